@@ -1,0 +1,77 @@
+// Package tenancy holds the tenant: its id, profile and configuration (trust mode, FX rates,
+// limits, MFA policy). Every tenant-owned row carries a TenantID.
+//
+// tenancy is a leaf: it imports nothing from the project but apperr.
+package tenancy
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// TenantID is a tenant's UUID in its canonical string form.
+type TenantID string
+
+// String returns the UUID text.
+func (id TenantID) String() string { return string(id) }
+
+// KYC trust modes (service-spec.md 4.3).
+const (
+	TrustStrict   = "STRICT"
+	TrustHybrid   = "HYBRID"
+	TrustExternal = "EXTERNAL"
+)
+
+// Tenant is one institution.
+type Tenant struct {
+	ID           TenantID
+	Name         string
+	Slug         string
+	LogoURL      *string
+	PrimaryColor string
+	MFARequired  bool
+	CreatedAt    time.Time
+}
+
+// Config is what screening and KYC read of a tenant on every call; it is cached per tenant.
+type Config struct {
+	TenantID        TenantID
+	KYCTrustMode    string
+	KYCFallbackMode string
+	ProviderMode    string
+	TierLimits      map[string]decimal.Decimal // TIER_1..TIER_3, NGN
+	ExpiryDays      int
+	FXRates         map[string]FXRate // by ISO 4217 code
+	MFARequired     bool
+}
+
+// FXRate is the NGN value of one unit of Currency.
+type FXRate struct {
+	Currency  string
+	RateToNGN decimal.Decimal
+	UpdatedAt time.Time
+}
+
+// DefaultTierLimits are decisions.md §7's single-transaction limits in NGN.
+func DefaultTierLimits() map[string]decimal.Decimal {
+	return map[string]decimal.Decimal{
+		"TIER_1": decimal.NewFromInt(50_000),
+		"TIER_2": decimal.NewFromInt(200_000),
+		"TIER_3": decimal.NewFromInt(5_000_000),
+	}
+}
+
+type ctxKey struct{}
+
+// WithTenant returns ctx carrying the tenant id of the current request or job.
+func WithTenant(ctx context.Context, id TenantID) context.Context {
+	return context.WithValue(ctx, ctxKey{}, id)
+}
+
+// FromContext returns the tenant id carried by ctx, if any.
+func FromContext(ctx context.Context) (TenantID, bool) {
+	id, ok := ctx.Value(ctxKey{}).(TenantID)
+	return id, ok && id != ""
+}
