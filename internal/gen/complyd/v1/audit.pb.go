@@ -13,6 +13,7 @@ import (
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	structpb "google.golang.org/protobuf/types/known/structpb"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
+	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -31,7 +32,7 @@ type AuditEvent struct {
 	// id of the event.
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// actor_id is the user behind the change, or null for the system.
-	ActorId *string `protobuf:"bytes,2,opt,name=actor_id,json=actorId,proto3,oneof" json:"actor_id,omitempty"`
+	ActorId *wrapperspb.StringValue `protobuf:"bytes,2,opt,name=actor_id,json=actorId,proto3" json:"actor_id,omitempty"`
 	// actor_type: USER, API_KEY or SYSTEM.
 	ActorType string `protobuf:"bytes,3,opt,name=actor_type,json=actorType,proto3" json:"actor_type,omitempty"`
 	// action, for example user.created.
@@ -39,15 +40,15 @@ type AuditEvent struct {
 	// resource_type, for example user.
 	ResourceType string `protobuf:"bytes,5,opt,name=resource_type,json=resourceType,proto3" json:"resource_type,omitempty"`
 	// resource_id of the changed resource.
-	ResourceId *string `protobuf:"bytes,6,opt,name=resource_id,json=resourceId,proto3,oneof" json:"resource_id,omitempty"`
+	ResourceId *wrapperspb.StringValue `protobuf:"bytes,6,opt,name=resource_id,json=resourceId,proto3" json:"resource_id,omitempty"`
 	// before is the resource before the change, or null.
 	Before *structpb.Struct `protobuf:"bytes,7,opt,name=before,proto3" json:"before,omitempty"`
 	// after is the resource after the change, or null.
 	After *structpb.Struct `protobuf:"bytes,8,opt,name=after,proto3" json:"after,omitempty"`
 	// ip_address of the caller, when known.
-	IpAddress *string `protobuf:"bytes,9,opt,name=ip_address,json=ipAddress,proto3,oneof" json:"ip_address,omitempty"`
+	IpAddress *wrapperspb.StringValue `protobuf:"bytes,9,opt,name=ip_address,json=ipAddress,proto3" json:"ip_address,omitempty"`
 	// request_id of the call that made the change.
-	RequestId *string `protobuf:"bytes,10,opt,name=request_id,json=requestId,proto3,oneof" json:"request_id,omitempty"`
+	RequestId *wrapperspb.StringValue `protobuf:"bytes,10,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// created_at of the event.
 	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -91,11 +92,11 @@ func (x *AuditEvent) GetId() string {
 	return ""
 }
 
-func (x *AuditEvent) GetActorId() string {
-	if x != nil && x.ActorId != nil {
-		return *x.ActorId
+func (x *AuditEvent) GetActorId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.ActorId
 	}
-	return ""
+	return nil
 }
 
 func (x *AuditEvent) GetActorType() string {
@@ -119,11 +120,11 @@ func (x *AuditEvent) GetResourceType() string {
 	return ""
 }
 
-func (x *AuditEvent) GetResourceId() string {
-	if x != nil && x.ResourceId != nil {
-		return *x.ResourceId
+func (x *AuditEvent) GetResourceId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.ResourceId
 	}
-	return ""
+	return nil
 }
 
 func (x *AuditEvent) GetBefore() *structpb.Struct {
@@ -140,18 +141,18 @@ func (x *AuditEvent) GetAfter() *structpb.Struct {
 	return nil
 }
 
-func (x *AuditEvent) GetIpAddress() string {
-	if x != nil && x.IpAddress != nil {
-		return *x.IpAddress
+func (x *AuditEvent) GetIpAddress() *wrapperspb.StringValue {
+	if x != nil {
+		return x.IpAddress
 	}
-	return ""
+	return nil
 }
 
-func (x *AuditEvent) GetRequestId() string {
-	if x != nil && x.RequestId != nil {
-		return *x.RequestId
+func (x *AuditEvent) GetRequestId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.RequestId
 	}
-	return ""
+	return nil
 }
 
 func (x *AuditEvent) GetCreatedAt() *timestamppb.Timestamp {
@@ -339,30 +340,26 @@ var File_complyd_v1_audit_proto protoreflect.FileDescriptor
 const file_complyd_v1_audit_proto_rawDesc = "" +
 	"\n" +
 	"\x16complyd/v1/audit.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdc\x03\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\x85\x04\n" +
 	"\n" +
 	"AuditEvent\x12\x0e\n" +
-	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1e\n" +
-	"\bactor_id\x18\x02 \x01(\tH\x00R\aactorId\x88\x01\x01\x12\x1d\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x127\n" +
+	"\bactor_id\x18\x02 \x01(\v2\x1c.google.protobuf.StringValueR\aactorId\x12\x1d\n" +
 	"\n" +
 	"actor_type\x18\x03 \x01(\tR\tactorType\x12\x16\n" +
 	"\x06action\x18\x04 \x01(\tR\x06action\x12#\n" +
-	"\rresource_type\x18\x05 \x01(\tR\fresourceType\x12$\n" +
-	"\vresource_id\x18\x06 \x01(\tH\x01R\n" +
-	"resourceId\x88\x01\x01\x12/\n" +
+	"\rresource_type\x18\x05 \x01(\tR\fresourceType\x12=\n" +
+	"\vresource_id\x18\x06 \x01(\v2\x1c.google.protobuf.StringValueR\n" +
+	"resourceId\x12/\n" +
 	"\x06before\x18\a \x01(\v2\x17.google.protobuf.StructR\x06before\x12-\n" +
-	"\x05after\x18\b \x01(\v2\x17.google.protobuf.StructR\x05after\x12\"\n" +
+	"\x05after\x18\b \x01(\v2\x17.google.protobuf.StructR\x05after\x12;\n" +
 	"\n" +
-	"ip_address\x18\t \x01(\tH\x02R\tipAddress\x88\x01\x01\x12\"\n" +
+	"ip_address\x18\t \x01(\v2\x1c.google.protobuf.StringValueR\tipAddress\x12;\n" +
 	"\n" +
 	"request_id\x18\n" +
-	" \x01(\tH\x03R\trequestId\x88\x01\x01\x129\n" +
+	" \x01(\v2\x1c.google.protobuf.StringValueR\trequestId\x129\n" +
 	"\n" +
-	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAtB\v\n" +
-	"\t_actor_idB\x0e\n" +
-	"\f_resource_idB\r\n" +
-	"\v_ip_addressB\r\n" +
-	"\v_request_id\"\xb5\x02\n" +
+	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xb5\x02\n" +
 	"\x16ListAuditEventsRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12(\n" +
@@ -401,23 +398,28 @@ var file_complyd_v1_audit_proto_goTypes = []any{
 	(*AuditEvent)(nil),              // 0: complyd.v1.AuditEvent
 	(*ListAuditEventsRequest)(nil),  // 1: complyd.v1.ListAuditEventsRequest
 	(*ListAuditEventsResponse)(nil), // 2: complyd.v1.ListAuditEventsResponse
-	(*structpb.Struct)(nil),         // 3: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 4: google.protobuf.Timestamp
+	(*wrapperspb.StringValue)(nil),  // 3: google.protobuf.StringValue
+	(*structpb.Struct)(nil),         // 4: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 5: google.protobuf.Timestamp
 }
 var file_complyd_v1_audit_proto_depIdxs = []int32{
-	3, // 0: complyd.v1.AuditEvent.before:type_name -> google.protobuf.Struct
-	3, // 1: complyd.v1.AuditEvent.after:type_name -> google.protobuf.Struct
-	4, // 2: complyd.v1.AuditEvent.created_at:type_name -> google.protobuf.Timestamp
-	4, // 3: complyd.v1.ListAuditEventsRequest.from:type_name -> google.protobuf.Timestamp
-	4, // 4: complyd.v1.ListAuditEventsRequest.to:type_name -> google.protobuf.Timestamp
-	0, // 5: complyd.v1.ListAuditEventsResponse.items:type_name -> complyd.v1.AuditEvent
-	1, // 6: complyd.v1.AuditService.ListAuditEvents:input_type -> complyd.v1.ListAuditEventsRequest
-	2, // 7: complyd.v1.AuditService.ListAuditEvents:output_type -> complyd.v1.ListAuditEventsResponse
-	7, // [7:8] is the sub-list for method output_type
-	6, // [6:7] is the sub-list for method input_type
-	6, // [6:6] is the sub-list for extension type_name
-	6, // [6:6] is the sub-list for extension extendee
-	0, // [0:6] is the sub-list for field type_name
+	3,  // 0: complyd.v1.AuditEvent.actor_id:type_name -> google.protobuf.StringValue
+	3,  // 1: complyd.v1.AuditEvent.resource_id:type_name -> google.protobuf.StringValue
+	4,  // 2: complyd.v1.AuditEvent.before:type_name -> google.protobuf.Struct
+	4,  // 3: complyd.v1.AuditEvent.after:type_name -> google.protobuf.Struct
+	3,  // 4: complyd.v1.AuditEvent.ip_address:type_name -> google.protobuf.StringValue
+	3,  // 5: complyd.v1.AuditEvent.request_id:type_name -> google.protobuf.StringValue
+	5,  // 6: complyd.v1.AuditEvent.created_at:type_name -> google.protobuf.Timestamp
+	5,  // 7: complyd.v1.ListAuditEventsRequest.from:type_name -> google.protobuf.Timestamp
+	5,  // 8: complyd.v1.ListAuditEventsRequest.to:type_name -> google.protobuf.Timestamp
+	0,  // 9: complyd.v1.ListAuditEventsResponse.items:type_name -> complyd.v1.AuditEvent
+	1,  // 10: complyd.v1.AuditService.ListAuditEvents:input_type -> complyd.v1.ListAuditEventsRequest
+	2,  // 11: complyd.v1.AuditService.ListAuditEvents:output_type -> complyd.v1.ListAuditEventsResponse
+	11, // [11:12] is the sub-list for method output_type
+	10, // [10:11] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_audit_proto_init() }
@@ -425,7 +427,6 @@ func file_complyd_v1_audit_proto_init() {
 	if File_complyd_v1_audit_proto != nil {
 		return
 	}
-	file_complyd_v1_audit_proto_msgTypes[0].OneofWrappers = []any{}
 	file_complyd_v1_audit_proto_msgTypes[1].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

@@ -12,6 +12,7 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	timestamppb "google.golang.org/protobuf/types/known/timestamppb"
+	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
 	reflect "reflect"
 	sync "sync"
 	unsafe "unsafe"
@@ -492,7 +493,7 @@ type TenantSummary struct {
 	// slug of the tenant.
 	Slug string `protobuf:"bytes,3,opt,name=slug,proto3" json:"slug,omitempty"`
 	// logo_url or null.
-	LogoUrl *string `protobuf:"bytes,4,opt,name=logo_url,json=logoUrl,proto3,oneof" json:"logo_url,omitempty"`
+	LogoUrl *wrapperspb.StringValue `protobuf:"bytes,4,opt,name=logo_url,json=logoUrl,proto3" json:"logo_url,omitempty"`
 	// primary_color as a hex colour.
 	PrimaryColor  string `protobuf:"bytes,5,opt,name=primary_color,json=primaryColor,proto3" json:"primary_color,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -550,11 +551,11 @@ func (x *TenantSummary) GetSlug() string {
 	return ""
 }
 
-func (x *TenantSummary) GetLogoUrl() string {
-	if x != nil && x.LogoUrl != nil {
-		return *x.LogoUrl
+func (x *TenantSummary) GetLogoUrl() *wrapperspb.StringValue {
+	if x != nil {
+		return x.LogoUrl
 	}
-	return ""
+	return nil
 }
 
 func (x *TenantSummary) GetPrimaryColor() string {
@@ -1027,7 +1028,7 @@ var File_complyd_v1_auth_proto protoreflect.FileDescriptor
 const file_complyd_v1_auth_proto_rawDesc = "" +
 	"\n" +
 	"\x15complyd/v1/auth.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"y\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"y\n" +
 	"\fLoginRequest\x12 \n" +
 	"\x05email\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xfe\x01R\x05email\x12&\n" +
@@ -1070,14 +1071,13 @@ const file_complyd_v1_auth_proto_rawDesc = "" +
 	"\x06tenant\x18\t \x01(\v2\x19.complyd.v1.TenantSummaryR\x06tenant\x12\x1f\n" +
 	"\vmfa_enabled\x18\n" +
 	" \x01(\bR\n" +
-	"mfaEnabled\"\x99\x01\n" +
+	"mfaEnabled\"\xa5\x01\n" +
 	"\rTenantSummary\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
-	"\x04slug\x18\x03 \x01(\tR\x04slug\x12\x1e\n" +
-	"\blogo_url\x18\x04 \x01(\tH\x00R\alogoUrl\x88\x01\x01\x12#\n" +
-	"\rprimary_color\x18\x05 \x01(\tR\fprimaryColorB\v\n" +
-	"\t_logo_url\"<\n" +
+	"\x04slug\x18\x03 \x01(\tR\x04slug\x127\n" +
+	"\blogo_url\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\alogoUrl\x12#\n" +
+	"\rprimary_color\x18\x05 \x01(\tR\fprimaryColor\"<\n" +
 	"\x0fSetupMfaRequest\x12)\n" +
 	"\n" +
 	"temp_token\x18\x01 \x01(\tB\n" +
@@ -1142,57 +1142,59 @@ func file_complyd_v1_auth_proto_rawDescGZIP() []byte {
 
 var file_complyd_v1_auth_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_complyd_v1_auth_proto_goTypes = []any{
-	(*LoginRequest)(nil),          // 0: complyd.v1.LoginRequest
-	(*LoginResponse)(nil),         // 1: complyd.v1.LoginResponse
-	(*RefreshRequest)(nil),        // 2: complyd.v1.RefreshRequest
-	(*LogoutRequest)(nil),         // 3: complyd.v1.LogoutRequest
-	(*LogoutResponse)(nil),        // 4: complyd.v1.LogoutResponse
-	(*MeRequest)(nil),             // 5: complyd.v1.MeRequest
-	(*Profile)(nil),               // 6: complyd.v1.Profile
-	(*TenantSummary)(nil),         // 7: complyd.v1.TenantSummary
-	(*SetupMfaRequest)(nil),       // 8: complyd.v1.SetupMfaRequest
-	(*SetupMfaResponse)(nil),      // 9: complyd.v1.SetupMfaResponse
-	(*VerifyMfaRequest)(nil),      // 10: complyd.v1.VerifyMfaRequest
-	(*ApiKey)(nil),                // 11: complyd.v1.ApiKey
-	(*CreateApiKeyRequest)(nil),   // 12: complyd.v1.CreateApiKeyRequest
-	(*ListApiKeysRequest)(nil),    // 13: complyd.v1.ListApiKeysRequest
-	(*ListApiKeysResponse)(nil),   // 14: complyd.v1.ListApiKeysResponse
-	(*RevokeApiKeyRequest)(nil),   // 15: complyd.v1.RevokeApiKeyRequest
-	(*timestamppb.Timestamp)(nil), // 16: google.protobuf.Timestamp
+	(*LoginRequest)(nil),           // 0: complyd.v1.LoginRequest
+	(*LoginResponse)(nil),          // 1: complyd.v1.LoginResponse
+	(*RefreshRequest)(nil),         // 2: complyd.v1.RefreshRequest
+	(*LogoutRequest)(nil),          // 3: complyd.v1.LogoutRequest
+	(*LogoutResponse)(nil),         // 4: complyd.v1.LogoutResponse
+	(*MeRequest)(nil),              // 5: complyd.v1.MeRequest
+	(*Profile)(nil),                // 6: complyd.v1.Profile
+	(*TenantSummary)(nil),          // 7: complyd.v1.TenantSummary
+	(*SetupMfaRequest)(nil),        // 8: complyd.v1.SetupMfaRequest
+	(*SetupMfaResponse)(nil),       // 9: complyd.v1.SetupMfaResponse
+	(*VerifyMfaRequest)(nil),       // 10: complyd.v1.VerifyMfaRequest
+	(*ApiKey)(nil),                 // 11: complyd.v1.ApiKey
+	(*CreateApiKeyRequest)(nil),    // 12: complyd.v1.CreateApiKeyRequest
+	(*ListApiKeysRequest)(nil),     // 13: complyd.v1.ListApiKeysRequest
+	(*ListApiKeysResponse)(nil),    // 14: complyd.v1.ListApiKeysResponse
+	(*RevokeApiKeyRequest)(nil),    // 15: complyd.v1.RevokeApiKeyRequest
+	(*timestamppb.Timestamp)(nil),  // 16: google.protobuf.Timestamp
+	(*wrapperspb.StringValue)(nil), // 17: google.protobuf.StringValue
 }
 var file_complyd_v1_auth_proto_depIdxs = []int32{
 	16, // 0: complyd.v1.Profile.last_login_at:type_name -> google.protobuf.Timestamp
 	16, // 1: complyd.v1.Profile.created_at:type_name -> google.protobuf.Timestamp
 	7,  // 2: complyd.v1.Profile.tenant:type_name -> complyd.v1.TenantSummary
-	16, // 3: complyd.v1.ApiKey.created_at:type_name -> google.protobuf.Timestamp
-	16, // 4: complyd.v1.ApiKey.expires_at:type_name -> google.protobuf.Timestamp
-	16, // 5: complyd.v1.ApiKey.revoked_at:type_name -> google.protobuf.Timestamp
-	16, // 6: complyd.v1.ApiKey.last_used_at:type_name -> google.protobuf.Timestamp
-	16, // 7: complyd.v1.CreateApiKeyRequest.expires_at:type_name -> google.protobuf.Timestamp
-	11, // 8: complyd.v1.ListApiKeysResponse.items:type_name -> complyd.v1.ApiKey
-	0,  // 9: complyd.v1.AuthService.Login:input_type -> complyd.v1.LoginRequest
-	2,  // 10: complyd.v1.AuthService.Refresh:input_type -> complyd.v1.RefreshRequest
-	3,  // 11: complyd.v1.AuthService.Logout:input_type -> complyd.v1.LogoutRequest
-	5,  // 12: complyd.v1.AuthService.Me:input_type -> complyd.v1.MeRequest
-	8,  // 13: complyd.v1.AuthService.SetupMfa:input_type -> complyd.v1.SetupMfaRequest
-	10, // 14: complyd.v1.AuthService.VerifyMfa:input_type -> complyd.v1.VerifyMfaRequest
-	12, // 15: complyd.v1.AuthService.CreateApiKey:input_type -> complyd.v1.CreateApiKeyRequest
-	13, // 16: complyd.v1.AuthService.ListApiKeys:input_type -> complyd.v1.ListApiKeysRequest
-	15, // 17: complyd.v1.AuthService.RevokeApiKey:input_type -> complyd.v1.RevokeApiKeyRequest
-	1,  // 18: complyd.v1.AuthService.Login:output_type -> complyd.v1.LoginResponse
-	1,  // 19: complyd.v1.AuthService.Refresh:output_type -> complyd.v1.LoginResponse
-	4,  // 20: complyd.v1.AuthService.Logout:output_type -> complyd.v1.LogoutResponse
-	6,  // 21: complyd.v1.AuthService.Me:output_type -> complyd.v1.Profile
-	9,  // 22: complyd.v1.AuthService.SetupMfa:output_type -> complyd.v1.SetupMfaResponse
-	1,  // 23: complyd.v1.AuthService.VerifyMfa:output_type -> complyd.v1.LoginResponse
-	11, // 24: complyd.v1.AuthService.CreateApiKey:output_type -> complyd.v1.ApiKey
-	14, // 25: complyd.v1.AuthService.ListApiKeys:output_type -> complyd.v1.ListApiKeysResponse
-	11, // 26: complyd.v1.AuthService.RevokeApiKey:output_type -> complyd.v1.ApiKey
-	18, // [18:27] is the sub-list for method output_type
-	9,  // [9:18] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	17, // 3: complyd.v1.TenantSummary.logo_url:type_name -> google.protobuf.StringValue
+	16, // 4: complyd.v1.ApiKey.created_at:type_name -> google.protobuf.Timestamp
+	16, // 5: complyd.v1.ApiKey.expires_at:type_name -> google.protobuf.Timestamp
+	16, // 6: complyd.v1.ApiKey.revoked_at:type_name -> google.protobuf.Timestamp
+	16, // 7: complyd.v1.ApiKey.last_used_at:type_name -> google.protobuf.Timestamp
+	16, // 8: complyd.v1.CreateApiKeyRequest.expires_at:type_name -> google.protobuf.Timestamp
+	11, // 9: complyd.v1.ListApiKeysResponse.items:type_name -> complyd.v1.ApiKey
+	0,  // 10: complyd.v1.AuthService.Login:input_type -> complyd.v1.LoginRequest
+	2,  // 11: complyd.v1.AuthService.Refresh:input_type -> complyd.v1.RefreshRequest
+	3,  // 12: complyd.v1.AuthService.Logout:input_type -> complyd.v1.LogoutRequest
+	5,  // 13: complyd.v1.AuthService.Me:input_type -> complyd.v1.MeRequest
+	8,  // 14: complyd.v1.AuthService.SetupMfa:input_type -> complyd.v1.SetupMfaRequest
+	10, // 15: complyd.v1.AuthService.VerifyMfa:input_type -> complyd.v1.VerifyMfaRequest
+	12, // 16: complyd.v1.AuthService.CreateApiKey:input_type -> complyd.v1.CreateApiKeyRequest
+	13, // 17: complyd.v1.AuthService.ListApiKeys:input_type -> complyd.v1.ListApiKeysRequest
+	15, // 18: complyd.v1.AuthService.RevokeApiKey:input_type -> complyd.v1.RevokeApiKeyRequest
+	1,  // 19: complyd.v1.AuthService.Login:output_type -> complyd.v1.LoginResponse
+	1,  // 20: complyd.v1.AuthService.Refresh:output_type -> complyd.v1.LoginResponse
+	4,  // 21: complyd.v1.AuthService.Logout:output_type -> complyd.v1.LogoutResponse
+	6,  // 22: complyd.v1.AuthService.Me:output_type -> complyd.v1.Profile
+	9,  // 23: complyd.v1.AuthService.SetupMfa:output_type -> complyd.v1.SetupMfaResponse
+	1,  // 24: complyd.v1.AuthService.VerifyMfa:output_type -> complyd.v1.LoginResponse
+	11, // 25: complyd.v1.AuthService.CreateApiKey:output_type -> complyd.v1.ApiKey
+	14, // 26: complyd.v1.AuthService.ListApiKeys:output_type -> complyd.v1.ListApiKeysResponse
+	11, // 27: complyd.v1.AuthService.RevokeApiKey:output_type -> complyd.v1.ApiKey
+	19, // [19:28] is the sub-list for method output_type
+	10, // [10:19] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_auth_proto_init() }
@@ -1201,7 +1203,6 @@ func file_complyd_v1_auth_proto_init() {
 		return
 	}
 	file_complyd_v1_auth_proto_msgTypes[1].OneofWrappers = []any{}
-	file_complyd_v1_auth_proto_msgTypes[7].OneofWrappers = []any{}
 	file_complyd_v1_auth_proto_msgTypes[11].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

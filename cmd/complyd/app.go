@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/alexedwards/scs/pgxstore"
+	"github.com/alexedwards/scs/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/notify"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/restapi"
+	"github.com/complyd/complyd/internal/smtp"
+	"github.com/complyd/complyd/web"
+)
+
+// app is the assembled service: its HTTP handler and its background workers.
+type app struct {
+	Handler http.Handler
+	Runner  *jobs.Runner
+	Auth    *auth.Service
+	DB      *postgres.DB
+}
+
+// appOptions let tests replace collaborators.
+type appOptions struct {
+	Now    func() time.Time
+	Mailer notify.Mailer
+}
+
+func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
+	if o.Now == nil {
+		// PostgreSQL keeps microseconds; so do we, so that answers match what is stored.
+		o.Now = func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+	}
+	if o.Mailer == nil {
+		if cfg.SMTPURL != "" {
+			m, err := smtp.New(cfg.SMTPURL, cfg.MailFrom)
+			if err != nil {
+				return nil, err
+			}
+			o.Mailer = m
+		} else {
+			o.Mailer = smtp.LogMailer{Log: log}
+		}
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newPoolCollector(db))
+
+	authSvc := auth.NewService(auth.Deps{
+		Store:   postgres.NewAuthStore(db),
+		Tokens:  auth.NewAccessTokens([]byte(cfg.JWTSecret), o.Now),
+		Limiter: auth.NewLoginLimiter(10, 100, o.Now),
+		Now:     o.Now,
+		Logger:  log,
+	})
+
+	sessions := scs.New()
+	sessions.Store = pgxstore.New(db.Pool)
+	sessions.Lifetime = auth.AccessTTL
+	sessions.Cookie.Name = connectapi.AccessCookie
+	sessions.Cookie.HttpOnly = true
+	sessions.Cookie.Secure = cfg.CookieSecure
+	sessions.Cookie.SameSite = http.SameSiteStrictMode
+	sessions.Cookie.Path = "/"
+
+	handlers, err := connectapi.Handlers(connectapi.Deps{
+		Auth:          connectapi.NewAuthHandler(authSvc, sessions, cfg.CookieSecure, log),
+		Users:         connectapi.NewUserHandler(authSvc, log),
+		Authenticator: connectapi.NewAuthenticator(authSvc, sessions, log),
+		Metrics:       connectapi.NewMetrics(reg),
+		Logger:        log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	facade, err := restapi.New(handlers, log)
+	if err != nil {
+		return nil, err
+	}
+
+	mux := http.NewServeMux()
+	connectapi.Mount(mux, handlers)
+	health := restapi.Health(restapi.HealthChecks{Database: db.Ping})
+	mux.Handle("GET /health", health)
+	mux.Handle("GET /api/v1/health", health)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("/api/", facade)
+	static, err := fs.Sub(web.Static, "static")
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/", http.FileServerFS(static))
+
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
+	runner, err := jobs.NewRunner(db.Pool, workers, log)
+	if err != nil {
+		return nil, err
+	}
+	return &app{Handler: connectapi.RequestID(withSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
+}
+
+// withSessions loads the dashboard cookie session for browser protocols only: gRPC needs the
+// raw response writer (trailers) and never carries cookies.
+func withSessions(sm *scs.SessionManager, next http.Handler) http.Handler {
+	wrapped := sm.LoadAndSave(next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") || r.Header.Get("Cookie") == "" && !isAuthRoute(r.URL.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		wrapped.ServeHTTP(w, r)
+	})
+}
+
+// isAuthRoute reports routes that may start or end a cookie session.
+func isAuthRoute(path string) bool {
+	return strings.HasPrefix(path, "/api/v1/auth/") || strings.HasPrefix(path, "/complyd.v1.AuthService/")
+}
+
+func newPoolCollector(db *postgres.DB) prometheus.Collector {
+	return poolCollector{db: db,
+		total: prometheus.NewDesc("complyd_db_pool_connections", "Database pool connections by state.", []string{"state"}, nil),
+		waits: prometheus.NewDesc("complyd_db_pool_acquire_waits_total", "Acquires that had to wait for a connection.", nil, nil),
+	}
+}
+
+type poolCollector struct {
+	db           *postgres.DB
+	total, waits *prometheus.Desc
+}
+
+func (c poolCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.total; ch <- c.waits }
+func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.db.Pool.Stat()
+	ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(s.IdleConns()), "idle")
+	ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(s.AcquiredConns()), "acquired")
+	ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(s.MaxConns()), "max")
+	ch <- prometheus.MustNewConstMetric(c.waits, prometheus.CounterValue, float64(s.EmptyAcquireCount()))
+}
+
+func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, error) {
+	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log})
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// config is the process configuration, read from the environment (decisions.md §1).
+type config struct {
+	DatabaseURL          string
+	Addr                 string
+	JWTSecret            string
+	BlobDir              string
+	SMTPURL              string
+	MailFrom             string
+	WebhookAllowPrivate  bool
+	CookieSecure         bool
+	RateLimitAPI         int
+	RateLimitScreening   int
+	LookupPrice          string
+	IdentitySandboxPath  string
+	S3Endpoint, S3Bucket string
+	S3Region             string
+}
+
+func loadConfig(devMode bool) (config, error) {
+	c := config{
+		DatabaseURL:         os.Getenv("DATABASE_URL"),
+		Addr:                envOr("COMPLYD_ADDR", "127.0.0.1:8080"),
+		JWTSecret:           os.Getenv("COMPLYD_JWT_SECRET"),
+		BlobDir:             envOr("COMPLYD_BLOB_DIR", "./.complyd/blobs"),
+		SMTPURL:             os.Getenv("COMPLYD_SMTP_URL"),
+		MailFrom:            envOr("COMPLYD_MAIL_FROM", "no-reply@localhost"),
+		CookieSecure:        !devMode,
+		LookupPrice:         envOr("COMPLYD_LOOKUP_PRICE", "100"),
+		IdentitySandboxPath: os.Getenv("COMPLYD_IDENTITY_SANDBOX"),
+		S3Endpoint:          os.Getenv("COMPLYD_S3_ENDPOINT"),
+		S3Bucket:            os.Getenv("COMPLYD_S3_BUCKET"),
+		S3Region:            envOr("COMPLYD_S3_REGION", "us-east-1"),
+	}
+	var err error
+	if c.WebhookAllowPrivate, err = envBool("COMPLYD_WEBHOOK_ALLOW_PRIVATE", devMode); err != nil {
+		return c, err
+	}
+	if c.RateLimitAPI, err = envInt("COMPLYD_RATE_LIMIT_API", 100); err != nil {
+		return c, err
+	}
+	if c.RateLimitScreening, err = envInt("COMPLYD_RATE_LIMIT_SCREENING", 5000); err != nil {
+		return c, err
+	}
+	if !devMode {
+		if c.DatabaseURL == "" {
+			return c, fmt.Errorf("DATABASE_URL is required (or use `complyd dev`)")
+		}
+		if len(c.JWTSecret) < 32 {
+			return c, fmt.Errorf("COMPLYD_JWT_SECRET is required and must be at least 32 characters")
+		}
+	}
+	return c, nil
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(k string, def bool) (bool, error) {
+	v := strings.TrimSpace(os.Getenv(k))
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", k, err)
+	}
+	return b, nil
+}
+
+func envInt(k string, def int) (int, error) {
+	v := strings.TrimSpace(os.Getenv(k))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be a non-negative integer", k)
+	}
+	return n, nil
+}

@@ -1,0 +1,65 @@
+// Command complyd is the compliance screening service and its operator CLI
+// (decisions.md §1): serve, migrate, dev, tenant create. It is the only wiring site.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/complyd/complyd/internal/requestid"
+)
+
+const usage = `complyd: multi-tenant AML/CFT screening service
+
+Usage:
+  complyd serve                 migrate, then serve gRPC, Connect, /api/v1, /health, /metrics and the dashboard
+  complyd migrate               apply pending migrations and exit
+  complyd dev                   one-command local run on a private PostgreSQL (or DATABASE_URL)
+  complyd tenant create --name N --slug S --admin-email E --admin-password P [--admin-first-name F --admin-last-name L]
+
+Configuration is by environment variables; see README.md.
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log := slog.New(requestid.Handler{Handler: slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo})})
+	if err := run(ctx, os.Args[1:], log); err != nil {
+		fmt.Fprintln(os.Stderr, "complyd:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, log *slog.Logger) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, usage)
+		return fmt.Errorf("missing command")
+	}
+	switch args[0] {
+	case "serve":
+		cfg, err := loadConfig(false)
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, log, nil)
+	case "migrate":
+		cfg, err := loadConfig(false)
+		if err != nil {
+			return err
+		}
+		return migrateOnly(ctx, cfg, log)
+	case "dev":
+		return dev(ctx, log)
+	case "tenant":
+		return tenantCmd(ctx, args[1:], log)
+	case "help", "-h", "--help":
+		fmt.Print(usage)
+		return nil
+	}
+	fmt.Fprint(os.Stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}

@@ -1,0 +1,75 @@
+package connectapi
+
+import (
+	"log/slog"
+	"net/http"
+
+	"buf.build/go/protovalidate"
+	"connectrpc.com/connect"
+	"connectrpc.com/grpchealth"
+	"connectrpc.com/grpcreflect"
+
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+)
+
+// Handler is one Connect service, already wrapped with authentication.
+type Handler struct {
+	Path    string
+	Name    string
+	Handler http.Handler
+}
+
+// Deps are what the Connect services need.
+type Deps struct {
+	Auth          *AuthHandler
+	Users         *UserHandler
+	Authenticator *Authenticator
+	Metrics       *Metrics
+	Logger        *slog.Logger
+}
+
+// Options returns the handler options every service shares: protovalidate before any handler,
+// metrics, and the error mapping.
+func Options(m *Metrics, log *slog.Logger) ([]connect.HandlerOption, error) {
+	v, err := protovalidate.New()
+	if err != nil {
+		return nil, err
+	}
+	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), errorInterceptor(log), validationInterceptor(v))}, nil
+}
+
+// Handlers builds every Connect service of the foundation. Later capabilities append theirs in
+// cmd/complyd with the same Options and Authenticator.
+func Handlers(d Deps) ([]Handler, error) {
+	opts, err := Options(d.Metrics, d.Logger)
+	if err != nil {
+		return nil, err
+	}
+	var out []Handler
+	add := func(name, path string, h http.Handler) {
+		out = append(out, Handler{Path: path, Name: name, Handler: d.Authenticator.Wrap(h)})
+	}
+	p, h := complydv1connect.NewAuthServiceHandler(d.Auth, opts...)
+	add(complydv1connect.AuthServiceName, p, h)
+	p, h = complydv1connect.NewUserServiceHandler(d.Users, opts...)
+	add(complydv1connect.UserServiceName, p, h)
+	p, h = complydv1connect.NewAuditServiceHandler(d.Users, opts...)
+	add(complydv1connect.AuditServiceName, p, h)
+	p, h = complydv1connect.NewTenantServiceHandler(d.Users, opts...)
+	add(complydv1connect.TenantServiceName, p, h)
+	return out, nil
+}
+
+// Mount registers the services, gRPC server reflection (v1 and v1alpha) and gRPC health on mux.
+func Mount(mux *http.ServeMux, hs []Handler) {
+	names := make([]string, 0, len(hs))
+	for _, h := range hs {
+		mux.Handle(h.Path, h.Handler)
+		names = append(names, h.Name)
+	}
+	reflector := grpcreflect.NewStaticReflector(names...)
+	mux.Handle(grpcreflect.NewHandlerV1(reflector))
+	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector))
+	checker := grpchealth.NewStaticChecker(names...)
+	mux.Handle(grpchealth.NewHandler(checker))
+}

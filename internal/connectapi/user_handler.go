@@ -1,0 +1,158 @@
+package connectapi
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"connectrpc.com/connect"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/auth"
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/paging"
+)
+
+var errNoSessions = errors.New("cookie sessions are not configured")
+
+// UserHandler serves complyd.v1.UserService, AuditService and TenantService's security policy.
+type UserHandler struct {
+	svc *auth.Service
+	log *slog.Logger
+}
+
+// NewUserHandler returns the handler.
+func NewUserHandler(svc *auth.Service, log *slog.Logger) *UserHandler {
+	return &UserHandler{svc: svc, log: log}
+}
+
+func (h *UserHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+
+func userToProto(u auth.User) *complydv1.User {
+	return &complydv1.User{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName, Role: string(u.Role),
+		IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt)}
+}
+
+// ListUsers implements UserService.ListUsers.
+func (h *UserHandler) ListUsers(ctx context.Context, req *connect.Request[complydv1.ListUsersRequest]) (*connect.Response[complydv1.ListUsersResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, auth.UserPageDefault, auth.UserPageMax)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	res, err := h.svc.ListUsers(ctx, p, auth.Role(req.Msg.GetRole()), pg)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListUsersResponse{Items: make([]*complydv1.User, 0, len(res.Items)), Total: int32(res.Total),
+		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
+	for _, u := range res.Items {
+		out.Items = append(out.Items, userToProto(u))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// CreateUser implements UserService.CreateUser.
+func (h *UserHandler) CreateUser(ctx context.Context, req *connect.Request[complydv1.CreateUserRequest]) (*connect.Response[complydv1.User], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	u, err := h.svc.CreateUser(ctx, p, callActor(ctx, p, req.Peer().Addr), auth.NewUser{Email: m.Email, Password: m.Password,
+		FirstName: m.FirstName, LastName: m.LastName, Role: auth.Role(m.Role)})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(userToProto(u)), nil
+}
+
+// UpdateUser implements UserService.UpdateUser.
+func (h *UserHandler) UpdateUser(ctx context.Context, req *connect.Request[complydv1.UpdateUserRequest]) (*connect.Response[complydv1.User], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	patch := auth.UserPatch{FirstName: m.FirstName, LastName: m.LastName, IsActive: m.IsActive}
+	if m.Role != nil {
+		r := auth.Role(*m.Role)
+		patch.Role = &r
+	}
+	u, err := h.svc.UpdateUser(ctx, p, callActor(ctx, p, req.Peer().Addr), m.Id, patch)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(userToProto(u)), nil
+}
+
+// DeactivateUser implements UserService.DeactivateUser.
+func (h *UserHandler) DeactivateUser(ctx context.Context, req *connect.Request[complydv1.DeactivateUserRequest]) (*connect.Response[complydv1.User], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	u, err := h.svc.DeactivateUser(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(userToProto(u)), nil
+}
+
+// ListAuditEvents implements AuditService.ListAuditEvents.
+func (h *UserHandler) ListAuditEvents(ctx context.Context, req *connect.Request[complydv1.ListAuditEventsRequest]) (*connect.Response[complydv1.ListAuditEventsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, 20, 100)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	res, err := h.svc.ListAudit(ctx, p, audit.ListParams{ActorID: req.Msg.GetActorId(), Action: req.Msg.GetAction(),
+		From: timePtr(req.Msg.From), To: timePtr(req.Msg.To)}, pg)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListAuditEventsResponse{Items: make([]*complydv1.AuditEvent, 0, len(res.Items)), Total: int32(res.Total),
+		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
+	for _, e := range res.Items {
+		ae := &complydv1.AuditEvent{Id: e.ID, ActorId: nullString(e.Actor.ID), ActorType: e.Actor.Type, Action: e.Action,
+			ResourceType: e.ResourceType, ResourceId: nullString(e.ResourceID), IpAddress: nullString(e.Actor.IP),
+			RequestId: nullString(e.Actor.RequestID), CreatedAt: ts(e.CreatedAt)}
+		ae.Before, _ = toStruct(e.Before)
+		ae.After, _ = toStruct(e.After)
+		out.Items = append(out.Items, ae)
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetSecurity implements TenantService.GetSecurity.
+func (h *UserHandler) GetSecurity(ctx context.Context, _ *connect.Request[complydv1.GetSecurityRequest]) (*connect.Response[complydv1.SecurityConfig], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	req, err := h.svc.MFARequired(ctx, p)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.SecurityConfig{MfaRequired: req}), nil
+}
+
+// UpdateSecurity implements TenantService.UpdateSecurity.
+func (h *UserHandler) UpdateSecurity(ctx context.Context, req *connect.Request[complydv1.UpdateSecurityRequest]) (*connect.Response[complydv1.SecurityConfig], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	if req.Msg.MfaRequired != nil {
+		if err := h.svc.SetMFARequired(ctx, p, callActor(ctx, p, req.Peer().Addr), *req.Msg.MfaRequired); err != nil {
+			return nil, h.fail(ctx, err)
+		}
+	}
+	return h.GetSecurity(ctx, connect.NewRequest(&complydv1.GetSecurityRequest{}))
+}

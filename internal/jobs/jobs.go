@@ -1,0 +1,79 @@
+// Package jobs holds the River workers that deliver side effects queued by the stores in the
+// same transaction as the change: email sending now; webhooks, expiry and re-screening join as
+// their capabilities land. Every worker is idempotent: delivery is at least once.
+//
+// jobs may import core packages and River; it must not import other adapters except through
+// the small interfaces it declares (cmd satisfies them).
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/complyd/complyd/internal/notify"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// EmailOutbox is what the mail worker reads and writes (postgres.EmailStore).
+type EmailOutbox interface {
+	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (notify.Message, string, error)
+	MarkAttempt(ctx context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error
+}
+
+// SendEmailWorker sends one outbox email.
+type SendEmailWorker struct {
+	river.WorkerDefaults[notify.SendEmailArgs]
+	Outbox EmailOutbox
+	Mailer notify.Mailer
+}
+
+// Work sends the email unless an earlier attempt already did.
+func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEmailArgs]) error {
+	tenantID := tenancy.TenantID(job.Args.TenantID)
+	msg, status, err := w.Outbox.Get(ctx, tenantID, job.Args.EmailID)
+	if err != nil {
+		return fmt.Errorf("load email: %w", err)
+	}
+	if status == notify.StatusSent || status == notify.StatusLogged {
+		return nil
+	}
+	sendErr := w.Mailer.Send(ctx, msg)
+	done := notify.StatusSent
+	if !w.Mailer.Delivers() {
+		done = notify.StatusLogged
+	}
+	if err := w.Outbox.MarkAttempt(ctx, tenantID, msg.ID, done, sendErr); err != nil {
+		return fmt.Errorf("record attempt: %w", err)
+	}
+	return sendErr
+}
+
+// Runner owns the River client that works the queues.
+type Runner struct {
+	Client *river.Client[pgx.Tx]
+}
+
+// NewRunner builds a River client working every registered worker.
+func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger) (*Runner, error) {
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		Logger:  log,
+		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
+		Workers: workers,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("river client: %w", err)
+	}
+	return &Runner{Client: c}, nil
+}
+
+// Start starts working jobs.
+func (r *Runner) Start(ctx context.Context) error { return r.Client.Start(ctx) }
+
+// Stop stops gracefully.
+func (r *Runner) Stop(ctx context.Context) error { return r.Client.Stop(ctx) }

@@ -1,0 +1,71 @@
+// Package notify holds outgoing email: messages, templates and the Mailer port. Mail is written
+// to the emails outbox in the transaction that causes it and sent by a worker (SendEmailArgs).
+//
+// notify must not import adapters; it depends only on tenancy.
+package notify
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// Email statuses in the outbox.
+const (
+	StatusQueued = "QUEUED"
+	StatusSent   = "SENT"
+	StatusLogged = "LOGGED" // no SMTP configured: recorded and logged, not sent
+	StatusFailed = "FAILED"
+)
+
+// Message is one email.
+type Message struct {
+	ID       string
+	TenantID tenancy.TenantID
+	Kind     string
+	To       string
+	Subject  string
+	Text     string
+	HTML     string
+}
+
+// Mailer sends a message. Send returns an error the worker retries.
+type Mailer interface {
+	Send(ctx context.Context, m Message) error
+	// Delivers reports whether Send really sends (SMTP) or only records.
+	Delivers() bool
+}
+
+// SendEmailArgs is the job that sends one outbox email. It satisfies River's JobArgs.
+type SendEmailArgs struct {
+	EmailID  string `json:"emailId"`
+	TenantID string `json:"tenantId"`
+}
+
+// Kind names the job.
+func (SendEmailArgs) Kind() string { return "send_email" }
+
+// Welcome is the welcome email sent when a user is created (service-spec.md 4.1).
+func Welcome(tenantName, firstName, email string) Message {
+	text := fmt.Sprintf("Hello %s,\n\nAn account was created for you on complyd for %s.\n"+
+		"Sign in with this email address (%s) and the password your administrator gave you.\n\n"+
+		"If you did not expect this email, contact your compliance administrator.\n", firstName, tenantName, email)
+	html := fmt.Sprintf("<p>Hello %s,</p><p>An account was created for you on complyd for <b>%s</b>.</p>"+
+		"<p>Sign in with this email address (%s) and the password your administrator gave you.</p>",
+		htmlEscape(firstName), htmlEscape(tenantName), htmlEscape(email))
+	return Message{Kind: "welcome", To: email, Subject: "Welcome to complyd", Text: text, HTML: html}
+}
+
+func htmlEscape(s string) string {
+	r := make([]rune, 0, len(s))
+	for _, c := range s {
+		switch c {
+		case '<', '>', '&', '"', '\'':
+			r = append(r, []rune(fmt.Sprintf("&#%d;", c))...)
+		default:
+			r = append(r, c)
+		}
+	}
+	return string(r)
+}

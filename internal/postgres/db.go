@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// AppRole is the role every pooled connection switches to, so that row-level security applies
+// even when DATABASE_URL names a superuser (docs/architecture.md).
+const AppRole = "complyd_app"
+
+// psql is the squirrel builder for PostgreSQL placeholders.
+var psql = sq.StatementBuilder.PlaceholderFormat(sq.Dollar)
+
+// DB is the database handle shared by every store.
+type DB struct {
+	Pool   *pgxpool.Pool
+	river  *river.Client[pgx.Tx]
+	now    func() time.Time
+	logger *slog.Logger
+}
+
+// Options tune Open.
+type Options struct {
+	MaxConns int32
+	Now      func() time.Time
+	Logger   *slog.Logger
+}
+
+// Open connects a pool whose connections run as AppRole.
+func Open(ctx context.Context, url string, o Options) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("parse database url: %w", err)
+	}
+	if o.MaxConns > 0 {
+		cfg.MaxConns = o.MaxConns
+	}
+	cfg.AfterConnect = func(ctx context.Context, c *pgx.Conn) error {
+		_, err := c.Exec(ctx, "SET ROLE "+AppRole)
+		return err
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("open pool: %w", err)
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("ping database: %w", err)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
+	}
+	rc, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: o.Logger})
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("river insert client: %w", err)
+	}
+	return &DB{Pool: pool, river: rc, now: o.Now, logger: o.Logger}, nil
+}
+
+// Close closes the pool.
+func (db *DB) Close() { db.Pool.Close() }
+
+// Ping checks the database.
+func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
+
+// inTenant runs fn in one transaction scoped to tenant for row-level security.
+func (db *DB) inTenant(ctx context.Context, tenant tenancy.TenantID, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
+			return fmt.Errorf("set tenant: %w", err)
+		}
+		return fn(tx)
+	})
+}
+
+// global runs fn in one transaction with no tenant (global tables only).
+func (db *DB) global(ctx context.Context, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, db.Pool, fn)
+}
+
+// enqueue inserts a River job in tx.
+func (db *DB) enqueue(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) error {
+	if _, err := db.river.InsertTx(ctx, tx, args, opts); err != nil {
+		return fmt.Errorf("enqueue %s: %w", args.Kind(), err)
+	}
+	return nil
+}
+
+// exec runs a squirrel statement in tx.
+func exec(ctx context.Context, tx pgx.Tx, b sq.Sqlizer) error {
+	q, args, err := b.ToSql()
+	if err != nil {
+		return fmt.Errorf("build sql: %w", err)
+	}
+	_, err = tx.Exec(ctx, q, args...)
+	return err
+}
+
+// collect runs a squirrel query in tx and scans every row into T by column name.
+func collect[T any](ctx context.Context, tx pgx.Tx, b sq.Sqlizer) ([]T, error) {
+	q, args, err := b.ToSql()
+	if err != nil {
+		return nil, fmt.Errorf("build sql: %w", err)
+	}
+	rows, err := tx.Query(ctx, q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowToStructByName[T])
+}
+
+// one runs a squirrel query in tx and scans exactly one row into T; NOT_FOUND when none.
+func one[T any](ctx context.Context, tx pgx.Tx, b sq.Sqlizer, what string) (T, error) {
+	var zero T
+	q, args, err := b.ToSql()
+	if err != nil {
+		return zero, fmt.Errorf("build sql: %w", err)
+	}
+	rows, err := tx.Query(ctx, q, args...)
+	if err != nil {
+		return zero, err
+	}
+	v, err := pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[T])
+	if err != nil {
+		return zero, mapErr(err, what)
+	}
+	return v, nil
+}
+
+// count runs a count query.
+func count(ctx context.Context, tx pgx.Tx, b sq.SelectBuilder) (int, error) {
+	q, args, err := b.ToSql()
+	if err != nil {
+		return 0, fmt.Errorf("build sql: %w", err)
+	}
+	var n int
+	err = tx.QueryRow(ctx, q, args...).Scan(&n)
+	return n, err
+}

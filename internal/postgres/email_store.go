@@ -1,0 +1,59 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/notify"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// queueEmail writes m to the outbox and enqueues its send job in tx.
+func (db *DB) queueEmail(ctx context.Context, tx pgx.Tx, m notify.Message) error {
+	if m.ID == "" {
+		m.ID = uuid.NewString()
+	}
+	if _, err := tx.Exec(ctx, `insert into emails (id, tenant_id, kind, to_address, subject, text_body, html_body, created_at)
+		values ($1, $2, $3, $4, $5, $6, $7, $8)`, m.ID, string(m.TenantID), m.Kind, m.To, m.Subject, m.Text, m.HTML, db.now()); err != nil {
+		return fmt.Errorf("insert email: %w", err)
+	}
+	return db.enqueue(ctx, tx, notify.SendEmailArgs{EmailID: m.ID, TenantID: string(m.TenantID)}, &river.InsertOpts{MaxAttempts: 10})
+}
+
+// EmailStore is what the mail worker needs.
+type EmailStore struct{ db *DB }
+
+// NewEmailStore returns the email outbox store.
+func NewEmailStore(db *DB) *EmailStore { return &EmailStore{db: db} }
+
+// Get returns an outbox email and its status. NOT_FOUND.
+func (s *EmailStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (notify.Message, string, error) {
+	var e notify.Message
+	var status string
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `select id, kind, to_address, subject, text_body, html_body, status from emails
+			where tenant_id = $1 and id = $2`, string(tenantID), id).
+			Scan(&e.ID, &e.Kind, &e.To, &e.Subject, &e.Text, &e.HTML, &status)
+		e.TenantID = tenantID
+		return mapErr(err, "email")
+	})
+	return e, status, err
+}
+
+// MarkAttempt records an attempt's outcome: status SENT/LOGGED on success, the error otherwise.
+func (s *EmailStore) MarkAttempt(ctx context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error {
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if sendErr != nil {
+			_, err := tx.Exec(ctx, `update emails set attempts = attempts + 1, last_error = $3 where tenant_id = $1 and id = $2`,
+				string(tenantID), id, sendErr.Error())
+			return err
+		}
+		_, err := tx.Exec(ctx, `update emails set attempts = attempts + 1, status = $3, sent_at = $4, last_error = null
+			where tenant_id = $1 and id = $2`, string(tenantID), id, status, s.db.now())
+		return err
+	})
+}

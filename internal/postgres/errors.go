@@ -1,0 +1,36 @@
+package postgres
+
+import (
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/complyd/complyd/internal/apperr"
+)
+
+// uniqueViolations maps unique constraints to the error a caller sees (STYLE.md: by constraint
+// name, never by message text).
+var uniqueViolations = map[string]*apperr.Error{
+	"user_emails_pkey": apperr.New(apperr.UserAlreadyExists, "a user with this email already exists"),
+	"tenants_slug_key": apperr.New(apperr.Conflict, "a tenant with this slug already exists"),
+}
+
+// mapErr turns pgx errors into apperr: no rows → NOT_FOUND, known unique violations → their
+// code. Other errors pass through (the transport reports them as INTERNAL).
+func mapErr(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, pgx.ErrNoRows) {
+		return apperr.NotFoundf("%s not found", what)
+	}
+	var pg *pgconn.PgError
+	if errors.As(err, &pg) && pg.Code == "23505" {
+		if e, ok := uniqueViolations[pg.ConstraintName]; ok {
+			c := *e
+			return &c
+		}
+	}
+	return err
+}

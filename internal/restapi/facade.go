@@ -1,0 +1,111 @@
+package restapi
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"connectrpc.com/vanguard"
+
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/connectapi"
+)
+
+// envelopeDone marks an answer the facade wrote itself, already in the envelope.
+const envelopeDone = "X-Complyd-Envelope"
+
+// Facade serves /api/v1 over the Connect handlers.
+type Facade struct {
+	transcoder *vanguard.Transcoder
+	created    *http.ServeMux
+	log        *slog.Logger
+}
+
+// New builds the facade over the given (already authenticated) Connect handlers.
+func New(hs []connectapi.Handler, log *slog.Logger) (*Facade, error) {
+	services := make([]*vanguard.Service, 0, len(hs))
+	for _, h := range hs {
+		services = append(services, vanguard.NewService(h.Path, h.Handler,
+			vanguard.WithTargetProtocols(vanguard.ProtocolConnect), vanguard.WithTargetCodecs(vanguard.CodecProto)))
+	}
+	f := &Facade{created: createdMatcher(), log: log}
+	tc, err := vanguard.NewTranscoder(services, vanguard.WithUnknownHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set(envelopeDone, "1")
+		WriteFailure(w, apperr.Newf(apperr.NotFound, "no route %s %s", r.Method, r.URL.Path))
+	})))
+	if err != nil {
+		return nil, err
+	}
+	f.transcoder = tc
+	return f, nil
+}
+
+// ServeHTTP transcodes the request and wraps the answer in the spec's envelope.
+func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ctx := connectapi.WithTransport(r.Context(), "rest")
+	if r.Header.Get("Content-Type") == "" && r.Method != http.MethodGet && r.Method != http.MethodDelete {
+		r.Header.Set("Content-Type", "application/json")
+	}
+	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
+	_, createdPattern := f.created.Handler(r)
+	rec := &recorder{header: http.Header{}}
+	f.transcoder.ServeHTTP(rec, r.WithContext(ctx))
+	if rec.header.Get(envelopeDone) != "" {
+		rec.header.Del(envelopeDone)
+		for k, vs := range rec.header {
+			w.Header()[k] = vs
+		}
+		w.WriteHeader(rec.status)
+		_, _ = w.Write(rec.body.Bytes())
+		return
+	}
+	for k, vs := range rec.header {
+		switch strings.ToLower(k) {
+		case "content-type", "content-length", "content-encoding", "accept-encoding":
+			continue
+		}
+		for _, v := range vs {
+			w.Header().Add(k, v)
+		}
+	}
+	st := rec.status
+	if st == 0 {
+		st = http.StatusOK
+	}
+	if st >= 400 {
+		e, data := failureFrom(st, rec.body.Bytes())
+		if st, ok := httpStatus[e.Code]; ok && st == http.StatusTooManyRequests && w.Header().Get("Retry-After") == "" {
+			w.Header().Set("Retry-After", "1")
+		}
+		f.writeFailure(w, e, data)
+		return
+	}
+	if createdPattern != "" {
+		st = http.StatusCreated
+	}
+	body := bytes.TrimSpace(rec.body.Bytes())
+	if len(body) == 0 {
+		body = []byte("null")
+	}
+	var out bytes.Buffer
+	out.Grow(len(body) + 32)
+	out.WriteString(`{"success":true,"data":`)
+	out.Write(body)
+	out.WriteString("}")
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
+	w.WriteHeader(st)
+	_, _ = w.Write(out.Bytes())
+}
+
+func (f *Facade) writeFailure(w http.ResponseWriter, e *apperr.Error, data json.RawMessage) {
+	st, ok := httpStatus[e.Code]
+	if !ok {
+		st = http.StatusInternalServerError
+	}
+	fe := failureEnvelope{Error: Failure{Code: string(e.Code), Message: e.Message, Details: e.Details, Data: data}}
+	writeJSON(w, st, fe)
+}
