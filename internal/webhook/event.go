@@ -1,0 +1,76 @@
+package webhook
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// Event names (service-spec.md part 6, decisions.md §9).
+const (
+	EventCaseCreated           = "case.created"
+	EventCaseResolved          = "case.resolved"
+	EventTransactionScreened   = "transaction.screened"
+	EventKYCStatusChanged      = "kyc.status_changed"
+	EventKYBStatusChanged      = "kyb.status_changed"
+	EventInterdictionRequested = "interdiction.requested"
+)
+
+// Events lists every event name.
+func Events() []string {
+	return []string{
+		EventCaseCreated, EventCaseResolved, EventTransactionScreened,
+		EventKYCStatusChanged, EventKYBStatusChanged, EventInterdictionRequested,
+	}
+}
+
+// IsEvent reports whether name is an event name.
+func IsEvent(name string) bool { return slices.Contains(Events(), name) }
+
+// Id prefixes.
+const (
+	PrefixEvent    = "evt_"
+	PrefixDelivery = "whd_"
+)
+
+var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// NewID returns prefix followed by 26 lowercase base32 characters of 128 random bits.
+func NewID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
+	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
+}
+
+// Payload is the JSON body of every webhook (decisions.md §9). ID is unique per event and
+// repeated on every retry of it, so receivers deduplicate on it.
+type Payload struct {
+	ID        string           `json:"id"`
+	Event     string           `json:"event"`
+	Timestamp time.Time        `json:"timestamp"`
+	TenantID  tenancy.TenantID `json:"tenantId"`
+	Data      any              `json:"data"`
+}
+
+// NewPayload returns the payload of a new event with a fresh evt_ id, stamped at now in UTC.
+func NewPayload(tenantID tenancy.TenantID, event string, data any, now time.Time) Payload {
+	return Payload{ID: NewID(PrefixEvent), Event: event, Timestamp: now.UTC(), TenantID: tenantID, Data: data}
+}
+
+// Marshal returns the body exactly as it is signed and sent.
+func (p Payload) Marshal() ([]byte, error) {
+	if !IsEvent(p.Event) {
+		return nil, fmt.Errorf("marshal webhook payload: unknown event %q", p.Event)
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return nil, fmt.Errorf("marshal webhook payload: %w", err)
+	}
+	return b, nil
+}
