@@ -31,3 +31,9 @@ require (
 	golang.org/x/crypto v0.55.0
 	google.golang.org/protobuf v1.36.12
 )
+
+require (
+	github.com/davecgh/go-spew v1.1.1 // indirect
+	github.com/pmezard/go-difflib v1.0.0 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
+)
