@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/complyd/complyd/internal/rules"
 )
 
 // Default per-engine deadlines. The whole pipeline must finish in 80–200 ms at p95
@@ -171,19 +173,16 @@ func (p *Pipeline) runEngine(parent context.Context, i int, tx *Transaction, e *
 		r.err = ctx.Err()
 	}
 	if r.err == nil {
-		r.err = ctx.Err() // finished, but past the deadline: treat as missed
-		if r.err == nil {
-			r.v.Category = cat
-			r.v.LatencyMs = p.now().Sub(start).Milliseconds()
-			return r.v, nil
-		}
+		r.v.Category = cat
+		r.v.LatencyMs = p.now().Sub(start).Milliseconds()
+		return r.v, nil
 	}
 	if FailsOpen(cat) {
 		reason := "engine error: " + r.err.Error()
 		if errors.Is(r.err, context.DeadlineExceeded) {
 			reason = fmt.Sprintf("deadline of %s exceeded", p.timeouts[i])
 		}
-		return EngineVerdict{Category: cat, Outcome: "APPROVE", Skipped: true, SkipReason: reason,
+		return EngineVerdict{Category: cat, Outcome: rules.Approve, Skipped: true, SkipReason: reason,
 			LatencyMs: p.now().Sub(start).Milliseconds()}, nil
 	}
 	return EngineVerdict{}, fmt.Errorf("%s: %w", cat, r.err)
