@@ -184,6 +184,21 @@ func TestPipeline(t *testing.T) {
 		require.ErrorContains(t, err, "division by zero")
 	})
 
+	t.Run("docs worked example", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t)
+		tx := baseTx()
+		tx.Type, tx.Amount = "CASH_DEPOSIT", dec("5000000")
+		res, err := screening.NewPipeline(b.deps).Run(context.Background(), tx, baseEnrichment())
+		require.NoError(t, err)
+		require.Equal(t, []string{"AML-001", "AML-003", "AML-009"}, ids(res.Breakdown[1]))
+		require.InDelta(t, 60, res.Score, 0.001)
+		require.Equal(t, rules.Escalate, res.Outcome)
+		require.Equal(t, "HIGH", res.RiskLevel)
+		require.Equal(t, []string{"GENERATE_CTR", "NOTIFY_OFFICER", "GENERATE_SAR", "CREATE_CASE"}, res.Actions)
+		require.Equal(t, &screening.CaseDecision{Type: "AML_ALERT", Priority: "HIGH"}, res.Case)
+	})
+
 	t.Run("business with unknown KYB and foreign currency", func(t *testing.T) {
 		t.Parallel()
 		b := setup(t)
