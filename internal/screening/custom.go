@@ -1,0 +1,99 @@
+package screening
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/complyd/complyd/internal/rules"
+)
+
+// CustomRulesEngine evaluates the tenant's enabled CEL rules (decisions.md §8, §10).
+type CustomRulesEngine struct {
+	cache *rules.Cache
+}
+
+// NewCustomRulesEngine returns the Custom Rules engine; programs come from cache, so each
+// expression compiles once per process.
+func NewCustomRulesEngine(cache *rules.Cache) *CustomRulesEngine {
+	if cache == nil {
+		panic("screening.NewCustomRulesEngine: nil cache")
+	}
+	return &CustomRulesEngine{cache: cache}
+}
+
+// Category implements Engine.
+func (c *CustomRulesEngine) Category() string { return CategoryCustom }
+
+// Evaluate runs every enabled, non-mandatory rule of e.Rules. A true rule triggers with its
+// score and outcome and carries createdBy; the engine's score and outcome are the maxima.
+// A rule that no longer compiles or fails at runtime fails the engine, hence the screening:
+// only sanctions and behavioral analysis fail open (service-spec.md 1).
+func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
+	b := newVerdict(CategoryCustom)
+	var in *rules.Input
+	for i := range e.Rules {
+		r := &e.Rules[i]
+		if !r.Enabled || r.Mandatory {
+			continue
+		}
+		prg, err := c.cache.Program(r.Expression)
+		if err != nil {
+			return EngineVerdict{}, fmt.Errorf("compile rule %s: %w", r.ID, err)
+		}
+		if in == nil {
+			in = RuleInput(tx, e)
+		}
+		hit, err := prg.Eval(ctx, in)
+		if err != nil {
+			return EngineVerdict{}, fmt.Errorf("rule %s: %w", r.ID, err)
+		}
+		if !hit {
+			continue
+		}
+		details := r.Description
+		if details == "" {
+			details = r.Expression
+		}
+		b.trigger(TriggeredRule{ID: r.ID, Name: r.Name, RiskScore: r.Score, Outcome: r.Outcome,
+			Details: details, CreatedBy: r.CreatedBy}, rules.OutcomeActions(r.Outcome)...)
+	}
+	return b.verdict(), nil
+}
+
+// RuleInput builds the CEL input of tx and e (the variables documented in internal/rules).
+func RuleInput(tx *Transaction, e *Enrichment) *rules.Input {
+	amt, _, missing := ConvertToNGN(tx.Amount, tx.Currency, e.Config.FXRates)
+	cash := rules.IsCashType(tx.Type)
+	threshold := transferThreshold
+	if cash {
+		threshold = cashThreshold
+	}
+	var tierLimit int64
+	if l, ok := TierLimit(e.Config, e.KYC.Tier); ok {
+		tierLimit = toMinor(l)
+	}
+	days, _ := dormantDays(e.History.LastActivityAt, tx.Timestamp)
+	md := tx.Metadata
+	if md == nil {
+		md = map[string]any{}
+	}
+	return &rules.Input{
+		Tx: rules.TxInput{
+			Type: tx.Type, Channel: tx.Channel, Currency: tx.Currency,
+			Amount: tx.Amount.String(), AmountMinor: toMinor(tx.Amount),
+			Narration: tx.Narration, SenderAccountNumber: tx.SenderAccountNumber, SenderName: tx.SenderName,
+			SenderBankCode: tx.SenderBankCode, ReceiverAccountNumber: tx.ReceiverAccountNumber,
+			ReceiverName: tx.ReceiverName, ReceiverBankCode: tx.ReceiverBankCode, ReceiverCountry: tx.ReceiverCountry,
+			DeviceID: tx.DeviceID, IPAddress: tx.IPAddress, EntityType: tx.EntityType,
+			Hour: int64(tx.Timestamp.UTC().Hour()), Metadata: md,
+		},
+		Ctx: rules.ContextInput{
+			AmountNgn: amt.StringFixed(2), AmountNgnKobo: toMinor(amt), FXMissing: missing,
+			Count24h: int64(e.History.Count24h), Sum24hNgn: e.History.Sum24hNGN.StringFixed(2),
+			Sum24hNgnKobo: toMinor(e.History.Sum24hNGN), Count60m: int64(e.History.Count60m),
+			DormantDays: int64(days), KYCStatus: e.KYC.Status, KYCTier: e.KYC.Tier, KYCSource: e.KYC.Source,
+			KYBStatus: e.KYB.Status, TierLimitNgnKobo: tierLimit, ThresholdNgnKobo: toMinor(threshold),
+			PEP: len(e.PEPHits) > 0,
+		},
+	}
+}

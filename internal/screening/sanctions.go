@@ -1,0 +1,141 @@
+package screening
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// List types of a NameHit (decisions.md §10).
+const (
+	ListSanctions = "SANCTIONS"
+	ListPEP       = "PEP"
+	ListInternal  = "INTERNAL"
+)
+
+// Parties a name belongs to.
+const (
+	PartySender   = "SENDER"
+	PartyReceiver = "RECEIVER"
+)
+
+// Sanctions match thresholds (decisions.md §8).
+const (
+	MatchBlock    = 0.95 // and above: score 100, BLOCK, SANCTIONS_HIT case
+	MatchEscalate = 0.85 // up to MatchBlock: ESCALATE
+	MatchReview   = 0.75 // up to MatchEscalate: REVIEW; below: ignored
+)
+
+// NameScreener is the port to the name matcher (internal/sanctions' in-memory matcher over
+// the global lists and the tenant's watchlists, the same one POST /sanctions/search uses).
+type NameScreener interface {
+	// Screen returns the matches of name at or above MatchReview, best first. entityType is
+	// INDIVIDUAL, BUSINESS or "" for unknown. Errors are upstream failures (the engine fails open).
+	Screen(ctx context.Context, tenantID tenancy.TenantID, name, entityType string) ([]NameHit, error)
+}
+
+// NameHit is one match of a screened name against a list entry.
+type NameHit struct {
+	List        string // the list's name, e.g. "OFAC SDN"
+	ListType    string // SANCTIONS, PEP or INTERNAL
+	EntryID     string
+	SourceID    string // the list's own id of the entity
+	Name        string // the entry's primary name
+	MatchedName string // the name or alias that matched
+	Score       float64
+	Explanation string
+}
+
+// PartyHit is a NameHit with the party whose name matched.
+type PartyHit struct {
+	Party string // SENDER or RECEIVER
+	NameHit
+}
+
+// SanctionsEngine screens the sender's and receiver's names (pipeline step 3).
+type SanctionsEngine struct {
+	screener NameScreener
+}
+
+// NewSanctionsEngine returns the Global Sanctions Screening engine over screener.
+func NewSanctionsEngine(screener NameScreener) *SanctionsEngine {
+	if screener == nil {
+		panic("screening.NewSanctionsEngine: nil screener")
+	}
+	return &SanctionsEngine{screener: screener}
+}
+
+// Category implements Engine.
+func (s *SanctionsEngine) Category() string { return CategorySanctions }
+
+// Evaluate screens the sender (with the transaction's entity type) and the receiver when
+// named. SANCTIONS and INTERNAL list hits score by band: ≥ 0.95 → 100 BLOCK, 0.85–0.95 → 75
+// ESCALATE, 0.75–0.85 → 50 REVIEW. PEP hits score nothing here: they are returned in Hits and
+// the sender's feed AML-004 in the Regulatory Compliance engine.
+func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enrichment) (EngineVerdict, error) {
+	b := newVerdict(CategorySanctions)
+	parties := [2]struct{ party, name, entityType string }{
+		{PartySender, tx.SenderName, tx.EntityType},
+		{PartyReceiver, tx.ReceiverName, ""},
+	}
+	for _, p := range parties {
+		if p.name == "" {
+			continue
+		}
+		hits, err := s.screener.Screen(ctx, tx.TenantID, p.name, p.entityType)
+		if err != nil {
+			return EngineVerdict{}, fmt.Errorf("screen %s name: %w", p.party, err)
+		}
+		for _, h := range hits {
+			if h.Score < MatchReview {
+				continue
+			}
+			b.v.Hits = append(b.v.Hits, PartyHit{Party: p.party, NameHit: h})
+			if h.ListType == ListPEP {
+				continue
+			}
+			score, outcome := sanctionsBand(h.Score)
+			b.trigger(TriggeredRule{
+				ID:        "SANCTIONS_MATCH",
+				Name:      "Sanctions Match",
+				RiskScore: score,
+				Outcome:   outcome,
+				Details: fmt.Sprintf("%s name %q matched %q on %s (%s entry %s, source id %s, score %.2f)",
+					p.party, p.name, h.MatchedName, h.List, h.ListType, h.EntryID, h.SourceID, h.Score),
+			})
+		}
+	}
+	v := b.verdict()
+	switch v.Outcome {
+	case rules.Block:
+		b.action(rules.ActionGenerateSAR, rules.ActionNotifyCompliance, rules.ActionCreateCase)
+	default:
+		b.action(rules.OutcomeActions(v.Outcome)...)
+	}
+	return b.verdict(), nil
+}
+
+// sanctionsBand maps a match score to the engine score and outcome of decisions.md §8.
+func sanctionsBand(score float64) (int, rules.Outcome) {
+	switch {
+	case score >= MatchBlock:
+		return 100, rules.Block
+	case score >= MatchEscalate:
+		return 75, rules.Escalate
+	default:
+		return 50, rules.Review
+	}
+}
+
+// senderPEPHits returns the sender's PEP hits of a sanctions verdict (AML-004's input).
+func senderPEPHits(v EngineVerdict) []NameHit {
+	var out []NameHit
+	for _, h := range v.Hits {
+		if h.Party == PartySender && h.ListType == ListPEP {
+			out = append(out, h.NameHit)
+		}
+	}
+	return out
+}
