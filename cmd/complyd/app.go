@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"connectrpc.com/connect"
 	"github.com/alexedwards/scs/pgxstore"
 	"github.com/alexedwards/scs/v2"
 	"github.com/prometheus/client_golang/prometheus"
@@ -76,22 +77,37 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	sessions.Cookie.SameSite = http.SameSiteStrictMode
 	sessions.Cookie.Path = "/"
 
+	metrics := connectapi.NewMetrics(reg)
+	authn := connectapi.NewAuthenticator(authSvc, sessions, log)
 	handlers, err := connectapi.Handlers(connectapi.Deps{
 		Auth:          connectapi.NewAuthHandler(authSvc, sessions, cfg.CookieSecure, log),
 		Users:         connectapi.NewUserHandler(authSvc, log),
-		Authenticator: connectapi.NewAuthenticator(authSvc, sessions, log),
-		Metrics:       connectapi.NewMetrics(reg),
+		Authenticator: authn,
+		Metrics:       metrics,
 		Logger:        log,
 	})
 	if err != nil {
 		return nil, err
 	}
+	handlerOpts, err := connectapi.Options(metrics, log)
+	if err != nil {
+		return nil, err
+	}
+	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
+		workers: river.NewWorkers(), mux: http.NewServeMux()}
+	// Each capability wires itself in its own wire_<capability>.go file.
+	for _, wire := range []func(*wiring) error{} {
+		if err := wire(w); err != nil {
+			return nil, err
+		}
+	}
+	handlers = append(handlers, w.handlers...)
 	facade, err := restapi.New(handlers, log)
 	if err != nil {
 		return nil, err
 	}
 
-	mux := http.NewServeMux()
+	mux := w.mux
 	connectapi.Mount(mux, handlers)
 	health := restapi.Health(restapi.HealthChecks{Database: db.Ping})
 	mux.Handle("GET /health", health)
@@ -104,13 +120,35 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	}
 	mux.Handle("/", http.FileServerFS(static))
 
-	workers := river.NewWorkers()
+	workers := w.workers
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
 	runner, err := jobs.NewRunner(db.Pool, workers, log)
 	if err != nil {
 		return nil, err
 	}
 	return &app{Handler: connectapi.RequestID(withSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
+}
+
+// wiring is what every capability's wire function receives and extends.
+type wiring struct {
+	cfg         config
+	db          *postgres.DB
+	log         *slog.Logger
+	now         func() time.Time
+	mailer      notify.Mailer
+	reg         prometheus.Registerer
+	authn       *connectapi.Authenticator
+	handlerOpts []connect.HandlerOption
+	// Outputs: Connect handlers (served natively and through /api/v1), River workers, and extra
+	// plain HTTP routes (for example signed blob downloads).
+	handlers []connectapi.Handler
+	workers  *river.Workers
+	mux      *http.ServeMux
+}
+
+// addService registers a Connect service behind the authenticator.
+func (w *wiring) addService(name, path string, h http.Handler) {
+	w.handlers = append(w.handlers, connectapi.Handler{Path: path, Name: name, Handler: w.authn.Wrap(h)})
 }
 
 // withSessions loads the dashboard cookie session for browser protocols only: gRPC needs the
