@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"strings"
 	"time"
 
 	"connectrpc.com/connect"
@@ -126,7 +125,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	return &app{Handler: connectapi.RequestID(withSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
+	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
 }
 
 // wiring is what every capability's wire function receives and extends.
@@ -149,24 +148,6 @@ type wiring struct {
 // addService registers a Connect service behind the authenticator.
 func (w *wiring) addService(name, path string, h http.Handler) {
 	w.handlers = append(w.handlers, connectapi.Handler{Path: path, Name: name, Handler: w.authn.Wrap(h)})
-}
-
-// withSessions loads the dashboard cookie session for browser protocols only: gRPC needs the
-// raw response writer (trailers) and never carries cookies.
-func withSessions(sm *scs.SessionManager, next http.Handler) http.Handler {
-	wrapped := sm.LoadAndSave(next)
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") || r.Header.Get("Cookie") == "" && !isAuthRoute(r.URL.Path) {
-			next.ServeHTTP(w, r)
-			return
-		}
-		wrapped.ServeHTTP(w, r)
-	})
-}
-
-// isAuthRoute reports routes that may start or end a cookie session.
-func isAuthRoute(path string) bool {
-	return strings.HasPrefix(path, "/api/v1/auth/") || strings.HasPrefix(path, "/complyd.v1.AuthService/")
 }
 
 func newPoolCollector(db *postgres.DB) prometheus.Collector {

@@ -71,7 +71,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	if o.Config != nil {
 		o.Config(&cfg)
 	}
-	log := slog.New(slog.DiscardHandler)
+	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer})
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(a.Handler)
@@ -245,4 +245,12 @@ func (s *testServer) userWithRole(tenantID tenancy.TenantID, role auth.Role) (au
 	s.t.Helper()
 	u := pgtest.User(context.Background(), s.t, s.DB, tenantID, &pgtest.UserOpts{Role: role})
 	return u, s.login(u.Email, pgtest.Password)
+}
+
+// testWriter sends server logs to the test's log.
+type testWriter struct{ t testing.TB }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Logf("%s", bytes.TrimSpace(p))
+	return len(p), nil
 }

@@ -143,14 +143,14 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (Tokens, err
 	}
 	next, hash := NewOpaque(PrefixRefresh, tenantID)
 	rt := RefreshToken{ID: uuid.NewString(), Hash: hash, ExpiresAt: s.now().Add(RefreshTTL)}
-	u, err := s.store.RotateRefresh(ctx, tenantID, HashOpaque(refreshToken), rt)
+	u, familyID, err := s.store.RotateRefresh(ctx, tenantID, HashOpaque(refreshToken), rt, s.now())
 	if err != nil {
 		if apperr.CodeOf(err) == apperr.InvalidRefreshToken {
 			return Tokens{}, bad
 		}
 		return Tokens{}, err
 	}
-	return s.issue(u, rt.FamilyID, next)
+	return s.issue(u, familyID, next)
 }
 
 // Logout revokes the family of the refresh token, or the caller's own family.
@@ -195,7 +195,7 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	if !ok {
 		return Principal{}, apperr.New(apperr.Unauthenticated, "API key is invalid")
 	}
-	u, k, err := s.store.ResolveAPIKey(ctx, tenantID, HashOpaque(key))
+	u, k, err := s.store.ResolveAPIKey(ctx, tenantID, HashOpaque(key), s.now())
 	if err != nil {
 		return Principal{}, unauthenticated(err)
 	}

@@ -38,7 +38,8 @@ type Store interface {
 	// RotateRefresh exchanges the token with oldHash for next, in the same family.
 	// INVALID_REFRESH_TOKEN when the token is unknown, expired, revoked or its user inactive; a
 	// token already rotated revokes its whole family (committed) and is INVALID_REFRESH_TOKEN.
-	RotateRefresh(ctx context.Context, tenantID tenancy.TenantID, oldHash []byte, next RefreshToken) (User, error)
+	// It returns the user and the family id; now is the service clock.
+	RotateRefresh(ctx context.Context, tenantID tenancy.TenantID, oldHash []byte, next RefreshToken, now time.Time) (User, string, error)
 	// RevokeFamilyOf revokes the family of the refresh token with hash (no error if unknown).
 	RevokeFamilyOf(ctx context.Context, tenantID tenancy.TenantID, hash []byte, ev audit.Event) error
 	// RevokeFamily revokes a family by id.
@@ -55,7 +56,7 @@ type Store interface {
 	RevokeAPIKey(ctx context.Context, tenantID tenancy.TenantID, id string, at time.Time, ev audit.Event) (APIKey, error)
 	// ResolveAPIKey returns the creator and the key with that hash if the key is live.
 	// UNAUTHENTICATED otherwise.
-	ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID, hash []byte) (User, APIKey, error)
+	ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID, hash []byte, now time.Time) (User, APIKey, error)
 
 	// CreateChallenge stores an MFA challenge.
 	CreateChallenge(ctx context.Context, c Challenge) error

@@ -57,7 +57,7 @@ func (h *AuthHandler) tokens(ctx context.Context, t auth.Tokens, useCookies bool
 		exp := int32(t.ExpiresIn)
 		return connect.NewResponse(&complydv1.LoginResponse{AccessToken: &t.AccessToken, RefreshToken: &t.RefreshToken, ExpiresIn: &exp}), nil
 	}
-	if h.sessions == nil {
+	if h.sessions == nil || !sessionLoaded(ctx) {
 		return nil, h.fail(ctx, errNoSessions)
 	}
 	if err := h.sessions.RenewToken(ctx); err != nil {
@@ -116,7 +116,7 @@ func (h *AuthHandler) Logout(ctx context.Context, req *connect.Request[complydv1
 	if err := h.svc.Logout(ctx, token, pp, act); err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	if h.sessions != nil {
+	if h.sessions != nil && sessionLoaded(ctx) {
 		if err := h.sessions.Destroy(ctx); err != nil {
 			h.log.WarnContext(ctx, "destroy session", "err", err)
 		}

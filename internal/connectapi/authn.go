@@ -61,7 +61,7 @@ func (a *Authenticator) Wrap(h http.Handler) http.Handler {
 			a.fail(w, r, err)
 			return
 		}
-		if !rule.roles.Has(p.Role) {
+		if !rule.optional && !rule.roles.Has(p.Role) {
 			a.fail(w, r, apperr.New(apperr.Forbidden, "your role may not perform this action"))
 			return
 		}
@@ -82,7 +82,7 @@ func (a *Authenticator) principal(ctx context.Context, r *http.Request) (auth.Pr
 		}
 		return a.svc.AuthenticateAccess(ctx, strings.TrimSpace(tok))
 	}
-	if a.sessions != nil {
+	if a.sessions != nil && sessionLoaded(ctx) {
 		if uid := a.sessions.GetString(ctx, sessUser); uid != "" {
 			return a.svc.AuthenticateSession(ctx, auth.AccessClaims{
 				UserID:   uid,
@@ -133,4 +133,31 @@ func principalOf(ctx context.Context) (auth.Principal, error) {
 		return p, errors.New("no principal in context")
 	}
 	return p, nil
+}
+
+type sessionKey struct{}
+
+func sessionLoaded(ctx context.Context) bool { return ctx.Value(sessionKey{}) != nil }
+
+// WithSessions loads the dashboard cookie session (scs) for requests that carry a cookie or
+// may start a session (the auth routes). gRPC requests are passed through untouched: they need
+// the raw response writer (trailers) and never carry cookies.
+func WithSessions(sm *scs.SessionManager, next http.Handler) http.Handler {
+	marked := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, true)))
+	})
+	loaded := sm.LoadAndSave(marked)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") ||
+			(r.Header.Get("Cookie") == "" && !isAuthRoute(r.URL.Path)) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		loaded.ServeHTTP(w, r)
+	})
+}
+
+// isAuthRoute reports routes that may start or end a cookie session.
+func isAuthRoute(path string) bool {
+	return strings.HasPrefix(path, "/api/v1/auth/") || strings.HasPrefix(path, "/complyd.v1.AuthService/")
 }

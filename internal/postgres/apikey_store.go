@@ -76,7 +76,7 @@ func (s *AuthStore) RevokeAPIKey(ctx context.Context, tenantID tenancy.TenantID,
 }
 
 // ResolveAPIKey returns the creator and the key when the key is live and its creator active.
-func (s *AuthStore) ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID, hash []byte) (auth.User, auth.APIKey, error) {
+func (s *AuthStore) ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID, hash []byte, now time.Time) (auth.User, auth.APIKey, error) {
 	var u auth.User
 	var k auth.APIKey
 	denied := apperr.New(apperr.Unauthenticated, "API key is invalid, revoked or expired")
@@ -96,7 +96,7 @@ func (s *AuthStore) ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID
 			return err
 		}
 		if subtle.ConstantTimeCompare(stored, hash) != 1 || kr.RevokedAt != nil || !ur.IsActive ||
-			(kr.ExpiresAt != nil && !s.db.now().Before(*kr.ExpiresAt)) {
+			(kr.ExpiresAt != nil && !now.Before(*kr.ExpiresAt)) {
 			return denied
 		}
 		u, k = toUser(ur), toAPIKey(kr)

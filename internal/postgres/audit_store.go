@@ -58,18 +58,18 @@ func nullIfEmpty(s string) *string {
 }
 
 type auditRow struct {
-	ID           string     `db:"id"`
-	TenantID     string     `db:"tenant_id"`
-	ActorID      *string    `db:"actor_id"`
-	ActorType    string     `db:"actor_type"`
-	Action       string     `db:"action"`
-	ResourceType string     `db:"resource_type"`
-	ResourceID   *string    `db:"resource_id"`
-	Before       []byte     `db:"before"`
-	After        []byte     `db:"after"`
-	IPAddress    *string    `db:"ip_address"`
-	RequestID    *string    `db:"request_id"`
-	CreatedAt    time.Time  `db:"created_at"`
+	ID           string    `db:"id"`
+	TenantID     string    `db:"tenant_id"`
+	ActorID      *string   `db:"actor_id"`
+	ActorType    string    `db:"actor_type"`
+	Action       string    `db:"action"`
+	ResourceType string    `db:"resource_type"`
+	ResourceID   *string   `db:"resource_id"`
+	Before       []byte    `db:"before"`
+	After        []byte    `db:"after"`
+	IPAddress    *string   `db:"ip_address"`
+	RequestID    *string   `db:"request_id"`
+	CreatedAt    time.Time `db:"created_at"`
 }
 
 func toAuditEvent(r auditRow) audit.Event {

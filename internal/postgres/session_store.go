@@ -44,9 +44,8 @@ var errRefresh = apperr.New(apperr.InvalidRefreshToken, "refresh token is invali
 var errReuse = errors.New("refresh token reuse")
 
 // RotateRefresh exchanges a refresh token for next in the same family, with reuse detection.
-func (s *AuthStore) RotateRefresh(ctx context.Context, tenantID tenancy.TenantID, oldHash []byte, next auth.RefreshToken) (auth.User, error) {
+func (s *AuthStore) RotateRefresh(ctx context.Context, tenantID tenancy.TenantID, oldHash []byte, next auth.RefreshToken, now time.Time) (auth.User, string, error) {
 	var u auth.User
-	now := s.db.now()
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var id, familyID, userID string
 		var hash []byte
@@ -90,9 +89,9 @@ func (s *AuthStore) RotateRefresh(ctx context.Context, tenantID tenancy.TenantID
 	})
 	if errors.Is(err, errReuse) {
 		// BeginFunc rolled back; commit the revocation on its own.
-		return u, s.revokeReused(ctx, tenantID, oldHash, now)
+		return u, "", s.revokeReused(ctx, tenantID, oldHash, now)
 	}
-	return u, err
+	return u, next.FamilyID, err
 }
 
 func (s *AuthStore) revokeReused(ctx context.Context, tenantID tenancy.TenantID, hash []byte, now time.Time) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -100,6 +101,12 @@ func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 		msg := s.GetMessage()
 		if msg == "" {
 			msg = http.StatusText(st)
+		}
+		// The transcoder reports an undecodable JSON body as an internal error; it is the
+		// caller's mistake.
+		if strings.HasPrefix(msg, "proto:") || strings.HasPrefix(msg, "unexpected EOF") {
+			st = http.StatusBadRequest
+			msg = "request body is not valid JSON for this route: " + strings.TrimSpace(strings.TrimPrefix(msg, "proto:"))
 		}
 		if st == http.StatusUnsupportedMediaType {
 			msg = "Content-Type must be application/json"

@@ -49,6 +49,8 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Content-Type") == "" && r.Method != http.MethodGet && r.Method != http.MethodDelete {
 		r.Header.Set("Content-Type", "application/json")
 	}
+	// The body is re-wrapped in the envelope, so the transcoder must answer uncompressed.
+	r.Header.Del("Accept-Encoding")
 	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
 	_, createdPattern := f.created.Handler(r)
 	rec := &recorder{header: http.Header{}}
