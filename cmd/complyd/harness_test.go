@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
@@ -254,3 +255,15 @@ func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Logf("%s", bytes.TrimSpace(p))
 	return len(p), nil
 }
+
+// admin returns a connection as the migrating (super)user, which row-level security does not
+// restrict: for tests that inspect rows across tenants or in outbox tables.
+func (s *testServer) admin() *pgx.Conn {
+	s.t.Helper()
+	c, err := pgx.Connect(context.Background(), pgtest.URL(s.t))
+	require.NoError(s.t, err)
+	s.t.Cleanup(func() { _ = c.Close(context.Background()) })
+	return c
+}
+
+func newAuthStoreForTest(db *postgres.DB) auth.Store { return postgres.NewAuthStore(db) }

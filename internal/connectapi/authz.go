@@ -35,3 +35,19 @@ var permissions = map[string]access{
 	complydv1connect.TenantServiceGetSecurityProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.TenantServiceUpdateSecurityProcedure: {roles: auth.AdminOnly},
 }
+
+// Access describes who may call one procedure, for documentation and tests.
+type Access struct {
+	Public   bool
+	Optional bool
+	Roles    auth.Roles
+}
+
+// Permissions returns a copy of the permission table.
+func Permissions() map[string]Access {
+	out := make(map[string]Access, len(permissions))
+	for p, a := range permissions {
+		out[p] = Access{Public: a.public, Optional: a.optional, Roles: append(auth.Roles(nil), a.roles...)}
+	}
+	return out
+}
