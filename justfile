@@ -1,0 +1,35 @@
+# complyd tasks. `npx --yes rust-just@1.57.0 --list` if just is not installed.
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+default:
+    @just --list
+
+# Regenerate protobuf Go code (offline: local plugins, third-party protos in third_party/).
+gen:
+    go tool -modfile=tools/go.mod buf lint
+    go tool -modfile=tools/go.mod buf generate
+
+# Vet and lint (depguard enforces the import rules of STYLE.md).
+lint:
+    go vet ./...
+    golangci-lint run ./...
+
+# The test command: a real PostgreSQL (127.0.0.1:5432, or a private cluster), real SMTP/S3/HTTP peers.
+test:
+    bash scripts/install-test-tools.sh
+    go test ./...
+
+# One-command local run on a private PostgreSQL under ./.complyd (or DATABASE_URL).
+dev:
+    go run ./cmd/complyd dev
+
+# Build the binary into ./bin.
+build:
+    CGO_ENABLED=0 go build -trimpath -o bin/complyd ./cmd/complyd
+
+# Every benchmark the issues ask for.
+bench: bench-auth
+
+# /auth/me over /api/v1, Connect and gRPC side by side.
+bench-auth:
+    go test ./cmd/complyd -run '^$' -bench BenchmarkMe -benchtime 3000x
