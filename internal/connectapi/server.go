@@ -67,7 +67,7 @@ func Mount(mux *http.ServeMux, hs []Handler) {
 		mux.Handle(h.Path, h.Handler)
 		names = append(names, h.Name)
 	}
-	reflector := grpcreflect.NewStaticReflector(names...)
+	reflector := grpcreflect.NewStaticReflector(append(names, grpchealth.HealthV1ServiceName)...)
 	mux.Handle(grpcreflect.NewHandlerV1(reflector))
 	mux.Handle(grpcreflect.NewHandlerV1Alpha(reflector))
 	checker := grpchealth.NewStaticChecker(names...)

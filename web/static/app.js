@@ -1,14 +1,24 @@
-// The dashboard uses the cookie form of login: tokens never reach JavaScript (HttpOnly cookies).
+// The dashboard speaks the Connect protocol (JSON over HTTP POST, what connect-web sends) to
+// the same handlers as gRPC and /api/v1, with the cookie form of login: tokens never reach
+// JavaScript (HttpOnly cookies).
 let tempToken = null;
 const $ = (id) => document.getElementById(id);
+const procedures = {
+  '/auth/login': 'complyd.v1.AuthService/Login',
+  '/auth/mfa/verify': 'complyd.v1.AuthService/VerifyMfa',
+  '/auth/me': 'complyd.v1.AuthService/Me',
+  '/auth/logout': 'complyd.v1.AuthService/Logout',
+};
 async function call(path, body) {
-  const res = await fetch('/api/v1' + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
+  const res = await fetch('/' + procedures[path], {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'Connect-Protocol-Version': '1' },
+    body: JSON.stringify(body || {}),
     credentials: 'same-origin',
   });
-  return res.json();
+  const json = await res.json();
+  if (!res.ok) return { success: false, error: { message: json.message || res.statusText } };
+  return { success: true, data: json };
 }
 async function showMe() {
   const r = await call('/auth/me');
