@@ -31,3 +31,5 @@ require (
 	golang.org/x/crypto v0.55.0
 	google.golang.org/protobuf v1.36.12
 )
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
