@@ -17,14 +17,14 @@ type unList struct {
 }
 
 type unCommon struct {
-	DataID      string `xml:"DATAID"`
-	FirstName   string `xml:"FIRST_NAME"`
-	SecondName  string `xml:"SECOND_NAME"`
-	ThirdName   string `xml:"THIRD_NAME"`
-	FourthName  string `xml:"FOURTH_NAME"`
-	ListType    string `xml:"UN_LIST_TYPE"`
-	Reference   string `xml:"REFERENCE_NUMBER"`
-	Comments    string `xml:"COMMENTS1"`
+	DataID     string `xml:"DATAID"`
+	FirstName  string `xml:"FIRST_NAME"`
+	SecondName string `xml:"SECOND_NAME"`
+	ThirdName  string `xml:"THIRD_NAME"`
+	FourthName string `xml:"FOURTH_NAME"`
+	ListType   string `xml:"UN_LIST_TYPE"`
+	Reference  string `xml:"REFERENCE_NUMBER"`
+	Comments   string `xml:"COMMENTS1"`
 }
 
 type unAlias struct {
