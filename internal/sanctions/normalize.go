@@ -132,7 +132,7 @@ func setOf(words ...string) map[string]bool {
 // tokenize normalises a name into tokens: fold, split, drop honorifics and
 // company suffixes, canonicalise transliteration variants, mark weak tokens.
 func tokenize(name string) []token {
-	fields := strings.Fields(foldName(name))
+	fields := joinSpelledSuffixes(strings.Fields(foldName(name)))
 	out := make([]token, 0, len(fields)+1)
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
@@ -152,3 +152,23 @@ func tokenize(name string) []token {
 
 // initial reports whether a token is a single letter (an initial).
 func (t token) initial() bool { return len(t.canon) == 1 }
+
+// joinSpelledSuffixes drops legal forms written as dotted letters ("S.A.",
+// "L.L.C.", "B.V."), which folding split into one-letter fields.
+func joinSpelledSuffixes(fields []string) []string {
+	out := fields[:0:0]
+	for i := 0; i < len(fields); i++ {
+		if len(fields[i]) == 1 {
+			j := i
+			for j < len(fields) && len(fields[j]) == 1 {
+				j++
+			}
+			if j-i >= 2 && companySuffixes[strings.Join(fields[i:j], "")] {
+				i = j - 1
+				continue
+			}
+		}
+		out = append(out, fields[i])
+	}
+	return out
+}

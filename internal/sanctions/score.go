@@ -57,7 +57,10 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 			best, kind, dist = simTypo2, KindTypo, 2
 		}
 	}
-	if best < simPhonetic && len(q.phon) >= 3 && q.phon == n.phon && minLen >= 4 {
+	// A phonetic key alone is loose (vowels vanish), so it also needs the same
+	// first letter and a spelling no more than a third apart.
+	if best < simPhonetic && len(q.phon) >= 3 && q.phon == n.phon && minLen >= 4 &&
+		q.canon[0] == n.canon[0] && abs(la-lb) <= 2 && osaDistance(q.canon, n.canon, max(2, maxLen/3)) <= max(2, maxLen/3) {
 		best, kind, dist = simPhonetic, KindPhonetic, 0
 	}
 	return best, kind, dist
