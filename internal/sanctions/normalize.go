@@ -119,7 +119,10 @@ var weakTokens = setOf("al", "el", "ul", "bin", "ben", "ibn", "bint", "binti", "
 	"enterprises", "service", "services", "industries", "industry", "industrial", "bank", "commercial", "investment",
 	"investments", "import", "export", "global", "national", "organization", "organisation", "foundation",
 	"association", "center", "centre", "trust", "partners", "ventures", "resources", "solutions", "logistics",
-	"technology", "technologies", "shipping", "agency", "network", "exchange", "development", "management", "and")
+	"technology", "technologies", "shipping", "agency", "network", "exchange", "development", "management",
+	// legal-form words that are not a single suffix token (joint stock company, OOO spelled out)
+	"joint", "stock", "open", "closed", "public", "private", "liability", "obshchestvo", "ogranichennoi",
+	"ogranichennoy", "otvetstvennostyu", "aktsionernoe", "publichnoe", "zakrytoe", "otkrytoe")
 
 func setOf(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))
@@ -151,7 +154,7 @@ func tokenize(name string) []token {
 }
 
 // initial reports whether a token is a single letter (an initial).
-func (t token) initial() bool { return len(t.canon) == 1 }
+func (t token) initial() bool { return len(t.canon) == 1 && t.canon[0] >= 'a' && t.canon[0] <= 'z' }
 
 // joinSpelledSuffixes drops legal forms written as dotted letters ("S.A.",
 // "L.L.C.", "B.V."), which folding split into one-letter fields.

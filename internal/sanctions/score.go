@@ -1,6 +1,5 @@
 package sanctions
 
-import "sort"
 
 // MatchKind says how a query token matched a listed name token.
 type MatchKind string
@@ -147,7 +146,12 @@ func nameScore(q []token, qStrong int, n *indexedName) alignment {
 	if len(pairs) == 0 {
 		return alignment{}
 	}
-	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].sim > pairs[j].sim })
+	// Stable insertion sort by similarity, best first (few pairs, no allocation).
+	for i := 1; i < len(pairs); i++ {
+		for j := i; j > 0 && pairs[j].sim > pairs[j-1].sim; j-- {
+			pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
+		}
+	}
 	var usedQ, usedN uint64
 	var chosen []pairSim
 	matchedQ, matchedN, wNameMatched := 0.0, 0.0, 0.0

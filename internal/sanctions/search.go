@@ -68,12 +68,20 @@ func (idx *Index) Search(q Query) []Match {
 	if len(qt) > maxQueryTokens {
 		qt = qt[:maxQueryTokens]
 	}
-	qStrong, wQuery, wInitials := 0, 0.0, 0.0
-	for _, t := range qt {
+	// wInitials and wUncounted (weak and repeated tokens) do not generate
+	// candidates; the bound below assumes they match.
+	qStrong, wQuery, wInitials, wUncounted := 0, 0.0, 0.0, 0.0
+	for i, t := range qt {
 		wQuery += t.weight()
-		if t.initial() {
+		switch {
+		case t.initial():
 			wInitials += t.weight()
-		} else if !t.weak {
+		case t.weak || seenCanon(qt[:i], t.canon):
+			wUncounted += t.weight()
+			if !t.weak {
+				qStrong++
+			}
+		default:
 			qStrong++
 		}
 	}
@@ -84,9 +92,14 @@ func (idx *Index) Search(q Query) []Match {
 	defer func() { s.reset(); idx.scratch.Put(s) }()
 
 	// Candidate generation: each strong query token hits the names holding a
-	// token within a deletion or with the same phonetic key.
+	// token that shares it or one of its one-letter deletions (symmetric
+	// delete: equal after transliteration, or about one or two edits apart).
+	// Phonetic keys are too coarse for generation (muhammad and mahmud share
+	// one); they only refine the score of candidates found here.
 	for qi, t := range qt {
-		if t.weak || t.initial() {
+		if t.weak || t.initial() || seenCanon(qt[:qi], t.canon) {
+			// A repeated token (Muhammad … Muhammad) would hit the same
+			// names twice and defeat the bound below; it still scores.
 			continue
 		}
 		mark := int32(qi + 1)
@@ -103,21 +116,27 @@ func (idx *Index) Search(q Query) []Match {
 			}
 		}
 		forDeletes(t.canon, func(k string) { visit(idx.del[k]) })
-		if len(t.phon) >= 2 {
-			visit(idx.phon[t.phon])
-		}
 	}
 
-	// The best a candidate can score is 2h/(W+h) (every hit exact, nothing
-	// else in the name); evidence adds at most maxEvidenceBoost.
-	floor := q.Threshold - maxEvidenceBoost
+	// The best a candidate can score is when every hit is exact and the rest
+	// of the name is all that is left over; evidence can only add boost.
+	boost := 0.0
+	if q.DateOfBirth != "" {
+		boost += dobExactBoost
+	}
+	if q.Country != "" {
+		boost += countryBoost
+	}
+	floor := q.Threshold - boost
 	best := make(map[int32]Match)
 	for _, id := range s.touched {
-		h := s.hit[id] + wInitials
-		if 2*h/(wQuery+h) < floor {
+		h := s.hit[id]
+		nm := &idx.names[id]
+		opt := wInitials + wUncounted
+		rest := max(nm.weight-h-opt, 0)
+		if 2*(h+wUncounted+simInitial*wInitials)/(wQuery+h+opt+unmatchedNameWeight*rest) < floor {
 			continue
 		}
-		nm := &idx.names[id]
 		e := &idx.entries[nm.entry]
 		if !typeMatches(q.EntityType, e.EntityType) {
 			continue
@@ -129,6 +148,12 @@ func (idx *Index) Search(q Query) []Match {
 		score := al.score
 		if nm.weak {
 			score *= weakAliasFactor
+		}
+		if score+boost < q.Threshold {
+			continue
+		}
+		if prev, ok := best[nm.entry]; ok && prev.Score >= score+boost {
+			continue
 		}
 		ex := Explanation{
 			List: e.List, EntryID: e.ID, MatchedName: idx.nameText(nm), Alias: nm.alias >= 0,
@@ -226,4 +251,14 @@ func (ex *Explanation) explainUnmatched(q []token, nm *indexedName, pairs []pair
 			}
 		}
 	}
+}
+
+// seenCanon reports whether a token with canonical form c is in ts.
+func seenCanon(ts []token, c string) bool {
+	for _, t := range ts {
+		if t.canon == c {
+			return true
+		}
+	}
+	return false
 }
