@@ -1,6 +1,5 @@
 package sanctions
 
-
 // MatchKind says how a query token matched a listed name token.
 type MatchKind string
 
