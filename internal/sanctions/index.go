@@ -20,9 +20,7 @@ type Index struct {
 	// del maps each strong canonical token and each of its one-letter
 	// deletions to the names holding it (symmetric-delete candidate
 	// generation: a query token hits any name token within edit distance ~2).
-	del map[string][]int32
-	// phon maps phonetic keys of strong tokens to names.
-	phon    map[string][]int32
+	del     map[string][]int32
 	scratch sync.Pool
 }
 
@@ -35,7 +33,6 @@ func NewIndex(entries []Entry) *Index {
 	idx := &Index{
 		entries: append([]Entry(nil), entries...),
 		del:     make(map[string][]int32),
-		phon:    make(map[string][]int32),
 	}
 	for ei := range idx.entries {
 		e := &idx.entries[ei]
@@ -71,9 +68,6 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 			continue
 		}
 		forDeletes(t.canon, func(k string) { idx.del[k] = appendOnce(idx.del[k], id) })
-		if len(t.phon) >= 2 {
-			idx.phon[t.phon] = appendOnce(idx.phon[t.phon], id)
-		}
 	}
 }
 
