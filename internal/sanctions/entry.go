@@ -1,0 +1,70 @@
+package sanctions
+
+// ListType says what kind of list an entry comes from (decisions.md §10).
+type ListType string
+
+// The list types of decisions.md §10.
+const (
+	ListTypeSanctions ListType = "SANCTIONS"
+	ListTypePEP       ListType = "PEP"
+	ListTypeInternal  ListType = "INTERNAL"
+)
+
+// EntityType is the kind of party an entry names.
+type EntityType string
+
+// The entity types. The API accepts INDIVIDUAL and BUSINESS; OFAC also
+// lists vessels and aircraft, which a BUSINESS query also screens.
+const (
+	EntityIndividual EntityType = "INDIVIDUAL"
+	EntityBusiness   EntityType = "BUSINESS"
+	EntityVessel     EntityType = "VESSEL"
+	EntityAircraft   EntityType = "AIRCRAFT"
+)
+
+// AliasQuality grades an alias. Weak aliases (OFAC remarks a.k.a. 'X', UN
+// "Low") are screened but can never reach the BLOCK band on their own.
+type AliasQuality string
+
+// The alias qualities.
+const (
+	AliasStrong AliasQuality = "strong"
+	AliasWeak   AliasQuality = "weak"
+)
+
+// Names of the global lists produced by the parsers.
+const (
+	ListOFACSDN = "OFAC-SDN"
+	ListUNSC    = "UN-SC"
+)
+
+// Alias is one other name of an entry.
+type Alias struct {
+	Name    string
+	Quality AliasQuality
+}
+
+// Entry is one listed party: a global list record or a tenant watchlist entry.
+type Entry struct {
+	// ID is unique across all lists: "ofac-sdn:<ent_num>", "un-sc:<DATAID>",
+	// or a tenant watchlist entry id.
+	ID string
+	// SourceID is the list's own identifier (OFAC ent_num, UN DATAID, the
+	// tenant entry's reference, else its id).
+	SourceID string
+	// List is the list's name, e.g. ListOFACSDN or a tenant watchlist name.
+	List       string
+	ListType   ListType
+	EntityType EntityType
+	// Name is the primary name in display order ("Given SURNAME").
+	Name    string
+	Aliases []Alias
+	// DatesOfBirth holds "YYYY-MM-DD", "YYYY-MM", "YYYY" or "YYYY/YYYY" (a range).
+	DatesOfBirth  []string
+	Nationalities []string
+	// Countries are the address countries.
+	Countries []string
+	Addresses []string
+	Programs  []string
+	Remarks   string
+}

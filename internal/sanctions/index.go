@@ -1,0 +1,127 @@
+package sanctions
+
+import "sync"
+
+// indexedName is one searchable name: an entry's primary name or one alias.
+type indexedName struct {
+	entry  int32
+	alias  int32 // index into Entry.Aliases, -1 for the primary name
+	weak   bool  // a weak (low-quality) alias
+	tokens []token
+	strong int     // number of strong tokens
+	weight float64 // sum of token weights
+}
+
+// Index is an immutable, searchable set of entries. Build it with NewIndex;
+// it is safe for concurrent Search calls.
+type Index struct {
+	entries []Entry
+	names   []indexedName
+	// del maps each strong canonical token and each of its one-letter
+	// deletions to the names holding it (symmetric-delete candidate
+	// generation: a query token hits any name token within edit distance ~2).
+	del     map[string][]int32
+	scratch sync.Pool
+}
+
+// minDeleteLen is the shortest token whose deletions are indexed.
+const minDeleteLen = 4
+
+// NewIndex builds an index over entries (primary names and every alias).
+// The entries are copied; names that normalise to nothing are skipped.
+func NewIndex(entries []Entry) *Index {
+	idx := &Index{
+		entries: append([]Entry(nil), entries...),
+		del:     make(map[string][]int32),
+	}
+	for ei := range idx.entries {
+		e := &idx.entries[ei]
+		idx.addName(int32(ei), -1, false, e.Name)
+		for ai, a := range e.Aliases {
+			idx.addName(int32(ei), int32(ai), a.Quality == AliasWeak, a.Name)
+		}
+	}
+	n := len(idx.names)
+	idx.scratch.New = func() any { return newScratch(n) }
+	return idx
+}
+
+func (idx *Index) addName(entry, alias int32, weak bool, name string) {
+	toks := tokenize(name)
+	if len(toks) > maxNameTokens {
+		toks = toks[:maxNameTokens]
+	}
+	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks}
+	for _, t := range toks {
+		nm.weight += t.weight()
+		if !t.weak && !t.initial() {
+			nm.strong++
+		}
+	}
+	if nm.strong == 0 {
+		return // nothing that may match on its own
+	}
+	id := int32(len(idx.names))
+	idx.names = append(idx.names, nm)
+	for _, t := range toks {
+		if t.weak || t.initial() {
+			continue
+		}
+		forDeletes(t.canon, func(k string) { idx.del[k] = appendOnce(idx.del[k], id) })
+	}
+}
+
+// appendOnce appends id unless it is already the last element (a name's
+// tokens are added consecutively, so that dedupes within a name).
+func appendOnce(list []int32, id int32) []int32 {
+	if n := len(list); n > 0 && list[n-1] == id {
+		return list
+	}
+	return append(list, id)
+}
+
+// forDeletes calls fn with s and, for tokens of minDeleteLen or more, every
+// string obtained by deleting one byte.
+func forDeletes(s string, fn func(string)) {
+	fn(s)
+	if len(s) < minDeleteLen {
+		return
+	}
+	buf := make([]byte, len(s)-1)
+	for i := 0; i < len(s); i++ {
+		copy(buf, s[:i])
+		copy(buf[i:], s[i+1:])
+		if i > 0 && s[i] == s[i-1] {
+			continue // same result as the previous deletion
+		}
+		fn(string(buf))
+	}
+}
+
+// Len returns the number of entries in the index.
+func (idx *Index) Len() int { return len(idx.entries) }
+
+// Names returns the number of searchable names (primary names and aliases).
+func (idx *Index) Names() int { return len(idx.names) }
+
+// Entries returns the indexed entries. The slice is shared; do not modify it.
+func (idx *Index) Entries() []Entry { return idx.entries }
+
+// scratch is per-search working memory, pooled per Index.
+type scratch struct {
+	hit     []float64 // query weight that hit each name
+	mark    []int32   // last query token (1-based) that hit each name
+	touched []int32
+}
+
+func newScratch(n int) *scratch {
+	return &scratch{hit: make([]float64, n), mark: make([]int32, n)}
+}
+
+func (s *scratch) reset() {
+	for _, id := range s.touched {
+		s.hit[id] = 0
+		s.mark[id] = 0
+	}
+	s.touched = s.touched[:0]
+}

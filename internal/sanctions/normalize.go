@@ -1,0 +1,177 @@
+package sanctions
+
+import (
+	"strings"
+	"unicode"
+)
+
+// token is one normalised name token.
+type token struct {
+	// raw is the folded lower-case token as written (diacritics removed).
+	raw string
+	// canon is raw after transliteration canonicalisation (Mohamed → muhammad).
+	canon string
+	// phon is the phonetic key of canon.
+	phon string
+	// weak tokens (al, bin, trading, …) weigh little and never match alone.
+	weak bool
+}
+
+// weakWeight is a weak token's share of a strong token's weight.
+const weakWeight = 0.3
+
+func (t token) weight() float64 {
+	if t.weak {
+		return weakWeight
+	}
+	return 1
+}
+
+// foldTable maps precomposed Latin letters to ASCII. Combining marks are
+// dropped separately, so decomposed input folds too.
+var foldTable = func() map[rune]string {
+	m := map[rune]string{}
+	add := func(to string, from string) {
+		for _, r := range from {
+			m[r] = to
+		}
+	}
+	add("a", "àáâãäåāăąǎạảấầẩẫậắằẳẵặ")
+	add("c", "çćĉċč")
+	add("d", "ďđḍ")
+	add("e", "èéêëēĕėęěẹẻẽếềểễệə")
+	add("g", "ĝğġģ")
+	add("h", "ĥħḥ")
+	add("i", "ìíîïĩīĭįıǐịỉ")
+	add("j", "ĵ")
+	add("k", "ķ")
+	add("l", "ĺļľŀł")
+	add("n", "ñńņňŉṇ")
+	add("o", "òóôõöøōŏőǒọỏốồổỗộớờởỡợ")
+	add("r", "ŕŗř")
+	add("s", "śŝşšșṣ")
+	add("t", "ţťŧțṭ")
+	add("u", "ùúûüũūŭůűųǔụủứừửữự")
+	add("w", "ŵ")
+	add("y", "ýÿŷỳỵỷỹ")
+	add("z", "źżžẓ")
+	add("ss", "ß")
+	add("ae", "æ")
+	add("oe", "œ")
+	add("th", "þ")
+	return m
+}()
+
+// isApostrophe reports the marks transliterations use for ʿayn/hamza and
+// elisions (O'Brien, 'Abd): they are removed without splitting the token.
+func isApostrophe(r rune) bool {
+	switch r {
+	case '\'', '’', '‘', '`', 'ʼ', 'ʻ', 'ʿ', 'ʾ', '´':
+		return true
+	}
+	return false
+}
+
+// foldName lower-cases s, strips diacritics and apostrophes, and turns every
+// other non-alphanumeric rune into a space. The result is ASCII for Latin
+// input; letters of other scripts are kept as they are.
+func foldName(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		r = unicode.ToLower(r)
+		switch {
+		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9'):
+			b.WriteRune(r)
+		case isApostrophe(r) || unicode.Is(unicode.Mn, r):
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if f, ok := foldTable[r]; ok {
+				b.WriteString(f)
+			} else {
+				b.WriteRune(r)
+			}
+		default:
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+// honorifics are titles dropped before matching (Mr, Dr, Alhaji, Chief, …).
+var honorifics = setOf("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady",
+	"alhaji", "alhaja", "alh", "hajia", "hajiya", "hajj", "hadj", "chief", "sheikh", "shaykh", "sheik", "shaikh", "sh",
+	"engr", "eng", "barr", "hon", "honourable", "honorable", "rev", "revd", "pastor", "imam", "mallam", "malam",
+	"mullah", "mawlawi", "maulvi", "oba", "otunba", "sen", "senator", "gen", "col", "maj", "capt", "lt", "sgt",
+	"jr", "sr", "junior", "senior", "mister", "madam", "mme", "mlle", "hrh")
+
+// companySuffixes are legal-form words dropped before matching.
+var companySuffixes = setOf("ltd", "limited", "llc", "plc", "inc", "incorporated", "corp", "corporation", "co",
+	"company", "gmbh", "sa", "sas", "sarl", "srl", "spa", "ag", "bv", "nv", "llp", "lp", "pte", "pty", "jsc", "ojsc",
+	"cjsc", "pjsc", "ooo", "zao", "oao", "ao", "fze", "fzco", "fzc", "fzllc", "bhd", "sdn", "kg", "kft", "doo", "sl",
+	"cia", "ltda", "sac", "cv", "de cv")
+
+// weakTokens carry little identity: particles and generic business words.
+// They weigh weakWeight and a match on them alone never counts.
+var weakTokens = setOf("al", "el", "ul", "bin", "ben", "ibn", "bint", "binti", "abu", "abou", "umm", "ould", "wad",
+	"the", "of", "and", "for", "de", "del", "della", "da", "di", "do", "dos", "das", "du", "des", "la", "le", "les",
+	"van", "von", "der", "den", "y", "e", "et", "und",
+	"trading", "traders", "general", "group", "holding", "holdings", "international", "intl", "enterprise",
+	"enterprises", "service", "services", "industries", "industry", "industrial", "bank", "commercial", "investment",
+	"investments", "import", "export", "global", "national", "organization", "organisation", "foundation",
+	"association", "center", "centre", "trust", "partners", "ventures", "resources", "solutions", "logistics",
+	"technology", "technologies", "shipping", "agency", "network", "exchange", "development", "management",
+	// legal-form words that are not a single suffix token (joint stock company, OOO spelled out)
+	"joint", "stock", "open", "closed", "public", "private", "liability", "obshchestvo", "ogranichennoi",
+	"ogranichennoy", "otvetstvennostyu", "aktsionernoe", "publichnoe", "zakrytoe", "otkrytoe")
+
+func setOf(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// tokenize normalises a name into tokens: fold, split, drop honorifics and
+// company suffixes, canonicalise transliteration variants, mark weak tokens.
+func tokenize(name string) []token {
+	fields := joinSpelledSuffixes(strings.Fields(foldName(name)))
+	out := make([]token, 0, len(fields)+1)
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if honorifics[f] || companySuffixes[f] {
+			continue
+		}
+		for _, c := range canonicalize(f) {
+			// "abd al rahman": the article after abd is part of the compound.
+			if c == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
+				i++
+			}
+			out = append(out, token{raw: f, canon: c, phon: phoneticKey(c), weak: weakTokens[c]})
+		}
+	}
+	return out
+}
+
+// initial reports whether a token is a single letter (an initial).
+func (t token) initial() bool { return len(t.canon) == 1 && t.canon[0] >= 'a' && t.canon[0] <= 'z' }
+
+// joinSpelledSuffixes drops legal forms written as dotted letters ("S.A.",
+// "L.L.C.", "B.V."), which folding split into one-letter fields.
+func joinSpelledSuffixes(fields []string) []string {
+	out := fields[:0:0]
+	for i := 0; i < len(fields); i++ {
+		if len(fields[i]) == 1 {
+			j := i
+			for j < len(fields) && len(fields[j]) == 1 {
+				j++
+			}
+			if j-i >= 2 && companySuffixes[strings.Join(fields[i:j], "")] {
+				i = j - 1
+				continue
+			}
+		}
+		out = append(out, fields[i])
+	}
+	return out
+}
