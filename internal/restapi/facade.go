@@ -49,6 +49,10 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Content-Type") == "" && r.Method != http.MethodGet && r.Method != http.MethodDelete {
 		r.Header.Set("Content-Type", "application/json")
 	}
+	// The envelope wraps the transcoded body byte for byte, so it must not be compressed:
+	// vanguard would gzip it for a client that accepts gzip (Go's http.Client always does) and
+	// the envelope would then carry gzip bytes inside JSON.
+	r.Header.Del("Accept-Encoding")
 	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
 	_, createdPattern := f.created.Handler(r)
 	rec := &recorder{header: http.Header{}}
