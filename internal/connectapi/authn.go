@@ -82,7 +82,9 @@ func (a *Authenticator) principal(ctx context.Context, r *http.Request) (auth.Pr
 		}
 		return a.svc.AuthenticateAccess(ctx, strings.TrimSpace(tok))
 	}
-	if a.sessions != nil {
+	// The session middleware loads a session only for requests that carry a cookie and are not
+	// gRPC (cmd/complyd withSessions); reading one that was never loaded panics in scs.
+	if a.sessions != nil && r.Header.Get("Cookie") != "" && !strings.HasPrefix(r.Header.Get("Content-Type"), "application/grpc") {
 		if uid := a.sessions.GetString(ctx, sessUser); uid != "" {
 			return a.svc.AuthenticateSession(ctx, auth.AccessClaims{
 				UserID:   uid,
