@@ -332,4 +332,3 @@ func TestAutomaticCaseNotifiesOfficers(t *testing.T) {
 	s.rest("GET", "/api/v1/notifications", cred{Bearer: analystTok}, nil).decode(t, &page)
 	require.Equal(t, 0, page.Total)
 }
-

@@ -12,12 +12,14 @@ import (
 )
 
 // BenchmarkWebhookDelivery measures, over a real PostgreSQL, River and a local HTTP receiver:
+//
 //   - throughput: b.N case.resolved events queued at once (each in its own transaction, as the
 //     stores do), then the time until the receiver has all of them: events/s;
+//
 //   - latency: 50 cases resolved one at a time through PATCH /api/v1/cases/:id/status, from the
 //     moment the PATCH returns to the moment the webhook arrives: p50 and p99.
 //
-//	go test ./cmd/complyd/ -run '^$' -bench BenchmarkWebhookDelivery -benchtime 2000x
+//     go test ./cmd/complyd/ -run '^$' -bench BenchmarkWebhookDelivery -benchtime 2000x
 func BenchmarkWebhookDelivery(b *testing.B) {
 	s := newTestServer(b, &serverOpts{Workers: true, WebhookBackoff: fastBackoff})
 	f, admin := s.tenant()

@@ -25,7 +25,9 @@ func NewWebhookHandler(svc *webhook.Service, log *slog.Logger) *WebhookHandler {
 	return &WebhookHandler{svc: svc, log: log}
 }
 
-func (h *WebhookHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *WebhookHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 func webhookConfigToProto(v webhook.EndpointView) *complydv1.WebhookConfig {
 	return &complydv1.WebhookConfig{WebhookUrl: v.URL, SecretSet: v.SecretSet}

@@ -67,7 +67,9 @@ func (w *DeliverWebhookWorker) now() time.Time {
 }
 
 // Timeout bounds one job: the sender's own 10 s attempt timeout plus bookkeeping.
-func (w *DeliverWebhookWorker) Timeout(*river.Job[webhook.DeliverArgs]) time.Duration { return 30 * time.Second }
+func (w *DeliverWebhookWorker) Timeout(*river.Job[webhook.DeliverArgs]) time.Duration {
+	return 30 * time.Second
+}
 
 // Work makes the attempt the job stands for, if it is still due.
 func (w *DeliverWebhookWorker) Work(ctx context.Context, job *river.Job[webhook.DeliverArgs]) error {
