@@ -38,6 +38,8 @@ type app struct {
 type appOptions struct {
 	Now    func() time.Time
 	Mailer notify.Mailer
+	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
+	WebhookBackoff jobs.Backoff
 }
 
 func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
@@ -93,9 +95,9 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
-		workers: river.NewWorkers(), mux: http.NewServeMux()}
+		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff}
 	// Each capability wires itself in its own wire_<capability>.go file.
-	for _, wire := range []func(*wiring) error{} {
+	for _, wire := range []func(*wiring) error{wireCases} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -121,7 +123,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	workers := w.workers
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
-	runner, err := jobs.NewRunner(db.Pool, workers, log)
+	runner, err := jobs.NewRunner(db.Pool, workers, log, w.periodic...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,6 +145,10 @@ type wiring struct {
 	handlers []connectapi.Handler
 	workers  *river.Workers
 	mux      *http.ServeMux
+	// periodic River jobs (for example the dead-webhook purge).
+	periodic []*river.PeriodicJob
+	// webhookBackoff is appOptions.WebhookBackoff.
+	webhookBackoff jobs.Backoff
 }
 
 // addService registers a Connect service behind the authenticator.

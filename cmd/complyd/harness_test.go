@@ -20,6 +20,7 @@ import (
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
@@ -57,6 +58,8 @@ type serverOpts struct {
 	Mailer  notify.Mailer
 	Workers bool // start River workers
 	Config  func(*config)
+	// WebhookBackoff replaces the webhook retry schedule (milliseconds in tests).
+	WebhookBackoff jobs.Backoff
 }
 
 func newTestServer(t testing.TB, o *serverOpts) *testServer {
@@ -73,7 +76,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 		o.Config(&cfg)
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer})
+	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer, WebhookBackoff: o.WebhookBackoff})
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(a.Handler)
 	srv.Config.Protocols = new(http.Protocols)

@@ -22,6 +22,7 @@ type fakeStore struct {
 	ProposalsFunc          func(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]Proposal, error)
 	CreateInterdictionFunc func(ctx context.Context, tenantID tenancy.TenantID, caseID string, fn func(*Case) (Interdiction, Effects, error)) (*Interdiction, error)
 	UpdateInterdictionFunc func(ctx context.Context, tenantID tenancy.TenantID, caseID, interdictionID string, fn func(*Case, *Interdiction) (Effects, error)) (*Interdiction, error)
+	GetInterdictionFunc    func(ctx context.Context, tenantID tenancy.TenantID, id string) (*Interdiction, error)
 	InterdictionsFunc      func(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]Interdiction, error)
 }
 
@@ -121,4 +122,11 @@ func (f *fakeUsers) Get(ctx context.Context, tenantID tenancy.TenantID, userID s
 		return User{}, errNotStubbed
 	}
 	return f.GetFunc(ctx, tenantID, userID)
+}
+
+func (f *fakeStore) GetInterdiction(ctx context.Context, tenantID tenancy.TenantID, id string) (*Interdiction, error) {
+	if f.GetInterdictionFunc == nil {
+		return nil, errNotStubbed
+	}
+	return f.GetInterdictionFunc(ctx, tenantID, id)
 }

@@ -88,8 +88,8 @@ func (s *Service) ChangeStatus(ctx context.Context, c Caller, id, to, resolution
 // Assign assigns a case to a user (PATCH /cases/:id/assign). The assignee must be an active user
 // of the caller's tenant; the check reads the user directory before the case transaction, so a
 // deactivation racing with it may let one assignment through (it is then visible and reversible).
-// Errors: VALIDATION_ERROR on assigneeId (blank, unknown in the tenant, or deactivated);
-// NOT_FOUND for the case.
+// Errors: VALIDATION_ERROR on assigneeId (blank or deactivated); NOT_FOUND for the case and for
+// an assignee that is not a user of the caller's tenant (unknown, or of another tenant).
 func (s *Service) Assign(ctx context.Context, c Caller, id, assigneeID string) (*Case, error) {
 	if assigneeID == "" {
 		return nil, apperr.Invalid("assigneeId", "is required")
@@ -97,7 +97,9 @@ func (s *Service) Assign(ctx context.Context, c Caller, id, assigneeID string) (
 	u, err := s.users.Get(ctx, c.TenantID, assigneeID)
 	switch {
 	case apperr.CodeOf(err) == apperr.NotFound:
-		return nil, apperr.Invalid("assigneeId", "must be a user of this tenant")
+		// An unknown id and a user of another tenant are indistinguishable on purpose: another
+		// tenant's resource is NOT_FOUND, never a hint that it exists (decisions.md §2).
+		return nil, apperr.NotFoundf("assignee not found")
 	case err != nil:
 		return nil, err
 	case !u.Active:
@@ -210,6 +212,16 @@ func (s *Service) ConfirmInterdiction(ctx context.Context, c Caller, caseID, int
 		*cs, *in = nextCase, nextIn
 		return eff, nil
 	})
+}
+
+// ConfirmInterdictionByID is ConfirmInterdiction for POST /interdictions/:id/confirm, where the
+// bank names only the interdiction. Errors: NOT_FOUND; CONFLICT.
+func (s *Service) ConfirmInterdictionByID(ctx context.Context, c Caller, interdictionID, reference string) (*Interdiction, error) {
+	in, err := s.store.GetInterdiction(ctx, c.TenantID, interdictionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.ConfirmInterdiction(ctx, c, in.CaseID, interdictionID, reference)
 }
 
 // Interdictions lists the case's interdictions. Errors: NOT_FOUND.

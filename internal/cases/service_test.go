@@ -126,7 +126,7 @@ func TestServiceAssign(t *testing.T) {
 	}{
 		{name: "active user", user: User{ID: "u2", Active: true}},
 		{name: "inactive user", user: User{ID: "u2"}, wantCode: apperr.Validation},
-		{name: "unknown or other tenant", userErr: apperr.NotFoundf("user not found"), wantCode: apperr.Validation},
+		{name: "unknown or other tenant", userErr: apperr.NotFoundf("user not found"), wantCode: apperr.NotFound},
 		{name: "directory error", userErr: boom, wantError: boom},
 	}
 	for _, tt := range tests {
@@ -146,7 +146,9 @@ func TestServiceAssign(t *testing.T) {
 				e, ok := apperr.As(err)
 				require.True(t, ok)
 				require.Equal(t, tt.wantCode, e.Code)
-				require.Equal(t, "assigneeId", e.Details[0].Field)
+				if tt.wantCode == apperr.Validation {
+					require.Equal(t, "assigneeId", e.Details[0].Field)
+				}
 				require.Empty(t, b.effects)
 			default:
 				require.NoError(t, err)

@@ -57,6 +57,9 @@ type Store interface {
 	// and the effects. Errors: NOT_FOUND; whatever fn returns.
 	UpdateInterdiction(ctx context.Context, tenantID tenancy.TenantID, caseID, interdictionID string, fn func(*Case, *Interdiction) (Effects, error)) (*Interdiction, error)
 
+	// GetInterdiction returns one interdiction of the tenant. Errors: NOT_FOUND.
+	GetInterdiction(ctx context.Context, tenantID tenancy.TenantID, id string) (*Interdiction, error)
+
 	// Interdictions returns the case's interdictions, oldest first. Errors: NOT_FOUND.
 	Interdictions(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]Interdiction, error)
 }
@@ -69,7 +72,8 @@ type User struct {
 
 // Users is the port to the tenant's user directory (implemented over the auth store).
 type Users interface {
-	// Get returns the user of the tenant. Errors: NOT_FOUND (also for a user of another tenant).
+	// Get returns the user of the tenant. Errors: NOT_FOUND (also for a user of another tenant,
+	// which Service.Assign reports as NOT_FOUND too).
 	Get(ctx context.Context, tenantID tenancy.TenantID, userID string) (User, error)
 }
 

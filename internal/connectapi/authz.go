@@ -34,6 +34,33 @@ var permissions = map[string]access{
 
 	complydv1connect.TenantServiceGetSecurityProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.TenantServiceUpdateSecurityProcedure: {roles: auth.AdminOnly},
+
+	// Cases (issue 5): service-spec.md part 5 and decisions.md §4. AUDITOR is read-only
+	// everywhere, so it may list and view but not add notes (docs/cases.md "Permissions").
+	complydv1connect.CaseServiceCreateCaseProcedure:              {roles: auth.Writers},
+	complydv1connect.CaseServiceListCasesProcedure:               {roles: auth.AnyRole},
+	complydv1connect.CaseServiceGetCaseProcedure:                 {roles: auth.AnyRole},
+	complydv1connect.CaseServiceUpdateCaseStatusProcedure:        {roles: auth.Officers},
+	complydv1connect.CaseServiceAssignCaseProcedure:              {roles: auth.Officers},
+	complydv1connect.CaseServiceAddCaseNoteProcedure:             {roles: auth.Writers},
+	complydv1connect.CaseServiceProposeResolutionProcedure:       {roles: auth.Writers},
+	complydv1connect.CaseServiceListResolutionProposalsProcedure: {roles: auth.AnyRole},
+	complydv1connect.CaseServiceApproveResolutionProcedure:       {roles: auth.Officers},
+	complydv1connect.CaseServiceRejectResolutionProcedure:        {roles: auth.Officers},
+	complydv1connect.CaseServiceCreateInterdictionProcedure:      {roles: auth.Officers},
+	complydv1connect.CaseServiceListInterdictionsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.CaseServiceConfirmInterdictionProcedure:     {roles: auth.Officers},
+
+	// Webhooks (issue 5): configuration is tenant configuration (BANK_ADMIN, decisions.md §4);
+	// the delivery log is readable by BANK_ADMIN and AUDITOR; a retry is BANK_ADMIN.
+	complydv1connect.WebhookServiceGetWebhookConfigProcedure:      {roles: auth.AdminOnly},
+	complydv1connect.WebhookServiceUpdateWebhookConfigProcedure:   {roles: auth.AdminOnly},
+	complydv1connect.WebhookServiceListWebhookDeliveriesProcedure: {roles: auth.AdminAndAuditor},
+	complydv1connect.WebhookServiceRetryWebhookDeliveryProcedure:  {roles: auth.AdminOnly},
+
+	// Notifications (issue 5): every user reads and marks their own.
+	complydv1connect.NotificationServiceListNotificationsProcedure:    {roles: auth.AnyRole},
+	complydv1connect.NotificationServiceMarkNotificationReadProcedure: {roles: auth.AnyRole},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

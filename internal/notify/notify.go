@@ -69,3 +69,15 @@ func htmlEscape(s string) string {
 	}
 	return string(r)
 }
+
+// CaseCreated is the email to a compliance officer about a case that screening created
+// automatically (service-spec.md part 1: "Automatically created cases notify compliance officers
+// by email and on the dashboard").
+func CaseCreated(firstName, email, caseNumber, title, priority, caseType string) Message {
+	text := fmt.Sprintf("Hello %s,\n\nScreening opened case %s (%s, priority %s):\n\n  %s\n\n"+
+		"Sign in to complyd to review it.\n", firstName, caseNumber, caseType, priority, title)
+	html := fmt.Sprintf("<p>Hello %s,</p><p>Screening opened case <b>%s</b> (%s, priority %s):</p><p>%s</p>"+
+		"<p>Sign in to complyd to review it.</p>",
+		htmlEscape(firstName), htmlEscape(caseNumber), htmlEscape(caseType), htmlEscape(priority), htmlEscape(title))
+	return Message{Kind: "case_created", To: email, Subject: fmt.Sprintf("New case %s: %s", caseNumber, title), Text: text, HTML: html}
+}

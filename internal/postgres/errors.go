@@ -14,6 +14,8 @@ import (
 var uniqueViolations = map[string]*apperr.Error{
 	"user_emails_pkey": apperr.New(apperr.UserAlreadyExists, "a user with this email already exists"),
 	"tenants_slug_key": apperr.New(apperr.Conflict, "a tenant with this slug already exists"),
+	// cases: one PENDING resolution proposal per case (docs/cases.md).
+	"case_proposals_one_pending": apperr.New(apperr.Conflict, "the case already has a pending resolution proposal"),
 }
 
 // mapErr turns pgx errors into apperr: no rows → NOT_FOUND, known unique violations → their

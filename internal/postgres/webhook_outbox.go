@@ -2,18 +2,56 @@ package postgres
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/webhook"
 )
 
 // queueWebhook records event for the tenant's webhook endpoint and enqueues its delivery in tx,
 // so the event commits (or not) with the change that caused it (decisions.md §9).
 //
-// The webhooks capability (issue 5) replaces this body with the delivery outbox; until then no
-// tenant can configure a webhook URL, so there is nothing to deliver.
+// It reads the tenant's webhook URL. With a URL configured it builds the payload
+// {id, event, timestamp, tenantId, data} once (the exact bytes every attempt sends and signs),
+// inserts a PENDING webhook_deliveries row and enqueues the first webhook_deliver job
+// (DeliverArgs{Attempt: 0}). With no URL configured it records nothing: events that happen while
+// webhooks are off are not kept for later (docs/webhooks.md). The secret is read at each attempt,
+// so a rotated secret applies to pending retries.
 func (db *DB) queueWebhook(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, event string, data any) error {
-	_, _, _, _, _ = ctx, tx, tenantID, event, data
-	return nil
+	var url string
+	err := tx.QueryRow(ctx, "select url from webhook_endpoints where tenant_id = $1", string(tenantID)).Scan(&url)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("read webhook endpoint: %w", err)
+	case url == "":
+		return nil
+	}
+	now := db.now()
+	d, err := webhook.NewDelivery(url, webhook.NewPayload(tenantID, event, data, now), now)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status, attempts,
+		next_attempt_at, created_at) values ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9)`,
+		d.ID, string(tenantID), d.EventID, d.Event, d.URL, d.Payload, d.Status, d.NextAttemptAt, d.CreatedAt); err != nil {
+		return fmt.Errorf("insert webhook delivery: %w", err)
+	}
+	return db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: tenantID}, deliverOpts(nil))
+}
+
+// deliverOpts are the River options of a webhook_deliver job. River's own retries only cover
+// infrastructure errors (the database is unreachable while loading or recording): failed HTTP
+// attempts are recorded and rescheduled by the worker, counted in webhook_deliveries.attempts.
+func deliverOpts(o *river.InsertOpts) *river.InsertOpts {
+	if o == nil {
+		o = &river.InsertOpts{}
+	}
+	o.MaxAttempts = 10
+	return o
 }

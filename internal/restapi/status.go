@@ -59,6 +59,8 @@ var created = []string{
 	"POST /api/v1/auth/users",
 	"POST /api/v1/cases",
 	"POST /api/v1/cases/{id}/notes",
+	"POST /api/v1/cases/{id}/resolution-proposals",
+	"POST /api/v1/cases/{id}/interdictions",
 	"POST /api/v1/kyc/applications",
 	"POST /api/v1/kyc/kyb/applications",
 }

@@ -121,9 +121,15 @@ func (d *Delivery) Expired(now time.Time) bool {
 
 // DeliverArgs are the River job arguments of one delivery attempt; the worker loads the delivery
 // by (TenantID, DeliveryID), so the job row carries no payload or secret.
+//
+// Attempt is the number of attempts the delivery had when this job was scheduled. The worker
+// acts only while the delivery still has exactly that many and is PENDING or FAILED, so a job
+// run twice (River rescues a job whose worker died after recording its attempt) never makes an
+// extra attempt: the attempt count in the delivery row is the single source of truth.
 type DeliverArgs struct {
 	DeliveryID string           `json:"deliveryId"`
 	TenantID   tenancy.TenantID `json:"tenantId"`
+	Attempt    int              `json:"attempt"`
 }
 
 // Kind implements River's JobArgs without importing River.

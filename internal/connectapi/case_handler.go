@@ -1,0 +1,330 @@
+package connectapi
+
+import (
+	"context"
+	"log/slog"
+
+	"connectrpc.com/connect"
+
+	"github.com/complyd/complyd/internal/cases"
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// CaseHandler serves complyd.v1.CaseService.
+type CaseHandler struct {
+	svc   *cases.Service
+	views cases.Views
+	log   *slog.Logger
+}
+
+// NewCaseHandler returns the handler.
+func NewCaseHandler(svc *cases.Service, views cases.Views, log *slog.Logger) *CaseHandler {
+	return &CaseHandler{svc: svc, views: views, log: log}
+}
+
+func (h *CaseHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+
+// caller returns the cases caller of the authenticated principal.
+func caseCaller(ctx context.Context) (cases.Caller, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return cases.Caller{}, err
+	}
+	return cases.Caller{TenantID: p.TenantID, UserID: p.UserID}, nil
+}
+
+func personToProto(p cases.Person) *complydv1.Person {
+	return &complydv1.Person{Id: p.ID, Email: p.Email, FirstName: p.FirstName, LastName: p.LastName}
+}
+
+func caseToProto(c *cases.Case, people map[string]cases.Person) *complydv1.Case {
+	out := &complydv1.Case{Id: c.ID, CaseNumber: c.CaseNumber, Type: c.Type, Priority: c.Priority, Title: c.Title,
+		Description: c.Description, Status: c.Status, AssignedTo: nullStringPtr(c.AssignedTo),
+		RelatedTransactionId: nullStringPtr(c.RelatedTransactionID), RelatedKycApplicationId: nullStringPtr(c.RelatedKYCApplicationID),
+		Tags: c.Tags, ResolvedAt: tsPtr(c.ResolvedAt), ResolutionNote: nullString(c.ResolutionNote),
+		CreatedAt: ts(c.CreatedAt), UpdatedAt: ts(c.UpdatedAt), Timeline: []*complydv1.CaseEvent{}}
+	if out.Tags == nil {
+		out.Tags = []string{}
+	}
+	if c.AssignedTo != nil {
+		if p, ok := people[*c.AssignedTo]; ok {
+			out.Assignee = personToProto(p)
+		}
+	}
+	return out
+}
+
+func eventToProto(e cases.Event, people map[string]cases.Person) *complydv1.CaseEvent {
+	out := &complydv1.CaseEvent{Id: e.ID, CaseId: e.CaseID, EventType: e.EventType, ActorId: nullString(e.ActorID),
+		Description: e.Description, PreviousValue: nullStringPtr(e.PreviousValue), NewValue: nullStringPtr(e.NewValue),
+		CreatedAt: ts(e.CreatedAt)}
+	out.Metadata, _ = toStruct(e.Metadata)
+	if p, ok := people[e.ActorID]; ok && e.ActorID != "" {
+		out.Actor = personToProto(p)
+	}
+	return out
+}
+
+// withPeople renders cases with their assignees resolved in one query.
+func (h *CaseHandler) withPeople(ctx context.Context, tenantID tenancy.TenantID, cs []cases.Case, extra ...string) ([]*complydv1.Case, map[string]cases.Person, error) {
+	ids := append([]string{}, extra...)
+	for _, c := range cs {
+		if c.AssignedTo != nil {
+			ids = append(ids, *c.AssignedTo)
+		}
+	}
+	people, err := h.views.People(ctx, tenantID, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	out := make([]*complydv1.Case, 0, len(cs))
+	for i := range cs {
+		out = append(out, caseToProto(&cs[i], people))
+	}
+	return out, people, nil
+}
+
+func (h *CaseHandler) one(ctx context.Context, tenantID tenancy.TenantID, c *cases.Case) (*connect.Response[complydv1.Case], error) {
+	out, _, err := h.withPeople(ctx, tenantID, []cases.Case{*c})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(out[0]), nil
+}
+
+// CreateCase implements CaseService.CreateCase.
+func (h *CaseHandler) CreateCase(ctx context.Context, req *connect.Request[complydv1.CreateCaseRequest]) (*connect.Response[complydv1.Case], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	cs, err := h.svc.Create(ctx, c, cases.NewParams{Type: m.Type, Priority: m.Priority, Title: m.Title, Description: m.Description,
+		RelatedTransactionID: m.RelatedTransactionId, RelatedKYCApplicationID: m.RelatedKycApplicationId, Tags: m.Tags})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return h.one(ctx, c.TenantID, cs)
+}
+
+// ListCases implements CaseService.ListCases.
+func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[complydv1.ListCasesRequest]) (*connect.Response[complydv1.ListCasesResponse], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	page, err := h.svc.List(ctx, c.TenantID, cases.ListParams{Status: m.GetStatus(), Type: m.GetType(), Priority: m.GetPriority(),
+		AssigneeID: m.GetAssigneeId(), Page: int(m.GetPage()), Limit: int(m.GetLimit())})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	items, _, err := h.withPeople(ctx, c.TenantID, page.Items)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.ListCasesResponse{Items: items, Total: int32(page.Total), Page: int32(page.Page),
+		Limit: int32(page.Limit), TotalPages: int32(page.TotalPages)}), nil
+}
+
+// GetCase implements CaseService.GetCase: the case with assignee, relatedTransaction and timeline.
+func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv1.GetCaseRequest]) (*connect.Response[complydv1.Case], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cs, err := h.svc.Get(ctx, c.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	events, err := h.svc.Timeline(ctx, c.TenantID, cs.ID)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	actors := make([]string, 0, len(events))
+	for _, e := range events {
+		if e.ActorID != "" {
+			actors = append(actors, e.ActorID)
+		}
+	}
+	items, people, err := h.withPeople(ctx, c.TenantID, []cases.Case{*cs}, actors...)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := items[0]
+	for _, e := range events {
+		out.Timeline = append(out.Timeline, eventToProto(e, people))
+	}
+	if cs.RelatedTransactionID != nil {
+		tx, err := h.views.RelatedTransaction(ctx, c.TenantID, *cs.RelatedTransactionID)
+		if err != nil {
+			return nil, h.fail(ctx, err)
+		}
+		if tx != nil {
+			rt := &complydv1.RelatedTransaction{Id: tx.ID, ExternalId: tx.ExternalID, Amount: tx.Amount, Currency: tx.Currency,
+				SenderName: nullStringPtr(tx.SenderName)}
+			if v := tx.Verdict; v != nil {
+				rt.Verdict = &complydv1.VerdictSummary{Outcome: v.Outcome, RiskLevel: v.RiskLevel, AggregateScore: v.AggregateScore,
+					TotalLatencyMs: int32(v.TotalLatencyMs)}
+			}
+			out.RelatedTransaction = rt
+		}
+	}
+	return connect.NewResponse(out), nil
+}
+
+// UpdateCaseStatus implements CaseService.UpdateCaseStatus.
+func (h *CaseHandler) UpdateCaseStatus(ctx context.Context, req *connect.Request[complydv1.UpdateCaseStatusRequest]) (*connect.Response[complydv1.Case], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cs, err := h.svc.ChangeStatus(ctx, c, req.Msg.Id, req.Msg.Status, req.Msg.GetResolutionNote())
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return h.one(ctx, c.TenantID, cs)
+}
+
+// AssignCase implements CaseService.AssignCase.
+func (h *CaseHandler) AssignCase(ctx context.Context, req *connect.Request[complydv1.AssignCaseRequest]) (*connect.Response[complydv1.Case], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cs, err := h.svc.Assign(ctx, c, req.Msg.Id, req.Msg.AssigneeId)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return h.one(ctx, c.TenantID, cs)
+}
+
+// AddCaseNote implements CaseService.AddCaseNote.
+func (h *CaseHandler) AddCaseNote(ctx context.Context, req *connect.Request[complydv1.AddCaseNoteRequest]) (*connect.Response[complydv1.CaseEvent], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	ev, err := h.svc.AddNote(ctx, c, req.Msg.Id, req.Msg.Content)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	people, err := h.views.People(ctx, c.TenantID, []string{ev.ActorID})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(eventToProto(*ev, people)), nil
+}
+
+func proposalToProto(p *cases.Proposal) *complydv1.ResolutionProposal {
+	return &complydv1.ResolutionProposal{Id: p.ID, CaseId: p.CaseID, Resolution: p.Resolution, Note: p.Note, Status: p.Status,
+		ProposedBy: p.ProposedBy, ProposedAt: ts(p.ProposedAt), DecidedBy: nullStringPtr(p.DecidedBy),
+		DecidedAt: tsPtr(p.DecidedAt), Reason: nullString(p.Reason)}
+}
+
+// ProposeResolution implements CaseService.ProposeResolution.
+func (h *CaseHandler) ProposeResolution(ctx context.Context, req *connect.Request[complydv1.ProposeResolutionRequest]) (*connect.Response[complydv1.ResolutionProposal], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	p, err := h.svc.Propose(ctx, c, req.Msg.Id, cases.ProposeParams{Resolution: req.Msg.Resolution, Note: req.Msg.Note})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(proposalToProto(p)), nil
+}
+
+// ListResolutionProposals implements CaseService.ListResolutionProposals.
+func (h *CaseHandler) ListResolutionProposals(ctx context.Context, req *connect.Request[complydv1.ListResolutionProposalsRequest]) (*connect.Response[complydv1.ListResolutionProposalsResponse], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	ps, err := h.svc.Proposals(ctx, c.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListResolutionProposalsResponse{Items: make([]*complydv1.ResolutionProposal, 0, len(ps))}
+	for i := range ps {
+		out.Items = append(out.Items, proposalToProto(&ps[i]))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// ApproveResolution implements CaseService.ApproveResolution.
+func (h *CaseHandler) ApproveResolution(ctx context.Context, req *connect.Request[complydv1.ApproveResolutionRequest]) (*connect.Response[complydv1.Case], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cs, err := h.svc.ApproveProposal(ctx, c, req.Msg.Id, req.Msg.ProposalId)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return h.one(ctx, c.TenantID, cs)
+}
+
+// RejectResolution implements CaseService.RejectResolution.
+func (h *CaseHandler) RejectResolution(ctx context.Context, req *connect.Request[complydv1.RejectResolutionRequest]) (*connect.Response[complydv1.Case], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cs, err := h.svc.RejectProposal(ctx, c, req.Msg.Id, req.Msg.ProposalId, req.Msg.Reason)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return h.one(ctx, c.TenantID, cs)
+}
+
+func interdictionToProto(in *cases.Interdiction) *complydv1.Interdiction {
+	return &complydv1.Interdiction{Id: in.ID, CaseId: in.CaseID, Action: in.Action, AccountNumber: in.AccountNumber,
+		Reason: in.Reason, Status: in.Status, RequestedBy: in.RequestedBy, RequestedAt: ts(in.RequestedAt),
+		ConfirmedBy: nullStringPtr(in.ConfirmedBy), ConfirmedAt: tsPtr(in.ConfirmedAt), Reference: nullString(in.Reference)}
+}
+
+// CreateInterdiction implements CaseService.CreateInterdiction.
+func (h *CaseHandler) CreateInterdiction(ctx context.Context, req *connect.Request[complydv1.CreateInterdictionRequest]) (*connect.Response[complydv1.Interdiction], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	in, err := h.svc.RequestInterdiction(ctx, c, m.Id, cases.InterdictionParams{Action: m.Action, AccountNumber: m.AccountNumber, Reason: m.Reason})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(interdictionToProto(in)), nil
+}
+
+// ListInterdictions implements CaseService.ListInterdictions.
+func (h *CaseHandler) ListInterdictions(ctx context.Context, req *connect.Request[complydv1.ListInterdictionsRequest]) (*connect.Response[complydv1.ListInterdictionsResponse], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	ins, err := h.svc.Interdictions(ctx, c.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListInterdictionsResponse{Items: make([]*complydv1.Interdiction, 0, len(ins))}
+	for i := range ins {
+		out.Items = append(out.Items, interdictionToProto(&ins[i]))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// ConfirmInterdiction implements CaseService.ConfirmInterdiction.
+func (h *CaseHandler) ConfirmInterdiction(ctx context.Context, req *connect.Request[complydv1.ConfirmInterdictionRequest]) (*connect.Response[complydv1.Interdiction], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	in, err := h.svc.ConfirmInterdictionByID(ctx, c, req.Msg.Id, req.Msg.GetReference())
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(interdictionToProto(in)), nil
+}

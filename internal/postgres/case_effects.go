@@ -1,0 +1,146 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/notify"
+	"github.com/complyd/complyd/internal/requestid"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// applyCaseEffects writes what a case operation asked for, in the operation's transaction:
+// timeline events (each also audited), webhooks (queueWebhook) and notifications.
+func (db *DB) applyCaseEffects(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, eff cases.Effects) error {
+	for _, ev := range eff.Events {
+		if err := insertCaseEvent(ctx, tx, tenantID, ev); err != nil {
+			return err
+		}
+		if err := insertAudit(ctx, tx, caseAudit(ctx, tenantID, ev), db.now()); err != nil {
+			return fmt.Errorf("audit case event: %w", err)
+		}
+	}
+	for _, w := range eff.Webhooks {
+		if err := db.queueWebhook(ctx, tx, tenantID, w.Event, w.Data); err != nil {
+			return err
+		}
+	}
+	for _, n := range eff.Notifications {
+		switch n.Kind {
+		case cases.NotifyComplianceOfficers:
+			if err := db.notifyComplianceOfficers(ctx, tx, tenantID, n.Case); err != nil {
+				return err
+			}
+		default:
+			return fmt.Errorf("unknown case notification %q", n.Kind)
+		}
+	}
+	return nil
+}
+
+// caseAudit is the audit record of a timeline event: action case.<event type in lower case>.
+func caseAudit(ctx context.Context, tenantID tenancy.TenantID, ev cases.Event) audit.Event {
+	actor := audit.Actor{ID: ev.ActorID, Type: audit.ActorUser, RequestID: requestid.From(ctx)}
+	if ev.ActorID == "" {
+		actor.Type = audit.ActorSystem
+	}
+	after := map[string]any{"eventId": ev.ID, "eventType": ev.EventType}
+	if ev.NewValue != nil {
+		after["newValue"] = *ev.NewValue
+	}
+	var before any
+	if ev.PreviousValue != nil {
+		before = map[string]any{"value": *ev.PreviousValue}
+	}
+	for k, v := range ev.Metadata {
+		after[k] = v
+	}
+	return audit.Event{TenantID: tenantID, Actor: actor, Action: "case." + strings.ToLower(ev.EventType),
+		ResourceType: "case", ResourceID: ev.CaseID, Before: before, After: after}
+}
+
+func insertCaseEvent(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, ev cases.Event) error {
+	var meta []byte
+	if ev.Metadata != nil {
+		var err error
+		if meta, err = json.Marshal(ev.Metadata); err != nil {
+			return fmt.Errorf("marshal event metadata: %w", err)
+		}
+	}
+	err := exec(ctx, tx, psql.Insert("case_events").
+		Columns("id", "tenant_id", "case_id", "event_type", "actor_id", "description", "previous_value", "new_value",
+			"metadata", "created_at").
+		Values(ev.ID, string(tenantID), ev.CaseID, ev.EventType, nullIfEmpty(ev.ActorID), ev.Description,
+			ev.PreviousValue, ev.NewValue, meta, ev.CreatedAt))
+	if err != nil {
+		return fmt.Errorf("insert case event: %w", err)
+	}
+	return nil
+}
+
+type caseEventRow struct {
+	ID            string         `db:"id"`
+	CaseID        string         `db:"case_id"`
+	EventType     string         `db:"event_type"`
+	ActorID       *string        `db:"actor_id"`
+	Description   string         `db:"description"`
+	PreviousValue *string        `db:"previous_value"`
+	NewValue      *string        `db:"new_value"`
+	Metadata      map[string]any `db:"metadata"`
+	CreatedAt     time.Time      `db:"created_at"`
+}
+
+// Events implements cases.Store: the timeline, oldest first.
+func (s *CaseStore) Events(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]cases.Event, error) {
+	out := []cases.Event{}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if _, err := getCase(ctx, tx, tenantID, caseID, false); err != nil {
+			return err
+		}
+		rows, err := collect[caseEventRow](ctx, tx, psql.Select("id, case_id, event_type, actor_id, description, previous_value, new_value, metadata, created_at").
+			From("case_events").Where(sq.Eq{"tenant_id": string(tenantID), "case_id": caseID}).OrderBy("seq"))
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out = append(out, cases.Event{ID: r.ID, CaseID: r.CaseID, EventType: r.EventType, ActorID: deref(r.ActorID),
+				Description: r.Description, PreviousValue: r.PreviousValue, NewValue: r.NewValue, Metadata: r.Metadata,
+				CreatedAt: r.CreatedAt})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// notifyComplianceOfficers emails every active COMPLIANCE_OFFICER of the tenant about an
+// automatically created case and puts it in their dashboard notifications, in tx
+// (service-spec.md part 1). The mail goes through the outbox and the retried send_email job.
+func (db *DB) notifyComplianceOfficers(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, c cases.Case) error {
+	rows, err := collect[userRow](ctx, tx, psql.Select(userColumns).From("users").
+		Where(sq.Eq{"tenant_id": string(tenantID), "role": "COMPLIANCE_OFFICER", "is_active": true}).OrderBy("created_at", "id"))
+	if err != nil {
+		return fmt.Errorf("list compliance officers: %w", err)
+	}
+	title := fmt.Sprintf("New case %s", c.CaseNumber)
+	message := fmt.Sprintf("Screening opened %s (%s, priority %s): %s", c.CaseNumber, c.Type, c.Priority, c.Title)
+	for _, u := range rows {
+		m := notify.CaseCreated(u.FirstName, u.Email, c.CaseNumber, c.Title, c.Priority, c.Type)
+		m.TenantID = tenantID
+		if err := db.queueEmail(ctx, tx, m); err != nil {
+			return err
+		}
+		if err := insertNotification(ctx, tx, notify.Notification{ID: notify.NewNotificationID(), TenantID: tenantID, UserID: u.ID,
+			Kind: notify.KindCaseCreated, Title: title, Message: message, CaseID: &c.ID, CreatedAt: db.now()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

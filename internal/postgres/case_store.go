@@ -1,0 +1,284 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// CaseStore implements cases.Store and cases.Views.
+type CaseStore struct{ db *DB }
+
+// NewCaseStore returns the case store over db.
+func NewCaseStore(db *DB) *CaseStore { return &CaseStore{db: db} }
+
+var (
+	_ cases.Store = (*CaseStore)(nil)
+	_ cases.Views = (*CaseStore)(nil)
+)
+
+const caseColumns = "id, tenant_id, case_number, type, priority, title, description, status, assigned_to, " +
+	"related_transaction_id, related_kyc_application_id, tags, resolved_at, resolution_note, created_by, created_at, updated_at"
+
+type caseRow struct {
+	ID                      string     `db:"id"`
+	TenantID                string     `db:"tenant_id"`
+	CaseNumber              string     `db:"case_number"`
+	Type                    string     `db:"type"`
+	Priority                string     `db:"priority"`
+	Title                   string     `db:"title"`
+	Description             string     `db:"description"`
+	Status                  string     `db:"status"`
+	AssignedTo              *string    `db:"assigned_to"`
+	RelatedTransactionID    *string    `db:"related_transaction_id"`
+	RelatedKYCApplicationID *string    `db:"related_kyc_application_id"`
+	Tags                    []string   `db:"tags"`
+	ResolvedAt              *time.Time `db:"resolved_at"`
+	ResolutionNote          string     `db:"resolution_note"`
+	CreatedBy               *string    `db:"created_by"`
+	CreatedAt               time.Time  `db:"created_at"`
+	UpdatedAt               time.Time  `db:"updated_at"`
+}
+
+func toCase(r caseRow) cases.Case {
+	if r.Tags == nil {
+		r.Tags = []string{}
+	}
+	return cases.Case{ID: r.ID, TenantID: tenancy.TenantID(r.TenantID), CaseNumber: r.CaseNumber, Type: r.Type,
+		Priority: r.Priority, Title: r.Title, Description: r.Description, Status: r.Status, AssignedTo: r.AssignedTo,
+		RelatedTransactionID: r.RelatedTransactionID, RelatedKYCApplicationID: r.RelatedKYCApplicationID, Tags: r.Tags,
+		ResolvedAt: r.ResolvedAt, ResolutionNote: r.ResolutionNote, CreatedBy: deref(r.CreatedBy),
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+func getCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (cases.Case, error) {
+	b := psql.Select(caseColumns).From("cases").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
+	if lock {
+		b = b.Suffix("FOR UPDATE")
+	}
+	r, err := one[caseRow](ctx, tx, b, "case")
+	return toCase(r), err
+}
+
+// nextCaseNumber takes the next sequence of (tenant, year) from the counter row. The row stays
+// locked until the transaction ends, which serialises concurrent creations of the tenant and
+// year; a rollback gives the number back, so numbers have no gaps and no duplicates.
+func nextCaseNumber(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, year int) (string, error) {
+	var n int
+	err := tx.QueryRow(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, 1)
+		on conflict (tenant_id, year) do update set last_value = case_counters.last_value + 1
+		returning last_value`, string(tenantID), year).Scan(&n)
+	if err != nil {
+		return "", fmt.Errorf("next case number: %w", err)
+	}
+	return cases.FormatNumber(year, n), nil
+}
+
+func insertCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
+	tags := c.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	err := exec(ctx, tx, psql.Insert("cases").
+		Columns("id", "tenant_id", "case_number", "type", "priority", "title", "description", "status", "assigned_to",
+			"related_transaction_id", "related_kyc_application_id", "tags", "resolved_at", "resolution_note", "created_by",
+			"created_at", "updated_at").
+		Values(c.ID, string(c.TenantID), c.CaseNumber, c.Type, c.Priority, c.Title, c.Description, c.Status, c.AssignedTo,
+			c.RelatedTransactionID, c.RelatedKYCApplicationID, tags, c.ResolvedAt, c.ResolutionNote, nullIfEmpty(c.CreatedBy),
+			c.CreatedAt, c.UpdatedAt))
+	if err != nil {
+		return fmt.Errorf("insert case: %w", mapErr(err, "case"))
+	}
+	return nil
+}
+
+func updateCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
+	tags := c.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return exec(ctx, tx, psql.Update("cases").SetMap(map[string]any{
+		"status": c.Status, "assigned_to": c.AssignedTo, "priority": c.Priority, "title": c.Title,
+		"description": c.Description, "tags": tags, "resolved_at": c.ResolvedAt, "resolution_note": c.ResolutionNote,
+		"updated_at": c.UpdatedAt,
+	}).Where(sq.Eq{"tenant_id": string(c.TenantID), "id": c.ID}))
+}
+
+// createCase numbers, builds and inserts a case with its effects in tx.
+func (db *DB) createCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, year int, build func(string) (cases.Case, cases.Effects, error)) (cases.Case, error) {
+	number, err := nextCaseNumber(ctx, tx, tenantID, year)
+	if err != nil {
+		return cases.Case{}, err
+	}
+	c, eff, err := build(number)
+	if err != nil {
+		return cases.Case{}, err
+	}
+	c.TenantID = tenantID
+	if err := insertCase(ctx, tx, c); err != nil {
+		return cases.Case{}, err
+	}
+	if err := db.applyCaseEffects(ctx, tx, tenantID, eff); err != nil {
+		return cases.Case{}, err
+	}
+	return c, nil
+}
+
+// createCaseTx is the entry point for automatic case creation by the screening pipeline, to be
+// called inside the pipeline's own transaction so that the case commits (or not) with the
+// transaction and verdict rows.
+//
+// Contract:
+//   - tx must belong to tenantID (opened with db.inTenant(ctx, tenantID, …)); the tenant setting
+//     is re-applied here so a mistake cannot write under another tenant.
+//   - p is validated exactly as a manual creation (VALIDATION_ERROR naming the fields); p.TenantID
+//     is overwritten with tenantID and p.Automatic is forced to true. The actor is the system
+//     (CASE_CREATED has a null actorId).
+//   - The case is numbered from the (tenant, year) counter row, which stays locked until tx
+//     ends: call createCaseTx late in the transaction and commit promptly, since concurrent
+//     creations of the tenant wait on that row. A rollback of tx gives the number back.
+//   - In tx it writes the case, its CASE_CREATED event, the audit record, the case.created
+//     webhook (through queueWebhook: nothing when no URL is configured), and for every active
+//     COMPLIANCE_OFFICER of the tenant a queued email (queueEmail) and a dashboard
+//     notification. Nothing is sent before commit.
+//   - It does not enforce "one case per transaction" (decisions.md §8): the caller decides.
+//
+// Errors: VALIDATION_ERROR; INTERNAL (database errors, returned wrapped).
+func (db *DB) createCaseTx(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p cases.NewParams) (cases.Case, error) {
+	if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
+		return cases.Case{}, fmt.Errorf("set tenant: %w", err)
+	}
+	p.TenantID = tenantID
+	p.Automatic = true
+	a := cases.Actor{At: db.now().UTC()}
+	if _, _, err := cases.New(p, a, ""); err != nil { // validate before taking a number
+		return cases.Case{}, err
+	}
+	return db.createCase(ctx, tx, tenantID, a.At.Year(), func(number string) (cases.Case, cases.Effects, error) {
+		return cases.New(p, a, number)
+	})
+}
+
+// Create implements cases.Store.
+func (s *CaseStore) Create(ctx context.Context, tenantID tenancy.TenantID, year int, build func(string) (cases.Case, cases.Effects, error)) (*cases.Case, error) {
+	var c cases.Case
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		c, err = s.db.createCase(ctx, tx, tenantID, year, build)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Get implements cases.Store.
+func (s *CaseStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (*cases.Case, error) {
+	var c cases.Case
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		c, err = getCase(ctx, tx, tenantID, id, false)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// List implements cases.Store: newest first.
+func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases.ListParams) ([]cases.Case, int, error) {
+	where := sq.Eq{"tenant_id": string(tenantID)}
+	if p.Status != "" {
+		where["status"] = p.Status
+	}
+	if p.Type != "" {
+		where["type"] = p.Type
+	}
+	if p.Priority != "" {
+		where["priority"] = p.Priority
+	}
+	var filters sq.Sqlizer = where
+	if p.AssigneeID != "" {
+		// assigned_to is a uuid: compare as text so a malformed filter matches nothing rather
+		// than failing the cast.
+		filters = sq.And{where, sq.Expr("assigned_to::text = ?", p.AssigneeID)}
+	}
+	out := []cases.Case{}
+	var total int
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := count(ctx, tx, psql.Select("count(*)").From("cases").Where(filters))
+		if err != nil {
+			return err
+		}
+		rows, err := collect[caseRow](ctx, tx, psql.Select(caseColumns).From("cases").Where(filters).
+			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64((p.Page-1)*p.Limit)))
+		if err != nil {
+			return err
+		}
+		total = n
+		for _, r := range rows {
+			out = append(out, toCase(r))
+		}
+		return nil
+	})
+	return out, total, err
+}
+
+// Update implements cases.Store.
+func (s *CaseStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*cases.Case) (cases.Effects, error)) (*cases.Case, error) {
+	var c cases.Case
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		c, err = getCase(ctx, tx, tenantID, id, true)
+		if err != nil {
+			return err
+		}
+		eff, err := fn(&c)
+		if err != nil {
+			return err
+		}
+		if err := updateCase(ctx, tx, c); err != nil {
+			return fmt.Errorf("update case: %w", err)
+		}
+		return s.db.applyCaseEffects(ctx, tx, tenantID, eff)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// AddEvent implements cases.Store.
+func (s *CaseStore) AddEvent(ctx context.Context, tenantID tenancy.TenantID, ev cases.Event) error {
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if _, err := getCase(ctx, tx, tenantID, ev.CaseID, false); err != nil {
+			return err
+		}
+		return s.db.applyCaseEffects(ctx, tx, tenantID, cases.Effects{Events: []cases.Event{ev}})
+	})
+}
+
+// CaseUsers implements cases.Users over the users table.
+type CaseUsers struct{ db *DB }
+
+// NewCaseUsers returns the directory port of cases.
+func NewCaseUsers(db *DB) *CaseUsers { return &CaseUsers{db: db} }
+
+var _ cases.Users = (*CaseUsers)(nil)
+
+// Get implements cases.Users: NOT_FOUND for an unknown id and for a user of another tenant.
+func (u *CaseUsers) Get(ctx context.Context, tenantID tenancy.TenantID, userID string) (cases.User, error) {
+	var out cases.User
+	err := u.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, "select id::text, is_active from users where tenant_id = $1 and id::text = $2",
+			string(tenantID), userID).Scan(&out.ID, &out.Active)
+		return mapErr(err, "user")
+	})
+	return out, err
+}

@@ -1,0 +1,278 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/webhook"
+)
+
+// WebhookStore implements webhook.Store and the delivery worker's outbox (jobs.WebhookOutbox).
+type WebhookStore struct{ db *DB }
+
+// NewWebhookStore returns the store.
+func NewWebhookStore(db *DB) *WebhookStore { return &WebhookStore{db: db} }
+
+var _ webhook.Store = (*WebhookStore)(nil)
+
+// immediateReschedule is the delay under which the next attempt's job is inserted available
+// rather than scheduled: River's scheduler promotes scheduled jobs only every few seconds, so
+// very short (test) backoffs are waited out by the worker itself (see jobs.DeliverWebhookWorker).
+const immediateReschedule = time.Second
+
+func getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
+	q := "select url, secret, updated_at from webhook_endpoints where tenant_id = $1"
+	if lock {
+		q += " for update"
+	}
+	var e webhook.Endpoint
+	err := tx.QueryRow(ctx, q, string(tenantID)).Scan(&e.URL, &e.Secret, &e.UpdatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return webhook.Endpoint{}, nil
+	}
+	return e, err
+}
+
+// Endpoint implements webhook.Store.
+func (s *WebhookStore) Endpoint(ctx context.Context, tenantID tenancy.TenantID) (webhook.Endpoint, error) {
+	var e webhook.Endpoint
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		e, err = getEndpoint(ctx, tx, tenantID, false)
+		return err
+	})
+	return e, err
+}
+
+// UpdateEndpoint implements webhook.Store.
+func (s *WebhookStore) UpdateEndpoint(ctx context.Context, tenantID tenancy.TenantID, fn func(*webhook.Endpoint) (audit.Event, error)) (webhook.Endpoint, error) {
+	var e webhook.Endpoint
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		// Create the row first so that concurrent PATCHes serialise on its lock.
+		if _, err := tx.Exec(ctx, `insert into webhook_endpoints (tenant_id, updated_at) values ($1, $2)
+			on conflict (tenant_id) do nothing`, string(tenantID), s.db.now()); err != nil {
+			return fmt.Errorf("create webhook endpoint: %w", err)
+		}
+		var err error
+		if e, err = getEndpoint(ctx, tx, tenantID, true); err != nil {
+			return err
+		}
+		ev, err := fn(&e)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, "update webhook_endpoints set url = $2, secret = $3, updated_at = $4 where tenant_id = $1",
+			string(tenantID), e.URL, e.Secret, e.UpdatedAt); err != nil {
+			return fmt.Errorf("update webhook endpoint: %w", err)
+		}
+		return insertAudit(ctx, tx, ev, s.db.now())
+	})
+	return e, err
+}
+
+const deliveryColumns = "id, tenant_id, event_id, event, url, payload, status, attempts, last_status_code, last_error, " +
+	"next_attempt_at, delivered_at, dead_at, created_at"
+
+type deliveryRow struct {
+	ID             string     `db:"id"`
+	TenantID       string     `db:"tenant_id"`
+	EventID        string     `db:"event_id"`
+	Event          string     `db:"event"`
+	URL            string     `db:"url"`
+	Payload        []byte     `db:"payload"`
+	Status         string     `db:"status"`
+	Attempts       int        `db:"attempts"`
+	LastStatusCode *int       `db:"last_status_code"`
+	LastError      string     `db:"last_error"`
+	NextAttemptAt  *time.Time `db:"next_attempt_at"`
+	DeliveredAt    *time.Time `db:"delivered_at"`
+	DeadAt         *time.Time `db:"dead_at"`
+	CreatedAt      time.Time  `db:"created_at"`
+}
+
+func toDelivery(r deliveryRow) webhook.Delivery {
+	return webhook.Delivery{ID: r.ID, TenantID: tenancy.TenantID(r.TenantID), EventID: r.EventID, Event: r.Event, URL: r.URL,
+		Payload: r.Payload, Status: r.Status, Attempts: r.Attempts, LastStatusCode: r.LastStatusCode, LastError: r.LastError,
+		NextAttemptAt: r.NextAttemptAt, DeliveredAt: r.DeliveredAt, DeadAt: r.DeadAt, CreatedAt: r.CreatedAt}
+}
+
+func getDelivery(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (webhook.Delivery, error) {
+	b := psql.Select(deliveryColumns).From("webhook_deliveries").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
+	if lock {
+		b = b.Suffix("FOR UPDATE")
+	}
+	r, err := one[deliveryRow](ctx, tx, b, "webhook delivery")
+	return toDelivery(r), err
+}
+
+// Deliveries implements webhook.Store.
+func (s *WebhookStore) Deliveries(ctx context.Context, tenantID tenancy.TenantID, status string, p paging.Params) (paging.Result[webhook.Delivery], error) {
+	res := paging.Result[webhook.Delivery]{Page: p.Page, Limit: p.Limit, Items: []webhook.Delivery{}}
+	where := sq.Eq{"tenant_id": string(tenantID)}
+	if status != "" {
+		where["status"] = status
+	}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := count(ctx, tx, psql.Select("count(*)").From("webhook_deliveries").Where(where))
+		if err != nil {
+			return err
+		}
+		rows, err := collect[deliveryRow](ctx, tx, psql.Select(deliveryColumns).From("webhook_deliveries").Where(where).
+			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
+		if err != nil {
+			return err
+		}
+		res.Total = n
+		for _, r := range rows {
+			res.Items = append(res.Items, toDelivery(r))
+		}
+		return nil
+	})
+	return res, err
+}
+
+// RetryDelivery implements webhook.Store.
+func (s *WebhookStore) RetryDelivery(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*webhook.Delivery) (audit.Event, error)) (webhook.Delivery, error) {
+	var d webhook.Delivery
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		if d, err = getDelivery(ctx, tx, tenantID, id, true); err != nil {
+			return err
+		}
+		ev, err := fn(&d)
+		if err != nil {
+			return err
+		}
+		if err := writeDelivery(ctx, tx, d); err != nil {
+			return err
+		}
+		if err := s.db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: tenantID, Attempt: d.Attempts}, deliverOpts(nil)); err != nil {
+			return err
+		}
+		return insertAudit(ctx, tx, ev, s.db.now())
+	})
+	return d, err
+}
+
+func writeDelivery(ctx context.Context, tx pgx.Tx, d webhook.Delivery) error {
+	_, err := tx.Exec(ctx, `update webhook_deliveries set status = $3, attempts = $4, last_status_code = $5, last_error = $6,
+		next_attempt_at = $7, delivered_at = $8, dead_at = $9 where tenant_id = $1 and id = $2`,
+		string(d.TenantID), d.ID, d.Status, d.Attempts, d.LastStatusCode, d.LastError, d.NextAttemptAt, d.DeliveredAt, d.DeadAt)
+	if err != nil {
+		return fmt.Errorf("update webhook delivery: %w", err)
+	}
+	return nil
+}
+
+// Load returns a delivery and the tenant's current secret, for the worker. Errors: NOT_FOUND
+// (also once purged).
+func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, string, error) {
+	var d webhook.Delivery
+	var e webhook.Endpoint
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		if d, err = getDelivery(ctx, tx, tenantID, id, false); err != nil {
+			return err
+		}
+		e, err = getEndpoint(ctx, tx, tenantID, false)
+		return err
+	})
+	return d, e.Secret, err
+}
+
+// RecordAttempt stores one attempt's outcome (d is the delivery after RecordSuccess or
+// RecordFailure; prevAttempts its count before the attempt). The update is conditional on the
+// row still having prevAttempts attempts, so a duplicate run of the same job records nothing
+// (it reports false). When d is FAILED the next attempt's job is enqueued in the same
+// transaction, at d.NextAttemptAt: the retry schedule lives in the database and survives a
+// restart. Errors: INTERNAL.
+func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
+	recorded := false
+	err := s.db.inTenant(ctx, d.TenantID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `update webhook_deliveries set status = $4, attempts = $5, last_status_code = $6, last_error = $7,
+			next_attempt_at = $8, delivered_at = $9, dead_at = $10
+			where tenant_id = $1 and id = $2 and attempts = $3 and status in ('PENDING', 'FAILED')`,
+			string(d.TenantID), d.ID, prevAttempts, d.Status, d.Attempts, d.LastStatusCode, d.LastError, d.NextAttemptAt,
+			d.DeliveredAt, d.DeadAt)
+		if err != nil {
+			return fmt.Errorf("record webhook attempt: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return nil
+		}
+		recorded = true
+		var code *int
+		if a.StatusCode != 0 {
+			code = &a.StatusCode
+		}
+		if _, err := tx.Exec(ctx, `insert into webhook_attempts (tenant_id, delivery_id, attempt, status_code, error, duration_ms, attempted_at)
+			values ($1, $2, $3, $4, $5, $6, $7)`, string(d.TenantID), d.ID, a.Number, code, a.Error, a.Duration.Milliseconds(), a.At); err != nil {
+			return fmt.Errorf("insert webhook attempt: %w", err)
+		}
+		if d.Status != webhook.StatusFailed || d.NextAttemptAt == nil {
+			return nil
+		}
+		opts := &river.InsertOpts{}
+		if d.NextAttemptAt.Sub(s.db.now()) >= immediateReschedule {
+			opts.ScheduledAt = *d.NextAttemptAt
+		}
+		return s.db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: d.TenantID, Attempt: d.Attempts}, deliverOpts(opts))
+	})
+	return recorded, err
+}
+
+// Attempts returns the recorded attempts of a delivery, in order. Errors: INTERNAL.
+func (s *WebhookStore) Attempts(ctx context.Context, tenantID tenancy.TenantID, deliveryID string) ([]webhook.Attempt, error) {
+	var out []webhook.Attempt
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `select attempt, coalesce(status_code, 0), error, duration_ms, attempted_at from webhook_attempts
+			where tenant_id = $1 and delivery_id = $2 order by attempt, id`, string(tenantID), deliveryID)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a webhook.Attempt
+			var ms int64
+			if err := rows.Scan(&a.Number, &a.StatusCode, &a.Error, &ms, &a.At); err != nil {
+				return err
+			}
+			a.Duration = time.Duration(ms) * time.Millisecond
+			out = append(out, a)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// PurgeDead deletes DEAD deliveries that died before cutoff, tenant by tenant (each in its own
+// row-level-security scope), and returns how many it deleted. Errors: INTERNAL.
+func (s *WebhookStore) PurgeDead(ctx context.Context, cutoff time.Time) (int, error) {
+	rows, err := s.db.Pool.Query(ctx, "select id::text from tenants")
+	if err != nil {
+		return 0, fmt.Errorf("list tenants: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, fmt.Errorf("list tenants: %w", err)
+	}
+	total := 0
+	for _, id := range ids {
+		err := s.db.inTenant(ctx, tenancy.TenantID(id), func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, `delete from webhook_deliveries where tenant_id = $1 and status = 'DEAD' and dead_at < $2`, id, cutoff)
+			total += int(tag.RowsAffected())
+			return err
+		})
+		if err != nil {
+			return total, fmt.Errorf("purge dead webhooks: %w", err)
+		}
+	}
+	return total, nil
+}
