@@ -273,8 +273,7 @@ func contains(rs []auth.Role, r auth.Role) bool {
 // active COMPLIANCE_OFFICER through the queued sender (a real SMTP listener) and shows in their
 // notifications; marking one read works and another user's notification is NOT_FOUND.
 func TestAutomaticCaseNotifiesOfficers(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	sink := smtptest.Start(t)
 	sink.FailNext(1) // the retried sender gets through anyway
 	m, err := smtp.New("smtp://"+sink.Addr+"?tls=none", "complyd@test.local")

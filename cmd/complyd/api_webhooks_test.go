@@ -163,8 +163,7 @@ func TestWebhookConfig(t *testing.T) {
 // TestWebhookSignedDelivery: a resolved case arrives once, signed as the spec says and with the
 // timestamped V2 signature, with the documented payload.
 func TestWebhookSignedDelivery(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	s := newTestServer(t, &serverOpts{Workers: true, WebhookBackoff: fastBackoff})
 	_, admin := s.tenant()
 	rc := newReceiver(t, "whsec-test", nil)
@@ -195,8 +194,7 @@ func TestWebhookSignedDelivery(t *testing.T) {
 // TestWebhookRetriesThenSucceeds: a receiver failing twice then succeeding gets the event once
 // (as a success), after three recorded attempts with the same event id.
 func TestWebhookRetriesThenSucceeds(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	s := newTestServer(t, &serverOpts{Workers: true, WebhookBackoff: fastBackoff})
 	f, admin := s.tenant()
 	rc := newReceiver(t, "k", func(n int64) int {
@@ -230,8 +228,7 @@ func TestWebhookRetriesThenSucceeds(t *testing.T) {
 // is DEAD; the retry endpoint re-sends it (same event id) once the receiver is back; retrying a
 // delivery that is not DEAD is 409; dead letters older than 7 days are purged.
 func TestWebhookDeadThenRetry(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	s := newTestServer(t, &serverOpts{Workers: true, WebhookBackoff: fastBackoff})
 	f, admin := s.tenant()
 	var down atomic.Bool
@@ -288,8 +285,7 @@ func TestWebhookDeadThenRetry(t *testing.T) {
 // database; in real life DNS rebinding) is refused at dial time, after DNS resolution: the
 // receiver is never reached and the delivery dies with the address error.
 func TestWebhookSSRFRefused(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	s := newTestServer(t, &serverOpts{Workers: true, WebhookBackoff: fastBackoff, Config: func(c *config) { c.WebhookAllowPrivate = false }})
 	f, admin := s.tenant()
 	rc := newReceiver(t, "", nil)
@@ -319,10 +315,9 @@ func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
 // TestWebhookSurvivesRestart: the service is stopped in the middle of retries and a new
 // instance over the same database finishes them: no event is lost and none is delivered twice.
 func TestWebhookSurvivesRestart(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	slow := func(int) time.Duration { return 300 * time.Millisecond }
-	s := newTestServer(t, &serverOpts{WebhookBackoff: slow})
+	s := newTestServer(t, &serverOpts{WebhookBackoff: slow, OwnDB: true})
 	_, admin := s.tenant()
 	var down atomic.Bool
 	down.Store(true)
@@ -378,8 +373,7 @@ func TestWebhookSurvivesRestart(t *testing.T) {
 // TestInterdictionWebhook: an interdiction from a case is on the timeline and sent to the bank
 // as interdiction.requested; the bank confirms it.
 func TestInterdictionWebhook(t *testing.T) {
-	// Not parallel: every test server shares the package database, and a running River client
-	// works every job in it, so tests that start workers run one at a time, each with its own configuration.
+	t.Parallel() // servers with workers get a database of their own (serverOpts.OwnDB)
 	s := newTestServer(t, &serverOpts{Workers: true, WebhookBackoff: fastBackoff})
 	f, admin := s.tenant()
 	_, officerTok := s.userWithRole(f.ID, auth.RoleComplianceOfficer)

@@ -20,7 +20,8 @@ import (
 // the server down cleanly.
 func TestServeEndToEnd(t *testing.T) {
 	t.Parallel()
-	cfg := config{DatabaseURL: pgtest.URL(t), Addr: "127.0.0.1:0", JWTSecret: "e2e-secret-e2e-secret-e2e-secret-e2e", MailFrom: "x@y.z", BlobDir: t.TempDir(), LookupPrice: "100"}
+	db, url := pgtest.Fresh(t)
+	cfg := config{DatabaseURL: url, Addr: "127.0.0.1:0", JWTSecret: "e2e-secret-e2e-secret-e2e-secret-e2e", MailFrom: "x@y.z", BlobDir: t.TempDir(), LookupPrice: "100"}
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
@@ -42,7 +43,6 @@ func TestServeEndToEnd(t *testing.T) {
 	res.Body.Close()
 
 	// The operator's tenant create prints {"tenantId","adminUserId"}.
-	db := pgtest.DB(t)
 	svc := auth.NewService(auth.Deps{Store: newAuthStoreForTest(db), Tokens: auth.NewAccessTokens([]byte(cfg.JWTSecret), time.Now),
 		Limiter: auth.NewLoginLimiter(10, 100, time.Now), Now: time.Now, Logger: log})
 	var out bytes.Buffer

@@ -35,6 +35,7 @@ type testServer struct {
 	t     testing.TB
 	URL   string
 	DB    *postgres.DB
+	DBURL string // admin URL of DB
 	App   *app
 	Clock *testClock
 }
@@ -60,6 +61,9 @@ type serverOpts struct {
 	Config  func(*config)
 	// WebhookBackoff replaces the webhook retry schedule (milliseconds in tests).
 	WebhookBackoff jobs.Backoff
+	// OwnDB gives the server a database of its own (implied by Workers): River workers work
+	// every job of their database, so parallel tests with workers must not share one.
+	OwnDB bool
 }
 
 func newTestServer(t testing.TB, o *serverOpts) *testServer {
@@ -67,11 +71,14 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	if o == nil {
 		o = &serverOpts{}
 	}
-	db := pgtest.DB(t)
+	db, dbURL := pgtest.DB(t), pgtest.URL(t)
+	if o.Workers || o.OwnDB {
+		db, dbURL = pgtest.Fresh(t)
+	}
 	clock := &testClock{}
 	cfg := config{JWTSecret: "test-secret-test-secret-test-secret!", CookieSecure: false, WebhookAllowPrivate: true,
 		MailFrom: "complyd@test.local", LookupPrice: "100", RateLimitAPI: 0, RateLimitScreening: 0, BlobDir: t.TempDir(),
-		DatabaseURL: pgtest.URL(t)}
+		DatabaseURL: dbURL}
 	if o.Config != nil {
 		o.Config(&cfg)
 	}
@@ -94,7 +101,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 			cancel()
 		})
 	}
-	return &testServer{t: t, URL: srv.URL, DB: db, App: a, Clock: clock}
+	return &testServer{t: t, URL: srv.URL, DB: db, DBURL: dbURL, App: a, Clock: clock}
 }
 
 // protocols every API test loops over.
@@ -263,7 +270,7 @@ func (w testWriter) Write(p []byte) (int, error) {
 // restrict: for tests that inspect rows across tenants or in outbox tables.
 func (s *testServer) admin() *pgx.Conn {
 	s.t.Helper()
-	c, err := pgx.Connect(context.Background(), pgtest.URL(s.t))
+	c, err := pgx.Connect(context.Background(), s.DBURL)
 	require.NoError(s.t, err)
 	s.t.Cleanup(func() { _ = c.Close(context.Background()) })
 	return c

@@ -33,6 +33,9 @@ var (
 	once    sync.Once
 	setup   error
 	dbURL   string // admin URL of this package's database
+	// serverURL and templateName are set by start for Fresh.
+	serverURL    string
+	templateName string
 	shared  *postgres.DB
 	cleanup []func()
 )
@@ -94,6 +97,7 @@ func start() error {
 	if err != nil {
 		return err
 	}
+	serverURL, templateName = server, tmpl
 	name := "complyd_t_" + randHex(6)
 	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, tmpl)); err != nil {
 		return fmt.Errorf("clone template: %w", err)
@@ -148,12 +152,23 @@ func template(ctx context.Context, admin *pgx.Conn, server string) (string, erro
 	if _, err := admin.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s RENAME TO %s", building, name)); err != nil {
 		return "", err
 	}
-	// Drop templates of older migration sets.
-	rows, err := admin.Query(ctx, "select datname from pg_database where datname like 'complyd_tmpl_%' and datname <> $1", name)
+	if _, err := admin.Exec(ctx, fmt.Sprintf("COMMENT ON DATABASE %s IS 'complyd test template %d'", name, time.Now().Unix())); err != nil {
+		return "", err
+	}
+	// Drop templates of older migration sets once they are a day old: other checkouts on the same
+	// server (other branches, CI) may still be using a younger one.
+	rows, err := admin.Query(ctx, `select d.datname, coalesce(shobj_description(d.oid, 'pg_database'), '') from pg_database d
+		where d.datname like 'complyd_tmpl_%' and d.datname <> $1`, name)
 	if err == nil {
-		olds, _ := pgx.CollectRows(rows, pgx.RowTo[string])
+		type tmpl struct {
+			Name, Comment string
+		}
+		olds, _ := pgx.CollectRows(rows, pgx.RowToStructByPos[tmpl])
 		for _, o := range olds {
-			_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+o+" WITH (FORCE)")
+			var ts int64
+			if _, err := fmt.Sscanf(o.Comment, "complyd test template %d", &ts); err == nil && time.Since(time.Unix(ts, 0)) > 24*time.Hour {
+				_, _ = admin.Exec(ctx, "DROP DATABASE IF EXISTS "+o.Name+" WITH (FORCE)")
+			}
 		}
 	}
 	return name, nil
@@ -178,4 +193,37 @@ func randHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// Fresh returns a database of its own for one test, cloned from the migrated template and dropped
+// at cleanup, with its application handle and admin URL. Tests that start River workers use it:
+// a running River client works every job of its database, so workers of parallel tests must not
+// share one.
+func Fresh(t testing.TB) (*postgres.DB, string) {
+	t.Helper()
+	DB(t)
+	ctx := context.Background()
+	admin, err := connect(ctx, serverURL)
+	if err != nil {
+		t.Fatalf("pgtest.Fresh: %v", err)
+	}
+	defer admin.Close(ctx)
+	name := "complyd_f_" + randHex(6)
+	if _, err := admin.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", name, templateName)); err != nil {
+		t.Fatalf("pgtest.Fresh: clone: %v", err)
+	}
+	url := withDatabase(serverURL, name)
+	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 10, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatalf("pgtest.Fresh: open: %v", err)
+	}
+	t.Cleanup(func() {
+		db.Close()
+		c, err := connect(context.Background(), serverURL)
+		if err == nil {
+			_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			_ = c.Close(context.Background())
+		}
+	})
+	return db, url
 }
