@@ -24,6 +24,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/smtp"
+	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/web"
 )
 
@@ -96,7 +97,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
 		workers: river.NewWorkers(), mux: http.NewServeMux()}
 	// Each capability wires itself in its own wire_<capability>.go file.
-	for _, wire := range []func(*wiring) error{} {
+	for _, wire := range []func(*wiring) error{wireWallet} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -122,7 +123,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	workers := w.workers
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
-	runner, err := jobs.NewRunner(db.Pool, workers, log)
+	runner, err := jobs.NewRunner(db.Pool, workers, log, w.periodic...)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +145,10 @@ type wiring struct {
 	handlers []connectapi.Handler
 	workers  *river.Workers
 	mux      *http.ServeMux
+	// periodic River jobs (for example the KYC expiry sweep).
+	periodic []*river.PeriodicJob
+	// wallet is the prepaid wallet, set by wireWallet for the paid capabilities after it.
+	wallet *wallet.Service
 }
 
 // addService registers a Connect service behind the authenticator.

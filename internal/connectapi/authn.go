@@ -82,7 +82,9 @@ func (a *Authenticator) principal(ctx context.Context, r *http.Request) (auth.Pr
 		}
 		return a.svc.AuthenticateAccess(ctx, strings.TrimSpace(tok))
 	}
-	if a.sessions != nil {
+	// The session is loaded only for requests that carry a cookie (cmd/complyd withSessions);
+	// reading it otherwise would panic.
+	if _, cerr := r.Cookie(AccessCookie); cerr == nil && a.sessions != nil {
 		if uid := a.sessions.GetString(ctx, sessUser); uid != "" {
 			return a.svc.AuthenticateSession(ctx, auth.AccessClaims{
 				UserID:   uid,

@@ -34,4 +34,8 @@ var permissions = map[string]access{
 
 	complydv1connect.TenantServiceGetSecurityProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.TenantServiceUpdateSecurityProcedure: {roles: auth.AdminOnly},
+
+	// Wallet (decisions.md §6): every role may read the balance and the ledger.
+	complydv1connect.WalletServiceGetWalletProcedure:              {roles: auth.AnyRole},
+	complydv1connect.WalletServiceListWalletTransactionsProcedure: {roles: auth.AnyRole},
 }

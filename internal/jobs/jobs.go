@@ -59,12 +59,13 @@ type Runner struct {
 	Client *river.Client[pgx.Tx]
 }
 
-// NewRunner builds a River client working every registered worker.
-func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger) (*Runner, error) {
+// NewRunner builds a River client working every registered worker and scheduling periodic.
+func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, periodic ...*river.PeriodicJob) (*Runner, error) {
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:  log,
-		Queues:  map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
-		Workers: workers,
+		Logger:       log,
+		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
+		Workers:      workers,
+		PeriodicJobs: periodic,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)

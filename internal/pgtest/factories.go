@@ -2,6 +2,7 @@ package pgtest
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -64,7 +65,7 @@ func User(ctx context.Context, t testing.TB, db *postgres.DB, tenantID tenancy.T
 		o.Role = auth.RoleAnalyst
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	u := auth.User{ID: uuid.NewString(), TenantID: tenantID, Email: string(o.Role) + "-" + randHex(5) + "@users.test",
+	u := auth.User{ID: uuid.NewString(), TenantID: tenantID, Email: strings.ToLower(string(o.Role)) + "-" + randHex(5) + "@users.test",
 		FirstName: "Test", LastName: string(o.Role), Role: o.Role, IsActive: true, CreatedAt: now, UpdatedAt: now}
 	st := postgres.NewAuthStore(db)
 	if err := st.CreateUserForTest(ctx, u, passwordHash); err != nil {

@@ -49,6 +49,9 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Header.Get("Content-Type") == "" && r.Method != http.MethodGet && r.Method != http.MethodDelete {
 		r.Header.Set("Content-Type", "application/json")
 	}
+	// The answer is re-encoded into the envelope here, so the transcoder must not compress it
+	// (it would for a client that accepts gzip, and the envelope would carry gzip bytes).
+	r.Header.Del("Accept-Encoding")
 	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
 	_, createdPattern := f.created.Handler(r)
 	rec := &recorder{header: http.Header{}}
