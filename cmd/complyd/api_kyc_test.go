@@ -185,9 +185,9 @@ func TestKYCDecisionsAndRoles(t *testing.T) {
 	requireRESTError(t, s.rest("PATCH", "/api/v1/kyc/applications/"+a.ID+"/reject", cred{Bearer: officer}, map[string]any{}), 400, "VALIDATION_ERROR")
 
 	var d struct {
-		ID, Status, Tier  string
-		RiskLevel, Notes  *string
-		UpdatedAt         string
+		ID, Status, Tier string
+		RiskLevel, Notes *string
+		UpdatedAt        string
 	}
 	s.rest("PATCH", "/api/v1/kyc/applications/"+a.ID+"/reject", cred{Bearer: officer}, map[string]any{"reason": "forged passport"}).decode(t, &d)
 	require.Equal(t, "REJECTED", d.Status)

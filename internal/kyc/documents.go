@@ -97,7 +97,9 @@ func (s *Service) views(ctx context.Context, docs []document.Document) ([]Docume
 }
 
 // DetailViews returns the documents of a detail with presigned URLs.
-func (s *Service) DetailViews(ctx context.Context, d Detail) ([]DocumentView, error) { return s.views(ctx, d.Documents) }
+func (s *Service) DetailViews(ctx context.Context, d Detail) ([]DocumentView, error) {
+	return s.views(ctx, d.Documents)
+}
 
 // Download returns a presigned download URL for one document. Errors: NOT_FOUND.
 func (s *Service) Download(ctx context.Context, tenantID tenancy.TenantID, id, docID string) (DocumentView, error) {
