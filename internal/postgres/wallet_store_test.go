@@ -150,3 +150,5 @@ func TestWalletConcurrentCharges(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, ok+1, res.Total, "one credit plus one charge per paid call; outages leave no entry")
 }
+
+func pagingAll() paging.Params { return paging.Params{Page: 1, Limit: 100} }
