@@ -87,7 +87,7 @@ func TestKYCBYOLChain(t *testing.T) {
 
 	var kc struct {
 		KycTrustMode, KycFallbackMode, ProviderMode, MaxTier string
-		SupportedVerifications                              []string
+		SupportedVerifications                               []string
 	}
 	s.rest("GET", "/api/v1/tenants/me/kyc-config", cred{Bearer: admin}, nil).decode(t, &kc)
 	require.Equal(t, "STRICT", kc.KycTrustMode)

@@ -100,7 +100,9 @@ func runDocumentAPITests(t *testing.T, s *testServer) {
 	requireRESTError(t, s.upload(auditor, a.ID, "PASSPORT", "x.pdf", pdfBytes), 403, "FORBIDDEN")
 	requireRESTError(t, s.upload("", a.ID, "PASSPORT", "x.pdf", pdfBytes), 401, "UNAUTHENTICATED")
 	requireRESTError(t, s.upload(admin, "kyc_nope", "PASSPORT", "x.pdf", pdfBytes), 404, "NOT_FOUND")
-	var list struct{ Items []struct{ ID, FileURL string } }
+	var list struct {
+		Items []struct{ ID, FileURL string }
+	}
 	s.rest("GET", "/api/v1/kyc/applications/"+a.ID+"/documents", cred{Bearer: auditor}, nil).decode(t, &list)
 	require.Len(t, list.Items, 1, "failed uploads left no record")
 

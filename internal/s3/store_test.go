@@ -16,7 +16,6 @@ import (
 	"github.com/complyd/complyd/internal/s3/s3test"
 )
 
-
 func TestStoreConformance(t *testing.T) {
 	t.Parallel()
 	endpoint := s3test.StartVersityGW(t)
