@@ -19,10 +19,12 @@ import (
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/smtp"
+	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/web"
 )
 
@@ -97,7 +99,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
 		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff}
 	// Each capability wires itself in its own wire_<capability>.go file.
-	for _, wire := range []func(*wiring) error{wireCases} {
+	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -149,6 +151,10 @@ type wiring struct {
 	periodic []*river.PeriodicJob
 	// webhookBackoff is appOptions.WebhookBackoff.
 	webhookBackoff jobs.Backoff
+	// wallet is the prepaid wallet, set by wireWallet for the paid capabilities after it.
+	wallet *wallet.Service
+	// kyc is the KYC service (tests reach it through the app).
+	kyc *kyc.Service
 }
 
 // addService registers a Connect service behind the authenticator.

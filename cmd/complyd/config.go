@@ -23,6 +23,19 @@ type config struct {
 	IdentitySandboxPath  string
 	S3Endpoint, S3Bucket string
 	S3Region             string
+	S3AccessKeyID        string
+	S3SecretAccessKey    string
+	// BlobSecret signs the embedded store's download links (COMPLYD_BLOB_SECRET; default derived
+	// from COMPLYD_JWT_SECRET).
+	BlobSecret string
+	// PublicURL is the origin complyd is reached at, for download links (COMPLYD_PUBLIC_URL;
+	// default http://COMPLYD_ADDR).
+	PublicURL string
+	// CredentialsKey seals BYOL provider credentials at rest (COMPLYD_CREDENTIALS_KEY; default
+	// derived from COMPLYD_JWT_SECRET).
+	CredentialsKey string
+	// IdentityAllowPrivate lets BYOL provider URLs be http and on private addresses (tests, dev).
+	IdentityAllowPrivate bool
 }
 
 func loadConfig(devMode bool) (config, error) {
@@ -39,9 +52,20 @@ func loadConfig(devMode bool) (config, error) {
 		S3Endpoint:          os.Getenv("COMPLYD_S3_ENDPOINT"),
 		S3Bucket:            os.Getenv("COMPLYD_S3_BUCKET"),
 		S3Region:            envOr("COMPLYD_S3_REGION", "us-east-1"),
+		S3AccessKeyID:       os.Getenv("AWS_ACCESS_KEY_ID"),
+		S3SecretAccessKey:   os.Getenv("AWS_SECRET_ACCESS_KEY"),
+		BlobSecret:          os.Getenv("COMPLYD_BLOB_SECRET"),
+		PublicURL:           os.Getenv("COMPLYD_PUBLIC_URL"),
+		CredentialsKey:      os.Getenv("COMPLYD_CREDENTIALS_KEY"),
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Addr
 	}
 	var err error
 	if c.WebhookAllowPrivate, err = envBool("COMPLYD_WEBHOOK_ALLOW_PRIVATE", devMode); err != nil {
+		return c, err
+	}
+	if c.IdentityAllowPrivate, err = envBool("COMPLYD_IDENTITY_ALLOW_PRIVATE", devMode); err != nil {
 		return c, err
 	}
 	if c.RateLimitAPI, err = envInt("COMPLYD_RATE_LIMIT_API", 100); err != nil {

@@ -61,6 +61,34 @@ var permissions = map[string]access{
 	// Notifications (issue 5): every user reads and marks their own.
 	complydv1connect.NotificationServiceListNotificationsProcedure:    {roles: auth.AnyRole},
 	complydv1connect.NotificationServiceMarkNotificationReadProcedure: {roles: auth.AnyRole},
+
+	// Wallet (decisions.md §6): every role may read the balance and the ledger.
+	complydv1connect.WalletServiceGetWalletProcedure:              {roles: auth.AnyRole},
+	complydv1connect.WalletServiceListWalletTransactionsProcedure: {roles: auth.AnyRole},
+
+	// KYC applications (service-spec.md part 5, decisions.md §4): writers create, edit, verify
+	// and upload; officers decide and delete documents; every role reads.
+	complydv1connect.KycServiceCreateApplicationProcedure:   {roles: auth.Writers},
+	complydv1connect.KycServiceListApplicationsProcedure:    {roles: auth.AnyRole},
+	complydv1connect.KycServiceGetApplicationProcedure:      {roles: auth.AnyRole},
+	complydv1connect.KycServiceUpdateApplicationProcedure:   {roles: auth.Writers},
+	complydv1connect.KycServiceApproveApplicationProcedure:  {roles: auth.Officers},
+	complydv1connect.KycServiceRejectApplicationProcedure:   {roles: auth.Officers},
+	complydv1connect.KycServiceUpgradeTierProcedure:         {roles: auth.Writers},
+	complydv1connect.KycServiceVerifyBvnProcedure:           {roles: auth.Writers},
+	complydv1connect.KycServiceVerifyNinProcedure:           {roles: auth.Writers},
+	complydv1connect.KycServiceLivenessCheckProcedure:       {roles: auth.Writers},
+	complydv1connect.KycServiceBiometricVerifyProcedure:     {roles: auth.Writers},
+	complydv1connect.KycServiceFaceMatchProcedure:           {roles: auth.Writers},
+	complydv1connect.KycServiceListDocumentsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.KycServiceGetDocumentDownloadProcedure: {roles: auth.AnyRole},
+	complydv1connect.KycServiceDeleteDocumentProcedure:      {roles: auth.Officers},
+	complydv1connect.KycServiceUploadDocumentProcedure:      {roles: auth.Writers},
+
+	// Identity providers (decisions.md §4, §6): tenant configuration is BANK_ADMIN.
+	complydv1connect.IdentityProviderServiceGetProviderConfigProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.IdentityProviderServiceUpdateProviderConfigProcedure: {roles: auth.AdminOnly},
+	complydv1connect.IdentityProviderServiceGetKycConfigProcedure:         {roles: auth.AdminOnly},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

@@ -30,14 +30,14 @@ import (
 )
 
 var (
-	once    sync.Once
-	setup   error
-	dbURL   string // admin URL of this package's database
+	once  sync.Once
+	setup error
+	dbURL string // admin URL of this package's database
 	// serverURL and templateName are set by start for Fresh.
 	serverURL    string
 	templateName string
-	shared  *postgres.DB
-	cleanup []func()
+	shared       *postgres.DB
+	cleanup      []func()
 )
 
 // Main runs the package's tests, then drops the package's database. Use it as

@@ -1,0 +1,352 @@
+package connectapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"time"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/kyc"
+	"github.com/complyd/complyd/internal/paging"
+)
+
+// KYCHandler serves complyd.v1.KycService.
+type KYCHandler struct {
+	svc *kyc.Service
+	log *slog.Logger
+}
+
+// NewKYCHandler returns the handler.
+func NewKYCHandler(svc *kyc.Service, log *slog.Logger) *KYCHandler {
+	return &KYCHandler{svc: svc, log: log}
+}
+
+func (h *KYCHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+
+func dateTS(t *time.Time) *timestamppb.Timestamp {
+	if t == nil {
+		return nil
+	}
+	return ts(*t)
+}
+
+// KYCApplicationProto maps an application (without results and documents).
+func KYCApplicationProto(a kyc.Application) *complydv1.KycApplication {
+	return &complydv1.KycApplication{Id: a.ID, TenantId: a.TenantID, EntityType: a.EntityType, FirstName: a.FirstName,
+		LastName: a.LastName, Bvn: nullString(a.BVN), Nin: nullString(a.NIN), Phone: nullString(a.Phone), Email: nullString(a.Email),
+		Address: nullString(a.Address), DateOfBirth: dateTS(a.DateOfBirth), Tier: a.Tier, Status: a.Status,
+		RiskLevel: nullString(a.RiskLevel), AssignedTo: nullString(a.AssignedTo), Notes: nullString(a.Notes),
+		CreatedAt: ts(a.CreatedAt), UpdatedAt: ts(a.UpdatedAt), BvnVerified: a.BVNVerified, NinVerified: a.NINVerified,
+		LivenessPassed: a.LivenessPassed, VerificationResults: []*complydv1.KycVerificationResult{}, Documents: []*complydv1.KycDocument{}}
+}
+
+// KYCDocumentProto maps a document with its presigned URL.
+func KYCDocumentProto(d kyc.DocumentView) *complydv1.KycDocument {
+	return &complydv1.KycDocument{Id: d.ID, ApplicationId: d.ApplicationID, DocumentType: string(d.DocumentType), FileName: d.FileName,
+		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt)}
+}
+
+func resultProto(r kyc.Result) *complydv1.KycVerificationResult {
+	out := &complydv1.KycVerificationResult{Id: r.ID, ApplicationId: r.ApplicationID, IdentityType: string(r.IdentityType),
+		Provider: r.Provider, ProviderSource: r.ProviderSource, IsMatch: r.IsMatch, Confidence: r.Confidence,
+		ErrorMessage: nullString(r.ErrorMessage), VerifiedAt: ts(r.VerifiedAt), Charged: r.Charged.StringFixed(2)}
+	if len(r.Raw) > 0 {
+		var m map[string]any
+		if json.Unmarshal(r.Raw, &m) == nil {
+			out.RawResponse, _ = structpb.NewStruct(m)
+		}
+	}
+	return out
+}
+
+func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycApplication, error) {
+	out := KYCApplicationProto(d.Application)
+	for _, r := range d.Results {
+		out.VerificationResults = append(out.VerificationResults, resultProto(r))
+	}
+	views, err := h.svc.DetailViews(ctx, d)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range views {
+		out.Documents = append(out.Documents, KYCDocumentProto(v))
+	}
+	return out, nil
+}
+
+// CreateApplication implements KycService.CreateApplication.
+func (h *KYCHandler) CreateApplication(ctx context.Context, req *connect.Request[complydv1.CreateApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	a, err := h.svc.Create(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), kyc.NewApplication{EntityType: m.EntityType,
+		FirstName: m.FirstName, LastName: m.LastName, BVN: m.GetBvn(), NIN: m.GetNin(), Phone: m.GetPhone(), Email: m.GetEmail(),
+		Address: m.GetAddress(), DateOfBirth: m.GetDateOfBirth(), Tier: m.GetTier()})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYCApplicationProto(a)), nil
+}
+
+// ListApplications implements KycService.ListApplications.
+func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[complydv1.ListApplicationsRequest]) (*connect.Response[complydv1.ListApplicationsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, kyc.PageDefault, kyc.PageMax)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	res, err := h.svc.List(ctx, p.TenantID, kyc.ListParams{Status: req.Msg.GetStatus()}, pg)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListApplicationsResponse{Items: make([]*complydv1.KycApplication, 0, len(res.Items)), Total: int32(res.Total),
+		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
+	for _, a := range res.Items {
+		out.Items = append(out.Items, KYCApplicationProto(a))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetApplication implements KycService.GetApplication.
+func (h *KYCHandler) GetApplication(ctx context.Context, req *connect.Request[complydv1.GetApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	d, err := h.svc.Get(ctx, p.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out, err := h.detail(ctx, d)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(out), nil
+}
+
+// UpdateApplication implements KycService.UpdateApplication.
+func (h *KYCHandler) UpdateApplication(ctx context.Context, req *connect.Request[complydv1.UpdateApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	a, err := h.svc.Update(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id, kyc.Patch{NIN: m.Nin, BVN: m.Bvn, Email: m.Email,
+		Phone: m.Phone, DateOfBirth: m.DateOfBirth})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYCApplicationProto(a)), nil
+}
+
+func decisionProto(a kyc.Application) *complydv1.KycDecision {
+	return &complydv1.KycDecision{Id: a.ID, Status: a.Status, RiskLevel: nullString(a.RiskLevel), Notes: nullString(a.Notes),
+		UpdatedAt: ts(a.UpdatedAt), Tier: a.Tier}
+}
+
+// ApproveApplication implements KycService.ApproveApplication.
+func (h *KYCHandler) ApproveApplication(ctx context.Context, req *connect.Request[complydv1.ApproveApplicationRequest]) (*connect.Response[complydv1.KycDecision], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	a, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+		kyc.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.GetNotes()})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(decisionProto(a)), nil
+}
+
+// RejectApplication implements KycService.RejectApplication.
+func (h *KYCHandler) RejectApplication(ctx context.Context, req *connect.Request[complydv1.RejectApplicationRequest]) (*connect.Response[complydv1.KycDecision], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	a, err := h.svc.Reject(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+		kyc.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.Reason})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(decisionProto(a)), nil
+}
+
+// UpgradeTier implements KycService.UpgradeTier.
+func (h *KYCHandler) UpgradeTier(ctx context.Context, req *connect.Request[complydv1.UpgradeTierRequest]) (*connect.Response[complydv1.KycApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	a, err := h.svc.UpgradeTier(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.Bvn)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYCApplicationProto(a)), nil
+}
+
+func verifyProto(o kyc.VerifyOutcome) *complydv1.VerifyIdentityResponse {
+	return &complydv1.VerifyIdentityResponse{IsMatch: o.IsMatch, Confidence: o.Confidence, Provider: o.Provider,
+		ProviderSource: o.ProviderSource, NewStatus: o.NewStatus, Found: o.Found, Tier: o.Tier, ResultId: o.ResultID,
+		Charged: o.Charged.StringFixed(2), Balance: o.Balance.StringFixed(2)}
+}
+
+// VerifyBvn implements KycService.VerifyBvn.
+func (h *KYCHandler) VerifyBvn(ctx context.Context, req *connect.Request[complydv1.VerifyBvnRequest]) (*connect.Response[complydv1.VerifyIdentityResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	o, err := h.svc.VerifyBVN(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
+		identity.PersonCheck{Number: m.Bvn, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(verifyProto(o)), nil
+}
+
+// VerifyNin implements KycService.VerifyNin.
+func (h *KYCHandler) VerifyNin(ctx context.Context, req *connect.Request[complydv1.VerifyNinRequest]) (*connect.Response[complydv1.VerifyIdentityResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	o, err := h.svc.VerifyNIN(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
+		identity.PersonCheck{Number: m.Nin, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(verifyProto(o)), nil
+}
+
+func faceMatchFields(m *identity.FaceMatchResult) (*wrapperspb.BoolValue, *wrapperspb.DoubleValue) {
+	if m == nil {
+		return nil, nil
+	}
+	return wrapperspb.Bool(m.Match), wrapperspb.Double(m.Confidence)
+}
+
+// LivenessCheck implements KycService.LivenessCheck.
+func (h *KYCHandler) LivenessCheck(ctx context.Context, req *connect.Request[complydv1.LivenessCheckRequest]) (*connect.Response[complydv1.LivenessCheckResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	o, err := h.svc.LivenessCheck(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+		kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	fm, fmc := faceMatchFields(o.FaceMatch)
+	reason := o.ReasonCode
+	if o.IsLive && reason == identity.ReasonLivenessOnly {
+		reason = ""
+	}
+	return connect.NewResponse(&complydv1.LivenessCheckResponse{IsLive: o.IsLive, Confidence: o.Confidence, FaceMatch: fm,
+		FaceMatchConfidence: fmc, Provider: o.Provider, ProviderSource: o.ProviderSource, NewStatus: o.NewStatus,
+		ReasonCode: nullString(reason), Charged: o.Charged.StringFixed(2), Tier: o.Tier}), nil
+}
+
+// BiometricVerify implements KycService.BiometricVerify.
+func (h *KYCHandler) BiometricVerify(ctx context.Context, req *connect.Request[complydv1.BiometricVerifyRequest]) (*connect.Response[complydv1.BiometricVerifyResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	o, err := h.svc.BiometricVerify(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+		kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	fm, fmc := faceMatchFields(o.FaceMatch)
+	return connect.NewResponse(&complydv1.BiometricVerifyResponse{Decision: o.Decision, ReasonCode: nullString(o.ReasonCode),
+		IsLive: o.IsLive, LivenessConfidence: o.Confidence, FaceMatch: fm, FaceMatchConfidence: fmc, Provider: o.Provider,
+		ProviderSource: o.ProviderSource, NewStatus: o.NewStatus, Reference: o.Reference, Charged: o.Charged.StringFixed(2), Tier: o.Tier}), nil
+}
+
+// FaceMatch implements KycService.FaceMatch.
+func (h *KYCHandler) FaceMatch(ctx context.Context, req *connect.Request[complydv1.FaceMatchRequest]) (*connect.Response[complydv1.FaceMatchResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	o, err := h.svc.FaceMatch(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.SelfieImageBase64)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.FaceMatchResponse{IsMatch: o.IsMatch, Confidence: o.Confidence, Provider: o.Provider,
+		ProviderSource: o.ProviderSource, ReasonCode: nullString(o.ReasonCode), ResultId: o.ResultID,
+		Charged: o.Charged.StringFixed(2), NewStatus: o.NewStatus}), nil
+}
+
+// ListDocuments implements KycService.ListDocuments.
+func (h *KYCHandler) ListDocuments(ctx context.Context, req *connect.Request[complydv1.ListDocumentsRequest]) (*connect.Response[complydv1.ListDocumentsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	views, err := h.svc.Documents(ctx, p.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
+	for _, v := range views {
+		out.Items = append(out.Items, KYCDocumentProto(v))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetDocumentDownload implements KycService.GetDocumentDownload.
+func (h *KYCHandler) GetDocumentDownload(ctx context.Context, req *connect.Request[complydv1.GetDocumentDownloadRequest]) (*connect.Response[complydv1.DocumentDownload], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	v, err := h.svc.Download(ctx, p.TenantID, req.Msg.Id, req.Msg.DocId)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.DocumentDownload{Url: v.URL, ExpiresAt: ts(v.ExpiresAt), FileName: v.FileName, MimeType: v.MimeType}), nil
+}
+
+// DeleteDocument implements KycService.DeleteDocument.
+func (h *KYCHandler) DeleteDocument(ctx context.Context, req *connect.Request[complydv1.DeleteDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	if err := h.svc.DeleteDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.DocId); err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.DeleteDocumentResponse{Id: req.Msg.DocId, Deleted: true}), nil
+}
+
+// UploadDocument implements KycService.UploadDocument (bytes in the message; gRPC and Connect).
+func (h *KYCHandler) UploadDocument(ctx context.Context, req *connect.Request[complydv1.UploadDocumentRequest]) (*connect.Response[complydv1.KycDocument], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	v, err := h.svc.UploadDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
+		kyc.Upload{DocumentType: m.DocumentType, FileName: m.FileName, Body: bytes.NewReader(m.Content)})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYCDocumentProto(v)), nil
+}

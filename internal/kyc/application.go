@@ -1,0 +1,181 @@
+// Package kyc owns individual KYC applications (service-spec.md 2.5, 3.2, 4.4; decisions.md §5,
+// §6): the status milestones (never lowered), the tier rules 1 to 6, editing rules, officer
+// decisions, the Tier 1 → Tier 2 upgrade, verifications through the identity provider chain
+// charged from the wallet, biometrics and documents.
+//
+// kyc is core: it imports identity, document, wallet, audit, apperr, paging and tenancy; never
+// pgx, river, connect, net/http or an adapter.
+package kyc
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+)
+
+// Statuses (service-spec.md 3.2).
+const (
+	StatusPending          = "PENDING"
+	StatusDocumentUploaded = "DOCUMENT_UPLOADED"
+	StatusNINVerified      = "NIN_VERIFIED"
+	StatusBVNVerified      = "BVN_VERIFIED"
+	StatusLivenessPassed   = "LIVENESS_PASSED"
+	StatusApproved         = "APPROVED"
+	StatusRejected         = "REJECTED"
+	StatusExpired          = "EXPIRED"
+)
+
+// Entity types.
+const (
+	EntityIndividual = "INDIVIDUAL"
+	EntityBusiness   = "BUSINESS"
+)
+
+// List page sizes (decisions.md §7).
+const (
+	PageDefault = 20
+	PageMax     = 100
+)
+
+// DefaultExpiryDays is how long an application may stay non-terminal (decisions.md §5).
+const DefaultExpiryDays = 90
+
+// milestones is the order of decisions.md §5: a verification never lowers the status.
+var milestones = []string{StatusPending, StatusDocumentUploaded, StatusNINVerified, StatusBVNVerified, StatusLivenessPassed}
+
+// Statuses lists every status.
+func Statuses() []string {
+	return append(slices.Clone(milestones), StatusApproved, StatusRejected, StatusExpired)
+}
+
+// IsTerminal reports APPROVED, REJECTED and EXPIRED.
+func IsTerminal(status string) bool {
+	return status == StatusApproved || status == StatusRejected || status == StatusExpired
+}
+
+// MilestoneRank is the position of a milestone status (PENDING 0 … LIVENESS_PASSED 4), -1 for
+// a terminal or unknown status.
+func MilestoneRank(status string) int { return slices.Index(milestones, status) }
+
+// Editable reports whether PATCH may change an application in status (spec 3.2).
+func Editable(status string) bool {
+	switch status {
+	case StatusPending, StatusDocumentUploaded, StatusNINVerified, StatusBVNVerified:
+		return true
+	}
+	return false
+}
+
+// Application is a KYC application. Empty strings are absent values (rendered as null).
+type Application struct {
+	ID          string
+	TenantID    string
+	EntityType  string
+	FirstName   string
+	LastName    string
+	BVN         string
+	NIN         string
+	Phone       string
+	Email       string
+	Address     string
+	DateOfBirth *time.Time
+	Tier        string
+	Status      string
+	// Verification facts behind the milestones and tiers.
+	BVNVerified    bool
+	NINVerified    bool
+	LivenessPassed bool
+	// Document facts, computed by the store from the application's documents.
+	HasIDDocument     bool
+	HasProofOfAddress bool
+	RiskLevel         string
+	AssignedTo        string
+	Notes             string
+	CreatedBy         string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+// Result is one verification on the application's evidence trail (spec 2.5 verificationResults).
+type Result struct {
+	ID             string
+	ApplicationID  string
+	IdentityType   identity.VerificationType
+	Provider       string
+	ProviderSource string // EMBEDDED, BYOL, or LOCAL (answered before any provider)
+	IsMatch        bool
+	Confidence     float64
+	Raw            json.RawMessage
+	ErrorMessage   string
+	Charged        decimal.Decimal
+	VerifiedAt     time.Time
+}
+
+// SourceLocal marks an answer complyd gave itself before asking any provider (NO_FACE,
+// MULTIPLE_FACES from its own face detector); such answers are free.
+const SourceLocal = "LOCAL"
+
+// Detail is an application with its results (oldest first) and documents.
+type Detail struct {
+	Application
+	Results   []Result
+	Documents []document.Document
+}
+
+// advance moves a to the milestone to unless a is already at or above it (never lowered).
+func (a *Application) advance(to string) {
+	if MilestoneRank(to) > MilestoneRank(a.Status) && !IsTerminal(a.Status) {
+		a.Status = to
+	}
+}
+
+// QualifiedTier is the highest tier the application's facts meet (spec 3.2 rules 1–3), or ""
+// when it meets none:
+//  1. TIER_1: a verified BVN or NIN;
+//  2. TIER_2: a verified BVN and a valid means of identification (a verified NIN alone is not enough);
+//  3. TIER_3: a verified BVN or NIN, a valid ID, a proof of address and a passed liveness check.
+func (a Application) QualifiedTier() string {
+	idVerified := a.BVNVerified || a.NINVerified
+	switch {
+	case idVerified && a.HasIDDocument && a.HasProofOfAddress && a.LivenessPassed:
+		return identity.Tier3
+	case a.BVNVerified && a.HasIDDocument:
+		return identity.Tier2
+	case idVerified:
+		return identity.Tier1
+	}
+	return ""
+}
+
+// upgradeTier applies spec 3.2 rule 4: after an upload or a verification the tier rises to the
+// qualified tier, and to at least TIER_2 when both a BVN and a NIN are present. It never lowers.
+func (a *Application) upgradeTier() {
+	raise := func(t string) {
+		if identity.TierRank(t) > identity.TierRank(a.Tier) {
+			a.Tier = t
+		}
+	}
+	raise(a.QualifiedTier())
+	if a.BVN != "" && a.NIN != "" {
+		raise(identity.Tier2)
+	}
+}
+
+func newID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// IDPrefix starts every application id; ResultIDPrefix every verification result id.
+const (
+	IDPrefix       = "kyc_"
+	ResultIDPrefix = "vr_"
+)

@@ -1,0 +1,292 @@
+package kyc
+
+import (
+	"context"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/wallet"
+)
+
+// ProvidersFunc returns the tenant's providers (embedded and, in BYOL mode, its own) and the
+// provider configuration that selects among them (cmd/complyd builds the BYOL provider).
+type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+
+// Deps are the service's collaborators; all are required.
+type Deps struct {
+	Store      Store
+	Wallet     *wallet.Service
+	Providers  ProvidersFunc
+	Biometrics *identity.Biometrics
+	Blobs      document.Blobs
+	Now        func() time.Time
+	Logger     *slog.Logger
+}
+
+// Service applies the KYC rules.
+type Service struct{ Deps }
+
+// NewService returns the service; it panics on a missing dependency.
+func NewService(d Deps) *Service {
+	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Biometrics == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
+		panic("kyc: NewService needs every dependency")
+	}
+	return &Service{Deps: d}
+}
+
+// NewApplication is the create body (service-spec.md 4.4).
+type NewApplication struct {
+	EntityType, FirstName, LastName string
+	BVN, NIN, Phone, Email, Address string
+	DateOfBirth                     string
+	Tier                            string
+}
+
+// Create submits an application: PENDING; the tier is the requested one (default TIER_1) and at
+// least TIER_2 when both BVN and NIN are given. Errors: VALIDATION_ERROR.
+func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, n NewApplication) (Application, error) {
+	now := s.Now()
+	a := Application{ID: newID(IDPrefix), TenantID: string(tenantID), EntityType: n.EntityType,
+		FirstName: strings.TrimSpace(n.FirstName), LastName: strings.TrimSpace(n.LastName), BVN: n.BVN, NIN: n.NIN,
+		Phone: strings.TrimSpace(n.Phone), Email: strings.TrimSpace(n.Email), Address: strings.TrimSpace(n.Address),
+		Tier: identity.Tier1, Status: StatusPending, CreatedBy: actor.ID, CreatedAt: now, UpdatedAt: now}
+	var bad []apperr.FieldError
+	if a.EntityType != EntityIndividual && a.EntityType != EntityBusiness {
+		bad = append(bad, apperr.FieldError{Field: "entityType", Message: "must be INDIVIDUAL or BUSINESS"})
+	}
+	if a.FirstName == "" {
+		bad = append(bad, apperr.FieldError{Field: "firstName", Message: "is required"})
+	}
+	if a.LastName == "" {
+		bad = append(bad, apperr.FieldError{Field: "lastName", Message: "is required"})
+	}
+	for _, f := range []struct{ name, v string }{{"bvn", a.BVN}, {"nin", a.NIN}} {
+		if f.v != "" && !identity.IsElevenDigits(f.v) {
+			bad = append(bad, apperr.FieldError{Field: f.name, Message: "must be exactly 11 digits"})
+		}
+	}
+	if a.Email != "" && !validEmail(a.Email) {
+		bad = append(bad, apperr.FieldError{Field: "email", Message: "must be an email address"})
+	}
+	if n.DateOfBirth != "" {
+		d, ok := parseDOB(n.DateOfBirth, now)
+		if !ok {
+			bad = append(bad, apperr.FieldError{Field: "dateOfBirth", Message: "must be a valid past ISO 8601 date (YYYY-MM-DD)"})
+		}
+		a.DateOfBirth = d
+	}
+	if n.Tier != "" {
+		if identity.TierRank(n.Tier) == 0 {
+			bad = append(bad, apperr.FieldError{Field: "tier", Message: "must be TIER_1, TIER_2 or TIER_3"})
+		}
+		a.Tier = n.Tier
+	}
+	if len(bad) > 0 {
+		return Application{}, apperr.InvalidFields(bad...)
+	}
+	a.upgradeTier()
+	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.created", ResourceType: "kyc_application",
+		ResourceID: a.ID, After: snapshot(a)}
+	if err := s.Store.Create(ctx, a, ev); err != nil {
+		return Application{}, err
+	}
+	return a, nil
+}
+
+// Get returns an application with its results and documents. Errors: NOT_FOUND.
+func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Detail, error) {
+	return s.Store.Detail(ctx, tenantID, id)
+}
+
+// List pages applications. Errors: VALIDATION_ERROR for an unknown status.
+func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Application], error) {
+	if f.Status != "" && MilestoneRank(f.Status) < 0 && !IsTerminal(f.Status) {
+		return paging.Result[Application]{}, apperr.Invalid("status", "unknown status")
+	}
+	return s.Store.List(ctx, tenantID, f, p)
+}
+
+// Patch is PATCH /kyc/applications/:id: nil leaves a field, "" clears it (spec 3.2).
+type Patch struct {
+	NIN, BVN, Email, Phone, DateOfBirth *string
+}
+
+// Update edits an application in PENDING, DOCUMENT_UPLOADED, NIN_VERIFIED or BVN_VERIFIED.
+// Changing a verified BVN or NIN clears its verified flag (the status is never lowered). When
+// both a BVN and a NIN become present the tier rises to TIER_2 (rule 4). Errors:
+// VALIDATION_ERROR (not 11 digits, invalid date or email), NOT_FOUND, INVALID_STATUS_TRANSITION
+// (409, not editable in this status).
+func (s *Service) Update(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, p Patch) (Application, error) {
+	now := s.Now()
+	var bad []apperr.FieldError
+	check := func(field string, v *string, ok func(string) bool, msg string) {
+		if v != nil && *v != "" && !ok(*v) {
+			bad = append(bad, apperr.FieldError{Field: field, Message: msg})
+		}
+	}
+	check("nin", p.NIN, identity.IsElevenDigits, "must be exactly 11 digits, or empty to clear")
+	check("bvn", p.BVN, identity.IsElevenDigits, "must be exactly 11 digits, or empty to clear")
+	check("email", p.Email, validEmail, "must be an email address, or empty to clear")
+	var dob *time.Time
+	if p.DateOfBirth != nil && *p.DateOfBirth != "" {
+		d, ok := parseDOB(*p.DateOfBirth, now)
+		if !ok {
+			bad = append(bad, apperr.FieldError{Field: "dateOfBirth", Message: "must be a valid past ISO 8601 date (YYYY-MM-DD), or empty to clear"})
+		}
+		dob = d
+	}
+	if len(bad) > 0 {
+		return Application{}, apperr.InvalidFields(bad...)
+	}
+	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
+		if !Editable(a.Status) {
+			return Change{}, apperr.Newf(apperr.InvalidStatusTransition, "an application in status %s cannot be edited", a.Status).
+				WithData(map[string]any{"from": a.Status, "to": a.Status, "allowed": []string{},
+					"editableStatuses": []string{StatusPending, StatusDocumentUploaded, StatusNINVerified, StatusBVNVerified}})
+		}
+		before := snapshot(*a)
+		if p.NIN != nil && *p.NIN != a.NIN {
+			a.NIN, a.NINVerified = *p.NIN, false
+		}
+		if p.BVN != nil && *p.BVN != a.BVN {
+			a.BVN, a.BVNVerified = *p.BVN, false
+		}
+		if p.Email != nil {
+			a.Email = strings.TrimSpace(*p.Email)
+		}
+		if p.Phone != nil {
+			a.Phone = strings.TrimSpace(*p.Phone)
+		}
+		if p.DateOfBirth != nil {
+			a.DateOfBirth = dob
+		}
+		a.upgradeTier()
+		a.UpdatedAt = now
+		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.updated", ResourceType: "kyc_application",
+			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+	})
+}
+
+// Decision is approve's and reject's body.
+type Decision struct {
+	RiskLevel string
+	Notes     string // approve: notes; reject: the reason (required)
+}
+
+// Approve decides APPROVED from any non-terminal status (decisions.md §5); riskLevel defaults
+// to LOW. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status.
+func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
+	if d.RiskLevel == "" {
+		d.RiskLevel = "LOW"
+	}
+	if strings.TrimSpace(d.Notes) == "" {
+		d.Notes = "Approved"
+	}
+	return s.decide(ctx, tenantID, actor, id, StatusApproved, d)
+}
+
+// Reject decides REJECTED from any non-terminal status with a reason (kept as the notes);
+// riskLevel defaults to HIGH. Errors: VALIDATION_ERROR (no reason), NOT_FOUND,
+// INVALID_STATUS_TRANSITION from a terminal status.
+func (s *Service) Reject(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
+	if strings.TrimSpace(d.Notes) == "" {
+		return Application{}, apperr.Invalid("reason", "is required")
+	}
+	if d.RiskLevel == "" {
+		d.RiskLevel = "HIGH"
+	}
+	return s.decide(ctx, tenantID, actor, id, StatusRejected, d)
+}
+
+func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision) (Application, error) {
+	switch d.RiskLevel {
+	case "LOW", "MEDIUM", "HIGH":
+	default:
+		return Application{}, apperr.Invalid("riskLevel", "must be LOW, MEDIUM or HIGH")
+	}
+	now := s.Now()
+	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
+		if IsTerminal(a.Status) {
+			return Change{}, apperr.Transition(a.Status, to, allowedFrom(a))
+		}
+		before := snapshot(*a)
+		a.Status, a.RiskLevel, a.Notes, a.UpdatedAt = to, d.RiskLevel, strings.TrimSpace(d.Notes), now
+		action := "kyc.approved"
+		if to == StatusRejected {
+			action = "kyc.rejected"
+		}
+		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyc_application",
+			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+	})
+}
+
+// allowedFrom lists the statuses an officer decision may move a to (for 409 data).
+func allowedFrom(a *Application) []string {
+	if IsTerminal(a.Status) {
+		return []string{}
+	}
+	return []string{StatusApproved, StatusRejected}
+}
+
+// UpgradeTier is the Tier 1 → Tier 2 path (spec 3.2, last row): an APPROVED TIER_1 application
+// with a verified NIN gets the BVN now provided, goes back to NIN_VERIFIED (the verified NIN is
+// kept) at TIER_2; then verify-bvn gives BVN_VERIFIED and an officer approves again. Errors:
+// VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION (not APPROVED at TIER_1 with a
+// verified NIN).
+func (s *Service) UpgradeTier(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, bvn string) (Application, error) {
+	if !identity.IsElevenDigits(bvn) {
+		return Application{}, apperr.Invalid("bvn", "must be exactly 11 digits")
+	}
+	now := s.Now()
+	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
+		if a.Status != StatusApproved || a.Tier != identity.Tier1 || !a.NINVerified {
+			return Change{}, apperr.Newf(apperr.InvalidStatusTransition,
+				"only an APPROVED TIER_1 application with a verified NIN can be upgraded to TIER_2 (this one is %s at %s)", a.Status, a.Tier).
+				WithData(map[string]any{"from": a.Status, "to": StatusNINVerified, "allowed": []string{}})
+		}
+		before := snapshot(*a)
+		a.BVN, a.BVNVerified = bvn, false
+		a.Status, a.Tier, a.UpdatedAt = StatusNINVerified, identity.Tier2, now
+		a.RiskLevel, a.Notes = "", ""
+		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.tier_upgrade_started", ResourceType: "kyc_application",
+			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+	})
+}
+
+func validEmail(s string) bool {
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s
+}
+
+// parseDOB parses an ISO date that is not in the future and not before 1900.
+func parseDOB(s string, now time.Time) (*time.Time, bool) {
+	t, ok := identity.ParseDate(s)
+	if !ok || t.After(now) || t.Year() < 1900 {
+		return nil, false
+	}
+	return &t, true
+}
+
+// snapshot is the audited state of an application.
+func snapshot(a Application) map[string]any {
+	m := map[string]any{"status": a.Status, "tier": a.Tier, "bvnVerified": a.BVNVerified, "ninVerified": a.NINVerified,
+		"livenessPassed": a.LivenessPassed, "bvn": a.BVN, "nin": a.NIN, "email": a.Email, "phone": a.Phone}
+	if a.DateOfBirth != nil {
+		m["dateOfBirth"] = a.DateOfBirth.Format(time.DateOnly)
+	}
+	if a.RiskLevel != "" {
+		m["riskLevel"] = a.RiskLevel
+	}
+	if a.Notes != "" {
+		m["notes"] = a.Notes
+	}
+	return m
+}

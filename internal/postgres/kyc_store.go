@@ -1,0 +1,339 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/kyc"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/webhook"
+)
+
+// KYCStore implements kyc.Store, kyc.Expirer and the StoredKYC query of screening's
+// EnrichmentStore port.
+type KYCStore struct{ db *DB }
+
+// NewKYCStore returns the KYC store over db.
+func NewKYCStore(db *DB) *KYCStore { return &KYCStore{db: db} }
+
+var (
+	_ kyc.Store   = (*KYCStore)(nil)
+	_ kyc.Expirer = (*KYCStore)(nil)
+)
+
+// The document facts are computed, so a tier never depends on a stale flag.
+const kycColumns = `a.id, a.tenant_id::text AS tenant_id, a.entity_type, a.first_name, a.last_name, a.bvn, a.nin, a.phone, a.email,
+	a.address, a.date_of_birth, a.tier, a.status, a.bvn_verified, a.nin_verified, a.liveness_passed, a.risk_level,
+	a.assigned_to::text AS assigned_to, a.notes, a.created_by::text AS created_by, a.created_at, a.updated_at,
+	exists (select 1 from documents d where d.tenant_id = a.tenant_id and d.owner_kind = 'KYC' and d.application_id = a.id
+		and d.document_type in ('PASSPORT', 'DRIVERS_LICENSE', 'VOTERS_CARD', 'NATIONAL_ID')) AS has_id_document,
+	exists (select 1 from documents d where d.tenant_id = a.tenant_id and d.owner_kind = 'KYC' and d.application_id = a.id
+		and d.document_type in ('PROOF_OF_ADDRESS', 'UTILITY_BILL')) AS has_proof_of_address`
+
+type kycRow struct {
+	ID                string     `db:"id"`
+	TenantID          string     `db:"tenant_id"`
+	EntityType        string     `db:"entity_type"`
+	FirstName         string     `db:"first_name"`
+	LastName          string     `db:"last_name"`
+	BVN               string     `db:"bvn"`
+	NIN               string     `db:"nin"`
+	Phone             string     `db:"phone"`
+	Email             string     `db:"email"`
+	Address           string     `db:"address"`
+	DateOfBirth       *time.Time `db:"date_of_birth"`
+	Tier              string     `db:"tier"`
+	Status            string     `db:"status"`
+	BVNVerified       bool       `db:"bvn_verified"`
+	NINVerified       bool       `db:"nin_verified"`
+	LivenessPassed    bool       `db:"liveness_passed"`
+	RiskLevel         *string    `db:"risk_level"`
+	AssignedTo        *string    `db:"assigned_to"`
+	Notes             *string    `db:"notes"`
+	CreatedBy         *string    `db:"created_by"`
+	CreatedAt         time.Time  `db:"created_at"`
+	UpdatedAt         time.Time  `db:"updated_at"`
+	HasIDDocument     bool       `db:"has_id_document"`
+	HasProofOfAddress bool       `db:"has_proof_of_address"`
+}
+
+func toApplication(r kycRow) kyc.Application {
+	return kyc.Application{ID: r.ID, TenantID: r.TenantID, EntityType: r.EntityType, FirstName: r.FirstName, LastName: r.LastName,
+		BVN: r.BVN, NIN: r.NIN, Phone: r.Phone, Email: r.Email, Address: r.Address, DateOfBirth: r.DateOfBirth, Tier: r.Tier,
+		Status: r.Status, BVNVerified: r.BVNVerified, NINVerified: r.NINVerified, LivenessPassed: r.LivenessPassed,
+		HasIDDocument: r.HasIDDocument, HasProofOfAddress: r.HasProofOfAddress, RiskLevel: deref(r.RiskLevel),
+		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+}
+
+func getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
+	b := psql.Select(kycColumns).From("kyc_applications a").Where(sq.Eq{"a.tenant_id": string(tenantID), "a.id": id})
+	if lock {
+		b = b.Suffix("FOR UPDATE OF a")
+	}
+	r, err := one[kycRow](ctx, tx, b, "KYC application")
+	return toApplication(r), err
+}
+
+func applicationValues(a kyc.Application) map[string]any {
+	return map[string]any{
+		"entity_type": a.EntityType, "first_name": a.FirstName, "last_name": a.LastName, "bvn": a.BVN, "nin": a.NIN,
+		"phone": a.Phone, "email": a.Email, "address": a.Address, "date_of_birth": a.DateOfBirth, "tier": a.Tier,
+		"status": a.Status, "bvn_verified": a.BVNVerified, "nin_verified": a.NINVerified, "liveness_passed": a.LivenessPassed,
+		"risk_level": nullIfEmpty(a.RiskLevel), "assigned_to": nullIfEmpty(a.AssignedTo), "notes": nullIfEmpty(a.Notes),
+		"updated_at": a.UpdatedAt,
+	}
+}
+
+// Create implements kyc.Store.
+func (s *KYCStore) Create(ctx context.Context, a kyc.Application, ev audit.Event) error {
+	tenantID := tenancy.TenantID(a.TenantID)
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		vals := applicationValues(a)
+		vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = a.ID, a.TenantID, nullIfEmpty(a.CreatedBy), a.CreatedAt
+		if err := exec(ctx, tx, psql.Insert("kyc_applications").SetMap(vals)); err != nil {
+			return mapErr(err, "KYC application")
+		}
+		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData("", a)); err != nil {
+			return err
+		}
+		return insertAudit(ctx, tx, ev, s.db.now())
+	})
+}
+
+// Get implements kyc.Store.
+func (s *KYCStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Application, error) {
+	var a kyc.Application
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		a, err = getApplication(ctx, tx, tenantID, id, false)
+		return err
+	})
+	return a, err
+}
+
+type resultRow struct {
+	ID             string    `db:"id"`
+	ApplicationID  string    `db:"application_id"`
+	IdentityType   string    `db:"identity_type"`
+	Provider       string    `db:"provider"`
+	ProviderSource string    `db:"provider_source"`
+	IsMatch        bool      `db:"is_match"`
+	Confidence     float64   `db:"confidence"`
+	Raw            []byte    `db:"raw_response"`
+	ErrorMessage   *string   `db:"error_message"`
+	Charged        string    `db:"charged"`
+	VerifiedAt     time.Time `db:"verified_at"`
+}
+
+// Detail implements kyc.Store.
+func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Detail, error) {
+	var d kyc.Detail
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		a, err := getApplication(ctx, tx, tenantID, id, false)
+		if err != nil {
+			return err
+		}
+		d.Application = a
+		rows, err := collect[resultRow](ctx, tx, psql.Select("id", "application_id", "identity_type", "provider", "provider_source",
+			"is_match", "confidence", "raw_response", "error_message", "charged::text AS charged", "verified_at").
+			From("kyc_verification_results").Where(sq.Eq{"tenant_id": string(tenantID), "application_id": id}).OrderBy("verified_at", "id"))
+		if err != nil {
+			return err
+		}
+		d.Results = make([]kyc.Result, 0, len(rows))
+		for _, r := range rows {
+			d.Results = append(d.Results, kyc.Result{ID: r.ID, ApplicationID: r.ApplicationID, IdentityType: identity.VerificationType(r.IdentityType),
+				Provider: r.Provider, ProviderSource: r.ProviderSource, IsMatch: r.IsMatch, Confidence: r.Confidence, Raw: r.Raw,
+				ErrorMessage: deref(r.ErrorMessage), Charged: dec(r.Charged), VerifiedAt: r.VerifiedAt})
+		}
+		d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYC, id)
+		return err
+	})
+	return d, err
+}
+
+// List implements kyc.Store.
+func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.ListParams, p paging.Params) (paging.Result[kyc.Application], error) {
+	res := paging.Result[kyc.Application]{Page: p.Page, Limit: p.Limit, Items: []kyc.Application{}}
+	where := sq.Eq{"a.tenant_id": string(tenantID)}
+	if f.Status != "" {
+		where["a.status"] = f.Status
+	}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := count(ctx, tx, psql.Select("count(*)").From("kyc_applications a").Where(where))
+		if err != nil {
+			return err
+		}
+		rows, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").Where(where).
+			OrderBy("a.created_at DESC", "a.id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
+		if err != nil {
+			return err
+		}
+		res.Total = n
+		for _, r := range rows {
+			res.Items = append(res.Items, toApplication(r))
+		}
+		return nil
+	})
+	return res, err
+}
+
+// Update implements kyc.Store.
+func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyc.Application) (kyc.Change, error)) (kyc.Application, error) {
+	var a kyc.Application
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		a, err = getApplication(ctx, tx, tenantID, id, true)
+		if err != nil {
+			return err
+		}
+		prev := a.Status
+		ch, err := fn(&a)
+		if err != nil {
+			return err
+		}
+		if ch.Hold != nil {
+			if _, err := s.db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription); err != nil {
+				return err
+			}
+		}
+		if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(applicationValues(a)).
+			Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
+			return err
+		}
+		for _, r := range ch.Results {
+			raw := r.Raw
+			if len(raw) == 0 || !json.Valid(raw) {
+				raw = nil
+			}
+			if _, err := tx.Exec(ctx, `insert into kyc_verification_results (id, tenant_id, application_id, identity_type, provider,
+				provider_source, is_match, confidence, raw_response, error_message, charged, verified_at)
+				values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12)`,
+				r.ID, string(tenantID), id, string(r.IdentityType), r.Provider, r.ProviderSource, r.IsMatch, r.Confidence,
+				raw, nullIfEmpty(r.ErrorMessage), r.Charged.String(), r.VerifiedAt); err != nil {
+				return fmt.Errorf("insert verification result: %w", err)
+			}
+		}
+		if d := ch.AddDocument; d != nil {
+			if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
+				return err
+			}
+		}
+		if ch.DeleteDocumentID != "" {
+			tag, err := tx.Exec(ctx, `delete from documents where tenant_id = $1 and owner_kind = 'KYC' and application_id = $2 and id = $3`,
+				string(tenantID), id, ch.DeleteDocumentID)
+			if err != nil {
+				return fmt.Errorf("delete document: %w", err)
+			}
+			if tag.RowsAffected() == 0 {
+				return mapErr(pgx.ErrNoRows, "document")
+			}
+		}
+		if a.Status != prev {
+			if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
+				return err
+			}
+		}
+		if err := insertAudit(ctx, tx, ch.Audit, s.db.now()); err != nil {
+			return err
+		}
+		// Re-read so the document facts reflect this change.
+		a, err = getApplication(ctx, tx, tenantID, id, false)
+		return err
+	})
+	return a, err
+}
+
+// ExpiryDays implements kyc.Store.
+func (s *KYCStore) ExpiryDays(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
+	n := kyc.DefaultExpiryDays
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		return mapErr(tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&n), "tenant")
+	})
+	return n, err
+}
+
+// ExpireApplications implements kyc.Expirer: tenant by tenant (each in its own transaction, so
+// RLS applies), the applications created more than expiry_days before now and still
+// non-terminal become EXPIRED, each audited with kyc.status_changed queued.
+func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, error) {
+	rows, err := s.db.Pool.Query(ctx, `select id::text from tenants`)
+	if err != nil {
+		return 0, fmt.Errorf("list tenants: %w", err)
+	}
+	tenants, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	for _, t := range tenants {
+		tenantID := tenancy.TenantID(t)
+		err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+			days := kyc.DefaultExpiryDays
+			if err := tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, t).Scan(&days); err != nil && err != pgx.ErrNoRows {
+				return err
+			}
+			cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
+			apps, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").
+				Where(sq.And{sq.Eq{"a.tenant_id": t}, sq.NotEq{"a.status": []string{kyc.StatusApproved, kyc.StatusRejected, kyc.StatusExpired}},
+					sq.Lt{"a.created_at": cutoff}}).OrderBy("a.created_at").Suffix("FOR UPDATE OF a SKIP LOCKED"))
+			if err != nil {
+				return err
+			}
+			for _, r := range apps {
+				a := toApplication(r)
+				prev := a.Status
+				a.Status, a.UpdatedAt = kyc.StatusExpired, now
+				if err := exec(ctx, tx, psql.Update("kyc_applications").Set("status", a.Status).Set("updated_at", now).
+					Where(sq.Eq{"tenant_id": t, "id": a.ID})); err != nil {
+					return err
+				}
+				if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
+					return err
+				}
+				if err := insertAudit(ctx, tx, kyc.ExpireAudit(tenantID, a, prev), now); err != nil {
+					return err
+				}
+				total++
+			}
+			return nil
+		})
+		if err != nil {
+			return total, fmt.Errorf("expire applications of %s: %w", t, err)
+		}
+	}
+	return total, nil
+}
+
+// StoredKYC implements the KYC half of screening.EnrichmentStore: the tenant's most recently
+// created application for the BVN (docs/kyc.md "Screening"). KYC applications carry no account
+// number, so a lookup by account number alone finds nothing (Found false → NONE → BLOCK in
+// STRICT mode).
+func (s *KYCStore) StoredKYC(ctx context.Context, tenantID tenancy.TenantID, bvn, _ string) (screening.StoredKYC, error) {
+	var out screening.StoredKYC
+	if bvn == "" {
+		return out, nil
+	}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `select id, status, tier from kyc_applications where tenant_id = $1 and bvn = $2
+			order by created_at desc, id desc limit 1`, string(tenantID), bvn).Scan(&out.ExternalRef, &out.Status, &out.Tier)
+		if err == pgx.ErrNoRows {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("stored kyc: %w", err)
+		}
+		out.Found = true
+		return nil
+	})
+	return out, err
+}
