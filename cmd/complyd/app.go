@@ -23,6 +23,7 @@ import (
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
+	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/smtp"
 	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/web"
@@ -97,7 +98,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
-		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff}
+		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher()}
 	// Each capability wires itself in its own wire_<capability>.go file.
 	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC} {
 		if err := wire(w); err != nil {
@@ -151,6 +152,9 @@ type wiring struct {
 	periodic []*river.PeriodicJob
 	// webhookBackoff is appOptions.WebhookBackoff.
 	webhookBackoff jobs.Backoff
+	// matcher is the in-memory sanctions and PEP matcher shared by search, screening, KYB owner
+	// screening and re-screening; wireSanctions loads the lists into it and keeps it current.
+	matcher *sanctions.Matcher
 	// wallet is the prepaid wallet, set by wireWallet for the paid capabilities after it.
 	wallet *wallet.Service
 	// kyc is the KYC service (tests reach it through the app).
