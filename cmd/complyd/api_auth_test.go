@@ -434,3 +434,27 @@ func TestUserListPagingAndFilter(t *testing.T) {
 	require.Equal(t, 4, page.Total)
 	requireRESTError(t, s.rest("GET", "/api/v1/auth/users?role=ROOT", cred{Bearer: admin}, nil), 400, "VALIDATION_ERROR")
 }
+
+func TestTenantRateLimit(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{Config: func(c *config) { c.RateLimitAPI = 5 }})
+	_, admin := s.tenant()
+	_, other := s.tenant()
+	limited := 0
+	var last envelope
+	for i := 0; i < 12; i++ {
+		env := s.rest("GET", "/api/v1/auth/me", cred{Bearer: admin}, nil)
+		if !env.Success {
+			limited++
+			last = env
+		}
+	}
+	require.GreaterOrEqual(t, limited, 5, "a burst over the ceiling is refused")
+	requireRESTError(t, last, 429, "RATE_LIMITED")
+	require.NotEmpty(t, last.Header.Get("Retry-After"))
+	require.True(t, s.rest("GET", "/api/v1/auth/me", cred{Bearer: other}, nil).Success, "another tenant has its own budget")
+	_, err := s.authClient("grpc", cred{Bearer: admin}).Me(context.Background(), connect.NewRequest(&complydv1.MeRequest{}))
+	code, info := errorInfo(t, err)
+	require.Equal(t, connect.CodeResourceExhausted, code)
+	require.Equal(t, "RATE_LIMITED", info.Code)
+}

@@ -82,7 +82,8 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	sessions.Cookie.Path = "/"
 
 	metrics := connectapi.NewMetrics(reg)
-	authn := connectapi.NewAuthenticator(authSvc, sessions, log)
+	authn := connectapi.NewAuthenticator(authSvc, sessions, log,
+		connectapi.WithTenantLimits(auth.NewTenantLimiter(cfg.RateLimitScreening, cfg.RateLimitAPI, o.Now)))
 	handlers, err := connectapi.Handlers(connectapi.Deps{
 		Auth:          connectapi.NewAuthHandler(authSvc, sessions, cfg.CookieSecure, log),
 		Users:         connectapi.NewUserHandler(authSvc, log),

@@ -66,3 +66,46 @@ func (l *LoginLimiter) Allow(email, ip string) (bool, time.Duration) {
 	}
 	return true, 0
 }
+
+// TenantLimiter enforces per-tenant request ceilings (decisions.md §7): one class for
+// screening, one for every other endpoint. A rate of 0 turns a class off. Per process.
+type TenantLimiter struct {
+	mu      sync.Mutex
+	buckets map[string]*rate.Limiter
+	rates   map[string]int
+	now     func() time.Time
+}
+
+// Request classes of TenantLimiter.
+const (
+	ClassScreening = "screening"
+	ClassAPI       = "api"
+)
+
+// NewTenantLimiter allows screening and api requests per second per tenant (0 = unlimited).
+func NewTenantLimiter(screening, api int, now func() time.Time) *TenantLimiter {
+	return &TenantLimiter{buckets: map[string]*rate.Limiter{}, rates: map[string]int{ClassScreening: screening, ClassAPI: api}, now: now}
+}
+
+// Allow spends one request of class for tenant; when refused it says how long to wait.
+func (l *TenantLimiter) Allow(tenant, class string) (bool, time.Duration) {
+	n := l.rates[class]
+	if n <= 0 {
+		return true, 0
+	}
+	key := class + ":" + tenant
+	l.mu.Lock()
+	lim, ok := l.buckets[key]
+	if !ok {
+		lim = rate.NewLimiter(rate.Limit(n), n) // one second of burst
+		l.buckets[key] = lim
+	}
+	l.mu.Unlock()
+	now := l.now()
+	r := lim.ReserveN(now, 1)
+	if d := r.DelayFrom(now); d > 0 {
+		r.CancelAt(now)
+		return false, d
+	}
+	return true, 0
+}

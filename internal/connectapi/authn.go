@@ -32,11 +32,42 @@ type Authenticator struct {
 	sessions *scs.SessionManager
 	log      *slog.Logger
 	errs     *connect.ErrorWriter
+	limits   *auth.TenantLimiter
 }
 
+// AuthOption configures an Authenticator.
+type AuthOption func(*Authenticator)
+
+// WithTenantLimits enforces per-tenant request ceilings after authentication (decisions.md §7).
+func WithTenantLimits(l *auth.TenantLimiter) AuthOption { return func(a *Authenticator) { a.limits = l } }
+
 // NewAuthenticator returns the middleware factory.
-func NewAuthenticator(svc *auth.Service, sessions *scs.SessionManager, log *slog.Logger) *Authenticator {
-	return &Authenticator{svc: svc, sessions: sessions, log: log, errs: connect.NewErrorWriter()}
+func NewAuthenticator(svc *auth.Service, sessions *scs.SessionManager, log *slog.Logger, opts ...AuthOption) *Authenticator {
+	a := &Authenticator{svc: svc, sessions: sessions, log: log, errs: connect.NewErrorWriter()}
+	for _, o := range opts {
+		o(a)
+	}
+	return a
+}
+
+// screeningPrefix marks the procedures of the screening rate class.
+const screeningPrefix = "/complyd.v1.TransactionService/"
+
+// overLimit reports RATE_LIMITED when the tenant spent its ceiling for this class of call.
+func (a *Authenticator) overLimit(p auth.Principal, procedure string) error {
+	if a.limits == nil {
+		return nil
+	}
+	class := auth.ClassAPI
+	if strings.HasPrefix(procedure, screeningPrefix) {
+		class = auth.ClassScreening
+	}
+	if ok, wait := a.limits.Allow(string(p.TenantID), class); !ok {
+		e := apperr.New(apperr.RateLimited, "request rate limit exceeded for your institution; retry shortly")
+		e.RetryAfter = wait
+		return e
+	}
+	return nil
 }
 
 // Wrap guards h, whose procedures must all be in the permission table.
@@ -63,6 +94,10 @@ func (a *Authenticator) Wrap(h http.Handler) http.Handler {
 		}
 		if !rule.optional && !rule.roles.Has(p.Role) {
 			a.fail(w, r, apperr.New(apperr.Forbidden, "your role may not perform this action"))
+			return
+		}
+		if err := a.overLimit(p, r.URL.Path); err != nil {
+			a.fail(w, r, err)
 			return
 		}
 		ctx = auth.WithPrincipal(ctx, p)
@@ -114,7 +149,9 @@ func (a *Authenticator) principal(ctx context.Context, r *http.Request) (auth.Pr
 }
 
 func (a *Authenticator) fail(w http.ResponseWriter, r *http.Request, err error) {
-	_ = a.errs.Write(w, r, ToConnect(r.Context(), a.log, err))
+	ce := ToConnect(r.Context(), a.log, err)
+	a.log.LogAttrs(r.Context(), slog.LevelInfo, "rpc refused", slog.String("procedure", r.URL.Path), slog.String("code", ce.Code().String()))
+	_ = a.errs.Write(w, r, ce)
 }
 
 // RequestID is outermost middleware: it accepts or assigns X-Request-Id, echoes it, and puts

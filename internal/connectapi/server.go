@@ -35,7 +35,7 @@ func Options(m *Metrics, log *slog.Logger) ([]connect.HandlerOption, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), errorInterceptor(log), validationInterceptor(v))}, nil
+	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v))}, nil
 }
 
 // Handlers builds every Connect service of the foundation. Later capabilities append theirs in
