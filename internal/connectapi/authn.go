@@ -39,7 +39,9 @@ type Authenticator struct {
 type AuthOption func(*Authenticator)
 
 // WithTenantLimits enforces per-tenant request ceilings after authentication (decisions.md §7).
-func WithTenantLimits(l *auth.TenantLimiter) AuthOption { return func(a *Authenticator) { a.limits = l } }
+func WithTenantLimits(l *auth.TenantLimiter) AuthOption {
+	return func(a *Authenticator) { a.limits = l }
+}
 
 // NewAuthenticator returns the middleware factory.
 func NewAuthenticator(svc *auth.Service, sessions *scs.SessionManager, log *slog.Logger, opts ...AuthOption) *Authenticator {
