@@ -95,7 +95,10 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var out bytes.Buffer
 	out.Grow(len(body) + 32)
 	out.WriteString(`{"success":true,"data":`)
-	out.Write(body)
+	// protojson varies its whitespace on purpose; answers are compacted so they are stable.
+	if err := json.Compact(&out, body); err != nil {
+		out.Write(body)
+	}
 	out.WriteString("}")
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(out.Len()))
