@@ -14,6 +14,9 @@ import (
 var uniqueViolations = map[string]*apperr.Error{
 	"user_emails_pkey": apperr.New(apperr.UserAlreadyExists, "a user with this email already exists"),
 	"tenants_slug_key": apperr.New(apperr.Conflict, "a tenant with this slug already exists"),
+	// sanctions (docs/sanctions.md)
+	"watchlists_tenant_name_key":           apperr.New(apperr.Conflict, "a watchlist with this name already exists"),
+	"sanctions_false_positives_active_key": apperr.New(apperr.Conflict, "this entry is already suppressed for this subject"),
 }
 
 // mapErr turns pgx errors into apperr: no rows → NOT_FOUND, known unique violations → their
