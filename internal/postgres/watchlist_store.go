@@ -358,4 +358,3 @@ func (s *SanctionsStore) ActiveFalsePositives(ctx context.Context, tenantID tena
 	})
 	return out, err
 }
-
