@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -393,4 +395,33 @@ func TestSanctionsEngineBands(t *testing.T) {
 		require.Contains(t, v.Hits[0].Explanation, tc.entryID, tc.sender)
 		require.NotEmpty(t, v.RulesTriggered, tc.sender)
 	}
+}
+
+// TestWatchlistImportCLI: a bad file fails with a clear error before any database work; the
+// import itself is covered against PostgreSQL in internal/postgres (TestSanctionsImport).
+func TestWatchlistImportCLI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bad := dir + "/sdn.csv"
+	require.NoError(t, os.WriteFile(bad, []byte("not,a,list\n"), 0o600))
+	var out bytes.Buffer
+	err := watchlistImport(context.Background(), []string{"--format", "ofac-sdn-csv", "--list", "OFAC-SDN", bad}, slog.New(slog.DiscardHandler), &out)
+	require.ErrorIs(t, err, sanctions.ErrBadListFile)
+	require.ErrorContains(t, err, "import OFAC-SDN")
+	err = watchlistImport(context.Background(), []string{"--format", "ofac-sdn-csv", bad}, slog.New(slog.DiscardHandler), &out)
+	require.ErrorContains(t, err, "usage")
+	require.Error(t, watchlistCmd(context.Background(), []string{"nope"}, slog.New(slog.DiscardHandler)))
+}
+
+// TestWatchlistEvalCLI prints the evaluation table for the shared lists.
+func TestWatchlistEvalCLI(t *testing.T) {
+	t.Parallel()
+	if _, err := loadSharedLists(""); err != nil {
+		t.Skipf("shared lists: %v", err)
+	}
+	var out bytes.Buffer
+	require.NoError(t, watchlistEval(context.Background(), nil, slog.New(slog.DiscardHandler), &out))
+	require.Contains(t, out.String(), "| threshold | precision | recall | F1 |")
+	require.Contains(t, out.String(), "| 0.75 |")
+	require.Contains(t, out.String(), "| 0.95 |")
 }
