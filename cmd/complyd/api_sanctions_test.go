@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/connectapi"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
@@ -424,4 +425,31 @@ func TestWatchlistEvalCLI(t *testing.T) {
 	require.Contains(t, out.String(), "| threshold | precision | recall | F1 |")
 	require.Contains(t, out.String(), "| 0.75 |")
 	require.Contains(t, out.String(), "| 0.95 |")
+}
+
+// TestSanctionsPermissions pins who may call the sanctions and watchlist procedures
+// (decisions.md §4, §10; docs/sanctions.md).
+func TestSanctionsPermissions(t *testing.T) {
+	t.Parallel()
+	all := auth.Roles{auth.RoleBankAdmin, auth.RoleComplianceOfficer, auth.RoleAnalyst, auth.RoleAuditor}
+	want := map[string]auth.Roles{
+		complydv1connect.WatchlistServiceCreateWatchlistProcedure:      {auth.RoleBankAdmin},
+		complydv1connect.WatchlistServiceListWatchlistsProcedure:       all,
+		complydv1connect.WatchlistServiceGetWatchlistProcedure:         all,
+		complydv1connect.WatchlistServiceDeleteWatchlistProcedure:      {auth.RoleBankAdmin},
+		complydv1connect.WatchlistServiceAddWatchlistEntryProcedure:    {auth.RoleBankAdmin},
+		complydv1connect.WatchlistServiceListWatchlistEntriesProcedure: all,
+		complydv1connect.WatchlistServiceDeleteWatchlistEntryProcedure: {auth.RoleBankAdmin},
+		complydv1connect.SanctionsServiceSearchProcedure:               all,
+		complydv1connect.SanctionsServiceCreateFalsePositiveProcedure:  {auth.RoleBankAdmin, auth.RoleComplianceOfficer},
+		complydv1connect.SanctionsServiceListFalsePositivesProcedure:   all,
+		complydv1connect.SanctionsServiceRevokeFalsePositiveProcedure:  {auth.RoleBankAdmin, auth.RoleComplianceOfficer},
+	}
+	perms := connectapi.Permissions()
+	for proc, roles := range want {
+		a, ok := perms[proc]
+		require.True(t, ok, proc)
+		require.False(t, a.Public, proc)
+		require.ElementsMatch(t, roles, a.Roles, proc)
+	}
 }

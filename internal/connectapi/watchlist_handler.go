@@ -23,7 +23,9 @@ func NewWatchlistHandler(svc *sanctions.Service, log *slog.Logger) *WatchlistHan
 	return &WatchlistHandler{svc: svc, log: log}
 }
 
-func (h *WatchlistHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *WatchlistHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 func watchlistToProto(w sanctions.Watchlist) *complydv1.Watchlist {
 	return &complydv1.Watchlist{Id: w.ID, Name: w.Name, Type: string(w.Type), EntryCount: int32(w.EntryCount),

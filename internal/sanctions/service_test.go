@@ -70,7 +70,9 @@ type fakeCases struct {
 	OpenCaseFunc func(ctx context.Context, req CaseRequest) error
 }
 
-func (f fakeCases) OpenCase(ctx context.Context, req CaseRequest) error { return f.OpenCaseFunc(ctx, req) }
+func (f fakeCases) OpenCase(ctx context.Context, req CaseRequest) error {
+	return f.OpenCaseFunc(ctx, req)
+}
 
 func newTestService(st *fakeStore) *Service {
 	n := 0
