@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"strings"
@@ -179,7 +180,10 @@ func validListName(name string) error {
 // ofacFiles picks sdn, alt and add from files: by base name (sdn*, alt*,
 // add*, also cons_prim/cons_alt/cons_add) when they all have one, else in
 // the order given.
-func ofacFiles(files []SourceFile) (sdn, alt, add *strings.Reader, err error) {
+//
+// Missing files are untyped nil readers: a nil *strings.Reader in an
+// io.Reader would look present to ParseOFAC.
+func ofacFiles(files []SourceFile) (sdn, alt, add io.Reader, err error) {
 	if len(files) == 0 || len(files) > 3 {
 		return nil, nil, nil, fmt.Errorf("%w: ofac-sdn-csv takes sdn.csv and optionally alt.csv and add.csv", ErrBadListFile)
 	}
@@ -215,7 +219,13 @@ func ofacFiles(files []SourceFile) (sdn, alt, add *strings.Reader, err error) {
 	if byRole["sdn"] == nil {
 		return nil, nil, nil, fmt.Errorf("%w: ofac-sdn-csv: no sdn.csv among the files", ErrBadListFile)
 	}
-	return byRole["sdn"], byRole["alt"], byRole["add"], nil
+	reader := func(role string) io.Reader {
+		if r := byRole[role]; r != nil {
+			return r
+		}
+		return nil
+	}
+	return reader("sdn"), reader("alt"), reader("add"), nil
 }
 
 // LoadAll loads every current global list version and every tenant's
