@@ -453,3 +453,22 @@ func TestSanctionsPermissions(t *testing.T) {
 		require.ElementsMatch(t, roles, a.Roles, proc)
 	}
 }
+
+// TestHealthSanctions: the health check reports the matcher of this replica: "empty" with no
+// global list, "ok" once one is loaded (decisions.md §10).
+func TestHealthSanctions(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	var h struct {
+		Status string            `json:"status"`
+		Checks map[string]string `json:"checks"`
+	}
+	s.rest("GET", "/api/v1/health", cred{}, nil).decode(t, &h)
+	require.Equal(t, "empty", h.Checks["sanctions"])
+	require.Equal(t, "degraded", h.Status)
+	s.App.Sanctions.Matcher().Replace("TEST-LIST", []sanctions.Entry{{ID: "test-list:1", SourceID: "1", List: "TEST-LIST",
+		ListType: sanctions.ListTypeSanctions, Name: "Abubakar Shekau"}})
+	s.rest("GET", "/health", cred{}, nil).decode(t, &h)
+	require.Equal(t, "ok", h.Checks["sanctions"])
+	require.Equal(t, "ok", h.Status)
+}
