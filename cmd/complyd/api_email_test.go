@@ -13,7 +13,8 @@ import (
 )
 
 // TestWelcomeEmailOverSMTP creates a user through /api/v1 and receives the welcome email at a
-// real SMTP listener; the first delivery attempt fails and the queued job retries it.
+// real SMTP listener; the first delivery attempt fails and the queued job retries it. The server
+// runs River workers, so it has a database of its own (serverOpts.OwnDB).
 func TestWelcomeEmailOverSMTP(t *testing.T) {
 	t.Parallel()
 	sink := smtptest.Start(t)

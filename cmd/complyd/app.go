@@ -31,10 +31,20 @@ import (
 
 // app is the assembled service: its HTTP handler and its background workers.
 type app struct {
-	Handler http.Handler
-	Runner  *jobs.Runner
-	Auth    *auth.Service
-	DB      *postgres.DB
+	Handler   http.Handler
+	Runner    *jobs.Runner
+	Auth      *auth.Service
+	DB        *postgres.DB
+	Sanctions *sanctions.Service
+	// Background tasks (LISTEN connections, periodic refreshes) that serve runs until shutdown.
+	Background []func(ctx context.Context)
+}
+
+// startBackground runs every background task until ctx ends.
+func (a *app) startBackground(ctx context.Context) {
+	for _, f := range a.Background {
+		go f(ctx)
+	}
 }
 
 // appOptions let tests replace collaborators.
@@ -43,6 +53,10 @@ type appOptions struct {
 	Mailer notify.Mailer
 	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
 	WebhookBackoff jobs.Backoff
+	// SubjectSource and CaseOpener serve sanctions re-screening; nil until the KYC/KYB/customer
+	// and cases capabilities are wired (docs/sanctions.md).
+	SubjectSource sanctions.SubjectSource
+	CaseOpener    sanctions.CaseOpener
 }
 
 func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
@@ -98,10 +112,12 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
-		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher()}
-	// Each capability wires itself in its own wire_<capability>.go file.
-	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC} {
+	w := &wiring{ctx: ctx, opts: o, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
+		workers: river.NewWorkers(), mux: http.NewServeMux(), health: restapi.HealthChecks{Database: db.Ping},
+		webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher()}
+	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
+	// first: capabilities that screen names use w.sanctions.
+	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -114,7 +130,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	mux := w.mux
 	connectapi.Mount(mux, handlers)
-	health := restapi.Health(restapi.HealthChecks{Database: db.Ping})
+	health := restapi.Health(w.health)
 	mux.Handle("GET /health", health)
 	mux.Handle("GET /api/v1/health", health)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
@@ -131,11 +147,14 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
+	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
+		Sanctions: w.sanctions, Background: w.background}, nil
 }
 
 // wiring is what every capability's wire function receives and extends.
 type wiring struct {
+	ctx         context.Context
+	opts        appOptions
 	cfg         config
 	db          *postgres.DB
 	log         *slog.Logger
@@ -160,6 +179,12 @@ type wiring struct {
 	wallet *wallet.Service
 	// kyc is the KYC service (tests reach it through the app).
 	kyc *kyc.Service
+	// health holds the checks of GET /health; capabilities fill theirs (sanctions).
+	health restapi.HealthChecks
+	// background tasks serve starts (app.Background).
+	background []func(ctx context.Context)
+	// sanctions is the live matcher service (set by wireSanctions).
+	sanctions *sanctions.Service
 }
 
 // addService registers a Connect service behind the authenticator.

@@ -5,6 +5,9 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
 // config is the process configuration, read from the environment (decisions.md §1).
@@ -36,6 +39,11 @@ type config struct {
 	CredentialsKey string
 	// IdentityAllowPrivate lets BYOL provider URLs be http and on private addresses (tests, dev).
 	IdentityAllowPrivate bool
+	// SanctionsRefresh is the period of the official list download (COMPLYD_SANCTIONS_REFRESH,
+	// a Go duration such as 24h); 0 = off. The addresses can be overridden (mirrors, tests).
+	SanctionsRefresh time.Duration
+	SanctionsOFACURL string
+	SanctionsUNURL   string
 }
 
 func loadConfig(devMode bool) (config, error) {
@@ -57,9 +65,18 @@ func loadConfig(devMode bool) (config, error) {
 		BlobSecret:          os.Getenv("COMPLYD_BLOB_SECRET"),
 		PublicURL:           os.Getenv("COMPLYD_PUBLIC_URL"),
 		CredentialsKey:      os.Getenv("COMPLYD_CREDENTIALS_KEY"),
+		SanctionsOFACURL:    envOr("COMPLYD_SANCTIONS_OFAC_URL", sanctionshttp.OFACBaseURL),
+		SanctionsUNURL:      envOr("COMPLYD_SANCTIONS_UN_URL", sanctionshttp.UNURL),
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.Addr
+	}
+	if v := strings.TrimSpace(os.Getenv("COMPLYD_SANCTIONS_REFRESH")); v != "" && v != "0" && v != "off" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute {
+			return c, fmt.Errorf("COMPLYD_SANCTIONS_REFRESH must be a duration of at least 1m (e.g. 24h), or off")
+		}
+		c.SanctionsRefresh = d
 	}
 	var err error
 	if c.WebhookAllowPrivate, err = envBool("COMPLYD_WEBHOOK_ALLOW_PRIVATE", devMode); err != nil {

@@ -70,6 +70,7 @@ func dev(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	defer a.Runner.Stop(context.WithoutCancel(ctx))
+	a.startBackground(ctx)
 	return listenAndServe(ctx, cfg.Addr, a.Handler, log, func(addr string) {
 		fmt.Printf("\ncomplyd dev is running on http://%s\n  dashboard:  http://%s/\n  login:      %s / %s\n"+
 			"  try:        curl -s http://%s/api/v1/auth/login -H 'Content-Type: application/json' -d '{\"email\":\"%s\",\"password\":\"%s\"}'\n\n",

@@ -1,5 +1,5 @@
 // Command complyd is the compliance screening service and its operator CLI
-// (decisions.md §1): serve, migrate, dev, tenant create, wallet credit. It is the only wiring site.
+// (decisions.md §1): serve, migrate, dev, tenant create, wallet credit, watchlist import/eval. It is the only wiring site.
 package main
 
 import (
@@ -21,6 +21,8 @@ Usage:
   complyd dev                   one-command local run on a private PostgreSQL (or DATABASE_URL)
   complyd tenant create --name N --slug S --admin-email E --admin-password P [--admin-first-name F --admin-last-name L]
   complyd wallet credit --tenant SLUG --amount N --reference REF [--description D]
+  complyd watchlist import --format ofac-sdn-csv|un-xml --list NAME [--type SANCTIONS|PEP] FILE...
+  complyd watchlist eval [--set FILE] [--data DIR | --db]
 
 Configuration is by environment variables; see README.md.
 `
@@ -59,6 +61,8 @@ func run(ctx context.Context, args []string, log *slog.Logger) error {
 		return tenantCmd(ctx, args[1:], log)
 	case "wallet":
 		return walletCmd(ctx, args[1:], log)
+	case "watchlist":
+		return watchlistCmd(ctx, args[1:], log)
 	case "help", "-h", "--help":
 		fmt.Print(usage)
 		return nil

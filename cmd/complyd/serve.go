@@ -27,6 +27,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr st
 	if err := a.Runner.Start(ctx); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}
+	a.startBackground(ctx)
 	defer func() {
 		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()

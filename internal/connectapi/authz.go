@@ -89,6 +89,20 @@ var permissions = map[string]access{
 	complydv1connect.IdentityProviderServiceGetProviderConfigProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.IdentityProviderServiceUpdateProviderConfigProcedure: {roles: auth.AdminOnly},
 	complydv1connect.IdentityProviderServiceGetKycConfigProcedure:         {roles: auth.AdminOnly},
+	// sanctions and watchlists (decisions.md §4, §10; docs/sanctions.md): BANK_ADMIN changes
+	// watchlists, every role reads them and searches (ad-hoc screening changes nothing);
+	// officers review false positives, every role lists them.
+	complydv1connect.WatchlistServiceCreateWatchlistProcedure:      {roles: auth.AdminOnly},
+	complydv1connect.WatchlistServiceListWatchlistsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.WatchlistServiceGetWatchlistProcedure:         {roles: auth.AnyRole},
+	complydv1connect.WatchlistServiceDeleteWatchlistProcedure:      {roles: auth.AdminOnly},
+	complydv1connect.WatchlistServiceAddWatchlistEntryProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.WatchlistServiceListWatchlistEntriesProcedure: {roles: auth.AnyRole},
+	complydv1connect.WatchlistServiceDeleteWatchlistEntryProcedure: {roles: auth.AdminOnly},
+	complydv1connect.SanctionsServiceSearchProcedure:               {roles: auth.AnyRole},
+	complydv1connect.SanctionsServiceCreateFalsePositiveProcedure:  {roles: auth.Officers},
+	complydv1connect.SanctionsServiceListFalsePositivesProcedure:   {roles: auth.AnyRole},
+	complydv1connect.SanctionsServiceRevokeFalsePositiveProcedure:  {roles: auth.Officers},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

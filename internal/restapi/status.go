@@ -63,6 +63,9 @@ var created = []string{
 	"POST /api/v1/cases/{id}/interdictions",
 	"POST /api/v1/kyc/applications",
 	"POST /api/v1/kyc/kyb/applications",
+	"POST /api/v1/watchlists",
+	"POST /api/v1/watchlists/{id}/entries",
+	"POST /api/v1/sanctions/false-positives",
 }
 
 func createdMatcher() *http.ServeMux {

@@ -5,8 +5,13 @@
 // explanations that land in a verdict's triggeredRules.details, the score
 // bands of decisions.md §8, and the labelled evaluation harness.
 //
-// sanctions is a core package: it imports only the standard library and
-// internal/tenancy. It must not import pgx, squirrel, river, connect,
-// net/http, internal/gen or any adapter; the store, API and CLI wire it from
-// outside (decisions.md §10).
+// It also holds the Service around the live matcher (list imports with
+// versions, tenant watchlists, searches with reviewed false positives,
+// reloading on notifications) and re-screening on list change, with the
+// ports it consumes: Store, SubjectSource and CaseOpener (docs/sanctions.md).
+//
+// sanctions is a core package: it imports the standard library and the leaf
+// packages tenancy, apperr, audit and paging. It must not import pgx,
+// squirrel, river, connect, net/http, internal/gen or any adapter; the store,
+// API and CLI wire it from outside (decisions.md §10).
 package sanctions

@@ -209,13 +209,14 @@ func (idx *Index) nameText(nm *indexedName) string {
 	return e.Aliases[nm.alias].Name
 }
 
-// typeMatches applies Query.EntityType.
+// typeMatches applies Query.EntityType. An entry of unknown type (a tenant
+// watchlist entry without entityType) is screened by every query.
 func typeMatches(want, got EntityType) bool {
 	switch want {
 	case "":
 		return true
 	case EntityIndividual:
-		return got == EntityIndividual
+		return got == EntityIndividual || got == ""
 	case EntityBusiness:
 		return got != EntityIndividual
 	}
