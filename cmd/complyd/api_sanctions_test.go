@@ -472,3 +472,52 @@ func TestHealthSanctions(t *testing.T) {
 	require.Equal(t, "ok", h.Checks["sanctions"])
 	require.Equal(t, "ok", h.Status)
 }
+
+// TestRescreenOpensCaseEndToEnd: with workers running, adding a tenant watchlist entry that
+// matches an existing KYC applicant re-screens the tenant in the background and opens one
+// SANCTIONS_HIT case linked to the application, through the real subject source and case opener.
+func TestRescreenOpensCaseEndToEnd(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{Workers: true})
+	_, adminTok := s.tenant()
+	admin := cred{Bearer: adminTok}
+	var app struct{ ID string }
+	s.rest("POST", "/api/v1/kyc/applications", admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Ibrahim",
+		"lastName": "Danjuma", "bvn": "12345678901"}).decode(t, &app)
+	s.rest("POST", "/api/v1/kyc/applications", admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Chidinma",
+		"lastName": "Eze"}).decode(t, &struct{}{})
+
+	var wl struct{ ID string }
+	s.rest("POST", "/api/v1/watchlists", admin, map[string]any{"name": "Fraud ring", "type": "SANCTIONS"}).decode(t, &wl)
+	s.rest("POST", "/api/v1/watchlists/"+wl.ID+"/entries", admin, map[string]any{"name": "Ibrahim Danjuma",
+		"entityType": "INDIVIDUAL", "reference": "FR-7"}).decode(t, &struct{}{})
+
+	type caseItem struct {
+		ID                      string  `json:"id"`
+		Type                    string  `json:"type"`
+		Priority                string  `json:"priority"`
+		RelatedKycApplicationID *string `json:"relatedKycApplicationId"`
+		Title                   string  `json:"title"`
+	}
+	var list struct {
+		Items []caseItem `json:"items"`
+		Total int        `json:"total"`
+	}
+	waitFor(t, 20*time.Second, "re-screening case", func() bool {
+		s.rest("GET", "/api/v1/cases?type=SANCTIONS_HIT", admin, nil).decode(t, &list)
+		return list.Total > 0
+	})
+	require.Equal(t, 1, list.Total)
+	c := list.Items[0]
+	require.Equal(t, "CRITICAL", c.Priority)
+	require.NotNil(t, c.RelatedKycApplicationID)
+	require.Equal(t, app.ID, *c.RelatedKycApplicationID)
+	require.Contains(t, c.Title, "Ibrahim Danjuma")
+
+	// Another list change re-screens again without a second case for the same pair.
+	s.rest("POST", "/api/v1/watchlists/"+wl.ID+"/entries", admin, map[string]any{"name": "Somebody Else Entirely",
+		"entityType": "INDIVIDUAL"}).decode(t, &struct{}{})
+	time.Sleep(1500 * time.Millisecond)
+	s.rest("GET", "/api/v1/cases?type=SANCTIONS_HIT", admin, nil).decode(t, &list)
+	require.Equal(t, 1, list.Total)
+}

@@ -38,10 +38,10 @@ func wireSanctions(w *wiring) error {
 
 	subjects, cases := w.opts.SubjectSource, w.opts.CaseOpener
 	if subjects == nil {
-		subjects = noSubjects{}
+		subjects = subjectSources{postgres.KYCSubjects{DB: w.db}}
 	}
 	if cases == nil {
-		cases = logCaseOpener{log: w.log}
+		cases = postgres.NewRescreenStore(w.db)
 	}
 	river.AddWorker(w.workers, &jobs.RescreenWorker{Rescreener: &sanctions.Rescreener{Service: svc, Subjects: subjects, Cases: cases, Logger: w.log}})
 
@@ -131,19 +131,15 @@ func (s nameScreener) ScreenSubject(ctx context.Context, tenantID tenancy.Tenant
 	return out, nil
 }
 
-// noSubjects is the SubjectSource until the KYC, KYB and customer capabilities provide theirs.
-type noSubjects struct{}
+// subjectSources walks several subject sources in turn (KYC applicants, KYB companies and their
+// people, saved customer profiles).
+type subjectSources []sanctions.SubjectSource
 
-func (noSubjects) EachSubject(context.Context, tenancy.TenantID, func(sanctions.Subject) error) error {
-	return nil
-}
-
-// logCaseOpener is the CaseOpener until the cases capability is wired: it logs the hit.
-type logCaseOpener struct{ log *slog.Logger }
-
-func (o logCaseOpener) OpenCase(ctx context.Context, r sanctions.CaseRequest) error {
-	o.log.WarnContext(ctx, "sanctions re-screening hit (no case opener wired)", "tenant", r.TenantID, "type", r.Type,
-		"subjectType", r.Subject.Type, "subjectId", r.Subject.ID, "entryId", r.Match.EntryID, "score", r.Match.Score,
-		"listVersion", r.ListVersion)
+func (ss subjectSources) EachSubject(ctx context.Context, tenantID tenancy.TenantID, fn func(sanctions.Subject) error) error {
+	for _, s := range ss {
+		if err := s.EachSubject(ctx, tenantID, fn); err != nil {
+			return err
+		}
+	}
 	return nil
 }
