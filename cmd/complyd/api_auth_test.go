@@ -304,6 +304,12 @@ func TestMFA(t *testing.T) {
 	c = loginChallenge()
 	code, _ = totp.GenerateCode(setup.Secret, s.Clock.Now())
 	require.True(t, s.rest("POST", "/api/v1/auth/mfa/verify", cred{}, map[string]any{"tempToken": c.TempToken, "code": code}).Success)
+
+	// The TOTP seed is sealed at rest, never stored in clear.
+	var stored string
+	require.NoError(t, s.admin().QueryRow(context.Background(), "select totp_secret from users where id = $1", f.AdminID).Scan(&stored))
+	require.True(t, strings.HasPrefix(stored, "sealed:v1:"), stored)
+	require.NotContains(t, stored, setup.Secret)
 }
 
 func TestAPIKeys(t *testing.T) {

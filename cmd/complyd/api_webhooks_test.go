@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -158,6 +159,10 @@ func TestWebhookConfig(t *testing.T) {
 	// PATCH of the URL alone keeps the secret.
 	s.rest("PATCH", "/api/v1/tenants/me/webhooks", cred{Bearer: admin}, map[string]any{"webhookUrl": "https://bank.example/v2"}).decode(t, &cfg)
 	require.True(t, cfg.SecretSet)
+	// The signing secret is sealed at rest.
+	var stored string
+	require.NoError(t, s.admin().QueryRow(context.Background(), "select secret from webhook_endpoints where url = 'https://bank.example/v2'").Scan(&stored))
+	require.True(t, strings.HasPrefix(stored, "sealed:v1:"), stored)
 }
 
 // TestWebhookSignedDelivery: a resolved case arrives once, signed as the spec says and with the

@@ -217,5 +217,6 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log})
+	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log,
+		CredentialsKey: keyFrom(cfg.CredentialsKey, cfg.JWTSecret, "byol-credentials")})
 }

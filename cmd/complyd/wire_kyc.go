@@ -100,10 +100,7 @@ func wireKYC(w *wiring) error {
 	if err != nil {
 		return err
 	}
-	pstore, err := postgres.NewProviderConfigStore(w.db, keyFrom(w.cfg.CredentialsKey, w.cfg.JWTSecret, "byol-credentials"))
-	if err != nil {
-		return err
-	}
+	pstore := postgres.NewProviderConfigStore(w.db)
 	allowPrivate := w.cfg.IdentityAllowPrivate
 	newBYOL := func(b identity.BYOLConfig) (*idhttp.Provider, error) {
 		return idhttp.New(idhttp.Config{BYOLConfig: b, AllowPrivate: allowPrivate})

@@ -40,6 +40,9 @@ var (
 	cleanup      []func()
 )
 
+// CredentialsKey is the sealing key of test databases' application handles.
+var CredentialsKey = []byte("complyd-test-credentials-key-32b")
+
 // Main runs the package's tests, then drops the package's database. Use it as
 //
 //	func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -113,7 +116,7 @@ func start() error {
 			_ = c.Close(context.Background())
 		}
 	})
-	shared, err = postgres.Open(ctx, dbURL, postgres.Options{MaxConns: 20, Logger: slog.New(slog.DiscardHandler)})
+	shared, err = postgres.Open(ctx, dbURL, postgres.Options{MaxConns: 20, Logger: slog.New(slog.DiscardHandler), CredentialsKey: CredentialsKey})
 	return err
 }
 
@@ -213,7 +216,7 @@ func Fresh(t testing.TB) (*postgres.DB, string) {
 		t.Fatalf("pgtest.Fresh: clone: %v", err)
 	}
 	url := withDatabase(serverURL, name)
-	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 10, Logger: slog.New(slog.DiscardHandler)})
+	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 10, Logger: slog.New(slog.DiscardHandler), CredentialsKey: CredentialsKey})
 	if err != nil {
 		t.Fatalf("pgtest.Fresh: open: %v", err)
 	}

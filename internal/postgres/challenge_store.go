@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -39,18 +38,24 @@ func (s *AuthStore) UpdateChallenge(ctx context.Context, tenantID tenancy.Tenant
 		} else if err != nil {
 			return err
 		}
-		c.TenantID, c.Hash, c.PendingSecret, cr.TOTPSecret = tenantID, hash, deref(pending), deref(totp)
+		c.TenantID, c.Hash = tenantID, hash
+		if c.PendingSecret, err = s.db.seal.openText(tenantID, deref(pending)); err != nil {
+			return err
+		}
+		if cr.TOTPSecret, err = s.db.seal.openText(tenantID, deref(totp)); err != nil {
+			return err
+		}
 		out, err := fn(&c, &cr)
 		if err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `update mfa_challenges set pending_secret = $2, attempts = $3, used_at = $4 where id = $1`,
-			c.ID, nullIfEmpty(c.PendingSecret), c.Attempts, c.UsedAt); err != nil {
+			c.ID, nullIfEmpty(s.db.seal.sealText(tenantID, c.PendingSecret)), c.Attempts, c.UsedAt); err != nil {
 			return err
 		}
 		if out.EnrolSecret != "" {
 			if _, err := tx.Exec(ctx, "update users set totp_secret = $3, updated_at = $4 where tenant_id = $1 and id = $2",
-				string(tenantID), c.UserID, out.EnrolSecret, time.Now()); err != nil {
+				string(tenantID), c.UserID, s.db.seal.sealText(tenantID, out.EnrolSecret), s.db.now()); err != nil {
 				return err
 			}
 		}

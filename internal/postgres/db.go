@@ -28,6 +28,7 @@ type DB struct {
 	river  *river.Client[pgx.Tx]
 	now    func() time.Time
 	logger *slog.Logger
+	seal   *sealer
 }
 
 // Options tune Open.
@@ -35,10 +36,17 @@ type Options struct {
 	MaxConns int32
 	Now      func() time.Time
 	Logger   *slog.Logger
+	// CredentialsKey (32 bytes) seals the secrets the service reads back: TOTP seeds, webhook
+	// secrets, BYOL provider credentials.
+	CredentialsKey []byte
 }
 
 // Open connects a pool whose connections run as AppRole.
 func Open(ctx context.Context, url string, o Options) (*DB, error) {
+	seal, err := newSealer(o.CredentialsKey)
+	if err != nil {
+		return nil, fmt.Errorf("credentials key: %w", err)
+	}
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("parse database url: %w", err)
@@ -69,7 +77,7 @@ func Open(ctx context.Context, url string, o Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("river insert client: %w", err)
 	}
-	return &DB{Pool: pool, river: rc, now: o.Now, logger: o.Logger}, nil
+	return &DB{Pool: pool, river: rc, now: o.Now, logger: o.Logger, seal: seal}, nil
 }
 
 // Close closes the pool.

@@ -2,9 +2,6 @@ package postgres
 
 import (
 	"context"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,54 +15,23 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// ProviderConfigStore implements kyc.ProviderStore. The BYOL API key is sealed with AES-256-GCM
-// under a key given at construction (COMPLYD_CREDENTIALS_KEY, docs/identity-providers.md), with
-// the tenant id as additional data so a sealed key cannot be replayed onto another tenant.
+// ProviderConfigStore implements kyc.ProviderStore. The BYOL API key is sealed with the DB's
+// credentials key (COMPLYD_CREDENTIALS_KEY, docs/identity-providers.md), bound to its tenant.
 type ProviderConfigStore struct {
-	db   *DB
-	aead cipher.AEAD
+	db *DB
 }
 
-// NewProviderConfigStore returns the store; key must be 32 bytes.
-func NewProviderConfigStore(db *DB, key []byte) (*ProviderConfigStore, error) {
-	if len(key) != 32 {
-		return nil, errors.New("credentials key must be 32 bytes")
-	}
-	block, err := aes.NewCipher(key)
-	if err != nil {
-		return nil, err
-	}
-	aead, err := cipher.NewGCM(block)
-	if err != nil {
-		return nil, err
-	}
-	return &ProviderConfigStore{db: db, aead: aead}, nil
-}
+// NewProviderConfigStore returns the store.
+func NewProviderConfigStore(db *DB) *ProviderConfigStore { return &ProviderConfigStore{db: db} }
 
 var _ kyc.ProviderStore = (*ProviderConfigStore)(nil)
 
 func (s *ProviderConfigStore) seal(tenantID tenancy.TenantID, plain string) []byte {
-	if plain == "" {
-		return nil
-	}
-	nonce := make([]byte, s.aead.NonceSize())
-	_, _ = rand.Read(nonce)
-	return s.aead.Seal(nonce, nonce, []byte(plain), []byte(tenantID))
+	return s.db.seal.seal(tenantID, plain)
 }
 
 func (s *ProviderConfigStore) open(tenantID tenancy.TenantID, sealed []byte) (string, error) {
-	if len(sealed) == 0 {
-		return "", nil
-	}
-	n := s.aead.NonceSize()
-	if len(sealed) < n {
-		return "", errors.New("sealed credential too short")
-	}
-	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(tenantID))
-	if err != nil {
-		return "", fmt.Errorf("open sealed credential (was COMPLYD_CREDENTIALS_KEY changed?): %w", err)
-	}
-	return string(plain), nil
+	return s.db.seal.open(tenantID, sealed)
 }
 
 // ProviderSettings implements kyc.ProviderStore.

@@ -96,8 +96,11 @@ func (s *AuthStore) GetCredentials(ctx context.Context, tenantID tenancy.TenantI
 		var totp *string
 		err := tx.QueryRow(ctx, "select password_hash, totp_secret from users where tenant_id = $1 and id = $2",
 			string(tenantID), id).Scan(&c.PasswordHash, &totp)
-		c.TOTPSecret = deref(totp)
-		return mapErr(err, "user")
+		if err != nil {
+			return mapErr(err, "user")
+		}
+		c.TOTPSecret, err = s.db.seal.openText(tenantID, deref(totp))
+		return err
 	})
 	return c, err
 }

@@ -29,7 +29,8 @@ var _ webhook.Store = (*WebhookStore)(nil)
 // very short (test) backoffs are waited out by the worker itself (see jobs.DeliverWebhookWorker).
 const immediateReschedule = time.Second
 
-func getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
+// getEndpoint reads the tenant's endpoint; the signing secret is stored sealed (sealer.go).
+func (db *DB) getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
 	q := "select url, secret, updated_at from webhook_endpoints where tenant_id = $1"
 	if lock {
 		q += " for update"
@@ -38,7 +39,10 @@ func getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock
 	err := tx.QueryRow(ctx, q, string(tenantID)).Scan(&e.URL, &e.Secret, &e.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return webhook.Endpoint{}, nil
+	} else if err != nil {
+		return e, err
 	}
+	e.Secret, err = db.seal.openText(tenantID, e.Secret)
 	return e, err
 }
 
@@ -46,7 +50,7 @@ func getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock
 func (s *WebhookStore) Endpoint(ctx context.Context, tenantID tenancy.TenantID) (webhook.Endpoint, error) {
 	var e webhook.Endpoint
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		e, err = getEndpoint(ctx, tx, tenantID, false)
+		e, err = s.db.getEndpoint(ctx, tx, tenantID, false)
 		return err
 	})
 	return e, err
@@ -62,7 +66,7 @@ func (s *WebhookStore) UpdateEndpoint(ctx context.Context, tenantID tenancy.Tena
 			return fmt.Errorf("create webhook endpoint: %w", err)
 		}
 		var err error
-		if e, err = getEndpoint(ctx, tx, tenantID, true); err != nil {
+		if e, err = s.db.getEndpoint(ctx, tx, tenantID, true); err != nil {
 			return err
 		}
 		ev, err := fn(&e)
@@ -70,7 +74,7 @@ func (s *WebhookStore) UpdateEndpoint(ctx context.Context, tenantID tenancy.Tena
 			return err
 		}
 		if _, err := tx.Exec(ctx, "update webhook_endpoints set url = $2, secret = $3, updated_at = $4 where tenant_id = $1",
-			string(tenantID), e.URL, e.Secret, e.UpdatedAt); err != nil {
+			string(tenantID), e.URL, s.db.seal.sealText(tenantID, e.Secret), e.UpdatedAt); err != nil {
 			return fmt.Errorf("update webhook endpoint: %w", err)
 		}
 		return insertAudit(ctx, tx, ev, s.db.now())
@@ -181,7 +185,7 @@ func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id s
 		if d, err = getDelivery(ctx, tx, tenantID, id, false); err != nil {
 			return err
 		}
-		e, err = getEndpoint(ctx, tx, tenantID, false)
+		e, err = s.db.getEndpoint(ctx, tx, tenantID, false)
 		return err
 	})
 	return d, e.Secret, err
