@@ -18,13 +18,17 @@ import (
 
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/smtp"
+	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/web"
 )
@@ -43,6 +47,8 @@ type appOptions struct {
 	Mailer notify.Mailer
 	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
 	WebhookBackoff jobs.Backoff
+	// WrapEmbedded, when set, wraps the embedded identity provider (tests delay or count calls).
+	WrapEmbedded func(identity.Provider) identity.Provider
 }
 
 func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
@@ -98,9 +104,9 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
-		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher()}
+		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(), wrapEmbedded: o.WrapEmbedded}
 	// Each capability wires itself in its own wire_<capability>.go file.
-	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC} {
+	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC, wireKYB, wireLookups} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -159,6 +165,15 @@ type wiring struct {
 	wallet *wallet.Service
 	// kyc is the KYC service (tests reach it through the app).
 	kyc *kyc.Service
+	// kyb is the KYB service, set by wireKYB for wireLookups.
+	kyb *kyb.Service
+	// identityProviders resolves a tenant's identity providers (set by wireKYC; shared by KYB and
+	// lookups so every paid call goes through the same chain).
+	identityProviders func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+	// blobs is the document store (set by wireKYC).
+	blobs document.Blobs
+	// wrapEmbedded is appOptions.WrapEmbedded.
+	wrapEmbedded func(identity.Provider) identity.Provider
 }
 
 // addService registers a Connect service behind the authenticator.

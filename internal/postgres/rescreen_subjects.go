@@ -73,7 +73,7 @@ func (q *KYBAndProfileSubjects) List(ctx context.Context, tenantID tenancy.Tenan
 			return fmt.Errorf("kyb subjects: %w", err)
 		}
 		type kybSubj struct {
-			id, name      string
+			id, name     string
 			dirs, owners []byte
 		}
 		apps, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (kybSubj, error) {

@@ -63,6 +63,8 @@ var created = []string{
 	"POST /api/v1/cases/{id}/interdictions",
 	"POST /api/v1/kyc/applications",
 	"POST /api/v1/kyc/kyb/applications",
+	"POST /api/v1/customers/{id}/kyc-application",
+	"POST /api/v1/customers/{id}/kyb-application",
 }
 
 func createdMatcher() *http.ServeMux {
