@@ -39,6 +39,8 @@ type app struct {
 	Runner  *jobs.Runner
 	Auth    *auth.Service
 	DB      *postgres.DB
+	// Matcher is the shared sanctions matcher (tests load entries into it).
+	Matcher *sanctions.Matcher
 }
 
 // appOptions let tests replace collaborators.
@@ -136,7 +138,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
+	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db, Matcher: w.matcher}, nil
 }
 
 // wiring is what every capability's wire function receives and extends.
