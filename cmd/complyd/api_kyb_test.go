@@ -179,8 +179,8 @@ func TestKYBHappyPathMilestonesAndDecisions(t *testing.T) {
 		Balance         string
 		Company         struct {
 			RcNumber, CompanyName, Address, RegistrationDate string
-			Directors                                       []struct{ Name, Nationality, AppointmentDate string }
-			BeneficialOwners                                []struct {
+			Directors                                        []struct{ Name, Nationality, AppointmentDate string }
+			BeneficialOwners                                 []struct {
 				Name       string
 				Percentage float64
 			}
