@@ -28,8 +28,12 @@ build:
     CGO_ENABLED=0 go build -trimpath -o bin/complyd ./cmd/complyd
 
 # Every benchmark the issues ask for.
-bench: bench-auth
+bench: bench-auth bench-lookups
 
 # /auth/me over /api/v1, Connect and gRPC side by side.
 bench-auth:
     go test ./cmd/complyd -run '^$' -bench BenchmarkMe -benchtime 3000x
+
+# Direct-lookup throughput over REST against the sandbox, and the wallet charge (reserve+settle) p50/p99.
+bench-lookups:
+    go test ./cmd/complyd -run '^$' -bench 'BenchmarkDirectLookup|BenchmarkWalletCharge' -benchtime 2000x

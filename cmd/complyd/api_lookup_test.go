@@ -26,11 +26,11 @@ import (
 )
 
 type lookupOut struct {
-	Found                   bool
-	Data                    map[string]any
-	ProfileID               *string `json:"profileId"`
-	Charged, Balance        string
-	LookupID                string `json:"lookupId"`
+	Found                    bool
+	Data                     map[string]any
+	ProfileID                *string `json:"profileId"`
+	Charged, Balance         string
+	LookupID                 string `json:"lookupId"`
 	Provider, ProviderSource string
 }
 
