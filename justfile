@@ -28,7 +28,7 @@ build:
     CGO_ENABLED=0 go build -trimpath -o bin/complyd ./cmd/complyd
 
 # Every benchmark the issues ask for.
-bench: bench-auth bench-sanctions
+bench: bench-auth bench-sanctions bench-lookups
 
 # /auth/me over /api/v1, Connect and gRPC side by side.
 bench-auth:
@@ -43,3 +43,7 @@ bench-sanctions:
 # Precision, recall and F1 at 0.75/0.85/0.95 on the labelled set against the shared lists.
 eval-sanctions:
     go run ./cmd/complyd watchlist eval
+
+# Direct-lookup throughput over REST against the sandbox, and the wallet charge (reserve+settle) p50/p99.
+bench-lookups:
+    go test ./cmd/complyd -run '^$' -bench 'BenchmarkDirectLookup|BenchmarkWalletCharge' -benchtime 2000x

@@ -18,13 +18,17 @@ import (
 
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/smtp"
+	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/web"
 )
@@ -36,6 +40,8 @@ type app struct {
 	Auth      *auth.Service
 	DB        *postgres.DB
 	Sanctions *sanctions.Service
+	// Matcher is the shared sanctions matcher (tests load entries into it).
+	Matcher *sanctions.Matcher
 	// Background tasks (LISTEN connections, periodic refreshes) that serve runs until shutdown.
 	Background []func(ctx context.Context)
 }
@@ -57,6 +63,8 @@ type appOptions struct {
 	// and cases capabilities are wired (docs/sanctions.md).
 	SubjectSource sanctions.SubjectSource
 	CaseOpener    sanctions.CaseOpener
+	// WrapEmbedded, when set, wraps the embedded identity provider (tests delay or count calls).
+	WrapEmbedded func(identity.Provider) identity.Provider
 }
 
 func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
@@ -114,10 +122,10 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	}
 	w := &wiring{ctx: ctx, opts: o, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
 		workers: river.NewWorkers(), mux: http.NewServeMux(), health: restapi.HealthChecks{Database: db.Ping},
-		webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher()}
+		webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(), wrapEmbedded: o.WrapEmbedded}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
-	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC} {
+	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -148,7 +156,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
-		Sanctions: w.sanctions, Background: w.background}, nil
+		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background}, nil
 }
 
 // wiring is what every capability's wire function receives and extends.
@@ -185,6 +193,15 @@ type wiring struct {
 	background []func(ctx context.Context)
 	// sanctions is the live matcher service (set by wireSanctions).
 	sanctions *sanctions.Service
+	// kyb is the KYB service, set by wireKYB for wireLookups.
+	kyb *kyb.Service
+	// identityProviders resolves a tenant's identity providers (set by wireKYC; shared by KYB and
+	// lookups so every paid call goes through the same chain).
+	identityProviders func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+	// blobs is the document store (set by wireKYC).
+	blobs document.Blobs
+	// wrapEmbedded is appOptions.WrapEmbedded.
+	wrapEmbedded func(identity.Provider) identity.Provider
 }
 
 // addService registers a Connect service behind the authenticator.

@@ -12,17 +12,20 @@ import (
 
 // config is the process configuration, read from the environment (decisions.md §1).
 type config struct {
-	DatabaseURL          string
-	Addr                 string
-	JWTSecret            string
-	BlobDir              string
-	SMTPURL              string
-	MailFrom             string
-	WebhookAllowPrivate  bool
-	CookieSecure         bool
-	RateLimitAPI         int
-	RateLimitScreening   int
-	LookupPrice          string
+	DatabaseURL         string
+	Addr                string
+	JWTSecret           string
+	BlobDir             string
+	SMTPURL             string
+	MailFrom            string
+	WebhookAllowPrivate bool
+	CookieSecure        bool
+	RateLimitAPI        int
+	RateLimitScreening  int
+	LookupPrice         string
+	// LowBalanceThreshold is COMPLYD_LOW_BALANCE_THRESHOLD: the default low-balance warning
+	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/wallet.md).
+	LowBalanceThreshold  string
 	IdentitySandboxPath  string
 	S3Endpoint, S3Bucket string
 	S3Region             string
@@ -56,6 +59,7 @@ func loadConfig(devMode bool) (config, error) {
 		MailFrom:            envOr("COMPLYD_MAIL_FROM", "no-reply@localhost"),
 		CookieSecure:        !devMode,
 		LookupPrice:         envOr("COMPLYD_LOOKUP_PRICE", "100"),
+		LowBalanceThreshold: envOr("COMPLYD_LOW_BALANCE_THRESHOLD", ""),
 		IdentitySandboxPath: os.Getenv("COMPLYD_IDENTITY_SANDBOX"),
 		S3Endpoint:          os.Getenv("COMPLYD_S3_ENDPOINT"),
 		S3Bucket:            os.Getenv("COMPLYD_S3_BUCKET"),

@@ -20,6 +20,7 @@ import (
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/pgtest"
@@ -64,6 +65,8 @@ type serverOpts struct {
 	// OwnDB gives the server a database of its own (implied by Workers): River workers work
 	// every job of their database, so parallel tests with workers must not share one.
 	OwnDB bool
+	// WrapEmbedded wraps the embedded identity provider (delays, counters).
+	WrapEmbedded func(identity.Provider) identity.Provider
 }
 
 func newTestServer(t testing.TB, o *serverOpts) *testServer {
@@ -83,7 +86,8 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 		o.Config(&cfg)
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer, WebhookBackoff: o.WebhookBackoff})
+	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer, WebhookBackoff: o.WebhookBackoff,
+		WrapEmbedded: o.WrapEmbedded})
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(a.Handler)
 	srv.Config.Protocols = new(http.Protocols)

@@ -95,7 +95,10 @@ func wireKYC(w *wiring) error {
 		return err
 	}
 	bio := identity.NewBiometrics(det)
-	sandbox := identity.NewSandbox(reg, bio)
+	var sandbox identity.Provider = identity.NewSandbox(reg, bio)
+	if w.wrapEmbedded != nil {
+		sandbox = w.wrapEmbedded(sandbox)
+	}
 	blobs, err := newBlobs(w)
 	if err != nil {
 		return err
@@ -137,5 +140,7 @@ func wireKYC(w *wiring) error {
 	river.AddWorker(w.workers, &jobs.KYCExpiryWorker{Expirer: store, Now: w.now, Log: w.log})
 	w.periodic = append(w.periodic, jobs.KYCExpiryPeriodic(time.Hour))
 	w.kyc = svc
+	w.identityProviders = providers
+	w.blobs = blobs
 	return nil
 }

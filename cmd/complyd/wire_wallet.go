@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/postgres"
@@ -15,6 +17,15 @@ func wireWallet(w *wiring) error {
 		return err
 	}
 	w.wallet = svc
+	if t := w.cfg.LowBalanceThreshold; t != "" {
+		d, err := wallet.ParseAmount("COMPLYD_LOW_BALANCE_THRESHOLD", t)
+		if err != nil || d.IsNegative() {
+			return fmt.Errorf("COMPLYD_LOW_BALANCE_THRESHOLD must be a non-negative decimal number of NGN, got %q", t)
+		}
+		if d.IsPositive() {
+			w.db.SetLowBalanceThreshold(d)
+		}
+	}
 	p, h := complydv1connect.NewWalletServiceHandler(connectapi.NewWalletHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.WalletServiceName, p, h)
 	return nil

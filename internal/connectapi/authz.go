@@ -85,6 +85,33 @@ var permissions = map[string]access{
 	complydv1connect.KycServiceDeleteDocumentProcedure:      {roles: auth.Officers},
 	complydv1connect.KycServiceUploadDocumentProcedure:      {roles: auth.Writers},
 
+	// KYB applications (issue 7; service-spec.md part 5, decisions.md §4): like KYC.
+	complydv1connect.KybServiceCreateKybApplicationProcedure:   {roles: auth.Writers},
+	complydv1connect.KybServiceListKybApplicationsProcedure:    {roles: auth.AnyRole},
+	complydv1connect.KybServiceGetKybApplicationProcedure:      {roles: auth.AnyRole},
+	complydv1connect.KybServiceUpdateKybApplicationProcedure:   {roles: auth.Writers},
+	complydv1connect.KybServiceVerifyCacProcedure:              {roles: auth.Writers},
+	complydv1connect.KybServiceVerifyDirectorsProcedure:        {roles: auth.Writers},
+	complydv1connect.KybServiceScreenBeneficialOwnersProcedure: {roles: auth.Writers},
+	complydv1connect.KybServiceRunScreeningProcedure:           {roles: auth.Writers},
+	complydv1connect.KybServiceApproveKybApplicationProcedure:  {roles: auth.Officers},
+	complydv1connect.KybServiceRejectKybApplicationProcedure:   {roles: auth.Officers},
+	complydv1connect.KybServiceListKybDocumentsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.KybServiceGetKybDocumentDownloadProcedure: {roles: auth.AnyRole},
+	complydv1connect.KybServiceDeleteKybDocumentProcedure:      {roles: auth.Officers},
+	complydv1connect.KybServiceUploadKybDocumentProcedure:      {roles: auth.Writers},
+
+	// Direct lookups and customer profiles (issue 7; decisions.md §4, §6): lookups and creating
+	// applications from profiles are writers'; every role reads history and profiles.
+	complydv1connect.LookupServiceLookupBvnProcedure:                        {roles: auth.Writers},
+	complydv1connect.LookupServiceLookupNinProcedure:                        {roles: auth.Writers},
+	complydv1connect.LookupServiceLookupCacProcedure:                        {roles: auth.Writers},
+	complydv1connect.LookupServiceListLookupsProcedure:                      {roles: auth.AnyRole},
+	complydv1connect.LookupServiceListCustomersProcedure:                    {roles: auth.AnyRole},
+	complydv1connect.LookupServiceGetCustomerProcedure:                      {roles: auth.AnyRole},
+	complydv1connect.LookupServiceCreateKycApplicationFromCustomerProcedure: {roles: auth.Writers},
+	complydv1connect.LookupServiceCreateKybApplicationFromCustomerProcedure: {roles: auth.Writers},
+
 	// Identity providers (decisions.md §4, §6): tenant configuration is BANK_ADMIN.
 	complydv1connect.IdentityProviderServiceGetProviderConfigProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.IdentityProviderServiceUpdateProviderConfigProcedure: {roles: auth.AdminOnly},

@@ -94,3 +94,25 @@ type unavailableError struct {
 
 func (e *unavailableError) Error() string   { return e.app.Error() + ": " + e.cause.Error() }
 func (e *unavailableError) Unwrap() []error { return []error{e.app, e.cause} }
+
+// LookupBVN looks a BVN up by number alone, with no claim to compare (direct lookups, KYB
+// director checks): the answer's Found and Record are the registry's; its Confidence and IsMatch
+// carry no meaning and are zeroed. Errors: VALIDATION_ERROR, PROVIDER_UNAVAILABLE.
+func (c Chain) LookupBVN(ctx context.Context, number string) (PersonResult, error) {
+	return c.lookupPerson(ctx, "bvn", number, func(p Provider, req PersonCheck) (PersonResult, error) { return p.CheckBVN(ctx, req) })
+}
+
+// LookupNIN is LookupBVN for a NIN. Errors: VALIDATION_ERROR, PROVIDER_UNAVAILABLE.
+func (c Chain) LookupNIN(ctx context.Context, number string) (PersonResult, error) {
+	return c.lookupPerson(ctx, "nin", number, func(p Provider, req PersonCheck) (PersonResult, error) { return p.CheckNIN(ctx, req) })
+}
+
+func (c Chain) lookupPerson(ctx context.Context, field, number string, call func(Provider, PersonCheck) (PersonResult, error)) (PersonResult, error) {
+	if !IsElevenDigits(number) {
+		return PersonResult{}, apperr.Invalid(field, "must be exactly 11 digits")
+	}
+	req := PersonCheck{Number: number}
+	res, err := run(ctx, c, func(p Provider) (PersonResult, error) { return call(p, req) })
+	res.Confidence, res.IsMatch = 0, false
+	return res, err
+}

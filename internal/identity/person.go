@@ -112,3 +112,8 @@ func SameDate(a, b string) bool {
 	tb, ok2 := ParseDate(b)
 	return ok1 && ok2 && ta.Equal(tb)
 }
+
+// FullName is the record's first, middle and last name joined by single spaces.
+func (r PersonRecord) FullName() string {
+	return strings.Join(strings.Fields(r.FirstName+" "+r.MiddleName+" "+r.LastName), " ")
+}

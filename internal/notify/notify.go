@@ -81,3 +81,15 @@ func CaseCreated(firstName, email, caseNumber, title, priority, caseType string)
 		htmlEscape(firstName), htmlEscape(caseNumber), htmlEscape(caseType), htmlEscape(priority), htmlEscape(title))
 	return Message{Kind: "case_created", To: email, Subject: fmt.Sprintf("New case %s: %s", caseNumber, title), Text: text, HTML: html}
 }
+
+// LowBalance is the warning to a BANK_ADMIN that a paid call took the prepaid wallet below the
+// tenant's threshold (docs/wallet.md "Low-balance warning"); sent once per crossing.
+func LowBalance(firstName, email, balance, threshold string) Message {
+	text := fmt.Sprintf("Hello %s,\n\nYour complyd wallet balance is now %s NGN, below your warning threshold of %s NGN.\n"+
+		"Paid identity checks and lookups are refused (402) once the balance cannot pay for one.\n"+
+		"Top the wallet up to keep verifications running.\n", firstName, balance, threshold)
+	html := fmt.Sprintf("<p>Hello %s,</p><p>Your complyd wallet balance is now <b>%s NGN</b>, below your warning threshold of %s NGN.</p>"+
+		"<p>Paid identity checks and lookups are refused once the balance cannot pay for one. Top the wallet up to keep verifications running.</p>",
+		htmlEscape(firstName), htmlEscape(balance), htmlEscape(threshold))
+	return Message{Kind: "low_balance", To: email, Subject: "complyd wallet balance is low: " + balance + " NGN", Text: text, HTML: html}
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -29,6 +30,8 @@ type DB struct {
 	now    func() time.Time
 	logger *slog.Logger
 	seal   *sealer
+	// lowBalance is the default low-balance warning threshold (zero: off).
+	lowBalance decimal.Decimal
 }
 
 // Options tune Open.

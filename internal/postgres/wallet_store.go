@@ -13,6 +13,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -94,6 +95,9 @@ func (s *WalletStore) Credit(ctx context.Context, tenantID tenancy.TenantID, c w
 		}
 		if err := insertEntry(ctx, tx, wallet.Entry{TenantID: tenantID, Type: wallet.EntryCredit, Amount: c.Amount,
 			BalanceAfter: dec(bal), Reference: c.Reference, Description: c.Description, ActorID: ev.Actor.ID, CreatedAt: now}); err != nil {
+			return err
+		}
+		if err := s.db.rearmLowBalance(ctx, tx, tenantID, dec(bal)); err != nil {
 			return err
 		}
 		ev.After = map[string]any{"amount": c.Amount.StringFixed(2), "reference": c.Reference, "balance": dec(bal).StringFixed(2)}
@@ -248,7 +252,111 @@ func (db *DB) settleHold(ctx context.Context, tx pgx.Tx, h wallet.Hold, descript
 		BalanceAfter: dec(bal), Reference: h.ID, Description: description, CreatedAt: now}); err != nil {
 		return decimal.Decimal{}, err
 	}
+	if err := db.warnLowBalance(ctx, tx, h.TenantID, dec(bal)); err != nil {
+		return decimal.Decimal{}, err
+	}
 	return dec(bal), nil
+}
+
+// SetLowBalanceThreshold sets the default low-balance warning threshold
+// (COMPLYD_LOW_BALANCE_THRESHOLD) for tenants without their own; zero turns the default off.
+// Call it once while wiring, before serving.
+func (db *DB) SetLowBalanceThreshold(d decimal.Decimal) { db.lowBalance = d }
+
+// lowBalanceThreshold is the tenant's threshold (tenant_settings.low_balance_threshold), else the
+// default; zero means no warning.
+func (db *DB) lowBalanceThreshold(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID) (decimal.Decimal, error) {
+	var t *string
+	err := tx.QueryRow(ctx, `select low_balance_threshold::text from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&t)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return decimal.Zero, fmt.Errorf("read low-balance threshold: %w", err)
+	}
+	if t != nil {
+		return dec(*t), nil
+	}
+	return db.lowBalance, nil
+}
+
+// warnLowBalance runs in the transaction of a charge that left balance: when balance is below
+// the threshold and this crossing was not mailed yet, it marks the wallet notified and queues
+// the warning to every active BANK_ADMIN, in that same transaction (the wallet row is locked by
+// the debit, so concurrent charges cannot both mail). A credit back to the threshold re-arms it.
+func (db *DB) warnLowBalance(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, balance decimal.Decimal) error {
+	th, err := db.lowBalanceThreshold(ctx, tx, tenantID)
+	if err != nil || !th.IsPositive() || !balance.LessThan(th) {
+		return err
+	}
+	tag, err := tx.Exec(ctx, `update wallets set low_balance_notified = true where tenant_id = $1 and not low_balance_notified`, string(tenantID))
+	if err != nil {
+		return fmt.Errorf("mark low balance: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return nil
+	}
+	rows, err := tx.Query(ctx, `select first_name, email from users where tenant_id = $1 and role = 'BANK_ADMIN' and is_active
+		order by created_at, id`, string(tenantID))
+	if err != nil {
+		return fmt.Errorf("list bank admins: %w", err)
+	}
+	type admin struct{ first, email string }
+	admins, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (admin, error) {
+		var a admin
+		return a, r.Scan(&a.first, &a.email)
+	})
+	if err != nil {
+		return fmt.Errorf("list bank admins: %w", err)
+	}
+	for _, a := range admins {
+		m := notify.LowBalance(a.first, a.email, balance.StringFixed(2), th.StringFixed(2))
+		m.TenantID = tenantID
+		if err := db.queueEmail(ctx, tx, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rearmLowBalance clears the notified mark once a credit brings the balance back to the
+// threshold, so the next crossing warns again.
+func (db *DB) rearmLowBalance(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, balance decimal.Decimal) error {
+	th, err := db.lowBalanceThreshold(ctx, tx, tenantID)
+	if err != nil {
+		return err
+	}
+	if balance.LessThan(th) {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, `update wallets set low_balance_notified = false where tenant_id = $1 and low_balance_notified`,
+		string(tenantID)); err != nil {
+		return fmt.Errorf("re-arm low balance: %w", err)
+	}
+	return nil
+}
+
+// SetTenantLowBalanceThreshold sets (or, with nil, clears back to the default) the tenant's own
+// low-balance warning threshold, audited.
+func (s *WalletStore) SetTenantLowBalanceThreshold(ctx context.Context, tenantID tenancy.TenantID, th *decimal.Decimal, actor audit.Actor) error {
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var v *string
+		if th != nil {
+			str := th.String()
+			v = &str
+		}
+		tag, err := tx.Exec(ctx, `update tenant_settings set low_balance_threshold = $2::numeric, updated_at = $3 where tenant_id = $1`,
+			string(tenantID), v, s.db.now())
+		if err != nil {
+			return mapErr(err, "tenant")
+		}
+		if tag.RowsAffected() == 0 {
+			return mapErr(pgx.ErrNoRows, "tenant settings")
+		}
+		after := map[string]any{"lowBalanceThreshold": nil}
+		if th != nil {
+			after["lowBalanceThreshold"] = th.StringFixed(2)
+		}
+		return insertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "wallet.low_balance_threshold_set",
+			ResourceType: "wallet", ResourceID: string(tenantID), After: after}, s.db.now())
+	})
 }
 
 // LedgerSum returns the sum of the tenant's ledger entries (tests check it equals the balance).

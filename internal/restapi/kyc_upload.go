@@ -10,11 +10,13 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
 )
 
@@ -32,6 +34,35 @@ const maxMultipartOverhead = 1 << 20
 // (mime/multipart reader, never ParseMultipartForm). Success is 200 with the document in the
 // envelope; failures use the failure envelope (413, 415, 400, 401, 403, 404, 409).
 func KYCUpload(authn *connectapi.Authenticator, svc *kyc.Service, log *slog.Logger) http.Handler {
+	return multipartUpload(authn, log, func(ctx context.Context, p auth.Principal, r *http.Request, part io.Reader, docType, fileName string) (proto.Message, error) {
+		v, err := svc.UploadDocument(ctx, p.TenantID, connectapi.CallActor(r, p), r.PathValue("id"),
+			kyc.Upload{DocumentType: docType, FileName: fileName, Body: part})
+		if err != nil {
+			return nil, err
+		}
+		return connectapi.KYCDocumentProto(v), nil
+	})
+}
+
+// KYBUploadPattern is the route of the KYB multipart upload (docs/kyb.md), same rules as KYC.
+const KYBUploadPattern = "POST /api/v1/kyc/kyb/applications/{id}/documents"
+
+// KYBUpload serves the KYB multipart document upload exactly like KYCUpload.
+func KYBUpload(authn *connectapi.Authenticator, svc *kyb.Service, log *slog.Logger) http.Handler {
+	return multipartUpload(authn, log, func(ctx context.Context, p auth.Principal, r *http.Request, part io.Reader, docType, fileName string) (proto.Message, error) {
+		v, err := svc.UploadDocument(ctx, p.TenantID, connectapi.CallActor(r, p), r.PathValue("id"),
+			kyb.Upload{DocumentType: docType, FileName: fileName, Body: part})
+		if err != nil {
+			return nil, err
+		}
+		return connectapi.KYBDocumentProto(v), nil
+	})
+}
+
+// uploadFunc stores one streamed file part and returns the document to answer with.
+type uploadFunc func(ctx context.Context, p auth.Principal, r *http.Request, part io.Reader, docType, fileName string) (proto.Message, error)
+
+func multipartUpload(authn *connectapi.Authenticator, log *slog.Logger, store uploadFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := connectapi.WithTransport(r.Context(), "rest")
 		p, err := authn.Authenticate(r, auth.Writers)
@@ -51,7 +82,7 @@ func KYCUpload(authn *connectapi.Authenticator, svc *kyc.Service, log *slog.Logg
 			return
 		}
 		docType := r.URL.Query().Get("documentType")
-		var view *kyc.DocumentView
+		var doc proto.Message
 		for {
 			part, err := mr.NextPart()
 			if errors.Is(err, io.EOF) {
@@ -70,47 +101,38 @@ func KYCUpload(authn *connectapi.Authenticator, svc *kyc.Service, log *slog.Logg
 				}
 				docType = strings.TrimSpace(string(b))
 			case "file":
-				if view != nil {
+				if doc != nil {
 					writeErr(ctx, w, log, apperr.Invalid("file", "send exactly one file"))
 					return
 				}
-				v, err := upload(ctx, svc, p, r, part, docType)
+				// The documentType must come before the file part (or in the query), because the
+				// record is written right after the bytes: a missing type is 400, nothing stored.
+				if docType == "" {
+					writeErr(ctx, w, log, apperr.Invalid("documentType", "is required, before the file part (or as ?documentType=)"))
+					return
+				}
+				d, err := store(ctx, p, r, part, docType, part.FileName())
 				if err != nil {
 					writeErr(ctx, w, log, err)
 					return
 				}
-				view = &v
+				doc = d
 			default:
 				_, _ = io.Copy(io.Discard, part)
 			}
 			_ = part.Close()
 		}
-		if view == nil {
+		if doc == nil {
 			writeErr(ctx, w, log, apperr.Invalid("file", "is required"))
 			return
 		}
-		b, err := protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(connectapi.KYCDocumentProto(*view))
+		b, err := protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(doc)
 		if err != nil {
 			writeErr(ctx, w, log, err)
 			return
 		}
 		WriteSuccess(w, http.StatusOK, rawJSON(b))
 	})
-}
-
-// upload streams one file part. The documentType must come before the file part (or in the
-// query), because the record is written right after the bytes: a missing type is 400 and
-// nothing is stored.
-func upload(ctx context.Context, svc *kyc.Service, p auth.Principal, r *http.Request, part io.Reader, docType string) (kyc.DocumentView, error) {
-	if docType == "" {
-		return kyc.DocumentView{}, apperr.Invalid("documentType", "is required, before the file part (or as ?documentType=)")
-	}
-	fileName := ""
-	if fp, ok := part.(interface{ FileName() string }); ok {
-		fileName = fp.FileName()
-	}
-	return svc.UploadDocument(ctx, p.TenantID, connectapi.CallActor(r, p), r.PathValue("id"),
-		kyc.Upload{DocumentType: docType, FileName: fileName, Body: part})
 }
 
 func bodyErr(err error) error {

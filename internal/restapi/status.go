@@ -66,6 +66,8 @@ var created = []string{
 	"POST /api/v1/watchlists",
 	"POST /api/v1/watchlists/{id}/entries",
 	"POST /api/v1/sanctions/false-positives",
+	"POST /api/v1/customers/{id}/kyc-application",
+	"POST /api/v1/customers/{id}/kyb-application",
 }
 
 func createdMatcher() *http.ServeMux {

@@ -17,6 +17,9 @@ import (
 // two providers, so a hold this old belongs to a process that died between reserve and settle.
 const StaleHoldAfter = 10 * time.Minute
 
+// SettleTimeout bounds the detached commit of a paid call (Paid).
+const SettleTimeout = 30 * time.Second
+
 // Service applies the wallet rules over a Store at one price per paid call.
 type Service struct {
 	store Store
@@ -85,6 +88,11 @@ func (s *Service) Release(ctx context.Context, h Hold) {
 //  3. on an error (an outage is PROVIDER_UNAVAILABLE) release the hold: nothing is charged;
 //  4. otherwise commit, which must settle the hold in the same transaction that stores what was
 //     paid for; if commit fails the transaction rolled back, so the hold is released.
+//
+// commit runs on a context detached from the caller's cancellation (context.WithoutCancel,
+// bounded by SettleTimeout): once the provider has answered, the answer is paid for and stored
+// exactly once even if the client gave up meanwhile — a cancelled request must neither lose a
+// result the tenant owes for nor leave it unpaid.
 func Paid[T any](ctx context.Context, s *Service, tenantID tenancy.TenantID, purpose string,
 	call func(context.Context) (T, error), commit func(context.Context, Hold, T) error) (T, error) {
 	var zero T
@@ -97,7 +105,9 @@ func Paid[T any](ctx context.Context, s *Service, tenantID tenancy.TenantID, pur
 		s.Release(ctx, h)
 		return zero, err
 	}
-	if err := commit(ctx, h, res); err != nil {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), SettleTimeout)
+	defer cancel()
+	if err := commit(cctx, h, res); err != nil {
 		s.Release(ctx, h)
 		return zero, err
 	}

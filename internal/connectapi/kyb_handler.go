@@ -1,0 +1,378 @@
+package connectapi
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/types/known/structpb"
+
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/kyb"
+	"github.com/complyd/complyd/internal/paging"
+)
+
+// KYBHandler serves complyd.v1.KybService.
+type KYBHandler struct {
+	svc *kyb.Service
+	log *slog.Logger
+}
+
+// NewKYBHandler returns the handler.
+func NewKYBHandler(svc *kyb.Service, log *slog.Logger) *KYBHandler {
+	return &KYBHandler{svc: svc, log: log}
+}
+
+func (h *KYBHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+
+func hitsProto(hs []kyb.Hit) []*complydv1.KybHit {
+	out := make([]*complydv1.KybHit, 0, len(hs))
+	for _, x := range hs {
+		out = append(out, &complydv1.KybHit{List: x.List, ListType: x.ListType, EntryId: x.EntryID, SourceId: x.SourceID, Name: x.Name,
+			MatchedName: x.MatchedName, Score: x.Score, Band: x.Band})
+	}
+	return out
+}
+
+func optStr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// KYBApplicationProto maps an application (without checks and documents).
+func KYBApplicationProto(a kyb.Application) *complydv1.KybApplication {
+	out := &complydv1.KybApplication{Id: a.ID, TenantId: a.TenantID, CompanyName: a.CompanyName, RcNumber: nullString(a.RCNumber),
+		Tin: nullString(a.TIN), Address: nullString(a.Address), IncorporationDate: dateTS(a.IncorporationDate),
+		BusinessActivity: nullString(a.BusinessActivity), OperatingCountry: nullString(a.OperatingCountry), Status: a.Status,
+		RiskLevel: nullString(a.RiskLevel), AssignedTo: nullString(a.AssignedTo), Notes: nullString(a.Notes), CreatedAt: ts(a.CreatedAt),
+		UpdatedAt: ts(a.UpdatedAt), CacVerified: a.CACVerified, DirectorsVerified: a.DirectorsVerified, BeneficialOwnersClean: a.OwnersClean,
+		ProfileId: nullString(a.ProfileID), Directors: []*complydv1.KybDirector{}, BeneficialOwners: []*complydv1.KybBeneficialOwner{},
+		Checks: []*complydv1.KybCheck{}, Documents: []*complydv1.KycDocument{}}
+	for _, d := range a.Directors {
+		v := d.Verified
+		out.Directors = append(out.Directors, &complydv1.KybDirector{Name: d.Name, Bvn: optStr(d.BVN), Nin: optStr(d.NIN),
+			Email: optStr(d.Email), Phone: optStr(d.Phone), Nationality: optStr(d.Nationality), Verified: &v})
+	}
+	for _, o := range a.Owners {
+		out.BeneficialOwners = append(out.BeneficialOwners, &complydv1.KybBeneficialOwner{Name: o.Name, Percentage: o.Percentage,
+			Bvn: optStr(o.BVN), Nin: optStr(o.NIN), Clean: o.Clean, Hits: hitsProto(o.Hits)})
+	}
+	return out
+}
+
+func anyStruct(v any) *structpb.Struct {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil || m == nil {
+		return nil
+	}
+	s, _ := structpb.NewStruct(m)
+	return s
+}
+
+func companyProto(c *identity.Company) *complydv1.KybCompany {
+	if c == nil {
+		return nil
+	}
+	out := &complydv1.KybCompany{RcNumber: c.RCNumber, CompanyName: c.CompanyName, Address: c.Address, RegistrationDate: c.RegistrationDate,
+		Status: c.Status, Directors: []*complydv1.KybRegistryDirector{}, BeneficialOwners: []*complydv1.KybRegistryOwner{}}
+	for _, d := range c.Directors {
+		out.Directors = append(out.Directors, &complydv1.KybRegistryDirector{Name: d.Name, Nationality: d.Nationality, AppointmentDate: d.AppointmentDate})
+	}
+	for _, o := range c.BeneficialOwners {
+		out.BeneficialOwners = append(out.BeneficialOwners, &complydv1.KybRegistryOwner{Name: o.Name, Percentage: o.Percentage})
+	}
+	return out
+}
+
+func directorsIn(ds []*complydv1.KybDirector) []kyb.Director {
+	out := make([]kyb.Director, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, kyb.Director{Name: d.Name, BVN: d.GetBvn(), NIN: d.GetNin(), Email: d.GetEmail(), Phone: d.GetPhone(), Nationality: d.GetNationality()})
+	}
+	return out
+}
+
+func ownersIn(os []*complydv1.KybBeneficialOwner) []kyb.Owner {
+	out := make([]kyb.Owner, 0, len(os))
+	for _, o := range os {
+		out = append(out, kyb.Owner{Name: o.Name, Percentage: o.Percentage, BVN: o.GetBvn(), NIN: o.GetNin()})
+	}
+	return out
+}
+
+// CreateKybApplication implements KybService.CreateKybApplication.
+func (h *KYBHandler) CreateKybApplication(ctx context.Context, req *connect.Request[complydv1.CreateKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	a, err := h.svc.Create(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), kyb.NewApplication{CompanyName: m.CompanyName,
+		RCNumber: m.GetRcNumber(), TIN: m.GetTin(), Address: m.GetAddress(), IncorporationDate: m.GetIncorporationDate(),
+		BusinessActivity: m.GetBusinessActivity(), OperatingCountry: m.GetOperatingCountry(), Directors: directorsIn(m.Directors),
+		Owners: ownersIn(m.BeneficialOwners)})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYBApplicationProto(a)), nil
+}
+
+// ListKybApplications implements KybService.ListKybApplications.
+func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Request[complydv1.ListKybApplicationsRequest]) (*connect.Response[complydv1.ListKybApplicationsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, kyb.PageDefault, kyb.PageMax)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	res, err := h.svc.List(ctx, p.TenantID, kyb.ListParams{Status: req.Msg.GetStatus()}, pg)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListKybApplicationsResponse{Items: make([]*complydv1.KybApplication, 0, len(res.Items)), Total: int32(res.Total),
+		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
+	for _, a := range res.Items {
+		out.Items = append(out.Items, KYBApplicationProto(a))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetKybApplication implements KybService.GetKybApplication.
+func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request[complydv1.GetKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	d, err := h.svc.Get(ctx, p.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := KYBApplicationProto(d.Application)
+	for _, c := range d.Checks {
+		out.Checks = append(out.Checks, &complydv1.KybCheck{Id: c.ID, CheckType: c.Type, Subject: c.Subject, Passed: c.Passed,
+			Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
+			Charged: c.Charged.StringFixed(2), CheckedAt: ts(c.CheckedAt)})
+	}
+	views, err := h.svc.DetailViews(ctx, d)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	for _, v := range views {
+		out.Documents = append(out.Documents, KYBDocumentProto(v))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// KYBDocumentProto maps a KYB document with its presigned URL.
+func KYBDocumentProto(d kyb.DocumentView) *complydv1.KycDocument {
+	return &complydv1.KycDocument{Id: d.ID, ApplicationId: d.ApplicationID, DocumentType: string(d.DocumentType), FileName: d.FileName,
+		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt)}
+}
+
+// UpdateKybApplication implements KybService.UpdateKybApplication.
+func (h *KYBHandler) UpdateKybApplication(ctx context.Context, req *connect.Request[complydv1.UpdateKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	patch := kyb.Patch{CompanyName: m.CompanyName, RCNumber: m.RcNumber, TIN: m.Tin, Address: m.Address, IncorporationDate: m.IncorporationDate,
+		BusinessActivity: m.BusinessActivity, OperatingCountry: m.OperatingCountry, Notes: m.Notes}
+	if len(m.Directors) > 0 {
+		d := directorsIn(m.Directors)
+		patch.Directors = &d
+	}
+	if len(m.BeneficialOwners) > 0 {
+		o := ownersIn(m.BeneficialOwners)
+		patch.Owners = &o
+	}
+	a, err := h.svc.Update(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id, patch)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYBApplicationProto(a)), nil
+}
+
+func cacProto(o kyb.CACOutcome) *complydv1.VerifyCacResponse {
+	return &complydv1.VerifyCacResponse{Found: o.Found, Confidence: o.Confidence, Company: companyProto(o.Company), NewStatus: o.NewStatus,
+		Verified: o.Verified, Reason: nullString(o.Reason), Provider: o.Provider, Charged: o.Charged.StringFixed(2), Balance: o.Balance.StringFixed(2)}
+}
+
+func directorsProto(o kyb.DirectorsOutcome) *complydv1.VerifyDirectorsResponse {
+	out := &complydv1.VerifyDirectorsResponse{AllVerified: o.AllVerified, NewStatus: o.NewStatus, Charged: o.Charged.StringFixed(2),
+		Balance: o.Balance.StringFixed(2), Directors: []*complydv1.KybDirectorResult{}}
+	for _, r := range o.Directors {
+		out.Directors = append(out.Directors, &complydv1.KybDirectorResult{Name: r.Name, Nin: nullString(r.NIN), Bvn: nullString(r.BVN),
+			Verified: r.Verified, Reason: nullString(r.Reason), Confidence: r.Confidence, Charged: r.Charged.StringFixed(2)})
+	}
+	return out
+}
+
+func ownersProto(o kyb.OwnersOutcome) *complydv1.ScreenBeneficialOwnersResponse {
+	out := &complydv1.ScreenBeneficialOwnersResponse{AllClean: o.AllClean, NewStatus: o.NewStatus, BeneficialOwners: []*complydv1.KybOwnerScreening{}}
+	for _, r := range o.BeneficialOwners {
+		out.BeneficialOwners = append(out.BeneficialOwners, &complydv1.KybOwnerScreening{Name: r.Name, Clean: r.Clean, Hits: hitsProto(r.Hits)})
+	}
+	return out
+}
+
+// VerifyCac implements KybService.VerifyCac.
+func (h *KYBHandler) VerifyCac(ctx context.Context, req *connect.Request[complydv1.VerifyCacRequest]) (*connect.Response[complydv1.VerifyCacResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	o, err := h.svc.VerifyCAC(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.RcNumber)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(cacProto(o)), nil
+}
+
+// VerifyDirectors implements KybService.VerifyDirectors.
+func (h *KYBHandler) VerifyDirectors(ctx context.Context, req *connect.Request[complydv1.VerifyDirectorsRequest]) (*connect.Response[complydv1.VerifyDirectorsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	o, err := h.svc.VerifyDirectors(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, directorsIn(req.Msg.Directors))
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(directorsProto(o)), nil
+}
+
+// ScreenBeneficialOwners implements KybService.ScreenBeneficialOwners.
+func (h *KYBHandler) ScreenBeneficialOwners(ctx context.Context, req *connect.Request[complydv1.ScreenBeneficialOwnersRequest]) (*connect.Response[complydv1.ScreenBeneficialOwnersResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	names := make([]string, 0, len(req.Msg.BeneficialOwners))
+	for _, o := range req.Msg.BeneficialOwners {
+		names = append(names, o.Name)
+	}
+	o, err := h.svc.ScreenOwners(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, names)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(ownersProto(o)), nil
+}
+
+// RunScreening implements KybService.RunScreening.
+func (h *KYBHandler) RunScreening(ctx context.Context, req *connect.Request[complydv1.RunScreeningRequest]) (*connect.Response[complydv1.RunScreeningResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	o, err := h.svc.RunScreening(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.RunScreeningResponse{Cac: cacProto(o.CAC), Directors: directorsProto(o.Directors),
+		BeneficialOwners: ownersProto(o.BeneficialOwners), Passed: o.Passed, NewStatus: o.NewStatus, Charged: o.Charged.StringFixed(2),
+		Balance: o.Balance.StringFixed(2)}), nil
+}
+
+func kybDecisionProto(a kyb.Application) *complydv1.KybDecision {
+	return &complydv1.KybDecision{Id: a.ID, Status: a.Status, RiskLevel: nullString(a.RiskLevel), Notes: nullString(a.Notes), UpdatedAt: ts(a.UpdatedAt)}
+}
+
+// ApproveKybApplication implements KybService.ApproveKybApplication.
+func (h *KYBHandler) ApproveKybApplication(ctx context.Context, req *connect.Request[complydv1.ApproveKybApplicationRequest]) (*connect.Response[complydv1.KybDecision], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	a, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+		kyb.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.GetNotes()})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(kybDecisionProto(a)), nil
+}
+
+// RejectKybApplication implements KybService.RejectKybApplication.
+func (h *KYBHandler) RejectKybApplication(ctx context.Context, req *connect.Request[complydv1.RejectKybApplicationRequest]) (*connect.Response[complydv1.KybDecision], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	a, err := h.svc.Reject(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+		kyb.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.Reason})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(kybDecisionProto(a)), nil
+}
+
+// ListKybDocuments implements KybService.ListKybDocuments.
+func (h *KYBHandler) ListKybDocuments(ctx context.Context, req *connect.Request[complydv1.ListKybDocumentsRequest]) (*connect.Response[complydv1.ListDocumentsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	views, err := h.svc.Documents(ctx, p.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
+	for _, v := range views {
+		out.Items = append(out.Items, KYBDocumentProto(v))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetKybDocumentDownload implements KybService.GetKybDocumentDownload.
+func (h *KYBHandler) GetKybDocumentDownload(ctx context.Context, req *connect.Request[complydv1.GetKybDocumentDownloadRequest]) (*connect.Response[complydv1.DocumentDownload], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	v, err := h.svc.Download(ctx, p.TenantID, req.Msg.Id, req.Msg.DocId)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.DocumentDownload{Url: v.URL, ExpiresAt: ts(v.ExpiresAt), FileName: v.FileName, MimeType: v.MimeType}), nil
+}
+
+// DeleteKybDocument implements KybService.DeleteKybDocument.
+func (h *KYBHandler) DeleteKybDocument(ctx context.Context, req *connect.Request[complydv1.DeleteKybDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	if err := h.svc.DeleteDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.DocId); err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.DeleteDocumentResponse{Id: req.Msg.DocId, Deleted: true}), nil
+}
+
+// UploadKybDocument implements KybService.UploadKybDocument (bytes in the message).
+func (h *KYBHandler) UploadKybDocument(ctx context.Context, req *connect.Request[complydv1.UploadKybDocumentRequest]) (*connect.Response[complydv1.KycDocument], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	m := req.Msg
+	v, err := h.svc.UploadDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
+		kyb.Upload{DocumentType: m.DocumentType, FileName: m.FileName, Body: bytes.NewReader(m.Content)})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(KYBDocumentProto(v)), nil
+}

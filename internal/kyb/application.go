@@ -1,0 +1,178 @@
+// Package kyb owns business (KYB) applications (service-spec.md 2.6, 3.3, 4.5; decisions.md §5):
+// the milestone order (never lowered), CAC verification and director checks through the
+// identity provider chain charged from the wallet, beneficial-owner screening with the shared
+// sanctions/PEP matcher, run-screening, documents and officer decisions.
+//
+// kyb is core: it imports identity, document, sanctions, wallet, audit, apperr, paging and
+// tenancy; never pgx, river, connect, net/http or an adapter.
+package kyb
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+)
+
+// Statuses (service-spec.md 3.3, decisions.md §5).
+const (
+	StatusPending                  = "PENDING"
+	StatusDocumentUploaded         = "DOCUMENT_UPLOADED"
+	StatusCACVerified              = "CAC_VERIFIED"
+	StatusDirectorsVerified        = "DIRECTORS_VERIFIED"
+	StatusBeneficialOwnersVerified = "BENEFICIAL_OWNERS_VERIFIED"
+	StatusScreeningPassed          = "SCREENING_PASSED"
+	StatusApproved                 = "APPROVED"
+	StatusRejected                 = "REJECTED"
+)
+
+// List page sizes (decisions.md §7).
+const (
+	PageDefault = 20
+	PageMax     = 100
+)
+
+// Id prefixes.
+const (
+	IDPrefix      = "kyb_"
+	CheckIDPrefix = "kbc_"
+)
+
+// Check types on the evidence trail.
+const (
+	CheckCAC   = "CAC"
+	CheckDir   = "DIRECTOR"
+	CheckOwner = "BENEFICIAL_OWNER"
+)
+
+// milestones is the order of decisions.md §5: a step never lowers the status.
+var milestones = []string{StatusPending, StatusDocumentUploaded, StatusCACVerified, StatusDirectorsVerified,
+	StatusBeneficialOwnersVerified, StatusScreeningPassed}
+
+// Statuses lists every status.
+func Statuses() []string { return append(slices.Clone(milestones), StatusApproved, StatusRejected) }
+
+// IsTerminal reports APPROVED and REJECTED.
+func IsTerminal(status string) bool { return status == StatusApproved || status == StatusRejected }
+
+// MilestoneRank is the position of a milestone (PENDING 0 … SCREENING_PASSED 5), -1 otherwise.
+func MilestoneRank(status string) int { return slices.Index(milestones, status) }
+
+// Director is a company director on the application (spec 2.6) with our verification fact.
+type Director struct {
+	Name        string `json:"name"`
+	BVN         string `json:"bvn,omitempty"`
+	NIN         string `json:"nin,omitempty"`
+	Email       string `json:"email,omitempty"`
+	Phone       string `json:"phone,omitempty"`
+	Nationality string `json:"nationality,omitempty"`
+	Verified    bool   `json:"verified"`
+}
+
+// Owner is a beneficial owner (spec 2.6) with the result of its last screening: Clean is nil
+// until the owner was screened.
+type Owner struct {
+	Name       string  `json:"name"`
+	Percentage float64 `json:"percentage"`
+	BVN        string  `json:"bvn,omitempty"`
+	NIN        string  `json:"nin,omitempty"`
+	Clean      *bool   `json:"clean,omitempty"`
+	Hits       []Hit   `json:"hits,omitempty"`
+}
+
+// Hit is one sanctions, PEP or internal watchlist match of a screened name (decisions.md §10
+// search shape, plus the §8 band).
+type Hit struct {
+	List        string  `json:"list"`
+	ListType    string  `json:"listType"`
+	EntryID     string  `json:"entryId"`
+	SourceID    string  `json:"sourceId"`
+	Name        string  `json:"name"`
+	MatchedName string  `json:"matchedName"`
+	Score       float64 `json:"score"`
+	Band        string  `json:"band"`
+}
+
+// Application is a KYB application. Empty strings are absent values (rendered as null).
+type Application struct {
+	ID                string
+	TenantID          string
+	CompanyName       string
+	RCNumber          string
+	TIN               string
+	Address           string
+	IncorporationDate *time.Time
+	BusinessActivity  string
+	OperatingCountry  string
+	Status            string
+	RiskLevel         string
+	Directors         []Director
+	Owners            []Owner
+	// Verification facts behind the milestones.
+	CACVerified       bool
+	DirectorsVerified bool
+	OwnersClean       bool
+	// Company is the registry record of the last CAC lookup that found the company.
+	Company    *identity.Company
+	ProfileID  string
+	AssignedTo string
+	Notes      string
+	CreatedBy  string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+// Check is one entry of the evidence trail: a CAC lookup, a director check or an owner
+// screening. Charged is what the wallet paid for it ("0.00" for in-house screening).
+type Check struct {
+	ID             string
+	ApplicationID  string
+	Type           string
+	Subject        string
+	Passed         bool
+	Confidence     float64
+	Provider       string
+	ProviderSource string
+	Detail         map[string]any
+	Charged        decimal.Decimal
+	CheckedAt      time.Time
+}
+
+// Detail is an application with its checks (oldest first) and documents.
+type Detail struct {
+	Application
+	Checks    []Check
+	Documents []document.Document
+}
+
+// advance moves a to the milestone to unless a is already at or above it (never lowered).
+func (a *Application) advance(to string) {
+	if !IsTerminal(a.Status) && MilestoneRank(to) > MilestoneRank(a.Status) {
+		a.Status = to
+	}
+}
+
+func newID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+// snapshot is the audited state of an application.
+func snapshot(a Application) map[string]any {
+	m := map[string]any{"status": a.Status, "companyName": a.CompanyName, "rcNumber": a.RCNumber,
+		"cacVerified": a.CACVerified, "directorsVerified": a.DirectorsVerified, "ownersClean": a.OwnersClean,
+		"directors": len(a.Directors), "beneficialOwners": len(a.Owners)}
+	if a.RiskLevel != "" {
+		m["riskLevel"] = a.RiskLevel
+	}
+	if a.Notes != "" {
+		m["notes"] = a.Notes
+	}
+	return m
+}

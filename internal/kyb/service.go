@@ -1,0 +1,321 @@
+package kyb
+
+import (
+	"context"
+	"log/slog"
+	"net/mail"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/sanctions"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/wallet"
+)
+
+// ProvidersFunc returns the tenant's providers and the configuration that selects among them
+// (the same function KYC uses; cmd/complyd builds it).
+type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+
+// Deps are the service's collaborators; all are required.
+type Deps struct {
+	Store     Store
+	Wallet    *wallet.Service
+	Providers ProvidersFunc
+	// Matcher is the shared sanctions/PEP matcher (global lists and tenant watchlists).
+	Matcher *sanctions.Matcher
+	Blobs   document.Blobs
+	Now     func() time.Time
+	Logger  *slog.Logger
+}
+
+// Service applies the KYB rules.
+type Service struct{ Deps }
+
+// NewService returns the service; it panics on a missing dependency.
+func NewService(d Deps) *Service {
+	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Matcher == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
+		panic("kyb: NewService needs every dependency")
+	}
+	return &Service{Deps: d}
+}
+
+// NewApplication is the create body (service-spec.md 4.5) and, from a saved business profile,
+// what the profile pre-fills (ProfileID names it).
+type NewApplication struct {
+	CompanyName, RCNumber, TIN, Address string
+	IncorporationDate                   string
+	BusinessActivity, OperatingCountry  string
+	Directors                           []Director
+	Owners                              []Owner
+	ProfileID                           string
+}
+
+// Create submits an application: PENDING. Errors: VALIDATION_ERROR.
+func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, n NewApplication) (Application, error) {
+	now := s.Now()
+	a := Application{ID: newID(IDPrefix), TenantID: string(tenantID), CompanyName: strings.TrimSpace(n.CompanyName),
+		RCNumber: strings.TrimSpace(n.RCNumber), TIN: strings.TrimSpace(n.TIN), Address: strings.TrimSpace(n.Address),
+		BusinessActivity: strings.TrimSpace(n.BusinessActivity), OperatingCountry: strings.TrimSpace(n.OperatingCountry),
+		Status: StatusPending, ProfileID: n.ProfileID, CreatedBy: actor.ID, CreatedAt: now, UpdatedAt: now}
+	var bad []apperr.FieldError
+	if a.CompanyName == "" {
+		bad = append(bad, apperr.FieldError{Field: "companyName", Message: "is required"})
+	}
+	bad = append(bad, validateRC(a.RCNumber)...)
+	if n.IncorporationDate != "" {
+		d, ok := parseDate(n.IncorporationDate, now)
+		if !ok {
+			bad = append(bad, apperr.FieldError{Field: "incorporationDate", Message: "must be a valid past ISO 8601 date (YYYY-MM-DD)"})
+		}
+		a.IncorporationDate = d
+	}
+	var dbad []apperr.FieldError
+	a.Directors, dbad = cleanDirectors(n.Directors)
+	bad = append(bad, dbad...)
+	a.Owners, dbad = cleanOwners(n.Owners)
+	bad = append(bad, dbad...)
+	if len(bad) > 0 {
+		return Application{}, apperr.InvalidFields(bad...)
+	}
+	after := snapshot(a)
+	if a.ProfileID != "" {
+		after["profileId"] = a.ProfileID
+	}
+	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.created", ResourceType: "kyb_application", ResourceID: a.ID, After: after}
+	if err := s.Store.Create(ctx, a, ev); err != nil {
+		return Application{}, err
+	}
+	return a, nil
+}
+
+// Get returns an application with its checks and documents. Errors: NOT_FOUND.
+func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Detail, error) {
+	return s.Store.Detail(ctx, tenantID, id)
+}
+
+// List pages applications. Errors: VALIDATION_ERROR for an unknown status.
+func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Application], error) {
+	if f.Status != "" && MilestoneRank(f.Status) < 0 && !IsTerminal(f.Status) {
+		return paging.Result[Application]{}, apperr.Invalid("status", "unknown status")
+	}
+	return s.Store.List(ctx, tenantID, f, p)
+}
+
+// Patch is PATCH /kyc/kyb/applications/:id: nil leaves a field; a non-nil slice replaces the
+// list; "" clears an optional text field.
+type Patch struct {
+	CompanyName, RCNumber, TIN, Address, IncorporationDate *string
+	BusinessActivity, OperatingCountry, Notes              *string
+	Directors                                              *[]Director
+	Owners                                                 *[]Owner
+}
+
+// Update edits a non-terminal application (our rule: decisions are final). Editing the RC
+// number clears the CAC fact, replacing directors clears the directors fact and replacing owners
+// clears the owners fact; the status is never lowered (the officer sees the facts). Errors:
+// VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION (terminal).
+func (s *Service) Update(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, p Patch) (Application, error) {
+	now := s.Now()
+	var bad []apperr.FieldError
+	if p.CompanyName != nil && strings.TrimSpace(*p.CompanyName) == "" {
+		bad = append(bad, apperr.FieldError{Field: "companyName", Message: "cannot be empty"})
+	}
+	if p.RCNumber != nil {
+		bad = append(bad, validateRC(strings.TrimSpace(*p.RCNumber))...)
+	}
+	var inc *time.Time
+	if p.IncorporationDate != nil && *p.IncorporationDate != "" {
+		d, ok := parseDate(*p.IncorporationDate, now)
+		if !ok {
+			bad = append(bad, apperr.FieldError{Field: "incorporationDate", Message: "must be a valid past ISO 8601 date (YYYY-MM-DD), or empty to clear"})
+		}
+		inc = d
+	}
+	var dirs []Director
+	var owners []Owner
+	if p.Directors != nil {
+		var dbad []apperr.FieldError
+		dirs, dbad = cleanDirectors(*p.Directors)
+		bad = append(bad, dbad...)
+	}
+	if p.Owners != nil {
+		var obad []apperr.FieldError
+		owners, obad = cleanOwners(*p.Owners)
+		bad = append(bad, obad...)
+	}
+	if len(bad) > 0 {
+		return Application{}, apperr.InvalidFields(bad...)
+	}
+	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
+		if IsTerminal(a.Status) {
+			return Change{}, apperr.Newf(apperr.InvalidStatusTransition, "an application in status %s cannot be edited", a.Status).
+				WithData(map[string]any{"from": a.Status, "to": a.Status, "allowed": []string{}})
+		}
+		before := snapshot(*a)
+		set := func(dst *string, v *string) {
+			if v != nil {
+				*dst = strings.TrimSpace(*v)
+			}
+		}
+		set(&a.CompanyName, p.CompanyName)
+		if p.RCNumber != nil && identity.NormalizeRC(*p.RCNumber) != identity.NormalizeRC(a.RCNumber) {
+			a.RCNumber, a.CACVerified, a.Company = strings.TrimSpace(*p.RCNumber), false, nil
+		}
+		set(&a.TIN, p.TIN)
+		set(&a.Address, p.Address)
+		set(&a.BusinessActivity, p.BusinessActivity)
+		set(&a.OperatingCountry, p.OperatingCountry)
+		set(&a.Notes, p.Notes)
+		if p.IncorporationDate != nil {
+			a.IncorporationDate = inc
+		}
+		if p.Directors != nil {
+			a.Directors, a.DirectorsVerified = dirs, false
+		}
+		if p.Owners != nil {
+			a.Owners, a.OwnersClean = owners, false
+		}
+		a.UpdatedAt = now
+		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.updated", ResourceType: "kyb_application",
+			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+	})
+}
+
+// Decision is approve's and reject's body.
+type Decision struct {
+	RiskLevel string
+	Notes     string // approve: notes; reject: the reason (required)
+}
+
+// Approve decides APPROVED from any non-terminal status (decisions.md §5); riskLevel defaults
+// to LOW. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status.
+func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
+	if d.RiskLevel == "" {
+		d.RiskLevel = "LOW"
+	}
+	return s.decide(ctx, tenantID, actor, id, StatusApproved, d)
+}
+
+// Reject decides REJECTED from any non-terminal status with a reason (kept as the notes);
+// riskLevel defaults to HIGH. Errors: VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION.
+func (s *Service) Reject(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
+	if strings.TrimSpace(d.Notes) == "" {
+		return Application{}, apperr.Invalid("reason", "is required")
+	}
+	if d.RiskLevel == "" {
+		d.RiskLevel = "HIGH"
+	}
+	return s.decide(ctx, tenantID, actor, id, StatusRejected, d)
+}
+
+func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision) (Application, error) {
+	switch d.RiskLevel {
+	case "LOW", "MEDIUM", "HIGH":
+	default:
+		return Application{}, apperr.Invalid("riskLevel", "must be LOW, MEDIUM or HIGH")
+	}
+	now := s.Now()
+	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
+		if IsTerminal(a.Status) {
+			return Change{}, apperr.Transition(a.Status, to, []string{})
+		}
+		before := snapshot(*a)
+		a.Status, a.RiskLevel, a.UpdatedAt = to, d.RiskLevel, now
+		if n := strings.TrimSpace(d.Notes); n != "" || to == StatusRejected {
+			a.Notes = n
+		}
+		action := "kyb.approved"
+		if to == StatusRejected {
+			action = "kyb.rejected"
+		}
+		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyb_application",
+			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+	})
+}
+
+// checkOpen refuses steps on a terminal application (409, before anything is charged).
+func checkOpen(a Application, to string) error {
+	if IsTerminal(a.Status) {
+		return apperr.Transition(a.Status, to, []string{})
+	}
+	return nil
+}
+
+func validateRC(rc string) []apperr.FieldError {
+	if rc == "" {
+		return nil
+	}
+	if err := (identity.CompanyLookup{RCNumber: rc}).Validate(); err != nil {
+		return []apperr.FieldError{{Field: "rcNumber", Message: "must be digits, optionally prefixed with RC (at most 10 digits)"}}
+	}
+	return nil
+}
+
+func cleanDirectors(in []Director) ([]Director, []apperr.FieldError) {
+	out := make([]Director, 0, len(in))
+	var bad []apperr.FieldError
+	for i, d := range in {
+		d = Director{Name: strings.TrimSpace(d.Name), BVN: strings.TrimSpace(d.BVN), NIN: strings.TrimSpace(d.NIN),
+			Email: strings.TrimSpace(d.Email), Phone: strings.TrimSpace(d.Phone), Nationality: strings.TrimSpace(d.Nationality)}
+		f := func(name string) string { return "directors[" + strconv.Itoa(i) + "]." + name }
+		if d.Name == "" {
+			bad = append(bad, apperr.FieldError{Field: f("name"), Message: "is required"})
+		}
+		if d.BVN != "" && !identity.IsElevenDigits(d.BVN) {
+			bad = append(bad, apperr.FieldError{Field: f("bvn"), Message: "must be exactly 11 digits"})
+		}
+		if d.NIN != "" && !identity.IsElevenDigits(d.NIN) {
+			bad = append(bad, apperr.FieldError{Field: f("nin"), Message: "must be exactly 11 digits"})
+		}
+		if d.Email != "" {
+			if m, err := mail.ParseAddress(d.Email); err != nil || m.Address != d.Email {
+				bad = append(bad, apperr.FieldError{Field: f("email"), Message: "must be an email address"})
+			}
+		}
+		out = append(out, d)
+	}
+	return out, bad
+}
+
+func cleanOwners(in []Owner) ([]Owner, []apperr.FieldError) {
+	out := make([]Owner, 0, len(in))
+	var bad []apperr.FieldError
+	total := 0.0
+	for i, o := range in {
+		o = Owner{Name: strings.TrimSpace(o.Name), Percentage: o.Percentage, BVN: strings.TrimSpace(o.BVN), NIN: strings.TrimSpace(o.NIN)}
+		f := func(name string) string { return "beneficialOwners[" + strconv.Itoa(i) + "]." + name }
+		if o.Name == "" {
+			bad = append(bad, apperr.FieldError{Field: f("name"), Message: "is required"})
+		}
+		if o.Percentage <= 0 || o.Percentage > 100 {
+			bad = append(bad, apperr.FieldError{Field: f("percentage"), Message: "must be greater than 0 and at most 100"})
+		}
+		if o.BVN != "" && !identity.IsElevenDigits(o.BVN) {
+			bad = append(bad, apperr.FieldError{Field: f("bvn"), Message: "must be exactly 11 digits"})
+		}
+		if o.NIN != "" && !identity.IsElevenDigits(o.NIN) {
+			bad = append(bad, apperr.FieldError{Field: f("nin"), Message: "must be exactly 11 digits"})
+		}
+		total += o.Percentage
+		out = append(out, o)
+	}
+	if total > 100.0001 {
+		bad = append(bad, apperr.FieldError{Field: "beneficialOwners", Message: "percentages add up to more than 100"})
+	}
+	return out, bad
+}
+
+// parseDate parses an ISO date that is not in the future and not before 1800.
+func parseDate(s string, now time.Time) (*time.Time, bool) {
+	t, ok := identity.ParseDate(s)
+	if !ok || t.After(now) || t.Year() < 1800 {
+		return nil, false
+	}
+	return &t, true
+}

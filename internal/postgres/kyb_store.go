@@ -1,0 +1,367 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/kyb"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/wallet"
+	"github.com/complyd/complyd/internal/webhook"
+)
+
+// KYBStore implements kyb.Store, the StoredKYB query of screening's EnrichmentStore port and the
+// KYB half of the re-screening subjects (KYBSubjects).
+type KYBStore struct{ db *DB }
+
+// NewKYBStore returns the KYB store over db.
+func NewKYBStore(db *DB) *KYBStore { return &KYBStore{db: db} }
+
+var _ kyb.Store = (*KYBStore)(nil)
+
+const kybColumns = `id, tenant_id::text AS tenant_id, company_name, rc_number, tin, address, incorporation_date, business_activity,
+	operating_country, status, risk_level, directors, beneficial_owners, cac_verified, directors_verified, owners_clean, company,
+	profile_id, assigned_to::text AS assigned_to, notes, created_by::text AS created_by, created_at, updated_at`
+
+type kybRow struct {
+	ID                string     `db:"id"`
+	TenantID          string     `db:"tenant_id"`
+	CompanyName       string     `db:"company_name"`
+	RCNumber          string     `db:"rc_number"`
+	TIN               string     `db:"tin"`
+	Address           string     `db:"address"`
+	IncorporationDate *time.Time `db:"incorporation_date"`
+	BusinessActivity  string     `db:"business_activity"`
+	OperatingCountry  string     `db:"operating_country"`
+	Status            string     `db:"status"`
+	RiskLevel         *string    `db:"risk_level"`
+	Directors         []byte     `db:"directors"`
+	Owners            []byte     `db:"beneficial_owners"`
+	CACVerified       bool       `db:"cac_verified"`
+	DirectorsVerified bool       `db:"directors_verified"`
+	OwnersClean       bool       `db:"owners_clean"`
+	Company           []byte     `db:"company"`
+	ProfileID         *string    `db:"profile_id"`
+	AssignedTo        *string    `db:"assigned_to"`
+	Notes             *string    `db:"notes"`
+	CreatedBy         *string    `db:"created_by"`
+	CreatedAt         time.Time  `db:"created_at"`
+	UpdatedAt         time.Time  `db:"updated_at"`
+}
+
+func toKYB(r kybRow) (kyb.Application, error) {
+	a := kyb.Application{ID: r.ID, TenantID: r.TenantID, CompanyName: r.CompanyName, RCNumber: r.RCNumber, TIN: r.TIN,
+		Address: r.Address, IncorporationDate: r.IncorporationDate, BusinessActivity: r.BusinessActivity,
+		OperatingCountry: r.OperatingCountry, Status: r.Status, RiskLevel: deref(r.RiskLevel), CACVerified: r.CACVerified,
+		DirectorsVerified: r.DirectorsVerified, OwnersClean: r.OwnersClean, ProfileID: deref(r.ProfileID),
+		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		Directors: []kyb.Director{}, Owners: []kyb.Owner{}}
+	if err := json.Unmarshal(r.Directors, &a.Directors); err != nil {
+		return a, fmt.Errorf("decode directors: %w", err)
+	}
+	if err := json.Unmarshal(r.Owners, &a.Owners); err != nil {
+		return a, fmt.Errorf("decode beneficial owners: %w", err)
+	}
+	if len(r.Company) > 0 && string(r.Company) != "null" {
+		a.Company = &identity.Company{}
+		if err := json.Unmarshal(r.Company, a.Company); err != nil {
+			return a, fmt.Errorf("decode company: %w", err)
+		}
+	}
+	return a, nil
+}
+
+func kybValues(a kyb.Application) (map[string]any, error) {
+	dirs, err := json.Marshal(orEmpty(a.Directors))
+	if err != nil {
+		return nil, err
+	}
+	owners, err := json.Marshal(orEmpty(a.Owners))
+	if err != nil {
+		return nil, err
+	}
+	var company []byte
+	if a.Company != nil {
+		if company, err = json.Marshal(a.Company); err != nil {
+			return nil, err
+		}
+	}
+	return map[string]any{
+		"company_name": a.CompanyName, "rc_number": a.RCNumber, "rc_key": identity.NormalizeRC(a.RCNumber), "tin": a.TIN,
+		"address": a.Address, "incorporation_date": a.IncorporationDate, "business_activity": a.BusinessActivity,
+		"operating_country": a.OperatingCountry, "status": a.Status, "risk_level": nullIfEmpty(a.RiskLevel),
+		"directors": string(dirs), "beneficial_owners": string(owners), "cac_verified": a.CACVerified,
+		"directors_verified": a.DirectorsVerified, "owners_clean": a.OwnersClean, "company": nullIfEmpty(string(company)),
+		"profile_id": nullIfEmpty(a.ProfileID), "assigned_to": nullIfEmpty(a.AssignedTo), "notes": nullIfEmpty(a.Notes),
+		"updated_at": a.UpdatedAt,
+	}, nil
+}
+
+func orEmpty[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}
+
+func getKYB(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyb.Application, error) {
+	b := psql.Select(kybColumns).From("kyb_applications").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
+	if lock {
+		b = b.Suffix("FOR UPDATE")
+	}
+	r, err := one[kybRow](ctx, tx, b, "KYB application")
+	if err != nil {
+		return kyb.Application{}, err
+	}
+	return toKYB(r)
+}
+
+// Create implements kyb.Store.
+func (s *KYBStore) Create(ctx context.Context, a kyb.Application, ev audit.Event) error {
+	tenantID := tenancy.TenantID(a.TenantID)
+	vals, err := kybValues(a)
+	if err != nil {
+		return err
+	}
+	vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = a.ID, a.TenantID, nullIfEmpty(a.CreatedBy), a.CreatedAt
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if err := exec(ctx, tx, psql.Insert("kyb_applications").SetMap(vals)); err != nil {
+			return mapErr(err, "KYB application")
+		}
+		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData("", a)); err != nil {
+			return err
+		}
+		return insertAudit(ctx, tx, ev, s.db.now())
+	})
+}
+
+// Get implements kyb.Store.
+func (s *KYBStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyb.Application, error) {
+	var a kyb.Application
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		a, err = getKYB(ctx, tx, tenantID, id, false)
+		return err
+	})
+	return a, err
+}
+
+type kybCheckRow struct {
+	ID             string    `db:"id"`
+	ApplicationID  string    `db:"application_id"`
+	CheckType      string    `db:"check_type"`
+	Subject        string    `db:"subject"`
+	Passed         bool      `db:"passed"`
+	Confidence     float64   `db:"confidence"`
+	Provider       string    `db:"provider"`
+	ProviderSource string    `db:"provider_source"`
+	Detail         []byte    `db:"detail"`
+	Charged        string    `db:"charged"`
+	CheckedAt      time.Time `db:"checked_at"`
+}
+
+// Detail implements kyb.Store.
+func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (kyb.Detail, error) {
+	var d kyb.Detail
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		a, err := getKYB(ctx, tx, tenantID, id, false)
+		if err != nil {
+			return err
+		}
+		d.Application = a
+		rows, err := collect[kybCheckRow](ctx, tx, psql.Select("id", "application_id", "check_type", "subject", "passed", "confidence",
+			"provider", "provider_source", "detail", "charged::text AS charged", "checked_at").From("kyb_checks").
+			Where(sq.Eq{"tenant_id": string(tenantID), "application_id": id}).OrderBy("checked_at", "id"))
+		if err != nil {
+			return err
+		}
+		d.Checks = make([]kyb.Check, 0, len(rows))
+		for _, r := range rows {
+			c := kyb.Check{ID: r.ID, ApplicationID: r.ApplicationID, Type: r.CheckType, Subject: r.Subject, Passed: r.Passed,
+				Confidence: r.Confidence, Provider: r.Provider, ProviderSource: r.ProviderSource, Charged: dec(r.Charged), CheckedAt: r.CheckedAt}
+			if len(r.Detail) > 0 {
+				_ = json.Unmarshal(r.Detail, &c.Detail)
+			}
+			d.Checks = append(d.Checks, c)
+		}
+		d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYB, id)
+		return err
+	})
+	return d, err
+}
+
+// List implements kyb.Store.
+func (s *KYBStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyb.ListParams, p paging.Params) (paging.Result[kyb.Application], error) {
+	res := paging.Result[kyb.Application]{Page: p.Page, Limit: p.Limit, Items: []kyb.Application{}}
+	where := sq.Eq{"tenant_id": string(tenantID)}
+	if f.Status != "" {
+		where["status"] = f.Status
+	}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := count(ctx, tx, psql.Select("count(*)").From("kyb_applications").Where(where))
+		if err != nil {
+			return err
+		}
+		rows, err := collect[kybRow](ctx, tx, psql.Select(kybColumns).From("kyb_applications").Where(where).
+			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
+		if err != nil {
+			return err
+		}
+		res.Total = n
+		for _, r := range rows {
+			a, err := toKYB(r)
+			if err != nil {
+				return err
+			}
+			res.Items = append(res.Items, a)
+		}
+		return nil
+	})
+	return res, err
+}
+
+func insertKYBCheck(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, c kyb.Check) error {
+	var detail []byte
+	if c.Detail != nil {
+		var err error
+		if detail, err = json.Marshal(c.Detail); err != nil {
+			return fmt.Errorf("encode check detail: %w", err)
+		}
+	}
+	_, err := tx.Exec(ctx, `insert into kyb_checks (id, tenant_id, application_id, check_type, subject, passed, confidence, provider,
+		provider_source, detail, charged, checked_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12)`,
+		c.ID, string(tenantID), c.ApplicationID, c.Type, c.Subject, c.Passed, c.Confidence, c.Provider, c.ProviderSource,
+		detail, c.Charged.String(), c.CheckedAt)
+	if err != nil {
+		return fmt.Errorf("insert kyb check: %w", err)
+	}
+	return nil
+}
+
+// Update implements kyb.Store.
+func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyb.Application) (kyb.Change, error)) (kyb.Application, error) {
+	var a kyb.Application
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		if a, err = getKYB(ctx, tx, tenantID, id, true); err != nil {
+			return err
+		}
+		prev := a.Status
+		ch, err := fn(&a)
+		if err != nil {
+			return err
+		}
+		if ch.Hold != nil {
+			if _, err := s.db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription); err != nil {
+				return err
+			}
+		}
+		vals, err := kybValues(a)
+		if err != nil {
+			return err
+		}
+		if err := exec(ctx, tx, psql.Update("kyb_applications").SetMap(vals).Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
+			return err
+		}
+		for _, c := range ch.Checks {
+			if err := insertKYBCheck(ctx, tx, tenantID, c); err != nil {
+				return err
+			}
+		}
+		if d := ch.AddDocument; d != nil {
+			if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
+				return err
+			}
+		}
+		if ch.DeleteDocumentID != "" {
+			tag, err := tx.Exec(ctx, `delete from documents where tenant_id = $1 and owner_kind = 'KYB' and application_id = $2 and id = $3`,
+				string(tenantID), id, ch.DeleteDocumentID)
+			if err != nil {
+				return fmt.Errorf("delete document: %w", err)
+			}
+			if tag.RowsAffected() == 0 {
+				return mapErr(pgx.ErrNoRows, "document")
+			}
+		}
+		if a.Status != prev {
+			if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData(prev, a)); err != nil {
+				return err
+			}
+		}
+		return insertAudit(ctx, tx, ch.Audit, s.db.now())
+	})
+	return a, err
+}
+
+// AddCheck implements kyb.Store: the paid check and its charge commit together.
+func (s *KYBStore) AddCheck(ctx context.Context, tenantID tenancy.TenantID, c kyb.Check, h wallet.Hold, description string) error {
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if _, err := getKYB(ctx, tx, tenantID, c.ApplicationID, false); err != nil {
+			return err
+		}
+		if _, err := s.db.settleHold(ctx, tx, h, description); err != nil {
+			return err
+		}
+		return insertKYBCheck(ctx, tx, tenantID, c)
+	})
+}
+
+// Document implements kyb.Store.
+func (s *KYBStore) Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error) {
+	var d document.Document
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		r, err := one[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
+			Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": "KYB", "application_id": applicationID, "id": docID}), "document")
+		d = toDocument(r)
+		return err
+	})
+	return d, err
+}
+
+// Documents implements kyb.Store.
+func (s *KYBStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
+	var out []document.Document
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if _, err := getKYB(ctx, tx, tenantID, applicationID, false); err != nil {
+			return err
+		}
+		var err error
+		out, err = listDocuments(ctx, tx, tenantID, document.OwnerKYB, applicationID)
+		return err
+	})
+	return out, err
+}
+
+// StoredKYB implements the KYB half of screening.EnrichmentStore: the tenant's most recently
+// created application for the RC number (compared without spaces and "RC" prefix) → its status.
+// No application → Found false (NONE → BLOCK, spec 3.4).
+func (s *KYBStore) StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcNumber string) (screening.StoredKYB, error) {
+	var out screening.StoredKYB
+	key := identity.NormalizeRC(rcNumber)
+	if key == "" {
+		return out, nil
+	}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `select status from kyb_applications where tenant_id = $1 and rc_key = $2
+			order by created_at desc, id desc limit 1`, string(tenantID), key).Scan(&out.Status)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("stored kyb: %w", err)
+		}
+		out.Found = true
+		return nil
+	})
+	return out, err
+}
