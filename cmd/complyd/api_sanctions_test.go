@@ -521,3 +521,31 @@ func TestRescreenOpensCaseEndToEnd(t *testing.T) {
 	s.rest("GET", "/api/v1/cases?type=SANCTIONS_HIT", admin, nil).decode(t, &list)
 	require.Equal(t, 1, list.Total)
 }
+
+// TestRescreenCoversKYBPeople: a director of a KYB application who appears on a newly added
+// tenant entry opens a case of its own.
+func TestRescreenCoversKYBPeople(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{Workers: true})
+	_, adminTok := s.tenant()
+	admin := cred{Bearer: adminTok}
+	env := s.rest("POST", "/api/v1/kyc/kyb/applications", admin, map[string]any{"companyName": "Lagos Grain Traders Ltd", "rcNumber": "RC1234567",
+		"directors": []map[string]any{{"name": "Oluwaseun Bakare"}, {"name": "Amina Yusuf Garba"}}})
+	require.Equal(t, 201, env.Status, "%s", env.Raw)
+	var wl struct{ ID string }
+	s.rest("POST", "/api/v1/watchlists", admin, map[string]any{"name": "Internal", "type": "INTERNAL"}).decode(t, &wl)
+	s.rest("POST", "/api/v1/watchlists/"+wl.ID+"/entries", admin, map[string]any{"name": "Amina Yusuf Garba",
+		"entityType": "INDIVIDUAL"}).decode(t, &struct{}{})
+	var list struct {
+		Items []struct {
+			Title string `json:"title"`
+		} `json:"items"`
+		Total int `json:"total"`
+	}
+	waitFor(t, 20*time.Second, "re-screening case", func() bool {
+		s.rest("GET", "/api/v1/cases?type=SANCTIONS_HIT", admin, nil).decode(t, &list)
+		return list.Total > 0
+	})
+	require.Equal(t, 1, list.Total)
+	require.Contains(t, list.Items[0].Title, "Amina Yusuf Garba")
+}

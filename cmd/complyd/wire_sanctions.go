@@ -38,7 +38,8 @@ func wireSanctions(w *wiring) error {
 
 	subjects, cases := w.opts.SubjectSource, w.opts.CaseOpener
 	if subjects == nil {
-		subjects = subjectSources{postgres.KYCSubjects{DB: w.db}}
+		subjects = subjectSources{postgres.KYCSubjects{DB: w.db},
+			postgres.KYBAndProfileSanctionsSubjects{Q: postgres.NewKYBAndProfileSubjects(w.db)}}
 	}
 	if cases == nil {
 		cases = postgres.NewRescreenStore(w.db)

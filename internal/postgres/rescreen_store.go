@@ -119,3 +119,23 @@ func truncate(s string, n int) string {
 	}
 	return s[:n]
 }
+
+// KYBAndProfileSanctionsSubjects adapts the KYB and saved-profile subjects to
+// sanctions.SubjectSource. A KYB application yields several subjects (the company, each director
+// and owner); people are told apart by role and name in the subject id, so each gets its own
+// recorded hit and case.
+type KYBAndProfileSanctionsSubjects struct{ Q *KYBAndProfileSubjects }
+
+var _ sanctions.SubjectSource = KYBAndProfileSanctionsSubjects{}
+
+// EachSubject implements sanctions.SubjectSource.
+func (a KYBAndProfileSanctionsSubjects) EachSubject(ctx context.Context, tenantID tenancy.TenantID, fn func(sanctions.Subject) error) error {
+	return a.Q.EachSubject(ctx, tenantID, func(s RescreenSubject) error {
+		id := s.ID
+		if s.Role == "DIRECTOR" || s.Role == "BENEFICIAL_OWNER" {
+			id = s.ID + "/" + strings.ToLower(s.Role) + "/" + s.Name
+		}
+		return fn(sanctions.Subject{TenantID: tenantID, Type: s.Type, ID: id, Name: s.Name,
+			EntityType: sanctions.EntityType(s.EntityType), Key: s.Key})
+	})
+}

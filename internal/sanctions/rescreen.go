@@ -109,6 +109,18 @@ type RescreenResult struct {
 func (r *Rescreener) Run(ctx context.Context, a RescreenArgs) (RescreenResult, error) {
 	var res RescreenResult
 	tenantID := tenancy.TenantID(a.TenantID)
+	// The job commits with the change that caused it, and may run before this replica's matcher
+	// heard of the change (the API updates it after commit; other replicas by NOTIFY). Reload
+	// what the job is about first, so it never screens against the previous version.
+	if a.EntryID != "" {
+		if err := r.Service.ReloadTenant(ctx, tenantID); err != nil {
+			return res, fmt.Errorf("reload tenant lists: %w", err)
+		}
+	} else if a.List != "" {
+		if err := r.Service.ReloadList(ctx, a.List); err != nil {
+			return res, fmt.Errorf("reload list %s: %w", a.List, err)
+		}
+	}
 	err := r.Subjects.EachSubject(ctx, tenantID, func(s Subject) error {
 		res.Subjects++
 		matches, err := r.Service.Screen(ctx, tenantID, ScreenParams{Name: s.Name, EntityType: s.EntityType, SubjectKey: s.Key, Limit: MaxLimit})

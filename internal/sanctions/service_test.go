@@ -24,7 +24,15 @@ type fakeStore struct {
 	ActiveFalsePositivesFunc func(ctx context.Context, tenantID tenancy.TenantID) ([]FalsePositive, error)
 	ImportListFunc           func(ctx context.Context, v ListVersion, entries []Entry, rescreen RescreenArgs) (ListVersion, error)
 	CurrentVersionsFunc      func(ctx context.Context) ([]ListVersion, error)
+	TenantEntriesFunc        func(ctx context.Context, tenantID tenancy.TenantID) ([]Entry, error)
 	hits                     map[string]bool
+}
+
+func (f *fakeStore) TenantEntries(ctx context.Context, tenantID tenancy.TenantID) ([]Entry, error) {
+	if f.TenantEntriesFunc == nil {
+		return nil, nil
+	}
+	return f.TenantEntriesFunc(ctx, tenantID)
 }
 
 func (f *fakeStore) ActiveFalsePositives(ctx context.Context, tenantID tenancy.TenantID) ([]FalsePositive, error) {
@@ -154,7 +162,11 @@ func TestRescreen(t *testing.T) {
 
 	t.Run("an added tenant entry only considers that entry", func(t *testing.T) {
 		b := setup(t)
-		b.svc.Matcher().UpsertTenantEntry(tenantA, Entry{ID: "e-9", SourceID: "REF-9", List: "Blocked", ListType: ListTypeInternal, Name: "Chidi Eze"})
+		// The job reloads the tenant's entries from the store first: the matcher of the replica
+		// running it may not have heard of the new entry yet.
+		b.store.TenantEntriesFunc = func(context.Context, tenancy.TenantID) ([]Entry, error) {
+			return []Entry{{ID: "e-9", SourceID: "REF-9", List: "Blocked", ListType: ListTypeInternal, Name: "Chidi Eze"}}, nil
+		}
 		res, err := b.r.Run(context.Background(), RescreenArgs{TenantID: string(tenantA), ListVersion: "entry:e-9", EntryID: "e-9"})
 		require.NoError(t, err)
 		require.Equal(t, 1, res.NewCases)
