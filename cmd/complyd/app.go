@@ -24,6 +24,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/sanctions"
+	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/smtp"
 	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/web"
@@ -35,6 +36,15 @@ type app struct {
 	Runner  *jobs.Runner
 	Auth    *auth.Service
 	DB      *postgres.DB
+	closers []func()
+}
+
+// Close stops the app's background work (the settings listener, the screening committers).
+func (a *app) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
 }
 
 // appOptions let tests replace collaborators.
@@ -43,6 +53,10 @@ type appOptions struct {
 	Mailer notify.Mailer
 	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
 	WebhookBackoff jobs.Backoff
+	// ScreeningTimeouts replace per-engine deadlines (tests).
+	ScreeningTimeouts map[string]time.Duration
+	// Screener replaces the name screener of the sanctions engine (tests of fail-open).
+	Screener screening.NameScreener
 }
 
 func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
@@ -98,9 +112,10 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
-		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher()}
+		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
+		screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file.
-	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC} {
+	for _, wire := range []func(*wiring) error{wireCases, wireWallet, wireKYC, wireScreening} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -130,7 +145,8 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db}, nil
+	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
+		closers: w.closers}, nil
 }
 
 // wiring is what every capability's wire function receives and extends.
@@ -159,6 +175,17 @@ type wiring struct {
 	wallet *wallet.Service
 	// kyc is the KYC service (tests reach it through the app).
 	kyc *kyc.Service
+	// providerHandler serves IdentityProviderService (set by wireKYC); TenantConfigService
+	// answers PATCH /tenants/me/kyc-config with its GetKycConfig.
+	providerHandler *connectapi.ProviderHandler
+	// screeningTimeouts override the per-engine deadlines (tests).
+	screeningTimeouts map[string]time.Duration
+	// screening is the screening service (tests reach it through the app).
+	screening *screening.Service
+	// screener, when set, replaces matcherScreener (tests).
+	screener screening.NameScreener
+	// closers stop background work (listeners, committers) when the app closes.
+	closers []func()
 }
 
 // addService registers a Connect service behind the authenticator.

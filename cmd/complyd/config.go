@@ -5,20 +5,25 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // config is the process configuration, read from the environment (decisions.md §1).
 type config struct {
-	DatabaseURL          string
-	Addr                 string
-	JWTSecret            string
-	BlobDir              string
-	SMTPURL              string
-	MailFrom             string
-	WebhookAllowPrivate  bool
-	CookieSecure         bool
-	RateLimitAPI         int
-	RateLimitScreening   int
+	DatabaseURL         string
+	Addr                string
+	JWTSecret           string
+	BlobDir             string
+	SMTPURL             string
+	MailFrom            string
+	WebhookAllowPrivate bool
+	CookieSecure        bool
+	RateLimitAPI        int
+	RateLimitScreening  int
+	// Screening group commit (docs/screening.md "Performance").
+	ScreeningCommitters  int
+	ScreeningMaxBatch    int
+	ScreeningLinger      time.Duration
 	LookupPrice          string
 	IdentitySandboxPath  string
 	S3Endpoint, S3Bucket string
@@ -74,6 +79,17 @@ func loadConfig(devMode bool) (config, error) {
 	if c.RateLimitScreening, err = envInt("COMPLYD_RATE_LIMIT_SCREENING", 5000); err != nil {
 		return c, err
 	}
+	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 4); err != nil {
+		return c, err
+	}
+	if c.ScreeningMaxBatch, err = envInt("COMPLYD_SCREENING_MAX_BATCH", 256); err != nil {
+		return c, err
+	}
+	linger, err := envInt("COMPLYD_SCREENING_LINGER_US", 0)
+	if err != nil {
+		return c, err
+	}
+	c.ScreeningLinger = time.Duration(linger) * time.Microsecond
 	if !devMode {
 		if c.DatabaseURL == "" {
 			return c, fmt.Errorf("DATABASE_URL is required (or use `complyd dev`)")

@@ -91,6 +91,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	srv.Config.Protocols.SetUnencryptedHTTP2(true)
 	srv.Start()
 	t.Cleanup(srv.Close)
+	t.Cleanup(a.Close)
 	if o.Workers {
 		ctx, cancel := context.WithCancel(context.Background())
 		require.NoError(t, a.Runner.Start(ctx))

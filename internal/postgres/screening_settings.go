@@ -171,14 +171,14 @@ type Limits struct {
 	ExpiryDays int
 }
 
-// Limits returns the tenant's limits.
-func (s *SettingsStore) Limits(ctx context.Context, tenant tenancy.TenantID) (Limits, error) {
+// Limits returns the tenant's tier limits and KYC expiry in days.
+func (s *SettingsStore) Limits(ctx context.Context, tenant tenancy.TenantID) (map[string]decimal.Decimal, int, error) {
 	var out Limits
 	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) (err error) {
 		out, err = readLimits(ctx, tx, tenant, false)
 		return err
 	})
-	return out, err
+	return out.TierLimits, out.ExpiryDays, err
 }
 
 func readLimits(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, lock bool) (Limits, error) {
@@ -199,7 +199,7 @@ func readLimits(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, lock bo
 }
 
 // UpdateLimits changes the given tier limits and the expiry (nil keeps it).
-func (s *SettingsStore) UpdateLimits(ctx context.Context, tenant tenancy.TenantID, tiers map[string]decimal.Decimal, expiryDays *int, actor audit.Actor) (Limits, error) {
+func (s *SettingsStore) UpdateLimits(ctx context.Context, tenant tenancy.TenantID, tiers map[string]decimal.Decimal, expiryDays *int, actor audit.Actor) (map[string]decimal.Decimal, int, error) {
 	now := s.db.now()
 	var out Limits
 	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
@@ -232,7 +232,7 @@ func (s *SettingsStore) UpdateLimits(ctx context.Context, tenant tenancy.TenantI
 		}
 		return notifySettings(ctx, tx, tenant)
 	})
-	return out, err
+	return out.TierLimits, out.ExpiryDays, err
 }
 
 func limitsJSON(l Limits) map[string]any {

@@ -63,6 +63,7 @@ var created = []string{
 	"POST /api/v1/cases/{id}/interdictions",
 	"POST /api/v1/kyc/applications",
 	"POST /api/v1/kyc/kyb/applications",
+	"POST /api/v1/rules",
 }
 
 func createdMatcher() *http.ServeMux {
