@@ -33,9 +33,9 @@ type RetroScreeningWorker struct {
 	Store    RetroStore
 	Settings screening.SettingsSource
 	// Engines are the fail-open engines (sanctions, behavioral) to re-run.
-	Engines []screening.Engine
+	Engines    []screening.Engine
 	RunTimeout time.Duration
-	Log     *slog.Logger
+	Log        *slog.Logger
 }
 
 // Work re-runs args.Engines on the stored transaction.
