@@ -28,8 +28,12 @@ build:
     CGO_ENABLED=0 go build -trimpath -o bin/complyd ./cmd/complyd
 
 # Every benchmark the issues ask for.
-bench: bench-auth
+bench: bench-auth bench-screening
 
 # /auth/me over /api/v1, Connect and gRPC side by side.
 bench-auth:
     go test ./cmd/complyd -run '^$' -bench BenchmarkMe -benchtime 3000x
+
+# Screening load test: gRPC at 3000/s and /api/v1 at 1000/s for 60 s each, plus pgbench's raw limit.
+bench-screening:
+    bash scripts/bench-screening.sh

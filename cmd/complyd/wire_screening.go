@@ -2,6 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"connectrpc.com/connect"
@@ -41,6 +44,11 @@ func wireScreening(w *wiring) error {
 		Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger})
 	w.closers = append(w.closers, stopListen, store.Close)
 
+	if dir := os.Getenv("COMPLYD_SCREENING_OFAC_DIR"); dir != "" {
+		if err := loadBenchLists(w.matcher, dir); err != nil {
+			return fmt.Errorf("load OFAC lists from %s: %w", dir, err)
+		}
+	}
 	screener := screening.NameScreener(matcherScreener{m: w.matcher})
 	if w.screener != nil {
 		screener = w.screener
@@ -109,4 +117,32 @@ func (s matcherScreener) Screen(_ context.Context, tenantID tenancy.TenantID, na
 			SourceID: m.SourceID, Name: m.Name, MatchedName: m.MatchedName, Score: m.Score, Explanation: m.Explanation.String()})
 	}
 	return out, nil
+}
+
+// loadBenchLists loads OFAC SDN files (sdn.csv, alt.csv, add.csv in dir) into the matcher when
+// COMPLYD_SCREENING_OFAC_DIR names a directory: the benchmark screens against real lists.
+// INTEGRATOR: `complyd watchlist import` (the sanctions capability) is the real loader.
+func loadBenchLists(m *sanctions.Matcher, dir string) error {
+	open := func(name string) (*os.File, error) { return os.Open(filepath.Join(dir, name)) }
+	sdn, err := open("sdn.csv")
+	if err != nil {
+		return err
+	}
+	defer sdn.Close()
+	alt, err := open("alt.csv")
+	if err != nil {
+		return err
+	}
+	defer alt.Close()
+	add, err := open("add.csv")
+	if err != nil {
+		return err
+	}
+	defer add.Close()
+	entries, err := sanctions.ParseOFAC(sdn, alt, add)
+	if err != nil {
+		return err
+	}
+	m.Replace("OFAC SDN", entries)
+	return nil
 }
