@@ -78,7 +78,7 @@ VALUES (gen_random_uuid(), :tenant, 'pgb-' || gen_random_uuid(), 'TRANSFER', 'MO
 COMMIT;
 SQL
 TENANT=$(psql "$DB_URL" -Atc "select tenant_id from users where email = 'bench@bank.test'")
-"$PGBENCH" -n -M prepared -c 32 -j 2 -T "$PGBENCH_TIME" -D tenant="'$TENANT'" -f "$WORK/pgbench.sql" "$DB_URL" | tee "$WORK/pgbench.txt" | grep -E "tps|latency"
+"$PGBENCH" -n -M prepared -c 32 -j 2 -T "$PGBENCH_TIME" -D tenant="$TENANT" -f "$WORK/pgbench.sql" "$DB_URL" | tee "$WORK/pgbench.txt" | grep -E "tps|latency"
 TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
 
 python3 - "$WORK/grpc.json" "$WORK/rest.json" "$TPS" <<'PY'

@@ -78,8 +78,19 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newPoolCollector(db))
 
+	// API keys resolve from an in-process cache invalidated on change (LISTEN/NOTIFY across
+	// replicas): a bank core's screening calls then cost no authentication round trip.
+	principals := postgres.NewPrincipalCache(postgres.NewAuthStore(db), db, 30*time.Second, log)
+	authCtx, stopAuth := context.WithCancel(context.Background())
+	authReady := make(chan struct{})
+	go principals.Listen(authCtx, func() { close(authReady) })
+	select {
+	case <-authReady:
+	case <-time.After(5 * time.Second):
+		log.Warn("auth listener not ready; cached API keys expire after their TTL")
+	}
 	authSvc := auth.NewService(auth.Deps{
-		Store:   postgres.NewAuthStore(db),
+		Store:   principals,
 		Tokens:  auth.NewAccessTokens([]byte(cfg.JWTSecret), o.Now),
 		Limiter: auth.NewLoginLimiter(10, 100, o.Now),
 		Now:     o.Now,
@@ -111,7 +122,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	w := &wiring{cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
+	w := &wiring{closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
 		workers: river.NewWorkers(), mux: http.NewServeMux(), webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
 		screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file.

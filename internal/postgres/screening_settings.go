@@ -318,13 +318,21 @@ func (c *SettingsCache) Invalidate(tenant tenancy.TenantID) {
 // announced tenants. While the connection is down nothing can be announced, so the cache is
 // emptied on every (re)connection.
 func (c *SettingsCache) Listen(ctx context.Context, db *DB, ready func()) {
+	listen(ctx, db, SettingsChannel, c.log, ready, func(payload string) { c.Invalidate(tenancy.TenantID(payload)) },
+		func() { c.Invalidate("") })
+}
+
+// listen follows channel on a dedicated connection (not a pooled one: closing the pool must
+// not wait for it) until ctx ends, calling notify with each payload, and reset on every
+// (re)connection since notifications sent while disconnected are lost.
+func listen(ctx context.Context, db *DB, channel string, log *slog.Logger, ready func(), notify func(string), reset func()) {
 	for ctx.Err() == nil {
-		err := c.listenOnce(ctx, db, ready)
+		err := listenOnce(ctx, db, channel, ready, notify, reset)
 		ready = nil
 		if ctx.Err() != nil {
 			return
 		}
-		c.log.Warn("screening settings listener reconnecting", "err", err)
+		log.Warn("listener reconnecting", "channel", channel, "err", err)
 		select {
 		case <-ctx.Done():
 			return
@@ -333,35 +341,24 @@ func (c *SettingsCache) Listen(ctx context.Context, db *DB, ready func()) {
 	}
 }
 
-func (c *SettingsCache) listenOnce(ctx context.Context, db *DB, ready func()) error {
-	conn, err := db.Pool.Acquire(ctx)
+func listenOnce(ctx context.Context, db *DB, channel string, ready func(), notify func(string), reset func()) error {
+	conn, err := pgx.ConnectConfig(ctx, db.Pool.Config().ConnConfig.Copy())
 	if err != nil {
 		return err
 	}
-	broken := false
-	defer func() {
-		if broken {
-			conn.Hijack().Close(context.Background()) // a broken connection must not return to the pool
-			return
-		}
-		// The connection goes back to the pool: stop listening on it.
-		_, _ = conn.Exec(context.Background(), "unlisten "+SettingsChannel)
-		conn.Release()
-	}()
-	if _, err := conn.Exec(ctx, "listen "+SettingsChannel); err != nil {
-		broken = true
+	defer conn.Close(context.Background())
+	if _, err := conn.Exec(ctx, "listen "+channel); err != nil {
 		return err
 	}
-	c.Invalidate("")
+	reset()
 	if ready != nil {
 		ready()
 	}
 	for {
-		n, err := conn.Conn().WaitForNotification(ctx)
+		n, err := conn.WaitForNotification(ctx)
 		if err != nil {
-			broken = true
 			return err
 		}
-		c.Invalidate(tenancy.TenantID(n.Payload))
+		notify(n.Payload)
 	}
 }
