@@ -6,7 +6,9 @@
 -- exactly one row (group-committed, docs/screening.md "Performance"), and the row is immutable.
 CREATE TABLE transactions (
   id                        uuid PRIMARY KEY,
-  tenant_id                 uuid NOT NULL REFERENCES tenants (id),
+  -- No foreign key to tenants: every insert would KEY SHARE-lock the one tenants row, and
+  -- thousands of concurrent lockers of one row cost multixact churn. Tenants are never deleted.
+  tenant_id                 uuid NOT NULL,
   external_id               text NOT NULL,
   type                      text NOT NULL,
   channel                   text NOT NULL,

@@ -46,6 +46,7 @@ psql "$PG_URL" -qc "create database $DB"
 
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
 export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
+[ -n "${PROFILE:-}" ] && export COMPLYD_PPROF_ADDR=127.0.0.1:18090
 [ -d "$OFAC_DIR" ] && export COMPLYD_SCREENING_OFAC_DIR=$OFAC_DIR
 "$WORK/complyd" migrate >/dev/null
 "$WORK/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
@@ -54,10 +55,14 @@ export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
 SERVER_PID=$!
 for _ in $(seq 100); do curl -fs "http://$ADDR/health" >/dev/null 2>&1 && break; sleep 0.2; done
 
+"$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -accounts "$ACCOUNTS" -run seed-$$
+psql "$DB_URL" -qc "vacuum analyze transactions" -qc "checkpoint"
 echo "== gRPC: $GRPC_RATE/s for $DURATION"
-"$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed -accounts "$ACCOUNTS" -proto grpc -rate "$GRPC_RATE" \
+[ -n "${PROFILE:-}" ] && (sleep 8; curl -s "http://127.0.0.1:18090/debug/pprof/profile?seconds=8" -o "$PROFILE") &
+"$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto grpc -rate "$GRPC_RATE" \
   -duration "$DURATION" -run grpc-$$ -json "$WORK/grpc.json"
 echo "== /api/v1: $REST_RATE/s for $DURATION"
+[ -n "${GRPC_ONLY:-}" ] && exit 0
 "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto rest -rate "$REST_RATE" -duration "$DURATION" \
   -run rest-$$ -json "$WORK/rest.json"
 kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
@@ -78,6 +83,7 @@ VALUES (gen_random_uuid(), :tenant, 'pgb-' || gen_random_uuid(), 'TRANSFER', 'MO
 COMMIT;
 SQL
 TENANT=$(psql "$DB_URL" -Atc "select tenant_id from users where email = 'bench@bank.test'")
+psql "$DB_URL" -qc "vacuum analyze transactions" -qc "checkpoint"
 "$PGBENCH" -n -M prepared -c 32 -j 2 -T "$PGBENCH_TIME" -D tenant="$TENANT" -f "$WORK/pgbench.sql" "$DB_URL" | tee "$WORK/pgbench.txt" | grep -E "tps|latency"
 TPS=$(grep -oP 'tps = \K[0-9.]+' "$WORK/pgbench.txt" | head -1)
 

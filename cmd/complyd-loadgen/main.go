@@ -43,7 +43,7 @@ type options struct {
 	rate                                      int
 	duration, maxDuration                     time.Duration
 	conns, workers, accounts                  int
-	seed                                      bool
+	seed, seedOnly                            bool
 	jsonOut                                   string
 }
 
@@ -60,6 +60,7 @@ func main() {
 	flag.IntVar(&o.workers, "workers", 512, "maximum requests in flight")
 	flag.IntVar(&o.accounts, "accounts", 200000, "distinct sender accounts")
 	flag.BoolVar(&o.seed, "seed", false, "seed KYC, history and FX rates first")
+	flag.BoolVar(&o.seedOnly, "seed-only", false, "seed and exit")
 	flag.StringVar(&o.runID, "run", fmt.Sprint(time.Now().Unix()), "run id (externalId prefix)")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the result as JSON to this file")
 	flag.Parse()
@@ -85,9 +86,12 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	if o.seed {
+	if o.seed || o.seedOnly {
 		if err := seed(ctx, o, token); err != nil {
 			return fmt.Errorf("seed: %w", err)
+		}
+		if o.seedOnly {
+			return nil
 		}
 	}
 	mix := newMix(o.accounts, o.runID)

@@ -24,7 +24,9 @@ import (
 var extSeq atomic.Int64
 
 // ext returns a unique externalId.
-func ext(prefix string) string { return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano(), extSeq.Add(1)) }
+func ext(prefix string) string {
+	return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano(), extSeq.Add(1))
+}
 
 // kycFixture stores a KYC application for bvn with status and tier.
 func (s *testServer) kycFixture(tenantID tenancy.TenantID, bvn, status, tier string) string {

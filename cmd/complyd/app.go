@@ -83,6 +83,12 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	principals := postgres.NewPrincipalCache(postgres.NewAuthStore(db), db, 30*time.Second, log)
 	authCtx, stopAuth := context.WithCancel(context.Background())
 	authReady := make(chan struct{})
+	built := false
+	defer func() {
+		if !built {
+			stopAuth()
+		}
+	}()
 	go principals.Listen(authCtx, func() { close(authReady) })
 	select {
 	case <-authReady:
@@ -156,6 +162,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
+	built = true
 	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
 		closers: w.closers}, nil
 }
@@ -229,5 +236,5 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log})
+	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log, MaxConns: int32(cfg.DBMaxConns)})
 }

@@ -21,9 +21,12 @@ type config struct {
 	RateLimitAPI        int
 	RateLimitScreening  int
 	// Screening group commit (docs/screening.md "Performance").
-	ScreeningCommitters  int
-	ScreeningMaxBatch    int
-	ScreeningLinger      time.Duration
+	ScreeningCommitters int
+	ScreeningMaxBatch   int
+	ScreeningLinger     time.Duration
+	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
+	// prefetches behind the group commits).
+	DBMaxConns           int
 	LookupPrice          string
 	IdentitySandboxPath  string
 	S3Endpoint, S3Bucket string
@@ -77,6 +80,9 @@ func loadConfig(devMode bool) (config, error) {
 		return c, err
 	}
 	if c.RateLimitScreening, err = envInt("COMPLYD_RATE_LIMIT_SCREENING", 5000); err != nil {
+		return c, err
+	}
+	if c.DBMaxConns, err = envInt("COMPLYD_DB_MAX_CONNS", 32); err != nil {
 		return c, err
 	}
 	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 4); err != nil {

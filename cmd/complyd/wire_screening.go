@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/http"
+	_ "net/http/pprof" // served only when COMPLYD_PPROF_ADDR is set
 	"os"
 	"path/filepath"
 	"time"
@@ -44,6 +46,7 @@ func wireScreening(w *wiring) error {
 		Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger})
 	w.closers = append(w.closers, stopListen, store.Close)
 
+	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))
 	if dir := os.Getenv("COMPLYD_SCREENING_OFAC_DIR"); dir != "" {
 		if err := loadBenchLists(w.matcher, dir); err != nil {
 			return fmt.Errorf("load OFAC lists from %s: %w", dir, err)
@@ -67,7 +70,10 @@ func wireScreening(w *wiring) error {
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: kybNotConnected{}, Pipeline: pipeline,
 		Now: w.now})
 
-	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.log), w.handlerOpts...)
+	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
+	// bank's network, so only batch answers above 16 kB are compressed.
+	txOpts := append(append([]connect.HandlerOption{}, w.handlerOpts...), connect.WithCompressMinBytes(16<<10))
+	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.log), txOpts...)
 	w.addService(complydv1connect.TransactionServiceName, p, h)
 	p, h = complydv1connect.NewRuleServiceHandler(connectapi.NewRuleHandler(settingsStore, compiler, programs,
 		cache.Invalidate, w.now, w.log), w.handlerOpts...)
@@ -145,4 +151,13 @@ func loadBenchLists(m *sanctions.Matcher, dir string) error {
 	}
 	m.Replace("OFAC SDN", entries)
 	return nil
+}
+
+// startPprof serves net/http/pprof on addr (COMPLYD_PPROF_ADDR, loopback only) for profiling
+// the benchmark; unset, nothing is served.
+func startPprof(addr string) {
+	if addr == "" {
+		return
+	}
+	go func() { _ = http.ListenAndServe(addr, nil) }()
 }
