@@ -117,7 +117,7 @@ $$;
 GRANT SELECT, INSERT, UPDATE, DELETE ON screening_rules, tenant_fx_rates TO complyd_app;
 GRANT SELECT, INSERT ON transactions, retro_screenings TO complyd_app;
 -- Stored transactions are immutable (service-spec.md 4.3 rule 2): the application role may
--- only insert and read them.
+-- only insert and read them (postgres.Migrate re-applies this after its blanket grant).
 REVOKE UPDATE, DELETE ON transactions, retro_screenings FROM complyd_app;
 
 -- +goose Down
