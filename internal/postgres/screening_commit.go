@@ -37,8 +37,13 @@ type saveReq struct {
 // synchronous commit every COMMIT waits for a WAL flush, so one flush per batch instead of
 // one per screening is what makes thousands of durable screenings per second possible on one
 // disk (docs/screening.md "Performance"). Each caller waits for its own batch's commit.
+//
+// Screenings that open a case go through a lane of their own with a single committer: case
+// numbers come from the (tenant, year) counter row, locked until commit, so batches with cases
+// serialise anyway, and in their own lane they never hold back the screenings without one.
 type groupCommitter struct {
 	ch       chan *saveReq
+	caseCh   chan *saveReq
 	maxBatch int
 	linger   time.Duration
 	commit   func(ctx context.Context, batch []*saveReq) error
@@ -53,23 +58,30 @@ func newGroupCommitter(o ScreeningStoreOptions, commit func(context.Context, []*
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 256
 	}
-	g := &groupCommitter{ch: make(chan *saveReq, 8192), maxBatch: o.MaxBatch, linger: o.Linger, commit: commit}
+	g := &groupCommitter{ch: make(chan *saveReq, 8192), caseCh: make(chan *saveReq, 4096), maxBatch: o.MaxBatch,
+		linger: o.Linger, commit: commit}
 	for range o.Committers {
 		g.wg.Add(1)
-		go g.run()
+		go g.run(g.ch)
 	}
+	g.wg.Add(1)
+	go g.run(g.caseCh)
 	return g
 }
 
 func (g *groupCommitter) close() {
-	g.once.Do(func() { close(g.ch) })
+	g.once.Do(func() { close(g.ch); close(g.caseCh) })
 	g.wg.Wait()
 }
 
 func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (string, error) {
 	r := &saveReq{rec: rec, done: make(chan struct{})}
+	ch := g.ch
+	if rec.Case != nil {
+		ch = g.caseCh
+	}
 	select {
-	case g.ch <- r:
+	case ch <- r:
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
@@ -79,9 +91,9 @@ func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (strin
 	return r.caseID, r.err
 }
 
-func (g *groupCommitter) run() {
+func (g *groupCommitter) run(ch chan *saveReq) {
 	defer g.wg.Done()
-	for first := range g.ch {
+	for first := range ch {
 		batch := []*saveReq{first}
 		var timer <-chan time.Time
 		if g.linger > 0 {
@@ -91,7 +103,7 @@ func (g *groupCommitter) run() {
 		for len(batch) < g.maxBatch {
 			if timer == nil {
 				select {
-				case r, ok := <-g.ch:
+				case r, ok := <-ch:
 					if !ok {
 						break fill
 					}
@@ -102,7 +114,7 @@ func (g *groupCommitter) run() {
 				continue
 			}
 			select {
-			case r, ok := <-g.ch:
+			case r, ok := <-ch:
 				if !ok {
 					break fill
 				}
