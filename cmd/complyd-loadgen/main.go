@@ -56,8 +56,8 @@ func main() {
 	flag.StringVar(&o.proto, "proto", "grpc", "grpc or rest")
 	flag.IntVar(&o.rate, "rate", 3000, "arrival rate, screenings per second")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "measured duration")
-	flag.IntVar(&o.conns, "conns", 4, "connections (HTTP/2 for gRPC, keep-alive pool size cap for REST)")
-	flag.IntVar(&o.workers, "workers", 512, "maximum requests in flight")
+	flag.IntVar(&o.conns, "conns", 8, "connections (HTTP/2 for gRPC, keep-alive pool size cap for REST)")
+	flag.IntVar(&o.workers, "workers", 2048, "maximum requests in flight")
 	flag.IntVar(&o.accounts, "accounts", 200000, "distinct sender accounts")
 	flag.BoolVar(&o.seed, "seed", false, "seed KYC, history and FX rates first")
 	flag.BoolVar(&o.seedOnly, "seed-only", false, "seed and exit")
@@ -352,17 +352,17 @@ func (m *mix) next() *complydv1.ScreenTransactionRequest {
 		r.Type, r.Channel = "CASH_WITHDRAWAL", "ATM"
 	}
 	switch p := rng.IntN(1000); {
-	case p < 20: // business sender (KYB lookup)
+	case p < 5: // business sender (KYB lookup)
 		r.Metadata, _ = structpb.NewStruct(map[string]any{"entityType": "BUSINESS", "senderRcNumber": fmt.Sprintf("RC%d", 100000+i)})
-	case p < 70: // foreign currency with a rate
+	case p < 55: // foreign currency with a rate
 		r.Currency, r.Amount, r.ReceiverCountry, r.Type = str("USD"), math.Round(amount/15)/100+1, str("GB"), "INTERNATIONAL_TRANSFER"
-	case p < 80: // foreign currency without a rate: FX_RATE_MISSING
+	case p < 65: // foreign currency without a rate: FX_RATE_MISSING
 		r.Currency, r.Amount = str("CHF"), math.Round(amount/20)/100+1
-	case p < 110: // near the TIER_3 limit (AML-009) and the structuring band
+	case p < 75: // near the TIER_3 limit (AML-009) and the structuring band
 		r.Amount = 4_000_000 + float64(rng.IntN(900_000))
-	case p < 130: // sanctions near-miss on the receiver
+	case p < 85: // sanctions near-miss on the receiver
 		r.ReceiverName = str(nearMisses[rng.IntN(len(nearMisses))])
-	case p < 135: // high-risk narration
+	case p < 88: // high-risk narration
 		r.Narration = str("payment for arms deal")
 	}
 	return r
