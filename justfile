@@ -28,7 +28,7 @@ build:
     CGO_ENABLED=0 go build -trimpath -o bin/complyd ./cmd/complyd
 
 # Every benchmark the issues ask for.
-bench: bench-auth bench-sanctions bench-lookups
+bench: bench-auth bench-sanctions bench-lookups bench-screening
 
 # /auth/me over /api/v1, Connect and gRPC side by side.
 bench-auth:
@@ -47,3 +47,6 @@ eval-sanctions:
 # Direct-lookup throughput over REST against the sandbox, and the wallet charge (reserve+settle) p50/p99.
 bench-lookups:
     go test ./cmd/complyd -run '^$' -bench 'BenchmarkDirectLookup|BenchmarkWalletCharge' -benchtime 2000x
+# Screening load test: gRPC at 3000/s and /api/v1 at 1000/s for 60 s each, plus pgbench's raw limit.
+bench-screening:
+    bash scripts/bench-screening.sh

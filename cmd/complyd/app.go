@@ -27,6 +27,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/sanctions"
+	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/smtp"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -44,6 +45,7 @@ type app struct {
 	Matcher *sanctions.Matcher
 	// Background tasks (LISTEN connections, periodic refreshes) that serve runs until shutdown.
 	Background []func(ctx context.Context)
+	closers    []func()
 }
 
 // startBackground runs every background task until ctx ends.
@@ -51,6 +53,14 @@ func (a *app) startBackground(ctx context.Context) {
 	for _, f := range a.Background {
 		go f(ctx)
 	}
+}
+
+// Close stops the app's background work (the settings listener, the screening committers).
+func (a *app) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
 }
 
 // appOptions let tests replace collaborators.
@@ -65,6 +75,10 @@ type appOptions struct {
 	CaseOpener    sanctions.CaseOpener
 	// WrapEmbedded, when set, wraps the embedded identity provider (tests delay or count calls).
 	WrapEmbedded func(identity.Provider) identity.Provider
+	// ScreeningTimeouts replace per-engine deadlines (tests).
+	ScreeningTimeouts map[string]time.Duration
+	// Screener replaces the name screener of the sanctions engine (tests of fail-open).
+	Screener screening.NameScreener
 }
 
 func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
@@ -86,8 +100,25 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newPoolCollector(db))
 
+	// API keys resolve from an in-process cache invalidated on change (LISTEN/NOTIFY across
+	// replicas): a bank core's screening calls then cost no authentication round trip.
+	principals := postgres.NewPrincipalCache(postgres.NewAuthStore(db), db, 30*time.Second, log)
+	authCtx, stopAuth := context.WithCancel(context.Background())
+	authReady := make(chan struct{})
+	built := false
+	defer func() {
+		if !built {
+			stopAuth()
+		}
+	}()
+	go principals.Listen(authCtx, func() { close(authReady) })
+	select {
+	case <-authReady:
+	case <-time.After(5 * time.Second):
+		log.Warn("auth listener not ready; cached API keys expire after their TTL")
+	}
 	authSvc := auth.NewService(auth.Deps{
-		Store:   postgres.NewAuthStore(db),
+		Store:   principals,
 		Tokens:  auth.NewAccessTokens([]byte(cfg.JWTSecret), o.Now),
 		Limiter: auth.NewLoginLimiter(10, 100, o.Now),
 		Now:     o.Now,
@@ -120,12 +151,13 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
-	w := &wiring{ctx: ctx, opts: o, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg, authn: authn, handlerOpts: handlerOpts,
-		workers: river.NewWorkers(), mux: http.NewServeMux(), health: restapi.HealthChecks{Database: db.Ping},
-		webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(), wrapEmbedded: o.WrapEmbedded}
+	w := &wiring{ctx: ctx, opts: o, closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg,
+		authn: authn, handlerOpts: handlerOpts, workers: river.NewWorkers(), mux: http.NewServeMux(),
+		health: restapi.HealthChecks{Database: db.Ping}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
+		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
-	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups} {
+	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -155,8 +187,9 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
+	built = true
 	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
-		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background}, nil
+		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
 }
 
 // wiring is what every capability's wire function receives and extends.
@@ -202,6 +235,17 @@ type wiring struct {
 	blobs document.Blobs
 	// wrapEmbedded is appOptions.WrapEmbedded.
 	wrapEmbedded func(identity.Provider) identity.Provider
+	// providerHandler serves IdentityProviderService (set by wireKYC); TenantConfigService
+	// answers PATCH /tenants/me/kyc-config with its GetKycConfig.
+	providerHandler *connectapi.ProviderHandler
+	// screeningTimeouts override the per-engine deadlines (tests).
+	screeningTimeouts map[string]time.Duration
+	// screening is the screening service (tests reach it through the app).
+	screening *screening.Service
+	// screener, when set, replaces matcherScreener (tests).
+	screener screening.NameScreener
+	// closers stop background work (listeners, committers) when the app closes.
+	closers []func()
 }
 
 // addService registers a Connect service behind the authenticator.
@@ -234,6 +278,6 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log,
+	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log, MaxConns: int32(cfg.DBMaxConns),
 		CredentialsKey: keyFrom(cfg.CredentialsKey, cfg.JWTSecret, "byol-credentials")})
 }

@@ -25,7 +25,14 @@ type config struct {
 	LookupPrice         string
 	// LowBalanceThreshold is COMPLYD_LOW_BALANCE_THRESHOLD: the default low-balance warning
 	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/wallet.md).
-	LowBalanceThreshold  string
+	LowBalanceThreshold string
+	// Screening group commit (docs/screening.md "Performance").
+	ScreeningCommitters int
+	ScreeningMaxBatch   int
+	ScreeningLinger     time.Duration
+	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
+	// prefetches behind the group commits).
+	DBMaxConns           int
 	IdentitySandboxPath  string
 	S3Endpoint, S3Bucket string
 	S3Region             string
@@ -95,6 +102,20 @@ func loadConfig(devMode bool) (config, error) {
 	if c.RateLimitScreening, err = envInt("COMPLYD_RATE_LIMIT_SCREENING", 5000); err != nil {
 		return c, err
 	}
+	if c.DBMaxConns, err = envInt("COMPLYD_DB_MAX_CONNS", 32); err != nil {
+		return c, err
+	}
+	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 4); err != nil {
+		return c, err
+	}
+	if c.ScreeningMaxBatch, err = envInt("COMPLYD_SCREENING_MAX_BATCH", 256); err != nil {
+		return c, err
+	}
+	linger, err := envInt("COMPLYD_SCREENING_LINGER_US", 0)
+	if err != nil {
+		return c, err
+	}
+	c.ScreeningLinger = time.Duration(linger) * time.Microsecond
 	if !devMode {
 		if c.DatabaseURL == "" {
 			return c, fmt.Errorf("DATABASE_URL is required (or use `complyd dev`)")

@@ -58,6 +58,7 @@ func dev(ctx context.Context, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	if _, err := db.TenantIDBySlug(ctx, demoSlug); apperr.CodeOf(err) == apperr.NotFound {
 		if _, _, err := a.Auth.CreateTenant(ctx, auth.CreateTenantParams{Name: "Demo Bank", Slug: demoSlug,
 			Admin: auth.NewUser{Email: demoEmail, Password: demoPassword, FirstName: "Demo", LastName: "Admin"}}); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -62,6 +63,9 @@ type serverOpts struct {
 	Config  func(*config)
 	// WebhookBackoff replaces the webhook retry schedule (milliseconds in tests).
 	WebhookBackoff jobs.Backoff
+	// Screener replaces the sanctions name screener; ScreeningTimeouts the engine deadlines.
+	Screener          screening.NameScreener
+	ScreeningTimeouts map[string]time.Duration
 	// OwnDB gives the server a database of its own (implied by Workers): River workers work
 	// every job of their database, so parallel tests with workers must not share one.
 	OwnDB bool
@@ -87,7 +91,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	}
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer, WebhookBackoff: o.WebhookBackoff,
-		WrapEmbedded: o.WrapEmbedded})
+		WrapEmbedded: o.WrapEmbedded, Screener: o.Screener, ScreeningTimeouts: o.ScreeningTimeouts})
 	require.NoError(t, err)
 	srv := httptest.NewUnstartedServer(a.Handler)
 	srv.Config.Protocols = new(http.Protocols)
@@ -95,6 +99,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	srv.Config.Protocols.SetUnencryptedHTTP2(true)
 	srv.Start()
 	t.Cleanup(srv.Close)
+	t.Cleanup(a.Close)
 	if o.Workers {
 		ctx, cancel := context.WithCancel(context.Background())
 		require.NoError(t, a.Runner.Start(ctx))

@@ -24,6 +24,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr st
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	if err := a.Runner.Start(ctx); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}

@@ -40,6 +40,7 @@ func tenantCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	defer a.Close()
 	return createTenant(ctx, a.Auth, os.Stdout, auth.CreateTenantParams{Name: *name, Slug: *slug,
 		Admin: auth.NewUser{Email: *email, Password: *password, FirstName: *first, LastName: *last}})
 }

@@ -133,7 +133,8 @@ func wireKYC(w *wiring) error {
 
 	p, h := complydv1connect.NewKycServiceHandler(connectapi.NewKYCHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.KycServiceName, p, h)
-	p, h = complydv1connect.NewIdentityProviderServiceHandler(connectapi.NewProviderHandler(configSvc, w.log), w.handlerOpts...)
+	w.providerHandler = connectapi.NewProviderHandler(configSvc, w.log)
+	p, h = complydv1connect.NewIdentityProviderServiceHandler(w.providerHandler, w.handlerOpts...)
 	w.addService(complydv1connect.IdentityProviderServiceName, p, h)
 	w.mux.Handle(restapi.KYCUploadPattern, restapi.KYCUpload(w.authn, svc, w.log))
 

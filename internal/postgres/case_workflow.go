@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -257,19 +258,22 @@ func (s *CaseStore) RelatedTransaction(ctx context.Context, tenantID tenancy.Ten
 }
 
 // relatedTransaction reads a case's relatedTransaction: {id, externalId, amount, currency,
-// senderName, verdict {outcome, riskLevel, aggregateScore, totalLatencyMs}}.
-//
-// PLACEHOLDER for the screening capability: the transactions and verdicts tables belong to its
-// migration, which has not landed, so this returns nil (rendered as null). The screening
-// engineer replaces the body with the join, for example
-//
-//	select t.id, t.external_id, t.amount::text, t.currency, t.sender_name,
-//	       v.outcome, v.risk_level, v.aggregate_score, v.total_latency_ms
-//	from transactions t left join verdicts v on v.transaction_id = t.id and v.tenant_id = t.tenant_id
-//	where t.tenant_id = $1 and t.id::text = $2
-//
-// returning nil when no row matches.
+// senderName, verdict {outcome, riskLevel, aggregateScore, totalLatencyMs}}, or nil when the
+// transaction is not in the tenant (the verdict lives in the transaction's row, migration 0005).
 func relatedTransaction(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string) (*cases.TransactionSummary, error) {
-	_, _, _, _ = ctx, tx, tenantID, id
-	return nil, nil
+	var t cases.TransactionSummary
+	var v cases.VerdictSummary
+	err := tx.QueryRow(ctx, `select t.id::text, t.external_id, t.amount::text, t.currency, t.sender_name,
+			t.outcome, t.risk_level, t.aggregate_score::float8, t.total_latency_ms
+		from transactions t where t.tenant_id = $1 and t.id::text = $2`, string(tenantID), id).
+		Scan(&t.ID, &t.ExternalID, &t.Amount, &t.Currency, &t.SenderName, &v.Outcome, &v.RiskLevel, &v.AggregateScore,
+			&v.TotalLatencyMs)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("related transaction: %w", err)
+	}
+	t.Verdict = &v
+	return &t, nil
 }

@@ -314,6 +314,11 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 	return total, nil
 }
 
+// storedKYCSQL is the stored-KYC lookup shared by StoredKYC and the screening prefetch (which
+// pipelines it with the other enrichment reads in one round trip).
+const storedKYCSQL = `select id, status, tier from kyc_applications where tenant_id = $1 and bvn = $2
+	order by created_at desc, id desc limit 1`
+
 // StoredKYC implements the KYC half of screening.EnrichmentStore: the tenant's most recently
 // created application for the BVN (docs/kyc.md "Screening"). KYC applications carry no account
 // number, so a lookup by account number alone finds nothing (Found false → NONE → BLOCK in
@@ -324,8 +329,7 @@ func (s *KYCStore) StoredKYC(ctx context.Context, tenantID tenancy.TenantID, bvn
 		return out, nil
 	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `select id, status, tier from kyc_applications where tenant_id = $1 and bvn = $2
-			order by created_at desc, id desc limit 1`, string(tenantID), bvn).Scan(&out.ExternalRef, &out.Status, &out.Tier)
+		err := tx.QueryRow(ctx, storedKYCSQL, string(tenantID), bvn).Scan(&out.ExternalRef, &out.Status, &out.Tier)
 		if err == pgx.ErrNoRows {
 			return nil
 		}

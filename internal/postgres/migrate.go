@@ -65,5 +65,16 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 		"; GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO "+AppRole); err != nil {
 		return fmt.Errorf("grant app role: %w", err)
 	}
+	// The blanket grant above must not undo the migrations' append-only revokes: the wallet
+	// ledger and stored screenings are never updated or deleted by the application.
+	for _, t := range appendOnlyTables {
+		if _, err := pool.Exec(ctx, "DO $$ BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
+			"REVOKE UPDATE, DELETE ON "+t+" FROM "+AppRole+"; END IF; END $$"); err != nil {
+			return fmt.Errorf("revoke on %s: %w", t, err)
+		}
+	}
 	return nil
 }
+
+// appendOnlyTables are the tables the application role may only insert into and read.
+var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings"}

@@ -68,6 +68,7 @@ var created = []string{
 	"POST /api/v1/sanctions/false-positives",
 	"POST /api/v1/customers/{id}/kyc-application",
 	"POST /api/v1/customers/{id}/kyb-application",
+	"POST /api/v1/rules",
 }
 
 func createdMatcher() *http.ServeMux {

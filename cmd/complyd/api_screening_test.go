@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/auth"
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/pgtest"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+var extSeq atomic.Int64
+
+// ext returns a unique externalId.
+func ext(prefix string) string {
+	return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano(), extSeq.Add(1))
+}
+
+// kycFixture stores a KYC application for bvn with status and tier.
+func (s *testServer) kycFixture(tenantID tenancy.TenantID, bvn, status, tier string) string {
+	s.t.Helper()
+	id := screening.NewID("kyc_")
+	_, err := s.admin().Exec(context.Background(), `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name,
+		bvn, tier, status) values ($1, $2, 'INDIVIDUAL', 'Ada', 'Obi', $3, $4, $5)`, id, string(tenantID), bvn, tier, status)
+	require.NoError(s.t, err)
+	return id
+}
+
+// screenBody is a valid screening request body: a transfer from an account.
+func screenBody(extID, account string, amount float64) map[string]any {
+	return map[string]any{"externalId": extID, "type": "TRANSFER", "channel": "MOBILE_APP", "amount": amount,
+		"senderAccountNumber": account, "senderBvn": "22212345678", "senderName": "Ada Obi",
+		"receiverName": "Chidi Okeke", "timestamp": time.Now().UTC().Format(time.RFC3339)}
+}
+
+type screenOut struct {
+	TransactionID  string   `json:"transactionId"`
+	ExternalID     string   `json:"externalId"`
+	Outcome        string   `json:"outcome"`
+	RiskLevel      string   `json:"riskLevel"`
+	AggregateScore float64  `json:"aggregateScore"`
+	Actions        []string `json:"actions"`
+	CaseID         *string  `json:"caseId"`
+	RiskBreakdown  []struct {
+		Category       string          `json:"category"`
+		Score          int             `json:"score"`
+		Outcome        string          `json:"outcome"`
+		RulesTriggered []string        `json:"rulesTriggered"`
+		LatencyMs      int             `json:"latencyMs"`
+		Fx             json.RawMessage `json:"fx"`
+		Skipped        bool            `json:"skipped"`
+		SkipReason     *string         `json:"skipReason"`
+	} `json:"riskBreakdown"`
+	TriggeredRules []struct {
+		Name           string  `json:"name"`
+		Category       string  `json:"category"`
+		RiskScore      int     `json:"riskScore"`
+		Details        string  `json:"details"`
+		CreatedBy      string  `json:"createdBy"`
+		KycSource      *string `json:"kycSource"`
+		KycExternalRef *string `json:"kycExternalRef"`
+	} `json:"triggeredRules"`
+	TotalLatencyMs int `json:"totalLatencyMs"`
+}
+
+func (o screenOut) rule(name string) bool {
+	for _, r := range o.TriggeredRules {
+		if len(r.Name) >= len(name) && r.Name[:len(name)] == name {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *testServer) screen(token string, body map[string]any) (screenOut, envelope) {
+	s.t.Helper()
+	env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: token}, body)
+	var out screenOut
+	if env.Success {
+		env.decode(s.t, &out)
+	}
+	return out, env
+}
+
+func TestScreeningBasicFlowAllProtocols(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+
+	// REST: approve, then read back, list and replay.
+	body := screenBody(ext("basic"), "0123456789", 1000)
+	out, env := s.screen(admin, body)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	require.Equal(t, "APPROVE", out.Outcome, "%s", env.Raw)
+	require.Equal(t, "LOW", out.RiskLevel)
+	require.Len(t, out.RiskBreakdown, 6)
+	require.Nil(t, out.CaseID)
+
+	got := s.rest("GET", "/api/v1/transactions/"+out.TransactionID, cred{Bearer: admin}, nil)
+	require.Equal(t, http.StatusOK, got.Status, "%s", got.Raw)
+	var detail struct {
+		ID       string  `json:"id"`
+		Amount   string  `json:"amount"`
+		Currency string  `json:"currency"`
+		Lat      *string `json:"latitude"`
+		Verdict  struct {
+			Outcome        string `json:"outcome"`
+			EngineVerdicts []struct {
+				EngineName string `json:"engineName"`
+			} `json:"engineVerdicts"`
+		} `json:"verdict"`
+	}
+	got.decode(t, &detail)
+	require.Equal(t, "1000", detail.Amount)
+	require.Equal(t, "NGN", detail.Currency)
+	require.Len(t, detail.Verdict.EngineVerdicts, 6)
+	require.Equal(t, screening.CategorySanctions, detail.Verdict.EngineVerdicts[0].EngineName)
+
+	dup := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, body)
+	requireRESTError(t, dup, http.StatusConflict, "DUPLICATE_EXTERNAL_ID")
+	var orig map[string]any
+	require.NoError(t, json.Unmarshal(dup.Error.Data, &orig))
+	require.Equal(t, out.TransactionID, orig["transactionId"])
+	require.Equal(t, "APPROVE", orig["outcome"])
+
+	list := s.rest("GET", "/api/v1/transactions?outcome=APPROVE&limit=500", cred{Bearer: admin}, nil)
+	var page struct {
+		Items []map[string]any `json:"items"`
+		Total int              `json:"total"`
+		Limit int              `json:"limit"`
+	}
+	list.decode(t, &page)
+	require.Equal(t, 100, page.Limit)
+	require.Equal(t, 1, page.Total)
+
+	for _, proto := range []string{"connect", "grpc"} {
+		hc, opts := s.clientOpts(proto, cred{Bearer: admin})
+		c := complydv1connect.NewTransactionServiceClient(hc, s.URL, opts...)
+		id := ext(proto)
+		amt := 2500.5
+		res, err := c.ScreenTransaction(context.Background(), connect.NewRequest(&complydv1.ScreenTransactionRequest{
+			ExternalId: id, Type: "POS", Channel: "POS_TERMINAL", Amount: amt, SenderAccountNumber: "0123456789",
+			SenderBvn: strp("22212345678"), SenderName: "Ada Obi", Timestamp: time.Now().UTC().Format(time.RFC3339Nano)}))
+		require.NoError(t, err, proto)
+		require.Equal(t, "APPROVE", res.Msg.Outcome, proto)
+		_, err = c.ScreenTransaction(context.Background(), connect.NewRequest(&complydv1.ScreenTransactionRequest{
+			ExternalId: id, Type: "POS", Channel: "POS_TERMINAL", Amount: amt, SenderAccountNumber: "0123456789",
+			SenderName: "Ada Obi", Timestamp: time.Now().UTC().Format(time.RFC3339)}))
+		code, info := errorInfo(t, err)
+		require.Equal(t, connect.CodeAlreadyExists, code, proto)
+		require.Equal(t, "DUPLICATE_EXTERNAL_ID", info.Code)
+		require.Equal(t, res.Msg.TransactionId, info.Data.AsMap()["transactionId"])
+
+		batch, err := c.ScreenTransactions(context.Background(), connect.NewRequest(&complydv1.ScreenTransactionsRequest{
+			Transactions: []*complydv1.ScreenTransactionRequest{
+				{ExternalId: id + "-b1", Type: "TRANSFER", Channel: "API", Amount: 10, SenderAccountNumber: "0123456789",
+					SenderBvn: strp("22212345678"), SenderName: "Ada Obi", Timestamp: time.Now().UTC().Format(time.RFC3339)},
+				{ExternalId: id, Type: "TRANSFER", Channel: "API", Amount: 10, SenderAccountNumber: "0123456789",
+					SenderName: "Ada Obi", Timestamp: time.Now().UTC().Format(time.RFC3339)},
+			}}))
+		require.NoError(t, err, proto)
+		require.Len(t, batch.Msg.Items, 2)
+		require.NotNil(t, batch.Msg.Items[0].Result, proto)
+		require.Equal(t, "DUPLICATE_EXTERNAL_ID", batch.Msg.Items[1].Error.GetCode())
+	}
+}
+
+func strp(s string) *string { return &s }
+
+// TestScreeningIdempotencyRace fires 50 identical requests at once: exactly one is screened
+// and stored, the 49 others get 409 with the same original verdict.
+func TestScreeningIdempotencyRace(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	body := screenBody(ext("race"), "0123456780", 5000)
+	var wg sync.WaitGroup
+	var ok, dup atomic.Int32
+	ids := make(chan string, 100)
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, body)
+			switch env.Status {
+			case http.StatusOK:
+				ok.Add(1)
+				var out screenOut
+				env.decode(t, &out)
+				ids <- out.TransactionID
+			case http.StatusConflict:
+				dup.Add(1)
+				var orig map[string]any
+				require.NoError(t, json.Unmarshal(env.Error.Data, &orig))
+				ids <- orig["transactionId"].(string)
+			default:
+				t.Errorf("unexpected %d %s", env.Status, env.Raw)
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	require.EqualValues(t, 1, ok.Load())
+	require.EqualValues(t, 49, dup.Load())
+	var first string
+	for id := range ids {
+		if first == "" {
+			first = id
+		}
+		require.Equal(t, first, id)
+	}
+	var n int
+	require.NoError(t, s.admin().QueryRow(context.Background(), `select count(*) from transactions where tenant_id = $1 and external_id = $2`,
+		string(f.ID), body["externalId"]).Scan(&n))
+	require.Equal(t, 1, n)
+	// Stored transactions are immutable: the application role may not update them.
+	_ = auth.RoleBankAdmin
+	_ = pgtest.Password
+}

@@ -1,0 +1,106 @@
+package postgres
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// AuthChannel announces, with the tenant id as payload, a change that can end an API key's
+// validity (user deactivated or role changed, key revoked); every replica's PrincipalCache
+// drops that tenant's keys.
+const AuthChannel = "complyd_auth"
+
+// PrincipalCache is an auth.Store that keeps resolved API keys in memory for at most TTL, so a
+// bank core's calls cost no database round trip to authenticate (docs/screening.md
+// "Performance"). "Deactivation stops keys at once" (decisions.md §3) holds: UpdateUser and
+// RevokeAPIKey through this store drop the tenant's entries before they return, and announce
+// the change on AuthChannel so other replicas drop theirs; TTL bounds what a lost announcement
+// could leave behind. Expiry is checked against the cached key on every use; failed lookups
+// are never cached.
+type PrincipalCache struct {
+	auth.Store
+	db  *DB
+	ttl time.Duration
+	log *slog.Logger
+
+	gen     atomic.Uint64
+	mu      sync.RWMutex
+	entries map[string]principalEntry // by key hash
+}
+
+type principalEntry struct {
+	user auth.User
+	key  auth.APIKey
+	at   time.Time
+}
+
+// NewPrincipalCache wraps store.
+func NewPrincipalCache(store auth.Store, db *DB, ttl time.Duration, log *slog.Logger) *PrincipalCache {
+	return &PrincipalCache{Store: store, db: db, ttl: ttl, log: log, entries: map[string]principalEntry{}}
+}
+
+// ResolveAPIKey implements auth.Store from the cache when it can.
+func (c *PrincipalCache) ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID, hash []byte, now time.Time) (auth.User, auth.APIKey, error) {
+	c.mu.RLock()
+	e, ok := c.entries[string(hash)]
+	c.mu.RUnlock()
+	if ok && e.key.TenantID == tenantID && time.Since(e.at) < c.ttl && (e.key.ExpiresAt == nil || now.Before(*e.key.ExpiresAt)) {
+		return e.user, e.key, nil
+	}
+	gen := c.gen.Load()
+	u, k, err := c.Store.ResolveAPIKey(ctx, tenantID, hash, now)
+	if err != nil {
+		return u, k, err
+	}
+	c.mu.Lock()
+	if c.gen.Load() == gen {
+		c.entries[string(hash)] = principalEntry{user: u, key: k, at: time.Now()}
+	}
+	c.mu.Unlock()
+	return u, k, nil
+}
+
+// invalidate drops the tenant's entries ("" drops all).
+func (c *PrincipalCache) invalidate(tenantID tenancy.TenantID) {
+	c.mu.Lock()
+	c.gen.Add(1)
+	for h, e := range c.entries {
+		if tenantID == "" || e.key.TenantID == tenantID {
+			delete(c.entries, h)
+		}
+	}
+	c.mu.Unlock()
+}
+
+func (c *PrincipalCache) announce(ctx context.Context, tenantID tenancy.TenantID) {
+	c.invalidate(tenantID)
+	if _, err := c.db.Pool.Exec(context.WithoutCancel(ctx), "select pg_notify($1, $2)", AuthChannel, string(tenantID)); err != nil {
+		c.log.WarnContext(ctx, "announce auth change", "err", err)
+	}
+}
+
+// UpdateUser implements auth.Store and drops the tenant's cached keys.
+func (c *PrincipalCache) UpdateUser(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*auth.User) (audit.Event, error)) (auth.User, error) {
+	u, err := c.Store.UpdateUser(ctx, tenantID, id, fn)
+	c.announce(ctx, tenantID)
+	return u, err
+}
+
+// RevokeAPIKey implements auth.Store and drops the tenant's cached keys.
+func (c *PrincipalCache) RevokeAPIKey(ctx context.Context, tenantID tenancy.TenantID, id string, at time.Time, ev audit.Event) (auth.APIKey, error) {
+	k, err := c.Store.RevokeAPIKey(ctx, tenantID, id, at, ev)
+	c.announce(ctx, tenantID)
+	return k, err
+}
+
+// Listen follows AuthChannel until ctx ends (see SettingsCache.Listen).
+func (c *PrincipalCache) Listen(ctx context.Context, ready func()) {
+	listen(ctx, c.db, AuthChannel, c.log, ready, func(p string) { c.invalidate(tenancy.TenantID(p)) }, func() { c.invalidate("") })
+}

@@ -1,0 +1,372 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/webhook"
+)
+
+func jsonMarshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}
+
+// saveReq is one screening waiting for its batch to commit.
+type saveReq struct {
+	rec    *screening.Record
+	caseID string
+	err    error
+	done   chan struct{}
+}
+
+// groupCommitter stores concurrent screenings in shared database transactions: with
+// synchronous commit every COMMIT waits for a WAL flush, so one flush per batch instead of
+// one per screening is what makes thousands of durable screenings per second possible on one
+// disk (docs/screening.md "Performance"). Each caller waits for its own batch's commit.
+//
+// Screenings that open a case go through a lane of their own with a single committer: case
+// numbers come from the (tenant, year) counter row, locked until commit, so batches with cases
+// serialise anyway, and in their own lane they never hold back the screenings without one.
+type groupCommitter struct {
+	ch       chan *saveReq
+	caseCh   chan *saveReq
+	maxBatch int
+	linger   time.Duration
+	commit   func(ctx context.Context, batch []*saveReq) error
+	wg       sync.WaitGroup
+	once     sync.Once
+}
+
+func newGroupCommitter(o ScreeningStoreOptions, commit func(context.Context, []*saveReq) error) *groupCommitter {
+	if o.Committers <= 0 {
+		o.Committers = 4
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 256
+	}
+	g := &groupCommitter{ch: make(chan *saveReq, 8192), caseCh: make(chan *saveReq, 4096), maxBatch: o.MaxBatch,
+		linger: o.Linger, commit: commit}
+	for range o.Committers {
+		g.wg.Add(1)
+		go g.run(g.ch)
+	}
+	g.wg.Add(1)
+	go g.run(g.caseCh)
+	return g
+}
+
+func (g *groupCommitter) close() {
+	g.once.Do(func() { close(g.ch); close(g.caseCh) })
+	g.wg.Wait()
+}
+
+func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (string, error) {
+	r := &saveReq{rec: rec, done: make(chan struct{})}
+	ch := g.ch
+	if rec.Case != nil {
+		ch = g.caseCh
+	}
+	select {
+	case ch <- r:
+	case <-ctx.Done():
+		return "", ctx.Err()
+	}
+	// Once queued the screening is stored whatever happens to the caller, so wait for it: an
+	// answer must never say "failed" for a transaction that was in fact stored.
+	<-r.done
+	return r.caseID, r.err
+}
+
+func (g *groupCommitter) run(ch chan *saveReq) {
+	defer g.wg.Done()
+	for first := range ch {
+		batch := []*saveReq{first}
+		var timer <-chan time.Time
+		if g.linger > 0 {
+			timer = time.After(g.linger)
+		}
+	fill:
+		for len(batch) < g.maxBatch {
+			if timer == nil {
+				select {
+				case r, ok := <-ch:
+					if !ok {
+						break fill
+					}
+					batch = append(batch, r)
+				default:
+					break fill
+				}
+				continue
+			}
+			select {
+			case r, ok := <-ch:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, r)
+			case <-timer:
+				break fill
+			}
+		}
+		g.flush(batch)
+	}
+}
+
+// flush commits batch; when the shared transaction fails, every screening is retried in a
+// transaction of its own so that one bad record cannot fail the others.
+func (g *groupCommitter) flush(batch []*saveReq) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	err := g.commit(ctx, batch)
+	if err != nil && len(batch) > 1 {
+		for _, r := range batch {
+			r.caseID, r.err = "", nil
+			if e := g.commit(ctx, []*saveReq{r}); e != nil && r.err == nil {
+				r.err = e
+			}
+		}
+	} else if err != nil {
+		for _, r := range batch {
+			if r.err == nil {
+				r.err = err
+			}
+		}
+	}
+	for _, r := range batch {
+		close(r.done)
+	}
+}
+
+// commit stores one batch in one database transaction: per tenant (in tenant id order, and
+// records in externalId order, so concurrent batches lock in the same order), one multi-row
+// insert that skips stored externalIds, then for every inserted record its automatic case
+// (createCaseTx: case, timeline, audit, case.created webhook, officers' email and dashboard
+// notification), its transaction.screened webhook and its retro-screening job; one COMMIT.
+// Duplicates (stored before, or earlier in the batch) get DUPLICATE_EXTERNAL_ID with the
+// original verdict and cause no side effect.
+func (s *ScreeningStore) commit(ctx context.Context, batch []*saveReq) error {
+	byTenant := map[tenancy.TenantID][]*saveReq{}
+	for _, r := range batch {
+		byTenant[r.rec.Tx.TenantID] = append(byTenant[r.rec.Tx.TenantID], r)
+	}
+	tenants := make([]tenancy.TenantID, 0, len(byTenant))
+	for t := range byTenant {
+		tenants = append(tenants, t)
+	}
+	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
+	now := s.db.now().UTC()
+	return pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+		for _, t := range tenants {
+			if err := s.commitTenant(ctx, tx, t, byTenant[t], now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, reqs []*saveReq, now time.Time) error {
+	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].rec.Tx.ExternalID < reqs[j].rec.Tx.ExternalID })
+	// The first record of an externalId is inserted; later ones in the batch are its duplicates.
+	var unique []*saveReq
+	dupOf := map[*saveReq]*saveReq{}
+	for i, r := range reqs {
+		if i > 0 && reqs[i-1].rec.Tx.ExternalID == r.rec.Tx.ExternalID {
+			first := reqs[i-1]
+			if d, ok := dupOf[first]; ok {
+				first = d
+			}
+			dupOf[r] = first
+			continue
+		}
+		unique = append(unique, r)
+	}
+	recs := make([]*screening.Record, len(unique))
+	for i, r := range unique {
+		recs[i] = r.rec
+	}
+	args, err := insertArgs(tenant, recs, now)
+	if err != nil {
+		return err
+	}
+	b := &pgx.Batch{}
+	b.Queue("select set_config('app.tenant_id', $1, true)", string(tenant))
+	inserted := map[string]bool{}
+	b.Queue(insertSQL, args...).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			var ext string
+			if err := rows.Scan(&ext); err != nil {
+				return err
+			}
+			inserted[ext] = true
+		}
+		return rows.Err()
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("insert transactions: %w", err)
+	}
+	var missing []string
+	for _, r := range unique {
+		if !inserted[r.rec.Tx.ExternalID] {
+			missing = append(missing, r.rec.Tx.ExternalID)
+		}
+	}
+	originals := map[string]screening.Summary{}
+	if len(missing) > 0 {
+		rows, err := tx.Query(ctx, `select id::text, external_id, outcome, risk_level, aggregate_score::float8, total_latency_ms
+			from transactions where tenant_id = $1 and external_id = any($2)`, string(tenant), missing)
+		if err != nil {
+			return fmt.Errorf("read originals: %w", err)
+		}
+		for rows.Next() {
+			var sum screening.Summary
+			var outcome string
+			if err := rows.Scan(&sum.TransactionID, &sum.ExternalID, &outcome, &sum.RiskLevel, &sum.AggregateScore, &sum.TotalLatencyMs); err != nil {
+				rows.Close()
+				return err
+			}
+			sum.Outcome = rules.Outcome(outcome)
+			originals[sum.ExternalID] = sum
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	for _, r := range unique {
+		ext := r.rec.Tx.ExternalID
+		if !inserted[ext] {
+			sum, ok := originals[ext]
+			if !ok {
+				return fmt.Errorf("externalId %q neither inserted nor found", ext)
+			}
+			r.err = screening.DuplicateError(sum)
+			continue
+		}
+		if err := s.sideEffects(ctx, tx, tenant, r); err != nil {
+			return err
+		}
+	}
+	for r, first := range dupOf {
+		if first.err != nil {
+			r.err = first.err
+			continue
+		}
+		res := first.rec.Result
+		r.err = screening.DuplicateError(screening.Summary{TransactionID: first.rec.ID, ExternalID: first.rec.Tx.ExternalID,
+			Outcome: res.Outcome, RiskLevel: res.RiskLevel, AggregateScore: res.Score, TotalLatencyMs: res.TotalLatencyMs})
+	}
+	return nil
+}
+
+// sideEffects queues what a newly stored screening causes, in the batch's transaction.
+func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, r *saveReq) error {
+	rec := r.rec
+	res := rec.Result
+	if rec.Case != nil {
+		id := rec.ID
+		c, err := s.db.createCaseTx(ctx, tx, tenant, cases.NewParams{Type: rec.Case.Type, Priority: rec.Case.Priority,
+			Title: rec.Case.Title, Description: rec.Case.Description, RelatedTransactionID: &id, Tags: []string{"screening"}})
+		if err != nil {
+			return fmt.Errorf("automatic case: %w", err)
+		}
+		r.caseID = c.ID
+	}
+	if res.Outcome != rules.Approve {
+		if err := s.db.queueWebhook(ctx, tx, tenant, webhook.EventTransactionScreened, screenedEvent(rec, r.caseID)); err != nil {
+			return err
+		}
+	}
+	if res.RetroScreening {
+		args := screening.RetroArgs{TenantID: tenant, TransactionID: rec.ID, Engines: screening.SkippedEngines(res)}
+		if err := s.db.enqueue(ctx, tx, args, retroOpts()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// screenedEvent is the data of the transaction.screened webhook (docs/screening.md).
+func screenedEvent(rec *screening.Record, caseID string) map[string]any {
+	res := rec.Result
+	d := map[string]any{"transactionId": rec.ID, "externalId": rec.Tx.ExternalID, "outcome": string(res.Outcome),
+		"riskLevel": res.RiskLevel, "aggregateScore": res.Score, "actions": res.Actions,
+		"amount": rec.Tx.Amount.String(), "currency": rec.Tx.Currency, "senderAccountNumber": rec.Tx.SenderAccountNumber}
+	if caseID != "" {
+		d["caseId"] = caseID
+	} else {
+		d["caseId"] = nil
+	}
+	return d
+}
+
+// retroOpts are the River options of a retro-screening job: it runs a minute after the
+// screening (an outage is rarely over sooner) and is retried with River's backoff while the
+// engine keeps failing.
+func retroOpts() *river.InsertOpts {
+	return &river.InsertOpts{ScheduledAt: time.Now().Add(screening.RetroDelay), MaxAttempts: 25}
+}
+
+// RecordRetro implements jobs.RetroStore: it stores the re-run's verdicts and, when the re-run
+// found something and the transaction has no automatic case yet, opens one (with its email,
+// notification and webhook) in the same transaction. It returns the case id ("" when none).
+func (s *ScreeningStore) RecordRetro(ctx context.Context, st screening.Stored, verdicts []screening.EngineVerdict,
+	agg screening.Aggregate, decision *screening.CaseDecision, engines []string) (string, error) {
+	tenant := st.Tx.TenantID
+	ev, err := encodeVerdicts(verdicts)
+	if err != nil {
+		return "", err
+	}
+	var caseID string
+	err = s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+		if decision != nil {
+			var existing *string
+			err := tx.QueryRow(ctx, `select id from cases where tenant_id = $1 and related_transaction_id = $2 limit 1`,
+				string(tenant), st.ID).Scan(&existing)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return fmt.Errorf("read case of transaction: %w", err)
+			}
+			if existing == nil {
+				id := st.ID
+				var b strings.Builder
+				fmt.Fprintf(&b, "Retro-screening of transaction %s (%s skipped at screening time) found: outcome %s, score %.2f.",
+					st.Tx.ExternalID, strings.Join(engines, ", "), agg.Outcome, agg.Score)
+				for _, v := range verdicts {
+					for _, r := range v.RulesTriggered {
+						fmt.Fprintf(&b, " %s (%s, %d).", r.Name, r.Category, r.RiskScore)
+					}
+				}
+				c, err := s.db.createCaseTx(ctx, tx, tenant, cases.NewParams{Type: decision.Type, Priority: decision.Priority,
+					Title:       fmt.Sprintf("Retro-screening %s on transaction %s", agg.Outcome, st.Tx.ExternalID),
+					Description: b.String(), RelatedTransactionID: &id, Tags: []string{"screening", "retro-screening"}})
+				if err != nil {
+					return err
+				}
+				caseID = c.ID
+			} else {
+				caseID = *existing
+			}
+		}
+		_, err := tx.Exec(ctx, `insert into retro_screenings (id, tenant_id, transaction_id, engines, outcome, score,
+			engine_verdicts, case_id, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+			screening.NewID("rscr_"), string(tenant), st.ID, engines, string(agg.Outcome), int(agg.Score+0.5), string(ev),
+			nullIfEmpty(caseID), s.db.now())
+		return err
+	})
+	return caseID, err
+}

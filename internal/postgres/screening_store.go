@@ -1,0 +1,373 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// ScreeningStore implements screening.Store: the one-round-trip prefetch of a screening and the
+// group-committed save of its transaction, verdict and side effects (docs/screening.md).
+type ScreeningStore struct {
+	db *DB
+	gc *groupCommitter
+}
+
+// ScreeningStoreOptions tune the group commit.
+type ScreeningStoreOptions struct {
+	// Committers is the number of batches in flight at once (default 4).
+	Committers int
+	// MaxBatch bounds the screenings stored in one database transaction (default 256).
+	MaxBatch int
+	// Linger is how long a committer waits for more screenings after the first (default 0:
+	// batches form from what queued while the previous commit was in flight).
+	Linger time.Duration
+}
+
+// NewScreeningStore returns the store and starts its committers; Close stops them.
+func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
+	s := &ScreeningStore{db: db}
+	s.gc = newGroupCommitter(o, s.commit)
+	return s
+}
+
+// Close stops the committers after the queued screenings are stored.
+func (s *ScreeningStore) Close() { s.gc.close() }
+
+// Prefetch implements screening.Store: in one round trip (BEGIN, tenant, four queries, COMMIT
+// pipelined in a pgx.Batch) it reads the externalId's original verdict, the sender account's
+// history and behavioral profile before tx.Timestamp, and the stored KYC.
+func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error) {
+	var out screening.Prefetch
+	tenant := string(tx.TenantID)
+	b := &pgx.Batch{}
+	b.Queue("begin read only")
+	b.Queue("select set_config('app.tenant_id', $1, true)", tenant)
+	b.Queue(`select id::text, outcome, risk_level, aggregate_score::float8, total_latency_ms from transactions
+		where tenant_id = $1 and external_id = $2`, tenant, tx.ExternalID).QueryRow(func(row pgx.Row) error {
+		var sum screening.Summary
+		var outcome string
+		err := row.Scan(&sum.TransactionID, &outcome, &sum.RiskLevel, &sum.AggregateScore, &sum.TotalLatencyMs)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("idempotency check: %w", err)
+		}
+		sum.ExternalID, sum.Outcome = tx.ExternalID, rules.Outcome(outcome)
+		out.Existing = &sum
+		return nil
+	})
+	b.Queue(historySQL, tenant, tx.SenderAccountNumber, tx.Timestamp).QueryRow(func(row pgx.Row) error {
+		var sum24, mean, sd string
+		var lastDev, lastIP *string
+		var lat, lon *float64
+		var locAt *time.Time
+		var devices []string
+		h := &out.History
+		if err := row.Scan(&h.Count24h, &sum24, &h.Count60m, &h.Amounts.Count, &mean, &sd, &devices, &lastDev, &lastIP,
+			&lat, &lon, &locAt); err != nil {
+			return fmt.Errorf("account history: %w", err)
+		}
+		h.Sum24hNGN, _ = decimal.NewFromString(sum24)
+		h.Amounts.Mean, _ = decimal.NewFromString(mean)
+		h.Amounts.StdDev, _ = decimal.NewFromString(sd)
+		out.Profile = screening.Profile{KnownDevices: devices, LastDeviceID: deref(lastDev), LastIPAddress: deref(lastIP),
+			LastLatitude: lat, LastLongitude: lon, LastLocationAt: locAt}
+		return nil
+	})
+	b.Queue(`select max(transaction_timestamp) from transactions
+		where tenant_id = $1 and sender_account_number = $2 and transaction_timestamp < $3`,
+		tenant, tx.SenderAccountNumber, tx.Timestamp).QueryRow(func(row pgx.Row) error {
+		return row.Scan(&out.History.LastActivityAt)
+	})
+	if withKYC && tx.SenderBVN != "" {
+		b.Queue(storedKYCSQL, tenant, tx.SenderBVN).QueryRow(func(row pgx.Row) error {
+			err := row.Scan(&out.KYC.ExternalRef, &out.KYC.Status, &out.KYC.Tier)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("stored kyc: %w", err)
+			}
+			out.KYC.Found = true
+			return nil
+		})
+	}
+	b.Queue("commit")
+	if err := s.db.Pool.SendBatch(ctx, b).Close(); err != nil {
+		return screening.Prefetch{}, fmt.Errorf("screening prefetch: %w", err)
+	}
+	return out, nil
+}
+
+// historySQL reads the sender account's activity in the 90 days before $3: 24-hour count and
+// NGN sum, 60-minute count, amount statistics, known devices and the latest device, IP and
+// location. Dormancy (180 days) needs the last activity of all time, read separately.
+const historySQL = `select
+	count(*) filter (where transaction_timestamp >= $3::timestamptz - interval '24 hours'),
+	coalesce(sum(amount_ngn) filter (where transaction_timestamp >= $3::timestamptz - interval '24 hours'), 0)::text,
+	count(*) filter (where transaction_timestamp >= $3::timestamptz - interval '60 minutes'),
+	count(*),
+	coalesce(avg(amount_ngn), 0)::text,
+	coalesce(stddev_pop(amount_ngn), 0)::text,
+	coalesce(array_agg(distinct device_id) filter (where device_id is not null), '{}'),
+	(array_agg(device_id order by transaction_timestamp desc) filter (where device_id is not null))[1],
+	(array_agg(ip_address order by transaction_timestamp desc) filter (where ip_address is not null))[1],
+	(array_agg(latitude order by transaction_timestamp desc) filter (where latitude is not null))[1],
+	(array_agg(longitude order by transaction_timestamp desc) filter (where latitude is not null))[1],
+	(array_agg(transaction_timestamp order by transaction_timestamp desc) filter (where latitude is not null))[1]
+from transactions
+where tenant_id = $1 and sender_account_number = $2 and transaction_timestamp < $3
+  and transaction_timestamp >= $3::timestamptz - interval '90 days'`
+
+// Save implements screening.Store through the group committer: the record joins the next
+// batch, and Save returns once that batch's database transaction has committed.
+func (s *ScreeningStore) Save(ctx context.Context, rec *screening.Record) (string, error) {
+	return s.gc.save(ctx, rec)
+}
+
+// txColumns are the transactions columns, in the order of insertSQL's unnest arrays.
+const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, amount_ngn, fx_missing,
+	sender_account_number, sender_bvn, sender_name, sender_bank_code, sender_kyc_status, sender_kyc_tier,
+	sender_kyc_verified_at, sender_kyc_external_ref, sender_kyb_status, receiver_account_number, receiver_bvn,
+	receiver_name, receiver_bank_code, receiver_country, receiver_kyc_status, receiver_kyc_verified_at,
+	receiver_kyc_external_ref, narration, device_id, ip_address, latitude, longitude, transaction_timestamp,
+	metadata, verdict_id, outcome, risk_level, aggregate_score, actions, engine_verdicts, total_latency_ms,
+	processed_at, created_at`
+
+// insertSQL stores a batch of one tenant's screenings with one statement whatever the batch
+// size (column arrays through unnest, so the prepared statement is reused), skipping
+// externalIds already stored: RETURNING names the rows actually inserted.
+const insertSQL = `insert into transactions (` + txColumns + `)
+select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::numeric, u.fxm,
+	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
+	u.rname, u.rbank, u.rcountry, u.rkyc, u.rkycat, u.rkycref, u.narr, u.dev, u.ip, u.lat, u.lon, u.ts,
+	u.meta::jsonb, u.vid, u.outcome, u.risk, u.score::numeric, string_to_array(u.actions, ','), u.ev::jsonb, u.lat_ms,
+	u.processed, u.created
+from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[],
+	$10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::timestamptz[], $17::text[],
+	$18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::timestamptz[],
+	$26::text[], $27::text[], $28::text[], $29::text[], $30::float8[], $31::float8[], $32::timestamptz[],
+	$33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::text[], $40::int4[],
+	$41::timestamptz[], $42::timestamptz[])
+	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
+	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
+	score, actions, ev, lat_ms, processed, created)
+on conflict (tenant_id, external_id) do nothing
+returning external_id`
+
+// insertArgs builds insertSQL's arguments for one tenant's records.
+func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time) ([]any, error) {
+	n := len(recs)
+	ids, ext, typ, chn, amt, cur, ngn := make([]string, n), make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n), make([]string, n)
+	fxm := make([]bool, n)
+	sacc, sname := make([]string, n), make([]string, n)
+	sbvn, sbank, skyc, stier, skycref, skyb := make([]*string, n), make([]*string, n), make([]*string, n),
+		make([]*string, n), make([]*string, n), make([]*string, n)
+	racc, rbvn, rname, rbank, rcountry, rkyc, rkycref := make([]*string, n), make([]*string, n), make([]*string, n),
+		make([]*string, n), make([]*string, n), make([]*string, n), make([]*string, n)
+	narr, dev, ip := make([]*string, n), make([]*string, n), make([]*string, n)
+	skycat, rkycat := make([]*time.Time, n), make([]*time.Time, n)
+	lat, lon := make([]*float64, n), make([]*float64, n)
+	ts, processed, created := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
+	meta := make([]*string, n)
+	vid, outcome, risk, score, actions, ev := make([]string, n), make([]string, n), make([]string, n), make([]string, n),
+		make([]string, n), make([]string, n)
+	latMs := make([]int32, n)
+	for i, r := range recs {
+		t := r.Tx
+		ids[i], ext[i], typ[i], chn[i], amt[i], cur[i] = r.ID, t.ExternalID, t.Type, t.Channel, t.Amount.String(), t.Currency
+		ngn[i], fxm[i] = r.AmountNGN.String(), r.FXMissing
+		sacc[i], sname[i] = t.SenderAccountNumber, t.SenderName
+		sbvn[i], sbank[i], skyc[i], stier[i] = nullIfEmpty(t.SenderBVN), nullIfEmpty(t.SenderBankCode),
+			nullIfEmpty(t.SenderKYCStatus), nullIfEmpty(t.SenderKYCTier)
+		skycat[i], skycref[i], skyb[i] = t.SenderKYCVerifiedAt, nullIfEmpty(t.SenderKYCExternalRef), nullIfEmpty(t.SenderKYBStatus)
+		racc[i], rbvn[i], rname[i], rbank[i] = nullIfEmpty(t.ReceiverAccountNumber), nullIfEmpty(t.ReceiverBVN),
+			nullIfEmpty(t.ReceiverName), nullIfEmpty(t.ReceiverBankCode)
+		rcountry[i], rkyc[i], rkycat[i], rkycref[i] = nullIfEmpty(t.ReceiverCountry), nullIfEmpty(t.ReceiverKYCStatus),
+			t.ReceiverKYCVerifiedAt, nullIfEmpty(t.ReceiverKYCExternalRef)
+		narr[i], dev[i], ip[i], lat[i], lon[i] = nullIfEmpty(t.Narration), nullIfEmpty(t.DeviceID), nullIfEmpty(t.IPAddress),
+			t.Latitude, t.Longitude
+		ts[i] = t.Timestamp
+		if t.Metadata != nil {
+			m, err := jsonMarshal(t.Metadata)
+			if err != nil {
+				return nil, fmt.Errorf("encode metadata: %w", err)
+			}
+			meta[i] = &m
+		}
+		res := r.Result
+		vid[i], outcome[i], risk[i] = r.VerdictID, string(res.Outcome), res.RiskLevel
+		score[i] = decimal.NewFromFloat(res.Score).StringFixed(2)
+		actions[i] = strings.Join(res.Actions, ",")
+		b, err := encodeVerdicts(res.Breakdown)
+		if err != nil {
+			return nil, fmt.Errorf("encode verdicts: %w", err)
+		}
+		ev[i] = string(b)
+		latMs[i] = int32(res.TotalLatencyMs)
+		processed[i], created[i] = r.ProcessedAt, now
+	}
+	return []any{string(tenant), ids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
+		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
+		vid, outcome, risk, score, actions, ev, latMs, processed, created}, nil
+}
+
+// txRow is a stored transaction row.
+type txRow struct {
+	ID                     string         `db:"id"`
+	TenantID               string         `db:"tenant_id"`
+	ExternalID             string         `db:"external_id"`
+	Type                   string         `db:"type"`
+	Channel                string         `db:"channel"`
+	Amount                 string         `db:"amount"`
+	Currency               string         `db:"currency"`
+	AmountNGN              string         `db:"amount_ngn"`
+	FXMissing              bool           `db:"fx_missing"`
+	SenderAccountNumber    string         `db:"sender_account_number"`
+	SenderBVN              *string        `db:"sender_bvn"`
+	SenderName             string         `db:"sender_name"`
+	SenderBankCode         *string        `db:"sender_bank_code"`
+	SenderKYCStatus        *string        `db:"sender_kyc_status"`
+	SenderKYCTier          *string        `db:"sender_kyc_tier"`
+	SenderKYCVerifiedAt    *time.Time     `db:"sender_kyc_verified_at"`
+	SenderKYCExternalRef   *string        `db:"sender_kyc_external_ref"`
+	SenderKYBStatus        *string        `db:"sender_kyb_status"`
+	ReceiverAccountNumber  *string        `db:"receiver_account_number"`
+	ReceiverBVN            *string        `db:"receiver_bvn"`
+	ReceiverName           *string        `db:"receiver_name"`
+	ReceiverBankCode       *string        `db:"receiver_bank_code"`
+	ReceiverCountry        *string        `db:"receiver_country"`
+	ReceiverKYCStatus      *string        `db:"receiver_kyc_status"`
+	ReceiverKYCVerifiedAt  *time.Time     `db:"receiver_kyc_verified_at"`
+	ReceiverKYCExternalRef *string        `db:"receiver_kyc_external_ref"`
+	Narration              *string        `db:"narration"`
+	DeviceID               *string        `db:"device_id"`
+	IPAddress              *string        `db:"ip_address"`
+	Latitude               *float64       `db:"latitude"`
+	Longitude              *float64       `db:"longitude"`
+	TransactionTimestamp   time.Time      `db:"transaction_timestamp"`
+	Metadata               map[string]any `db:"metadata"`
+	VerdictID              string         `db:"verdict_id"`
+	Outcome                string         `db:"outcome"`
+	RiskLevel              string         `db:"risk_level"`
+	AggregateScore         float64        `db:"aggregate_score"`
+	Actions                []string       `db:"actions"`
+	EngineVerdicts         []byte         `db:"engine_verdicts"`
+	TotalLatencyMs         int64          `db:"total_latency_ms"`
+	ProcessedAt            time.Time      `db:"processed_at"`
+	CreatedAt              time.Time      `db:"created_at"`
+	CaseID                 *string        `db:"case_id"`
+}
+
+// selectColumns reads txRow; the automatic case is the first system-created case of the
+// transaction.
+const selectColumns = `t.id::text, t.tenant_id::text, t.external_id, t.type, t.channel, t.amount::text, t.currency,
+	t.amount_ngn::text, t.fx_missing, t.sender_account_number, t.sender_bvn, t.sender_name, t.sender_bank_code,
+	t.sender_kyc_status, t.sender_kyc_tier, t.sender_kyc_verified_at, t.sender_kyc_external_ref, t.sender_kyb_status,
+	t.receiver_account_number, t.receiver_bvn, t.receiver_name, t.receiver_bank_code, t.receiver_country,
+	t.receiver_kyc_status, t.receiver_kyc_verified_at, t.receiver_kyc_external_ref, t.narration, t.device_id,
+	t.ip_address, t.latitude, t.longitude, t.transaction_timestamp, t.metadata, t.verdict_id, t.outcome, t.risk_level,
+	t.aggregate_score::float8 as aggregate_score, t.actions, t.engine_verdicts,
+	t.total_latency_ms, t.processed_at, t.created_at,
+	(select c.id from cases c where c.tenant_id = t.tenant_id and c.related_transaction_id = t.id::text
+	  and c.created_by is null order by c.created_at, c.id limit 1) as case_id`
+
+func toStored(r txRow) (screening.Stored, error) {
+	vs, trig, err := decodeVerdicts(r.EngineVerdicts)
+	if err != nil {
+		return screening.Stored{}, fmt.Errorf("decode verdicts of %s: %w", r.ID, err)
+	}
+	tx := &screening.Transaction{TenantID: tenancy.TenantID(r.TenantID), ExternalID: r.ExternalID, Type: r.Type,
+		Channel: r.Channel, Amount: decimal.RequireFromString(r.Amount), Currency: r.Currency,
+		SenderAccountNumber: r.SenderAccountNumber, SenderBVN: deref(r.SenderBVN), SenderName: r.SenderName,
+		SenderBankCode: deref(r.SenderBankCode), SenderKYCStatus: deref(r.SenderKYCStatus), SenderKYCTier: deref(r.SenderKYCTier),
+		SenderKYCVerifiedAt: r.SenderKYCVerifiedAt, SenderKYCExternalRef: deref(r.SenderKYCExternalRef),
+		SenderKYBStatus: deref(r.SenderKYBStatus), ReceiverAccountNumber: deref(r.ReceiverAccountNumber),
+		ReceiverBVN: deref(r.ReceiverBVN), ReceiverName: deref(r.ReceiverName), ReceiverBankCode: deref(r.ReceiverBankCode),
+		ReceiverCountry: deref(r.ReceiverCountry), ReceiverKYCStatus: deref(r.ReceiverKYCStatus),
+		ReceiverKYCVerifiedAt: r.ReceiverKYCVerifiedAt, ReceiverKYCExternalRef: deref(r.ReceiverKYCExternalRef),
+		Narration: deref(r.Narration), DeviceID: deref(r.DeviceID), IPAddress: deref(r.IPAddress), Latitude: r.Latitude,
+		Longitude: r.Longitude, Timestamp: r.TransactionTimestamp, Metadata: r.Metadata}
+	tx.Normalize()
+	res := screening.Result{Aggregate: screening.Aggregate{Score: r.AggregateScore, Outcome: rules.Outcome(r.Outcome),
+		RiskLevel: r.RiskLevel, Actions: r.Actions}, Breakdown: vs, TriggeredRules: trig, TotalLatencyMs: r.TotalLatencyMs}
+	for _, v := range vs {
+		if v.FX != nil && res.FX == nil {
+			res.FX = v.FX
+		}
+		if v.Skipped {
+			res.RetroScreening = true
+		}
+	}
+	return screening.Stored{Record: screening.Record{ID: r.ID, VerdictID: r.VerdictID, Tx: tx,
+		AmountNGN: decimal.RequireFromString(r.AmountNGN), FXMissing: r.FXMissing, Result: res, ProcessedAt: r.ProcessedAt},
+		CaseID: deref(r.CaseID), CreatedAt: r.CreatedAt}, nil
+}
+
+// Get implements screening.Store.
+func (s *ScreeningStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (screening.Stored, error) {
+	var out screening.Stored
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		r, err := one[txRow](ctx, tx, psql.Select(selectColumns).From("transactions t").
+			Where(sq.And{sq.Eq{"t.tenant_id": string(tenantID)}, sq.Expr("t.id::text = ?", id)}), "transaction")
+		if err != nil {
+			return err
+		}
+		out, err = toStored(r)
+		return err
+	})
+	return out, err
+}
+
+// List implements screening.Store.
+func (s *ScreeningStore) List(ctx context.Context, tenantID tenancy.TenantID, f screening.ListParams, p paging.Params) (paging.Result[screening.Stored], error) {
+	out := paging.Result[screening.Stored]{Items: []screening.Stored{}, Page: p.Page, Limit: p.Limit}
+	where := sq.And{sq.Eq{"t.tenant_id": string(tenantID)}}
+	if f.Outcome != "" {
+		where = append(where, sq.Eq{"t.outcome": f.Outcome})
+	}
+	if f.Type != "" {
+		where = append(where, sq.Eq{"t.type": f.Type})
+	}
+	if f.From != nil {
+		where = append(where, sq.GtOrEq{"t.transaction_timestamp": *f.From})
+	}
+	if f.To != nil {
+		where = append(where, sq.LtOrEq{"t.transaction_timestamp": *f.To})
+	}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := count(ctx, tx, psql.Select("count(*)").From("transactions t").Where(where))
+		if err != nil {
+			return err
+		}
+		out.Total = n
+		rows, err := collect[txRow](ctx, tx, psql.Select(selectColumns).From("transactions t").Where(where).
+			OrderBy("t.transaction_timestamp desc", "t.id desc").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			st, err := toStored(r)
+			if err != nil {
+				return err
+			}
+			out.Items = append(out.Items, st)
+		}
+		return nil
+	})
+	return out, err
+}

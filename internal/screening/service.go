@@ -1,0 +1,261 @@
+package screening
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// Transaction list paging (service-spec.md 8).
+const (
+	ListPageDefault = 20
+	ListPageMax     = 100
+)
+
+// Settings are what a screening reads of its tenant on every call: the configuration (trust
+// mode, tier limits, FX rates) and the custom rules. They are cached in memory per tenant.
+type Settings struct {
+	Config tenancy.Config
+	Rules  []rules.Rule
+}
+
+// SettingsSource returns a tenant's Settings (implemented by a per-tenant cache over the store,
+// invalidated on change across replicas). Errors: INTERNAL.
+type SettingsSource interface {
+	Settings(ctx context.Context, tenantID tenancy.TenantID) (Settings, error)
+}
+
+// Prefetch is what the store reads before the engines run, in one round trip: the stored
+// transaction with the same externalId (idempotency), the sender account's history and
+// behavioral profile, and the sender's stored KYC.
+type Prefetch struct {
+	Existing *Summary // non-nil when the externalId was already screened
+	History  History
+	Profile  Profile
+	KYC      StoredKYC
+}
+
+// Summary is the original verdict of a replayed externalId (error.data of
+// DUPLICATE_EXTERNAL_ID, decisions.md §2).
+type Summary struct {
+	TransactionID  string
+	ExternalID     string
+	Outcome        rules.Outcome
+	RiskLevel      string
+	AggregateScore float64
+	TotalLatencyMs int64
+}
+
+// DuplicateError returns 409 DUPLICATE_EXTERNAL_ID carrying the original verdict.
+func DuplicateError(s Summary) error {
+	return apperr.Newf(apperr.DuplicateExternalID, "externalId %q was already screened", s.ExternalID).WithData(map[string]any{
+		"transactionId": s.TransactionID, "externalId": s.ExternalID, "outcome": string(s.Outcome),
+		"riskLevel": s.RiskLevel, "aggregateScore": s.AggregateScore,
+	})
+}
+
+// Record is one screened transaction ready to store: the request, the NGN amount the rules
+// evaluated, the verdict and the automatic case to open with it.
+type Record struct {
+	ID          string // transaction UUID
+	VerdictID   string // vrd_…
+	Tx          *Transaction
+	AmountNGN   decimal.Decimal
+	FXMissing   bool
+	Result      Result
+	ProcessedAt time.Time
+	// Case is the automatic case to open in the same database transaction, nil for APPROVE.
+	Case *CaseRequest
+}
+
+// CaseRequest is the automatic case of a screening (decisions.md §8).
+type CaseRequest struct {
+	Type        string
+	Priority    string
+	Title       string
+	Description string
+}
+
+// Stored is a stored transaction with its verdict (GET /transactions/:id).
+type Stored struct {
+	Record
+	CaseID    string
+	CreatedAt time.Time
+}
+
+// ListParams filter GET /transactions.
+type ListParams struct {
+	Outcome string
+	Type    string
+	From    *time.Time
+	To      *time.Time
+}
+
+// Store persists screenings (implemented by internal/postgres).
+type Store interface {
+	// Prefetch reads the idempotency check and the enrichment inputs of tx in one round trip;
+	// withKYC says whether the stored KYC lookup is needed. Errors: INTERNAL.
+	Prefetch(ctx context.Context, tx *Transaction, withKYC bool) (Prefetch, error)
+	// Save stores rec, and in the same database transaction opens rec.Case (with its email,
+	// dashboard notification and case.created webhook), queues the transaction.screened webhook
+	// for outcomes other than APPROVE and the retro-screening job when an engine failed open.
+	// It returns the case id ("" when none). Errors: DUPLICATE_EXTERNAL_ID (with the original
+	// verdict) when the externalId is already stored; INTERNAL.
+	Save(ctx context.Context, rec *Record) (caseID string, err error)
+	// Get returns a stored transaction. Errors: NOT_FOUND; INTERNAL.
+	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Stored, error)
+	// List returns a page of stored transactions, newest transactionTimestamp first.
+	List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Stored], error)
+}
+
+// KYBStore is the port to the service's KYB records (the KYB capability's store).
+type KYBStore interface {
+	// StoredKYB returns the KYB record of the company with registration number rcNumber; Found
+	// is false when none exists. Errors: INTERNAL.
+	StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcNumber string) (StoredKYB, error)
+}
+
+// ServiceDeps are the Service's collaborators; all are required but Now.
+type ServiceDeps struct {
+	Settings SettingsSource
+	Store    Store
+	KYB      KYBStore
+	Pipeline *Pipeline
+	Now      func() time.Time
+}
+
+// Service screens transactions: validation, idempotency, enrichment, the pipeline, and
+// persistence with its side effects (service-spec.md 4.3).
+type Service struct {
+	d ServiceDeps
+}
+
+// NewService returns a Service; it panics on a missing dependency.
+func NewService(d ServiceDeps) *Service {
+	if d.Settings == nil || d.Store == nil || d.KYB == nil || d.Pipeline == nil {
+		panic("screening.NewService: missing dependency")
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	return &Service{d: d}
+}
+
+// Screened is a screening's answer.
+type Screened struct {
+	Record *Record
+	CaseID string
+}
+
+// Screen runs pipeline steps 1 to 8 on tx for tenantID and stores the result.
+//
+// Errors: VALIDATION_ERROR (every bad field; trust-mode requirements); DUPLICATE_EXTERNAL_ID
+// with the original verdict (nothing is re-screened); INTERNAL.
+func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Transaction) (Screened, error) {
+	start := s.d.Now()
+	tx.TenantID = tenantID
+	tx.Normalize()
+	set, err := s.d.Settings.Settings(ctx, tenantID)
+	if err != nil {
+		return Screened{}, err
+	}
+	mode := set.Config.KYCTrustMode
+	if err := tx.Validate(mode); err != nil {
+		return Screened{}, err
+	}
+	pre, err := s.d.Store.Prefetch(ctx, tx, NeedsStoredKYC(mode, tx))
+	if err != nil {
+		return Screened{}, err
+	}
+	if pre.Existing != nil {
+		return Screened{}, DuplicateError(*pre.Existing)
+	}
+	e := &Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules}
+	if e.KYC, err = ResolveKYC(mode, tx, pre.KYC); err != nil {
+		return Screened{}, err
+	}
+	var kyb StoredKYB
+	if NeedsStoredKYB(mode, tx) {
+		if kyb, err = s.d.KYB.StoredKYB(ctx, tenantID, tx.SenderRCNumber); err != nil {
+			return Screened{}, fmt.Errorf("stored kyb: %w", err)
+		}
+	}
+	if e.KYB, err = ResolveKYB(mode, tx, kyb); err != nil {
+		return Screened{}, err
+	}
+	res, err := s.d.Pipeline.Run(ctx, tx, e)
+	if err != nil {
+		return Screened{}, err
+	}
+	amountNGN, _, missing := ConvertToNGN(tx.Amount, tx.Currency, set.Config.FXRates)
+	now := s.d.Now()
+	res.TotalLatencyMs = now.Sub(start).Milliseconds()
+	rec := &Record{ID: NewTransactionID(), VerdictID: NewID("vrd_"), Tx: tx, AmountNGN: amountNGN, FXMissing: missing,
+		Result: res, ProcessedAt: now.UTC()}
+	if res.Case != nil {
+		rec.Case = caseRequest(rec)
+	}
+	caseID, err := s.d.Store.Save(ctx, rec)
+	if err != nil {
+		return Screened{}, err
+	}
+	return Screened{Record: rec, CaseID: caseID}, nil
+}
+
+// Get returns a stored transaction. Errors: NOT_FOUND.
+func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Stored, error) {
+	return s.d.Store.Get(ctx, tenantID, id)
+}
+
+// List returns a page of the tenant's transactions. Errors: VALIDATION_ERROR when from > to.
+func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Stored], error) {
+	if f.From != nil && f.To != nil && f.From.After(*f.To) {
+		return paging.Result[Stored]{}, apperr.Invalid("from", "must not be after to")
+	}
+	return s.d.Store.List(ctx, tenantID, f, p)
+}
+
+// caseRequest builds the automatic case of rec (decisions.md §8): its type and priority from
+// DecideCase, a title naming the transaction and a description listing the triggered rules.
+func caseRequest(rec *Record) *CaseRequest {
+	r, tx := rec.Result, rec.Tx
+	title := fmt.Sprintf("%s on transaction %s", r.Outcome, tx.ExternalID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "Screening of %s %s %s from %s (account %s): outcome %s, risk %s, score %.2f.",
+		tx.Type, tx.Amount.String(), tx.Currency, tx.SenderName, tx.SenderAccountNumber, r.Outcome, r.RiskLevel, r.Score)
+	if len(r.TriggeredRules) > 0 {
+		b.WriteString(" Triggered:")
+		for i, t := range r.TriggeredRules {
+			if i > 0 {
+				b.WriteString(";")
+			}
+			fmt.Fprintf(&b, " %s (%s, %d)", t.Name, t.Category, t.RiskScore)
+		}
+		b.WriteString(".")
+	}
+	return &CaseRequest{Type: r.Case.Type, Priority: r.Case.Priority, Title: title, Description: b.String()}
+}
+
+// NewTransactionID returns a time-ordered UUID (v7), which keeps the primary-key index
+// append-only under high insert rates.
+func NewTransactionID() string { return uuid.Must(uuid.NewV7()).String() }
+
+var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// NewID returns prefix followed by 26 lowercase base32 characters of 128 random bits.
+func NewID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
+}
