@@ -21,7 +21,7 @@ DURATION=${DURATION:-60s}
 PGBENCH_TIME=${PGBENCH_TIME:-30}
 ACCOUNTS=${ACCOUNTS:-200000}
 ADDR=127.0.0.1:${BENCH_PORT:-18089}
-OFAC_DIR=${OFAC_DIR:-/work/shared/data/sanctions/ofac_sdn/2023-12-28}
+LISTS=${LISTS:-../shared/data/sanctions}
 PGBENCH=$(command -v pgbench || echo /usr/lib/postgresql/15/bin/pgbench)
 if [ ! -x "$PGBENCH" ]; then
   echo "pgbench not found: install postgresql-client (Debian: apt-get install postgresql-client-15)" >&2
@@ -47,8 +47,14 @@ psql "$PG_URL" -qc "create database $DB"
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
 export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
 [ -n "${PROFILE:-}" ] && export COMPLYD_PPROF_ADDR=127.0.0.1:18090
-[ -d "$OFAC_DIR" ] && export COMPLYD_SCREENING_OFAC_DIR=$OFAC_DIR
 "$WORK/complyd" migrate >/dev/null
+if [ -d "$LISTS" ]; then # screen against the real OFAC SDN and UN lists
+  "$WORK/complyd" watchlist import --format ofac-sdn-csv --list OFAC-SDN \
+    "$LISTS/ofac_sdn/2023-12-28/sdn.csv" "$LISTS/ofac_sdn/2023-12-28/alt.csv" "$LISTS/ofac_sdn/2023-12-28/add.csv" >/dev/null
+  "$WORK/complyd" watchlist import --format un-xml --list UN-SC "$LISTS/un_sc/2026-02-27/consolidated.xml" >/dev/null
+else
+  echo "no sanctions lists at $LISTS: screening against empty global lists" >&2
+fi
 "$WORK/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
   --admin-password bench-password-1 >/dev/null
 "$WORK/complyd" serve >"$WORK/server.log" 2>&1 &

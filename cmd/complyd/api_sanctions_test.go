@@ -214,7 +214,8 @@ func TestFalsePositiveAPI(t *testing.T) {
 	require.ElementsMatch(t, []string{e1.ID, e2.ID}, ids(map[string]any{"name": "Ngozi Okafor"}))
 
 	// The pipeline's adapter applies it when it has the subject key.
-	hits, err := newNameScreener(s.App.Sanctions).ScreenSubject(context.Background(), f.ID, "22233344455", "Ngozi Okafor", "INDIVIDUAL")
+	hits, err := newNameScreener(s.App.Sanctions).Screen(context.Background(), f.ID, screening.NameQuery{Name: "Ngozi Okafor",
+		EntityType: "INDIVIDUAL", SubjectKeys: []string{"0123456789", "22233344455"}})
 	require.NoError(t, err)
 	require.Len(t, hits, 1)
 	require.Equal(t, e2.ID, hits[0].EntryID)

@@ -471,7 +471,8 @@ type flakyScreener struct {
 
 func (f *flakyScreener) heal() { f.mu.Lock(); f.healed = true; f.mu.Unlock() }
 
-func (f *flakyScreener) Screen(_ context.Context, _ tenancy.TenantID, name, _ string) ([]screening.NameHit, error) {
+func (f *flakyScreener) Screen(_ context.Context, _ tenancy.TenantID, q screening.NameQuery) ([]screening.NameHit, error) {
+	name := q.Name
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if !f.healed {

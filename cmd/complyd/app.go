@@ -242,7 +242,7 @@ type wiring struct {
 	screeningTimeouts map[string]time.Duration
 	// screening is the screening service (tests reach it through the app).
 	screening *screening.Service
-	// screener, when set, replaces matcherScreener (tests).
+	// screener, when set, replaces the sanctions name screener (tests).
 	screener screening.NameScreener
 	// closers stop background work (listeners, committers) when the app closes.
 	closers []func()

@@ -106,20 +106,14 @@ var _ screening.NameScreener = nameScreener{}
 // newNameScreener returns the pipeline's sanctions port.
 func newNameScreener(svc *sanctions.Service) nameScreener { return nameScreener{svc: svc} }
 
-// Screen implements screening.NameScreener. The port carries no subject key, so reviewed
-// false positives cannot apply here; ScreenSubject is the variant that takes one.
-func (s nameScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, name, entityType string) ([]screening.NameHit, error) {
-	return s.ScreenSubject(ctx, tenantID, "", name, entityType)
-}
-
-// ScreenSubject screens name for the subject with subjectKey (BVN, account number, profile id):
-// entries reviewed as false positives for that key are left out.
-func (s nameScreener) ScreenSubject(ctx context.Context, tenantID tenancy.TenantID, subjectKey, name, entityType string) ([]screening.NameHit, error) {
-	et := sanctions.EntityType(entityType)
+// Screen implements screening.NameScreener: entries reviewed as false positives for any of the
+// party's keys (BVN, account number) are left out.
+func (s nameScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, q screening.NameQuery) ([]screening.NameHit, error) {
+	et := sanctions.EntityType(q.EntityType)
 	if et != sanctions.EntityIndividual && et != sanctions.EntityBusiness {
 		et = ""
 	}
-	ms, err := s.svc.Screen(ctx, tenantID, sanctions.ScreenParams{Name: name, EntityType: et, SubjectKey: subjectKey,
+	ms, err := s.svc.Screen(ctx, tenantID, sanctions.ScreenParams{Name: q.Name, EntityType: et, SubjectKeys: q.SubjectKeys,
 		Threshold: screening.MatchReview, Limit: sanctions.DefaultLimit})
 	if err != nil {
 		return nil, fmt.Errorf("sanctions screen: %w", err)

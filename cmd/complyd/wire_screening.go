@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	_ "net/http/pprof" // served only when COMPLYD_PPROF_ADDR is set
 	"os"
-	"path/filepath"
 	"time"
 
 	"connectrpc.com/connect"
@@ -18,9 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/rules"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/screening"
-	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // wireScreening wires issue 3: TransactionService (screening, list, detail, batch),
@@ -47,12 +43,7 @@ func wireScreening(w *wiring) error {
 	w.closers = append(w.closers, stopListen, store.Close)
 
 	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))
-	if dir := os.Getenv("COMPLYD_SCREENING_OFAC_DIR"); dir != "" {
-		if err := loadBenchLists(w.matcher, dir); err != nil {
-			return fmt.Errorf("load OFAC lists from %s: %w", dir, err)
-		}
-	}
-	screener := screening.NameScreener(matcherScreener{m: w.matcher})
+	screener := screening.NameScreener(newNameScreener(w.sanctions))
 	if w.screener != nil {
 		screener = w.screener
 	}
@@ -67,7 +58,7 @@ func wireScreening(w *wiring) error {
 		Behavioral: behavioral,
 		Timeouts:   w.screeningTimeouts,
 	})
-	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: kybNotConnected{}, Pipeline: pipeline,
+	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
 		Now: w.now})
 
 	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
@@ -95,63 +86,6 @@ func wireScreening(w *wiring) error {
 	return nil
 }
 
-// kybNotConnected is the KYB port until the KYB capability (h2/kyb) merges: every lookup finds
-// no record, which scores NONE → 100/BLOCK (service-spec.md 3.4), the correct answer when no
-// KYB record exists.
-//
-// INTEGRATOR / KYB ENGINEER: replace kybNotConnected{} in wireScreening with the KYB store's
-// screening.KYBStore implementation (StoredKYB by tenant and RC number).
-type kybNotConnected struct{}
-
-// StoredKYB implements screening.KYBStore.
-func (kybNotConnected) StoredKYB(context.Context, tenancy.TenantID, string) (screening.StoredKYB, error) {
-	return screening.StoredKYB{}, nil
-}
-
-// matcherScreener is the minimal screening.NameScreener over the shared in-memory matcher.
-// INTEGRATOR: the sanctions capability's adapter in wire_sanctions.go supersedes this one;
-// keep one of them.
-type matcherScreener struct{ m *sanctions.Matcher }
-
-// Screen implements screening.NameScreener.
-func (s matcherScreener) Screen(_ context.Context, tenantID tenancy.TenantID, name, entityType string) ([]screening.NameHit, error) {
-	matches := s.m.Search(tenantID, sanctions.Query{Name: name, EntityType: sanctions.EntityType(entityType),
-		Threshold: screening.MatchReview, Limit: 10})
-	out := make([]screening.NameHit, 0, len(matches))
-	for _, m := range matches {
-		out = append(out, screening.NameHit{List: m.List, ListType: string(m.ListType), EntryID: m.EntryID,
-			SourceID: m.SourceID, Name: m.Name, MatchedName: m.MatchedName, Score: m.Score, Explanation: m.Explanation.String()})
-	}
-	return out, nil
-}
-
-// loadBenchLists loads OFAC SDN files (sdn.csv, alt.csv, add.csv in dir) into the matcher when
-// COMPLYD_SCREENING_OFAC_DIR names a directory: the benchmark screens against real lists.
-// INTEGRATOR: `complyd watchlist import` (the sanctions capability) is the real loader.
-func loadBenchLists(m *sanctions.Matcher, dir string) error {
-	open := func(name string) (*os.File, error) { return os.Open(filepath.Join(dir, name)) }
-	sdn, err := open("sdn.csv")
-	if err != nil {
-		return err
-	}
-	defer sdn.Close()
-	alt, err := open("alt.csv")
-	if err != nil {
-		return err
-	}
-	defer alt.Close()
-	add, err := open("add.csv")
-	if err != nil {
-		return err
-	}
-	defer add.Close()
-	entries, err := sanctions.ParseOFAC(sdn, alt, add)
-	if err != nil {
-		return err
-	}
-	m.Replace("OFAC SDN", entries)
-	return nil
-}
 
 // startPprof serves net/http/pprof on addr (COMPLYD_PPROF_ADDR, loopback only) for profiling
 // the benchmark; unset, nothing is served.

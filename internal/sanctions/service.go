@@ -350,8 +350,10 @@ type ScreenParams struct {
 	// Threshold in (0,1], default DefaultThreshold; Limit 1..MaxLimit, default DefaultLimit.
 	Threshold float64
 	Limit     int
-	// SubjectKey, when set, drops entries reviewed as false positives for it.
-	SubjectKey string
+	// SubjectKey, when set, drops entries reviewed as false positives for it; SubjectKeys does
+	// the same for several keys of one subject (its BVN and account number, say).
+	SubjectKey  string
+	SubjectKeys []string
 }
 
 // Screen searches the global lists and the tenant's watchlists, best first,
@@ -376,12 +378,23 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, p Scree
 		p.Limit = DefaultLimit
 	}
 	var skip map[string]string
+	keys := p.SubjectKeys
 	if p.SubjectKey != "" {
+		keys = append([]string{p.SubjectKey}, keys...)
+	}
+	if len(keys) > 0 {
 		sup, err := s.suppressions(ctx, tenantID)
 		if err != nil {
 			return nil, err
 		}
-		skip = sup[p.SubjectKey]
+		for _, k := range keys {
+			for entry, id := range sup[k] {
+				if skip == nil {
+					skip = map[string]string{}
+				}
+				skip[entry] = id
+			}
+		}
 	}
 	q := Query{Name: p.Name, EntityType: p.EntityType, DateOfBirth: p.DateOfBirth, Country: p.Country,
 		Threshold: p.Threshold, Limit: min(p.Limit+len(skip), MaxLimit)}

@@ -13,9 +13,13 @@ import (
 // fakeScreener is a hand-written NameScreener.
 type fakeScreener struct {
 	ScreenFunc func(ctx context.Context, tenantID tenancy.TenantID, name, entityType string) ([]screening.NameHit, error)
+	// Queries records every query, for tests of what the engine asks.
+	Queries []screening.NameQuery
 }
 
-func (f *fakeScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, name, entityType string) ([]screening.NameHit, error) {
+func (f *fakeScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, q screening.NameQuery) ([]screening.NameHit, error) {
+	f.Queries = append(f.Queries, q)
+	name, entityType := q.Name, q.EntityType
 	if f.ScreenFunc == nil {
 		return nil, nil
 	}

@@ -31,9 +31,19 @@ const (
 // NameScreener is the port to the name matcher (internal/sanctions' in-memory matcher over
 // the global lists and the tenant's watchlists, the same one POST /sanctions/search uses).
 type NameScreener interface {
-	// Screen returns the matches of name at or above MatchReview, best first. entityType is
-	// INDIVIDUAL, BUSINESS or "" for unknown. Errors are upstream failures (the engine fails open).
-	Screen(ctx context.Context, tenantID tenancy.TenantID, name, entityType string) ([]NameHit, error)
+	// Screen returns the matches of q.Name at or above MatchReview, best first, leaving out the
+	// entries reviewed as false positives for any of q.SubjectKeys. Errors are upstream failures
+	// (the engine fails open).
+	Screen(ctx context.Context, tenantID tenancy.TenantID, q NameQuery) ([]NameHit, error)
+}
+
+// NameQuery is one party's name to screen.
+type NameQuery struct {
+	Name string
+	// EntityType is INDIVIDUAL, BUSINESS or "" for unknown.
+	EntityType string
+	// SubjectKeys identify the party for reviewed false positives (its BVN and account number).
+	SubjectKeys []string
 }
 
 // NameHit is one match of a screened name against a list entry.
@@ -76,15 +86,18 @@ func (s *SanctionsEngine) Category() string { return CategorySanctions }
 // the sender's feed AML-004 in the Regulatory Compliance engine.
 func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enrichment) (EngineVerdict, error) {
 	b := newVerdict(CategorySanctions)
-	parties := [2]struct{ party, name, entityType string }{
-		{PartySender, tx.SenderName, tx.EntityType},
-		{PartyReceiver, tx.ReceiverName, ""},
+	parties := [2]struct {
+		party, name, entityType string
+		keys                    []string
+	}{
+		{PartySender, tx.SenderName, tx.EntityType, subjectKeys(tx.SenderBVN, tx.SenderAccountNumber)},
+		{PartyReceiver, tx.ReceiverName, "", subjectKeys(tx.ReceiverBVN, tx.ReceiverAccountNumber)},
 	}
 	for _, p := range parties {
 		if p.name == "" {
 			continue
 		}
-		hits, err := s.screener.Screen(ctx, tx.TenantID, p.name, p.entityType)
+		hits, err := s.screener.Screen(ctx, tx.TenantID, NameQuery{Name: p.name, EntityType: p.entityType, SubjectKeys: p.keys})
 		if err != nil {
 			return EngineVerdict{}, fmt.Errorf("screen %s name: %w", p.party, err)
 		}
@@ -102,8 +115,7 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enri
 				Name:      "Sanctions Match",
 				RiskScore: score,
 				Outcome:   outcome,
-				Details: fmt.Sprintf("%s name %q matched %q on %s (%s entry %s, source id %s, score %.2f)",
-					p.party, p.name, h.MatchedName, h.List, h.ListType, h.EntryID, h.SourceID, h.Score),
+				Details: details(p.party, p.name, h),
 			})
 		}
 	}
@@ -135,6 +147,28 @@ func senderPEPHits(v EngineVerdict) []NameHit {
 	for _, h := range v.Hits {
 		if h.Party == PartySender && h.ListType == ListPEP {
 			out = append(out, h.NameHit)
+		}
+	}
+	return out
+}
+
+// details is a triggered sanctions rule's explanation: who matched which list entry, and why
+// (the matcher's token-by-token account), for the regulator reading the verdict.
+func details(party, name string, h NameHit) string {
+	d := fmt.Sprintf("%s name %q matched %q on %s (%s entry %s, source id %s, score %.2f)",
+		party, name, h.MatchedName, h.List, h.ListType, h.EntryID, h.SourceID, h.Score)
+	if h.Explanation != "" {
+		d += ": " + h.Explanation
+	}
+	return d
+}
+
+// subjectKeys lists a party's non-empty identifiers for reviewed false positives.
+func subjectKeys(keys ...string) []string {
+	out := make([]string, 0, len(keys))
+	for _, k := range keys {
+		if k != "" {
+			out = append(out, k)
 		}
 	}
 	return out
