@@ -14,7 +14,7 @@ import (
 )
 
 // benchQueries is a fixed mix of eval-set queries (positives and negatives).
-func benchQueries(b *testing.B) []Query {
+func benchQueries(b testing.TB) []Query {
 	b.Helper()
 	f, err := os.Open(evalSetPath)
 	require.NoError(b, err)

@@ -98,6 +98,24 @@ func forDeletes(s string, fn func(string)) {
 	}
 }
 
+// forDeleteKeys is forDeletes for lookups: it hands fn each key as bytes in buf (reused), so a
+// search makes no string per deletion (a map index with string(b) does not allocate).
+func forDeleteKeys(s string, buf []byte, fn func([]byte)) []byte {
+	buf = append(buf[:0], s...)
+	fn(buf)
+	if len(s) < minDeleteLen {
+		return buf
+	}
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] == s[i-1] {
+			continue // same result as the previous deletion
+		}
+		buf = append(append(buf[:0], s[:i]...), s[i+1:]...)
+		fn(buf)
+	}
+	return buf
+}
+
 // Len returns the number of entries in the index.
 func (idx *Index) Len() int { return len(idx.entries) }
 
@@ -112,10 +130,23 @@ type scratch struct {
 	hit     []float64 // query weight that hit each name
 	mark    []int32   // last query token (1-based) that hit each name
 	touched []int32
+	keyBuf  []byte              // deletion keys of the query tokens
+	pairs   []pairSim           // token alignments of the scored candidates
+	best    map[int32]candidate // best candidate per entry
+	ranked  []candidate
+}
+
+// candidate is a scored name kept for the answer; its explanation is built only if it is
+// among the matches returned.
+type candidate struct {
+	name      int32
+	score     float64 // final, with evidence
+	nameScore float64 // the alignment's, before evidence
+	pairs     []pairSim
 }
 
 func newScratch(n int) *scratch {
-	return &scratch{hit: make([]float64, n), mark: make([]int32, n)}
+	return &scratch{hit: make([]float64, n), mark: make([]int32, n), best: map[int32]candidate{}}
 }
 
 func (s *scratch) reset() {
@@ -124,4 +155,7 @@ func (s *scratch) reset() {
 		s.mark[id] = 0
 	}
 	s.touched = s.touched[:0]
+	s.pairs = s.pairs[:0]
+	clear(s.best)
+	s.ranked = s.ranked[:0]
 }

@@ -132,7 +132,10 @@ type alignment struct {
 // Extra query tokens cost in full; listed tokens the query leaves out cost
 // half. At least one strong token must match, and when both sides hold two
 // or more strong tokens, two must match: one shared token never suffices.
-func nameScore(q []token, qStrong int, n *indexedName) alignment {
+//
+// The chosen pairs are appended to buf (the caller's reusable buffer) and returned as a slice of
+// it, so scoring a candidate allocates nothing.
+func nameScore(q []token, qStrong int, n *indexedName, buf []pairSim) (alignment, []pairSim) {
 	var cand [64]pairSim
 	pairs := cand[:0]
 	for qi := range q {
@@ -143,7 +146,7 @@ func nameScore(q []token, qStrong int, n *indexedName) alignment {
 		}
 	}
 	if len(pairs) == 0 {
-		return alignment{}
+		return alignment{}, buf
 	}
 	// Stable insertion sort by similarity, best first (few pairs, no allocation).
 	for i := 1; i < len(pairs); i++ {
@@ -152,7 +155,8 @@ func nameScore(q []token, qStrong int, n *indexedName) alignment {
 		}
 	}
 	var usedQ, usedN uint64
-	var chosen []pairSim
+	start := len(buf)
+	chosen := buf
 	matchedQ, matchedN, wNameMatched := 0.0, 0.0, 0.0
 	strongPairs := 0
 	for _, p := range pairs {
@@ -171,12 +175,12 @@ func nameScore(q []token, qStrong int, n *indexedName) alignment {
 		}
 	}
 	if strongPairs == 0 || (strongPairs < 2 && qStrong >= 2 && n.strong >= 2) {
-		return alignment{}
+		return alignment{}, buf
 	}
 	wQuery := 0.0
 	for _, t := range q {
 		wQuery += t.weight()
 	}
 	denom := wQuery + wNameMatched + unmatchedNameWeight*(n.weight-wNameMatched)
-	return alignment{score: (matchedQ + matchedN) / denom, pairs: chosen, strongPairs: strongPairs}
+	return alignment{score: (matchedQ + matchedN) / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
 }

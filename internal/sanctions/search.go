@@ -1,6 +1,11 @@
 package sanctions
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strings"
+)
 
 // Search defaults and limits (decisions.md §10).
 const (
@@ -115,7 +120,7 @@ func (idx *Index) Search(q Query) []Match {
 				s.hit[id] += 1
 			}
 		}
-		forDeletes(t.canon, func(k string) { visit(idx.del[k]) })
+		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.del[string(k)]) })
 	}
 
 	// The best a candidate can score is when every hit is exact and the rest
@@ -128,7 +133,6 @@ func (idx *Index) Search(q Query) []Match {
 		boost += countryBoost
 	}
 	floor := q.Threshold - boost
-	best := make(map[int32]Match)
 	for _, id := range s.touched {
 		h := s.hit[id]
 		nm := &idx.names[id]
@@ -141,7 +145,8 @@ func (idx *Index) Search(q Query) []Match {
 		if !typeMatches(q.EntityType, e.EntityType) {
 			continue
 		}
-		al := nameScore(qt, qStrong, nm)
+		mark := len(s.pairs)
+		al, grown := nameScore(qt, qStrong, nm, s.pairs)
 		if al.score == 0 {
 			continue
 		}
@@ -152,43 +157,61 @@ func (idx *Index) Search(q Query) []Match {
 		if score+boost < q.Threshold {
 			continue
 		}
-		if prev, ok := best[nm.entry]; ok && prev.Score >= score+boost {
+		if prev, ok := s.best[nm.entry]; ok && prev.score >= score+boost {
 			continue
 		}
-		ex := Explanation{
-			List: e.List, EntryID: e.ID, MatchedName: idx.nameText(nm), Alias: nm.alias >= 0,
-			WeakAlias: nm.weak, NameScore: round3(score),
-		}
-		for _, p := range al.pairs {
-			ex.Tokens = append(ex.Tokens, TokenMatch{
-				Query: qt[p.qi].raw, Name: nm.tokens[p.ni].raw, Kind: p.kind, Edits: p.dist,
-				Similarity: p.sim, Weak: qt[p.qi].weak || nm.tokens[p.ni].weak,
-			})
-		}
-		ex.explainUnmatched(qt, nm, al.pairs)
-		score += ex.applyEvidence(q, e)
-		score = round3(min(max(score, 0), 1))
-		ex.Score = score
-		if score < q.Threshold {
+		var ev Explanation
+		final := round3(min(max(score+ev.applyEvidence(q, e), 0), 1))
+		if final < q.Threshold {
 			continue
 		}
-		if prev, ok := best[nm.entry]; ok && prev.Score >= score {
+		if prev, ok := s.best[nm.entry]; ok && prev.score >= final {
 			continue
 		}
-		best[nm.entry] = Match{
-			Entry: e, List: e.List, ListType: e.ListType, EntryID: e.ID, SourceID: e.SourceID,
-			Name: e.Name, MatchedName: ex.MatchedName, Score: score, Explanation: ex,
-		}
+		s.pairs = grown[:mark+len(al.pairs)] // keep this candidate's pairs in the buffer
+		s.best[nm.entry] = candidate{name: id, score: final, nameScore: score, pairs: al.pairs}
 	}
-	out := make([]Match, 0, len(best))
-	for _, m := range best {
-		out = append(out, m)
+	for _, c := range s.best {
+		s.ranked = append(s.ranked, c)
 	}
-	sortMatches(out)
-	if len(out) > q.Limit {
-		out = out[:q.Limit]
+	slices.SortFunc(s.ranked, func(a, b candidate) int {
+		if a.score != b.score {
+			return cmp.Compare(b.score, a.score)
+		}
+		return strings.Compare(idx.entries[idx.names[a.name].entry].ID, idx.entries[idx.names[b.name].entry].ID)
+	})
+	if len(s.ranked) > q.Limit {
+		s.ranked = s.ranked[:q.Limit]
+	}
+	out := make([]Match, 0, len(s.ranked))
+	for _, c := range s.ranked {
+		out = append(out, idx.match(q, qt, c))
 	}
 	return out
+}
+
+// match builds the answer for a kept candidate, with its explanation.
+func (idx *Index) match(q Query, qt []token, c candidate) Match {
+	nm := &idx.names[c.name]
+	e := &idx.entries[nm.entry]
+	ex := Explanation{
+		List: e.List, EntryID: e.ID, MatchedName: idx.nameText(nm), Alias: nm.alias >= 0,
+		WeakAlias: nm.weak, NameScore: round3(c.nameScore),
+	}
+	ex.Tokens = make([]TokenMatch, 0, len(c.pairs))
+	for _, p := range c.pairs {
+		ex.Tokens = append(ex.Tokens, TokenMatch{
+			Query: qt[p.qi].raw, Name: nm.tokens[p.ni].raw, Kind: p.kind, Edits: p.dist,
+			Similarity: p.sim, Weak: qt[p.qi].weak || nm.tokens[p.ni].weak,
+		})
+	}
+	ex.explainUnmatched(qt, nm, c.pairs)
+	ex.applyEvidence(q, e)
+	ex.Score = c.score
+	return Match{
+		Entry: e, List: e.List, ListType: e.ListType, EntryID: e.ID, SourceID: e.SourceID,
+		Name: e.Name, MatchedName: ex.MatchedName, Score: c.score, Explanation: ex,
+	}
 }
 
 // sortMatches orders matches best first, ties by entry id.
