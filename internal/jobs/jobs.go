@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -63,10 +64,15 @@ type Runner struct {
 // jobs (for example the dead-webhook purge).
 func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, periodic ...*river.PeriodicJob) (*Runner, error) {
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger:       log,
-		Queues:       map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
-		Workers:      workers,
-		PeriodicJobs: periodic,
+		Logger: log,
+		// Side effects (webhooks, mail) should leave within a fraction of a second. River learns of
+		// most inserts by LISTEN/NOTIFY; the poll is the fallback for the ones it misses, and at
+		// the 1 s default it set the p99 of resolve-to-webhook (docs/webhooks.md).
+		FetchPollInterval: 50 * time.Millisecond,
+		FetchCooldown:     20 * time.Millisecond,
+		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
+		Workers:           workers,
+		PeriodicJobs:      periodic,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
