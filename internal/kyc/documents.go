@@ -2,9 +2,7 @@ package kyc
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"time"
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
@@ -12,11 +10,7 @@ import (
 )
 
 // DocumentView is a document with a fresh presigned URL (valid document.DownloadTTL).
-type DocumentView struct {
-	document.Document
-	URL       string
-	ExpiresAt time.Time
-}
+type DocumentView = document.View
 
 // Upload is one document upload.
 type Upload struct {
@@ -69,10 +63,10 @@ func (s *Service) UploadDocument(ctx context.Context, tenantID tenancy.TenantID,
 				"documentId": d.ID, "documentType": string(dt), "sizeBytes": d.SizeBytes, "mimeType": d.MimeType, "sha256": d.SHA256}}}, nil
 	})
 	if err != nil {
-		s.deleteObject(ctx, d.StorageKey)
+		s.links().DeleteObject(ctx, d.StorageKey)
 		return DocumentView{}, err
 	}
-	return s.view(ctx, d)
+	return s.links().View(ctx, d)
 }
 
 // Documents lists the application's documents with fresh presigned URLs. Errors: NOT_FOUND.
@@ -81,24 +75,12 @@ func (s *Service) Documents(ctx context.Context, tenantID tenancy.TenantID, id s
 	if err != nil {
 		return nil, err
 	}
-	return s.views(ctx, docs)
-}
-
-func (s *Service) views(ctx context.Context, docs []document.Document) ([]DocumentView, error) {
-	out := make([]DocumentView, 0, len(docs))
-	for _, d := range docs {
-		v, err := s.view(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return s.links().Views(ctx, docs)
 }
 
 // DetailViews returns the documents of a detail with presigned URLs.
 func (s *Service) DetailViews(ctx context.Context, d Detail) ([]DocumentView, error) {
-	return s.views(ctx, d.Documents)
+	return s.links().Views(ctx, d.Documents)
 }
 
 // Download returns a presigned download URL for one document. Errors: NOT_FOUND.
@@ -107,16 +89,7 @@ func (s *Service) Download(ctx context.Context, tenantID tenancy.TenantID, id, d
 	if err != nil {
 		return DocumentView{}, err
 	}
-	return s.view(ctx, d)
-}
-
-func (s *Service) view(ctx context.Context, d document.Document) (DocumentView, error) {
-	now := s.Now()
-	u, err := s.Blobs.PresignGet(ctx, d.StorageKey, document.DownloadTTL, d.FileName)
-	if err != nil {
-		return DocumentView{}, fmt.Errorf("presign %s: %w", d.ID, err)
-	}
-	return DocumentView{Document: d, URL: u, ExpiresAt: now.Add(document.DownloadTTL)}, nil
+	return s.links().View(ctx, d)
 }
 
 // DeleteDocument removes a document's record (audited, in one transaction) and then its object
@@ -138,14 +111,11 @@ func (s *Service) DeleteDocument(ctx context.Context, tenantID tenancy.TenantID,
 	if err != nil {
 		return err
 	}
-	s.deleteObject(ctx, d.StorageKey)
+	s.links().DeleteObject(ctx, d.StorageKey)
 	return nil
 }
 
-func (s *Service) deleteObject(ctx context.Context, key string) {
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
-	defer cancel()
-	if err := s.Blobs.Delete(ctx, key); err != nil {
-		s.Logger.ErrorContext(ctx, "delete document object; it is now an orphan", "key", key, "err", err)
-	}
+// links presigns and removes this capability's document objects.
+func (s *Service) links() document.Links {
+	return document.Links{Blobs: s.Blobs, Now: s.Now, Logger: s.Logger}
 }
