@@ -86,7 +86,6 @@ func wireScreening(w *wiring) error {
 	return nil
 }
 
-
 // startPprof serves net/http/pprof on addr (COMPLYD_PPROF_ADDR, loopback only) for profiling
 // the benchmark; unset, nothing is served.
 func startPprof(addr string) {

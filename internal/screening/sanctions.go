@@ -115,7 +115,7 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enri
 				Name:      "Sanctions Match",
 				RiskScore: score,
 				Outcome:   outcome,
-				Details: details(p.party, p.name, h),
+				Details:   details(p.party, p.name, h),
 			})
 		}
 	}
