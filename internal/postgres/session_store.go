@@ -141,16 +141,13 @@ func (s *AuthStore) RevokeFamily(ctx context.Context, tenantID tenancy.TenantID,
 
 // ResolveSession returns the user of a live token family in one query.
 func (s *AuthStore) ResolveSession(ctx context.Context, tenantID tenancy.TenantID, userID, familyID string) (auth.User, error) {
-	var u auth.User
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[userRow](ctx, tx, psql.Select(prefixed("u", userColumns)).From("users u").
-			Join("token_families f ON f.user_id = u.id AND f.tenant_id = u.tenant_id").
-			Where("u.tenant_id = ? AND u.id = ? AND f.id = ? AND f.revoked_at IS NULL AND u.is_active", string(tenantID), userID, familyID), "session")
-		if apperr.CodeOf(err) == apperr.NotFound {
-			return apperr.New(apperr.Unauthenticated, "session is revoked or the user is inactive")
-		}
-		u = toUser(r)
-		return err
-	})
-	return u, err
+	var r userRow
+	err := s.db.readOne(ctx, tenantID, "session", psql.Select(prefixed("u", userColumns)).From("users u").
+		Join("token_families f ON f.user_id = u.id AND f.tenant_id = u.tenant_id").
+		Where("u.tenant_id = ? AND u.id = ? AND f.id = ? AND f.revoked_at IS NULL AND u.is_active", string(tenantID), userID, familyID),
+		func(row pgx.Row) error { return scanUser(row, &r) })
+	if apperr.CodeOf(err) == apperr.NotFound {
+		return auth.User{}, apperr.New(apperr.Unauthenticated, "session is revoked or the user is inactive")
+	}
+	return toUser(r), err
 }

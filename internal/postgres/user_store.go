@@ -68,25 +68,28 @@ func (s *AuthStore) FindLogin(ctx context.Context, email string) (tenancy.Tenant
 // GetTenant returns a tenant.
 func (s *AuthStore) GetTenant(ctx context.Context, tenantID tenancy.TenantID) (tenancy.Tenant, error) {
 	var t tenancy.Tenant
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		var id string
-		err := tx.QueryRow(ctx, `select t.id, t.name, t.slug, t.logo_url, t.primary_color, s.mfa_required, t.created_at
-			from tenants t join tenant_settings s on s.tenant_id = t.id where t.id = $1`, string(tenantID)).
-			Scan(&id, &t.Name, &t.Slug, &t.LogoURL, &t.PrimaryColor, &t.MFARequired, &t.CreatedAt)
-		t.ID = tenancy.TenantID(id)
-		return mapErr(err, "tenant")
-	})
+	var id string
+	err := s.db.readOne(ctx, tenantID, "tenant", psql.Select("t.id, t.name, t.slug, t.logo_url, t.primary_color, s.mfa_required, t.created_at").
+		From("tenants t").Join("tenant_settings s ON s.tenant_id = t.id").Where(sq.Eq{"t.id": string(tenantID)}),
+		func(row pgx.Row) error {
+			return row.Scan(&id, &t.Name, &t.Slug, &t.LogoURL, &t.PrimaryColor, &t.MFARequired, &t.CreatedAt)
+		})
+	t.ID = tenancy.TenantID(id)
 	return t, err
 }
 
 // GetUser returns a user of the tenant.
 func (s *AuthStore) GetUser(ctx context.Context, tenantID tenancy.TenantID, id string) (auth.User, error) {
-	var u auth.User
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		u, err = getUser(ctx, tx, tenantID, id, false)
-		return err
-	})
-	return u, err
+	var r userRow
+	err := s.db.readOne(ctx, tenantID, "user", psql.Select(userColumns).From("users").Where(sq.Eq{"tenant_id": string(tenantID), "id": id}),
+		func(row pgx.Row) error { return scanUser(row, &r) })
+	return toUser(r), err
+}
+
+// scanUser scans userColumns in order.
+func scanUser(row pgx.Row, r *userRow) error {
+	return row.Scan(&r.ID, &r.TenantID, &r.Email, &r.FirstName, &r.LastName, &r.Role, &r.IsActive, &r.MFAEnabled,
+		&r.LastLoginAt, &r.CreatedAt, &r.UpdatedAt)
 }
 
 // GetCredentials returns a user's password hash and TOTP secret.
