@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/pgcluster"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/sanctions"
 )
 
 // Demo credentials printed by `complyd dev`.
@@ -54,6 +57,9 @@ func dev(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
+	if err := seedDevLists(ctx, db, log); err != nil {
+		log.Warn("dev: sanctions lists not imported", "err", err)
+	}
 	a, err := buildApp(ctx, cfg, db, log, appOptions{})
 	if err != nil {
 		return err
@@ -89,4 +95,46 @@ func devSecret(path string) (string, error) {
 	}
 	s := hex.EncodeToString(b)
 	return s, os.WriteFile(path, []byte(s), 0o600)
+}
+
+// seedDevLists imports the OFAC SDN and UN lists of the project's shared data into an empty dev
+// database, so `complyd dev` screens against real lists from the first run. Without the shared
+// data it says how to import lists.
+func seedDevLists(ctx context.Context, db *postgres.DB, log *slog.Logger) error {
+	versions, err := postgres.NewSanctionsStore(db).CurrentVersions(ctx)
+	if err != nil || len(versions) > 0 {
+		return err
+	}
+	dir := findUp(filepath.Join("shared", "data", "sanctions"))
+	if dir == "" {
+		log.Info("no sanctions lists loaded; import them with `complyd watchlist import` (README)")
+		return nil
+	}
+	read := func(rel string) (sanctions.SourceFile, error) {
+		b, err := os.ReadFile(filepath.Join(dir, rel))
+		return sanctions.SourceFile{Name: filepath.Base(rel), Data: b}, err
+	}
+	imports := []struct {
+		list, format string
+		files        []string
+	}{
+		{"OFAC-SDN", sanctions.FormatOFACSDNCSV, []string{sharedLists.sdn, sharedLists.alt, sharedLists.add}},
+		{"UN-SC", sanctions.FormatUNXML, []string{sharedLists.un}},
+	}
+	for _, im := range imports {
+		var files []sanctions.SourceFile
+		for _, rel := range im.files {
+			f, err := read(rel)
+			if err != nil {
+				return err
+			}
+			files = append(files, f)
+		}
+		if err := importList(ctx, db, log, io.Discard, sanctions.ImportParams{List: im.list, Type: sanctions.ListTypeSanctions,
+			Format: im.format, Files: files}); err != nil {
+			return err
+		}
+		log.Info("dev: sanctions list imported", "list", im.list, "from", dir)
+	}
+	return nil
 }
