@@ -172,15 +172,9 @@ func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request
 		return nil, h.fail(ctx, err)
 	}
 	for _, v := range views {
-		out.Documents = append(out.Documents, KYBDocumentProto(v))
+		out.Documents = append(out.Documents, DocumentProto(v))
 	}
 	return connect.NewResponse(out), nil
-}
-
-// KYBDocumentProto maps a KYB document with its presigned URL.
-func KYBDocumentProto(d kyb.DocumentView) *complydv1.KycDocument {
-	return &complydv1.KycDocument{Id: d.ID, ApplicationId: d.ApplicationID, DocumentType: string(d.DocumentType), FileName: d.FileName,
-		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt)}
 }
 
 // UpdateKybApplication implements KybService.UpdateKybApplication.
@@ -332,7 +326,7 @@ func (h *KYBHandler) ListKybDocuments(ctx context.Context, req *connect.Request[
 	}
 	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
 	for _, v := range views {
-		out.Items = append(out.Items, KYBDocumentProto(v))
+		out.Items = append(out.Items, DocumentProto(v))
 	}
 	return connect.NewResponse(out), nil
 }
@@ -374,5 +368,5 @@ func (h *KYBHandler) UploadKybDocument(ctx context.Context, req *connect.Request
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(KYBDocumentProto(v)), nil
+	return connect.NewResponse(DocumentProto(v)), nil
 }

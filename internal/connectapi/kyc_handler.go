@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/complyd/complyd/internal/document"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyc"
@@ -48,8 +49,8 @@ func KYCApplicationProto(a kyc.Application) *complydv1.KycApplication {
 		LivenessPassed: a.LivenessPassed, VerificationResults: []*complydv1.KycVerificationResult{}, Documents: []*complydv1.KycDocument{}}
 }
 
-// KYCDocumentProto maps a document with its presigned URL.
-func KYCDocumentProto(d kyc.DocumentView) *complydv1.KycDocument {
+// DocumentProto maps a KYC or KYB document with its presigned link (service-spec.md 2.5).
+func DocumentProto(d document.View) *complydv1.KycDocument {
 	return &complydv1.KycDocument{Id: d.ID, ApplicationId: d.ApplicationID, DocumentType: string(d.DocumentType), FileName: d.FileName,
 		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt)}
 }
@@ -77,7 +78,7 @@ func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycAp
 		return nil, err
 	}
 	for _, v := range views {
-		out.Documents = append(out.Documents, KYCDocumentProto(v))
+		out.Documents = append(out.Documents, DocumentProto(v))
 	}
 	return out, nil
 }
@@ -306,7 +307,7 @@ func (h *KYCHandler) ListDocuments(ctx context.Context, req *connect.Request[com
 	}
 	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
 	for _, v := range views {
-		out.Items = append(out.Items, KYCDocumentProto(v))
+		out.Items = append(out.Items, DocumentProto(v))
 	}
 	return connect.NewResponse(out), nil
 }
@@ -348,5 +349,5 @@ func (h *KYCHandler) UploadDocument(ctx context.Context, req *connect.Request[co
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(KYCDocumentProto(v)), nil
+	return connect.NewResponse(DocumentProto(v)), nil
 }

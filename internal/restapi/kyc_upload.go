@@ -40,7 +40,7 @@ func KYCUpload(authn *connectapi.Authenticator, svc *kyc.Service, log *slog.Logg
 		if err != nil {
 			return nil, err
 		}
-		return connectapi.KYCDocumentProto(v), nil
+		return connectapi.DocumentProto(v), nil
 	})
 }
 
@@ -55,7 +55,7 @@ func KYBUpload(authn *connectapi.Authenticator, svc *kyb.Service, log *slog.Logg
 		if err != nil {
 			return nil, err
 		}
-		return connectapi.KYBDocumentProto(v), nil
+		return connectapi.DocumentProto(v), nil
 	})
 }
 
