@@ -215,12 +215,7 @@ func unauthenticated(err error) error {
 
 // Me returns the caller's user and tenant.
 func (s *Service) Me(ctx context.Context, p Principal) (User, tenancy.Tenant, error) {
-	u, err := s.store.GetUser(ctx, p.TenantID, p.UserID)
-	if err != nil {
-		return User{}, tenancy.Tenant{}, err
-	}
-	t, err := s.store.GetTenant(ctx, p.TenantID)
-	return u, t, err
+	return s.store.GetProfile(ctx, p.TenantID, p.UserID)
 }
 
 func normalizeEmail(e string) string { return strings.ToLower(strings.TrimSpace(e)) }

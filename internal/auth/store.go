@@ -19,6 +19,8 @@ type Store interface {
 	GetTenant(ctx context.Context, tenantID tenancy.TenantID) (tenancy.Tenant, error)
 	// GetUser returns a user. NOT_FOUND.
 	GetUser(ctx context.Context, tenantID tenancy.TenantID, id string) (User, error)
+	// GetProfile returns a user with its tenant in one read. NOT_FOUND.
+	GetProfile(ctx context.Context, tenantID tenancy.TenantID, id string) (User, tenancy.Tenant, error)
 	// GetCredentials returns a user's secrets. NOT_FOUND.
 	GetCredentials(ctx context.Context, tenantID tenancy.TenantID, id string) (Credentials, error)
 	// ListUsers pages users, oldest first, optionally filtered by role.

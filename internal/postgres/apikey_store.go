@@ -109,12 +109,7 @@ func (s *AuthStore) ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID
 func prefixed(alias, cols string) string {
 	parts := strings.Split(cols, ",")
 	for i, p := range parts {
-		p = strings.TrimSpace(p)
-		if strings.Contains(p, " IS NOT NULL AS ") {
-			parts[i] = alias + "." + p
-			continue
-		}
-		parts[i] = alias + "." + p
+		parts[i] = alias + "." + strings.TrimSpace(p)
 	}
 	return strings.Join(parts, ", ")
 }
