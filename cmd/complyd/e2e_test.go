@@ -43,8 +43,7 @@ func TestServeEndToEnd(t *testing.T) {
 	res.Body.Close()
 
 	// The operator's tenant create prints {"tenantId","adminUserId"}.
-	svc := auth.NewService(auth.Deps{Store: newAuthStoreForTest(db), Tokens: auth.NewAccessTokens([]byte(cfg.JWTSecret), time.Now),
-		Limiter: auth.NewLoginLimiter(10, 100, time.Now), Now: time.Now, Logger: log})
+	svc := operatorAuth(db, log)
 	var out bytes.Buffer
 	slug := "e2e-" + time.Now().Format("150405.000000")[7:]
 	require.NoError(t, createTenant(ctx, svc, &out, auth.CreateTenantParams{Name: "E2E Bank", Slug: slug,

@@ -284,5 +284,3 @@ func (s *testServer) admin() *pgx.Conn {
 	s.t.Cleanup(func() { _ = c.Close(context.Background()) })
 	return c
 }
-
-func newAuthStoreForTest(db *postgres.DB) auth.Store { return postgres.NewAuthStore(db) }

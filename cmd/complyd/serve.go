@@ -25,6 +25,12 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr st
 		return err
 	}
 	defer a.Close()
+	return runApp(ctx, a, cfg.Addr, log, ready)
+}
+
+// runApp starts the workers and background tasks, serves until ctx ends, then stops the
+// workers (used by serve and dev).
+func runApp(ctx context.Context, a *app, addr string, log *slog.Logger, ready func(string)) error {
 	if err := a.Runner.Start(ctx); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}
@@ -34,7 +40,7 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr st
 		defer cancel()
 		_ = a.Runner.Stop(stopCtx)
 	}()
-	return listenAndServe(ctx, cfg.Addr, a.Handler, log, ready)
+	return listenAndServe(ctx, addr, a.Handler, log, ready)
 }
 
 func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(string)) error {

@@ -8,8 +8,10 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/postgres"
 )
 
 func tenantCmd(ctx context.Context, args []string, log *slog.Logger) error {
@@ -30,18 +32,12 @@ func tenantCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil && cfg.DatabaseURL == "" {
 		return err
 	}
-	cfg.JWTSecret = "operator-cli-does-not-issue-tokens-000000"
 	db, err := openDB(ctx, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	a, err := buildApp(ctx, cfg, db, log, appOptions{})
-	if err != nil {
-		return err
-	}
-	defer a.Close()
-	return createTenant(ctx, a.Auth, os.Stdout, auth.CreateTenantParams{Name: *name, Slug: *slug,
+	return createTenant(ctx, operatorAuth(db, log), os.Stdout, auth.CreateTenantParams{Name: *name, Slug: *slug,
 		Admin: auth.NewUser{Email: *email, Password: *password, FirstName: *first, LastName: *last}})
 }
 
@@ -51,4 +47,13 @@ func createTenant(ctx context.Context, svc *auth.Service, w io.Writer, p auth.Cr
 		return err
 	}
 	return json.NewEncoder(w).Encode(map[string]string{"tenantId": string(t.ID), "adminUserId": u.ID})
+}
+
+// operatorAuth is the auth service of operator commands: they create tenants and users but never
+// issue tokens, so it needs none of the server's wiring (and loads no sanctions lists).
+func operatorAuth(db *postgres.DB, log *slog.Logger) *auth.Service {
+	now := func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+	return auth.NewService(auth.Deps{Store: postgres.NewAuthStore(db),
+		Tokens: auth.NewAccessTokens([]byte("operator-commands-issue-no-tokens"), now), Limiter: auth.NewLoginLimiter(10, 100, now),
+		Now: now, Logger: log})
 }
