@@ -42,36 +42,67 @@ trap cleanup EXIT
 echo "== machine: $(nproc) cores; PostgreSQL: $(psql "$PG_URL" -Atc 'show server_version'), synchronous_commit=$(psql "$PG_URL" -Atc 'show synchronous_commit'), fsync=$(psql "$PG_URL" -Atc 'show fsync')"
 go build -o "$WORK/complyd" ./cmd/complyd
 go build -o "$WORK/loadgen" ./cmd/complyd-loadgen
-psql "$PG_URL" -qc "create database $DB"
-
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
 export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
 [ -n "${PROFILE:-}" ] && export COMPLYD_PPROF_ADDR=127.0.0.1:18090
-"$WORK/complyd" migrate >/dev/null
-if [ -d "$LISTS" ]; then # screen against the real OFAC SDN and UN lists
-  "$WORK/complyd" watchlist import --format ofac-sdn-csv --list OFAC-SDN \
-    "$LISTS/ofac_sdn/2023-12-28/sdn.csv" "$LISTS/ofac_sdn/2023-12-28/alt.csv" "$LISTS/ofac_sdn/2023-12-28/add.csv" >/dev/null
-  "$WORK/complyd" watchlist import --format un-xml --list UN-SC "$LISTS/un_sc/2026-02-27/consolidated.xml" >/dev/null
-else
-  echo "no sanctions lists at $LISTS: screening against empty global lists" >&2
-fi
-"$WORK/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
-  --admin-password bench-password-1 >/dev/null
-"$WORK/complyd" serve >"$WORK/server.log" 2>&1 &
-SERVER_PID=$!
-for _ in $(seq 100); do curl -fs "http://$ADDR/health" >/dev/null 2>&1 && break; sleep 0.2; done
+start_server() {
+  "$WORK/complyd" serve >>"$WORK/server.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 100); do curl -fs "http://$ADDR/health" >/dev/null 2>&1 && break; sleep 0.2; done
+}
+stop_server() { kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=; }
 
-"$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -accounts "$ACCOUNTS" -run seed-$$
-psql "$DB_URL" -qc "vacuum analyze transactions" -qc "checkpoint"
+# BENCH_TEMPLATE=name keeps the seeded database as a template between runs (seeding 200,000
+# accounts takes about a minute): the first run creates it, later runs clone it.
+TEMPLATE=${BENCH_TEMPLATE:-}
+if [ -n "$TEMPLATE" ] && [ "$(psql "$PG_URL" -Atc "select 1 from pg_database where datname = '$TEMPLATE'")" = 1 ]; then
+  psql "$PG_URL" -qc "create database $DB template $TEMPLATE"
+  "$WORK/complyd" migrate >/dev/null
+  start_server
+else
+  psql "$PG_URL" -qc "create database $DB"
+  "$WORK/complyd" migrate >/dev/null
+  if [ -d "$LISTS" ]; then # screen against the real OFAC SDN and UN lists
+    "$WORK/complyd" watchlist import --format ofac-sdn-csv --list OFAC-SDN \
+      "$LISTS/ofac_sdn/2023-12-28/sdn.csv" "$LISTS/ofac_sdn/2023-12-28/alt.csv" "$LISTS/ofac_sdn/2023-12-28/add.csv" >/dev/null
+    "$WORK/complyd" watchlist import --format un-xml --list UN-SC "$LISTS/un_sc/2026-02-27/consolidated.xml" >/dev/null
+  else
+    echo "no sanctions lists at $LISTS: screening against empty global lists" >&2
+  fi
+  "$WORK/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
+    --admin-password bench-password-1 >/dev/null
+  start_server
+  "$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -accounts "$ACCOUNTS" -run seed-$$
+  psql "$DB_URL" -qc "vacuum analyze transactions" -qc "checkpoint"
+  if [ -n "$TEMPLATE" ]; then
+    stop_server
+    psql "$PG_URL" -qc "drop database if exists $TEMPLATE" -qc "create database $TEMPLATE template $DB"
+    start_server
+  fi
+fi
+
+# CPU accounting: clock ticks of the server process and of the whole machine across a phase;
+# the load generator's own CPU comes from its rusage. PostgreSQL and the kernel are the rest.
+HZ=$(getconf CLK_TCK)
+proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+# measure NAME RATE PROTO: one loadgen phase, then its CPU split per screening.
+measure() {
+  local name=$1 rate=$2 proto=$3 s0 m0 s1 m1
+  s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks)
+  python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
+    -rate "$rate" -duration "$DURATION" -run "$name-$$" -json "$WORK/$name.json"
+  s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks)
+  python3 scripts/cpu-split.py "$WORK/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$HZ" "$rate" "$DURATION" "$(nproc)"
+}
+
 echo "== gRPC: $GRPC_RATE/s for $DURATION"
 [ -n "${PROFILE:-}" ] && (sleep 8; curl -s "http://127.0.0.1:18090/debug/pprof/profile?seconds=8" -o "$PROFILE") &
-"$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto grpc -rate "$GRPC_RATE" \
-  -duration "$DURATION" -run grpc-$$ -json "$WORK/grpc.json"
-echo "== /api/v1: $REST_RATE/s for $DURATION"
+measure grpc "$GRPC_RATE" grpc
 [ -n "${GRPC_ONLY:-}" ] && exit 0
-"$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto rest -rate "$REST_RATE" -duration "$DURATION" \
-  -run rest-$$ -json "$WORK/rest.json"
-kill "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null || true; SERVER_PID=
+echo "== /api/v1: $REST_RATE/s for $DURATION"
+measure rest "$REST_RATE" rest
+stop_server
 
 echo "== pgbench raw limit: one comparable row inserted + the account's 24-hour sum per transaction"
 cat >"$WORK/pgbench.sql" <<'SQL'

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -42,13 +41,8 @@ type saveReq struct {
 // numbers come from the (tenant, year) counter row, locked until commit, so batches with cases
 // serialise anyway, and in their own lane they never hold back the screenings without one.
 type groupCommitter struct {
-	ch       chan *saveReq
-	caseCh   chan *saveReq
-	maxBatch int
-	linger   time.Duration
-	commit   func(ctx context.Context, batch []*saveReq) error
-	wg       sync.WaitGroup
-	once     sync.Once
+	plain, withCase *batcher[*saveReq]
+	commit          func(ctx context.Context, batch []*saveReq) error
 }
 
 func newGroupCommitter(o ScreeningStoreOptions, commit func(context.Context, []*saveReq) error) *groupCommitter {
@@ -58,30 +52,25 @@ func newGroupCommitter(o ScreeningStoreOptions, commit func(context.Context, []*
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 256
 	}
-	g := &groupCommitter{ch: make(chan *saveReq, 8192), caseCh: make(chan *saveReq, 4096), maxBatch: o.MaxBatch,
-		linger: o.Linger, commit: commit}
-	for range o.Committers {
-		g.wg.Add(1)
-		go g.run(g.ch)
-	}
-	g.wg.Add(1)
-	go g.run(g.caseCh)
+	g := &groupCommitter{commit: commit}
+	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, g.flush)
+	g.withCase = newBatcher(1, o.MaxBatch, 4096, o.Linger, g.flush)
 	return g
 }
 
 func (g *groupCommitter) close() {
-	g.once.Do(func() { close(g.ch); close(g.caseCh) })
-	g.wg.Wait()
+	g.plain.close()
+	g.withCase.close()
 }
 
 func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (string, error) {
 	r := &saveReq{rec: rec, done: make(chan struct{})}
-	ch := g.ch
+	lane := g.plain
 	if rec.Case != nil {
-		ch = g.caseCh
+		lane = g.withCase
 	}
 	select {
-	case ch <- r:
+	case lane.ch <- r:
 	case <-ctx.Done():
 		return "", ctx.Err()
 	}
@@ -89,42 +78,6 @@ func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (strin
 	// answer must never say "failed" for a transaction that was in fact stored.
 	<-r.done
 	return r.caseID, r.err
-}
-
-func (g *groupCommitter) run(ch chan *saveReq) {
-	defer g.wg.Done()
-	for first := range ch {
-		batch := []*saveReq{first}
-		var timer <-chan time.Time
-		if g.linger > 0 {
-			timer = time.After(g.linger)
-		}
-	fill:
-		for len(batch) < g.maxBatch {
-			if timer == nil {
-				select {
-				case r, ok := <-ch:
-					if !ok {
-						break fill
-					}
-					batch = append(batch, r)
-				default:
-					break fill
-				}
-				continue
-			}
-			select {
-			case r, ok := <-ch:
-				if !ok {
-					break fill
-				}
-				batch = append(batch, r)
-			case <-timer:
-				break fill
-			}
-		}
-		g.flush(batch)
-	}
 }
 
 // flush commits batch; when the shared transaction fails, every screening is retried in a

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -22,10 +21,13 @@ import (
 type ScreeningStore struct {
 	db *DB
 	gc *groupCommitter
+	pf *batcher[*prefetchReq]
 }
 
-// ScreeningStoreOptions tune the group commit.
+// ScreeningStoreOptions tune the batched reads and the group commit.
 type ScreeningStoreOptions struct {
+	// Readers is the number of prefetch batches in flight at once (default 4).
+	Readers int
 	// Committers is the number of batches in flight at once (default 4).
 	Committers int
 	// MaxBatch bounds the screenings stored in one database transaction (default 256).
@@ -37,100 +39,192 @@ type ScreeningStoreOptions struct {
 
 // NewScreeningStore returns the store and starts its committers; Close stops them.
 func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 256
+	}
+	if o.Readers <= 0 {
+		o.Readers = 4
+	}
 	s := &ScreeningStore{db: db}
 	s.gc = newGroupCommitter(o, s.commit)
+	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, 0, s.prefetch)
 	return s
 }
 
-// Close stops the committers after the queued screenings are stored.
-func (s *ScreeningStore) Close() { s.gc.close() }
+// Close stops the readers and the committers after the queued screenings are stored.
+func (s *ScreeningStore) Close() {
+	s.pf.close()
+	s.gc.close()
+}
 
-// Prefetch implements screening.Store: in one round trip (BEGIN, tenant, four queries, COMMIT
-// pipelined in a pgx.Batch) it reads the externalId's original verdict, the sender account's
-// history and behavioral profile before tx.Timestamp, and the stored KYC.
+// prefetchReq is one screening waiting for its enrichment reads.
+type prefetchReq struct {
+	ctx     context.Context
+	tx      *screening.Transaction
+	withKYC bool
+	out     screening.Prefetch
+	err     error
+	done    chan struct{}
+}
+
+// Prefetch implements screening.Store. Concurrent prefetches share database round trips: the
+// request joins the next batch, and one pipelined read-only transaction answers the whole batch
+// with one prefetchSQL statement per tenant (the externalId's original verdict, the sender
+// account's history and behavioral profile before tx.Timestamp, its last activity, and the
+// stored KYC). Under load this is a few statements for hundreds of screenings instead of six
+// for each.
 func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error) {
-	var out screening.Prefetch
-	tenant := string(tx.TenantID)
+	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, done: make(chan struct{})}
+	select {
+	case s.pf.ch <- r:
+	case <-ctx.Done():
+		return screening.Prefetch{}, ctx.Err()
+	}
+	select {
+	case <-r.done:
+		return r.out, r.err
+	case <-ctx.Done():
+		return screening.Prefetch{}, ctx.Err()
+	}
+}
+
+// prefetch answers a batch of prefetch requests in one round trip (see Prefetch).
+func (s *ScreeningStore) prefetch(batch []*prefetchReq) {
+	defer func() {
+		for _, r := range batch {
+			close(r.done)
+		}
+	}()
+	live := batch[:0:0]
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.err = err // the caller has given up: nothing to read
+			continue
+		}
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return
+	}
+	byTenant := map[tenancy.TenantID][]*prefetchReq{}
+	var tenants []tenancy.TenantID
+	for _, r := range live {
+		t := r.tx.TenantID
+		if _, ok := byTenant[t]; !ok {
+			tenants = append(tenants, t)
+		}
+		byTenant[t] = append(byTenant[t], r)
+	}
 	b := &pgx.Batch{}
 	b.Queue("begin read only")
-	b.Queue("select set_config('app.tenant_id', $1, true)", tenant)
-	b.Queue(`select id::text, outcome, risk_level, aggregate_score::float8, total_latency_ms from transactions
-		where tenant_id = $1 and external_id = $2`, tenant, tx.ExternalID).QueryRow(func(row pgx.Row) error {
-		var sum screening.Summary
-		var outcome string
-		err := row.Scan(&sum.TransactionID, &outcome, &sum.RiskLevel, &sum.AggregateScore, &sum.TotalLatencyMs)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("idempotency check: %w", err)
-		}
-		sum.ExternalID, sum.Outcome = tx.ExternalID, rules.Outcome(outcome)
-		out.Existing = &sum
-		return nil
-	})
-	b.Queue(historySQL, tenant, tx.SenderAccountNumber, tx.Timestamp).QueryRow(func(row pgx.Row) error {
-		var sum24, mean, sd string
-		var lastDev, lastIP *string
-		var lat, lon *float64
-		var locAt *time.Time
-		var devices []string
-		h := &out.History
-		if err := row.Scan(&h.Count24h, &sum24, &h.Count60m, &h.Amounts.Count, &mean, &sd, &devices, &lastDev, &lastIP,
-			&lat, &lon, &locAt); err != nil {
-			return fmt.Errorf("account history: %w", err)
-		}
-		h.Sum24hNGN, _ = decimal.NewFromString(sum24)
-		h.Amounts.Mean, _ = decimal.NewFromString(mean)
-		h.Amounts.StdDev, _ = decimal.NewFromString(sd)
-		out.Profile = screening.Profile{KnownDevices: devices, LastDeviceID: deref(lastDev), LastIPAddress: deref(lastIP),
-			LastLatitude: lat, LastLongitude: lon, LastLocationAt: locAt}
-		return nil
-	})
-	b.Queue(`select max(transaction_timestamp) from transactions
-		where tenant_id = $1 and sender_account_number = $2 and transaction_timestamp < $3`,
-		tenant, tx.SenderAccountNumber, tx.Timestamp).QueryRow(func(row pgx.Row) error {
-		return row.Scan(&out.History.LastActivityAt)
-	})
-	if withKYC && tx.SenderBVN != "" {
-		b.Queue(storedKYCSQL, tenant, tx.SenderBVN).QueryRow(func(row pgx.Row) error {
-			err := row.Scan(&out.KYC.ExternalRef, &out.KYC.Status, &out.KYC.Tier)
-			if errors.Is(err, pgx.ErrNoRows) {
-				return nil
+	for _, t := range tenants {
+		reqs := byTenant[t]
+		n := len(reqs)
+		ext, acct, bvn := make([]string, n), make([]string, n), make([]*string, n)
+		ts := make([]time.Time, n)
+		for i, r := range reqs {
+			ext[i], acct[i], ts[i] = r.tx.ExternalID, r.tx.SenderAccountNumber, r.tx.Timestamp
+			if r.withKYC && r.tx.SenderBVN != "" {
+				bvn[i] = &r.tx.SenderBVN
 			}
-			if err != nil {
-				return fmt.Errorf("stored kyc: %w", err)
+		}
+		b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
+		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvn).Query(func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := scanPrefetch(rows, reqs); err != nil {
+					return err
+				}
 			}
-			out.KYC.Found = true
-			return nil
+			return rows.Err()
 		})
 	}
 	b.Queue("commit")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
 	if err := s.db.Pool.SendBatch(ctx, b).Close(); err != nil {
-		return screening.Prefetch{}, fmt.Errorf("screening prefetch: %w", err)
+		for _, r := range live {
+			r.err = fmt.Errorf("screening prefetch: %w", err)
+		}
 	}
-	return out, nil
 }
 
-// historySQL reads the sender account's activity in the 90 days before $3: 24-hour count and
-// NGN sum, 60-minute count, amount statistics, known devices and the latest device, IP and
-// location. Dormancy (180 days) needs the last activity of all time, read separately.
-const historySQL = `select
-	count(*) filter (where transaction_timestamp >= $3::timestamptz - interval '24 hours'),
-	coalesce(sum(amount_ngn) filter (where transaction_timestamp >= $3::timestamptz - interval '24 hours'), 0)::text,
-	count(*) filter (where transaction_timestamp >= $3::timestamptz - interval '60 minutes'),
-	count(*),
-	coalesce(avg(amount_ngn), 0)::text,
-	coalesce(stddev_pop(amount_ngn), 0)::text,
-	coalesce(array_agg(distinct device_id) filter (where device_id is not null), '{}'),
-	(array_agg(device_id order by transaction_timestamp desc) filter (where device_id is not null))[1],
-	(array_agg(ip_address order by transaction_timestamp desc) filter (where ip_address is not null))[1],
-	(array_agg(latitude order by transaction_timestamp desc) filter (where latitude is not null))[1],
-	(array_agg(longitude order by transaction_timestamp desc) filter (where latitude is not null))[1],
-	(array_agg(transaction_timestamp order by transaction_timestamp desc) filter (where latitude is not null))[1]
-from transactions
-where tenant_id = $1 and sender_account_number = $2 and transaction_timestamp < $3
-  and transaction_timestamp >= $3::timestamptz - interval '90 days'`
+// scanPrefetch reads one prefetchSQL row into the request it answers (column i, 1-based).
+func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
+	var (
+		i                   int64
+		dupID, dupOutcome   *string
+		dupRisk             *string
+		dupScore            *float64
+		dupLatency          *int64
+		sum24, mean, sd     string
+		devices             []string
+		lastDev, lastIP     *string
+		lat, lon            *float64
+		locAt, lastActivity *time.Time
+		kycRef, kycStatus   *string
+		kycTier             *string
+		h                   screening.History
+	)
+	if err := rows.Scan(&i, &dupID, &dupOutcome, &dupRisk, &dupScore, &dupLatency, &h.Count24h, &sum24, &h.Count60m,
+		&h.Amounts.Count, &mean, &sd, &devices, &lastDev, &lastIP, &lat, &lon, &locAt, &lastActivity,
+		&kycRef, &kycStatus, &kycTier); err != nil {
+		return fmt.Errorf("scan prefetch: %w", err)
+	}
+	if i < 1 || int(i) > len(reqs) {
+		return fmt.Errorf("prefetch row %d of %d", i, len(reqs))
+	}
+	r := reqs[i-1]
+	out := &r.out
+	if dupID != nil {
+		out.Existing = &screening.Summary{TransactionID: *dupID, ExternalID: r.tx.ExternalID,
+			Outcome: rules.Outcome(deref(dupOutcome)), RiskLevel: deref(dupRisk), AggregateScore: *dupScore,
+			TotalLatencyMs: *dupLatency}
+	}
+	h.Sum24hNGN, _ = decimal.NewFromString(sum24)
+	h.Amounts.Mean, _ = decimal.NewFromString(mean)
+	h.Amounts.StdDev, _ = decimal.NewFromString(sd)
+	h.LastActivityAt = lastActivity
+	out.History = h
+	out.Profile = screening.Profile{KnownDevices: devices, LastDeviceID: deref(lastDev), LastIPAddress: deref(lastIP),
+		LastLatitude: lat, LastLongitude: lon, LastLocationAt: locAt}
+	if kycRef != nil {
+		out.KYC = screening.StoredKYC{Found: true, ExternalRef: *kycRef, Status: deref(kycStatus), Tier: deref(kycTier)}
+	}
+	return nil
+}
+
+// prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
+// transaction timestamps, sender BVNs or null when the stored KYC is not needed), one row per
+// screening numbered by ordinality: the original verdict of a repeated externalId; the sender
+// account's activity in the 90 days before the transaction (24-hour count and NGN sum, 60-minute
+// count, amount statistics, known devices, latest device, IP and location); the last activity of
+// all time (dormancy, 180 days); and the tenant's most recent KYC application for the BVN.
+const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
+	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
+	(select max(l.transaction_timestamp) from transactions l
+	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp < u.ts),
+	k.id, k.status, k.tier
+from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[]) with ordinality as u(ext, acct, ts, bvn, i)
+left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
+	where t.tenant_id = $1 and t.external_id = u.ext) d on true
+cross join lateral (select
+	count(*) filter (where t.transaction_timestamp >= u.ts - interval '24 hours') as c24,
+	coalesce(sum(t.amount_ngn) filter (where t.transaction_timestamp >= u.ts - interval '24 hours'), 0)::text as s24,
+	count(*) filter (where t.transaction_timestamp >= u.ts - interval '60 minutes') as c60,
+	count(*) as n,
+	coalesce(avg(t.amount_ngn), 0)::text as mean,
+	coalesce(stddev_pop(t.amount_ngn), 0)::text as sd,
+	coalesce(array_agg(distinct t.device_id) filter (where t.device_id is not null), '{}') as devices,
+	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null))[1] as dev,
+	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null))[1] as ip,
+	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lat,
+	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lon,
+	(array_agg(t.transaction_timestamp order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as loc_at
+	from transactions t
+	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp < u.ts
+	  and t.transaction_timestamp >= u.ts - interval '90 days') h
+left join lateral (select a.id, a.status, a.tier from kyc_applications a where a.tenant_id = $1 and a.bvn = u.bvn
+	order by a.created_at desc, a.id desc limit 1) k on true`
 
 // Save implements screening.Store through the group committer: the record joins the next
 // batch, and Save returns once that batch's database transaction has committed.

@@ -1,0 +1,77 @@
+package postgres
+
+import (
+	"sync"
+	"time"
+)
+
+// batcher runs fn on batches of the items sent to it, from `workers` goroutines at once: a
+// worker takes the first waiting item, adds whatever else is already queued (up to max), and
+// calls fn. Under load the batches grow by themselves while the previous ones are in flight;
+// when idle an item goes alone at once, unless linger is set: then a worker waits up to linger
+// after the first item for more. The screening store uses it to share one database
+// round trip between concurrent screenings (docs/screening.md "Performance").
+type batcher[T any] struct {
+	ch     chan T
+	max    int
+	linger time.Duration
+	fn     func([]T)
+	wg     sync.WaitGroup
+	once   sync.Once
+}
+
+func newBatcher[T any](workers, max, queue int, linger time.Duration, fn func([]T)) *batcher[T] {
+	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, fn: fn}
+	for range workers {
+		b.wg.Add(1)
+		go b.run()
+	}
+	return b
+}
+
+// close stops the workers once every queued item has been handed to fn.
+func (b *batcher[T]) close() {
+	b.once.Do(func() { close(b.ch) })
+	b.wg.Wait()
+}
+
+func (b *batcher[T]) run() {
+	defer b.wg.Done()
+	for first := range b.ch {
+		batch := []T{first}
+		var timer *time.Timer
+		var expired <-chan time.Time // nil without linger: the default case ends the batch
+		if b.linger > 0 {
+			timer = time.NewTimer(b.linger)
+			expired = timer.C
+		}
+	fill:
+		for len(batch) < b.max {
+			if expired == nil {
+				select {
+				case r, ok := <-b.ch:
+					if !ok {
+						break fill
+					}
+					batch = append(batch, r)
+				default:
+					break fill
+				}
+				continue
+			}
+			select {
+			case r, ok := <-b.ch:
+				if !ok {
+					break fill
+				}
+				batch = append(batch, r)
+			case <-expired:
+				break fill
+			}
+		}
+		if timer != nil {
+			timer.Stop()
+		}
+		b.fn(batch)
+	}
+}

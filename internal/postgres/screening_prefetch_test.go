@@ -1,0 +1,141 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/pgtest"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// seedTx stores a minimal screened transaction of account acct at ts for tenant.
+func seedTx(ctx context.Context, t *testing.T, db *postgres.DB, tenant tenancy.TenantID, ext, acct, amount string, ts time.Time) {
+	t.Helper()
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency,
+			amount_ngn, sender_account_number, sender_name, device_id, transaction_timestamp, verdict_id, outcome, risk_level,
+			aggregate_score, actions, engine_verdicts, total_latency_ms, processed_at, created_at)
+			values (gen_random_uuid(), $1, $2, 'TRANSFER', 'MOBILE_APP', $3::numeric, 'NGN', $3::numeric, $4, 'Seed', 'dev-' || $4,
+			$5, 'vrd_seed', 'REVIEW', 'MEDIUM', 41.5, '{}', '[]', 7, $5, $5)`, string(tenant), ext, amount, acct, ts)
+		return err
+	}))
+}
+
+// TestScreeningPrefetchBatched fires many concurrent prefetches for two tenants, so that they
+// share batched reads, and checks that every screening gets exactly its own account's history,
+// its own idempotency answer and its own stored KYC, and nothing of the other tenant's.
+func TestScreeningPrefetchBatched(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{Readers: 2, MaxBatch: 64})
+	t.Cleanup(st.Close)
+	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	const accounts = 40
+	acct := func(i int) string { return fmt.Sprintf("%010d", 3000000000+i) }
+	// Tenant a: account i has i+1 transactions of 100 NGN in the last 24 hours, one 30 days ago
+	// (outside the 24-hour sum, inside the 90-day statistics), and one 200 days ago (only the
+	// last activity of an otherwise dormant account 0 would see it).
+	for i := range accounts {
+		for k := 0; k <= i%5; k++ {
+			seedTx(ctx, t, db, a.ID, fmt.Sprintf("a-%d-%d", i, k), acct(i), "100", now.Add(-time.Duration(k+1)*time.Hour))
+		}
+		seedTx(ctx, t, db, a.ID, fmt.Sprintf("a-%d-old", i), acct(i), "5000", now.Add(-30*24*time.Hour))
+	}
+	seedTx(ctx, t, db, a.ID, "a-dormant", acct(99), "10", now.Add(-200*24*time.Hour))
+	// Tenant b: the same account numbers with one large transaction each.
+	for i := range accounts {
+		seedTx(ctx, t, db, b.ID, fmt.Sprintf("b-%d", i), acct(i), "777777", now.Add(-2*time.Hour))
+	}
+	insertApp(t, postgres.NewKYCStore(db), a.ID, "kyc_prefetch_a", "22200000001", "APPROVED", now.Add(-time.Hour))
+
+	type probe struct {
+		tx      *screening.Transaction
+		withKYC bool
+		check   func(t *testing.T, p screening.Prefetch)
+	}
+	var probes []probe
+	for round := range 5 {
+		for i := range accounts {
+			i := i
+			probes = append(probes, probe{
+				tx: &screening.Transaction{TenantID: a.ID, ExternalID: fmt.Sprintf("new-%d-%d", round, i), SenderAccountNumber: acct(i),
+					SenderBVN: "22200000001", Timestamp: now},
+				withKYC: i%2 == 0,
+				check: func(t *testing.T, p screening.Prefetch) {
+					require.Nil(t, p.Existing)
+					require.Equal(t, i%5+1, p.History.Count24h, "account %d", i)
+					require.Equal(t, fmt.Sprint(100*(i%5+1)), p.History.Sum24hNGN.String(), "account %d", i)
+					require.Equal(t, 1, p.History.Count60m)
+					require.Equal(t, i%5+2, p.History.Amounts.Count)
+					require.Equal(t, []string{"dev-" + acct(i)}, p.Profile.KnownDevices)
+					require.NotNil(t, p.History.LastActivityAt)
+					require.True(t, p.History.LastActivityAt.Equal(now.Add(-time.Hour)))
+					require.Equal(t, i%2 == 0, p.KYC.Found)
+					if p.KYC.Found {
+						require.Equal(t, "kyc_prefetch_a", p.KYC.ExternalRef)
+						require.Equal(t, "APPROVED", p.KYC.Status)
+					}
+				},
+			}, probe{
+				tx: &screening.Transaction{TenantID: b.ID, ExternalID: fmt.Sprintf("b-%d", i), SenderAccountNumber: acct(i),
+					SenderBVN: "22200000001", Timestamp: now},
+				withKYC: true,
+				check: func(t *testing.T, p screening.Prefetch) {
+					require.NotNil(t, p.Existing, "b-%d is stored", i)
+					require.Equal(t, "REVIEW", string(p.Existing.Outcome))
+					require.Equal(t, "MEDIUM", p.Existing.RiskLevel)
+					require.InDelta(t, 41.5, p.Existing.AggregateScore, 1e-9)
+					require.Equal(t, int64(7), p.Existing.TotalLatencyMs)
+					require.Equal(t, 1, p.History.Count24h)
+					require.Equal(t, "777777", p.History.Sum24hNGN.String())
+					require.False(t, p.KYC.Found, "tenant b has no KYC application")
+				},
+			})
+		}
+	}
+	probes = append(probes, probe{
+		tx:    &screening.Transaction{TenantID: a.ID, ExternalID: "dormant-now", SenderAccountNumber: acct(99), Timestamp: now},
+		check: func(t *testing.T, p screening.Prefetch) {
+			require.Equal(t, 0, p.History.Count24h)
+			require.Equal(t, 0, p.History.Amounts.Count)
+			require.Equal(t, "0", p.History.Sum24hNGN.String())
+			require.NotNil(t, p.History.LastActivityAt)
+			require.True(t, p.History.LastActivityAt.Equal(now.Add(-200*24*time.Hour)))
+			require.Empty(t, p.Profile.KnownDevices)
+		},
+	})
+	results := make([]screening.Prefetch, len(probes))
+	errs := make([]error, len(probes))
+	var wg sync.WaitGroup
+	for i, p := range probes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i], errs[i] = st.Prefetch(ctx, p.tx, p.withKYC)
+		}()
+	}
+	wg.Wait()
+	for i, p := range probes {
+		require.NoError(t, errs[i])
+		t.Run(p.tx.ExternalID, func(t *testing.T) { p.check(t, results[i]) })
+	}
+
+	// A caller that has given up is answered with its context's error, not left waiting.
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	_, err := st.Prefetch(cctx, probes[0].tx, true)
+	require.ErrorIs(t, err, context.Canceled)
+}
