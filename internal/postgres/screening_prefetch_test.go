@@ -107,7 +107,7 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 		}
 	}
 	probes = append(probes, probe{
-		tx:    &screening.Transaction{TenantID: a.ID, ExternalID: "dormant-now", SenderAccountNumber: acct(99), Timestamp: now},
+		tx: &screening.Transaction{TenantID: a.ID, ExternalID: "dormant-now", SenderAccountNumber: acct(99), Timestamp: now},
 		check: func(t *testing.T, p screening.Prefetch) {
 			require.Equal(t, 0, p.History.Count24h)
 			require.Equal(t, 0, p.History.Amounts.Count)
