@@ -106,6 +106,11 @@ var _ screening.NameScreener = nameScreener{}
 // newNameScreener returns the pipeline's sanctions port.
 func newNameScreener(svc *sanctions.Service) nameScreener { return nameScreener{svc: svc} }
 
+// Inline tells the screening pipeline that Screen is in-memory (the matcher's index, and the
+// tenant's false positives cached until they change; a cache miss reads them once), so the
+// sanctions engine runs on the screening's goroutine and is held to its deadline when it returns.
+func (s nameScreener) Inline() bool { return true }
+
 // Screen implements screening.NameScreener: entries reviewed as false positives for any of the
 // party's keys (BVN, account number) are left out.
 func (s nameScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, q screening.NameQuery) ([]screening.NameHit, error) {

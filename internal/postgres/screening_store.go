@@ -198,7 +198,8 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 // screening numbered by ordinality: the original verdict of a repeated externalId; the sender
 // account's activity in the 90 days before the transaction (24-hour count and NGN sum, 60-minute
 // count, amount statistics, known devices, latest device, IP and location); the last activity of
-// all time (dormancy, 180 days); and the tenant's most recent KYC application for the BVN.
+// all time (dormancy, 180 days); and the tenant's most recent KYC application for the BVN
+// (`a.bvn <> ''` lets the planner use the partial index kyc_applications_tenant_bvn_idx).
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
 	(select max(l.transaction_timestamp) from transactions l
@@ -223,8 +224,8 @@ cross join lateral (select
 	from transactions t
 	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp < u.ts
 	  and t.transaction_timestamp >= u.ts - interval '90 days') h
-left join lateral (select a.id, a.status, a.tier from kyc_applications a where a.tenant_id = $1 and a.bvn = u.bvn
-	order by a.created_at desc, a.id desc limit 1) k on true`
+left join lateral (select a.id, a.status, a.tier from kyc_applications a
+	where a.tenant_id = $1 and a.bvn = u.bvn and a.bvn <> '' order by a.created_at desc, a.id desc limit 1) k on true`
 
 // Save implements screening.Store through the group committer: the record joins the next
 // batch, and Save returns once that batch's database transaction has committed.

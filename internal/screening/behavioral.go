@@ -30,6 +30,9 @@ func NewBehavioralEngine() *BehavioralEngine { return &BehavioralEngine{} }
 // Category implements Engine.
 func (BehavioralEngine) Category() string { return CategoryBehavioral }
 
+// Inline implements InlineEngine: the engine only computes in memory.
+func (BehavioralEngine) Inline() bool { return true }
+
 // Evaluate applies the signals below. Unlike the other engines the score is the sum of the
 // signals' scores capped at 100, because behavioral signals compound; the outcome is the most
 // severe signal's:

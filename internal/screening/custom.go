@@ -24,6 +24,9 @@ func NewCustomRulesEngine(cache *rules.Cache) *CustomRulesEngine {
 // Category implements Engine.
 func (c *CustomRulesEngine) Category() string { return CategoryCustom }
 
+// Inline implements InlineEngine: the engine only computes in memory.
+func (c *CustomRulesEngine) Inline() bool { return true }
+
 // Evaluate runs every enabled, non-mandatory rule of e.Rules. A true rule triggers with its
 // score and outcome and carries createdBy; the engine's score and outcome are the maxima.
 // A rule that no longer compiles or fails at runtime fails the engine, hence the screening:
@@ -62,7 +65,7 @@ func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *En
 
 // RuleInput builds the CEL input of tx and e (the variables documented in internal/rules).
 func RuleInput(tx *Transaction, e *Enrichment) *rules.Input {
-	amt, _, missing := ConvertToNGN(tx.Amount, tx.Currency, e.Config.FXRates)
+	amt, _, missing := e.AmountNGN(tx)
 	cash := rules.IsCashType(tx.Type)
 	threshold := transferThreshold
 	if cash {

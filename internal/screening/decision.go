@@ -70,6 +70,9 @@ func NewDecisionEngine(cfg DecisionConfig) *DecisionEngine {
 // Category implements Engine.
 func (d *DecisionEngine) Category() string { return CategoryDecision }
 
+// Inline implements InlineEngine: the engine only computes in memory.
+func (d *DecisionEngine) Inline() bool { return true }
+
 // Evaluate applies the heuristics; the engine score and outcome are the maxima of those that fire:
 //   - HEUR-NARRATION: a keyword in the narration → 50, REVIEW, enhanced due diligence.
 //   - HEUR-JURISDICTION: receiver country on the call-for-action list → 90, BLOCK; on the
@@ -97,7 +100,7 @@ func (d *DecisionEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enric
 	}
 	st := e.History.Amounts
 	if st.Count >= d.cfg.AnomalyMinHistory && st.Mean.IsPositive() {
-		amt, _, _ := ConvertToNGN(tx.Amount, tx.Currency, e.Config.FXRates)
+		amt, _, _ := e.AmountNGN(tx)
 		bound := st.Mean.Add(st.StdDev.Mul(decimal.NewFromInt(d.cfg.AnomalySigmas)))
 		multiple := st.Mean.Mul(decimal.NewFromInt(d.cfg.AnomalyMultiple))
 		if amt.GreaterThan(bound) && amt.GreaterThan(multiple) {

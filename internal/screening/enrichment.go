@@ -24,6 +24,24 @@ type Enrichment struct {
 	// PEPHits are the sender's PEP matches found by the sanctions stage. The Pipeline sets them
 	// on the copy it gives stage 2 (Regulatory Compliance, Custom Rules); callers leave them nil.
 	PEPHits []NameHit
+
+	// ngn is the transaction's NGN conversion, computed once per screening by the Pipeline
+	// (decimal rounding is costly enough to matter on the screening path).
+	ngn *ngnConversion
+}
+
+type ngnConversion struct {
+	amount  decimal.Decimal
+	fx      *FX
+	missing bool
+}
+
+// AmountNGN returns tx's NGN-equivalent amount with the tenant's rates, as ConvertToNGN.
+func (e *Enrichment) AmountNGN(tx *Transaction) (amountNGN decimal.Decimal, fx *FX, missing bool) {
+	if e.ngn != nil {
+		return e.ngn.amount, e.ngn.fx, e.ngn.missing
+	}
+	return ConvertToNGN(tx.Amount, tx.Currency, e.Config.FXRates)
 }
 
 // History is the sender account's recent activity, all of it before this transaction.

@@ -15,7 +15,11 @@ type fakeScreener struct {
 	ScreenFunc func(ctx context.Context, tenantID tenancy.TenantID, name, entityType string) ([]screening.NameHit, error)
 	// Queries records every query, for tests of what the engine asks.
 	Queries []screening.NameQuery
+	// InMemory makes the sanctions engine over it an InlineEngine.
+	InMemory bool
 }
+
+func (f *fakeScreener) Inline() bool { return f.InMemory }
 
 func (f *fakeScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, q screening.NameQuery) ([]screening.NameHit, error) {
 	f.Queries = append(f.Queries, q)
@@ -29,10 +33,13 @@ func (f *fakeScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, q 
 // fakeEngine is a hand-written Engine.
 type fakeEngine struct {
 	category     string
+	inline       bool // implements InlineEngine
 	EvaluateFunc func(ctx context.Context, tx *screening.Transaction, e *screening.Enrichment) (screening.EngineVerdict, error)
 }
 
 func (f *fakeEngine) Category() string { return f.category }
+
+func (f *fakeEngine) Inline() bool { return f.inline }
 
 func (f *fakeEngine) Evaluate(ctx context.Context, tx *screening.Transaction, e *screening.Enrichment) (screening.EngineVerdict, error) {
 	return f.EvaluateFunc(ctx, tx, e)

@@ -17,6 +17,9 @@ func NewIdentityEngine() *IdentityEngine { return &IdentityEngine{} }
 // Category implements Engine.
 func (IdentityEngine) Category() string { return CategoryIdentity }
 
+// Inline implements InlineEngine: the engine only computes in memory.
+func (IdentityEngine) Inline() bool { return true }
+
 // KYCPasses reports whether a resolved KYC status passes without risk: stored APPROVED or
 // LIVENESS_PASSED, or an asserted VERIFIED. Everything else, NONE included, scores 100 BLOCK.
 func KYCPasses(status string) bool {

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/complyd/complyd/internal/rules"
 )
 
@@ -37,7 +39,20 @@ type PipelineDeps struct {
 type Pipeline struct {
 	engines  [6]Engine // in spec order: sanctions, regulatory, identity, custom, decision, behavioral
 	timeouts [6]time.Duration
+	inline   [6]bool // InlineEngine: run on the screening's goroutine
 	now      func() time.Time
+}
+
+// InlineEngine is implemented by engines whose Evaluate only computes in memory and never
+// waits on anything that can hang. The Pipeline runs them on the screening's own goroutine and
+// holds them to their deadline when they return (a late verdict counts as a missed deadline),
+// instead of racing each on a goroutine of its own against a timer: a screening then costs no
+// goroutine, stack growth or timer per engine. Any other engine gets the goroutine and the timer,
+// so that one that blocks cannot hold the screening past its deadline.
+type InlineEngine interface {
+	Engine
+	// Inline reports whether Evaluate is in-memory only.
+	Inline() bool
 }
 
 // Indices into Pipeline.engines, in the spec's riskBreakdown order.
@@ -68,6 +83,9 @@ func NewPipeline(d PipelineDeps) *Pipeline {
 			t = defaultTimeout(e.Category())
 		}
 		p.timeouts[i] = t
+		if ie, ok := e.(InlineEngine); ok {
+			p.inline[i] = ie.Inline()
+		}
 	}
 	return p
 }
@@ -96,44 +114,67 @@ type Result struct {
 	TriggeredRules []TriggeredRule
 	FX             *FX // the applied conversion for a non-NGN transaction
 	TotalLatencyMs int64
+	// AmountNGN is the NGN amount the rules evaluated; FXMissing is set when a foreign currency
+	// had no rate (the raw amount was evaluated and FX_RATE_MISSING raised).
+	AmountNGN decimal.Decimal
+	FXMissing bool
 	// RetroScreening is set when a fail-open engine was skipped: the caller queues the
 	// transaction for retroactive screening (the partial screening is logged, spec part 1).
 	RetroScreening bool
 	Case           *CaseDecision // nil for APPROVE
 }
 
-// Run evaluates tx with e. Stage 1 runs sanctions, identity, decision and behavioral
-// concurrently; stage 2 runs regulatory and custom rules once sanctions has produced the PEP
-// hits, on a copy of e carrying them. Each engine has its own deadline. A sanctions or
-// behavioral failure (error or deadline) marks that verdict Skipped and sets RetroScreening;
-// any other engine failure fails the screening with that engine's error.
+// Run evaluates tx with e. Stage 1 runs sanctions, identity, decision and behavioral; stage 2
+// runs regulatory and custom rules once sanctions has produced the PEP hits, on a copy of e
+// carrying them. Engines that are not InlineEngines run concurrently, each on its own goroutine.
+// Each engine has its own deadline. A sanctions or behavioral failure (error or deadline) marks
+// that verdict Skipped and sets RetroScreening; any other engine failure fails the screening
+// with that engine's error.
 func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Result, error) {
 	start := p.now()
+	stage1 := *e
+	amountNGN, fx, missing := ConvertToNGN(tx.Amount, tx.Currency, e.Config.FXRates)
+	stage1.ngn = &ngnConversion{amount: amountNGN, fx: fx, missing: missing}
 	var out [6]EngineVerdict
 	var errs [6]error
 	var wg sync.WaitGroup
-	spawn := func(i int, e *Enrichment) {
+	run := func(i int, e *Enrichment) {
+		if p.inline[i] {
+			out[i], errs[i] = p.runInline(ctx, i, tx, e)
+			return
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i], errs[i] = p.runEngine(ctx, i, tx, e)
+			out[i], errs[i] = p.runRaced(ctx, i, tx, e)
 		}()
 	}
-	spawn(idxIdentity, e)
-	spawn(idxDecision, e)
-	spawn(idxBehavioral, e)
-	out[idxSanctions], errs[idxSanctions] = p.runEngine(ctx, idxSanctions, tx, e)
-
-	stage2 := *e
+	// Engines on goroutines of their own start first, so that they overlap the inline ones.
+	for _, i := range [...]int{idxIdentity, idxDecision, idxBehavioral} {
+		if !p.inline[i] {
+			run(i, &stage1)
+		}
+	}
+	if p.inline[idxSanctions] {
+		out[idxSanctions], errs[idxSanctions] = p.runInline(ctx, idxSanctions, tx, &stage1)
+	} else {
+		out[idxSanctions], errs[idxSanctions] = p.runRaced(ctx, idxSanctions, tx, &stage1)
+	}
+	for _, i := range [...]int{idxIdentity, idxDecision, idxBehavioral} {
+		if p.inline[i] {
+			run(i, &stage1)
+		}
+	}
+	stage2 := stage1
 	stage2.PEPHits = senderPEPHits(out[idxSanctions])
-	spawn(idxRegulatory, &stage2)
-	out[idxCustom], errs[idxCustom] = p.runEngine(ctx, idxCustom, tx, &stage2)
+	run(idxRegulatory, &stage2)
+	run(idxCustom, &stage2)
 	wg.Wait()
 
 	if err := errors.Join(errs[:]...); err != nil {
 		return Result{}, err
 	}
-	res := Result{Breakdown: out[:], Aggregate: AggregateVerdicts(out[:])}
+	res := Result{Breakdown: out[:], Aggregate: AggregateVerdicts(out[:]), AmountNGN: amountNGN, FXMissing: missing}
 	for _, v := range out {
 		res.TriggeredRules = append(res.TriggeredRules, v.RulesTriggered...)
 		if v.Skipped {
@@ -148,22 +189,26 @@ func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Res
 	return res, nil
 }
 
-type engineResult struct {
-	v   EngineVerdict
-	err error
+// runInline runs engine i on the calling goroutine; a verdict that comes back after the
+// engine's deadline counts as a missed deadline.
+func (p *Pipeline) runInline(ctx context.Context, i int, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
+	start := p.now()
+	v, err := p.engines[i].Evaluate(ctx, tx, e)
+	if err == nil && p.now().Sub(start) > p.timeouts[i] {
+		err = context.DeadlineExceeded
+	}
+	return p.settle(i, start, v, err)
 }
 
-// runEngine runs engine i under its deadline. The engine runs in its own goroutine so that one
+// runRaced runs engine i under its deadline. The engine runs in its own goroutine so that one
 // ignoring ctx cannot hold the screening past the deadline; its late result is dropped.
-func (p *Pipeline) runEngine(parent context.Context, i int, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
-	eng := p.engines[i]
-	cat := eng.Category()
+func (p *Pipeline) runRaced(parent context.Context, i int, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
 	start := p.now()
 	ctx, cancel := context.WithTimeout(parent, p.timeouts[i])
 	defer cancel()
 	done := make(chan engineResult, 1)
 	go func() {
-		v, err := eng.Evaluate(ctx, tx, e)
+		v, err := p.engines[i].Evaluate(ctx, tx, e)
 		done <- engineResult{v, err}
 	}()
 	var r engineResult
@@ -172,18 +217,30 @@ func (p *Pipeline) runEngine(parent context.Context, i int, tx *Transaction, e *
 	case <-ctx.Done():
 		r.err = ctx.Err()
 	}
-	if r.err == nil {
-		r.v.Category = cat
-		r.v.LatencyMs = p.now().Sub(start).Milliseconds()
-		return r.v, nil
+	return p.settle(i, start, r.v, r.err)
+}
+
+type engineResult struct {
+	v   EngineVerdict
+	err error
+}
+
+// settle finishes engine i's verdict: its category and latency, or for a failure either a
+// Skipped verdict with the reason (fail-open engines) or the error.
+func (p *Pipeline) settle(i int, start time.Time, v EngineVerdict, err error) (EngineVerdict, error) {
+	cat := p.engines[i].Category()
+	if err == nil {
+		v.Category = cat
+		v.LatencyMs = p.now().Sub(start).Milliseconds()
+		return v, nil
 	}
 	if FailsOpen(cat) {
-		reason := "engine error: " + r.err.Error()
-		if errors.Is(r.err, context.DeadlineExceeded) {
+		reason := "engine error: " + err.Error()
+		if errors.Is(err, context.DeadlineExceeded) {
 			reason = fmt.Sprintf("deadline of %s exceeded", p.timeouts[i])
 		}
 		return EngineVerdict{Category: cat, Outcome: rules.Approve, Skipped: true, SkipReason: reason,
 			LatencyMs: p.now().Sub(start).Milliseconds()}, nil
 	}
-	return EngineVerdict{}, fmt.Errorf("%s: %w", cat, r.err)
+	return EngineVerdict{}, fmt.Errorf("%s: %w", cat, err)
 }

@@ -139,6 +139,52 @@ func TestPipeline(t *testing.T) {
 		require.Contains(t, res.Breakdown[0].SkipReason, "deadline")
 	})
 
+	t.Run("inline sanctions engine past its deadline fails open", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t)
+		b.screener.InMemory = true
+		b.screener.ScreenFunc = func(context.Context, tenancy.TenantID, string, string) ([]screening.NameHit, error) {
+			time.Sleep(30 * time.Millisecond)
+			return []screening.NameHit{{List: "UN", ListType: screening.ListSanctions, Score: 0.99}}, nil
+		}
+		b.deps.Timeouts = map[string]time.Duration{screening.CategorySanctions: 20 * time.Millisecond}
+		res, err := screening.NewPipeline(b.deps).Run(context.Background(), baseTx(), baseEnrichment())
+		require.NoError(t, err)
+		require.True(t, res.Breakdown[0].Skipped, "a late verdict is not used")
+		require.Equal(t, "deadline of 20ms exceeded", res.Breakdown[0].SkipReason)
+		require.True(t, res.RetroScreening)
+		require.Equal(t, rules.Approve, res.Outcome)
+
+		b.deps.Timeouts = nil // in time: the hit counts
+		res, err = screening.NewPipeline(b.deps).Run(context.Background(), baseTx(), baseEnrichment())
+		require.NoError(t, err)
+		require.False(t, res.Breakdown[0].Skipped)
+		require.Equal(t, rules.Block, res.Outcome)
+	})
+
+	t.Run("inline engine past its deadline fails the screening unless it fails open", func(t *testing.T) {
+		t.Parallel()
+		b := setup(t)
+		slow := func(context.Context, *screening.Transaction, *screening.Enrichment) (screening.EngineVerdict, error) {
+			time.Sleep(15 * time.Millisecond)
+			return screening.EngineVerdict{}, nil
+		}
+		b.deps.Regulatory = &fakeEngine{category: screening.CategoryRegulatory, inline: true, EvaluateFunc: slow}
+		b.deps.Timeouts = map[string]time.Duration{screening.CategoryRegulatory: 10 * time.Millisecond,
+			screening.CategoryBehavioral: 10 * time.Millisecond}
+		_, err := screening.NewPipeline(b.deps).Run(context.Background(), baseTx(), baseEnrichment())
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.ErrorContains(t, err, screening.CategoryRegulatory)
+
+		b = setup(t)
+		b.deps.Behavioral = &fakeEngine{category: screening.CategoryBehavioral, inline: true, EvaluateFunc: slow}
+		b.deps.Timeouts = map[string]time.Duration{screening.CategoryBehavioral: 10 * time.Millisecond}
+		res, err := screening.NewPipeline(b.deps).Run(context.Background(), baseTx(), baseEnrichment())
+		require.NoError(t, err)
+		require.True(t, res.Breakdown[5].Skipped)
+		require.Equal(t, "deadline of 10ms exceeded", res.Breakdown[5].SkipReason)
+	})
+
 	t.Run("behavioral error fails open", func(t *testing.T) {
 		t.Parallel()
 		b := setup(t)

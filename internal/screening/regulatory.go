@@ -37,6 +37,9 @@ func NewRegulatoryEngine() *RegulatoryEngine {
 // Category implements Engine.
 func (r *RegulatoryEngine) Category() string { return CategoryRegulatory }
 
+// Inline implements InlineEngine: the engine only computes in memory.
+func (r *RegulatoryEngine) Inline() bool { return true }
+
 // Evaluate applies AML-001..AML-009 to tx. PEP hits come from e.PEPHits, which the Pipeline
 // fills from the sanctions stage. History counts exclude this transaction; the rules add it.
 func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
@@ -44,7 +47,7 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 		return EngineVerdict{}, err
 	}
 	b := newVerdict(CategoryRegulatory)
-	amt, fx, missing := ConvertToNGN(tx.Amount, tx.Currency, e.Config.FXRates)
+	amt, fx, missing := e.AmountNGN(tx)
 	b.v.FX = fx
 	fire := func(id, details string) {
 		rule := r.catalogue[id]

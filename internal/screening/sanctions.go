@@ -80,6 +80,13 @@ func NewSanctionsEngine(screener NameScreener) *SanctionsEngine {
 // Category implements Engine.
 func (s *SanctionsEngine) Category() string { return CategorySanctions }
 
+// Inline implements InlineEngine: the engine is as inline as its screener, which says so by
+// implementing Inline() bool itself (the in-memory matcher does; a remote one would not).
+func (s *SanctionsEngine) Inline() bool {
+	i, ok := s.screener.(interface{ Inline() bool })
+	return ok && i.Inline()
+}
+
 // Evaluate screens the sender (with the transaction's entity type) and the receiver when
 // named. SANCTIONS and INTERNAL list hits score by band: ≥ 0.95 → 100 BLOCK, 0.85–0.95 → 75
 // ESCALATE, 0.75–0.85 → 50 REVIEW. PEP hits score nothing here: they are returned in Hits and

@@ -198,10 +198,9 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	if err != nil {
 		return Screened{}, err
 	}
-	amountNGN, _, missing := ConvertToNGN(tx.Amount, tx.Currency, set.Config.FXRates)
 	now := s.d.Now()
 	res.TotalLatencyMs = now.Sub(start).Milliseconds()
-	rec := &Record{ID: NewTransactionID(), VerdictID: NewID("vrd_"), Tx: tx, AmountNGN: amountNGN, FXMissing: missing,
+	rec := &Record{ID: NewTransactionID(), VerdictID: NewID("vrd_"), Tx: tx, AmountNGN: res.AmountNGN, FXMissing: res.FXMissing,
 		Result: res, ProcessedAt: now.UTC()}
 	if res.Case != nil {
 		rec.Case = caseRequest(rec)
