@@ -199,7 +199,7 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 // account's activity in the 90 days before the transaction (24-hour count and NGN sum, 60-minute
 // count, amount statistics, known devices, latest device, IP and location); the last activity of
 // all time (dormancy, 180 days); and the tenant's most recent KYC application for the BVN
-// (`a.bvn <> ”` lets the planner use the partial index kyc_applications_tenant_bvn_idx).
+// (the non-empty condition on a.bvn lets the planner use the partial index on tenant and BVN).
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
 	(select max(l.transaction_timestamp) from transactions l
