@@ -86,14 +86,19 @@ fi
 HZ=$(getconf CLK_TCK)
 proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+# PostgreSQL: every process of the postgres user (backends that exit mid-phase are missed).
+pg_ticks() {
+  for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
+}
 # measure NAME RATE PROTO: one loadgen phase, then its CPU split per screening.
 measure() {
-  local name=$1 rate=$2 proto=$3 s0 m0 s1 m1
-  s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks)
+  local name=$1 rate=$2 proto=$3 s0 m0 p0 w0 s1 m1 p1 w1
+  s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
     -rate "$rate" -duration "$DURATION" -run "$name-$$" -json "$WORK/$name.json"
-  s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks)
-  python3 scripts/cpu-split.py "$WORK/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$HZ" "$rate" "$DURATION" "$(nproc)"
+  s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N)
+  python3 scripts/cpu-split.py "$WORK/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
+    "$HZ" "$rate" "$DURATION" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')"
 }
 
 echo "== gRPC: $GRPC_RATE/s for $DURATION"
