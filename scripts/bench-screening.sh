@@ -34,7 +34,9 @@ WORK=$(mktemp -d)
 SERVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
-  psql "$PG_URL" -qc "drop database if exists $DB" >/dev/null 2>&1 || true
+  if [ -n "${KEEP_DB:-}" ]; then echo "kept database $DB" >&2; else
+    psql "$PG_URL" -qc "drop database if exists $DB" >/dev/null 2>&1 || true
+  fi
   rm -rf "$WORK"
 }
 trap cleanup EXIT

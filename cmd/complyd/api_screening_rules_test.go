@@ -549,3 +549,71 @@ func TestScreeningImmutableTransactions(t *testing.T) {
 	_, err = tx.Exec(ctx, `update transactions set outcome = 'BLOCK' where id = $1`, out.TransactionID)
 	require.ErrorContains(t, err, "permission denied")
 }
+
+// TestScreeningCaseBatchEffects screens 40 case-opening transactions at once, with a linger
+// that makes the case lane store them in shared batches: every case gets its own gap-free
+// number, timeline event and audit record, and every compliance officer an email and a
+// notification per case; every screening queues its case.created and transaction.screened
+// webhooks; and the River jobs of the emails and the webhooks are all enqueued.
+func TestScreeningCaseBatchEffects(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{OwnDB: true, Config: func(c *config) { c.ScreeningLinger = 100 * time.Millisecond }})
+	f, admin := s.tenant()
+	o1, _ := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
+	o2, _ := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
+	env := s.rest("PATCH", "/api/v1/tenants/me/webhooks", cred{Bearer: admin},
+		map[string]any{"webhookUrl": "http://127.0.0.1:9/hook", "webhookSecret": "s3cret-s3cret"})
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+
+	const n = 40
+	var txs []map[string]any
+	for range n {
+		txs = append(txs, screenBody(ext("batch-case"), newAccount(), 1000)) // no KYC: STRICT → BLOCK
+	}
+	env = s.rest("POST", "/api/v1/transactions/screen-batch", cred{Bearer: admin}, map[string]any{"transactions": txs})
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	var out struct {
+		Items []struct {
+			ExternalID string     `json:"externalId"`
+			Result     *screenOut `json:"result"`
+		} `json:"items"`
+	}
+	env.decode(t, &out)
+	require.Len(t, out.Items, n)
+	caseIDs := map[string]bool{}
+	for _, it := range out.Items {
+		require.NotNil(t, it.Result, it.ExternalID)
+		require.Equal(t, "BLOCK", it.Result.Outcome)
+		require.NotNil(t, it.Result.CaseID)
+		caseIDs[*it.Result.CaseID] = true
+	}
+	require.Len(t, caseIDs, n)
+
+	db := s.admin()
+	ctx := context.Background()
+	q := func(sql string, args ...any) int {
+		t.Helper()
+		var v int
+		require.NoError(t, db.QueryRow(ctx, sql, args...).Scan(&v))
+		return v
+	}
+	tenant := string(f.ID)
+	var batches int
+	require.NoError(t, db.QueryRow(ctx, `select count(distinct xmin::text) from cases where tenant_id = $1`, tenant).Scan(&batches))
+	require.Less(t, batches, n, "the cases were stored in shared batches")
+	var minSeq, maxSeq, distinct int
+	require.NoError(t, db.QueryRow(ctx, `select min(split_part(case_number, '-', 3)::int), max(split_part(case_number, '-', 3)::int),
+		count(distinct case_number) from cases where tenant_id = $1`, tenant).Scan(&minSeq, &maxSeq, &distinct))
+	require.Equal(t, [3]int{1, n, n}, [3]int{minSeq, maxSeq, distinct}, "gap-free numbers")
+	require.Equal(t, n, q(`select count(*) from case_events where tenant_id = $1 and event_type = 'CASE_CREATED'`, tenant))
+	require.Equal(t, n, q(`select count(*) from audit_events where tenant_id = $1 and action = 'case.case_created'`, tenant))
+	for _, o := range []string{o1.ID, o2.ID} {
+		require.Equal(t, n, q(`select count(distinct case_id) from notifications where tenant_id = $1 and user_id = $2`, tenant, o))
+	}
+	require.Equal(t, n, q(`select count(*) from emails where tenant_id = $1 and to_address = $2`, tenant, o1.Email))
+	require.Equal(t, n, q(`select count(*) from emails where tenant_id = $1 and to_address = $2`, tenant, o2.Email))
+	require.Equal(t, n, q(`select count(*) from webhook_deliveries where tenant_id = $1 and event = 'case.created'`, tenant))
+	require.Equal(t, n, q(`select count(*) from webhook_deliveries where tenant_id = $1 and event = 'transaction.screened'`, tenant))
+	require.Equal(t, 2*n, q(`select count(*) from river_job where kind = 'send_email'`))
+	require.Equal(t, 2*n, q(`select count(*) from river_job where kind = 'webhook_deliver'`))
+}

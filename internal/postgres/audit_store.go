@@ -16,7 +16,7 @@ import (
 )
 
 // insertAudit writes ev in tx; every store change calls it in the transaction of the change.
-func insertAudit(ctx context.Context, tx pgx.Tx, ev audit.Event, now time.Time) error {
+func insertAudit(ctx context.Context, tx writer, ev audit.Event, now time.Time) error {
 	if ev.Action == "" {
 		return nil
 	}

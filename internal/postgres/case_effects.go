@@ -19,7 +19,7 @@ import (
 
 // applyCaseEffects writes what a case operation asked for, in the operation's transaction:
 // timeline events (each also audited), webhooks (queueWebhook) and notifications.
-func (db *DB) applyCaseEffects(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, eff cases.Effects) error {
+func (db *DB) applyCaseEffects(ctx context.Context, tx writer, tenantID tenancy.TenantID, eff cases.Effects) error {
 	for _, ev := range eff.Events {
 		if err := insertCaseEvent(ctx, tx, tenantID, ev); err != nil {
 			return err
@@ -67,7 +67,7 @@ func caseAudit(ctx context.Context, tenantID tenancy.TenantID, ev cases.Event) a
 		ResourceType: "case", ResourceID: ev.CaseID, Before: before, After: after}
 }
 
-func insertCaseEvent(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, ev cases.Event) error {
+func insertCaseEvent(ctx context.Context, tx writer, tenantID tenancy.TenantID, ev cases.Event) error {
 	var meta []byte
 	if ev.Metadata != nil {
 		var err error
@@ -123,11 +123,10 @@ func (s *CaseStore) Events(ctx context.Context, tenantID tenancy.TenantID, caseI
 // notifyComplianceOfficers emails every active COMPLIANCE_OFFICER of the tenant about an
 // automatically created case and puts it in their dashboard notifications, in tx
 // (service-spec.md part 1). The mail goes through the outbox and the retried send_email job.
-func (db *DB) notifyComplianceOfficers(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, c cases.Case) error {
-	rows, err := collect[userRow](ctx, tx, psql.Select(userColumns).From("users").
-		Where(sq.Eq{"tenant_id": string(tenantID), "role": "COMPLIANCE_OFFICER", "is_active": true}).OrderBy("created_at", "id"))
+func (db *DB) notifyComplianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantID, c cases.Case) error {
+	rows, err := complianceOfficers(ctx, tx, tenantID)
 	if err != nil {
-		return fmt.Errorf("list compliance officers: %w", err)
+		return err
 	}
 	title := fmt.Sprintf("New case %s", c.CaseNumber)
 	message := fmt.Sprintf("Screening opened %s (%s, priority %s): %s", c.CaseNumber, c.Type, c.Priority, c.Title)
@@ -143,4 +142,24 @@ func (db *DB) notifyComplianceOfficers(ctx context.Context, tx pgx.Tx, tenantID 
 		}
 	}
 	return nil
+}
+
+// complianceOfficers lists the tenant's active compliance officers (once per batch for a
+// *pipelined writer).
+func complianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantID) ([]userRow, error) {
+	p, batched := tx.(*pipelined)
+	if batched {
+		if rows, ok := p.officers[tenantID]; ok {
+			return rows, nil
+		}
+	}
+	rows, err := collect[userRow](ctx, tx, psql.Select(userColumns).From("users").
+		Where(sq.Eq{"tenant_id": string(tenantID), "role": "COMPLIANCE_OFFICER", "is_active": true}).OrderBy("created_at", "id"))
+	if err != nil {
+		return nil, fmt.Errorf("list compliance officers: %w", err)
+	}
+	if batched {
+		p.officers[tenantID] = rows
+	}
+	return rows, nil
 }

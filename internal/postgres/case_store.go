@@ -69,18 +69,28 @@ func getCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id strin
 // nextCaseNumber takes the next sequence of (tenant, year) from the counter row. The row stays
 // locked until the transaction ends, which serialises concurrent creations of the tenant and
 // year; a rollback gives the number back, so numbers have no gaps and no duplicates.
-func nextCaseNumber(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, year int) (string, error) {
-	var n int
-	err := tx.QueryRow(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, 1)
-		on conflict (tenant_id, year) do update set last_value = case_counters.last_value + 1
-		returning last_value`, string(tenantID), year).Scan(&n)
+func nextCaseNumber(ctx context.Context, tx writer, tenantID tenancy.TenantID, year int) (string, error) {
+	n, err := takeCaseNumbers(ctx, tx, tenantID, year, 1)
 	if err != nil {
-		return "", fmt.Errorf("next case number: %w", err)
+		return "", err
 	}
 	return cases.FormatNumber(year, n), nil
 }
 
-func insertCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
+// takeCaseNumbers takes k > 0 consecutive sequence numbers of (tenant, year) and returns the
+// last; the counter row stays locked until the transaction ends (see nextCaseNumber).
+func takeCaseNumbers(ctx context.Context, tx writer, tenantID tenancy.TenantID, year, k int) (int, error) {
+	var n int
+	err := tx.QueryRow(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, $3)
+		on conflict (tenant_id, year) do update set last_value = case_counters.last_value + $3
+		returning last_value`, string(tenantID), year, k).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("next case number: %w", err)
+	}
+	return n, nil
+}
+
+func insertCase(ctx context.Context, tx writer, c cases.Case) error {
 	tags := c.Tags
 	if tags == nil {
 		tags = []string{}
@@ -111,7 +121,7 @@ func updateCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
 }
 
 // createCase numbers, builds and inserts a case with its effects in tx.
-func (db *DB) createCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, year int, build func(string) (cases.Case, cases.Effects, error)) (cases.Case, error) {
+func (db *DB) createCase(ctx context.Context, tx writer, tenantID tenancy.TenantID, year int, build func(string) (cases.Case, cases.Effects, error)) (cases.Case, error) {
 	number, err := nextCaseNumber(ctx, tx, tenantID, year)
 	if err != nil {
 		return cases.Case{}, err
@@ -150,19 +160,50 @@ func (db *DB) createCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 //   - It does not enforce "one case per transaction" (decisions.md §8): the caller decides.
 //
 // Errors: VALIDATION_ERROR; INTERNAL (database errors, returned wrapped).
-func (db *DB) createCaseTx(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p cases.NewParams) (cases.Case, error) {
-	if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
-		return cases.Case{}, fmt.Errorf("set tenant: %w", err)
-	}
-	p.TenantID = tenantID
-	p.Automatic = true
-	a := cases.Actor{At: db.now().UTC()}
-	if _, _, err := cases.New(p, a, ""); err != nil { // validate before taking a number
+func (db *DB) createCaseTx(ctx context.Context, tx writer, tenantID tenancy.TenantID, p cases.NewParams) (cases.Case, error) {
+	cs, err := db.createCasesTx(ctx, tx, tenantID, []cases.NewParams{p})
+	if err != nil {
 		return cases.Case{}, err
 	}
-	return db.createCase(ctx, tx, tenantID, a.At.Year(), func(number string) (cases.Case, cases.Effects, error) {
-		return cases.New(p, a, number)
-	})
+	return cs[0], nil
+}
+
+// createCasesTx is createCaseTx for several cases of one tenant: it takes their numbers with one
+// counter update, in the order of ps, and writes each case with its effects through tx (queued
+// with a *pipelined writer; the tenant must then already be set on the transaction, since the
+// counter is read at once). Errors: VALIDATION_ERROR (nothing written); INTERNAL.
+func (db *DB) createCasesTx(ctx context.Context, tx writer, tenantID tenancy.TenantID, ps []cases.NewParams) ([]cases.Case, error) {
+	if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
+		return nil, fmt.Errorf("set tenant: %w", err)
+	}
+	a := cases.Actor{At: db.now().UTC()}
+	for i := range ps {
+		ps[i].TenantID = tenantID
+		ps[i].Automatic = true
+		if _, _, err := cases.New(ps[i], a, ""); err != nil { // validate before taking numbers
+			return nil, err
+		}
+	}
+	year := a.At.Year()
+	last, err := takeCaseNumbers(ctx, tx, tenantID, year, len(ps))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]cases.Case, len(ps))
+	for i, p := range ps {
+		c, eff, err := cases.New(p, a, cases.FormatNumber(year, last-len(ps)+1+i))
+		if err != nil {
+			return nil, err
+		}
+		if err := insertCase(ctx, tx, c); err != nil {
+			return nil, err
+		}
+		if err := db.applyCaseEffects(ctx, tx, tenantID, eff); err != nil {
+			return nil, err
+		}
+		out[i] = c
+	}
+	return out, nil
 }
 
 // Create implements cases.Store.

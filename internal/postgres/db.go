@@ -104,16 +104,24 @@ func (db *DB) global(ctx context.Context, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, db.Pool, fn)
 }
 
-// enqueue inserts a River job in tx.
-func (db *DB) enqueue(ctx context.Context, tx pgx.Tx, args river.JobArgs, opts *river.InsertOpts) error {
-	if _, err := db.river.InsertTx(ctx, tx, args, opts); err != nil {
-		return fmt.Errorf("enqueue %s: %w", args.Kind(), err)
+// enqueue inserts a River job in tx (queued with the other writes of a *pipelined).
+func (db *DB) enqueue(ctx context.Context, w writer, args river.JobArgs, opts *river.InsertOpts) error {
+	switch w := w.(type) {
+	case *pipelined:
+		w.jobs = append(w.jobs, river.InsertManyParams{Args: args, InsertOpts: opts})
+		return nil
+	case pgx.Tx:
+		if _, err := db.river.InsertTx(ctx, w, args, opts); err != nil {
+			return fmt.Errorf("enqueue %s: %w", args.Kind(), err)
+		}
+		return nil
+	default:
+		return fmt.Errorf("enqueue %s: unsupported writer %T", args.Kind(), w)
 	}
-	return nil
 }
 
 // exec runs a squirrel statement in tx.
-func exec(ctx context.Context, tx pgx.Tx, b sq.Sqlizer) error {
+func exec(ctx context.Context, tx writer, b sq.Sqlizer) error {
 	q, args, err := b.ToSql()
 	if err != nil {
 		return fmt.Errorf("build sql: %w", err)
@@ -123,7 +131,7 @@ func exec(ctx context.Context, tx pgx.Tx, b sq.Sqlizer) error {
 }
 
 // collect runs a squirrel query in tx and scans every row into T by column name.
-func collect[T any](ctx context.Context, tx pgx.Tx, b sq.Sqlizer) ([]T, error) {
+func collect[T any](ctx context.Context, tx writer, b sq.Sqlizer) ([]T, error) {
 	q, args, err := b.ToSql()
 	if err != nil {
 		return nil, fmt.Errorf("build sql: %w", err)
@@ -136,7 +144,7 @@ func collect[T any](ctx context.Context, tx pgx.Tx, b sq.Sqlizer) ([]T, error) {
 }
 
 // one runs a squirrel query in tx and scans exactly one row into T; NOT_FOUND when none.
-func one[T any](ctx context.Context, tx pgx.Tx, b sq.Sqlizer, what string) (T, error) {
+func one[T any](ctx context.Context, tx writer, b sq.Sqlizer, what string) (T, error) {
 	var zero T
 	q, args, err := b.ToSql()
 	if err != nil {
@@ -154,7 +162,7 @@ func one[T any](ctx context.Context, tx pgx.Tx, b sq.Sqlizer, what string) (T, e
 }
 
 // count runs a count query.
-func count(ctx context.Context, tx pgx.Tx, b sq.SelectBuilder) (int, error) {
+func count(ctx context.Context, tx writer, b sq.SelectBuilder) (int, error) {
 	q, args, err := b.ToSql()
 	if err != nil {
 		return 0, fmt.Errorf("build sql: %w", err)

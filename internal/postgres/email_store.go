@@ -13,7 +13,7 @@ import (
 )
 
 // queueEmail writes m to the outbox and enqueues its send job in tx.
-func (db *DB) queueEmail(ctx context.Context, tx pgx.Tx, m notify.Message) error {
+func (db *DB) queueEmail(ctx context.Context, tx writer, m notify.Message) error {
 	if m.ID == "" {
 		m.ID = uuid.NewString()
 	}

@@ -38,7 +38,7 @@ func toNotification(r notificationRow) notify.Notification {
 		Title: r.Title, Message: r.Message, CaseID: r.CaseID, ReadAt: r.ReadAt, CreatedAt: r.CreatedAt}
 }
 
-func insertNotification(ctx context.Context, tx pgx.Tx, n notify.Notification) error {
+func insertNotification(ctx context.Context, tx writer, n notify.Notification) error {
 	err := exec(ctx, tx, psql.Insert("notifications").
 		Columns("id", "tenant_id", "user_id", "kind", "title", "message", "case_id", "created_at").
 		Values(n.ID, string(n.TenantID), n.UserID, n.Kind, n.Title, n.Message, n.CaseID, n.CreatedAt))

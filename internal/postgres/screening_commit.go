@@ -201,6 +201,7 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 			return err
 		}
 	}
+	var stored []*saveReq
 	for _, r := range unique {
 		ext := r.rec.Tx.ExternalID
 		if !inserted[ext] {
@@ -211,9 +212,10 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 			r.err = screening.DuplicateError(sum)
 			continue
 		}
-		if err := s.sideEffects(ctx, tx, tenant, r); err != nil {
-			return err
-		}
+		stored = append(stored, r)
+	}
+	if err := s.sideEffects(ctx, tx, tenant, stored); err != nil {
+		return err
 	}
 	for r, first := range dupOf {
 		if first.err != nil {
@@ -227,31 +229,48 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 	return nil
 }
 
-// sideEffects queues what a newly stored screening causes, in the batch's transaction.
-func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, r *saveReq) error {
-	rec := r.rec
-	res := rec.Result
-	if rec.Case != nil {
-		id := rec.ID
-		c, err := s.db.createCaseTx(ctx, tx, tenant, cases.NewParams{Type: rec.Case.Type, Priority: rec.Case.Priority,
-			Title: rec.Case.Title, Description: rec.Case.Description, RelatedTransactionID: &id, Tags: []string{"screening"}})
+// sideEffects queues what the newly stored screenings cause, in the batch's transaction and in
+// a couple of round trips whatever their number (a pipelined writer): their automatic cases
+// (createCasesTx: numbers taken in one counter update, each case with its timeline, audit,
+// case.created webhook, officers' email and dashboard notification), their
+// transaction.screened webhooks and their retro-screening jobs.
+func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, stored []*saveReq) error {
+	w := newPipelined(tx)
+	var withCase []*saveReq
+	var params []cases.NewParams
+	for _, r := range stored {
+		if c := r.rec.Case; c != nil {
+			id := r.rec.ID
+			withCase = append(withCase, r)
+			params = append(params, cases.NewParams{Type: c.Type, Priority: c.Priority, Title: c.Title,
+				Description: c.Description, RelatedTransactionID: &id, Tags: []string{"screening"}})
+		}
+	}
+	if len(params) > 0 {
+		cs, err := s.db.createCasesTx(ctx, w, tenant, params)
 		if err != nil {
 			return fmt.Errorf("automatic case: %w", err)
 		}
-		r.caseID = c.ID
-	}
-	if res.Outcome != rules.Approve {
-		if err := s.db.queueWebhook(ctx, tx, tenant, webhook.EventTransactionScreened, screenedEvent(rec, r.caseID)); err != nil {
-			return err
+		for i, r := range withCase {
+			r.caseID = cs[i].ID
 		}
 	}
-	if res.RetroScreening {
-		args := screening.RetroArgs{TenantID: tenant, TransactionID: rec.ID, Engines: screening.SkippedEngines(res)}
-		if err := s.db.enqueue(ctx, tx, args, retroOpts()); err != nil {
-			return err
+	for _, r := range stored {
+		rec := r.rec
+		res := rec.Result
+		if res.Outcome != rules.Approve {
+			if err := s.db.queueWebhook(ctx, w, tenant, webhook.EventTransactionScreened, screenedEvent(rec, r.caseID)); err != nil {
+				return err
+			}
+		}
+		if res.RetroScreening {
+			args := screening.RetroArgs{TenantID: tenant, TransactionID: rec.ID, Engines: screening.SkippedEngines(res)}
+			if err := s.db.enqueue(ctx, w, args, retroOpts()); err != nil {
+				return err
+			}
 		}
 	}
-	return nil
+	return w.flush(ctx, s.db)
 }
 
 // screenedEvent is the data of the transaction.screened webhook (docs/screening.md).

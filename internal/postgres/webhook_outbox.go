@@ -21,16 +21,10 @@ import (
 // (DeliverArgs{Attempt: 0}). With no URL configured it records nothing: events that happen while
 // webhooks are off are not kept for later (docs/webhooks.md). The secret is read at each attempt,
 // so a rotated secret applies to pending retries.
-func (db *DB) queueWebhook(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, event string, data any) error {
-	var url string
-	err := tx.QueryRow(ctx, "select url from webhook_endpoints where tenant_id = $1", string(tenantID)).Scan(&url)
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil
-	case err != nil:
-		return fmt.Errorf("read webhook endpoint: %w", err)
-	case url == "":
-		return nil
+func (db *DB) queueWebhook(ctx context.Context, tx writer, tenantID tenancy.TenantID, event string, data any) error {
+	url, err := webhookURL(ctx, tx, tenantID)
+	if err != nil || url == "" {
+		return err
 	}
 	now := db.now()
 	d, err := webhook.NewDelivery(url, webhook.NewPayload(tenantID, event, data, now), now)
@@ -54,4 +48,24 @@ func deliverOpts(o *river.InsertOpts) *river.InsertOpts {
 	}
 	o.MaxAttempts = 10
 	return o
+}
+
+// webhookURL returns the tenant's webhook URL, "" when none is configured (read once per batch
+// for a *pipelined writer).
+func webhookURL(ctx context.Context, tx writer, tenantID tenancy.TenantID) (string, error) {
+	p, batched := tx.(*pipelined)
+	if batched {
+		if url, ok := p.urls[tenantID]; ok {
+			return url, nil
+		}
+	}
+	var url string
+	err := tx.QueryRow(ctx, "select url from webhook_endpoints where tenant_id = $1", string(tenantID)).Scan(&url)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("read webhook endpoint: %w", err)
+	}
+	if batched {
+		p.urls[tenantID] = url
+	}
+	return url, nil
 }
