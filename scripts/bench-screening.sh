@@ -103,12 +103,19 @@ measure() {
     "$HZ" "$rate" "$DURATION" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')"
 }
 
-echo "== gRPC: $GRPC_RATE/s for $DURATION"
-[ -n "${PROFILE:-}" ] && (sleep 8; curl -s "http://127.0.0.1:18090/debug/pprof/profile?seconds=8" -o "$PROFILE") &
-measure grpc "$GRPC_RATE" grpc
-[ -n "${GRPC_ONLY:-}" ] && exit 0
-echo "== /api/v1: $REST_RATE/s for $DURATION"
-measure rest "$REST_RATE" rest
+PHASES=${PHASES:-grpc rest}
+[ -n "${GRPC_ONLY:-}" ] && PHASES=grpc
+for phase in $PHASES; do
+  case $phase in
+  grpc) rate=$GRPC_RATE; proto=grpc; echo "== gRPC: $rate/s for $DURATION" ;;
+  rest) rate=$REST_RATE; proto=rest; echo "== /api/v1: $rate/s for $DURATION" ;;
+  *) echo "unknown phase $phase" >&2; exit 1 ;;
+  esac
+  # PROFILE=path: an 8-second CPU profile of the server in each phase, to path.<phase>.
+  [ -n "${PROFILE:-}" ] && (sleep 8; curl -s "http://127.0.0.1:18090/debug/pprof/profile?seconds=8" -o "$PROFILE.$phase") &
+  measure "$phase" "$rate" "$proto"
+done
+[ "$PHASES" = "grpc rest" ] || exit 0
 stop_server
 
 echo "== pgbench raw limit: one comparable row inserted + the account's 24-hour sum per transaction"
