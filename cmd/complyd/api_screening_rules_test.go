@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
@@ -616,4 +617,59 @@ func TestScreeningCaseBatchEffects(t *testing.T) {
 	require.Equal(t, n, q(`select count(*) from webhook_deliveries where tenant_id = $1 and event = 'transaction.screened'`, tenant))
 	require.Equal(t, 2*n, q(`select count(*) from river_job where kind = 'send_email'`))
 	require.Equal(t, 2*n, q(`select count(*) from river_job where kind = 'webhook_deliver'`))
+}
+
+// TestScreeningConcurrentTenantsStoreApart screens two tenants' transactions at once, so that
+// the readers and committers switch tenants on their held connections within and between
+// batches: each tenant reads back exactly its own transactions, with its own history.
+func TestScreeningConcurrentTenantsStoreApart(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{Config: func(c *config) { c.ScreeningLinger = 20 * time.Millisecond }})
+	type side struct {
+		id    tenancy.TenantID
+		token string
+		exts  map[string]bool
+	}
+	var sides []*side
+	for range 2 {
+		f, admin := s.tenant()
+		s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+		sides = append(sides, &side{id: f.ID, token: admin, exts: map[string]bool{}})
+	}
+	account := newAccount() // the same account number at both tenants
+	var wg sync.WaitGroup
+	for round := range 3 {
+		for _, sd := range sides {
+			var txs []map[string]any
+			for range 10 {
+				e := ext(fmt.Sprintf("tenant-apart-%d", round))
+				sd.exts[e] = true
+				txs = append(txs, screenBody(e, account, 1000))
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				env := s.rest("POST", "/api/v1/transactions/screen-batch", cred{Bearer: sd.token}, map[string]any{"transactions": txs})
+				assert.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+			}()
+		}
+		wg.Wait()
+	}
+	for _, sd := range sides {
+		var page struct {
+			Items []struct {
+				ExternalID string `json:"externalId"`
+				Verdict    struct {
+					Outcome string `json:"outcome"`
+				} `json:"verdict"`
+			} `json:"items"`
+			Total int `json:"total"`
+		}
+		s.rest("GET", "/api/v1/transactions?limit=100", cred{Bearer: sd.token}, nil).decode(t, &page)
+		require.Equal(t, 30, page.Total)
+		for _, it := range page.Items {
+			require.True(t, sd.exts[it.ExternalID], "%s belongs to this tenant", it.ExternalID)
+			require.Equal(t, "APPROVE", it.Verdict.Outcome)
+		}
+	}
 }

@@ -28,6 +28,7 @@ type config struct {
 	LowBalanceThreshold string
 	// Screening group commit (docs/screening.md "Performance").
 	ScreeningCommitters int
+	ScreeningReaders    int
 	ScreeningMaxBatch   int
 	ScreeningLinger     time.Duration
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
@@ -105,7 +106,10 @@ func loadConfig(devMode bool) (config, error) {
 	if c.DBMaxConns, err = envInt("COMPLYD_DB_MAX_CONNS", 32); err != nil {
 		return c, err
 	}
-	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 4); err != nil {
+	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 1); err != nil {
+		return c, err
+	}
+	if c.ScreeningReaders, err = envInt("COMPLYD_SCREENING_READERS", 1); err != nil {
 		return c, err
 	}
 	if c.ScreeningMaxBatch, err = envInt("COMPLYD_SCREENING_MAX_BATCH", 256); err != nil {

@@ -39,7 +39,7 @@ func wireScreening(w *wiring) error {
 		w.log.Warn("screening settings listener not ready; cache entries expire after their TTL")
 	}
 	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
-		Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger})
+		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger})
 	w.closers = append(w.closers, stopListen, store.Close)
 
 	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))

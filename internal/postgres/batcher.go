@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// batcher runs fn on batches of the items sent to it, from `workers` goroutines at once: a
-// worker takes the first waiting item, adds whatever else is already queued (up to max), and
+// batcher runs batches of the items sent to it on `workers` goroutines, each with a function of
+// its own from newWorker (which may hold per-worker state, such as a connection): a worker takes the first waiting item, adds whatever else is already queued (up to max), and
 // calls fn. Under load the batches grow by themselves while the previous ones are in flight;
 // when idle an item goes alone at once, unless linger is set: then a worker waits up to linger
 // after the first item for more. The screening store uses it to share one database
@@ -15,13 +15,13 @@ type batcher[T any] struct {
 	ch     chan T
 	max    int
 	linger time.Duration
-	fn     func([]T)
+	start  func() (fn func([]T), done func())
 	wg     sync.WaitGroup
 	once   sync.Once
 }
 
-func newBatcher[T any](workers, max, queue int, linger time.Duration, fn func([]T)) *batcher[T] {
-	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, fn: fn}
+func newBatcher[T any](workers, max, queue int, linger time.Duration, newWorker func() (fn func([]T), done func())) *batcher[T] {
+	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, start: newWorker}
 	for range workers {
 		b.wg.Add(1)
 		go b.run()
@@ -37,6 +37,10 @@ func (b *batcher[T]) close() {
 
 func (b *batcher[T]) run() {
 	defer b.wg.Done()
+	fn, done := b.start()
+	if done != nil {
+		defer done()
+	}
 	for first := range b.ch {
 		batch := []T{first}
 		var timer *time.Timer
@@ -72,6 +76,6 @@ func (b *batcher[T]) run() {
 		if timer != nil {
 			timer.Stop()
 		}
-		b.fn(batch)
+		fn(batch)
 	}
 }

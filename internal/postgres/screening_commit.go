@@ -40,21 +40,27 @@ type saveReq struct {
 // Screenings that open a case go through a lane of their own with a single committer: case
 // numbers come from the (tenant, year) counter row, locked until commit, so batches with cases
 // serialise anyway, and in their own lane they never hold back the screenings without one.
+//
+// Each committer holds a connection of its own (tenantConn).
 type groupCommitter struct {
 	plain, withCase *batcher[*saveReq]
-	commit          func(ctx context.Context, batch []*saveReq) error
+	commit          func(ctx context.Context, conn *tenantConn, batch []*saveReq) error
 }
 
-func newGroupCommitter(o ScreeningStoreOptions, commit func(context.Context, []*saveReq) error) *groupCommitter {
+func newGroupCommitter(o ScreeningStoreOptions, db *DB, commit func(context.Context, *tenantConn, []*saveReq) error) *groupCommitter {
 	if o.Committers <= 0 {
-		o.Committers = 4
+		o.Committers = 1
 	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 256
 	}
 	g := &groupCommitter{commit: commit}
-	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, g.flush)
-	g.withCase = newBatcher(1, o.MaxBatch, 4096, o.Linger, g.flush)
+	worker := func() (func([]*saveReq), func()) {
+		conn := &tenantConn{pool: db.Pool}
+		return func(batch []*saveReq) { g.flush(conn, batch) }, conn.drop
+	}
+	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, worker)
+	g.withCase = newBatcher(1, o.MaxBatch, 4096, o.Linger, worker)
 	return g
 }
 
@@ -82,14 +88,14 @@ func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (strin
 
 // flush commits batch; when the shared transaction fails, every screening is retried in a
 // transaction of its own so that one bad record cannot fail the others.
-func (g *groupCommitter) flush(batch []*saveReq) {
+func (g *groupCommitter) flush(conn *tenantConn, batch []*saveReq) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	err := g.commit(ctx, batch)
+	err := g.commit(ctx, conn, batch)
 	if err != nil && len(batch) > 1 {
 		for _, r := range batch {
 			r.caseID, r.err = "", nil
-			if e := g.commit(ctx, []*saveReq{r}); e != nil && r.err == nil {
+			if e := g.commit(ctx, conn, []*saveReq{r}); e != nil && r.err == nil {
 				r.err = e
 			}
 		}
@@ -105,27 +111,44 @@ func (g *groupCommitter) flush(batch []*saveReq) {
 	}
 }
 
-// commit stores one batch in one database transaction: per tenant (in tenant id order, and
-// records in externalId order, so concurrent batches lock in the same order), one multi-row
-// insert that skips stored externalIds, then for every inserted record its automatic case
-// (createCaseTx: case, timeline, audit, case.created webhook, officers' email and dashboard
-// notification), its transaction.screened webhook and its retro-screening job; one COMMIT.
-// Duplicates (stored before, or earlier in the batch) get DUPLICATE_EXTERNAL_ID with the
-// original verdict and cause no side effect.
-func (s *ScreeningStore) commit(ctx context.Context, batch []*saveReq) error {
+// commit stores one batch on conn. A batch of one tenant's screenings that cause no side
+// effect (the common case: APPROVE, every engine answered) is one statement: the multi-row
+// insert, in its own implicit transaction, after the session's tenant when it changes. Any
+// other batch is one database transaction: per tenant (in tenant id order, and records in
+// externalId order, so concurrent batches lock in the same order), the insert, then for every
+// inserted record its automatic case (createCasesTx: case, timeline, audit, case.created
+// webhook, officers' email and dashboard notification), its transaction.screened webhook and its
+// retro-screening job; one COMMIT. Duplicates (stored before, or earlier in the batch) get
+// DUPLICATE_EXTERNAL_ID with the original verdict and cause no side effect.
+func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*saveReq) (err error) {
+	c, err := conn.get(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { conn.settled(err) }()
 	byTenant := map[tenancy.TenantID][]*saveReq{}
+	effects := false
 	for _, r := range batch {
 		byTenant[r.rec.Tx.TenantID] = append(byTenant[r.rec.Tx.TenantID], r)
+		effects = effects || needsEffects(r.rec)
+	}
+	now := s.db.now().UTC()
+	if len(byTenant) == 1 && !effects {
+		tenant := batch[0].rec.Tx.TenantID
+		return s.commitTenant(ctx, c, tenant, batch, now, func(b *pgx.Batch) { conn.setTenant(b, tenant) })
 	}
 	tenants := make([]tenancy.TenantID, 0, len(byTenant))
 	for t := range byTenant {
 		tenants = append(tenants, t)
 	}
 	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
-	now := s.db.now().UTC()
-	return pgx.BeginFunc(ctx, s.db.Pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
 		for _, t := range tenants {
-			if err := s.commitTenant(ctx, tx, t, byTenant[t], now); err != nil {
+			setLocal := func(b *pgx.Batch) { b.Queue("select set_config('app.tenant_id', $1, true)", string(t)) }
+			if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal); err != nil {
+				return err
+			}
+			if err := s.sideEffects(ctx, tx, t, byTenant[t]); err != nil {
 				return err
 			}
 		}
@@ -133,7 +156,23 @@ func (s *ScreeningStore) commit(ctx context.Context, batch []*saveReq) error {
 	})
 }
 
-func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, reqs []*saveReq, now time.Time) error {
+// needsEffects reports whether storing rec causes more than its row: a case, a webhook or a
+// retro-screening job.
+func needsEffects(rec *screening.Record) bool {
+	return rec.Case != nil || rec.Result.Outcome != rules.Approve || rec.Result.RetroScreening
+}
+
+// batchQuerier is what commitTenant runs on: a transaction, or a held connection.
+type batchQuerier interface {
+	SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// commitTenant inserts one tenant's records on q (setTenant queues the tenant's setting ahead
+// of the insert) and settles the duplicates; a record left without error is stored, and
+// sideEffects then queues what it causes.
+func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenant tenancy.TenantID, reqs []*saveReq, now time.Time,
+	setTenant func(*pgx.Batch)) error {
 	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].rec.Tx.ExternalID < reqs[j].rec.Tx.ExternalID })
 	// The first record of an externalId is inserted; later ones in the batch are its duplicates.
 	var unique []*saveReq
@@ -158,7 +197,7 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 		return err
 	}
 	b := &pgx.Batch{}
-	b.Queue("select set_config('app.tenant_id', $1, true)", string(tenant))
+	setTenant(b)
 	inserted := map[string]bool{}
 	b.Queue(insertSQL, args...).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
@@ -170,7 +209,7 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 		}
 		return rows.Err()
 	})
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+	if err := q.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("insert transactions: %w", err)
 	}
 	var missing []string
@@ -181,7 +220,7 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 	}
 	originals := map[string]screening.Summary{}
 	if len(missing) > 0 {
-		rows, err := tx.Query(ctx, `select id::text, external_id, outcome, risk_level, aggregate_score::float8, total_latency_ms
+		rows, err := q.Query(ctx, `select id::text, external_id, outcome, risk_level, aggregate_score::float8, total_latency_ms
 			from transactions where tenant_id = $1 and external_id = any($2)`, string(tenant), missing)
 		if err != nil {
 			return fmt.Errorf("read originals: %w", err)
@@ -201,7 +240,6 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 			return err
 		}
 	}
-	var stored []*saveReq
 	for _, r := range unique {
 		ext := r.rec.Tx.ExternalID
 		if !inserted[ext] {
@@ -210,12 +248,7 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 				return fmt.Errorf("externalId %q neither inserted nor found", ext)
 			}
 			r.err = screening.DuplicateError(sum)
-			continue
 		}
-		stored = append(stored, r)
-	}
-	if err := s.sideEffects(ctx, tx, tenant, stored); err != nil {
-		return err
 	}
 	for r, first := range dupOf {
 		if first.err != nil {
@@ -229,12 +262,19 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, tx pgx.Tx, tenant ten
 	return nil
 }
 
-// sideEffects queues what the newly stored screenings cause, in the batch's transaction and in
+// sideEffects queues what the newly stored screenings of reqs cause (those commitTenant left
+// without error), in the batch's transaction and in
 // a couple of round trips whatever their number (a pipelined writer): their automatic cases
 // (createCasesTx: numbers taken in one counter update, each case with its timeline, audit,
 // case.created webhook, officers' email and dashboard notification), their
 // transaction.screened webhooks and their retro-screening jobs.
-func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, stored []*saveReq) error {
+func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, reqs []*saveReq) error {
+	var stored []*saveReq
+	for _, r := range reqs {
+		if r.err == nil { // inserted: not a duplicate
+			stored = append(stored, r)
+		}
+	}
 	w := newPipelined(tx)
 	var withCase []*saveReq
 	var params []cases.NewParams

@@ -26,9 +26,11 @@ type ScreeningStore struct {
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
 type ScreeningStoreOptions struct {
-	// Readers is the number of prefetch batches in flight at once (default 4).
+	// Readers is the number of prefetch batches in flight at once (default 1); each reader and
+	// each committer holds a database connection.
 	Readers int
-	// Committers is the number of batches in flight at once (default 4).
+	// Committers is the number of batches in flight at once (default 1, plus one for the
+	// screenings that open a case).
 	Committers int
 	// MaxBatch bounds the screenings stored in one database transaction (default 256).
 	MaxBatch int
@@ -43,11 +45,14 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 		o.MaxBatch = 256
 	}
 	if o.Readers <= 0 {
-		o.Readers = 4
+		o.Readers = 1
 	}
 	s := &ScreeningStore{db: db}
-	s.gc = newGroupCommitter(o, s.commit)
-	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, 0, s.prefetch)
+	s.gc = newGroupCommitter(o, db, s.commit)
+	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, 0, func() (func([]*prefetchReq), func()) {
+		conn := &tenantConn{pool: db.Pool}
+		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
+	})
 	return s
 }
 
@@ -88,8 +93,9 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	}
 }
 
-// prefetch answers a batch of prefetch requests in one round trip (see Prefetch).
-func (s *ScreeningStore) prefetch(batch []*prefetchReq) {
+// prefetch answers a batch of prefetch requests in one round trip on conn (see Prefetch): per
+// tenant, its setting when the session's differs, and one prefetchSQL statement.
+func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 	defer func() {
 		for _, r := range batch {
 			close(r.done)
@@ -106,6 +112,18 @@ func (s *ScreeningStore) prefetch(batch []*prefetchReq) {
 	if len(live) == 0 {
 		return
 	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	fail := func(err error) {
+		for _, r := range live {
+			r.err = fmt.Errorf("screening prefetch: %w", err)
+		}
+	}
+	c, err := conn.get(ctx)
+	if err != nil {
+		fail(err)
+		return
+	}
 	byTenant := map[tenancy.TenantID][]*prefetchReq{}
 	var tenants []tenancy.TenantID
 	for _, r := range live {
@@ -116,7 +134,6 @@ func (s *ScreeningStore) prefetch(batch []*prefetchReq) {
 		byTenant[t] = append(byTenant[t], r)
 	}
 	b := &pgx.Batch{}
-	b.Queue("begin read only")
 	for _, t := range tenants {
 		reqs := byTenant[t]
 		n := len(reqs)
@@ -128,7 +145,7 @@ func (s *ScreeningStore) prefetch(batch []*prefetchReq) {
 				bvn[i] = &r.tx.SenderBVN
 			}
 		}
-		b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
+		conn.setTenant(b, t)
 		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvn).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				if err := scanPrefetch(rows, reqs); err != nil {
@@ -138,13 +155,10 @@ func (s *ScreeningStore) prefetch(batch []*prefetchReq) {
 			return rows.Err()
 		})
 	}
-	b.Queue("commit")
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.db.Pool.SendBatch(ctx, b).Close(); err != nil {
-		for _, r := range live {
-			r.err = fmt.Errorf("screening prefetch: %w", err)
-		}
+	err = c.SendBatch(ctx, b).Close()
+	conn.settled(err)
+	if err != nil {
+		fail(err)
 	}
 }
 
