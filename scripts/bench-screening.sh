@@ -111,8 +111,12 @@ for phase in $PHASES; do
   rest) rate=$REST_RATE; proto=rest; echo "== /api/v1: $rate/s for $DURATION" ;;
   *) echo "unknown phase $phase" >&2; exit 1 ;;
   esac
-  # PROFILE=path: an 8-second CPU profile of the server in each phase, to path.<phase>.
-  [ -n "${PROFILE:-}" ] && (sleep 8; curl -s "http://127.0.0.1:18090/debug/pprof/profile?seconds=8" -o "$PROFILE.$phase") &
+  # PROFILE=path: an 8-second CPU profile of the server in each phase, to path.<phase>, and the
+  # allocation profiles at its start and end (go tool pprof -base path.<phase>.allocs0 ...).
+  if [ -n "${PROFILE:-}" ]; then
+    (sleep 8; pp=http://127.0.0.1:18090/debug/pprof; curl -s "$pp/allocs" -o "$PROFILE.$phase.allocs0"
+     curl -s "$pp/profile?seconds=8" -o "$PROFILE.$phase"; curl -s "$pp/allocs" -o "$PROFILE.$phase.allocs1") &
+  fi
   measure "$phase" "$rate" "$proto"
 done
 [ "$PHASES" = "grpc rest" ] || exit 0
