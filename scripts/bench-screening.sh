@@ -7,6 +7,10 @@
 #
 #   scripts/bench-screening.sh                 # gRPC 3000/s 60 s, REST 1000/s 60 s, pgbench 30 s
 #   GRPC_RATE=2000 DURATION=30s scripts/bench-screening.sh
+#   GRPC_PROTO=grpc scripts/bench-screening.sh # the gRPC phase with unary calls instead of streams
+#
+# GRPC_PROTO is the load generator's -proto for the gRPC phase: grpc-stream (default; the
+# ScreenTransactionStream RPC a bank core keeps open) or grpc (one unary call per screening).
 #
 # Needs: Go, a PostgreSQL server at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 # whose user may create databases, psql and pgbench (Debian: apt-get install postgresql-client-15;
@@ -16,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 PG_URL=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 GRPC_RATE=${GRPC_RATE:-3000}
+GRPC_PROTO=${GRPC_PROTO:-grpc-stream}
 REST_RATE=${REST_RATE:-1000}
 DURATION=${DURATION:-60s}
 PGBENCH_TIME=${PGBENCH_TIME:-30}
@@ -63,9 +68,9 @@ for _ in $(seq 100); do curl -fs "http://$ADDR/health" >/dev/null 2>&1 && break;
 
 "$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -accounts "$ACCOUNTS" -run seed-$$
 psql "$DB_URL" -qc "vacuum analyze transactions" -qc "checkpoint"
-echo "== gRPC: $GRPC_RATE/s for $DURATION"
+echo "== gRPC ($GRPC_PROTO): $GRPC_RATE/s for $DURATION"
 [ -n "${PROFILE:-}" ] && (sleep 8; curl -s "http://127.0.0.1:18090/debug/pprof/profile?seconds=8" -o "$PROFILE") &
-"$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto grpc -rate "$GRPC_RATE" \
+"$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$GRPC_PROTO" -rate "$GRPC_RATE" \
   -duration "$DURATION" -run grpc-$$ -json "$WORK/grpc.json"
 echo "== /api/v1: $REST_RATE/s for $DURATION"
 [ -n "${GRPC_ONLY:-}" ] && exit 0
@@ -98,8 +103,8 @@ import json, sys
 g, r, tps = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), float(sys.argv[3])
 print("== summary")
 for x in (g, r):
-    print(f"{x['proto']:5} target {x['targetRate']}/s: achieved {x['throughput']:.0f}/s, p50 {x['p50ms']:.2f} ms, "
+    print(f"{x['proto']:11} target {x['targetRate']}/s: achieved {x['throughput']:.0f}/s, p50 {x['p50ms']:.2f} ms, "
           f"p95 {x['p95ms']:.2f} ms, p99 {x['p99ms']:.2f} ms, errors {x['errors']}")
 print(f"pgbench raw limit: {tps:.0f} tx/s (one insert + 24 h sum, synchronous commit, 32 clients)")
-print(f"ratio gRPC achieved / raw PostgreSQL limit: {g['throughput']/tps:.2f}")
+print(f"ratio gRPC ({g['proto']}) achieved / raw PostgreSQL limit: {g['throughput']/tps:.2f}")
 PY
