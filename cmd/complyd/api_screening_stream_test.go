@@ -374,8 +374,13 @@ func (h *holdingScreener) Screen(ctx context.Context, _ tenancy.TenantID, q scre
 func TestScreeningStreamBackpressure(t *testing.T) {
 	t.Parallel()
 	hs := &holdingScreener{release: make(chan struct{})}
-	s := newTestServer(t, &serverOpts{Screener: hs,
-		ScreeningTimeouts: map[string]time.Duration{screening.CategorySanctions: time.Minute}})
+	// 512 screenings at once on a shared machine: no engine may miss its deadline.
+	timeouts := map[string]time.Duration{}
+	for _, c := range []string{screening.CategorySanctions, screening.CategoryRegulatory, screening.CategoryIdentity,
+		screening.CategoryCustom, screening.CategoryDecision, screening.CategoryBehavioral} {
+		timeouts[c] = time.Minute
+	}
+	s := newTestServer(t, &serverOpts{Screener: hs, ScreeningTimeouts: timeouts})
 	f, admin := s.tenant()
 	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
 	const inFlight, total = 512, 600
