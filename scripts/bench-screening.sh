@@ -7,6 +7,10 @@
 #
 #   scripts/bench-screening.sh                 # gRPC 3000/s 60 s, REST 1000/s 60 s, pgbench 30 s
 #   GRPC_RATE=2000 DURATION=30s scripts/bench-screening.sh
+#   GRPC_PROTO=grpc scripts/bench-screening.sh # the gRPC phase with unary calls instead of streams
+#
+# GRPC_PROTO is the load generator's -proto for the gRPC phase: grpc-stream (default; the
+# ScreenTransactionStream RPC a bank core keeps open) or grpc (one unary call per screening).
 #
 # Needs: Go, a PostgreSQL server at BENCH_PG_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 # whose user may create databases, psql and pgbench (Debian: apt-get install postgresql-client-15;
@@ -16,6 +20,7 @@ cd "$(dirname "$0")/.."
 
 PG_URL=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 GRPC_RATE=${GRPC_RATE:-3000}
+GRPC_PROTO=${GRPC_PROTO:-grpc-stream}
 REST_RATE=${REST_RATE:-1000}
 DURATION=${DURATION:-60s}
 PGBENCH_TIME=${PGBENCH_TIME:-30}
@@ -107,7 +112,7 @@ PHASES=${PHASES:-grpc rest}
 [ -n "${GRPC_ONLY:-}" ] && PHASES=grpc
 for phase in $PHASES; do
   case $phase in
-  grpc) rate=$GRPC_RATE; proto=grpc; echo "== gRPC: $rate/s for $DURATION" ;;
+  grpc) rate=$GRPC_RATE; proto=$GRPC_PROTO; echo "== gRPC ($proto): $rate/s for $DURATION" ;;
   rest) rate=$REST_RATE; proto=rest; echo "== /api/v1: $rate/s for $DURATION" ;;
   *) echo "unknown phase $phase" >&2; exit 1 ;;
   esac
@@ -147,8 +152,8 @@ import json, sys
 g, r, tps = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), float(sys.argv[3])
 print("== summary")
 for x in (g, r):
-    print(f"{x['proto']:5} target {x['targetRate']}/s: achieved {x['throughput']:.0f}/s, p50 {x['p50ms']:.2f} ms, "
+    print(f"{x['proto']:11} target {x['targetRate']}/s: achieved {x['throughput']:.0f}/s, p50 {x['p50ms']:.2f} ms, "
           f"p95 {x['p95ms']:.2f} ms, p99 {x['p99ms']:.2f} ms, errors {x['errors']}")
 print(f"pgbench raw limit: {tps:.0f} tx/s (one insert + 24 h sum, synchronous commit, 32 clients)")
-print(f"ratio gRPC achieved / raw PostgreSQL limit: {g['throughput']/tps:.2f}")
+print(f"ratio gRPC ({g['proto']}) achieved / raw PostgreSQL limit: {g['throughput']/tps:.2f}")
 PY

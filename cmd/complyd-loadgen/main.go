@@ -1,6 +1,7 @@
-// Command complyd-loadgen drives POST /transactions/screen at a fixed arrival rate over gRPC or
-// over /api/v1 and reports the achieved throughput and latency percentiles (docs/screening.md
-// "Benchmark"; `just bench-screening`).
+// Command complyd-loadgen drives POST /transactions/screen at a fixed arrival rate over gRPC
+// (unary calls, -proto grpc, or ScreenTransactionStream streams, -proto grpc-stream) or over
+// /api/v1 (-proto rest) and reports the achieved throughput and latency percentiles
+// (docs/screening.md "Benchmark"; `just bench-screening`).
 //
 // It is an open-model generator: request i is due at start + i/rate whatever happened to the
 // earlier ones, and its latency is measured from that scheduled time, so a stalled server shows
@@ -53,11 +54,11 @@ func main() {
 	flag.StringVar(&o.dbURL, "db", "", "database URL for -seed (admin)")
 	flag.StringVar(&o.email, "email", "bench@bank.test", "BANK_ADMIN email")
 	flag.StringVar(&o.password, "password", "bench-password-1", "BANK_ADMIN password")
-	flag.StringVar(&o.proto, "proto", "grpc", "grpc or rest")
+	flag.StringVar(&o.proto, "proto", "grpc", "grpc (unary), grpc-stream (ScreenTransactionStream) or rest")
 	flag.IntVar(&o.rate, "rate", 3000, "arrival rate, screenings per second")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "measured duration")
-	flag.IntVar(&o.conns, "conns", 8, "connections (HTTP/2 for gRPC, keep-alive pool size cap for REST)")
-	flag.IntVar(&o.workers, "workers", 2048, "maximum requests in flight")
+	flag.IntVar(&o.conns, "conns", 8, "connections (HTTP/2 for gRPC, one stream each for grpc-stream, keep-alive pool size cap for REST)")
+	flag.IntVar(&o.workers, "workers", 2048, "maximum requests in flight (grpc, rest; grpc-stream is bounded by the server's backpressure)")
 	flag.IntVar(&o.accounts, "accounts", 200000, "distinct sender accounts")
 	flag.BoolVar(&o.seed, "seed", false, "seed KYC, history and FX rates first")
 	flag.BoolVar(&o.seedOnly, "seed-only", false, "seed and exit")
@@ -95,20 +96,29 @@ func run(o options) error {
 		}
 	}
 	mix := newMix(o.accounts, o.runID)
-	var send func(ctx context.Context, r *complydv1.ScreenTransactionRequest) (bool, error)
+	var driveFor func(d time.Duration) (*result, error)
 	switch o.proto {
 	case "grpc":
-		send = grpcSender(o, key)
+		send := grpcSender(o, key)
+		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
 	case "rest":
-		send = restSender(o, key)
+		send := restSender(o, key)
+		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
+	case "grpc-stream":
+		sd, err := newStreamDriver(ctx, o, key)
+		if err != nil {
+			return err
+		}
+		defer sd.close()
+		driveFor = func(d time.Duration) (*result, error) { return sd.drive(o, mix, d) }
 	default:
 		return fmt.Errorf("unknown -proto %q", o.proto)
 	}
 	// Warm-up: 3 s at the target rate, not measured (connections, caches, JIT of the pool).
-	if _, err := drive(ctx, o, mix, send, 3*time.Second); err != nil {
+	if _, err := driveFor(3 * time.Second); err != nil {
 		return err
 	}
-	res, err := drive(ctx, o, mix, send, o.duration)
+	res, err := driveFor(o.duration)
 	if err != nil {
 		return err
 	}

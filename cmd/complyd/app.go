@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"time"
 
+	"buf.build/go/protovalidate"
 	"connectrpc.com/connect"
 	"github.com/alexedwards/scs/pgxstore"
 	"github.com/alexedwards/scs/v2"
@@ -135,24 +136,26 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	sessions.Cookie.Path = "/"
 
 	metrics := connectapi.NewMetrics(reg)
-	authn := connectapi.NewAuthenticator(authSvc, sessions, log,
-		connectapi.WithTenantLimits(auth.NewTenantLimiter(cfg.RateLimitScreening, cfg.RateLimitAPI, o.Now)))
+	limits := auth.NewTenantLimiter(cfg.RateLimitScreening, cfg.RateLimitAPI, o.Now)
+	authn := connectapi.NewAuthenticator(authSvc, sessions, log, connectapi.WithTenantLimits(limits))
+	validator, err := protovalidate.New()
+	if err != nil {
+		return nil, err
+	}
 	handlers, err := connectapi.Handlers(connectapi.Deps{
 		Auth:          connectapi.NewAuthHandler(authSvc, sessions, cfg.CookieSecure, log),
 		Users:         connectapi.NewUserHandler(authSvc, log),
 		Authenticator: authn,
 		Metrics:       metrics,
+		Validator:     validator,
 		Logger:        log,
 	})
 	if err != nil {
 		return nil, err
 	}
-	handlerOpts, err := connectapi.Options(metrics, log)
-	if err != nil {
-		return nil, err
-	}
 	w := &wiring{ctx: ctx, opts: o, closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg,
-		authn: authn, handlerOpts: handlerOpts, workers: river.NewWorkers(), mux: http.NewServeMux(),
+		authn: authn, limits: limits, validator: validator, handlerOpts: connectapi.Options(metrics, validator, log),
+		workers: river.NewWorkers(), mux: http.NewServeMux(),
 		health: restapi.HealthChecks{Database: db.Ping}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
@@ -246,6 +249,11 @@ type wiring struct {
 	screener screening.NameScreener
 	// closers stop background work (listeners, committers) when the app closes.
 	closers []func()
+	// limits are the per-tenant rate limits authn enforces per call; handlers of perMessage
+	// procedures (the screening stream and batch) spend them per message instead.
+	limits *auth.TenantLimiter
+	// validator is handlerOpts' protovalidate validator (stream handlers validate each message).
+	validator protovalidate.Validator
 }
 
 // addService registers a Connect service behind the authenticator.

@@ -191,20 +191,40 @@ func h2cClient() *http.Client {
 }
 
 // clientOpts returns the HTTP client and options for a Connect or gRPC client with credentials.
+// "connect-h2" is the Connect protocol over h2c, which bidirectional streams need.
 func (s *testServer) clientOpts(proto string, c cred) (connect.HTTPClient, []connect.ClientOption) {
-	opts := []connect.ClientOption{connect.WithInterceptors(connect.UnaryInterceptorFunc(func(next connect.UnaryFunc) connect.UnaryFunc {
-		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
-			c.apply(req.Header())
-			return next(ctx, req)
-		}
-	}))}
+	opts := []connect.ClientOption{connect.WithInterceptors(credInterceptor(c))}
 	switch proto {
 	case "grpc":
 		return h2cClient(), append(opts, connect.WithGRPC())
 	case "connect":
 		return http.DefaultClient, append(opts, connect.WithProtoJSON())
+	case "connect-h2":
+		return h2cClient(), append(opts, connect.WithProtoJSON())
 	}
 	panic("no client for " + proto)
+}
+
+// credInterceptor sets the credentials on unary calls and on streams.
+type credInterceptor cred
+
+func (c credInterceptor) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		cred(c).apply(req.Header())
+		return next(ctx, req)
+	}
+}
+
+func (c credInterceptor) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return func(ctx context.Context, spec connect.Spec) connect.StreamingClientConn {
+		conn := next(ctx, spec)
+		cred(c).apply(conn.RequestHeader())
+		return conn
+	}
+}
+
+func (c credInterceptor) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return next
 }
 
 func (s *testServer) authClient(proto string, c cred) complydv1connect.AuthServiceClient {

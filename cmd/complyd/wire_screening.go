@@ -64,7 +64,7 @@ func wireScreening(w *wiring) error {
 	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
 	// bank's network, so only batch answers above 16 kB are compressed.
 	txOpts := append(append([]connect.HandlerOption{}, w.handlerOpts...), connect.WithCompressMinBytes(16<<10))
-	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.log), txOpts...)
+	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.validator, w.limits, w.log), txOpts...)
 	w.addService(complydv1connect.TransactionServiceName, p, h)
 	p, h = complydv1connect.NewRuleServiceHandler(connectapi.NewRuleHandler(settingsStore, compiler, programs,
 		cache.Invalidate, w.now, w.log), w.handlerOpts...)

@@ -71,10 +71,14 @@ func (l *LoginLimiter) Allow(email, ip string) (bool, time.Duration) {
 // screening, one for every other endpoint. A rate of 0 turns a class off. Per process.
 type TenantLimiter struct {
 	mu      sync.Mutex
-	buckets map[string]*rate.Limiter
+	buckets map[tenantBucket]*rate.Limiter
 	rates   map[string]int
 	now     func() time.Time
 }
+
+// tenantBucket keys a tenant's bucket of one class (a struct, so that a lookup allocates
+// nothing: streams ask once per message).
+type tenantBucket struct{ class, tenant string }
 
 // Request classes of TenantLimiter.
 const (
@@ -84,7 +88,7 @@ const (
 
 // NewTenantLimiter allows screening and api requests per second per tenant (0 = unlimited).
 func NewTenantLimiter(screening, api int, now func() time.Time) *TenantLimiter {
-	return &TenantLimiter{buckets: map[string]*rate.Limiter{}, rates: map[string]int{ClassScreening: screening, ClassAPI: api}, now: now}
+	return &TenantLimiter{buckets: map[tenantBucket]*rate.Limiter{}, rates: map[string]int{ClassScreening: screening, ClassAPI: api}, now: now}
 }
 
 // Allow spends one request of class for tenant; when refused it says how long to wait.
@@ -93,7 +97,7 @@ func (l *TenantLimiter) Allow(tenant, class string) (bool, time.Duration) {
 	if n <= 0 {
 		return true, 0
 	}
-	key := class + ":" + tenant
+	key := tenantBucket{class: class, tenant: tenant}
 	l.mu.Lock()
 	lim, ok := l.buckets[key]
 	if !ok {
@@ -102,10 +106,13 @@ func (l *TenantLimiter) Allow(tenant, class string) (bool, time.Duration) {
 	}
 	l.mu.Unlock()
 	now := l.now()
-	r := lim.ReserveN(now, 1)
-	if d := r.DelayFrom(now); d > 0 {
-		r.CancelAt(now)
-		return false, d
+	if lim.AllowN(now, 1) {
+		return true, 0
 	}
-	return true, 0
+	// Refused: reserve and cancel only to learn the wait (a reservation is an allocation, so the
+	// allowed path above does without).
+	r := lim.ReserveN(now, 1)
+	d := r.DelayFrom(now)
+	r.CancelAt(now)
+	return false, d
 }

@@ -57,14 +57,21 @@ const screeningPrefix = "/complyd.v1.TransactionService/"
 
 // overLimit reports RATE_LIMITED when the tenant spent its ceiling for this class of call.
 func (a *Authenticator) overLimit(p auth.Principal, procedure string) error {
-	if a.limits == nil {
-		return nil
-	}
 	class := auth.ClassAPI
 	if strings.HasPrefix(procedure, screeningPrefix) {
 		class = auth.ClassScreening
 	}
-	if ok, wait := a.limits.Allow(string(p.TenantID), class); !ok {
+	return spend(a.limits, p.TenantID, class)
+}
+
+// spend takes one request of class from the tenant's budget (nil limits: unlimited); refused,
+// it is RATE_LIMITED with the wait in RetryAfter. Procedures marked perMessage call it once per
+// message or item from their handler instead of once per call here.
+func spend(l *auth.TenantLimiter, tenant tenancy.TenantID, class string) error {
+	if l == nil {
+		return nil
+	}
+	if ok, wait := l.Allow(string(tenant), class); !ok {
 		e := apperr.New(apperr.RateLimited, "request rate limit exceeded for your institution; retry shortly")
 		e.RetryAfter = wait
 		return e
@@ -98,9 +105,11 @@ func (a *Authenticator) Wrap(h http.Handler) http.Handler {
 			a.fail(w, r, apperr.New(apperr.Forbidden, "your role may not perform this action"))
 			return
 		}
-		if err := a.overLimit(p, r.URL.Path); err != nil {
-			a.fail(w, r, err)
-			return
+		if !rule.perMessage {
+			if err := a.overLimit(p, r.URL.Path); err != nil {
+				a.fail(w, r, err)
+				return
+			}
 		}
 		ctx = auth.WithPrincipal(ctx, p)
 		ctx = tenancy.WithTenant(ctx, p.TenantID)

@@ -11,6 +11,10 @@ type access struct {
 	public   bool       // no credentials needed
 	optional bool       // credentials used when present (logout)
 	roles    auth.Roles // allowed roles when not public
+	// perMessage: the handler spends the tenant's rate limit once per message (streams) or item
+	// (batches), so one call of a thousand screenings costs what a thousand unary calls do; the
+	// middleware does not count the call itself.
+	perMessage bool
 }
 
 // permissions is the role × RPC table. A procedure missing here is refused (fail closed).
@@ -135,7 +139,7 @@ var permissions = map[string]access{
 	// views; custom rules and tenant configuration are BANK_ADMIN (AUDITOR and the other roles
 	// may read the rules, since they explain verdicts).
 	complydv1connect.TransactionServiceScreenTransactionProcedure:  {roles: auth.Writers},
-	complydv1connect.TransactionServiceScreenTransactionsProcedure: {roles: auth.Writers},
+	complydv1connect.TransactionServiceScreenTransactionsProcedure: {roles: auth.Writers, perMessage: true},
 	complydv1connect.TransactionServiceListTransactionsProcedure:   {roles: auth.AnyRole},
 	complydv1connect.TransactionServiceGetTransactionProcedure:     {roles: auth.AnyRole},
 	complydv1connect.RuleServiceCreateRuleProcedure:                {roles: auth.AdminOnly},
@@ -148,6 +152,10 @@ var permissions = map[string]access{
 	complydv1connect.TenantConfigServiceUpdateFxRatesProcedure:     {roles: auth.AdminOnly},
 	complydv1connect.TenantConfigServiceGetLimitsProcedure:         {roles: auth.AdminOnly},
 	complydv1connect.TenantConfigServiceUpdateLimitsProcedure:      {roles: auth.AdminOnly},
+
+	// The screening stream: writers, like ScreenTransaction; each message is counted against the
+	// rate limit by the handler (docs/screening.md "Streaming").
+	complydv1connect.TransactionServiceScreenTransactionStreamProcedure: {roles: auth.Writers, perMessage: true},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

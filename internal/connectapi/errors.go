@@ -66,6 +66,17 @@ func ToConnect(ctx context.Context, log *slog.Logger, err error) *connect.Error 
 		code = connect.CodeInternal
 	}
 	out := connect.NewError(code, errors.New(e.Message))
+	if d, err := connect.NewErrorDetail(infoOf(ctx, log, e)); err == nil {
+		out.AddDetail(d)
+	}
+	if e.RetryAfter > 0 {
+		out.Meta().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999)))
+	}
+	return out
+}
+
+// infoOf renders e as the ErrorInfo detail (decisions.md §2: code, details, data).
+func infoOf(ctx context.Context, log *slog.Logger, e *apperr.Error) *complydv1.ErrorInfo {
 	info := &complydv1.ErrorInfo{Code: string(e.Code), Message: e.Message}
 	for _, d := range e.Details {
 		info.Details = append(info.Details, &complydv1.FieldViolation{Field: d.Field, Message: d.Message})
@@ -77,13 +88,7 @@ func ToConnect(ctx context.Context, log *slog.Logger, err error) *connect.Error 
 			log.ErrorContext(ctx, "error data not representable", "err", err)
 		}
 	}
-	if d, err := connect.NewErrorDetail(info); err == nil {
-		out.AddDetail(d)
-	}
-	if e.RetryAfter > 0 {
-		out.Meta().Set("Retry-After", strconv.Itoa(int(e.RetryAfter.Seconds()+0.999)))
-	}
-	return out
+	return info
 }
 
 // normalizeData converts typed slices to []any so structpb accepts them.

@@ -38,28 +38,53 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	return m
 }
 
-func (m *Metrics) interceptor() connect.UnaryInterceptorFunc {
-	return func(next connect.UnaryFunc) connect.UnaryFunc {
-		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
-			start := time.Now()
-			res, err := next(ctx, req)
-			proto, _ := ctx.Value(transportKey{}).(string)
-			if proto == "" {
-				proto = req.Peer().Protocol
+func (m *Metrics) interceptor() connect.Interceptor {
+	return observer(func(ctx context.Context, spec connect.Spec, peer connect.Peer, start time.Time, err error) {
+		proto := transportOf(ctx, peer)
+		code := "ok"
+		if err != nil {
+			var ce *connect.Error
+			if errors.As(err, &ce) {
+				code = ce.Code().String()
+			} else {
+				code = connect.CodeOf(err).String()
 			}
-			code := "ok"
-			if err != nil {
-				var ce *connect.Error
-				if errors.As(err, &ce) {
-					code = ce.Code().String()
-				} else {
-					code = connect.CodeOf(err).String()
-				}
-			}
-			proc := req.Spec().Procedure
-			m.requests.WithLabelValues(proc, proto, code).Inc()
-			m.latency.WithLabelValues(proc, proto, code).Observe(time.Since(start).Seconds())
-			return res, err
 		}
+		m.requests.WithLabelValues(spec.Procedure, proto, code).Inc()
+		m.latency.WithLabelValues(spec.Procedure, proto, code).Observe(time.Since(start).Seconds())
+	})
+}
+
+// transportOf names the call's transport: "rest" through the facade, else the peer's protocol.
+func transportOf(ctx context.Context, peer connect.Peer) string {
+	if proto, _ := ctx.Value(transportKey{}).(string); proto != "" {
+		return proto
+	}
+	return peer.Protocol
+}
+
+// observer is a handler interceptor that calls itself once at the end of every call, unary or
+// streaming (a stream is one call, observed when it ends; its messages are not).
+type observer func(ctx context.Context, spec connect.Spec, peer connect.Peer, start time.Time, err error)
+
+func (o observer) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		start := time.Now()
+		res, err := next(ctx, req)
+		o(ctx, req.Spec(), req.Peer(), start, err)
+		return res, err
+	}
+}
+
+func (o observer) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return next
+}
+
+func (o observer) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return func(ctx context.Context, conn connect.StreamingHandlerConn) error {
+		start := time.Now()
+		err := next(ctx, conn)
+		o(ctx, conn.Spec(), conn.Peer(), start, err)
+		return err
 	}
 }

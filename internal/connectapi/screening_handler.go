@@ -2,29 +2,44 @@ package connectapi
 
 import (
 	"context"
+	"errors"
+	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"buf.build/go/protovalidate"
 	"connectrpc.com/connect"
 	"github.com/shopspring/decimal"
+	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // ScreeningHandler serves complyd.v1.TransactionService.
 type ScreeningHandler struct {
-	svc *screening.Service
-	log *slog.Logger
+	svc       *screening.Service
+	validator protovalidate.Validator
+	limits    *auth.TenantLimiter
+	log       *slog.Logger
 }
 
-// NewScreeningHandler returns the handler.
-func NewScreeningHandler(svc *screening.Service, log *slog.Logger) *ScreeningHandler {
-	return &ScreeningHandler{svc: svc, log: log}
+// NewScreeningHandler returns the handler. v validates each message of a stream (the
+// validation interceptor validates unary requests, batches included, but sees no stream
+// message); limits (nil: unlimited) are spent once per streamed message and per batch item,
+// the procedures the permission table marks perMessage.
+func NewScreeningHandler(svc *screening.Service, v protovalidate.Validator, limits *auth.TenantLimiter, log *slog.Logger) *ScreeningHandler {
+	if svc == nil || v == nil || log == nil {
+		panic("connectapi: NewScreeningHandler needs a service, a validator and a logger")
+	}
+	return &ScreeningHandler{svc: svc, validator: v, limits: limits, log: log}
 }
 
 // ScreenTransaction implements TransactionService.ScreenTransaction.
@@ -49,7 +64,9 @@ func (h *ScreeningHandler) ScreenTransaction(ctx context.Context, req *connect.R
 const batchParallelism = 64
 
 // ScreenTransactions implements TransactionService.ScreenTransactions: the items are screened
-// concurrently and answered in request order, each with its result or its error.
+// concurrently and answered in request order, each with its result or its error. Each item
+// counts against the tenant's screening rate limit, as a streamed message does; an item over it
+// is answered RATE_LIMITED.
 func (h *ScreeningHandler) ScreenTransactions(ctx context.Context, req *connect.Request[complydv1.ScreenTransactionsRequest]) (*connect.Response[complydv1.ScreenTransactionsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
@@ -60,28 +77,64 @@ func (h *ScreeningHandler) ScreenTransactions(ctx context.Context, req *connect.
 	sem := make(chan struct{}, batchParallelism)
 	var wg sync.WaitGroup
 	for i, m := range in {
-		items[i] = &complydv1.ScreenTransactionsItem{ExternalId: m.ExternalId}
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			tx, err := transactionFromProto(m)
-			if err == nil {
-				var out screening.Screened
-				if out, err = h.svc.Screen(ctx, p.TenantID, tx); err == nil {
-					items[i].Result = screeningResultToProto(out)
-					return
-				}
-			}
-			items[i].Error = errorInfoOf(ctx, h.log, err)
+			items[i] = h.screenItem(ctx, p.TenantID, m, false)
 		}()
 	}
 	wg.Wait()
 	return connect.NewResponse(&complydv1.ScreenTransactionsResponse{Items: items}), nil
 }
 
-// errorInfoOf renders err as the ErrorInfo a failed call would carry.
+// screenItem answers one batch item or streamed message: it spends one request of the
+// tenant's screening rate limit, validates m when validate is set (stream messages; a batch
+// was validated whole by the interceptor), then maps and screens it. Every failure is the
+// item's error, as the unary call would have answered it.
+func (h *ScreeningHandler) screenItem(ctx context.Context, tenant tenancy.TenantID, m *complydv1.ScreenTransactionRequest, validate bool) *complydv1.ScreenTransactionsItem {
+	item := &complydv1.ScreenTransactionsItem{ExternalId: m.ExternalId}
+	err := spend(h.limits, tenant, auth.ClassScreening)
+	if err != nil {
+		item.Error = rateLimitedInfo(ctx, h.log, err)
+		return item
+	}
+	if validate {
+		if verr := h.validator.Validate(m); verr != nil {
+			item.Error = errorInfoOf(ctx, h.log, validationError(verr))
+			return item
+		}
+	}
+	tx, err := transactionFromProto(m)
+	if err == nil {
+		var out screening.Screened
+		if out, err = h.svc.Screen(ctx, tenant, tx); err == nil {
+			item.Result = screeningResultToProto(out)
+			return item
+		}
+	}
+	item.Error = errorInfoOf(ctx, h.log, err)
+	return item
+}
+
+// rateLimitedInfo is the RATE_LIMITED item error. An item has no Retry-After header, so the
+// wait rides in data as retryAfterMs.
+func rateLimitedInfo(ctx context.Context, log *slog.Logger, err error) *complydv1.ErrorInfo {
+	info := errorInfoOf(ctx, log, err)
+	if e, ok := apperr.As(err); ok && e.RetryAfter > 0 {
+		info.Data = &structpb.Struct{Fields: map[string]*structpb.Value{
+			"retryAfterMs": structpb.NewNumberValue(float64(e.RetryAfter.Milliseconds() + 1))}}
+	}
+	return info
+}
+
+// errorInfoOf renders err as the ErrorInfo a failed call would carry. An application error is
+// rendered directly (no round trip through a marshalled Connect detail: streams and batches
+// answer duplicates and refusals with it at full rate).
 func errorInfoOf(ctx context.Context, log *slog.Logger, err error) *complydv1.ErrorInfo {
+	if e, ok := apperr.As(err); ok {
+		return infoOf(ctx, log, e)
+	}
 	ce := ToConnect(ctx, log, err)
 	for _, d := range ce.Details() {
 		if v, e := d.Value(); e == nil {
@@ -91,6 +144,95 @@ func errorInfoOf(ctx context.Context, log *slog.Logger, err error) *complydv1.Er
 		}
 	}
 	return &complydv1.ErrorInfo{Code: string(apperr.Internal), Message: ce.Message()}
+}
+
+// streamInFlight bounds the screenings of one stream in flight at once. When they are all
+// taken the handler stops reading, so HTTP/2 flow control holds the sender back
+// (backpressure). 512 is enough to keep the group commits full at thousands of screenings per
+// second (latency × rate) without letting one stream queue unbounded work.
+const streamInFlight = 512
+
+// ScreenTransactionStream implements TransactionService.ScreenTransactionStream: messages are
+// read in this goroutine and each is screened in its own; answers are sent as they complete
+// (the externalId correlates them). The stream ends when the client closes its side and every
+// screening in flight has been answered. Per-message failures are items, never stream errors.
+func (h *ScreeningHandler) ScreenTransactionStream(ctx context.Context, stream *connect.BidiStream[complydv1.ScreenTransactionRequest, complydv1.ScreenTransactionsItem]) error {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return ToConnect(ctx, h.log, err)
+	}
+	s := &screeningStream{h: h, ctx: ctx, tenant: p.TenantID, stream: stream, slots: make(chan struct{}, streamInFlight)}
+	err = s.read()
+	// Every screening in flight answers before the handler returns: Send after the return
+	// would write to a finished response. After a cancellation they still finish (a screening
+	// queued for commit is stored whatever happens to its caller); their answers are dropped.
+	s.wg.Wait()
+	if err == nil {
+		s.mu.Lock()
+		err = s.sendErr
+		s.mu.Unlock()
+	}
+	if err != nil {
+		return ToConnect(ctx, h.log, err)
+	}
+	return nil
+}
+
+// screeningStream is the state of one ScreenTransactionStream call.
+type screeningStream struct {
+	h      *ScreeningHandler
+	ctx    context.Context
+	tenant tenancy.TenantID
+	stream *connect.BidiStream[complydv1.ScreenTransactionRequest, complydv1.ScreenTransactionsItem]
+	slots  chan struct{} // one per screening in flight
+	wg     sync.WaitGroup
+	broken atomic.Bool // a Send failed: the client is gone, stop reading
+
+	mu      sync.Mutex // serialises Send (a stream's Send is not safe for concurrent use)
+	sendErr error      // first failed Send
+}
+
+// read receives messages until the client closes its side (nil), the stream fails or ctx ends.
+// A slot is taken before each read, so at most streamInFlight screenings run at once.
+func (s *screeningStream) read() error {
+	for {
+		select {
+		case s.slots <- struct{}{}:
+		case <-s.ctx.Done():
+			return s.ctx.Err()
+		}
+		if s.broken.Load() {
+			return nil // sendErr says why
+		}
+		m, err := s.stream.Receive()
+		if err != nil {
+			<-s.slots
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		s.wg.Add(1)
+		go s.screen(m)
+	}
+}
+
+// screen answers one message and frees its slot.
+func (s *screeningStream) screen(m *complydv1.ScreenTransactionRequest) {
+	defer func() {
+		<-s.slots
+		s.wg.Done()
+	}()
+	item := s.h.screenItem(s.ctx, s.tenant, m, true)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.sendErr != nil {
+		return
+	}
+	if err := s.stream.Send(item); err != nil {
+		s.sendErr = err
+		s.broken.Store(true)
+	}
 }
 
 // ListTransactions implements TransactionService.ListTransactions.

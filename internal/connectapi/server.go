@@ -1,6 +1,7 @@
 package connectapi
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 
@@ -25,26 +26,26 @@ type Deps struct {
 	Users         *UserHandler
 	Authenticator *Authenticator
 	Metrics       *Metrics
-	Logger        *slog.Logger
+	// Validator is the protovalidate validator of every service (one, shared: it caches the
+	// compiled rules of each message type).
+	Validator protovalidate.Validator
+	Logger    *slog.Logger
 }
 
-// Options returns the handler options every service shares: protovalidate before any handler,
-// metrics, and the error mapping.
-func Options(m *Metrics, log *slog.Logger) ([]connect.HandlerOption, error) {
-	v, err := protovalidate.New()
-	if err != nil {
-		return nil, err
-	}
-	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v))}, nil
+// Options returns the handler options every service shares: protovalidate (v) before any unary
+// handler, metrics, and the error mapping. Streaming handlers validate each message with the
+// same v themselves (the interceptor sees no stream messages).
+func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger) []connect.HandlerOption {
+	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v))}
 }
 
 // Handlers builds every Connect service of the foundation. Later capabilities append theirs in
 // cmd/complyd with the same Options and Authenticator.
 func Handlers(d Deps) ([]Handler, error) {
-	opts, err := Options(d.Metrics, d.Logger)
-	if err != nil {
-		return nil, err
+	if d.Validator == nil {
+		return nil, errors.New("connectapi: Deps.Validator is nil")
 	}
+	opts := Options(d.Metrics, d.Validator, d.Logger)
 	var out []Handler
 	add := func(name, path string, h http.Handler) {
 		out = append(out, Handler{Path: path, Name: name, Handler: d.Authenticator.Wrap(h)})

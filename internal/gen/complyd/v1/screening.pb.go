@@ -2009,10 +2009,11 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x02fx\x18\x06 \x01(\v2\x18.complyd.v1.FxConversionR\x02fx\x12\x18\n" +
 	"\askipped\x18\a \x01(\bR\askipped\x12=\n" +
 	"\vskip_reason\x18\b \x01(\v2\x1c.google.protobuf.StringValueR\n" +
-	"skipReason2\x96\x04\n" +
+	"skipReason2\xff\x04\n" +
 	"\x12TransactionService\x12~\n" +
 	"\x11ScreenTransaction\x12$.complyd.v1.ScreenTransactionRequest\x1a\x1b.complyd.v1.ScreeningResult\"&\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/api/v1/transactions/screen\x12\x91\x01\n" +
-	"\x12ScreenTransactions\x12%.complyd.v1.ScreenTransactionsRequest\x1a&.complyd.v1.ScreenTransactionsResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/api/v1/transactions/screen-batch\x12{\n" +
+	"\x12ScreenTransactions\x12%.complyd.v1.ScreenTransactionsRequest\x1a&.complyd.v1.ScreenTransactionsResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/api/v1/transactions/screen-batch\x12g\n" +
+	"\x17ScreenTransactionStream\x12$.complyd.v1.ScreenTransactionRequest\x1a\".complyd.v1.ScreenTransactionsItem(\x010\x01\x12{\n" +
 	"\x10ListTransactions\x12#.complyd.v1.ListTransactionsRequest\x1a$.complyd.v1.ListTransactionsResponse\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/api/v1/transactions\x12o\n" +
 	"\x0eGetTransaction\x12!.complyd.v1.GetTransactionRequest\x1a\x17.complyd.v1.Transaction\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/api/v1/transactions/{id}B>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
@@ -2102,14 +2103,16 @@ var file_complyd_v1_screening_proto_depIdxs = []int32{
 	16, // 46: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
 	0,  // 47: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
 	5,  // 48: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
-	8,  // 49: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
-	11, // 50: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
-	1,  // 51: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
-	7,  // 52: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
-	10, // 53: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
-	12, // 54: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
-	51, // [51:55] is the sub-list for method output_type
-	47, // [47:51] is the sub-list for method input_type
+	0,  // 49: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
+	8,  // 50: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
+	11, // 51: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
+	1,  // 52: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
+	7,  // 53: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
+	6,  // 54: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
+	10, // 55: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
+	12, // 56: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
+	52, // [52:57] is the sub-list for method output_type
+	47, // [47:52] is the sub-list for method input_type
 	47, // [47:47] is the sub-list for extension type_name
 	47, // [47:47] is the sub-list for extension extendee
 	0,  // [0:47] is the sub-list for field type_name

@@ -39,6 +39,9 @@ const (
 	// TransactionServiceScreenTransactionsProcedure is the fully-qualified name of the
 	// TransactionService's ScreenTransactions RPC.
 	TransactionServiceScreenTransactionsProcedure = "/complyd.v1.TransactionService/ScreenTransactions"
+	// TransactionServiceScreenTransactionStreamProcedure is the fully-qualified name of the
+	// TransactionService's ScreenTransactionStream RPC.
+	TransactionServiceScreenTransactionStreamProcedure = "/complyd.v1.TransactionService/ScreenTransactionStream"
 	// TransactionServiceListTransactionsProcedure is the fully-qualified name of the
 	// TransactionService's ListTransactions RPC.
 	TransactionServiceListTransactionsProcedure = "/complyd.v1.TransactionService/ListTransactions"
@@ -55,6 +58,19 @@ type TransactionServiceClient interface {
 	// ScreenTransactions screens up to 500 transactions in one call (bank cores, high volume).
 	// Each item answers on its own: a result, or an error (for example DUPLICATE_EXTERNAL_ID).
 	ScreenTransactions(context.Context, *connect.Request[v1.ScreenTransactionsRequest]) (*connect.Response[v1.ScreenTransactionsResponse], error)
+	// ScreenTransactionStream screens transactions over one long-lived bidirectional stream (bank
+	// cores piping every transfer through a single gRPC or Connect-over-HTTP/2 stream; there is
+	// no /api/v1 route). Each request is answered by exactly one item, in completion order, not
+	// request order: the item's external_id correlates it. Each message is validated and counted
+	// against the tenant's screening rate limit on its own: an invalid message is an item with
+	// VALIDATION_ERROR, one over the limit an item with RATE_LIMITED, a replayed external_id an
+	// item with DUPLICATE_EXTERNAL_ID and the original verdict in data; the stream goes on. At
+	// most 512 screenings of a stream are in flight; beyond that the server stops reading
+	// (HTTP/2 flow control pushes back on the sender). When the client closes its side, the
+	// server answers what is in flight and ends the stream.
+	// The request is the unary call's own message, so a bank core builds one message for both.
+	// buf:lint:ignore RPC_REQUEST_STANDARD_NAME
+	ScreenTransactionStream(context.Context) *connect.BidiStreamForClient[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem]
 	// ListTransactions pages through the tenant's transactions, newest first.
 	ListTransactions(context.Context, *connect.Request[v1.ListTransactionsRequest]) (*connect.Response[v1.ListTransactionsResponse], error)
 	// GetTransaction returns a stored transaction with its verdict and engine verdicts.
@@ -84,6 +100,12 @@ func NewTransactionServiceClient(httpClient connect.HTTPClient, baseURL string, 
 			connect.WithSchema(transactionServiceMethods.ByName("ScreenTransactions")),
 			connect.WithClientOptions(opts...),
 		),
+		screenTransactionStream: connect.NewClient[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem](
+			httpClient,
+			baseURL+TransactionServiceScreenTransactionStreamProcedure,
+			connect.WithSchema(transactionServiceMethods.ByName("ScreenTransactionStream")),
+			connect.WithClientOptions(opts...),
+		),
 		listTransactions: connect.NewClient[v1.ListTransactionsRequest, v1.ListTransactionsResponse](
 			httpClient,
 			baseURL+TransactionServiceListTransactionsProcedure,
@@ -101,10 +123,11 @@ func NewTransactionServiceClient(httpClient connect.HTTPClient, baseURL string, 
 
 // transactionServiceClient implements TransactionServiceClient.
 type transactionServiceClient struct {
-	screenTransaction  *connect.Client[v1.ScreenTransactionRequest, v1.ScreeningResult]
-	screenTransactions *connect.Client[v1.ScreenTransactionsRequest, v1.ScreenTransactionsResponse]
-	listTransactions   *connect.Client[v1.ListTransactionsRequest, v1.ListTransactionsResponse]
-	getTransaction     *connect.Client[v1.GetTransactionRequest, v1.Transaction]
+	screenTransaction       *connect.Client[v1.ScreenTransactionRequest, v1.ScreeningResult]
+	screenTransactions      *connect.Client[v1.ScreenTransactionsRequest, v1.ScreenTransactionsResponse]
+	screenTransactionStream *connect.Client[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem]
+	listTransactions        *connect.Client[v1.ListTransactionsRequest, v1.ListTransactionsResponse]
+	getTransaction          *connect.Client[v1.GetTransactionRequest, v1.Transaction]
 }
 
 // ScreenTransaction calls complyd.v1.TransactionService.ScreenTransaction.
@@ -115,6 +138,11 @@ func (c *transactionServiceClient) ScreenTransaction(ctx context.Context, req *c
 // ScreenTransactions calls complyd.v1.TransactionService.ScreenTransactions.
 func (c *transactionServiceClient) ScreenTransactions(ctx context.Context, req *connect.Request[v1.ScreenTransactionsRequest]) (*connect.Response[v1.ScreenTransactionsResponse], error) {
 	return c.screenTransactions.CallUnary(ctx, req)
+}
+
+// ScreenTransactionStream calls complyd.v1.TransactionService.ScreenTransactionStream.
+func (c *transactionServiceClient) ScreenTransactionStream(ctx context.Context) *connect.BidiStreamForClient[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem] {
+	return c.screenTransactionStream.CallBidiStream(ctx)
 }
 
 // ListTransactions calls complyd.v1.TransactionService.ListTransactions.
@@ -135,6 +163,19 @@ type TransactionServiceHandler interface {
 	// ScreenTransactions screens up to 500 transactions in one call (bank cores, high volume).
 	// Each item answers on its own: a result, or an error (for example DUPLICATE_EXTERNAL_ID).
 	ScreenTransactions(context.Context, *connect.Request[v1.ScreenTransactionsRequest]) (*connect.Response[v1.ScreenTransactionsResponse], error)
+	// ScreenTransactionStream screens transactions over one long-lived bidirectional stream (bank
+	// cores piping every transfer through a single gRPC or Connect-over-HTTP/2 stream; there is
+	// no /api/v1 route). Each request is answered by exactly one item, in completion order, not
+	// request order: the item's external_id correlates it. Each message is validated and counted
+	// against the tenant's screening rate limit on its own: an invalid message is an item with
+	// VALIDATION_ERROR, one over the limit an item with RATE_LIMITED, a replayed external_id an
+	// item with DUPLICATE_EXTERNAL_ID and the original verdict in data; the stream goes on. At
+	// most 512 screenings of a stream are in flight; beyond that the server stops reading
+	// (HTTP/2 flow control pushes back on the sender). When the client closes its side, the
+	// server answers what is in flight and ends the stream.
+	// The request is the unary call's own message, so a bank core builds one message for both.
+	// buf:lint:ignore RPC_REQUEST_STANDARD_NAME
+	ScreenTransactionStream(context.Context, *connect.BidiStream[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem]) error
 	// ListTransactions pages through the tenant's transactions, newest first.
 	ListTransactions(context.Context, *connect.Request[v1.ListTransactionsRequest]) (*connect.Response[v1.ListTransactionsResponse], error)
 	// GetTransaction returns a stored transaction with its verdict and engine verdicts.
@@ -160,6 +201,12 @@ func NewTransactionServiceHandler(svc TransactionServiceHandler, opts ...connect
 		connect.WithSchema(transactionServiceMethods.ByName("ScreenTransactions")),
 		connect.WithHandlerOptions(opts...),
 	)
+	transactionServiceScreenTransactionStreamHandler := connect.NewBidiStreamHandler(
+		TransactionServiceScreenTransactionStreamProcedure,
+		svc.ScreenTransactionStream,
+		connect.WithSchema(transactionServiceMethods.ByName("ScreenTransactionStream")),
+		connect.WithHandlerOptions(opts...),
+	)
 	transactionServiceListTransactionsHandler := connect.NewUnaryHandler(
 		TransactionServiceListTransactionsProcedure,
 		svc.ListTransactions,
@@ -178,6 +225,8 @@ func NewTransactionServiceHandler(svc TransactionServiceHandler, opts ...connect
 			transactionServiceScreenTransactionHandler.ServeHTTP(w, r)
 		case TransactionServiceScreenTransactionsProcedure:
 			transactionServiceScreenTransactionsHandler.ServeHTTP(w, r)
+		case TransactionServiceScreenTransactionStreamProcedure:
+			transactionServiceScreenTransactionStreamHandler.ServeHTTP(w, r)
 		case TransactionServiceListTransactionsProcedure:
 			transactionServiceListTransactionsHandler.ServeHTTP(w, r)
 		case TransactionServiceGetTransactionProcedure:
@@ -197,6 +246,10 @@ func (UnimplementedTransactionServiceHandler) ScreenTransaction(context.Context,
 
 func (UnimplementedTransactionServiceHandler) ScreenTransactions(context.Context, *connect.Request[v1.ScreenTransactionsRequest]) (*connect.Response[v1.ScreenTransactionsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TransactionService.ScreenTransactions is not implemented"))
+}
+
+func (UnimplementedTransactionServiceHandler) ScreenTransactionStream(context.Context, *connect.BidiStream[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem]) error {
+	return connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TransactionService.ScreenTransactionStream is not implemented"))
 }
 
 func (UnimplementedTransactionServiceHandler) ListTransactions(context.Context, *connect.Request[v1.ListTransactionsRequest]) (*connect.Response[v1.ListTransactionsResponse], error) {

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"time"
+
+	"connectrpc.com/connect"
+	"github.com/stretchr/testify/require"
+
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+)
+
+// fakeStreamServer answers each streamed request after a random delay (so answers come back
+// out of order): a result, or by sequence number a duplicate or a validation error.
+type fakeStreamServer struct {
+	complydv1connect.UnimplementedTransactionServiceHandler
+	mu    sync.Mutex
+	keys  []string
+	peers map[string]bool
+}
+
+func (f *fakeStreamServer) ScreenTransactionStream(ctx context.Context, st *connect.BidiStream[complydv1.ScreenTransactionRequest, complydv1.ScreenTransactionsItem]) error {
+	f.mu.Lock()
+	f.keys = append(f.keys, st.RequestHeader().Get("X-API-Key"))
+	f.peers[st.Peer().Addr] = true
+	f.mu.Unlock()
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	for {
+		m, err := st.Receive()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(rand.IntN(3000)) * time.Microsecond)
+			it := &complydv1.ScreenTransactionsItem{ExternalId: m.ExternalId}
+			seq, _ := seqOf(m.ExternalId)
+			switch seq % 10 {
+			case 3:
+				it.Error = &complydv1.ErrorInfo{Code: "DUPLICATE_EXTERNAL_ID", Message: "already screened"}
+			case 7:
+				it.Error = &complydv1.ErrorInfo{Code: "VALIDATION_ERROR", Message: "bad"}
+			default:
+				it.Result = &complydv1.ScreeningResult{ExternalId: m.ExternalId, Outcome: "APPROVE"}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			_ = st.Send(it)
+		}()
+	}
+}
+
+func TestStreamDriver(t *testing.T) {
+	t.Parallel()
+	fake := &fakeStreamServer{peers: map[string]bool{}}
+	mux := http.NewServeMux()
+	mux.Handle(complydv1connect.NewTransactionServiceHandler(fake))
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Config.Protocols = new(http.Protocols)
+	srv.Config.Protocols.SetUnencryptedHTTP2(true)
+	srv.Start()
+	t.Cleanup(srv.Close)
+
+	o := options{url: srv.URL, rate: 1000, conns: 3}
+	d, err := newStreamDriver(context.Background(), o, "key-1")
+	require.NoError(t, err)
+	t.Cleanup(d.close) // before srv.Close, which waits for the open streams
+	mix := newMix(100, "test-run")
+
+	// Two drives on the same streams, as warm-up and measured run do: the second's sequence
+	// numbers continue the first's and its bookkeeping must not see the first's answers.
+	for _, dur := range []time.Duration{200 * time.Millisecond, 500 * time.Millisecond} {
+		res, err := d.drive(o, mix, dur)
+		require.NoError(t, err)
+		n := int(float64(o.rate) * dur.Seconds())
+		require.Equal(t, n, res.scheduled)
+		require.EqualValues(t, n, res.outcomes["ok"]+res.outcomes["duplicate"]+res.errors, "every request is accounted for")
+		require.InDelta(t, n/10, res.outcomes["duplicate"], 1)
+		require.InDelta(t, n/10, res.errors, 1, "item errors other than duplicates are errors")
+		require.Len(t, res.lat, int(res.outcomes["ok"]+res.outcomes["duplicate"]))
+		require.Positive(t, res.lat[0], "latency runs from the due time")
+		require.Less(t, res.pct(0.5), 5*time.Second)
+	}
+	d.close()
+	fake.mu.Lock()
+	defer fake.mu.Unlock()
+	require.Equal(t, []string{"key-1", "key-1", "key-1"}, fake.keys, "-conns streams, with the API key")
+	require.Len(t, fake.peers, 3, "each stream on its own connection")
+}
+
+func TestSeqOf(t *testing.T) {
+	t.Parallel()
+	seq, ok := seqOf("grpc-123-42")
+	require.True(t, ok)
+	require.EqualValues(t, 42, seq)
+	_, ok = seqOf("no-number-x")
+	require.False(t, ok)
+}
