@@ -104,6 +104,10 @@ measure() {
   python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
     -rate "$rate" -duration "$DURATION" -run "$name-$$" -json "$WORK/$name.json"
   s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N)
+  echo "$name  verdicts stored: $(psql "$DB_URL" -Atc "select string_agg(outcome || ' ' || n || ' (' || round(100.0 * n / total, 1) || '%)', ', ' order by n desc)
+    from (select outcome, count(*) n, sum(count(*)) over () total from transactions where external_id like '$name-$$-%' group by outcome) x");\
+ automatic cases: $(psql "$DB_URL" -Atc "select count(*) from cases c join transactions t on t.id::text = c.related_transaction_id
+    where t.external_id like '$name-$$-%'")"
   python3 scripts/cpu-split.py "$WORK/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
     "$HZ" "$rate" "$DURATION" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')"
 }

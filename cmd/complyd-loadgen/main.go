@@ -334,7 +334,7 @@ func account(i int) string { return fmt.Sprintf("%010d", 1000000000+i) }
 func bvnOf(i int) string   { return fmt.Sprintf("%011d", 20000000000+i) }
 
 var receivers = []string{"Chidi Okeke", "Ngozi Adeyemi", "Tunde Bakare", "Aisha Bello", "Emeka Nwosu",
-	"Folake Ogunleye", "Ibrahim Musa", "Kemi Adebayo", "Uche Eze", "Zainab Lawal"}
+	"Folake Ogunleye", "Bola Adewale", "Kemi Adebayo", "Uche Eze", "Zainab Lawal"}
 
 // nearMisses are names close to (but not) sanctioned names: the matcher must score them.
 var nearMisses = []string{"Viktor Bout Trading", "Abu Bakr al Bagdadi", "Kim Jong Un Export", "Osama Bin Ladin Foundation",
