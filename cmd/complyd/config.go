@@ -31,6 +31,7 @@ type config struct {
 	ScreeningReaders    int
 	ScreeningMaxBatch   int
 	ScreeningLinger     time.Duration
+	ScreeningReadLinger time.Duration
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).
 	DBMaxConns           int
@@ -120,6 +121,11 @@ func loadConfig(devMode bool) (config, error) {
 		return c, err
 	}
 	c.ScreeningLinger = time.Duration(linger) * time.Microsecond
+	readLinger, err := envInt("COMPLYD_SCREENING_READ_LINGER_US", 0)
+	if err != nil {
+		return c, err
+	}
+	c.ScreeningReadLinger = time.Duration(readLinger) * time.Microsecond
 	if !devMode {
 		if c.DatabaseURL == "" {
 			return c, fmt.Errorf("DATABASE_URL is required (or use `complyd dev`)")

@@ -39,7 +39,8 @@ func wireScreening(w *wiring) error {
 		w.log.Warn("screening settings listener not ready; cache entries expire after their TTL")
 	}
 	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
-		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger})
+		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger,
+		ReadLinger: w.cfg.ScreeningReadLinger})
 	w.closers = append(w.closers, stopListen, store.Close)
 
 	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))

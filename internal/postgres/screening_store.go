@@ -37,6 +37,8 @@ type ScreeningStoreOptions struct {
 	// Linger is how long a committer waits for more screenings after the first (default 0:
 	// batches form from what queued while the previous commit was in flight).
 	Linger time.Duration
+	// ReadLinger is the same for a reader (default 0).
+	ReadLinger time.Duration
 }
 
 // NewScreeningStore returns the store and starts its committers; Close stops them.
@@ -49,7 +51,7 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	}
 	s := &ScreeningStore{db: db}
 	s.gc = newGroupCommitter(o, db, s.commit)
-	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, 0, func() (func([]*prefetchReq), func()) {
+	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, o.ReadLinger, func() (func([]*prefetchReq), func()) {
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
