@@ -161,8 +161,10 @@ func (h *ScreeningHandler) ScreenTransactionStream(ctx context.Context, stream *
 	if err != nil {
 		return ToConnect(ctx, h.log, err)
 	}
-	s := &screeningStream{h: h, ctx: ctx, tenant: p.TenantID, stream: stream, slots: make(chan struct{}, streamInFlight)}
+	s := &screeningStream{h: h, ctx: ctx, tenant: p.TenantID, stream: stream, slots: make(chan struct{}, streamInFlight),
+		work: make(chan *complydv1.ScreenTransactionRequest, streamInFlight)}
 	err = s.read()
+	close(s.work)
 	// Every screening in flight answers before the handler returns: Send after the return
 	// would write to a finished response. After a cancellation they still finish (a screening
 	// queued for commit is stored whatever happens to its caller); their answers are dropped.
@@ -186,6 +188,12 @@ type screeningStream struct {
 	stream *connect.BidiStream[complydv1.ScreenTransactionRequest, complydv1.ScreenTransactionsItem]
 	slots  chan struct{} // one per screening in flight
 	wg     sync.WaitGroup
+	// work feeds the stream's workers: goroutines started as the load needs them (up to
+	// streamInFlight) that live as long as the stream, so that a message costs no goroutine
+	// and no stack growth of its own.
+	work    chan *complydv1.ScreenTransactionRequest
+	workers int          // started (read's goroutine only)
+	busy    atomic.Int32 // workers screening a message
 	broken atomic.Bool // a Send failed: the client is gone, stop reading
 
 	mu      sync.Mutex // serialises Send (a stream's Send is not safe for concurrent use)
@@ -213,7 +221,20 @@ func (s *screeningStream) read() error {
 			return err
 		}
 		s.wg.Add(1)
-		go s.screen(m)
+		s.work <- m // never blocks: the slot taken above bounds what is queued
+		if s.workers < streamInFlight && int(s.busy.Load())+len(s.work) > s.workers {
+			s.workers++
+			go s.worker()
+		}
+	}
+}
+
+// worker screens messages until the stream's work channel is closed.
+func (s *screeningStream) worker() {
+	for m := range s.work {
+		s.busy.Add(1)
+		s.screen(m)
+		s.busy.Add(-1)
 	}
 }
 

@@ -153,8 +153,7 @@ func complianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantI
 			return rows, nil
 		}
 	}
-	rows, err := collect[userRow](ctx, tx, psql.Select(userColumns).From("users").
-		Where(sq.Eq{"tenant_id": string(tenantID), "role": "COMPLIANCE_OFFICER", "is_active": true}).OrderBy("created_at", "id"))
+	rows, err := collect[userRow](ctx, tx, complianceOfficersQuery(tenantID))
 	if err != nil {
 		return nil, fmt.Errorf("list compliance officers: %w", err)
 	}
@@ -162,4 +161,9 @@ func complianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantI
 		p.officers[tenantID] = rows
 	}
 	return rows, nil
+}
+
+func complianceOfficersQuery(tenantID tenancy.TenantID) sq.SelectBuilder {
+	return psql.Select(userColumns).From("users").
+		Where(sq.Eq{"tenant_id": string(tenantID), "role": "COMPLIANCE_OFFICER", "is_active": true}).OrderBy("created_at", "id")
 }

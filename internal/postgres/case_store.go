@@ -77,13 +77,16 @@ func nextCaseNumber(ctx context.Context, tx writer, tenantID tenancy.TenantID, y
 	return cases.FormatNumber(year, n), nil
 }
 
+// takeCaseNumbersSQL adds $3 to the (tenant, year) counter and returns its new value.
+const takeCaseNumbersSQL = `insert into case_counters (tenant_id, year, last_value) values ($1, $2, $3)
+	on conflict (tenant_id, year) do update set last_value = case_counters.last_value + $3
+	returning last_value`
+
 // takeCaseNumbers takes k > 0 consecutive sequence numbers of (tenant, year) and returns the
 // last; the counter row stays locked until the transaction ends (see nextCaseNumber).
 func takeCaseNumbers(ctx context.Context, tx writer, tenantID tenancy.TenantID, year, k int) (int, error) {
 	var n int
-	err := tx.QueryRow(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, $3)
-		on conflict (tenant_id, year) do update set last_value = case_counters.last_value + $3
-		returning last_value`, string(tenantID), year, k).Scan(&n)
+	err := tx.QueryRow(ctx, takeCaseNumbersSQL, string(tenantID), year, k).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("next case number: %w", err)
 	}
@@ -176,19 +179,35 @@ func (db *DB) createCasesTx(ctx context.Context, tx writer, tenantID tenancy.Ten
 	if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
 		return nil, fmt.Errorf("set tenant: %w", err)
 	}
+	a, err := db.validateAutomaticCases(tenantID, ps)
+	if err != nil {
+		return nil, err
+	}
+	last, err := takeCaseNumbers(ctx, tx, tenantID, a.At.Year(), len(ps))
+	if err != nil {
+		return nil, err
+	}
+	return db.writeCases(ctx, tx, tenantID, ps, a, last)
+}
+
+// validateAutomaticCases prepares ps as automatic cases of tenantID and validates them, before
+// any number is taken; it returns the system actor and time the cases are created with.
+func (db *DB) validateAutomaticCases(tenantID tenancy.TenantID, ps []cases.NewParams) (cases.Actor, error) {
 	a := cases.Actor{At: db.now().UTC()}
 	for i := range ps {
 		ps[i].TenantID = tenantID
 		ps[i].Automatic = true
-		if _, _, err := cases.New(ps[i], a, ""); err != nil { // validate before taking numbers
-			return nil, err
+		if _, _, err := cases.New(ps[i], a, ""); err != nil {
+			return a, err
 		}
 	}
+	return a, nil
+}
+
+// writeCases writes the validated cases ps, numbered up to last (taken with takeCaseNumbers
+// for len(ps) cases in a.At's year), with their effects, through tx.
+func (db *DB) writeCases(ctx context.Context, tx writer, tenantID tenancy.TenantID, ps []cases.NewParams, a cases.Actor, last int) ([]cases.Case, error) {
 	year := a.At.Year()
-	last, err := takeCaseNumbers(ctx, tx, tenantID, year, len(ps))
-	if err != nil {
-		return nil, err
-	}
 	out := make([]cases.Case, len(ps))
 	for i, p := range ps {
 		c, eff, err := cases.New(p, a, cases.FormatNumber(year, last-len(ps)+1+i))

@@ -58,19 +58,20 @@ func (p *pipelined) QueryRow(ctx context.Context, sql string, args ...any) pgx.R
 	return p.tx.QueryRow(ctx, sql, args...)
 }
 
-// flush sends the queued writes, then inserts the queued River jobs with one statement.
+// flush inserts the queued River jobs with one statement, then sends the queued writes in one
+// round trip (a COMMIT queued last ends the transaction with them).
 func (p *pipelined) flush(ctx context.Context, db *DB) error {
-	if p.batch.Len() > 0 {
-		if err := p.tx.SendBatch(ctx, &p.batch).Close(); err != nil {
-			return fmt.Errorf("pipelined writes: %w", err)
-		}
-		p.batch = pgx.Batch{}
-	}
 	if len(p.jobs) > 0 {
 		if _, err := db.river.InsertManyTx(ctx, p.tx, p.jobs); err != nil {
 			return fmt.Errorf("enqueue %d jobs: %w", len(p.jobs), err)
 		}
 		p.jobs = nil
+	}
+	if p.batch.Len() > 0 {
+		if err := p.tx.SendBatch(ctx, &p.batch).Close(); err != nil {
+			return fmt.Errorf("pipelined writes: %w", err)
+		}
+		p.batch = pgx.Batch{}
 	}
 	return nil
 }

@@ -60,7 +60,9 @@ func newGroupCommitter(o ScreeningStoreOptions, db *DB, commit func(context.Cont
 		return func(batch []*saveReq) { g.flush(conn, batch) }, conn.drop
 	}
 	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, worker)
-	g.withCase = newBatcher(1, o.MaxBatch, 4096, o.Linger, worker)
+	// No linger in the case lane: its batches cost four round trips whatever their size, and
+	// the screenings queue for it anyway while the previous batch is in flight.
+	g.withCase = newBatcher(1, o.MaxBatch, 4096, 0, worker)
 	return g
 }
 
@@ -142,18 +144,35 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 		tenants = append(tenants, t)
 	}
 	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
-	return pgx.BeginFunc(ctx, c, func(tx pgx.Tx) error {
-		for _, t := range tenants {
-			setLocal := func(b *pgx.Batch) { b.Queue("select set_config('app.tenant_id', $1, true)", string(t)) }
-			if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal); err != nil {
-				return err
-			}
-			if err := s.sideEffects(ctx, tx, t, byTenant[t]); err != nil {
-				return err
-			}
+	// One transaction in four round trips: BEGIN with the first tenant's insert; per tenant the
+	// reads its effects need; the River jobs; the effects' writes with COMMIT.
+	tx := connTx{c: c}
+	begun := false
+	defer func() {
+		if err != nil && begun && !c.IsClosed() {
+			_, _ = c.Exec(context.WithoutCancel(ctx), "rollback")
 		}
-		return nil
-	})
+	}()
+	w := newPipelined(tx)
+	for _, t := range tenants {
+		setLocal := func(b *pgx.Batch) {
+			if !begun {
+				b.Queue("begin")
+				begun = true
+			}
+			b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
+		}
+		if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal); err != nil {
+			return err
+		}
+		if err := s.sideEffects(ctx, tx, w, t, byTenant[t]); err != nil {
+			return err
+		}
+	}
+	if _, err := w.Exec(ctx, "commit"); err != nil {
+		return err
+	}
+	return w.flush(ctx, s.db)
 }
 
 // needsEffects reports whether storing rec causes more than its row: a case, a webhook or a
@@ -262,23 +281,19 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 	return nil
 }
 
-// sideEffects queues what the newly stored screenings of reqs cause (those commitTenant left
-// without error), in the batch's transaction and in
-// a couple of round trips whatever their number (a pipelined writer): their automatic cases
-// (createCasesTx: numbers taken in one counter update, each case with its timeline, audit,
-// case.created webhook, officers' email and dashboard notification), their
-// transaction.screened webhooks and their retro-screening jobs.
-func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, reqs []*saveReq) error {
-	var stored []*saveReq
-	for _, r := range reqs {
-		if r.err == nil { // inserted: not a duplicate
-			stored = append(stored, r)
-		}
-	}
-	w := newPipelined(tx)
-	var withCase []*saveReq
+// sideEffects queues on w what the newly stored screenings of reqs cause (those commitTenant
+// left without error): their automatic cases (numbers taken in one counter update, each case
+// with its timeline, audit, case.created webhook, officers' email and dashboard notification),
+// their transaction.screened webhooks and their retro-screening jobs. What the effects read
+// (the case numbers, the webhook URL, the compliance officers) it reads in one round trip on tx.
+func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq) error {
+	var stored, withCase []*saveReq
 	var params []cases.NewParams
-	for _, r := range stored {
+	for _, r := range reqs {
+		if r.err != nil || !needsEffects(r.rec) { // a duplicate, or nothing to do
+			continue
+		}
+		stored = append(stored, r)
 		if c := r.rec.Case; c != nil {
 			id := r.rec.ID
 			withCase = append(withCase, r)
@@ -286,8 +301,49 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tena
 				Description: c.Description, RelatedTransactionID: &id, Tags: []string{"screening"}})
 		}
 	}
+	if len(stored) == 0 {
+		return nil
+	}
+	var actor cases.Actor
+	var last int
+	var url string
+	var officers []userRow
+	b := &pgx.Batch{}
+	b.Queue("select set_config('app.tenant_id', $1, true)", string(tenant))
 	if len(params) > 0 {
-		cs, err := s.db.createCasesTx(ctx, w, tenant, params)
+		var err error
+		if actor, err = s.db.validateAutomaticCases(tenant, params); err != nil {
+			return fmt.Errorf("automatic case: %w", err)
+		}
+		b.Queue(takeCaseNumbersSQL, string(tenant), actor.At.Year(), len(params)).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&last)
+		})
+		q, args, err := complianceOfficersQuery(tenant).ToSql()
+		if err != nil {
+			return fmt.Errorf("build sql: %w", err)
+		}
+		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
+			officers, err = pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
+			return err
+		})
+	}
+	b.Queue(webhookURLSQL, string(tenant)).QueryRow(func(row pgx.Row) error {
+		if err := row.Scan(&url); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		return nil
+	})
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("read case numbers, officers and webhook: %w", err)
+	}
+	w.urls[tenant], w.officers[tenant] = url, officers
+	// The queued writes run after the reads of every tenant of the batch: each tenant's are
+	// preceded by its own setting.
+	if _, err := w.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
+		return err
+	}
+	if len(params) > 0 {
+		cs, err := s.db.writeCases(ctx, w, tenant, params, actor, last)
 		if err != nil {
 			return fmt.Errorf("automatic case: %w", err)
 		}
@@ -310,7 +366,7 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, tenant tena
 			}
 		}
 	}
-	return w.flush(ctx, s.db)
+	return nil
 }
 
 // screenedEvent is the data of the transaction.screened webhook (docs/screening.md).

@@ -8,10 +8,13 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -138,4 +141,84 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 	cancel()
 	_, err := st.Prefetch(cctx, probes[0].tx, true)
 	require.ErrorIs(t, err, context.Canceled)
+}
+
+// record is a screened transaction of tenant ready to Save; withCase gives it a REVIEW verdict
+// and an automatic case of type caseType.
+func record(tenant tenancy.TenantID, ext, caseType string) *screening.Record {
+	tx := &screening.Transaction{TenantID: tenant, ExternalID: ext, Type: "TRANSFER", Channel: "MOBILE_APP",
+		Amount: decimal.RequireFromString("1000"), SenderAccountNumber: "3100000001", SenderName: "Ada Obi",
+		Timestamp: time.Now().UTC().Truncate(time.Microsecond)}
+	tx.Normalize()
+	rec := &screening.Record{ID: screening.NewTransactionID(), VerdictID: screening.NewID("vrd_"), Tx: tx,
+		AmountNGN: tx.Amount, ProcessedAt: time.Now().UTC(),
+		Result: screening.Result{Aggregate: screening.Aggregate{Outcome: rules.Approve, RiskLevel: "LOW", Actions: []string{}},
+			Breakdown: []screening.EngineVerdict{{Category: screening.CategoryRegulatory, Outcome: rules.Approve}}}}
+	if caseType != "" {
+		rec.Result.Outcome, rec.Result.RiskLevel, rec.Result.Score = rules.Review, "MEDIUM", 50
+		rec.Case = &screening.CaseRequest{Type: caseType, Priority: "MEDIUM", Title: "REVIEW on " + ext, Description: "test"}
+	}
+	return rec
+}
+
+// TestScreeningCommitBatchFailureIsolated shares one case-lane batch between good screenings
+// and one whose case cannot be created: the batch's transaction rolls back on the held
+// connection, every screening is retried alone, the bad one fails with its own error and the
+// others are stored with their cases, and the connection goes on serving later batches.
+func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	t.Cleanup(st.Close)
+	ten := pgtest.Tenant(ctx, t, db)
+	recs := []*screening.Record{record(ten.ID, "good-1", "AML_ALERT"), record(ten.ID, "bad", "NOT_A_TYPE"),
+		record(ten.ID, "good-2", "AML_ALERT"), record(ten.ID, "plain", "")}
+	type out struct {
+		caseID string
+		err    error
+	}
+	outs := make([]out, len(recs))
+	var wg sync.WaitGroup
+	for i, r := range recs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i].caseID, outs[i].err = st.Save(ctx, r)
+		}()
+	}
+	wg.Wait()
+	require.NoError(t, outs[0].err)
+	require.NotEmpty(t, outs[0].caseID)
+	require.Error(t, outs[1].err)
+	require.Equal(t, apperr.Validation, apperr.CodeOf(outs[1].err))
+	require.NoError(t, outs[2].err)
+	require.NotEmpty(t, outs[2].caseID)
+	require.NoError(t, outs[3].err)
+	require.Empty(t, outs[3].caseID)
+
+	// Later batches on the same connections work, and the numbers have no gap.
+	id, err := st.Save(ctx, record(ten.ID, "good-3", "AML_ALERT"))
+	require.NoError(t, err)
+	require.NotEmpty(t, id)
+	var n, maxNum int
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `select count(*), max(split_part(case_number, '-', 3)::int) from cases where tenant_id = $1`,
+			string(ten.ID)).Scan(&n, &maxNum)
+	}))
+	require.Equal(t, 3, n)
+	require.Equal(t, 3, maxNum)
+	for _, ext := range []string{"good-1", "good-2", "good-3", "plain"} {
+		p, err := st.Prefetch(ctx, &screening.Transaction{TenantID: ten.ID, ExternalID: ext, SenderAccountNumber: "3100000001",
+			Timestamp: time.Now()}, false)
+		require.NoError(t, err)
+		require.NotNil(t, p.Existing, ext)
+	}
+	p, err := st.Prefetch(ctx, &screening.Transaction{TenantID: ten.ID, ExternalID: "bad", SenderAccountNumber: "3100000001",
+		Timestamp: time.Now()}, false)
+	require.NoError(t, err)
+	require.Nil(t, p.Existing, "the failed screening is not stored")
 }

@@ -2,9 +2,11 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/complyd/complyd/internal/tenancy"
@@ -67,3 +69,51 @@ func (c *tenantConn) drop() {
 	_ = c.conn.Hijack().Close(context.Background())
 	c.conn, c.tenant = nil, ""
 }
+
+// connTx is a pgx.Tx over a held connection whose BEGIN the caller queued with its first
+// statements (pgx.BeginFunc would spend a round trip on BEGIN alone); Commit and Rollback send
+// COMMIT and ROLLBACK. It exists for the screening committer, whose batches with side effects
+// then take four round trips whatever their size (docs/screening.md "Performance").
+type connTx struct{ c *pgx.Conn }
+
+var _ pgx.Tx = connTx{}
+
+func (t connTx) Begin(context.Context) (pgx.Tx, error) {
+	return nil, errors.New("connTx: nested transactions are not supported")
+}
+
+func (t connTx) Commit(ctx context.Context) error {
+	_, err := t.c.Exec(ctx, "commit")
+	return err
+}
+
+func (t connTx) Rollback(ctx context.Context) error {
+	_, err := t.c.Exec(ctx, "rollback")
+	return err
+}
+
+func (t connTx) CopyFrom(ctx context.Context, table pgx.Identifier, cols []string, src pgx.CopyFromSource) (int64, error) {
+	return t.c.CopyFrom(ctx, table, cols, src)
+}
+
+func (t connTx) SendBatch(ctx context.Context, b *pgx.Batch) pgx.BatchResults { return t.c.SendBatch(ctx, b) }
+
+func (t connTx) LargeObjects() pgx.LargeObjects { return pgx.LargeObjects{} }
+
+func (t connTx) Prepare(ctx context.Context, name, sql string) (*pgconn.StatementDescription, error) {
+	return t.c.Prepare(ctx, name, sql)
+}
+
+func (t connTx) Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
+	return t.c.Exec(ctx, sql, args...)
+}
+
+func (t connTx) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return t.c.Query(ctx, sql, args...)
+}
+
+func (t connTx) QueryRow(ctx context.Context, sql string, args ...any) pgx.Row {
+	return t.c.QueryRow(ctx, sql, args...)
+}
+
+func (t connTx) Conn() *pgx.Conn { return t.c }

@@ -60,7 +60,7 @@ func webhookURL(ctx context.Context, tx writer, tenantID tenancy.TenantID) (stri
 		}
 	}
 	var url string
-	err := tx.QueryRow(ctx, "select url from webhook_endpoints where tenant_id = $1", string(tenantID)).Scan(&url)
+	err := tx.QueryRow(ctx, webhookURLSQL, string(tenantID)).Scan(&url)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("read webhook endpoint: %w", err)
 	}
@@ -69,3 +69,5 @@ func webhookURL(ctx context.Context, tx writer, tenantID tenancy.TenantID) (stri
 	}
 	return url, nil
 }
+
+const webhookURLSQL = "select url from webhook_endpoints where tenant_id = $1"
