@@ -194,7 +194,7 @@ type screeningStream struct {
 	work    chan *complydv1.ScreenTransactionRequest
 	workers int          // started (read's goroutine only)
 	busy    atomic.Int32 // workers screening a message
-	broken atomic.Bool // a Send failed: the client is gone, stop reading
+	broken  atomic.Bool  // a Send failed: the client is gone, stop reading
 
 	mu      sync.Mutex // serialises Send (a stream's Send is not safe for concurrent use)
 	sendErr error      // first failed Send
