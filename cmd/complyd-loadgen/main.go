@@ -131,11 +131,21 @@ func run(o options) error {
 }
 
 type result struct {
-	lat       []time.Duration
+	lat []time.Duration
+	// latCase are the latencies of the answers that opened an automatic case (stream mode), a
+	// subset of lat: their screening also commits the case and its effects.
+	latCase   []time.Duration
+	worst     []secondStat // stream mode: the seconds with the highest p99
 	errors    int64
 	outcomes  map[string]int64
 	elapsed   time.Duration
 	scheduled int
+}
+
+// secondStat is one second of a run (by due time).
+type secondStat struct {
+	second   int
+	p99, max time.Duration
 }
 
 func (r *result) pct(p float64) time.Duration {
@@ -161,6 +171,18 @@ func (r *result) print(o options) {
 	fmt.Printf("%s  latency from scheduled send: p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms\n", o.proto,
 		ms(r.pct(0.5)), ms(r.pct(0.95)), ms(r.pct(0.99)), ms(r.pct(1)))
 	fmt.Printf("%s  outcomes %v\n", o.proto, r.outcomes)
+	if len(r.worst) > 0 {
+		fmt.Printf("%s  worst seconds (second: p99/max ms):", o.proto)
+		for _, w := range r.worst {
+			fmt.Printf(" %d: %.0f/%.0f", w.second, ms(w.p99), ms(w.max))
+		}
+		fmt.Println()
+	}
+	if len(r.latCase) > 0 {
+		c := &result{lat: r.latCase}
+		fmt.Printf("%s  of which %d opened a case: p50 %.2f ms  p95 %.2f ms  p99 %.2f ms\n", o.proto, len(c.lat),
+			ms(c.pct(0.5)), ms(c.pct(0.95)), ms(c.pct(0.99)))
+	}
 }
 
 // drive issues rate×d requests on the open-model schedule.

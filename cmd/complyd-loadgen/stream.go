@@ -98,6 +98,7 @@ type streamRun struct {
 const (
 	stateNone uint32 = iota
 	stateOK
+	stateOKCase // answered with a result that opened an automatic case
 	stateDuplicate
 	stateError
 )
@@ -145,6 +146,8 @@ func (d *streamDriver) receive(s *screenStream) {
 		i := int(seq - r.seq0)
 		lat := now.Sub(r.start.Add(time.Duration(i) * r.interval))
 		switch {
+		case it.Result != nil && it.Result.GetCaseId() != nil:
+			r.settle(i, stateOKCase, lat, "")
 		case it.Result != nil:
 			r.settle(i, stateOK, lat, "")
 		case it.Error.GetCode() == "DUPLICATE_EXTERNAL_ID":
@@ -197,6 +200,10 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 		case stateOK:
 			res.outcomes["ok"]++
 			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
+		case stateOKCase:
+			res.outcomes["ok"]++
+			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
+			res.latCase = append(res.latCase, time.Duration(r.lat[i].Load()))
 		case stateDuplicate:
 			res.outcomes["duplicate"]++
 			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
@@ -210,7 +217,9 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 	if unanswered > 0 {
 		r.firstErr.CompareAndSwap(nil, fmt.Sprintf("%d requests without an answer %s after their due time", unanswered, streamAnswerTimeout))
 	}
+	res.worst = worstSeconds(r, 5)
 	slices.Sort(res.lat)
+	slices.Sort(res.latCase)
 	if e, ok := r.firstErr.Load().(string); ok {
 		fmt.Fprintf(os.Stderr, "first error: %s\n", e)
 	}
@@ -240,4 +249,27 @@ func (d *streamDriver) send(next *int, req *complydv1.ScreenTransactionRequest) 
 		}
 	}
 	return errors.New("every stream has ended")
+}
+
+// worstSeconds returns the k seconds of the run (by due time) with the highest p99 latency,
+// to correlate tail latency with what happened on the machine at the time.
+func worstSeconds(r *streamRun, k int) []secondStat {
+	perSec := int(time.Second / r.interval)
+	var out []secondStat
+	for start := 0; start < r.n; start += perSec {
+		var lat []time.Duration
+		for i := start; i < min(start+perSec, r.n); i++ {
+			if st := r.state[i].Load(); st == stateOK || st == stateOKCase || st == stateDuplicate {
+				lat = append(lat, time.Duration(r.lat[i].Load()))
+			}
+		}
+		if len(lat) == 0 {
+			continue
+		}
+		slices.Sort(lat)
+		q := &result{lat: lat}
+		out = append(out, secondStat{second: start / perSec, p99: q.pct(0.99), max: q.pct(1)})
+	}
+	slices.SortFunc(out, func(a, b secondStat) int { return int(b.p99 - a.p99) })
+	return out[:min(k, len(out))]
 }
