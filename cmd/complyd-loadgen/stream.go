@@ -166,6 +166,7 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 	if n == 0 {
 		return &result{outcomes: map[string]int64{}, elapsed: time.Nanosecond}, nil
 	}
+	mix.prepare(n)
 	first := mix.next()
 	seq0, ok := seqOf(first.ExternalId)
 	if !ok {

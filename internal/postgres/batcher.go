@@ -8,8 +8,10 @@ import (
 // batcher runs batches of the items sent to it on `workers` goroutines, each with a function of
 // its own from newWorker (which may hold per-worker state, such as a connection): a worker takes the first waiting item, adds whatever else is already queued (up to max), and
 // calls fn. Under load the batches grow by themselves while the previous ones are in flight;
-// when idle an item goes alone at once, unless linger is set: then a worker waits up to linger
-// after the first item for more. The screening store uses it to share one database
+// when idle an item goes alone at once. With linger set, a worker whose previous batch had at
+// least lingerFrom items (the load is high) waits up to linger after the first item for more:
+// under load, fewer and larger batches cost the database less per item; at low load nobody
+// waits for company that is not coming. The screening store uses it to share one database
 // round trip between concurrent screenings (docs/screening.md "Performance").
 type batcher[T any] struct {
 	ch     chan T
@@ -35,17 +37,21 @@ func (b *batcher[T]) close() {
 	b.wg.Wait()
 }
 
+// lingerFrom is the size of the previous batch from which a worker lingers.
+const lingerFrom = 4
+
 func (b *batcher[T]) run() {
 	defer b.wg.Done()
 	fn, done := b.start()
 	if done != nil {
 		defer done()
 	}
+	last := 0
 	for first := range b.ch {
 		batch := []T{first}
 		var timer *time.Timer
 		var expired <-chan time.Time // nil without linger: the default case ends the batch
-		if b.linger > 0 {
+		if b.linger > 0 && last >= lingerFrom {
 			timer = time.NewTimer(b.linger)
 			expired = timer.C
 		}
@@ -76,6 +82,7 @@ func (b *batcher[T]) run() {
 		if timer != nil {
 			timer.Stop()
 		}
+		last = len(batch)
 		fn(batch)
 	}
 }
