@@ -93,23 +93,24 @@ fi
 HZ=$(getconf CLK_TCK)
 proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+steal_ticks() { awk '/^cpu /{print $9}' /proc/stat; } # CPU time the hypervisor gave to others
 # PostgreSQL: every process of the postgres user (backends that exit mid-phase are missed).
 pg_ticks() {
   for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
 }
 # measure NAME RATE PROTO: one loadgen phase, then its CPU split per screening.
 measure() {
-  local name=$1 rate=$2 proto=$3 s0 m0 p0 w0 s1 m1 p1 w1
-  s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N)
+  local name=$1 rate=$2 proto=$3 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1
+  s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
     -rate "$rate" -duration "$DURATION" -run "$name-$$" -json "$WORK/$name.json"
-  s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N)
+  s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N); st1=$(steal_ticks)
   echo "$name  verdicts stored: $(psql "$DB_URL" -Atc "select string_agg(outcome || ' ' || n || ' (' || round(100.0 * n / total, 1) || '%)', ', ' order by n desc)
     from (select outcome, count(*) n, sum(count(*)) over () total from transactions where external_id like '$name-$$-%' group by outcome) x");\
  automatic cases: $(psql "$DB_URL" -Atc "select count(*) from cases c join transactions t on t.id::text = c.related_transaction_id
     where t.external_id like '$name-$$-%'")"
   python3 scripts/cpu-split.py "$WORK/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
-    "$HZ" "$rate" "$DURATION" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')"
+    "$HZ" "$rate" "$DURATION" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))"
 }
 
 PHASES=${PHASES:-grpc rest}

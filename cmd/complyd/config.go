@@ -116,7 +116,7 @@ func loadConfig(devMode bool) (config, error) {
 	if c.ScreeningMaxBatch, err = envInt("COMPLYD_SCREENING_MAX_BATCH", 256); err != nil {
 		return c, err
 	}
-	linger, err := envInt("COMPLYD_SCREENING_LINGER_US", 0)
+	linger, err := envInt("COMPLYD_SCREENING_LINGER_US", 2000)
 	if err != nil {
 		return c, err
 	}
