@@ -50,3 +50,7 @@ bench-lookups:
 # Screening load test: gRPC at 3000/s and /api/v1 at 1000/s for 60 s each, plus pgbench's raw limit.
 bench-screening:
     bash scripts/bench-screening.sh
+# The same on a PostgreSQL cluster of its own with the settings of docs/screening.md "Benchmark"
+# (kept in /var/tmp/complyd-bench-pg with its seeded template between runs).
+bench-screening-cluster:
+    BENCH_CLUSTER=/var/tmp/complyd-bench-pg BENCH_TEMPLATE=complyd_bench_tmpl bash scripts/bench-screening.sh

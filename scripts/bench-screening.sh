@@ -18,6 +18,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# BENCH_CLUSTER=DIR runs the benchmark on a PostgreSQL cluster of its own in DIR (created on
+# first use, kept for the next run with its template database), started with the settings of
+# docs/screening.md "Benchmark": synchronous commit and fsync on, shared_buffers 1GB,
+# max_wal_size 8GB, checkpoint_timeout 15min, wal_compression lz4. Without it the benchmark
+# uses the server at BENCH_PG_URL as it is configured.
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+if [ -n "${BENCH_CLUSTER:-}" ]; then
+  CPORT=${BENCH_CLUSTER_PORT:-5499}
+  mkdir -p "$BENCH_CLUSTER"
+  as_pg=()
+  if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$BENCH_CLUSTER"; as_pg=(runuser -u postgres --); fi
+  if [ ! -f "$BENCH_CLUSTER/data/PG_VERSION" ]; then
+    "${as_pg[@]}" "$PG_BIN/initdb" -D "$BENCH_CLUSTER/data" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+  fi
+  if ! "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$CPORT"; then
+    "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$BENCH_CLUSTER/data" -l "$BENCH_CLUSTER/log" -w -o "-c listen_addresses=127.0.0.1 \
+      -p $CPORT -k $BENCH_CLUSTER -c synchronous_commit=on -c fsync=on -c shared_buffers=1GB -c max_connections=200 \
+      -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4" start >/dev/null
+  fi
+  BENCH_PG_URL=postgres://postgres@127.0.0.1:$CPORT/postgres
+fi
 PG_URL=${BENCH_PG_URL:-postgres://postgres@127.0.0.1:5432/postgres}
 GRPC_RATE=${GRPC_RATE:-3000}
 GRPC_PROTO=${GRPC_PROTO:-grpc-stream}
@@ -46,7 +67,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== machine: $(nproc) cores; PostgreSQL: $(psql "$PG_URL" -Atc 'show server_version'), synchronous_commit=$(psql "$PG_URL" -Atc 'show synchronous_commit'), fsync=$(psql "$PG_URL" -Atc 'show fsync')"
+echo "== machine: $(nproc) cores; PostgreSQL $(psql "$PG_URL" -Atc 'show server_version'): $(psql "$PG_URL" -Atc "select string_agg(name || '=' || setting || coalesce(unit, ''), ' ' order by name) from pg_settings
+  where name in ('synchronous_commit', 'fsync', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression')")"
 go build -o "$WORK/complyd" ./cmd/complyd
 go build -o "$WORK/loadgen" ./cmd/complyd-loadgen
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
