@@ -67,7 +67,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-echo "== machine: $(nproc) cores; PostgreSQL $(psql "$PG_URL" -Atc 'show server_version'): $(psql "$PG_URL" -Atc "select string_agg(name || '=' || setting || coalesce(unit, ''), ' ' order by name) from pg_settings
+echo "== machine: $(nproc) cores; PostgreSQL $(psql "$PG_URL" -Atc 'show server_version'): $(psql "$PG_URL" -Atc "select string_agg(name || '=' || current_setting(name), ' ' order by name) from pg_settings
   where name in ('synchronous_commit', 'fsync', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression')")"
 go build -o "$WORK/complyd" ./cmd/complyd
 go build -o "$WORK/loadgen" ./cmd/complyd-loadgen
