@@ -636,15 +636,20 @@ func TestScreeningConcurrentTenantsStoreApart(t *testing.T) {
 		s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
 		sides = append(sides, &side{id: f.ID, token: admin, exts: map[string]bool{}})
 	}
-	account := newAccount() // the same account number at both tenants
+	// The same 30 account numbers at both tenants, each used once per tenant (more screenings of
+	// one account within minutes would trip the velocity rules).
+	accounts := make([]string, 30)
+	for i := range accounts {
+		accounts[i] = newAccount()
+	}
 	var wg sync.WaitGroup
 	for round := range 3 {
 		for _, sd := range sides {
 			var txs []map[string]any
-			for range 10 {
+			for j := range 10 {
 				e := ext(fmt.Sprintf("tenant-apart-%d", round))
 				sd.exts[e] = true
-				txs = append(txs, screenBody(e, account, 1000))
+				txs = append(txs, screenBody(e, accounts[round*10+j], 1000))
 			}
 			wg.Add(1)
 			go func() {
