@@ -60,7 +60,10 @@ WORK=$(mktemp -d)
 SERVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
-  if [ -n "${KEEP_DB:-}" ]; then echo "kept database $DB" >&2; else
+  if [ -n "${KEEP_DB:-}" ]; then
+    cp "$WORK/server.log" "/tmp/$DB.server.log" 2>/dev/null || true
+    echo "kept database $DB and the server's log in /tmp/$DB.server.log" >&2
+  else
     psql "$PG_URL" -qc "drop database if exists $DB" >/dev/null 2>&1 || true
   fi
   rm -rf "$WORK"

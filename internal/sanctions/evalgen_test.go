@@ -286,7 +286,7 @@ func couldBeListed(idx *Index, q string) bool {
 	seen := map[int32]bool{}
 	for _, t := range qs {
 		forDeletes(t.canon, func(k string) {
-			for _, id := range idx.del[k] {
+			for _, id := range idx.lookup([]byte(k)) {
 				seen[id] = true
 			}
 		})

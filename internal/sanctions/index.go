@@ -1,6 +1,10 @@
 package sanctions
 
-import "sync"
+import (
+	"hash/maphash"
+	"slices"
+	"sync"
+)
 
 // indexedName is one searchable name: an entry's primary name or one alias.
 type indexedName struct {
@@ -17,11 +21,30 @@ type indexedName struct {
 type Index struct {
 	entries []Entry
 	names   []indexedName
-	// del maps each strong canonical token and each of its one-letter
-	// deletions to the names holding it (symmetric-delete candidate
-	// generation: a query token hits any name token within edit distance ~2).
-	del     map[string][]int32
-	scratch sync.Pool
+	// del maps the hash of each strong canonical token and of each of its
+	// one-letter deletions to the names holding it, as a span of postings
+	// (symmetric-delete candidate generation: a query token hits any name
+	// token within edit distance ~2). Neither holds a pointer, so the garbage
+	// collector does not walk them (hundreds of thousands of keys: as a map of
+	// strings to slices they made every collection's marking slow every
+	// screening in flight). A hash collision only adds candidates, which the
+	// scoring then rejects.
+	del      map[uint64]span
+	postings []int32
+	seed     maphash.Seed
+	scratch  sync.Pool
+}
+
+// span is a run of Index.postings.
+type span struct{ off, n uint32 }
+
+// lookup returns the names holding the token or deletion key.
+func (idx *Index) lookup(key []byte) []int32 {
+	sp, ok := idx.del[maphash.Bytes(idx.seed, key)]
+	if !ok {
+		return nil
+	}
+	return idx.postings[sp.off : sp.off+sp.n]
 }
 
 // minDeleteLen is the shortest token whose deletions are indexed.
@@ -30,23 +53,46 @@ const minDeleteLen = 4
 // NewIndex builds an index over entries (primary names and every alias).
 // The entries are copied; names that normalise to nothing are skipped.
 func NewIndex(entries []Entry) *Index {
-	idx := &Index{
-		entries: append([]Entry(nil), entries...),
-		del:     make(map[string][]int32),
-	}
+	idx := &Index{entries: append([]Entry(nil), entries...), seed: maphash.MakeSeed()}
+	del := make(map[string][]int32)
 	for ei := range idx.entries {
 		e := &idx.entries[ei]
-		idx.addName(int32(ei), -1, false, e.Name)
+		idx.addName(del, int32(ei), -1, false, e.Name)
 		for ai, a := range e.Aliases {
-			idx.addName(int32(ei), int32(ai), a.Quality == AliasWeak, a.Name)
+			idx.addName(del, int32(ei), int32(ai), a.Quality == AliasWeak, a.Name)
 		}
 	}
+	idx.freeze(del)
 	n := len(idx.names)
 	idx.scratch.New = func() any { return newScratch(n) }
 	return idx
 }
 
-func (idx *Index) addName(entry, alias int32, weak bool, name string) {
+// freeze turns the build-time map of keys to names into the hashed spans of one postings array.
+func (idx *Index) freeze(del map[string][]int32) {
+	total := 0
+	for _, l := range del {
+		total += len(l)
+	}
+	idx.del = make(map[uint64]span, len(del))
+	idx.postings = make([]int32, 0, total)
+	byHash := make(map[uint64][]int32, len(del))
+	for k, l := range del {
+		h := maphash.String(idx.seed, k)
+		if prev, ok := byHash[h]; ok { // a collision: the span holds both keys' names
+			l = append(append([]int32(nil), prev...), l...)
+			slices.Sort(l)
+			l = slices.Compact(l)
+		}
+		byHash[h] = l
+	}
+	for h, l := range byHash {
+		idx.del[h] = span{off: uint32(len(idx.postings)), n: uint32(len(l))}
+		idx.postings = append(idx.postings, l...)
+	}
+}
+
+func (idx *Index) addName(del map[string][]int32, entry, alias int32, weak bool, name string) {
 	toks := tokenize(name)
 	if len(toks) > maxNameTokens {
 		toks = toks[:maxNameTokens]
@@ -67,7 +113,7 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 		if t.weak || t.initial() {
 			continue
 		}
-		forDeletes(t.canon, func(k string) { idx.del[k] = appendOnce(idx.del[k], id) })
+		forDeletes(t.canon, func(k string) { del[k] = appendOnce(del[k], id) })
 	}
 }
 

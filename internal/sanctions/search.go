@@ -120,7 +120,7 @@ func (idx *Index) Search(q Query) []Match {
 				s.hit[id] += 1
 			}
 		}
-		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.del[string(k)]) })
+		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
 	}
 
 	// The best a candidate can score is when every hit is exact and the rest
