@@ -551,14 +551,14 @@ func TestScreeningImmutableTransactions(t *testing.T) {
 	require.ErrorContains(t, err, "permission denied")
 }
 
-// TestScreeningCaseBatchEffects screens 40 case-opening transactions at once, with a linger
-// that makes the case lane store them in shared batches: every case gets its own gap-free
+// TestScreeningCaseBatchEffects screens 40 case-opening transactions at once, so that the case
+// lane (one committer) stores them in shared batches, which the test checks: every case gets its own gap-free
 // number, timeline event and audit record, and every compliance officer an email and a
 // notification per case; every screening queues its case.created and transaction.screened
 // webhooks; and the River jobs of the emails and the webhooks are all enqueued.
 func TestScreeningCaseBatchEffects(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, &serverOpts{OwnDB: true, Config: func(c *config) { c.ScreeningLinger = 100 * time.Millisecond }})
+	s := newTestServer(t, &serverOpts{OwnDB: true})
 	f, admin := s.tenant()
 	o1, _ := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
 	o2, _ := s.userWithRole(f.ID, auth.RoleComplianceOfficer)

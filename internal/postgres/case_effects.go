@@ -144,11 +144,10 @@ func (db *DB) notifyComplianceOfficers(ctx context.Context, tx writer, tenantID 
 	return nil
 }
 
-// complianceOfficers lists the tenant's active compliance officers (once per batch for a
-// *pipelined writer).
+// complianceOfficers lists the tenant's active compliance officers (for a *pipelined writer, the
+// list its caller read ahead with the batch's other reads).
 func complianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantID) ([]userRow, error) {
-	p, batched := tx.(*pipelined)
-	if batched {
+	if p, ok := tx.(*pipelined); ok {
 		if rows, ok := p.officers[tenantID]; ok {
 			return rows, nil
 		}
@@ -156,9 +155,6 @@ func complianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantI
 	rows, err := collect[userRow](ctx, tx, complianceOfficersQuery(tenantID))
 	if err != nil {
 		return nil, fmt.Errorf("list compliance officers: %w", err)
-	}
-	if batched {
-		p.officers[tenantID] = rows
 	}
 	return rows, nil
 }

@@ -28,8 +28,9 @@ var (
 // pipelined is a writer over tx that queues every write, River jobs included, until flush, so
 // that a batch of screenings opens its cases, timelines, audit records, emails, notifications
 // and webhooks in a couple of round trips instead of a dozen per case. Reads go to the database
-// at once (they must not depend on the queued writes), and the tenant facts the effects read
-// (the webhook URL, the compliance officers) are read once per tenant and kept for the batch.
+// at once (they must not depend on the queued writes); the tenant facts the effects need (the
+// webhook URL, the compliance officers) the caller reads ahead, with the batch's other reads,
+// and puts in urls and officers.
 type pipelined struct {
 	tx       pgx.Tx
 	batch    pgx.Batch

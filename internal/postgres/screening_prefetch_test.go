@@ -161,10 +161,11 @@ func record(tenant tenancy.TenantID, ext, caseType string) *screening.Record {
 	return rec
 }
 
-// TestScreeningCommitBatchFailureIsolated shares one case-lane batch between good screenings
-// and one whose case cannot be created: the batch's transaction rolls back on the held
-// connection, every screening is retried alone, the bad one fails with its own error and the
-// others are stored with their cases, and the connection goes on serving later batches.
+// TestScreeningCommitBatchFailureIsolated saves good screenings concurrently with one whose case
+// cannot be created (in one case-lane batch when they queue together; the case lane does not
+// linger, so that is likely, not certain): the failed transaction rolls back on the held
+// connection, the bad screening fails with its own error and the others are stored with their
+// cases, and the connection goes on serving later batches, with gap-free case numbers.
 func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

@@ -34,8 +34,9 @@ type ScreeningStoreOptions struct {
 	Committers int
 	// MaxBatch bounds the screenings stored in one database transaction (default 256).
 	MaxBatch int
-	// Linger is how long a committer waits for more screenings after the first (default 0:
-	// batches form from what queued while the previous commit was in flight).
+	// Linger is how long a committer waits for more screenings after the first, once a batch
+	// of lingerFrom or more shows the load is high (default 0: batches form from what queued
+	// while the previous commit was in flight). The case lane never lingers.
 	Linger time.Duration
 	// ReadLinger is the same for a reader (default 0).
 	ReadLinger time.Duration

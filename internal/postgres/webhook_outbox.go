@@ -50,11 +50,10 @@ func deliverOpts(o *river.InsertOpts) *river.InsertOpts {
 	return o
 }
 
-// webhookURL returns the tenant's webhook URL, "" when none is configured (read once per batch
-// for a *pipelined writer).
+// webhookURL returns the tenant's webhook URL, "" when none is configured (for a *pipelined
+// writer, the URL its caller read ahead with the batch's other reads).
 func webhookURL(ctx context.Context, tx writer, tenantID tenancy.TenantID) (string, error) {
-	p, batched := tx.(*pipelined)
-	if batched {
+	if p, ok := tx.(*pipelined); ok {
 		if url, ok := p.urls[tenantID]; ok {
 			return url, nil
 		}
@@ -63,9 +62,6 @@ func webhookURL(ctx context.Context, tx writer, tenantID tenancy.TenantID) (stri
 	err := tx.QueryRow(ctx, webhookURLSQL, string(tenantID)).Scan(&url)
 	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("read webhook endpoint: %w", err)
-	}
-	if batched {
-		p.urls[tenantID] = url
 	}
 	return url, nil
 }
