@@ -316,44 +316,17 @@ func (h *KYBHandler) RejectKybApplication(ctx context.Context, req *connect.Requ
 
 // ListKybDocuments implements KybService.ListKybDocuments.
 func (h *KYBHandler) ListKybDocuments(ctx context.Context, req *connect.Request[complydv1.ListKybDocumentsRequest]) (*connect.Response[complydv1.ListDocumentsResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	views, err := h.svc.Documents(ctx, p.TenantID, req.Msg.Id)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
-	for _, v := range views {
-		out.Items = append(out.Items, DocumentProto(v))
-	}
-	return connect.NewResponse(out), nil
+	return listDocuments(ctx, h.log, h.svc, req.Msg.Id)
 }
 
 // GetKybDocumentDownload implements KybService.GetKybDocumentDownload.
 func (h *KYBHandler) GetKybDocumentDownload(ctx context.Context, req *connect.Request[complydv1.GetKybDocumentDownloadRequest]) (*connect.Response[complydv1.DocumentDownload], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	v, err := h.svc.Download(ctx, p.TenantID, req.Msg.Id, req.Msg.DocId)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.DocumentDownload{Url: v.URL, ExpiresAt: ts(v.ExpiresAt), FileName: v.FileName, MimeType: v.MimeType}), nil
+	return documentDownload(ctx, h.log, h.svc, req.Msg.Id, req.Msg.DocId)
 }
 
 // DeleteKybDocument implements KybService.DeleteKybDocument.
 func (h *KYBHandler) DeleteKybDocument(ctx context.Context, req *connect.Request[complydv1.DeleteKybDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	if err := h.svc.DeleteDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.DocId); err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.DeleteDocumentResponse{Id: req.Msg.DocId, Deleted: true}), nil
+	return deleteDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
 }
 
 // UploadKybDocument implements KybService.UploadKybDocument (bytes in the message).

@@ -297,44 +297,17 @@ func (h *KYCHandler) FaceMatch(ctx context.Context, req *connect.Request[complyd
 
 // ListDocuments implements KycService.ListDocuments.
 func (h *KYCHandler) ListDocuments(ctx context.Context, req *connect.Request[complydv1.ListDocumentsRequest]) (*connect.Response[complydv1.ListDocumentsResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	views, err := h.svc.Documents(ctx, p.TenantID, req.Msg.Id)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
-	for _, v := range views {
-		out.Items = append(out.Items, DocumentProto(v))
-	}
-	return connect.NewResponse(out), nil
+	return listDocuments(ctx, h.log, h.svc, req.Msg.Id)
 }
 
 // GetDocumentDownload implements KycService.GetDocumentDownload.
 func (h *KYCHandler) GetDocumentDownload(ctx context.Context, req *connect.Request[complydv1.GetDocumentDownloadRequest]) (*connect.Response[complydv1.DocumentDownload], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	v, err := h.svc.Download(ctx, p.TenantID, req.Msg.Id, req.Msg.DocId)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.DocumentDownload{Url: v.URL, ExpiresAt: ts(v.ExpiresAt), FileName: v.FileName, MimeType: v.MimeType}), nil
+	return documentDownload(ctx, h.log, h.svc, req.Msg.Id, req.Msg.DocId)
 }
 
 // DeleteDocument implements KycService.DeleteDocument.
 func (h *KYCHandler) DeleteDocument(ctx context.Context, req *connect.Request[complydv1.DeleteDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	if err := h.svc.DeleteDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.DocId); err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.DeleteDocumentResponse{Id: req.Msg.DocId, Deleted: true}), nil
+	return deleteDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
 }
 
 // UploadDocument implements KycService.UploadDocument (bytes in the message; gRPC and Connect).

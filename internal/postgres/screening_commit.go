@@ -117,10 +117,10 @@ func (g *groupCommitter) flush(conn *tenantConn, batch []*saveReq) {
 // effect (the common case: APPROVE, every engine answered) is one statement: the multi-row
 // insert, in its own implicit transaction, after the session's tenant when it changes. Any
 // other batch is one database transaction: per tenant (in tenant id order, and records in
-// externalId order, so concurrent batches lock in the same order), the insert, then for every
-// inserted record its automatic case (createCasesTx: case, timeline, audit, case.created
-// webhook, officers' email and dashboard notification), its transaction.screened webhook and its
-// retro-screening job; one COMMIT. Duplicates (stored before, or earlier in the batch) get
+// externalId order, so concurrent batches lock in the same order), the insert, then what the
+// inserted records cause (sideEffects: automatic cases with their timeline, audit, case.created
+// webhook, officers' email and notification; transaction.screened webhooks; retro-screening
+// jobs); one COMMIT. Duplicates (stored before, or earlier in the batch) get
 // DUPLICATE_EXTERNAL_ID with the original verdict and cause no side effect.
 func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*saveReq) (err error) {
 	c, err := conn.get(ctx)
