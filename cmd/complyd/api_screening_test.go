@@ -125,6 +125,10 @@ func TestScreeningBasicFlowAllProtocols(t *testing.T) {
 	}
 	got.decode(t, &detail)
 	require.Equal(t, "1000", detail.Amount)
+	// The id is a uuid: anything else is a validation error, a uuid no transaction has is 404.
+	requireRESTError(t, s.rest("GET", "/api/v1/transactions/not-a-uuid", cred{Bearer: admin}, nil), 400, "VALIDATION_ERROR")
+	requireRESTError(t, s.rest("GET", "/api/v1/transactions/00000000-0000-4000-8000-000000000000", cred{Bearer: admin}, nil),
+		404, "NOT_FOUND")
 	require.Equal(t, "NGN", detail.Currency)
 	require.Len(t, detail.Verdict.EngineVerdicts, 6)
 	require.Equal(t, screening.CategorySanctions, detail.Verdict.EngineVerdicts[0].EngineName)

@@ -335,8 +335,11 @@ var _ cases.Users = (*CaseUsers)(nil)
 // Get implements cases.Users: NOT_FOUND for an unknown id and for a user of another tenant.
 func (u *CaseUsers) Get(ctx context.Context, tenantID tenancy.TenantID, userID string) (cases.User, error) {
 	var out cases.User
+	if !isUUID(userID) {
+		return out, mapErr(pgx.ErrNoRows, "user")
+	}
 	err := u.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, "select id::text, is_active from users where tenant_id = $1 and id::text = $2",
+		err := tx.QueryRow(ctx, "select id::text, is_active from users where tenant_id = $1 and id = $2::uuid",
 			string(tenantID), userID).Scan(&out.ID, &out.Active)
 		return mapErr(err, "user")
 	})

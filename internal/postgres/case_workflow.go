@@ -263,9 +263,12 @@ func (s *CaseStore) RelatedTransaction(ctx context.Context, tenantID tenancy.Ten
 func relatedTransaction(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string) (*cases.TransactionSummary, error) {
 	var t cases.TransactionSummary
 	var v cases.VerdictSummary
+	if !isUUID(id) {
+		return nil, nil
+	}
 	err := tx.QueryRow(ctx, `select t.id::text, t.external_id, t.amount::text, t.currency, t.sender_name,
 			t.outcome, t.risk_level, t.aggregate_score::float8, t.total_latency_ms
-		from transactions t where t.tenant_id = $1 and t.id::text = $2`, string(tenantID), id).
+		from transactions t where t.tenant_id = $1 and t.id = $2::uuid`, string(tenantID), id).
 		Scan(&t.ID, &t.ExternalID, &t.Amount, &t.Currency, &t.SenderName, &v.Outcome, &v.RiskLevel, &v.AggregateScore,
 			&v.TotalLatencyMs)
 	if errors.Is(err, pgx.ErrNoRows) {

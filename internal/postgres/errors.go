@@ -3,6 +3,7 @@ package postgres
 import (
 	"errors"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -38,4 +39,13 @@ func mapErr(err error, what string) error {
 		}
 	}
 	return err
+}
+
+// isUUID reports whether id is a uuid PostgreSQL accepts. A point lookup compares the uuid
+// column with the id cast to uuid, so that the primary key's index answers it (comparing the
+// column cast to text scans every row of the tenant); an id that is not a uuid names nothing
+// and is NOT_FOUND without a query.
+func isUUID(id string) bool {
+	_, err := uuid.Parse(id)
+	return err == nil
 }

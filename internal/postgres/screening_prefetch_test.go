@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -222,4 +223,37 @@ func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
 		Timestamp: time.Now()}, false)
 	require.NoError(t, err)
 	require.Nil(t, p.Existing, "the failed screening is not stored")
+}
+
+// TestScreeningGetByID reads a stored transaction by its id (the retro-screening worker and
+// GET /transactions/:id do): found in its tenant whatever the id's letter case, NOT_FOUND in
+// another tenant and for an id that is not a uuid (no query error).
+func TestScreeningGetByID(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	t.Cleanup(st.Close)
+	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
+	seedTx(ctx, t, db, a.ID, "get-1", "0123456789", "100", time.Now())
+	var id string
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(a.ID)); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, "select id::text from transactions where external_id = 'get-1'").Scan(&id)
+	}))
+	for _, v := range []string{id, strings.ToUpper(id)} {
+		got, err := st.Get(ctx, a.ID, v)
+		require.NoError(t, err)
+		require.Equal(t, id, got.ID)
+		require.Equal(t, "get-1", got.Tx.ExternalID)
+	}
+	for _, c := range []struct {
+		tenant tenancy.TenantID
+		id     string
+	}{{b.ID, id}, {a.ID, "not-a-uuid"}, {a.ID, id + "0"}, {a.ID, ""}} {
+		_, err := st.Get(ctx, c.tenant, c.id)
+		require.Equal(t, apperr.NotFound, apperr.CodeOf(err), "%s %q: %v", c.tenant, c.id, err)
+	}
 }

@@ -433,9 +433,12 @@ func toStored(r txRow) (screening.Stored, error) {
 // Get implements screening.Store.
 func (s *ScreeningStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (screening.Stored, error) {
 	var out screening.Stored
+	if !isUUID(id) {
+		return out, mapErr(pgx.ErrNoRows, "transaction")
+	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		r, err := one[txRow](ctx, tx, psql.Select(selectColumns).From("transactions t").
-			Where(sq.And{sq.Eq{"t.tenant_id": string(tenantID)}, sq.Expr("t.id::text = ?", id)}), "transaction")
+			Where(sq.And{sq.Eq{"t.tenant_id": string(tenantID)}, sq.Expr("t.id = ?::uuid", id)}), "transaction")
 		if err != nil {
 			return err
 		}
