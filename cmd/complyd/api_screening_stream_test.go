@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -224,6 +226,16 @@ func TestScreeningStream(t *testing.T) {
 	for _, proto := range []string{"grpc", "connect"} {
 		require.Contains(t, string(body), `complyd_rpc_requests_total{code="ok",procedure="`+
 			complydv1connect.TransactionServiceScreenTransactionStreamProcedure+`",protocol="`+proto+`"} 1`)
+	}
+	// The screening store's batches are observed by stage: every screening was read and
+	// committed in some batch (102 valid screenings over the two protocols), and some opened
+	// a case.
+	for _, stage := range []string{"read", "commit", "case"} {
+		m := regexp.MustCompile(`complyd_screening_batch_size_sum\{stage="` + stage + `"\} (\d+)`).FindStringSubmatch(string(body))
+		require.NotNil(t, m, "no batch size metric of stage %s", stage)
+		n, _ := strconv.Atoi(m[1])
+		require.Positive(t, n, stage)
+		require.Contains(t, string(body), `complyd_screening_batch_duration_seconds_count{stage="`+stage+`"}`)
 	}
 }
 

@@ -40,7 +40,7 @@ func wireScreening(w *wiring) error {
 	}
 	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
 		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger,
-		ReadLinger: w.cfg.ScreeningReadLinger})
+		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
 
 	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))

@@ -18,12 +18,15 @@ type batcher[T any] struct {
 	max    int
 	linger time.Duration
 	start  func() (fn func([]T), done func())
-	wg     sync.WaitGroup
-	once   sync.Once
+	// observe, when set, is told each batch's size and how long fn took.
+	observe func(n int, d time.Duration)
+	wg      sync.WaitGroup
+	once    sync.Once
 }
 
-func newBatcher[T any](workers, max, queue int, linger time.Duration, newWorker func() (fn func([]T), done func())) *batcher[T] {
-	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, start: newWorker}
+func newBatcher[T any](workers, max, queue int, linger time.Duration, observe func(int, time.Duration),
+	newWorker func() (fn func([]T), done func())) *batcher[T] {
+	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, start: newWorker, observe: observe}
 	for range workers {
 		b.wg.Add(1)
 		go b.run()
@@ -83,6 +86,12 @@ func (b *batcher[T]) run() {
 			timer.Stop()
 		}
 		last = len(batch)
+		if b.observe == nil {
+			fn(batch)
+			continue
+		}
+		t0 := time.Now()
 		fn(batch)
+		b.observe(len(batch), time.Since(t0))
 	}
 }

@@ -17,7 +17,7 @@ func TestBatcherLingersOnlyUnderLoad(t *testing.T) {
 	}
 	calls := make(chan call, 16)
 	gate := make(chan struct{})
-	b := newBatcher(1, 64, 64, 300*time.Millisecond, func() (func([]int), func()) {
+	b := newBatcher(1, 64, 64, 300*time.Millisecond, nil, func() (func([]int), func()) {
 		return func(batch []int) {
 			if batch[0] < 0 { // hold the worker while items queue up
 				<-gate

@@ -47,7 +47,7 @@ type groupCommitter struct {
 	commit          func(ctx context.Context, conn *tenantConn, batch []*saveReq) error
 }
 
-func newGroupCommitter(o ScreeningStoreOptions, db *DB, commit func(context.Context, *tenantConn, []*saveReq) error) *groupCommitter {
+func newGroupCommitter(o ScreeningStoreOptions, db *DB, m *batchMetrics, commit func(context.Context, *tenantConn, []*saveReq) error) *groupCommitter {
 	if o.Committers <= 0 {
 		o.Committers = 1
 	}
@@ -59,10 +59,10 @@ func newGroupCommitter(o ScreeningStoreOptions, db *DB, commit func(context.Cont
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*saveReq) { g.flush(conn, batch) }, conn.drop
 	}
-	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, worker)
+	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, m.observer("commit"), worker)
 	// No linger in the case lane: its batches cost four round trips whatever their size, and
 	// the screenings queue for it anyway while the previous batch is in flight.
-	g.withCase = newBatcher(1, o.MaxBatch, 4096, 0, worker)
+	g.withCase = newBatcher(1, o.MaxBatch, 4096, 0, m.observer("case"), worker)
 	return g
 }
 

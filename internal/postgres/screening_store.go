@@ -8,6 +8,7 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/paging"
@@ -40,6 +41,9 @@ type ScreeningStoreOptions struct {
 	Linger time.Duration
 	// ReadLinger is the same for a reader (default 0).
 	ReadLinger time.Duration
+	// Metrics, when set, receives the batches' sizes and durations by stage (read, commit,
+	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds.
+	Metrics prometheus.Registerer
 }
 
 // NewScreeningStore returns the store and starts its committers; Close stops them.
@@ -51,12 +55,50 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 		o.Readers = 1
 	}
 	s := &ScreeningStore{db: db}
-	s.gc = newGroupCommitter(o, db, s.commit)
-	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, o.ReadLinger, func() (func([]*prefetchReq), func()) {
+	m := newBatchMetrics(o.Metrics)
+	s.gc = newGroupCommitter(o, db, m, s.commit)
+	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
 	return s
+}
+
+// batchMetrics are the histograms of the screening store's batches, by stage; nil without a
+// registry.
+type batchMetrics struct {
+	size, seconds *prometheus.HistogramVec
+}
+
+func newBatchMetrics(reg prometheus.Registerer) *batchMetrics {
+	if reg == nil {
+		return nil
+	}
+	m := &batchMetrics{
+		size: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "complyd_screening_batch_size", Help: "Screenings per database batch, by stage (read, commit, case).",
+			Buckets: []float64{1, 2, 4, 8, 16, 32, 64, 128, 256},
+		}, []string{"stage"}),
+		seconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "complyd_screening_batch_duration_seconds", Help: "Time of one database batch of screenings, by stage " +
+				"(read: the batched prefetch; commit and case: the group commit without and with automatic cases).",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
+		}, []string{"stage"}),
+	}
+	reg.MustRegister(m.size, m.seconds)
+	return m
+}
+
+// observer returns the batcher hook of one stage (nil without metrics: the batcher skips it).
+func (m *batchMetrics) observer(stage string) func(int, time.Duration) {
+	if m == nil {
+		return nil
+	}
+	size, seconds := m.size.WithLabelValues(stage), m.seconds.WithLabelValues(stage)
+	return func(n int, d time.Duration) {
+		size.Observe(float64(n))
+		seconds.Observe(d.Seconds())
+	}
 }
 
 // Close stops the readers and the committers after the queued screenings are stored.
