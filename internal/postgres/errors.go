@@ -41,11 +41,15 @@ func mapErr(err error, what string) error {
 	return err
 }
 
-// isUUID reports whether id is a uuid PostgreSQL accepts. A point lookup compares the uuid
-// column with the id cast to uuid, so that the primary key's index answers it (comparing the
-// column cast to text scans every row of the tenant); an id that is not a uuid names nothing
-// and is NOT_FOUND without a query.
+// isUUID reports whether id is a uuid in its 36-character hyphenated form (either letter
+// case), which PostgreSQL's uuid input accepts. A point lookup compares the uuid column with
+// the id cast to uuid, so that the primary key's index answers it (comparing the column cast
+// to text scans every row of the tenant); any other id names nothing and is NOT_FOUND without
+// a query (uuid.Parse alone would also pass the urn: form, which the cast rejects).
 func isUUID(id string) bool {
+	if len(id) != 36 {
+		return false
+	}
 	_, err := uuid.Parse(id)
 	return err == nil
 }

@@ -252,7 +252,7 @@ func TestScreeningGetByID(t *testing.T) {
 	for _, c := range []struct {
 		tenant tenancy.TenantID
 		id     string
-	}{{b.ID, id}, {a.ID, "not-a-uuid"}, {a.ID, id + "0"}, {a.ID, ""}} {
+	}{{b.ID, id}, {a.ID, "not-a-uuid"}, {a.ID, id + "0"}, {a.ID, ""}, {a.ID, "urn:uuid:" + id}, {a.ID, "{" + id + "}"}} {
 		_, err := st.Get(ctx, c.tenant, c.id)
 		require.Equal(t, apperr.NotFound, apperr.CodeOf(err), "%s %q: %v", c.tenant, c.id, err)
 	}
