@@ -36,15 +36,22 @@ func seedTx(ctx context.Context, t *testing.T, db *postgres.DB, tenant tenancy.T
 	}))
 }
 
+// newScreeningStore starts a screening store with options o on a fresh database, stopped when
+// the test ends.
+func newScreeningStore(t *testing.T, o postgres.ScreeningStoreOptions) (context.Context, *postgres.DB, *postgres.ScreeningStore) {
+	t.Helper()
+	db := pgtest.DB(t)
+	st := postgres.NewScreeningStore(db, o)
+	t.Cleanup(st.Close)
+	return context.Background(), db, st
+}
+
 // TestScreeningPrefetchBatched fires many concurrent prefetches for two tenants, so that they
 // share batched reads, and checks that every screening gets exactly its own account's history,
 // its own idempotency answer and its own stored KYC, and nothing of the other tenant's.
 func TestScreeningPrefetchBatched(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db := pgtest.DB(t)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{Readers: 2, MaxBatch: 64})
-	t.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{Readers: 2, MaxBatch: 64})
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	const accounts = 40
@@ -169,10 +176,7 @@ func record(tenant tenancy.TenantID, ext, caseType string) *screening.Record {
 // cases, and the connection goes on serving later batches, with gap-free case numbers.
 func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db := pgtest.DB(t)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	t.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, t, db)
 	recs := []*screening.Record{record(ten.ID, "good-1", "AML_ALERT"), record(ten.ID, "bad", "NOT_A_TYPE"),
 		record(ten.ID, "good-2", "AML_ALERT"), record(ten.ID, "plain", "")}
@@ -230,10 +234,7 @@ func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
 // another tenant and for an id that is not a uuid (no query error).
 func TestScreeningGetByID(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	db := pgtest.DB(t)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	t.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	seedTx(ctx, t, db, a.ID, "get-1", "0123456789", "100", time.Now())
 	var id string
