@@ -235,3 +235,45 @@ func TestScreeningIdempotencyRace(t *testing.T) {
 	_ = auth.RoleBankAdmin
 	_ = pgtest.Password
 }
+
+// TestScreeningAccountBurst sends bursts from one account at the same instant, all at once:
+// each screening must see the ones of the burst stored before it (history includes stored
+// transactions of the same timestamp; screenings of one account are serialised from the read
+// of its history to their commit), so the rules that count recent transactions fire on a
+// burst exactly as on the same transactions sent one by one.
+func TestScreeningAccountBurst(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	burst := func(account string, n int, amount float64) []screenOut {
+		ts := time.Now().UTC().Format(time.RFC3339)
+		outs := make([]screenOut, n)
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() {
+				body := screenBody(ext(fmt.Sprintf("burst-%s-%d", account, i)), account, amount)
+				body["timestamp"] = ts
+				out, env := s.screen(admin, body)
+				require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+				outs[i] = out
+			})
+		}
+		wg.Wait()
+		return outs
+	}
+	count := func(outs []screenOut, rule string) int {
+		n := 0
+		for _, o := range outs {
+			if o.rule(rule) {
+				n++
+			}
+		}
+		return n
+	}
+	// AML-007: 5 or more in 60 minutes, this one included: the 5th and 6th of six.
+	require.Equal(t, 2, count(burst("0700000001", 6, 1000), "AML-007"))
+	// AML-003: three of 3,500,000 NGN (each under 80 % of the 10,000,000 transfer threshold)
+	// total 10,500,000 in 24 hours: the third one.
+	require.Equal(t, 1, count(burst("0700000002", 3, 3_500_000), "AML-003"))
+}

@@ -120,9 +120,9 @@ type prefetchReq struct {
 // Prefetch implements screening.Store. Concurrent prefetches share database round trips: the
 // request joins the next batch, and one pipelined read-only transaction answers the whole batch
 // with one prefetchSQL statement per tenant (the externalId's original verdict, the sender
-// account's history and behavioral profile before tx.Timestamp, its last activity, and the
-// stored KYC). Under load this is a few statements for hundreds of screenings instead of six
-// for each.
+// account's history and behavioral profile up to tx.Timestamp, stored transactions of the same
+// instant included, its last activity, and the stored KYC). Under load this is a few
+// statements for hundreds of screenings instead of six for each.
 func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error) {
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, done: make(chan struct{})}
 	select {
@@ -255,14 +255,15 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
 // transaction timestamps, sender BVNs or null when the stored KYC is not needed), one row per
 // screening numbered by ordinality: the original verdict of a repeated externalId; the sender
-// account's activity in the 90 days before the transaction (24-hour count and NGN sum, 60-minute
-// count, amount statistics, known devices, latest device, IP and location); the last activity of
-// all time (dormancy, 180 days); and the tenant's most recent KYC application for the BVN
+// account's activity in the 90 days up to the transaction's timestamp, stored transactions of
+// the same instant included (24-hour count and NGN sum, 60-minute count, amount statistics,
+// known devices, latest device, IP and location); the last activity of all time (dormancy, 180
+// days); and the tenant's most recent KYC application for the BVN
 // (the non-empty condition on a.bvn lets the planner use the partial index on tenant and BVN).
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
 	(select max(l.transaction_timestamp) from transactions l
-	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp < u.ts),
+	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts),
 	k.id, k.status, k.tier
 from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[]) with ordinality as u(ext, acct, ts, bvn, i)
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
@@ -281,7 +282,7 @@ cross join lateral (select
 	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lon,
 	(array_agg(t.transaction_timestamp order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as loc_at
 	from transactions t
-	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp < u.ts
+	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp <= u.ts
 	  and t.transaction_timestamp >= u.ts - interval '90 days') h
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn = u.bvn and a.bvn <> '' order by a.created_at desc, a.id desc limit 1) k on true`

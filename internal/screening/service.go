@@ -138,7 +138,8 @@ type ServiceDeps struct {
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
 // persistence with its side effects (service-spec.md 4.3).
 type Service struct {
-	d ServiceDeps
+	d        ServiceDeps
+	accounts accountGate
 }
 
 // NewService returns a Service; it panics on a missing dependency.
@@ -174,6 +175,11 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	if err := tx.Validate(mode); err != nil {
 		return Screened{}, err
 	}
+	unlock, err := s.accounts.lock(ctx, tenantID, tx.SenderAccountNumber)
+	if err != nil {
+		return Screened{}, err
+	}
+	defer unlock()
 	pre, err := s.d.Store.Prefetch(ctx, tx, NeedsStoredKYC(mode, tx))
 	if err != nil {
 		return Screened{}, err
