@@ -81,6 +81,20 @@ func TestScreeningCustomRules(t *testing.T) {
 	del := s.rest("DELETE", "/api/v1/rules/"+rule.ID, cred{Bearer: admin}, nil)
 	require.Equal(t, http.StatusOK, del.Status, "%s", del.Raw)
 	requireRESTError(t, s.rest("GET", "/api/v1/rules/"+rule.ID, cred{Bearer: admin}, nil), http.StatusNotFound, "NOT_FOUND")
+
+	// A rule that reads a metadata key compiles, but fails at runtime on a transaction without
+	// that key: it does not trigger there, and the screening still answers.
+	keyed := s.rest("POST", "/api/v1/rules", cred{Bearer: admin}, map[string]any{"name": "High channel risk",
+		"expression": `tx.metadata.channelRisk == "high"`, "score": 55, "outcome": "REVIEW"})
+	require.Equal(t, http.StatusCreated, keyed.Status, "%s", keyed.Raw)
+	without := pos(1000)
+	require.False(t, without.rule("High channel risk"))
+	require.Equal(t, "APPROVE", without.Outcome)
+	b := screenBody(ext("cel-meta"), newAccount(), 1000)
+	b["metadata"] = map[string]any{"channelRisk": "high"}
+	with, env := s.screen(admin, b)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	require.True(t, with.rule("High channel risk"), "%s", env.Raw)
 }
 
 // TestScreeningSettingsInvalidationAcrossReplicas: two servers over one database; an FX rate

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	_ "net/http/pprof" // served only when COMPLYD_PPROF_ADDR is set
 	"os"
+	"sync"
 	"time"
 
 	"connectrpc.com/connect"
@@ -17,6 +18,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // wireScreening wires issue 3: TransactionService (screening, list, detail, batch),
@@ -50,11 +52,13 @@ func wireScreening(w *wiring) error {
 	}
 	sanctionsEngine := screening.NewSanctionsEngine(screener)
 	behavioral := screening.NewBehavioralEngine()
+	custom := screening.NewCustomRulesEngine(programs)
+	custom.OnRuleError = ruleErrorLogger(w)
 	pipeline := screening.NewPipeline(screening.PipelineDeps{
 		Sanctions:  sanctionsEngine,
 		Regulatory: screening.NewRegulatoryEngine(),
 		Identity:   screening.NewIdentityEngine(),
-		Custom:     screening.NewCustomRulesEngine(programs),
+		Custom:     custom,
 		Decision:   screening.NewDecisionEngine(screening.DefaultDecisionConfig()),
 		Behavioral: behavioral,
 		Timeouts:   w.screeningTimeouts,
@@ -94,4 +98,25 @@ func startPprof(addr string) {
 		return
 	}
 	go func() { _ = http.ListenAndServe(addr, nil) }()
+}
+
+// ruleErrorLogger logs a custom rule that could not be evaluated (it did not trigger; the
+// screening went on), at most once a minute per rule so that a rule failing on every screening
+// does not flood the log.
+func ruleErrorLogger(w *wiring) func(context.Context, tenancy.TenantID, string, error) {
+	var mu sync.Mutex
+	last := map[string]time.Time{}
+	return func(ctx context.Context, tenant tenancy.TenantID, ruleID string, err error) {
+		now := time.Now()
+		mu.Lock()
+		quiet := now.Sub(last[ruleID]) < time.Minute
+		if !quiet {
+			last[ruleID] = now
+		}
+		mu.Unlock()
+		if !quiet {
+			w.log.WarnContext(ctx, "custom rule could not be evaluated; it did not trigger", "tenant", string(tenant),
+				"rule", ruleID, "error", err.Error())
+		}
+	}
 }

@@ -5,11 +5,15 @@ import (
 	"fmt"
 
 	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // CustomRulesEngine evaluates the tenant's enabled CEL rules (decisions.md §8, §10).
 type CustomRulesEngine struct {
 	cache *rules.Cache
+	// OnRuleError, when set, is told of each rule that could not be evaluated for a screening
+	// (the wiring logs it); the screening goes on without that rule.
+	OnRuleError func(ctx context.Context, tenant tenancy.TenantID, ruleID string, err error)
 }
 
 // NewCustomRulesEngine returns the Custom Rules engine; programs come from cache, so each
@@ -29,8 +33,10 @@ func (c *CustomRulesEngine) Inline() bool { return true }
 
 // Evaluate runs every enabled, non-mandatory rule of e.Rules. A true rule triggers with its
 // score and outcome and carries createdBy; the engine's score and outcome are the maxima.
-// A rule that no longer compiles or fails at runtime fails the engine, hence the screening:
-// only sanctions and behavioral analysis fail open (service-spec.md 1).
+// A rule that cannot be evaluated for this transaction (a runtime error, such as a metadata key
+// the transaction does not carry, or the cost limit; or an expression that no longer compiles)
+// does not trigger and is reported to OnRuleError: one tenant rule must not make every
+// screening of the tenant fail (docs/screening.md "Custom Rules").
 func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
 	b := newVerdict(CategoryCustom)
 	var in *rules.Input
@@ -41,14 +47,19 @@ func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *En
 		}
 		prg, err := c.cache.Program(r.Expression)
 		if err != nil {
-			return EngineVerdict{}, fmt.Errorf("compile rule %s: %w", r.ID, err)
+			c.ruleError(ctx, tx, r.ID, fmt.Errorf("compile: %w", err))
+			continue
 		}
 		if in == nil {
 			in = RuleInput(tx, e)
 		}
 		hit, err := prg.Eval(ctx, in)
 		if err != nil {
-			return EngineVerdict{}, fmt.Errorf("rule %s: %w", r.ID, err)
+			if ctx.Err() != nil { // the engine's deadline, not the rule: the pipeline reports it
+				return EngineVerdict{}, ctx.Err()
+			}
+			c.ruleError(ctx, tx, r.ID, err)
+			continue
 		}
 		if !hit {
 			continue
@@ -61,6 +72,12 @@ func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *En
 			Details: details, CreatedBy: r.CreatedBy}, rules.OutcomeActions(r.Outcome)...)
 	}
 	return b.verdict(), nil
+}
+
+func (c *CustomRulesEngine) ruleError(ctx context.Context, tx *Transaction, ruleID string, err error) {
+	if c.OnRuleError != nil {
+		c.OnRuleError(ctx, tx.TenantID, ruleID, err)
+	}
 }
 
 // RuleInput builds the CEL input of tx and e (the variables documented in internal/rules).

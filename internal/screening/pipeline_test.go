@@ -221,13 +221,33 @@ func TestPipeline(t *testing.T) {
 		}
 	})
 
-	t.Run("failing custom rule fails the screening", func(t *testing.T) {
+	t.Run("a custom rule failing at runtime does not trigger and is reported", func(t *testing.T) {
 		t.Parallel()
 		b := setup(t)
+		c, err := rules.NewCompiler()
+		require.NoError(t, err)
+		custom := screening.NewCustomRulesEngine(rules.NewCache(c, 0))
+		var reported []string
+		custom.OnRuleError = func(_ context.Context, _ tenancy.TenantID, id string, err error) {
+			reported = append(reported, id+": "+err.Error())
+		}
+		b.deps.Custom = custom
 		e := baseEnrichment()
-		e.Rules = []rules.Rule{{ID: "r1", Name: "div", Expression: "1 / ctx.count60m > 0", Score: 10, Outcome: rules.Review, Enabled: true}}
-		_, err := screening.NewPipeline(b.deps).Run(context.Background(), baseTx(), e)
-		require.ErrorContains(t, err, "division by zero")
+		e.Rules = []rules.Rule{
+			{ID: "r1", Name: "div", Expression: "1 / ctx.count60m > 0", Score: 10, Outcome: rules.Review, Enabled: true},
+			{ID: "r2", Name: "always", Expression: "true", Score: 30, Outcome: rules.Review, Enabled: true},
+		}
+		res, err := screening.NewPipeline(b.deps).Run(context.Background(), baseTx(), e)
+		require.NoError(t, err)
+		require.Len(t, reported, 1)
+		require.Contains(t, reported[0], "r1: ")
+		require.Contains(t, reported[0], "division by zero")
+		var names []string
+		for _, tr := range res.TriggeredRules {
+			names = append(names, tr.Name)
+		}
+		require.Contains(t, names, "always")
+		require.NotContains(t, names, "div")
 	})
 
 	t.Run("docs worked example", func(t *testing.T) {
