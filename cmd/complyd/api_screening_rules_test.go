@@ -361,7 +361,8 @@ func TestScreeningValidationEveryField(t *testing.T) {
 		{"senderKybStatus", func(b map[string]any) { b["senderKybStatus"] = "OK" }},
 		{"senderKycVerifiedAt", func(b map[string]any) { b["senderKycVerifiedAt"] = "last week" }},
 		{"senderName", func(b map[string]any) { b["senderName"] = "" }},
-		{"receiverAccountNumber", func(b map[string]any) { b["receiverAccountNumber"] = "123" }},
+		{"receiverAccountNumber", func(b map[string]any) { b["receiverAccountNumber"] = "GB29 NWBK 6016" }},
+		{"receiverAccountNumber", func(b map[string]any) { b["receiverAccountNumber"] = strings.Repeat("1", 35) }},
 		{"receiverBvn", func(b map[string]any) { b["receiverBvn"] = "1" }},
 		{"receiverKycStatus", func(b map[string]any) { b["receiverKycStatus"] = "X" }},
 		{"receiverCountry", func(b map[string]any) { b["receiverCountry"] = "XX" }},
@@ -393,6 +394,12 @@ func TestScreeningValidationEveryField(t *testing.T) {
 	var page struct{ Total int }
 	list.decode(t, &page)
 	require.Equal(t, 0, page.Total)
+
+	// A foreign receiver's account is not a NUBAN: an IBAN is accepted.
+	b := screenBody(ext("iban"), newAccount(), 1000)
+	b["type"], b["receiverCountry"], b["receiverAccountNumber"] = "INTERNATIONAL_TRANSFER", "GB", "GB29NWBK60161331926819"
+	env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, b)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 }
 
 // TestScreeningAutomaticCaseEffects: a BLOCK opens a case in the screening's transaction with

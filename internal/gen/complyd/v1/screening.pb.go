@@ -58,7 +58,9 @@ type ScreenTransactionRequest struct {
 	SenderName string `protobuf:"bytes,13,opt,name=sender_name,json=senderName,proto3" json:"sender_name,omitempty"`
 	// sender_bank_code.
 	SenderBankCode *string `protobuf:"bytes,14,opt,name=sender_bank_code,json=senderBankCode,proto3,oneof" json:"sender_bank_code,omitempty"`
-	// receiver_account_number: 10 digits.
+	// receiver_account_number: a Nigerian NUBAN (10 digits) or a foreign account number or IBAN:
+	// 1 to 34 letters and digits, no spaces (the spec gives the receiver's account no format;
+	// international transfers carry foreign ones).
 	ReceiverAccountNumber *string `protobuf:"bytes,15,opt,name=receiver_account_number,json=receiverAccountNumber,proto3,oneof" json:"receiver_account_number,omitempty"`
 	// receiver_name, screened when present.
 	ReceiverName *string `protobuf:"bytes,16,opt,name=receiver_name,json=receiverName,proto3,oneof" json:"receiver_name,omitempty"`
@@ -1793,7 +1795,7 @@ var File_complyd_v1_screening_proto protoreflect.FileDescriptor
 const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"\x1acomplyd/v1/screening.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x15complyd/v1/case.proto\x1a\x17complyd/v1/common.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\x88'\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x15complyd/v1/case.proto\x1a\x17complyd/v1/common.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\x90'\n" +
 	"\x18ScreenTransactionRequest\x12+\n" +
 	"\vexternal_id\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x01R\n" +
@@ -1815,8 +1817,8 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\vsender_name\x18\r \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xac\x02R\n" +
 	"senderName\x126\n" +
-	"\x10sender_bank_code\x18\x0e \x01(\tB\a\xbaH\x04r\x02\x18\x14H\aR\x0esenderBankCode\x88\x01\x01\x12O\n" +
-	"\x17receiver_account_number\x18\x0f \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{10}$H\bR\x15receiverAccountNumber\x88\x01\x01\x122\n" +
+	"\x10sender_bank_code\x18\x0e \x01(\tB\a\xbaH\x04r\x02\x18\x14H\aR\x0esenderBankCode\x88\x01\x01\x12W\n" +
+	"\x17receiver_account_number\x18\x0f \x01(\tB\x1a\xbaH\x17r\x152\x13^[A-Za-z0-9]{1,34}$H\bR\x15receiverAccountNumber\x88\x01\x01\x122\n" +
 	"\rreceiver_name\x18\x10 \x01(\tB\b\xbaH\x05r\x03\x18\xac\x02H\tR\freceiverName\x88\x01\x01\x12:\n" +
 	"\freceiver_bvn\x18\x11 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{11}$H\n" +
 	"R\vreceiverBvn\x88\x01\x01\x12s\n" +
