@@ -161,17 +161,18 @@ func TestScreeningAMLRuleBoundaries(t *testing.T) {
 			for _, w := range c.actions {
 				require.Contains(t, out.Actions, w)
 			}
-			reg := out.RiskBreakdown[1]
-			require.Equal(t, screening.CategoryRegulatory, reg.Category)
-			if c.fx {
-				var fx map[string]any
-				require.NoError(t, json.Unmarshal(reg.Fx, &fx), "%s", env.Raw)
-				require.Equal(t, "USD", fx["currency"])
-				require.Equal(t, "1500", fx["rateToNgn"])
-				require.NotEmpty(t, fx["amountNgn"])
-				require.NotEmpty(t, fx["rateUpdatedAt"])
-			} else {
-				require.True(t, len(reg.Fx) == 0 || string(reg.Fx) == "null", "%s", reg.Fx)
+			require.Equal(t, screening.CategoryRegulatory, out.RiskBreakdown[1].Category)
+			for _, e := range out.RiskBreakdown { // every entry of a non-NGN screening carries fx
+				if c.fx {
+					var fx map[string]any
+					require.NoError(t, json.Unmarshal(e.Fx, &fx), "%s: %s", e.Category, env.Raw)
+					require.Equal(t, "USD", fx["currency"])
+					require.Equal(t, "1500", fx["rateToNgn"])
+					require.NotEmpty(t, fx["amountNgn"])
+					require.NotEmpty(t, fx["rateUpdatedAt"])
+				} else {
+					require.True(t, len(e.Fx) == 0 || string(e.Fx) == "null", "%s: %s", e.Category, e.Fx)
+				}
 			}
 		})
 	}

@@ -314,8 +314,9 @@ func (h *ScreeningHandler) GetTransaction(ctx context.Context, req *connect.Requ
 	v := &complydv1.Verdict{Id: s.VerdictID, TransactionId: s.ID, Outcome: string(r.Outcome), RiskLevel: r.RiskLevel,
 		AggregateScore: r.Score, Actions: nonNil(r.Actions), TotalLatencyMs: int32(r.TotalLatencyMs),
 		ProcessedAt: ts(s.ProcessedAt), TriggeredRules: triggeredToProto(r.TriggeredRules), CaseId: nullString(s.CaseID)}
+	fx := fxToProto(r.FX)
 	for _, e := range r.Breakdown {
-		b := breakdownToProto(e)
+		b := breakdownToProto(e, fx)
 		v.EngineVerdicts = append(v.EngineVerdicts, &complydv1.EngineVerdict{EngineName: b.Category, Score: b.Score,
 			Outcome: b.Outcome, RulesTriggered: b.RulesTriggered, LatencyMs: b.LatencyMs, Fx: b.Fx, Skipped: b.Skipped,
 			SkipReason: b.SkipReason})
@@ -399,9 +400,12 @@ func fxToProto(f *screening.FX) *complydv1.FxConversion {
 		AmountNgn: f.AmountNGN.StringFixed(2), RateUpdatedAt: ts(f.RateUpdatedAt)}
 }
 
-func breakdownToProto(v screening.EngineVerdict) *complydv1.RiskBreakdown {
+// breakdownToProto maps one engine's verdict; fx is the screening's applied conversion, which
+// every entry of a non-NGN transaction carries (spec 4.3: "fx (present for non-NGN
+// transactions)"), whichever engine computed it.
+func breakdownToProto(v screening.EngineVerdict, fx *complydv1.FxConversion) *complydv1.RiskBreakdown {
 	b := &complydv1.RiskBreakdown{Category: v.Category, Score: int32(v.Score), Outcome: string(v.Outcome),
-		RulesTriggered: make([]string, 0, len(v.RulesTriggered)), LatencyMs: int32(v.LatencyMs), Fx: fxToProto(v.FX),
+		RulesTriggered: make([]string, 0, len(v.RulesTriggered)), LatencyMs: int32(v.LatencyMs), Fx: fx,
 		Skipped: v.Skipped, SkipReason: nullString(v.SkipReason)}
 	for _, r := range v.RulesTriggered {
 		b.RulesTriggered = append(b.RulesTriggered, r.Name)
@@ -430,8 +434,9 @@ func screeningResultToProto(s screening.Screened) *complydv1.ScreeningResult {
 		RiskLevel: r.RiskLevel, AggregateScore: r.Score, Actions: nonNil(r.Actions),
 		RiskBreakdown: make([]*complydv1.RiskBreakdown, 0, len(r.Breakdown)), TriggeredRules: triggeredToProto(r.TriggeredRules),
 		TotalLatencyMs: int32(r.TotalLatencyMs), CaseId: nullString(s.CaseID)}
+	fx := fxToProto(r.FX)
 	for _, v := range r.Breakdown {
-		out.RiskBreakdown = append(out.RiskBreakdown, breakdownToProto(v))
+		out.RiskBreakdown = append(out.RiskBreakdown, breakdownToProto(v, fx))
 	}
 	return out
 }
