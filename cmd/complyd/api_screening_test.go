@@ -277,3 +277,38 @@ func TestScreeningAccountBurst(t *testing.T) {
 	// total 10,500,000 in 24 hours: the third one.
 	require.Equal(t, 1, count(burst("0700000002", 3, 3_500_000), "AML-003"))
 }
+
+// TestTransactionListDateFilters: from and to take RFC 3339 timestamps or ISO 8601 dates (a
+// date range includes its last day), and a parameter that does not parse is a
+// VALIDATION_ERROR naming it.
+func TestTransactionListDateFilters(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	body := screenBody(ext("dated"), newAccount(), 1000)
+	body["timestamp"] = "2026-01-31T18:45:00Z"
+	_, env := s.screen(admin, body)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	total := func(query string) int {
+		got := s.rest("GET", "/api/v1/transactions?"+query, cred{Bearer: admin}, nil)
+		require.Equal(t, http.StatusOK, got.Status, "%s: %s", query, got.Raw)
+		var page struct{ Total int }
+		got.decode(t, &page)
+		return page.Total
+	}
+	require.Equal(t, 1, total("from=2026-01-31&to=2026-01-31"))
+	require.Equal(t, 1, total("from=2026-01-01&to=2026-01-31"))
+	require.Equal(t, 0, total("from=2026-02-01"))
+	require.Equal(t, 0, total("to=2026-01-30"))
+	require.Equal(t, 1, total("from=2026-01-31T18:45:00Z&to=2026-01-31T18:45:00Z"))
+	for _, c := range []struct{ query, field string }{
+		{"from=yesterday", "from"}, {"to=2026-13-01", "to"}, {"limit=abc", "limit"},
+	} {
+		got := s.rest("GET", "/api/v1/transactions?"+c.query, cred{Bearer: admin}, nil)
+		requireRESTError(t, got, http.StatusBadRequest, "VALIDATION_ERROR")
+		var fe struct{ Field, Message string }
+		require.NoError(t, json.Unmarshal(got.Error.Details[0], &fe))
+		require.Equal(t, c.field, fe.Field, "%s: %s", c.query, got.Raw)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -114,7 +115,18 @@ func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 		code := codeForStatus(st)
 		e := apperr.New(code, msg)
 		if code == apperr.Validation {
-			e.Details = []apperr.FieldError{{Field: "body", Message: msg}}
+			field := "body"
+			// A query or path parameter the transcoder could not parse names itself:
+			// `invalid parameter "from" value for type "message": ...`.
+			if m := badParam.FindStringSubmatch(msg); m != nil {
+				field = jsonName(m[1])
+				msg = "invalid value for " + field
+				if field == "from" || field == "to" {
+					msg += ": an RFC 3339 timestamp (2026-01-31T09:30:00Z) or a date (2026-01-31)"
+				}
+				e.Message = msg
+			}
+			e.Details = []apperr.FieldError{{Field: field, Message: msg}}
 		}
 		return e, nil
 	}
@@ -124,3 +136,25 @@ func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 
 // Flush is a no-op: the whole answer is buffered to be enveloped (vanguard needs a Flusher).
 func (r *recorder) Flush() {}
+
+// badParam matches the transcoder's message for a parameter it could not parse.
+var badParam = regexp.MustCompile(`^invalid parameter "([a-z0-9_.]+)"`)
+
+// jsonName turns a proto field path (page_size, filter.from) into its JSON name (pageSize,
+// filter.from).
+func jsonName(path string) string {
+	var b strings.Builder
+	upper := false
+	for _, c := range path {
+		switch {
+		case c == '_':
+			upper = true
+		case upper:
+			b.WriteString(strings.ToUpper(string(c)))
+			upper = false
+		default:
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}

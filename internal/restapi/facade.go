@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"connectrpc.com/vanguard"
 
@@ -51,6 +52,9 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// The body is re-wrapped in the envelope, so the transcoder must answer uncompressed.
 	r.Header.Del("Accept-Encoding")
+	if r.Method == http.MethodGet && r.URL.RawQuery != "" {
+		dateOnlyBounds(r)
+	}
 	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
 	_, createdPattern := f.created.Handler(r)
 	rec := &recorder{header: http.Header{}}
@@ -113,4 +117,26 @@ func (f *Facade) writeFailure(w http.ResponseWriter, e *apperr.Error, data json.
 	}
 	fe := failureEnvelope{Error: Failure{Code: string(e.Code), Message: e.Message, Details: e.Details, Data: data}}
 	writeJSON(w, st, fe)
+}
+
+// dateOnlyBounds lets the list filters `from` and `to` (timestamps) be ISO 8601 dates as well:
+// from=2026-01-31 is that day's start and to=2026-01-31 its end (both UTC, the API's time
+// zone), so a date range includes its last day. Other values are left to the transcoder.
+func dateOnlyBounds(r *http.Request) {
+	q := r.URL.Query()
+	changed := false
+	for name, suffix := range map[string]string{"from": "T00:00:00Z", "to": "T23:59:59.999999999Z"} {
+		v := q.Get(name)
+		if len(v) != len("2006-01-02") {
+			continue
+		}
+		if _, err := time.Parse(time.DateOnly, v); err != nil {
+			continue
+		}
+		q.Set(name, v+suffix)
+		changed = true
+	}
+	if changed {
+		r.URL.RawQuery = q.Encode()
+	}
 }
