@@ -114,6 +114,14 @@ func TestScreeningSettingsInvalidationAcrossReplicas(t *testing.T) {
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	require.Contains(t, out.Actions, "FX_RATE_MISSING")
 
+	// Only a currency a screening accepts can have a rate (XYZ is not ISO 4217); nothing of a
+	// rejected request is stored.
+	for _, cur := range []string{"XYZ", "NGN"} {
+		bad := a.rest("PATCH", "/api/v1/tenants/me/fx-rates", cred{Bearer: admin},
+			map[string]any{"rates": []map[string]string{{"currency": "GBP", "rateToNgn": "1"}, {"currency": cur, "rateToNgn": "10"}}})
+		requireRESTError(t, bad, http.StatusBadRequest, "VALIDATION_ERROR")
+		require.Contains(t, string(bad.Raw), "rates[1].currency")
+	}
 	env = a.rest("PATCH", "/api/v1/tenants/me/fx-rates", cred{Bearer: admin},
 		map[string]any{"rates": []map[string]string{{"currency": "GBP", "rateToNgn": "2000.5"}}})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)

@@ -4,8 +4,10 @@ import (
 	"context"
 	"log/slog"
 
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"connectrpc.com/connect"
 	"github.com/shopspring/decimal"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
@@ -96,6 +98,9 @@ func (h *TenantConfigHandler) UpdateFxRates(ctx context.Context, req *connect.Re
 		switch {
 		case r.Currency == "NGN":
 			bad = append(bad, apperr.FieldError{Field: fieldIndex("rates", i, "currency"), Message: "NGN is the base currency"})
+		case !screeningCurrencies[r.Currency]:
+			bad = append(bad, apperr.FieldError{Field: fieldIndex("rates", i, "currency"),
+				Message: "must be an ISO 4217 currency code a screening accepts"})
 		case err != nil || !d.IsPositive():
 			bad = append(bad, apperr.FieldError{Field: fieldIndex("rates", i, "rateToNgn"), Message: "must be a positive decimal"})
 		default:
@@ -189,3 +194,20 @@ func (h *TenantConfigHandler) UpdateLimits(ctx context.Context, req *connect.Req
 	h.invalidate(p.TenantID)
 	return connect.NewResponse(limitsToProto(t, e)), nil
 }
+
+// screeningCurrencies are the currencies a screening accepts: the ISO 4217 list of the
+// protovalidate rule on ScreenTransactionRequest.currency, read from the descriptor so that a
+// rate can only be set for a currency that can be screened.
+var screeningCurrencies = func() map[string]bool {
+	fd := (&complydv1.ScreenTransactionRequest{}).ProtoReflect().Descriptor().Fields().ByName("currency")
+	rules, _ := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules)
+	in := rules.GetString().GetIn()
+	if len(in) == 0 {
+		panic("connectapi: ScreenTransactionRequest.currency has no ISO 4217 list")
+	}
+	out := make(map[string]bool, len(in))
+	for _, c := range in {
+		out[c] = true
+	}
+	return out
+}()
