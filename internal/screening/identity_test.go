@@ -187,6 +187,14 @@ func TestTransactionValidate(t *testing.T) {
 	}
 	require.Equal(t, []string{"senderKycStatus", "senderKycTier", "metadata.senderRcNumber", "senderKybStatus"}, fields)
 
+	// A registration number sent as a JSON number is its digits; a fraction is no number.
+	for in, want := range map[any]string{float64(1234567): "1234567", " RC 98 ": "RC 98", 12.5: "", true: ""} {
+		num := baseTx()
+		num.Metadata = map[string]any{"entityType": "BUSINESS", "senderRcNumber": in}
+		num.Normalize()
+		require.Equal(t, want, num.SenderRCNumber, "%v", in)
+	}
+
 	bad := baseTx()
 	bad.Amount = dec("0")
 	bad.SenderAccountNumber = "123"

@@ -1,7 +1,9 @@
 package screening
 
 import (
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -85,8 +87,13 @@ func (t *Transaction) Normalize() {
 	if s, ok := t.Metadata["entityType"].(string); ok && s != "" {
 		t.EntityType = strings.ToUpper(s)
 	}
-	if s, ok := t.Metadata["senderRcNumber"].(string); ok {
-		t.SenderRCNumber = strings.TrimSpace(s)
+	switch rc := t.Metadata["senderRcNumber"].(type) {
+	case string:
+		t.SenderRCNumber = strings.TrimSpace(rc)
+	case float64: // a registration number sent as a JSON number (1234567): its digits
+		if rc > 0 && rc == math.Trunc(rc) && rc < 1e15 {
+			t.SenderRCNumber = strconv.FormatFloat(rc, 'f', -1, 64)
+		}
 	}
 }
 
