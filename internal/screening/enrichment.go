@@ -95,7 +95,8 @@ type Profile struct {
 type EnrichmentStore interface {
 	// AccountHistory returns the sender account's activity before at.
 	AccountHistory(ctx context.Context, tenantID tenancy.TenantID, accountNumber string, at time.Time) (History, error)
-	// StoredKYC returns the sender's KYC record, looked up by BVN, else by account number.
+	// StoredKYC returns the sender's KYC record, looked up by BVN (applications carry no
+	// account number: without a BVN nothing is found).
 	StoredKYC(ctx context.Context, tenantID tenancy.TenantID, bvn, accountNumber string) (StoredKYC, error)
 	// StoredKYB returns the KYB record of the company with registration number rcNumber.
 	StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcNumber string) (StoredKYB, error)
