@@ -396,6 +396,20 @@ func TestScreeningValidationEveryField(t *testing.T) {
 	list.decode(t, &page)
 	require.Equal(t, 0, page.Total)
 
+	// ISO 8601 date-times in their other extended forms are accepted, all read as the same
+	// instant.
+	for i, ts := range []string{"2026-01-01T10:00Z", "2026-01-01T11:00:00.000+0100", "2026-01-01T11:00+01",
+		"2026-01-01T10:00:00,0Z", "2026-01-01T10:00:00Z"} {
+		b := screenBody(ext(fmt.Sprintf("iso-%d", i)), newAccount(), 1000)
+		b["timestamp"] = ts
+		env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, b)
+		require.Equal(t, http.StatusOK, env.Status, "%s: %s", ts, env.Raw)
+	}
+	dated := s.rest("GET", "/api/v1/transactions?from=2026-01-01T10:00:00Z&to=2026-01-01T10:00:00Z", cred{Bearer: admin}, nil)
+	var same struct{ Total int }
+	dated.decode(t, &same)
+	require.Equal(t, 5, same.Total)
+
 	// A foreign receiver's account is not a NUBAN: an IBAN is accepted.
 	b := screenBody(ext("iban"), newAccount(), 1000)
 	b["type"], b["receiverCountry"], b["receiverAccountNumber"] = "INTERNATIONAL_TRANSFER", "GB", "GB29NWBK60161331926819"

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -344,18 +345,32 @@ func verdictSummary(r screening.Result) *complydv1.VerdictSummary {
 		TotalLatencyMs: int32(r.TotalLatencyMs)}
 }
 
+// isoLayouts are the ISO 8601 extended date-time forms with a zone that the proto pattern
+// admits: seconds and fraction optional (a decimal comma too), zone Z, ±hh:mm, ±hhmm or ±hh.
+var isoLayouts = func() []string {
+	var out []string
+	for _, clock := range []string{"15:04:05.999999999", "15:04"} {
+		for _, zone := range []string{"Z07:00", "Z0700", "Z07"} {
+			out = append(out, "2006-01-02T"+clock+zone)
+		}
+	}
+	return out
+}()
+
 // parseISO parses an ISO 8601 date-time with a zone (the proto pattern admits the shape; this
 // rejects impossible dates such as month 13).
 func parseISO(field, s string) (*time.Time, error) {
 	if s == "" {
 		return nil, nil
 	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return nil, apperr.Invalid(field, "must be an ISO 8601 date-time")
+	v := strings.Replace(s, ",", ".", 1) // 10:00:00,5 is 10:00:00.5 in ISO 8601
+	for _, layout := range isoLayouts {
+		if t, err := time.Parse(layout, v); err == nil {
+			t = t.UTC()
+			return &t, nil
+		}
 	}
-	t = t.UTC()
-	return &t, nil
+	return nil, apperr.Invalid(field, "must be an ISO 8601 date-time with a time zone")
 }
 
 // transactionFromProto maps the request; amounts become exact decimals from the number's

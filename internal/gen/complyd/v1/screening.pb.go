@@ -86,7 +86,8 @@ type ScreenTransactionRequest struct {
 	Latitude *float64 `protobuf:"fixed64,26,opt,name=latitude,proto3,oneof" json:"latitude,omitempty"`
 	// longitude of the sender, with latitude.
 	Longitude *float64 `protobuf:"fixed64,27,opt,name=longitude,proto3,oneof" json:"longitude,omitempty"`
-	// timestamp of the transaction, ISO 8601 with a time zone.
+	// timestamp of the transaction, an ISO 8601 date-time with a time zone (extended format;
+	// seconds and fraction optional; Z, ±hh:mm, ±hhmm or ±hh).
 	Timestamp string `protobuf:"bytes,28,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
 	// metadata: entityType (INDIVIDUAL or BUSINESS) and, for BUSINESS, senderRcNumber.
 	Metadata      *structpb.Struct `protobuf:"bytes,29,opt,name=metadata,proto3" json:"metadata,omitempty"`
@@ -1795,7 +1796,7 @@ var File_complyd_v1_screening_proto protoreflect.FileDescriptor
 const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"\x1acomplyd/v1/screening.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x15complyd/v1/case.proto\x1a\x17complyd/v1/common.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\x90'\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x15complyd/v1/case.proto\x1a\x17complyd/v1/common.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xab'\n" +
 	"\x18ScreenTransactionRequest\x12+\n" +
 	"\vexternal_id\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x01R\n" +
@@ -1809,9 +1810,9 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"sender_bvn\x18\a \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{11}$H\x01R\tsenderBvn\x88\x01\x01\x12o\n" +
 	"\x11sender_kyc_status\x18\b \x01(\tB>\xbaH;r9R\bVERIFIEDR\aPENDINGR\vIN_PROGRESSR\bREJECTEDR\aEXPIREDR\x04NONEH\x02R\x0fsenderKycStatus\x88\x01\x01\x12J\n" +
-	"\x0fsender_kyc_tier\x18\t \x01(\tB\x1d\xbaH\x1ar\x18R\x06TIER_1R\x06TIER_2R\x06TIER_3H\x03R\rsenderKycTier\x88\x01\x01\x12\xa0\x01\n" +
+	"\x0fsender_kyc_tier\x18\t \x01(\tB\x1d\xbaH\x1ar\x18R\x06TIER_1R\x06TIER_2R\x06TIER_3H\x03R\rsenderKycTier\x88\x01\x01\x12\xa9\x01\n" +
 	"\x16sender_kyc_verified_at\x18\n" +
-	" \x01(\tBf\xbaHcra2_^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$H\x04R\x13senderKycVerifiedAt\x88\x01\x01\x12D\n" +
+	" \x01(\tBo\xbaHlrj2h^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$H\x04R\x13senderKycVerifiedAt\x88\x01\x01\x12D\n" +
 	"\x17sender_kyc_external_ref\x18\v \x01(\tB\b\xbaH\x05r\x03\x18\xc8\x01H\x05R\x14senderKycExternalRef\x88\x01\x01\x12o\n" +
 	"\x11sender_kyb_status\x18\f \x01(\tB>\xbaH;r9R\bVERIFIEDR\aPENDINGR\vIN_PROGRESSR\bREJECTEDR\aEXPIREDR\x04NONEH\x06R\x0fsenderKybStatus\x88\x01\x01\x12+\n" +
 	"\vsender_name\x18\r \x01(\tB\n" +
@@ -1822,8 +1823,8 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\rreceiver_name\x18\x10 \x01(\tB\b\xbaH\x05r\x03\x18\xac\x02H\tR\freceiverName\x88\x01\x01\x12:\n" +
 	"\freceiver_bvn\x18\x11 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{11}$H\n" +
 	"R\vreceiverBvn\x88\x01\x01\x12s\n" +
-	"\x13receiver_kyc_status\x18\x12 \x01(\tB>\xbaH;r9R\bVERIFIEDR\aPENDINGR\vIN_PROGRESSR\bREJECTEDR\aEXPIREDR\x04NONEH\vR\x11receiverKycStatus\x88\x01\x01\x12\xa4\x01\n" +
-	"\x18receiver_kyc_verified_at\x18\x13 \x01(\tBf\xbaHcra2_^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$H\fR\x15receiverKycVerifiedAt\x88\x01\x01\x12H\n" +
+	"\x13receiver_kyc_status\x18\x12 \x01(\tB>\xbaH;r9R\bVERIFIEDR\aPENDINGR\vIN_PROGRESSR\bREJECTEDR\aEXPIREDR\x04NONEH\vR\x11receiverKycStatus\x88\x01\x01\x12\xad\x01\n" +
+	"\x18receiver_kyc_verified_at\x18\x13 \x01(\tBo\xbaHlrj2h^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$H\fR\x15receiverKycVerifiedAt\x88\x01\x01\x12H\n" +
 	"\x19receiver_kyc_external_ref\x18\x14 \x01(\tB\b\xbaH\x05r\x03\x18\xc8\x01H\rR\x16receiverKycExternalRef\x88\x01\x01\x12:\n" +
 	"\x12receiver_bank_code\x18\x15 \x01(\tB\a\xbaH\x04r\x02\x18\x14H\x0eR\x10receiverBankCode\x88\x01\x01\x12\x9c\b\n" +
 	"\x10receiver_country\x18\x16 \x01(\tB\xeb\a\xbaH\xe7\ar\xe4\aR\x02ADR\x02AER\x02AFR\x02AGR\x02AIR\x02ALR\x02AMR\x02AOR\x02AQR\x02ARR\x02ASR\x02ATR\x02AUR\x02AWR\x02AXR\x02AZR\x02BAR\x02BBR\x02BDR\x02BER\x02BFR\x02BGR\x02BHR\x02BIR\x02BJR\x02BLR\x02BMR\x02BNR\x02BOR\x02BQR\x02BRR\x02BSR\x02BTR\x02BVR\x02BWR\x02BYR\x02BZR\x02CAR\x02CCR\x02CDR\x02CFR\x02CGR\x02CHR\x02CIR\x02CKR\x02CLR\x02CMR\x02CNR\x02COR\x02CRR\x02CUR\x02CVR\x02CWR\x02CXR\x02CYR\x02CZR\x02DER\x02DJR\x02DKR\x02DMR\x02DOR\x02DZR\x02ECR\x02EER\x02EGR\x02EHR\x02ERR\x02ESR\x02ETR\x02FIR\x02FJR\x02FKR\x02FMR\x02FOR\x02FRR\x02GAR\x02GBR\x02GDR\x02GER\x02GFR\x02GGR\x02GHR\x02GIR\x02GLR\x02GMR\x02GNR\x02GPR\x02GQR\x02GRR\x02GSR\x02GTR\x02GUR\x02GWR\x02GYR\x02HKR\x02HMR\x02HNR\x02HRR\x02HTR\x02HUR\x02IDR\x02IER\x02ILR\x02IMR\x02INR\x02IOR\x02IQR\x02IRR\x02ISR\x02ITR\x02JER\x02JMR\x02JOR\x02JPR\x02KER\x02KGR\x02KHR\x02KIR\x02KMR\x02KNR\x02KPR\x02KRR\x02KWR\x02KYR\x02KZR\x02LAR\x02LBR\x02LCR\x02LIR\x02LKR\x02LRR\x02LSR\x02LTR\x02LUR\x02LVR\x02LYR\x02MAR\x02MCR\x02MDR\x02MER\x02MFR\x02MGR\x02MHR\x02MKR\x02MLR\x02MMR\x02MNR\x02MOR\x02MPR\x02MQR\x02MRR\x02MSR\x02MTR\x02MUR\x02MVR\x02MWR\x02MXR\x02MYR\x02MZR\x02NAR\x02NCR\x02NER\x02NFR\x02NGR\x02NIR\x02NLR\x02NOR\x02NPR\x02NRR\x02NUR\x02NZR\x02OMR\x02PAR\x02PER\x02PFR\x02PGR\x02PHR\x02PKR\x02PLR\x02PMR\x02PNR\x02PRR\x02PSR\x02PTR\x02PWR\x02PYR\x02QAR\x02RER\x02ROR\x02RSR\x02RUR\x02RWR\x02SAR\x02SBR\x02SCR\x02SDR\x02SER\x02SGR\x02SHR\x02SIR\x02SJR\x02SKR\x02SLR\x02SMR\x02SNR\x02SOR\x02SRR\x02SSR\x02STR\x02SVR\x02SXR\x02SYR\x02SZR\x02TCR\x02TDR\x02TFR\x02TGR\x02THR\x02TJR\x02TKR\x02TLR\x02TMR\x02TNR\x02TOR\x02TRR\x02TTR\x02TVR\x02TWR\x02TZR\x02UAR\x02UGR\x02UMR\x02USR\x02UYR\x02UZR\x02VAR\x02VCR\x02VER\x02VGR\x02VIR\x02VNR\x02VUR\x02WFR\x02WSR\x02YER\x02YTR\x02ZAR\x02ZMR\x02ZWH\x0fR\x0freceiverCountry\x88\x01\x01\x12+\n" +
@@ -1832,8 +1833,8 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"ip_address\x18\x19 \x01(\tB\a\xbaH\x04r\x02p\x01H\x12R\tipAddress\x88\x01\x01\x128\n" +
 	"\blatitude\x18\x1a \x01(\x01B\x17\xbaH\x14\x12\x12\x19\x00\x00\x00\x00\x00\x80V@)\x00\x00\x00\x00\x00\x80V\xc0H\x13R\blatitude\x88\x01\x01\x12:\n" +
-	"\tlongitude\x18\x1b \x01(\x01B\x17\xbaH\x14\x12\x12\x19\x00\x00\x00\x00\x00\x80f@)\x00\x00\x00\x00\x00\x80f\xc0H\x14R\tlongitude\x88\x01\x01\x12\x84\x01\n" +
-	"\ttimestamp\x18\x1c \x01(\tBf\xbaHcra2_^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$R\ttimestamp\x12\xc4\x03\n" +
+	"\tlongitude\x18\x1b \x01(\x01B\x17\xbaH\x14\x12\x12\x19\x00\x00\x00\x00\x00\x80f@)\x00\x00\x00\x00\x00\x80f\xc0H\x14R\tlongitude\x88\x01\x01\x12\x8d\x01\n" +
+	"\ttimestamp\x18\x1c \x01(\tBo\xbaHlrj2h^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}(:[0-9]{2}([.,][0-9]{1,9})?)?(Z|[+-][0-9]{2}(:?[0-9]{2})?)$R\ttimestamp\x12\xc4\x03\n" +
 	"\bmetadata\x18\x1d \x01(\v2\x17.google.protobuf.StructB\x8e\x03\xbaH\x8a\x03\xba\x01\xad\x01\n" +
 	"\x14metadata.entity_type\x122metadata.entityType must be INDIVIDUAL or BUSINESS\x1aa!('entityType' in this) || this['entityType'] == 'INDIVIDUAL' || this['entityType'] == 'BUSINESS'\xba\x01\xd5\x01\n" +
 	"\x19metadata.sender_rc_number\x12=metadata.senderRcNumber is required for business transactions\x1ay!('entityType' in this) || this['entityType'] != 'BUSINESS' || ('senderRcNumber' in this && this['senderRcNumber'] != '')R\bmetadataB\v\n" +
