@@ -23,8 +23,7 @@ func (o screenOut) identityOutcome() string {
 func TestScreeningReadsKYBApplications(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	var kyb struct{ ID string }
 	s.rest("POST", "/api/v1/kyc/kyb/applications", cred{Bearer: admin}, map[string]any{"companyName": "Kano Agro Ltd",
 		"rcNumber": "RC 765432"}).decode(t, &kyb)
@@ -57,8 +56,7 @@ func TestScreeningReadsKYBApplications(t *testing.T) {
 func TestScreeningSanctionsExplanationAndReviewedFalsePositive(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	var wl, entry struct{ ID string }
 	s.rest("POST", "/api/v1/watchlists", cred{Bearer: admin}, map[string]any{"name": "Local blacklist", "type": "SANCTIONS"}).decode(t, &wl)
 	s.rest("POST", "/api/v1/watchlists/"+wl.ID+"/entries", cred{Bearer: admin}, map[string]any{"name": "Ada Obi",

@@ -199,8 +199,7 @@ func TestScreeningAMLRuleBoundaries(t *testing.T) {
 func TestScreeningAggregationWorkedExample(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	b := screenBody(ext("agg"), newAccount(), 5_000_000)
 	b["type"], b["channel"] = "CASH_DEPOSIT", "BRANCH"
 	delete(b, "receiverName")
@@ -512,8 +511,7 @@ func TestScreeningFailOpenRetro(t *testing.T) {
 	t.Parallel()
 	fs := &flakyScreener{}
 	s := newTestServer(t, &serverOpts{Workers: true, Screener: fs})
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	out, env := s.screen(admin, screenBody(ext("retro"), newAccount(), 1000))
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	require.Equal(t, "APPROVE", out.Outcome)
@@ -654,8 +652,7 @@ func TestScreeningConcurrentTenantsStoreApart(t *testing.T) {
 	}
 	var sides []*side
 	for range 2 {
-		f, admin := s.tenant()
-		s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+		f, admin := s.kycTenant()
 		sides = append(sides, &side{id: f.ID, token: admin, exts: map[string]bool{}})
 	}
 	// The same 30 account numbers at both tenants, each used once per tenant (more screenings of

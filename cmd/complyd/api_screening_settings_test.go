@@ -16,8 +16,7 @@ import (
 func TestScreeningCustomRules(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	f, admin := s.kycTenant()
 	_, analyst := s.userWithRole(f.ID, auth.RoleAnalyst)
 
 	bad := s.rest("POST", "/api/v1/rules", cred{Bearer: admin}, map[string]any{"name": "bad", "expression": "tx.amount >",
@@ -103,8 +102,7 @@ func TestScreeningSettingsInvalidationAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	a := newTestServer(t, nil)
 	b := newTestServer(t, nil) // same package database as a
-	f, admin := a.tenant()
-	a.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := a.kycTenant()
 	body := func() map[string]any {
 		m := screenBody(ext("fx"), newAccount(), 100)
 		m["currency"] = "GBP"

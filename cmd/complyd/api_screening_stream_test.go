@@ -99,8 +99,7 @@ func TestScreeningStream(t *testing.T) {
 		admin string
 	}
 	setup := func() tenantBundle {
-		f, admin := s.tenant()
-		s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+		f, admin := s.kycTenant()
 		return tenantBundle{f: f.ID, admin: admin}
 	}
 	for _, proto := range streamProtocols {
@@ -292,8 +291,7 @@ func TestScreeningStreamRateLimit(t *testing.T) {
 	s := newTestServer(t, &serverOpts{Config: func(c *config) { c.RateLimitScreening = perSecond }})
 
 	for _, proto := range streamProtocols {
-		f, admin := s.tenant()
-		s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+		_, admin := s.kycTenant()
 		c := s.txClient(proto, cred{Bearer: admin})
 		run := ext("limit-" + proto)
 		var reqs []*complydv1.ScreenTransactionRequest
@@ -393,8 +391,7 @@ func TestScreeningStreamBackpressure(t *testing.T) {
 		timeouts[c] = time.Minute
 	}
 	s := newTestServer(t, &serverOpts{Screener: hs, ScreeningTimeouts: timeouts})
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	const inFlight, total = 512, 600
 
 	var reqs []*complydv1.ScreenTransactionRequest

@@ -28,6 +28,13 @@ func ext(prefix string) string {
 	return fmt.Sprintf("%s-%d-%d", prefix, time.Now().UnixNano(), extSeq.Add(1))
 }
 
+// kycTenant creates a tenant whose screenBody sender (BVN 22212345678) has an APPROVED TIER_3
+// KYC application, and returns it with its admin's token.
+func (s *testServer) kycTenant() (pgtest.TenantFixture, string) {
+	f, admin := s.kycTenant()
+	return f, admin
+}
+
 // kycFixture stores a KYC application for bvn with status and tier.
 func (s *testServer) kycFixture(tenantID tenancy.TenantID, bvn, status, tier string) string {
 	s.t.Helper()
@@ -97,8 +104,7 @@ func (s *testServer) screen(token string, body map[string]any) (screenOut, envel
 func TestScreeningBasicFlowAllProtocols(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 
 	// REST: approve, then read back, list and replay.
 	body := screenBody(ext("basic"), "0123456789", 1000)
@@ -189,8 +195,7 @@ func strp(s string) *string { return &s }
 func TestScreeningIdempotencyRace(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	f, admin := s.kycTenant()
 	body := screenBody(ext("race"), "0123456780", 5000)
 	var wg sync.WaitGroup
 	var ok, dup atomic.Int32
@@ -244,8 +249,7 @@ func TestScreeningIdempotencyRace(t *testing.T) {
 func TestScreeningAccountBurst(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	burst := func(account string, n int, amount float64) []screenOut {
 		ts := time.Now().UTC().Format(time.RFC3339)
 		outs := make([]screenOut, n)
@@ -284,8 +288,7 @@ func TestScreeningAccountBurst(t *testing.T) {
 func TestTransactionListDateFilters(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	f, admin := s.tenant()
-	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
+	_, admin := s.kycTenant()
 	body := screenBody(ext("dated"), newAccount(), 1000)
 	body["timestamp"] = "2026-01-31T18:45:00Z"
 	_, env := s.screen(admin, body)
