@@ -31,7 +31,8 @@ func ext(prefix string) string {
 // kycTenant creates a tenant whose screenBody sender (BVN 22212345678) has an APPROVED TIER_3
 // KYC application, and returns it with its admin's token.
 func (s *testServer) kycTenant() (pgtest.TenantFixture, string) {
-	f, admin := s.kycTenant()
+	f, admin := s.tenant()
+	s.kycFixture(f.ID, "22212345678", "APPROVED", "TIER_3")
 	return f, admin
 }
 
