@@ -164,30 +164,23 @@ func (db *DB) createCase(ctx context.Context, tx writer, tenantID tenancy.Tenant
 //
 // Errors: VALIDATION_ERROR; INTERNAL (database errors, returned wrapped).
 func (db *DB) createCaseTx(ctx context.Context, tx writer, tenantID tenancy.TenantID, p cases.NewParams) (cases.Case, error) {
-	cs, err := db.createCasesTx(ctx, tx, tenantID, []cases.NewParams{p})
+	if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
+		return cases.Case{}, fmt.Errorf("set tenant: %w", err)
+	}
+	ps := []cases.NewParams{p}
+	a, err := db.validateAutomaticCases(tenantID, ps)
+	if err != nil {
+		return cases.Case{}, err
+	}
+	last, err := takeCaseNumbers(ctx, tx, tenantID, a.At.Year(), 1)
+	if err != nil {
+		return cases.Case{}, err
+	}
+	cs, err := db.writeCases(ctx, tx, tenantID, ps, a, last)
 	if err != nil {
 		return cases.Case{}, err
 	}
 	return cs[0], nil
-}
-
-// createCasesTx is createCaseTx for several cases of one tenant: it takes their numbers with one
-// counter update, in the order of ps, and writes each case with its effects through tx (queued
-// with a *pipelined writer; the tenant must then already be set on the transaction, since the
-// counter is read at once). Errors: VALIDATION_ERROR (nothing written); INTERNAL.
-func (db *DB) createCasesTx(ctx context.Context, tx writer, tenantID tenancy.TenantID, ps []cases.NewParams) ([]cases.Case, error) {
-	if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
-		return nil, fmt.Errorf("set tenant: %w", err)
-	}
-	a, err := db.validateAutomaticCases(tenantID, ps)
-	if err != nil {
-		return nil, err
-	}
-	last, err := takeCaseNumbers(ctx, tx, tenantID, a.At.Year(), len(ps))
-	if err != nil {
-		return nil, err
-	}
-	return db.writeCases(ctx, tx, tenantID, ps, a, last)
 }
 
 // validateAutomaticCases prepares ps as automatic cases of tenantID and validates them, before
