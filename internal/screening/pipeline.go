@@ -174,14 +174,11 @@ func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Res
 	if err := errors.Join(errs[:]...); err != nil {
 		return Result{}, err
 	}
-	res := Result{Breakdown: out[:], Aggregate: AggregateVerdicts(out[:]), AmountNGN: amountNGN, FXMissing: missing}
+	res := Result{Breakdown: out[:], Aggregate: AggregateVerdicts(out[:]), FX: fx, AmountNGN: amountNGN, FXMissing: missing}
 	for _, v := range out {
 		res.TriggeredRules = append(res.TriggeredRules, v.RulesTriggered...)
 		if v.Skipped {
 			res.RetroScreening = true
-		}
-		if v.FX != nil && res.FX == nil {
-			res.FX = v.FX
 		}
 	}
 	res.Case = DecideCase(res.Breakdown, res.Aggregate)
