@@ -21,7 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/webhook"
 )
 
-// KYBStore implements kyb.Store, the StoredKYB query of screening's EnrichmentStore port and the
+// KYBStore implements kyb.Store, screening's KYBStore port (StoredKYB) and the
 // KYB half of the re-screening subjects (KYBSubjects).
 type KYBStore struct{ db *DB }
 
@@ -342,7 +342,7 @@ func (s *KYBStore) Documents(ctx context.Context, tenantID tenancy.TenantID, app
 	return out, err
 }
 
-// StoredKYB implements the KYB half of screening.EnrichmentStore: the tenant's most recently
+// StoredKYB implements screening.KYBStore: the tenant's most recently
 // created application for the RC number (compared without spaces and "RC" prefix) → its status.
 // No application → Found false (NONE → BLOCK, spec 3.4).
 func (s *KYBStore) StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcNumber string) (screening.StoredKYB, error) {

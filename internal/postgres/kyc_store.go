@@ -14,13 +14,12 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/paging"
-	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 )
 
-// KYCStore implements kyc.Store, kyc.Expirer and the StoredKYC query of screening's
-// EnrichmentStore port.
+// KYCStore implements kyc.Store and kyc.Expirer (screening reads the stored KYC in its batched
+// prefetch, ScreeningStore.Prefetch).
 type KYCStore struct{ db *DB }
 
 // NewKYCStore returns the KYC store over db.
@@ -312,32 +311,4 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 		}
 	}
 	return total, nil
-}
-
-// storedKYCSQL is the stored-KYC lookup shared by StoredKYC and the screening prefetch (which
-// pipelines it with the other enrichment reads in one round trip).
-const storedKYCSQL = `select id, status, tier from kyc_applications where tenant_id = $1 and bvn = $2
-	order by created_at desc, id desc limit 1`
-
-// StoredKYC implements the KYC half of screening.EnrichmentStore: the tenant's most recently
-// created application for the BVN (docs/kyc.md "Screening"). KYC applications carry no account
-// number, so a lookup by account number alone finds nothing (Found false → NONE → BLOCK in
-// STRICT mode).
-func (s *KYCStore) StoredKYC(ctx context.Context, tenantID tenancy.TenantID, bvn, _ string) (screening.StoredKYC, error) {
-	var out screening.StoredKYC
-	if bvn == "" {
-		return out, nil
-	}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, storedKYCSQL, string(tenantID), bvn).Scan(&out.ExternalRef, &out.Status, &out.Tier)
-		if err == pgx.ErrNoRows {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("stored kyc: %w", err)
-		}
-		out.Found = true
-		return nil
-	})
-	return out, err
 }

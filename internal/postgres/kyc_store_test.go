@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 	"time"
@@ -82,31 +83,41 @@ func TestKYCExpiryJob(t *testing.T) {
 	require.Equal(t, 2, res.Total)
 }
 
-// TestStoredKYC is the query screening's identity engine reads in STRICT mode: an approved
-// applicant's small transfer is APPROVE, a pending one (or none) is BLOCK.
+// TestStoredKYC is the stored KYC screening's identity engine reads in STRICT mode (through the
+// screening store's batched prefetch): an approved applicant's small transfer is APPROVE, a
+// pending one (or none) is BLOCK.
 func TestStoredKYC(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
 	st := postgres.NewKYCStore(db)
+	sst := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	t.Cleanup(sst.Close)
 	ten := pgtest.Tenant(ctx, t, db)
 	other := pgtest.Tenant(ctx, t, db)
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	insertApp(t, st, ten.ID, "kyc_approved", "22234567801", kyc.StatusApproved, now.Add(-time.Hour))
 	insertApp(t, st, ten.ID, "kyc_pending", "22234567802", kyc.StatusPending, now.Add(-time.Hour))
+	probe := 0
+	storedKYC := func(tenant tenancy.TenantID, bvn string) (screening.StoredKYC, error) {
+		probe++
+		p, err := sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: fmt.Sprintf("kyc-probe-%d", probe),
+			SenderAccountNumber: "0123456789", SenderBVN: bvn, Timestamp: now}, true)
+		return p.KYC, err
+	}
 
-	got, err := st.StoredKYC(ctx, ten.ID, "22234567801", "0123456789")
+	got, err := storedKYC(ten.ID, "22234567801")
 	require.NoError(t, err)
 	require.Equal(t, screening.StoredKYC{Found: true, Status: "APPROVED", Tier: "TIER_1", ExternalRef: "kyc_approved"}, got)
-	got, err = st.StoredKYC(ctx, other.ID, "22234567801", "")
+	got, err = storedKYC(other.ID, "22234567801")
 	require.NoError(t, err)
 	require.False(t, got.Found, "tenant-scoped")
-	got, err = st.StoredKYC(ctx, ten.ID, "", "0123456789")
+	got, err = storedKYC(ten.ID, "")
 	require.NoError(t, err)
 	require.False(t, got.Found, "applications carry no account number")
 
 	score := func(bvn string) rules.Outcome {
-		stored, err := st.StoredKYC(ctx, ten.ID, bvn, "0123456789")
+		stored, err := storedKYC(ten.ID, bvn)
 		require.NoError(t, err)
 		tx := &screening.Transaction{TenantID: ten.ID, Amount: decimal.NewFromInt(5000), Currency: "NGN", SenderBVN: bvn,
 			SenderAccountNumber: "0123456789", SenderKYCStatus: "VERIFIED"}

@@ -4,9 +4,9 @@
 // their verdicts into an outcome, risk level, score and actions, and the automatic case decision
 // (service-spec.md 2.4, 3.4, 4.3; decisions.md §7, §8).
 //
-// Data flow (docs/screening.md): the caller validates and normalises the Transaction, the store
-// fills an Enrichment (Enrich over the EnrichmentStore port, with the trust-mode resolution of
-// ResolveKYC and ResolveKYB), and Pipeline.Run evaluates:
+// Data flow (docs/screening.md): Service.Screen validates and normalises the Transaction, fills
+// an Enrichment from the Store's batched Prefetch, the KYBStore and the settings cache (with the
+// trust-mode resolution of ResolveKYC and ResolveKYB), and Pipeline.Run evaluates:
 //
 //	stage 1, concurrently: Global Sanctions Screening | Identity Verification | Decision Engine | Behavioral Analysis
 //	stage 2, once sanctions is done, concurrently: Regulatory Compliance | Custom Rules

@@ -1,8 +1,6 @@
 package screening
 
 import (
-	"context"
-	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -87,56 +85,4 @@ type Profile struct {
 	LastLongitude  *float64
 	LastLocationAt *time.Time
 	LastIPAddress  string
-}
-
-// EnrichmentStore is the port the enrichment step reads (implemented by internal/postgres).
-// Every method is tenant-scoped and returns INTERNAL-class errors only: absence is a zero
-// value (Found false, empty history), never NOT_FOUND.
-type EnrichmentStore interface {
-	// AccountHistory returns the sender account's activity before at.
-	AccountHistory(ctx context.Context, tenantID tenancy.TenantID, accountNumber string, at time.Time) (History, error)
-	// StoredKYC returns the sender's KYC record, looked up by BVN (applications carry no
-	// account number: without a BVN nothing is found).
-	StoredKYC(ctx context.Context, tenantID tenancy.TenantID, bvn, accountNumber string) (StoredKYC, error)
-	// StoredKYB returns the KYB record of the company with registration number rcNumber.
-	StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcNumber string) (StoredKYB, error)
-	// BehaviorProfile returns the sender account's behavioral profile.
-	BehaviorProfile(ctx context.Context, tenantID tenancy.TenantID, accountNumber string) (Profile, error)
-	// CustomRules returns the tenant's custom rules (enabled or not).
-	CustomRules(ctx context.Context, tenantID tenancy.TenantID) ([]rules.Rule, error)
-}
-
-// Enrich runs pipeline step 2 for a normalised, validated tx: it reads the store and resolves
-// KYC and KYB by cfg.KYCTrustMode, skipping the lookups the trust mode does not need.
-func Enrich(ctx context.Context, store EnrichmentStore, cfg tenancy.Config, tx *Transaction) (*Enrichment, error) {
-	e := &Enrichment{Config: cfg}
-	var err error
-	if e.History, err = store.AccountHistory(ctx, tx.TenantID, tx.SenderAccountNumber, tx.Timestamp); err != nil {
-		return nil, fmt.Errorf("account history: %w", err)
-	}
-	var kyc StoredKYC
-	if NeedsStoredKYC(cfg.KYCTrustMode, tx) {
-		if kyc, err = store.StoredKYC(ctx, tx.TenantID, tx.SenderBVN, tx.SenderAccountNumber); err != nil {
-			return nil, fmt.Errorf("stored kyc: %w", err)
-		}
-	}
-	if e.KYC, err = ResolveKYC(cfg.KYCTrustMode, tx, kyc); err != nil {
-		return nil, err
-	}
-	var kyb StoredKYB
-	if NeedsStoredKYB(cfg.KYCTrustMode, tx) {
-		if kyb, err = store.StoredKYB(ctx, tx.TenantID, tx.SenderRCNumber); err != nil {
-			return nil, fmt.Errorf("stored kyb: %w", err)
-		}
-	}
-	if e.KYB, err = ResolveKYB(cfg.KYCTrustMode, tx, kyb); err != nil {
-		return nil, err
-	}
-	if e.Profile, err = store.BehaviorProfile(ctx, tx.TenantID, tx.SenderAccountNumber); err != nil {
-		return nil, fmt.Errorf("behavior profile: %w", err)
-	}
-	if e.Rules, err = store.CustomRules(ctx, tx.TenantID); err != nil {
-		return nil, fmt.Errorf("custom rules: %w", err)
-	}
-	return e, nil
 }
