@@ -132,11 +132,7 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 	errs := make([]error, len(probes))
 	var wg sync.WaitGroup
 	for i, p := range probes {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			results[i], errs[i] = st.Prefetch(ctx, p.tx, p.withKYC)
-		}()
+		wg.Go(func() { results[i], errs[i] = st.Prefetch(ctx, p.tx, p.withKYC) })
 	}
 	wg.Wait()
 	for i, p := range probes {
@@ -187,11 +183,7 @@ func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
 	outs := make([]out, len(recs))
 	var wg sync.WaitGroup
 	for i, r := range recs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i].caseID, outs[i].err = st.Save(ctx, r)
-		}()
+		wg.Go(func() { outs[i].caseID, outs[i].err = st.Save(ctx, r) })
 	}
 	wg.Wait()
 	require.NoError(t, outs[0].err)
