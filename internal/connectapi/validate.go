@@ -47,7 +47,7 @@ func fieldPath(v *protovalidate.Violation) string {
 		if i > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(lowerCamel(el.GetFieldName()))
+		b.WriteString(JSONName(el.GetFieldName()))
 		switch s := el.GetSubscript().(type) {
 		case interface{ GetIndex() uint64 }:
 			b.WriteString("[" + strconv.FormatUint(s.GetIndex(), 10) + "]")
@@ -61,7 +61,9 @@ func fieldPath(v *protovalidate.Violation) string {
 	return b.String()
 }
 
-func lowerCamel(s string) string {
+// JSONName is the JSON (lowerCamelCase) name of a proto field name or dotted path:
+// sender_rc_number → senderRcNumber, filter.page_size → filter.pageSize.
+func JSONName(s string) string {
 	var b strings.Builder
 	up := false
 	for _, r := range s {

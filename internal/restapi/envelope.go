@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/connectapi"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 )
 
@@ -119,7 +120,7 @@ func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 			// A query or path parameter the transcoder could not parse names itself:
 			// `invalid parameter "from" value for type "message": ...`.
 			if m := badParam.FindStringSubmatch(msg); m != nil {
-				field = jsonName(m[1])
+				field = connectapi.JSONName(m[1])
 				msg = "invalid value for " + field
 				if field == "from" || field == "to" {
 					msg += ": an RFC 3339 timestamp (2026-01-31T09:30:00Z) or a date (2026-01-31)"
@@ -139,22 +140,3 @@ func (r *recorder) Flush() {}
 
 // badParam matches the transcoder's message for a parameter it could not parse.
 var badParam = regexp.MustCompile(`^invalid parameter "([a-z0-9_.]+)"`)
-
-// jsonName turns a proto field path (page_size, filter.from) into its JSON name (pageSize,
-// filter.from).
-func jsonName(path string) string {
-	var b strings.Builder
-	upper := false
-	for _, c := range path {
-		switch {
-		case c == '_':
-			upper = true
-		case upper:
-			b.WriteString(strings.ToUpper(string(c)))
-			upper = false
-		default:
-			b.WriteRune(c)
-		}
-	}
-	return b.String()
-}
