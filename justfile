@@ -32,7 +32,7 @@ bench: bench-auth bench-sanctions bench-lookups bench-screening
 
 # /auth/me over /api/v1, Connect and gRPC side by side.
 bench-auth:
-    go test ./cmd/complyd -run '^$' -bench BenchmarkMe -benchtime 3000x
+    go test ./internal/app -run '^$' -bench BenchmarkMe -benchtime 3000x
 
 # Sanctions matcher: one search over OFAC SDN + UN with all aliases (p50/p99 per op, one core),
 # then loading and indexing the lists (s/op) and the index's memory (index-MB).
@@ -46,7 +46,7 @@ eval-sanctions:
 
 # Direct-lookup throughput over REST against the sandbox, and the wallet charge (reserve+settle) p50/p99.
 bench-lookups:
-    go test ./cmd/complyd -run '^$' -bench 'BenchmarkDirectLookup|BenchmarkWalletCharge' -benchtime 2000x
+    go test ./internal/app -run '^$' -bench 'BenchmarkDirectLookup|BenchmarkWalletCharge' -benchtime 2000x
 # Screening load test: gRPC at 3000/s and /api/v1 at 1000/s for 60 s each, plus pgbench's raw limit.
 bench-screening:
     bash scripts/bench-screening.sh

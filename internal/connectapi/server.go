@@ -40,7 +40,7 @@ func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger) []connect.
 }
 
 // Handlers builds every Connect service of the foundation. Later capabilities append theirs in
-// cmd/complyd with the same Options and Authenticator.
+// internal/app with the same Options and Authenticator.
 func Handlers(d Deps) ([]Handler, error) {
 	if d.Validator == nil {
 		return nil, errors.New("connectapi: Deps.Validator is nil")

@@ -19,7 +19,7 @@ import (
 )
 
 // ProvidersFunc returns the tenant's providers and the configuration that selects among them
-// (the same function KYC uses; cmd/complyd builds it).
+// (the same function KYC uses; internal/app builds it).
 type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
 
 // Deps are the service's collaborators; all are required.

@@ -17,7 +17,7 @@ import (
 )
 
 // ProvidersFunc returns the tenant's providers (embedded and, in BYOL mode, its own) and the
-// provider configuration that selects among them (cmd/complyd builds the BYOL provider).
+// provider configuration that selects among them (internal/app builds the BYOL provider).
 type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
 
 // Deps are the service's collaborators; all are required.

@@ -45,7 +45,7 @@ type Subject struct {
 }
 
 // SubjectSource lists a tenant's subjects. The KYC, KYB and customer
-// capabilities implement it (wired in cmd/complyd).
+// capabilities implement it (wired in internal/app).
 type SubjectSource interface {
 	// EachSubject calls fn for every subject of the tenant; an error from fn stops the walk.
 	EachSubject(ctx context.Context, tenantID tenancy.TenantID, fn func(Subject) error) error

@@ -1,0 +1,291 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"buf.build/go/protovalidate"
+	"connectrpc.com/connect"
+	"github.com/alexedwards/scs/pgxstore"
+	"github.com/alexedwards/scs/v2"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/kyb"
+	"github.com/complyd/complyd/internal/kyc"
+	"github.com/complyd/complyd/internal/notify"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/restapi"
+	"github.com/complyd/complyd/internal/sanctions"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/smtp"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/wallet"
+	"github.com/complyd/complyd/web"
+)
+
+// app is the assembled service: its HTTP handler and its background workers.
+type app struct {
+	Handler   http.Handler
+	Runner    *jobs.Runner
+	Auth      *auth.Service
+	DB        *postgres.DB
+	Sanctions *sanctions.Service
+	// Matcher is the shared sanctions matcher (tests load entries into it).
+	Matcher *sanctions.Matcher
+	// Background tasks (LISTEN connections, periodic refreshes) that serve runs until shutdown.
+	Background []func(ctx context.Context)
+	closers    []func()
+}
+
+// startBackground runs every background task until ctx ends.
+func (a *app) startBackground(ctx context.Context) {
+	for _, f := range a.Background {
+		go f(ctx)
+	}
+}
+
+// Close stops the app's background work (the settings listener, the screening committers).
+func (a *app) Close() {
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		a.closers[i]()
+	}
+	a.closers = nil
+}
+
+// appOptions let tests replace collaborators.
+type appOptions struct {
+	Now    func() time.Time
+	Mailer notify.Mailer
+	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
+	WebhookBackoff jobs.Backoff
+	// SubjectSource and CaseOpener serve sanctions re-screening; nil until the KYC/KYB/customer
+	// and cases capabilities are wired (docs/sanctions.md).
+	SubjectSource sanctions.SubjectSource
+	CaseOpener    sanctions.CaseOpener
+	// WrapEmbedded, when set, wraps the embedded identity provider (tests delay or count calls).
+	WrapEmbedded func(identity.Provider) identity.Provider
+	// ScreeningTimeouts replace per-engine deadlines (tests).
+	ScreeningTimeouts map[string]time.Duration
+	// Screener replaces the name screener of the sanctions engine (tests of fail-open).
+	Screener screening.NameScreener
+}
+
+func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger, o appOptions) (*app, error) {
+	if o.Now == nil {
+		// PostgreSQL keeps microseconds; so do we, so that answers match what is stored.
+		o.Now = func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+	}
+	if o.Mailer == nil {
+		if cfg.SMTPURL != "" {
+			m, err := smtp.New(cfg.SMTPURL, cfg.MailFrom)
+			if err != nil {
+				return nil, err
+			}
+			o.Mailer = m
+		} else {
+			o.Mailer = smtp.LogMailer{Log: log}
+		}
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newPoolCollector(db))
+
+	// API keys resolve from an in-process cache invalidated on change (LISTEN/NOTIFY across
+	// replicas): a bank core's screening calls then cost no authentication round trip.
+	principals := postgres.NewPrincipalCache(postgres.NewAuthStore(db), db, 30*time.Second, log)
+	authCtx, stopAuth := context.WithCancel(context.Background())
+	authReady := make(chan struct{})
+	built := false
+	defer func() {
+		if !built {
+			stopAuth()
+		}
+	}()
+	go principals.Listen(authCtx, func() { close(authReady) })
+	select {
+	case <-authReady:
+	case <-time.After(5 * time.Second):
+		log.Warn("auth listener not ready; cached API keys expire after their TTL")
+	}
+	authSvc := auth.NewService(auth.Deps{
+		Store:   principals,
+		Tokens:  auth.NewAccessTokens([]byte(cfg.JWTSecret), o.Now),
+		Limiter: auth.NewLoginLimiter(10, 100, o.Now),
+		Now:     o.Now,
+		Logger:  log,
+	})
+
+	sessions := scs.New()
+	sessions.Store = pgxstore.New(db.Pool)
+	sessions.Lifetime = auth.AccessTTL
+	sessions.Cookie.Name = connectapi.AccessCookie
+	sessions.Cookie.HttpOnly = true
+	sessions.Cookie.Secure = cfg.CookieSecure
+	sessions.Cookie.SameSite = http.SameSiteStrictMode
+	sessions.Cookie.Path = "/"
+
+	metrics := connectapi.NewMetrics(reg)
+	limits := auth.NewTenantLimiter(cfg.RateLimitScreening, cfg.RateLimitAPI, o.Now)
+	authn := connectapi.NewAuthenticator(authSvc, sessions, log, connectapi.WithTenantLimits(limits))
+	validator, err := protovalidate.New()
+	if err != nil {
+		return nil, err
+	}
+	handlers, err := connectapi.Handlers(connectapi.Deps{
+		Auth:          connectapi.NewAuthHandler(authSvc, sessions, cfg.CookieSecure, log),
+		Users:         connectapi.NewUserHandler(authSvc, log),
+		Authenticator: authn,
+		Metrics:       metrics,
+		Validator:     validator,
+		Logger:        log,
+	})
+	if err != nil {
+		return nil, err
+	}
+	w := &wiring{ctx: ctx, opts: o, closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg,
+		authn: authn, limits: limits, validator: validator, handlerOpts: connectapi.Options(metrics, validator, log),
+		workers: river.NewWorkers(), mux: http.NewServeMux(),
+		health: restapi.HealthChecks{Database: db.Ping}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
+		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
+	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
+	// first: capabilities that screen names use w.sanctions.
+	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening} {
+		if err := wire(w); err != nil {
+			return nil, err
+		}
+	}
+	handlers = append(handlers, w.handlers...)
+	facade, err := restapi.New(handlers, log)
+	if err != nil {
+		return nil, err
+	}
+
+	mux := w.mux
+	connectapi.Mount(mux, handlers)
+	health := restapi.Health(w.health)
+	mux.Handle("GET /health", health)
+	mux.Handle("GET /api/v1/health", health)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("/api/", facade)
+	static, err := fs.Sub(web.Static, "static")
+	if err != nil {
+		return nil, err
+	}
+	mux.Handle("/", http.FileServerFS(static))
+
+	workers := w.workers
+	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
+	runner, err := jobs.NewRunner(db.Pool, workers, log, w.periodic...)
+	if err != nil {
+		return nil, err
+	}
+	built = true
+	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
+		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
+}
+
+// wiring is what every capability's wire function receives and extends.
+type wiring struct {
+	ctx         context.Context
+	opts        appOptions
+	cfg         config
+	db          *postgres.DB
+	log         *slog.Logger
+	now         func() time.Time
+	mailer      notify.Mailer
+	reg         prometheus.Registerer
+	authn       *connectapi.Authenticator
+	handlerOpts []connect.HandlerOption
+	// Outputs: Connect handlers (served natively and through /api/v1), River workers, and extra
+	// plain HTTP routes (for example signed blob downloads).
+	handlers []connectapi.Handler
+	workers  *river.Workers
+	mux      *http.ServeMux
+	// periodic River jobs (for example the dead-webhook purge).
+	periodic []*river.PeriodicJob
+	// webhookBackoff is appOptions.WebhookBackoff.
+	webhookBackoff jobs.Backoff
+	// matcher is the in-memory sanctions and PEP matcher shared by search, screening, KYB owner
+	// screening and re-screening; wireSanctions loads the lists into it and keeps it current.
+	matcher *sanctions.Matcher
+	// wallet is the prepaid wallet, set by wireWallet for the paid capabilities after it.
+	wallet *wallet.Service
+	// kyc is the KYC service (tests reach it through the app).
+	kyc *kyc.Service
+	// health holds the checks of GET /health; capabilities fill theirs (sanctions).
+	health restapi.HealthChecks
+	// background tasks serve starts (app.Background).
+	background []func(ctx context.Context)
+	// sanctions is the live matcher service (set by wireSanctions).
+	sanctions *sanctions.Service
+	// kyb is the KYB service, set by wireKYB for wireLookups.
+	kyb *kyb.Service
+	// identityProviders resolves a tenant's identity providers (set by wireKYC; shared by KYB and
+	// lookups so every paid call goes through the same chain).
+	identityProviders func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+	// blobs is the document store (set by wireKYC).
+	blobs document.Blobs
+	// wrapEmbedded is appOptions.WrapEmbedded.
+	wrapEmbedded func(identity.Provider) identity.Provider
+	// providerHandler serves IdentityProviderService (set by wireKYC); TenantConfigService
+	// answers PATCH /tenants/me/kyc-config with its GetKycConfig.
+	providerHandler *connectapi.ProviderHandler
+	// screeningTimeouts override the per-engine deadlines (tests).
+	screeningTimeouts map[string]time.Duration
+	// screening is the screening service (tests reach it through the app).
+	screening *screening.Service
+	// screener, when set, replaces the sanctions name screener (tests).
+	screener screening.NameScreener
+	// closers stop background work (listeners, committers) when the app closes.
+	closers []func()
+	// limits are the per-tenant rate limits authn enforces per call; handlers of perMessage
+	// procedures (the screening stream and batch) spend them per message instead.
+	limits *auth.TenantLimiter
+	// validator is handlerOpts' protovalidate validator (stream handlers validate each message).
+	validator protovalidate.Validator
+}
+
+// addService registers a Connect service behind the authenticator.
+func (w *wiring) addService(name, path string, h http.Handler) {
+	w.handlers = append(w.handlers, connectapi.Handler{Path: path, Name: name, Handler: w.authn.Wrap(h)})
+}
+
+func newPoolCollector(db *postgres.DB) prometheus.Collector {
+	return poolCollector{db: db,
+		total: prometheus.NewDesc("complyd_db_pool_connections", "Database pool connections by state.", []string{"state"}, nil),
+		waits: prometheus.NewDesc("complyd_db_pool_acquire_waits_total", "Acquires that had to wait for a connection.", nil, nil),
+	}
+}
+
+type poolCollector struct {
+	db           *postgres.DB
+	total, waits *prometheus.Desc
+}
+
+func (c poolCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.total; ch <- c.waits }
+func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
+	s := c.db.Pool.Stat()
+	ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(s.IdleConns()), "idle")
+	ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(s.AcquiredConns()), "acquired")
+	ch <- prometheus.MustNewConstMetric(c.total, prometheus.GaugeValue, float64(s.MaxConns()), "max")
+	ch <- prometheus.MustNewConstMetric(c.waits, prometheus.CounterValue, float64(s.EmptyAcquireCount()))
+}
+
+func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, error) {
+	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+		return nil, fmt.Errorf("migrate: %w", err)
+	}
+	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log, MaxConns: int32(cfg.DBMaxConns),
+		CredentialsKey: keyFrom(cfg.CredentialsKey, cfg.JWTSecret, "byol-credentials")})
+}

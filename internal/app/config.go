@@ -1,0 +1,169 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/complyd/complyd/internal/sanctionshttp"
+)
+
+// config is the process configuration, read from the environment (decisions.md §1).
+type config struct {
+	DatabaseURL         string
+	Addr                string
+	JWTSecret           string
+	BlobDir             string
+	SMTPURL             string
+	MailFrom            string
+	WebhookAllowPrivate bool
+	CookieSecure        bool
+	RateLimitAPI        int
+	RateLimitScreening  int
+	LookupPrice         string
+	// LowBalanceThreshold is COMPLYD_LOW_BALANCE_THRESHOLD: the default low-balance warning
+	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/wallet.md).
+	LowBalanceThreshold string
+	// Screening group commit (docs/screening.md "Performance").
+	ScreeningCommitters int
+	ScreeningReaders    int
+	ScreeningMaxBatch   int
+	ScreeningLinger     time.Duration
+	ScreeningReadLinger time.Duration
+	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
+	// prefetches behind the group commits).
+	DBMaxConns           int
+	IdentitySandboxPath  string
+	S3Endpoint, S3Bucket string
+	S3Region             string
+	S3AccessKeyID        string
+	S3SecretAccessKey    string
+	// BlobSecret signs the embedded store's download links (COMPLYD_BLOB_SECRET; default derived
+	// from COMPLYD_JWT_SECRET).
+	BlobSecret string
+	// PublicURL is the origin complyd is reached at, for download links (COMPLYD_PUBLIC_URL;
+	// default http://COMPLYD_ADDR).
+	PublicURL string
+	// CredentialsKey seals BYOL provider credentials at rest (COMPLYD_CREDENTIALS_KEY; default
+	// derived from COMPLYD_JWT_SECRET).
+	CredentialsKey string
+	// IdentityAllowPrivate lets BYOL provider URLs be http and on private addresses (tests, dev).
+	IdentityAllowPrivate bool
+	// SanctionsRefresh is the period of the official list download (COMPLYD_SANCTIONS_REFRESH,
+	// a Go duration such as 24h); 0 = off. The addresses can be overridden (mirrors, tests).
+	SanctionsRefresh time.Duration
+	SanctionsOFACURL string
+	SanctionsUNURL   string
+}
+
+func loadConfig(devMode bool) (config, error) {
+	c := config{
+		DatabaseURL:         os.Getenv("DATABASE_URL"),
+		Addr:                envOr("COMPLYD_ADDR", "127.0.0.1:8080"),
+		JWTSecret:           os.Getenv("COMPLYD_JWT_SECRET"),
+		BlobDir:             envOr("COMPLYD_BLOB_DIR", "./.complyd/blobs"),
+		SMTPURL:             os.Getenv("COMPLYD_SMTP_URL"),
+		MailFrom:            envOr("COMPLYD_MAIL_FROM", "no-reply@localhost"),
+		CookieSecure:        !devMode,
+		LookupPrice:         envOr("COMPLYD_LOOKUP_PRICE", "100"),
+		LowBalanceThreshold: envOr("COMPLYD_LOW_BALANCE_THRESHOLD", ""),
+		IdentitySandboxPath: os.Getenv("COMPLYD_IDENTITY_SANDBOX"),
+		S3Endpoint:          os.Getenv("COMPLYD_S3_ENDPOINT"),
+		S3Bucket:            os.Getenv("COMPLYD_S3_BUCKET"),
+		S3Region:            envOr("COMPLYD_S3_REGION", "us-east-1"),
+		S3AccessKeyID:       os.Getenv("AWS_ACCESS_KEY_ID"),
+		S3SecretAccessKey:   os.Getenv("AWS_SECRET_ACCESS_KEY"),
+		BlobSecret:          os.Getenv("COMPLYD_BLOB_SECRET"),
+		PublicURL:           os.Getenv("COMPLYD_PUBLIC_URL"),
+		CredentialsKey:      os.Getenv("COMPLYD_CREDENTIALS_KEY"),
+		SanctionsOFACURL:    envOr("COMPLYD_SANCTIONS_OFAC_URL", sanctionshttp.OFACBaseURL),
+		SanctionsUNURL:      envOr("COMPLYD_SANCTIONS_UN_URL", sanctionshttp.UNURL),
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Addr
+	}
+	if v := strings.TrimSpace(os.Getenv("COMPLYD_SANCTIONS_REFRESH")); v != "" && v != "0" && v != "off" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute {
+			return c, fmt.Errorf("COMPLYD_SANCTIONS_REFRESH must be a duration of at least 1m (e.g. 24h), or off")
+		}
+		c.SanctionsRefresh = d
+	}
+	var err error
+	if c.WebhookAllowPrivate, err = envBool("COMPLYD_WEBHOOK_ALLOW_PRIVATE", devMode); err != nil {
+		return c, err
+	}
+	if c.IdentityAllowPrivate, err = envBool("COMPLYD_IDENTITY_ALLOW_PRIVATE", devMode); err != nil {
+		return c, err
+	}
+	if c.RateLimitAPI, err = envInt("COMPLYD_RATE_LIMIT_API", 100); err != nil {
+		return c, err
+	}
+	if c.RateLimitScreening, err = envInt("COMPLYD_RATE_LIMIT_SCREENING", 5000); err != nil {
+		return c, err
+	}
+	if c.DBMaxConns, err = envInt("COMPLYD_DB_MAX_CONNS", 32); err != nil {
+		return c, err
+	}
+	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 1); err != nil {
+		return c, err
+	}
+	if c.ScreeningReaders, err = envInt("COMPLYD_SCREENING_READERS", 1); err != nil {
+		return c, err
+	}
+	if c.ScreeningMaxBatch, err = envInt("COMPLYD_SCREENING_MAX_BATCH", 256); err != nil {
+		return c, err
+	}
+	linger, err := envInt("COMPLYD_SCREENING_LINGER_US", 2000)
+	if err != nil {
+		return c, err
+	}
+	c.ScreeningLinger = time.Duration(linger) * time.Microsecond
+	readLinger, err := envInt("COMPLYD_SCREENING_READ_LINGER_US", 0)
+	if err != nil {
+		return c, err
+	}
+	c.ScreeningReadLinger = time.Duration(readLinger) * time.Microsecond
+	if !devMode {
+		if c.DatabaseURL == "" {
+			return c, fmt.Errorf("DATABASE_URL is required (or use `complyd dev`)")
+		}
+		if len(c.JWTSecret) < 32 {
+			return c, fmt.Errorf("COMPLYD_JWT_SECRET is required and must be at least 32 characters")
+		}
+	}
+	return c, nil
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(k string, def bool) (bool, error) {
+	v := strings.TrimSpace(os.Getenv(k))
+	if v == "" {
+		return def, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", k, err)
+	}
+	return b, nil
+}
+
+func envInt(k string, def int) (int, error) {
+	v := strings.TrimSpace(os.Getenv(k))
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("%s must be a non-negative integer", k)
+	}
+	return n, nil
+}

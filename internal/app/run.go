@@ -1,0 +1,58 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+)
+
+// Usage is the operator CLI's help text.
+const Usage = `complyd: multi-tenant AML/CFT screening service
+
+Usage:
+  complyd serve                 migrate, then serve gRPC, Connect, /api/v1, /health, /metrics and the dashboard
+  complyd migrate               apply pending migrations and exit
+  complyd dev                   one-command local run on a private PostgreSQL (or DATABASE_URL)
+  complyd tenant create --name N --slug S --admin-email E --admin-password P [--admin-first-name F --admin-last-name L]
+  complyd wallet credit --tenant SLUG --amount N --reference REF [--description D]
+  complyd watchlist import --format ofac-sdn-csv|un-xml --list NAME [--type SANCTIONS|PEP] FILE...
+  complyd watchlist eval [--set FILE] [--data DIR | --db]
+
+Configuration is by environment variables; see README.md.
+`
+
+// Run runs one complyd command (args without the program name) until it returns or ctx ends.
+func Run(ctx context.Context, args []string, log *slog.Logger) error {
+	if len(args) == 0 {
+		fmt.Fprint(os.Stderr, Usage)
+		return fmt.Errorf("missing command")
+	}
+	switch args[0] {
+	case "serve":
+		cfg, err := loadConfig(false)
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, log, nil)
+	case "migrate":
+		cfg, err := loadConfig(false)
+		if err != nil {
+			return err
+		}
+		return migrateOnly(ctx, cfg, log)
+	case "dev":
+		return dev(ctx, log)
+	case "tenant":
+		return tenantCmd(ctx, args[1:], log)
+	case "wallet":
+		return walletCmd(ctx, args[1:], log)
+	case "watchlist":
+		return watchlistCmd(ctx, args[1:], log)
+	case "help", "-h", "--help":
+		fmt.Print(Usage)
+		return nil
+	}
+	fmt.Fprint(os.Stderr, Usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}

@@ -1,0 +1,79 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/complyd/complyd/internal/postgres"
+)
+
+// serve migrates, then serves every protocol on cfg.Addr until ctx ends. ready, when set, is
+// called with the bound address (tests listen on 127.0.0.1:0).
+func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr string)) error {
+	db, err := openDB(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	a, err := buildApp(ctx, cfg, db, log, appOptions{})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	return runApp(ctx, a, cfg.Addr, log, ready)
+}
+
+// runApp starts the workers and background tasks, serves until ctx ends, then stops the
+// workers (used by serve and dev).
+func runApp(ctx context.Context, a *app, addr string, log *slog.Logger, ready func(string)) error {
+	if err := a.Runner.Start(ctx); err != nil {
+		return fmt.Errorf("start workers: %w", err)
+	}
+	a.startBackground(ctx)
+	defer func() {
+		stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+		defer cancel()
+		_ = a.Runner.Stop(stopCtx)
+	}()
+	return listenAndServe(ctx, addr, a.Handler, log, ready)
+}
+
+func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(string)) error {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
+	srv.Protocols.SetHTTP1(true)
+	srv.Protocols.SetUnencryptedHTTP2(true) // h2c: gRPC without TLS on one port
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", addr, err)
+	}
+	log.Info("complyd serving", "addr", l.Addr().String())
+	if ready != nil {
+		ready(l.Addr().String())
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(l) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 15*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func migrateOnly(ctx context.Context, cfg config, log *slog.Logger) error {
+	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+		return err
+	}
+	log.Info("migrations applied")
+	return nil
+}

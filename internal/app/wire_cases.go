@@ -1,0 +1,37 @@
+package app
+
+import (
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/webhook"
+	"github.com/complyd/complyd/internal/webhookhttp"
+)
+
+// wireCases wires issue 5: CaseService, WebhookService, NotificationService, the webhook
+// delivery worker and the hourly purge of dead letters.
+func wireCases(w *wiring) error {
+	caseStore := postgres.NewCaseStore(w.db)
+	caseSvc := cases.NewService(caseStore, postgres.NewCaseUsers(w.db), w.now)
+	p, h := complydv1connect.NewCaseServiceHandler(connectapi.NewCaseHandler(caseSvc, caseStore, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.CaseServiceName, p, h)
+
+	hooks := postgres.NewWebhookStore(w.db)
+	hookSvc := webhook.NewService(hooks, w.cfg.WebhookAllowPrivate, w.now)
+	p, h = complydv1connect.NewWebhookServiceHandler(connectapi.NewWebhookHandler(hookSvc, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.WebhookServiceName, p, h)
+
+	p, h = complydv1connect.NewNotificationServiceHandler(
+		connectapi.NewNotificationHandler(postgres.NewNotificationStore(w.db), w.log), w.handlerOpts...)
+	w.addService(complydv1connect.NotificationServiceName, p, h)
+
+	sender := webhookhttp.NewSender(webhookhttp.Options{AllowPrivate: w.cfg.WebhookAllowPrivate, Timeout: webhookhttp.DefaultTimeout})
+	river.AddWorker(w.workers, &jobs.DeliverWebhookWorker{Outbox: hooks, Sender: sender, NowFunc: w.now, BackoffFunc: w.webhookBackoff})
+	river.AddWorker(w.workers, &jobs.PurgeDeadWebhooksWorker{Outbox: hooks, NowFunc: w.now})
+	w.periodic = append(w.periodic, jobs.PurgeDeadWebhooksJob())
+	return nil
+}

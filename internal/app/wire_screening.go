@@ -1,0 +1,122 @@
+package app
+
+import (
+	"context"
+	"net/http"
+	_ "net/http/pprof" // served only when COMPLYD_PPROF_ADDR is set
+	"os"
+	"sync"
+	"time"
+
+	"connectrpc.com/connect"
+	"github.com/riverqueue/river"
+
+	"github.com/complyd/complyd/internal/connectapi"
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// wireScreening wires issue 3: TransactionService (screening, list, detail, batch),
+// RuleService, TenantConfigService, the per-tenant settings cache with its LISTEN/NOTIFY
+// invalidation, the group-committed screening store and the retro-screening worker.
+func wireScreening(w *wiring) error {
+	compiler, err := rules.NewCompiler()
+	if err != nil {
+		return err
+	}
+	programs := rules.NewCache(compiler, 0)
+	settingsStore := postgres.NewSettingsStore(w.db)
+	cache := postgres.NewSettingsCache(settingsStore, 5*time.Minute, programs, w.log)
+	listenCtx, stopListen := context.WithCancel(context.Background())
+	listening := make(chan struct{})
+	go cache.Listen(listenCtx, w.db, func() { close(listening) })
+	select { // screen with an invalidation channel in place, or go on without it after 5 s
+	case <-listening:
+	case <-time.After(5 * time.Second):
+		w.log.Warn("screening settings listener not ready; cache entries expire after their TTL")
+	}
+	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
+		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger,
+		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
+	w.closers = append(w.closers, stopListen, store.Close)
+
+	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))
+	screener := screening.NameScreener(newNameScreener(w.sanctions))
+	if w.screener != nil {
+		screener = w.screener
+	}
+	sanctionsEngine := screening.NewSanctionsEngine(screener)
+	behavioral := screening.NewBehavioralEngine()
+	custom := screening.NewCustomRulesEngine(programs)
+	custom.OnRuleError = ruleErrorLogger(w)
+	pipeline := screening.NewPipeline(screening.PipelineDeps{
+		Sanctions:  sanctionsEngine,
+		Regulatory: screening.NewRegulatoryEngine(),
+		Identity:   screening.NewIdentityEngine(),
+		Custom:     custom,
+		Decision:   screening.NewDecisionEngine(screening.DefaultDecisionConfig()),
+		Behavioral: behavioral,
+		Timeouts:   w.screeningTimeouts,
+	})
+	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
+		Now: w.now})
+
+	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
+	// bank's network, so only batch answers above 16 kB are compressed.
+	txOpts := append(append([]connect.HandlerOption{}, w.handlerOpts...), connect.WithCompressMinBytes(16<<10))
+	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.validator, w.limits, w.log), txOpts...)
+	w.addService(complydv1connect.TransactionServiceName, p, h)
+	p, h = complydv1connect.NewRuleServiceHandler(connectapi.NewRuleHandler(settingsStore, compiler, programs,
+		cache.Invalidate, w.now, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.RuleServiceName, p, h)
+	kycConfig := func(ctx context.Context) (*complydv1.KycConfig, error) {
+		res, err := w.providerHandler.GetKycConfig(ctx, connect.NewRequest(&complydv1.GetKycConfigRequest{}))
+		if err != nil {
+			return nil, err
+		}
+		return res.Msg, nil
+	}
+	p, h = complydv1connect.NewTenantConfigServiceHandler(connectapi.NewTenantConfigHandler(settingsStore, kycConfig,
+		cache.Invalidate, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.TenantConfigServiceName, p, h)
+
+	river.AddWorker(w.workers, &jobs.RetroScreeningWorker{Store: store, Settings: cache,
+		Engines: []screening.Engine{sanctionsEngine, behavioral}, Log: w.log})
+	w.screening = svc
+	return nil
+}
+
+// startPprof serves net/http/pprof on addr (COMPLYD_PPROF_ADDR, loopback only) for profiling
+// the benchmark; unset, nothing is served.
+func startPprof(addr string) {
+	if addr == "" {
+		return
+	}
+	go func() { _ = http.ListenAndServe(addr, nil) }()
+}
+
+// ruleErrorLogger logs a custom rule that could not be evaluated (it did not trigger; the
+// screening went on), at most once a minute per rule so that a rule failing on every screening
+// does not flood the log.
+func ruleErrorLogger(w *wiring) func(context.Context, tenancy.TenantID, string, error) {
+	var mu sync.Mutex
+	last := map[string]time.Time{}
+	return func(ctx context.Context, tenant tenancy.TenantID, ruleID string, err error) {
+		now := time.Now()
+		mu.Lock()
+		quiet := now.Sub(last[ruleID]) < time.Minute
+		if !quiet {
+			last[ruleID] = now
+		}
+		mu.Unlock()
+		if !quiet {
+			w.log.WarnContext(ctx, "custom rule could not be evaluated; it did not trigger", "tenant", string(tenant),
+				"rule", ruleID, "error", err.Error())
+		}
+	}
+}
