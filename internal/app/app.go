@@ -137,6 +137,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	metrics := connectapi.NewMetrics(reg)
 	limits := auth.NewTenantLimiter(cfg.RateLimitScreening, cfg.RateLimitAPI, o.Now)
+	httpLimits := cfg.HTTP.withDefaults()
 	authn := connectapi.NewAuthenticator(authSvc, sessions, log, connectapi.WithTenantLimits(limits))
 	validator, err := protovalidate.New()
 	if err != nil {
@@ -149,12 +150,13 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		Metrics:       metrics,
 		Validator:     validator,
 		Logger:        log,
+		ReadMaxBytes:  int(httpLimits.Bodies.FileBodyBytes),
 	})
 	if err != nil {
 		return nil, err
 	}
 	w := &wiring{ctx: ctx, opts: o, closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg,
-		authn: authn, limits: limits, validator: validator, handlerOpts: connectapi.Options(metrics, validator, log),
+		authn: authn, limits: limits, validator: validator, handlerOpts: connectapi.Options(metrics, validator, log, int(httpLimits.Bodies.FileBodyBytes)),
 		workers: river.NewWorkers(), mux: http.NewServeMux(),
 		health: restapi.HealthChecks{Database: db.Ping}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
@@ -166,7 +168,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		}
 	}
 	handlers = append(handlers, w.handlers...)
-	facade, err := restapi.New(handlers, log)
+	facade, err := restapi.New(handlers, httpLimits.Bodies, log)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +193,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	built = true
-	return &app{Handler: connectapi.RequestID(connectapi.WithSessions(sessions, mux)), Runner: runner, Auth: authSvc, DB: db,
+	return &app{Handler: connectapi.RequestID(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies)), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
 }
 

@@ -56,6 +56,9 @@ type config struct {
 	SanctionsRefresh time.Duration
 	SanctionsOFACURL string
 	SanctionsUNURL   string
+	// HTTP bounds request bodies, headers and read times (COMPLYD_HTTP_*; zero fields take their
+	// defaults).
+	HTTP httpLimits
 }
 
 func loadConfig(devMode bool) (config, error) {
@@ -92,6 +95,9 @@ func loadConfig(devMode bool) (config, error) {
 		c.SanctionsRefresh = d
 	}
 	var err error
+	if c.HTTP, err = loadHTTPLimits(); err != nil {
+		return c, err
+	}
 	if c.WebhookAllowPrivate, err = envBool("COMPLYD_WEBHOOK_ALLOW_PRIVATE", devMode); err != nil {
 		return c, err
 	}

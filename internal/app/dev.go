@@ -73,7 +73,7 @@ func dev(ctx context.Context, log *slog.Logger) error {
 	} else if err != nil {
 		return err
 	}
-	return runApp(ctx, a, cfg.Addr, log, func(addr string) {
+	return runApp(ctx, a, cfg, log, func(addr string) {
 		fmt.Printf("\ncomplyd dev is running on http://%s\n  dashboard:  http://%s/\n  login:      %s / %s\n"+
 			"  try:        curl -s http://%s/api/v1/auth/login -H 'Content-Type: application/json' -d '{\"email\":\"%s\",\"password\":\"%s\"}'\n\n",
 			addr, addr, demoEmail, demoPassword, addr, demoEmail, demoPassword)

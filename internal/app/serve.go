@@ -25,12 +25,12 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr st
 		return err
 	}
 	defer a.Close()
-	return runApp(ctx, a, cfg.Addr, log, ready)
+	return runApp(ctx, a, cfg, log, ready)
 }
 
 // runApp starts the workers and background tasks, serves until ctx ends, then stops the
 // workers (used by serve and dev).
-func runApp(ctx context.Context, a *app, addr string, log *slog.Logger, ready func(string)) error {
+func runApp(ctx context.Context, a *app, cfg config, log *slog.Logger, ready func(string)) error {
 	if err := a.Runner.Start(ctx); err != nil {
 		return fmt.Errorf("start workers: %w", err)
 	}
@@ -40,13 +40,10 @@ func runApp(ctx context.Context, a *app, addr string, log *slog.Logger, ready fu
 		defer cancel()
 		_ = a.Runner.Stop(stopCtx)
 	}()
-	return listenAndServe(ctx, addr, a.Handler, log, ready)
+	return listenAndServe(ctx, cfg.Addr, newHTTPServer(a.Handler, cfg.HTTP), log, ready)
 }
 
-func listenAndServe(ctx context.Context, addr string, h http.Handler, log *slog.Logger, ready func(string)) error {
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, Protocols: new(http.Protocols)}
-	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true) // h2c: gRPC without TLS on one port
+func listenAndServe(ctx context.Context, addr string, srv *http.Server, log *slog.Logger, ready func(string)) error {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("listen %s: %w", addr, err)

@@ -30,13 +30,18 @@ type Deps struct {
 	// compiled rules of each message type).
 	Validator protovalidate.Validator
 	Logger    *slog.Logger
+	// ReadMaxBytes bounds one request message (0: connect's default, no limit).
+	ReadMaxBytes int
 }
 
 // Options returns the handler options every service shares: protovalidate (v) before any unary
 // handler, metrics, and the error mapping. Streaming handlers validate each message with the
-// same v themselves (the interceptor sees no stream messages).
-func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger) []connect.HandlerOption {
-	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v))}
+// same v themselves (the interceptor sees no stream messages). readMaxBytes bounds each request
+// message (resource_exhausted beyond it); the HTTP body limits of restapi.LimitBodies bound the
+// unary requests' bodies per route class before this.
+func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger, readMaxBytes int) []connect.HandlerOption {
+	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v)),
+		connect.WithReadMaxBytes(readMaxBytes)}
 }
 
 // Handlers builds every Connect service of the foundation. Later capabilities append theirs in
@@ -45,7 +50,7 @@ func Handlers(d Deps) ([]Handler, error) {
 	if d.Validator == nil {
 		return nil, errors.New("connectapi: Deps.Validator is nil")
 	}
-	opts := Options(d.Metrics, d.Validator, d.Logger)
+	opts := Options(d.Metrics, d.Validator, d.Logger, d.ReadMaxBytes)
 	var out []Handler
 	add := func(name, path string, h http.Handler) {
 		out = append(out, Handler{Path: path, Name: name, Handler: d.Authenticator.Wrap(h)})

@@ -23,16 +23,20 @@ type Facade struct {
 	transcoder *vanguard.Transcoder
 	created    *http.ServeMux
 	log        *slog.Logger
+	limits     Limits
 }
 
-// New builds the facade over the given (already authenticated) Connect handlers.
-func New(hs []connectapi.Handler, log *slog.Logger) (*Facade, error) {
+// New builds the facade over the given (already authenticated) Connect handlers. Request bodies
+// are bounded by LimitBodies, which must wrap the facade; l names the limits in its answers.
+func New(hs []connectapi.Handler, l Limits, log *slog.Logger) (*Facade, error) {
 	services := make([]*vanguard.Service, 0, len(hs))
 	for _, h := range hs {
 		services = append(services, vanguard.NewService(h.Path, h.Handler,
-			vanguard.WithTargetProtocols(vanguard.ProtocolConnect), vanguard.WithTargetCodecs(vanguard.CodecProto)))
+			vanguard.WithTargetProtocols(vanguard.ProtocolConnect), vanguard.WithTargetCodecs(vanguard.CodecProto),
+			// The transcoder's own default buffers up to 4 GiB, sized by the declared length.
+			vanguard.WithMaxMessageBufferBytes(uint32(max(l.JSONBodyBytes, l.FileBodyBytes)))))
 	}
-	f := &Facade{created: createdMatcher(), log: log}
+	f := &Facade{created: createdMatcher(), log: log, limits: l}
 	tc, err := vanguard.NewTranscoder(services, vanguard.WithUnknownHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set(envelopeDone, "1")
 		WriteFailure(w, apperr.Newf(apperr.NotFound, "no route %s %s", r.Method, r.URL.Path))
@@ -58,7 +62,16 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
 	_, createdPattern := f.created.Handler(r)
 	rec := &recorder{header: http.Header{}}
+	limited, _ := r.Body.(*limitedBody)
+	max, timeout := f.limits.forRequest(r)
 	f.transcoder.ServeHTTP(rec, r.WithContext(ctx))
+	if limited != nil {
+		if e := limited.failure(max, timeout); e != nil {
+			w.Header().Set("Connection", "close")
+			WriteFailure(w, e)
+			return
+		}
+	}
 	if rec.header.Get(envelopeDone) != "" {
 		rec.header.Del(envelopeDone)
 		for k, vs := range rec.header {
