@@ -117,7 +117,7 @@ func TestKYCBYOLChain(t *testing.T) {
 	ibrahim := map[string]any{"bvn": "22234567803", "firstName": "Ibrahim", "lastName": "Abdullahi", "dateOfBirth": "1978-11-05"}
 	s.verify(admin, c.ID, "bvn", ibrahim).decode(t, &v)
 	require.True(t, v.IsMatch, "%+v", v)
-	require.Equal(t, "sandbox", v.Provider)
+	require.Equal(t, "SANDBOX", v.Provider)
 	require.Equal(t, "EMBEDDED", v.ProviderSource)
 
 	// A TIER_2 application is above the vendor's maxTier: WALLET_RESERVE uses embedded.

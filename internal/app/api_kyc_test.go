@@ -258,7 +258,7 @@ func TestKYCVerifyAndWallet(t *testing.T) {
 	s.verify(admin, a.ID, "nin", ninBody(adebayo)).decode(t, &v)
 	require.True(t, v.IsMatch)
 	require.GreaterOrEqual(t, v.Confidence, 0.8)
-	require.Equal(t, "sandbox", v.Provider)
+	require.Equal(t, "SANDBOX", v.Provider)
 	require.Equal(t, "EMBEDDED", v.ProviderSource)
 	require.Equal(t, "NIN_VERIFIED", v.NewStatus)
 	require.Equal(t, "TIER_1", v.Tier)

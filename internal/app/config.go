@@ -34,8 +34,15 @@ type config struct {
 	ScreeningReadLinger time.Duration
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).
-	DBMaxConns           int
-	IdentitySandboxPath  string
+	DBMaxConns          int
+	IdentitySandboxPath string
+	// IdentitySandbox enables the embedded sandbox identity provider, whose registry is
+	// fictitious: `dev` enables it; `serve` only with COMPLYD_IDENTITY_SANDBOX_ENABLED=true (a
+	// test environment), and never charges for its answers there (docs/identity-providers.md).
+	IdentitySandbox bool
+	// ChargeSandbox charges the wallet for the sandbox's answers, as production providers are
+	// charged: `dev` only, so that the wallet can be tried end to end.
+	ChargeSandbox        bool
 	S3Endpoint, S3Bucket string
 	S3Region             string
 	S3AccessKeyID        string
@@ -104,6 +111,10 @@ func loadConfig(devMode bool) (config, error) {
 	if c.IdentityAllowPrivate, err = envBool("COMPLYD_IDENTITY_ALLOW_PRIVATE", devMode); err != nil {
 		return c, err
 	}
+	if c.IdentitySandbox, err = envBool("COMPLYD_IDENTITY_SANDBOX_ENABLED", devMode); err != nil {
+		return c, err
+	}
+	c.ChargeSandbox = devMode
 	if c.RateLimitAPI, err = envInt("COMPLYD_RATE_LIMIT_API", 100); err != nil {
 		return c, err
 	}

@@ -85,7 +85,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	clock := &testClock{}
 	cfg := config{JWTSecret: "test-secret-test-secret-test-secret!", CookieSecure: false, WebhookAllowPrivate: true,
 		MailFrom: "complyd@test.local", LookupPrice: "100", RateLimitAPI: 0, RateLimitScreening: 0, BlobDir: t.TempDir(),
-		DatabaseURL: dbURL}
+		DatabaseURL: dbURL, IdentitySandbox: true, ChargeSandbox: true}
 	if o.Config != nil {
 		o.Config(&cfg)
 	}

@@ -86,18 +86,29 @@ func wireKYC(w *wiring) error {
 	if w.wallet == nil {
 		return fmt.Errorf("wireKYC needs the wallet (wireWallet first)")
 	}
-	reg, err := loadRegistry(w.cfg.IdentitySandboxPath)
-	if err != nil {
-		return err
-	}
 	det, err := identity.NewFaceDetector(0)
 	if err != nil {
 		return err
 	}
 	bio := identity.NewBiometrics(det)
-	var sandbox identity.Provider = identity.NewSandbox(reg, bio)
-	if w.wrapEmbedded != nil {
-		sandbox = w.wrapEmbedded(sandbox)
+	// The sandbox answers from a fictitious registry: it runs only where enabled (dev, or an
+	// operator's explicit test setting), and outside dev its answers are never charged. Without
+	// it and without a tenant's BYOL provider, verification answers PROVIDER_UNAVAILABLE.
+	var sandbox identity.Provider
+	w.health.Identity = "none"
+	if w.cfg.IdentitySandbox {
+		w.health.Identity = "sandbox"
+		reg, err := loadRegistry(w.cfg.IdentitySandboxPath)
+		if err != nil {
+			return err
+		}
+		sandbox = identity.NewSandbox(reg, bio)
+		if !w.cfg.ChargeSandbox {
+			sandbox = identity.Unbilled(sandbox)
+		}
+		if w.wrapEmbedded != nil {
+			sandbox = w.wrapEmbedded(sandbox)
+		}
 	}
 	blobs, err := newBlobs(w)
 	if err != nil {

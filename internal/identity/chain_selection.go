@@ -92,6 +92,15 @@ func tierOrAny(tier string) string {
 	return tier
 }
 
+// NotConfigured is PROVIDER_UNAVAILABLE for a deployment with no identity provider at all: no
+// tenant provider (BYOL) and the sandbox not enabled, as `complyd serve` runs by default. Nothing
+// is asked and nothing is charged; the message says what an operator must configure.
+func NotConfigured(v VerificationType) error {
+	return apperr.Newf(apperr.ProviderUnavailable, "no identity provider is configured for %s verification: "+
+		"configure the tenant's provider (BYOL) through /api/v1/kyc/providers/config; nothing was charged", v).
+		WithData(map[string]any{"verification": string(v), "reason": "NO_PROVIDER_CONFIGURED"})
+}
+
 // Providers resolves provider sources to providers: the embedded provider and, when the tenant
 // runs BYOL, the tenant's own provider.
 type Providers struct {
@@ -115,6 +124,9 @@ func (ps Providers) Chain(cfg ProviderConfig, v VerificationType, tier string) (
 		case s == SourceBYOL && ps.BYOL != nil:
 			c.Providers = append(c.Providers, ps.BYOL)
 		}
+	}
+	if ps.Embedded == nil && ps.BYOL == nil {
+		return Chain{}, NotConfigured(v)
 	}
 	if len(c.Providers) == 0 {
 		return Chain{}, unavailable(v, nil)

@@ -81,11 +81,11 @@ func TestProvidersChain(t *testing.T) {
 
 	c, err := identity.Providers{Embedded: emb, BYOL: own}.Chain(cfg, identity.VerifyBVN, identity.Tier1)
 	require.NoError(t, err)
-	require.Equal(t, []string{"own", "sandbox"}, names(c))
+	require.Equal(t, []string{"own", "SANDBOX"}, names(c))
 
 	c, err = identity.Providers{Embedded: emb}.Chain(cfg, identity.VerifyBVN, identity.Tier1)
 	require.NoError(t, err)
-	require.Equal(t, []string{"sandbox"}, names(c), "a missing BYOL provider is skipped")
+	require.Equal(t, []string{"SANDBOX"}, names(c), "a missing BYOL provider is skipped")
 
 	cfg.FallbackMode = identity.FallbackNone
 	_, err = identity.Providers{Embedded: emb}.Chain(cfg, identity.VerifyBVN, identity.Tier1)

@@ -20,7 +20,7 @@ var ErrUnsupported = errors.New("verification type not supported by provider")
 // not) with a nil error, or an error wrapping ErrOutage or ErrUnsupported. A VALIDATION_ERROR may be
 // returned for a request the provider cannot even send; it stops the Chain.
 type Provider interface {
-	// Name is the provider's name as shown in results (for example "sandbox", "dojah").
+	// Name is the provider's name as shown in results (for example "SANDBOX", "dojah").
 	Name() string
 	// Source is EMBEDDED or BYOL.
 	Source() ProviderSource

@@ -7,7 +7,7 @@ import (
 )
 
 // SandboxName is the provider name the embedded sandbox reports.
-const SandboxName = "sandbox"
+const SandboxName = "SANDBOX"
 
 // Sandbox is the embedded provider: BVN, NIN and CAC answers come from a Registry (decisions.md
 // §6), liveness and face match from the sandbox-grade Biometrics. A number in the registry's
@@ -26,7 +26,7 @@ func NewSandbox(registry *Registry, bio *Biometrics) *Sandbox {
 	return &Sandbox{registry: registry, bio: bio}
 }
 
-// Name returns "sandbox".
+// Name returns "SANDBOX": every answer, webhook and audit record names the sandbox as such.
 func (s *Sandbox) Name() string { return SandboxName }
 
 // Source returns EMBEDDED.

@@ -224,6 +224,17 @@ func (s *WalletStore) Release(ctx context.Context, h wallet.Hold) error {
 // A hold that is no longer held (released as stale) is charged directly if the available
 // balance still allows it; otherwise INSUFFICIENT_FUNDS and the caller's transaction rolls back.
 func (db *DB) settleHold(ctx context.Context, tx pgx.Tx, h wallet.Hold, description string) (decimal.Decimal, error) {
+	if h.ID == "" {
+		// A waived call (wallet.Waive): nothing to settle; the balance is as it was.
+		var bal string
+		if err := tx.QueryRow(ctx, `select balance::text from wallets where tenant_id = $1`, string(h.TenantID)).Scan(&bal); err != nil {
+			if errors.Is(err, pgx.ErrNoRows) {
+				return decimal.Zero, nil
+			}
+			return decimal.Decimal{}, fmt.Errorf("read balance: %w", err)
+		}
+		return dec(bal), nil
+	}
 	now := db.now()
 	var amt string
 	err := tx.QueryRow(ctx, `update wallet_holds set status = 'SETTLED', closed_at = $3

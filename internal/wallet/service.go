@@ -100,10 +100,17 @@ func Paid[T any](ctx context.Context, s *Service, tenantID tenancy.TenantID, pur
 	if err != nil {
 		return zero, err
 	}
-	res, err := call(ctx)
+	callCtx, waiver := withWaiver(ctx)
+	res, err := call(callCtx)
 	if err != nil {
 		s.Release(ctx, h)
 		return zero, err
+	}
+	if waiver.waived.Load() {
+		// A free answer: nothing is settled, and commit stores the result with a zero hold
+		// (no ID, amount 0), which the stores book as no charge.
+		s.Release(ctx, h)
+		h = Hold{TenantID: h.TenantID, Amount: decimal.Zero, Purpose: h.Purpose}
 	}
 	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), SettleTimeout)
 	defer cancel()
