@@ -459,7 +459,7 @@ func TestSanctionsPermissions(t *testing.T) {
 // global list, "ok" once one is loaded (decisions.md §10).
 func TestHealthSanctions(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, nil)
+	s := newTestServer(t, &serverOpts{NoGlobalLists: true})
 	var h struct {
 		Status string            `json:"status"`
 		Checks map[string]string `json:"checks"`

@@ -25,6 +25,7 @@ import (
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -71,7 +72,15 @@ type serverOpts struct {
 	OwnDB bool
 	// WrapEmbedded wraps the embedded identity provider (delays, counters).
 	WrapEmbedded func(identity.Provider) identity.Provider
+	// NoGlobalLists leaves the sanctions matcher without global lists, as a fresh `serve` is
+	// until lists are imported. By default the test server's matcher holds one synthetic global
+	// entry (testGlobalEntry), so that screenings have a list to screen against.
+	NoGlobalLists bool
 }
+
+// testGlobalEntry is the test server's synthetic global sanctions list: a name no test screens.
+var testGlobalEntry = sanctions.Entry{ID: "test:1", SourceID: "1", List: "TEST-GLOBAL", ListType: sanctions.ListTypeSanctions,
+	EntityType: sanctions.EntityIndividual, Name: "Zyxwvut Qponmlk"}
 
 func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	t.Helper()
@@ -93,6 +102,9 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer, WebhookBackoff: o.WebhookBackoff,
 		WrapEmbedded: o.WrapEmbedded, Screener: o.Screener, ScreeningTimeouts: o.ScreeningTimeouts})
 	require.NoError(t, err)
+	if !o.NoGlobalLists && a.Matcher.Global().Len() == 0 {
+		a.Matcher.Replace(testGlobalEntry.List, []sanctions.Entry{testGlobalEntry})
+	}
 	srv := httptest.NewUnstartedServer(a.Handler)
 	srv.Config.Protocols = new(http.Protocols)
 	srv.Config.Protocols.SetHTTP1(true)

@@ -123,6 +123,15 @@ func (s nameScreener) Screen(ctx context.Context, tenantID tenancy.TenantID, q s
 	if err != nil {
 		return nil, fmt.Errorf("sanctions screen: %w", err)
 	}
+	// Without the global lists a name that matches nothing is not a clean name: the engine is
+	// skipped with the reason and the screening queued for retro-screening. A hit on the
+	// tenant's own lists is still a hit.
+	if loaded, loadErr := s.svc.GlobalLists(); !loaded && len(ms) == 0 {
+		if loadErr != nil {
+			return nil, &screening.EngineUnavailable{Reason: screening.ReasonListLoadFailed}
+		}
+		return nil, &screening.EngineUnavailable{Reason: screening.ReasonNoSanctionsList}
+	}
 	out := make([]screening.NameHit, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, screening.NameHit{List: m.List, ListType: string(m.ListType), EntryID: m.EntryID, SourceID: m.SourceID,

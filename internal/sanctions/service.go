@@ -341,6 +341,15 @@ func (s *Service) Health(context.Context) string {
 	return HealthOK
 }
 
+// GlobalLists says whether any global list entries are loaded, and the last load's error. A
+// failed reload leaves the lists loaded before it in place: those are still screened against.
+func (s *Service) GlobalLists() (loaded bool, loadErr error) {
+	s.mu.Lock()
+	err := s.loadErr
+	s.mu.Unlock()
+	return s.matcher.Global().Len() > 0, err
+}
+
 // ScreenParams is one name search (POST /sanctions/search and the pipeline).
 type ScreenParams struct {
 	Name        string

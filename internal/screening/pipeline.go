@@ -233,7 +233,11 @@ func (p *Pipeline) settle(i int, start time.Time, v EngineVerdict, err error) (E
 	}
 	if FailsOpen(cat) {
 		reason := "engine error: " + err.Error()
-		if errors.Is(err, context.DeadlineExceeded) {
+		var unavailable *EngineUnavailable
+		switch {
+		case errors.As(err, &unavailable):
+			reason = unavailable.Reason
+		case errors.Is(err, context.DeadlineExceeded):
 			reason = fmt.Sprintf("deadline of %s exceeded", p.timeouts[i])
 		}
 		return EngineVerdict{Category: cat, Outcome: rules.Approve, Skipped: true, SkipReason: reason,

@@ -2,6 +2,7 @@ package screening
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/complyd/complyd/internal/rules"
@@ -100,11 +101,19 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enri
 		{PartySender, tx.SenderName, tx.EntityType, subjectKeys(tx.SenderBVN, tx.SenderAccountNumber)},
 		{PartyReceiver, tx.ReceiverName, "", subjectKeys(tx.ReceiverBVN, tx.ReceiverAccountNumber)},
 	}
+	// A screener with no list to screen against (EngineUnavailable) still reports hits on the
+	// lists it has: a hit is a hit, but no hit is not a clean name, so the engine fails open then.
+	var unavailable error
 	for _, p := range parties {
 		if p.name == "" {
 			continue
 		}
 		hits, err := s.screener.Screen(ctx, tx.TenantID, NameQuery{Name: p.name, EntityType: p.entityType, SubjectKeys: p.keys})
+		var ue *EngineUnavailable
+		if errors.As(err, &ue) {
+			unavailable = fmt.Errorf("screen %s name: %w", p.party, err)
+			continue
+		}
 		if err != nil {
 			return EngineVerdict{}, fmt.Errorf("screen %s name: %w", p.party, err)
 		}
@@ -125,6 +134,9 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enri
 				Details:   details(p.party, p.name, h),
 			})
 		}
+	}
+	if unavailable != nil && len(b.v.Hits) == 0 {
+		return EngineVerdict{}, unavailable
 	}
 	v := b.verdict()
 	switch v.Outcome {
