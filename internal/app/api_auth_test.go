@@ -293,6 +293,12 @@ func TestMFA(t *testing.T) {
 	require.True(t, s.rest("GET", "/api/v1/auth/me", cred{Bearer: tokens.AccessToken}, nil).Success)
 	// Single use.
 	requireRESTError(t, s.rest("POST", "/api/v1/auth/mfa/verify", cred{}, map[string]any{"tempToken": c.TempToken, "code": code}), 401, "UNAUTHENTICATED")
+	// A code is accepted once: the enrolment code fails on a fresh challenge in the same window,
+	// and so does an earlier step's code (issue 12, finding 3).
+	fresh := loginChallenge()
+	requireRESTError(t, s.rest("POST", "/api/v1/auth/mfa/verify", cred{}, map[string]any{"tempToken": fresh.TempToken, "code": code}), 401, "INVALID_CREDENTIALS")
+	earlier, _ := totp.GenerateCode(setup.Secret, s.Clock.Now().Add(-30*time.Second))
+	requireRESTError(t, s.rest("POST", "/api/v1/auth/mfa/verify", cred{}, map[string]any{"tempToken": fresh.TempToken, "code": earlier}), 401, "INVALID_CREDENTIALS")
 
 	// Enrolled now: the next login asks for a code, and a 5-minute-old tempToken is dead.
 	c = loginChallenge()

@@ -1,6 +1,9 @@
 package auth
 
 import (
+	"crypto/subtle"
+	"time"
+
 	"context"
 
 	"github.com/google/uuid"
@@ -90,11 +93,15 @@ func (s *Service) VerifyMFA(ctx context.Context, p VerifyMFAParams) (t Tokens, u
 			}
 			secret, enrol = c.PendingSecret, true
 		}
-		valid, _ := totp.ValidateCustom(p.Code, secret, s.now(), totp.ValidateOpts{Period: 30, Skew: 1, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1})
+		step, valid := totpStep(p.Code, secret, s.now())
+		if valid && step <= cr.TOTPLastStep {
+			valid = false // replayed: this code, or a later one, was already accepted
+		}
 		if !valid {
 			c.Attempts++
 			return ChallengeOutcome{Err: apperr.New(apperr.InvalidCredentials, "invalid MFA code")}, nil
 		}
+		cr.TOTPLastStep = step
 		now := s.now()
 		c.UsedAt = &now
 		userID = c.UserID
@@ -119,4 +126,21 @@ func (s *Service) VerifyMFA(ctx context.Context, p VerifyMFAParams) (t Tokens, u
 	actor := audit.Actor{ID: u.ID, Type: audit.ActorUser, IP: p.IP, RequestID: p.RequestID}
 	t, err = s.startSession(ctx, u, actor, "auth.login")
 	return t, ch.UseCookies, err
+}
+
+// totpPeriod is the TOTP time step (RFC 6238's default, which authenticator apps use).
+const totpPeriod = 30
+
+// totpStep checks code against secret at now, allowing one step of clock skew either way, and
+// returns the time step it belongs to, so that the caller can refuse its reuse.
+func totpStep(code, secret string, now time.Time) (int64, bool) {
+	opts := totp.ValidateOpts{Period: totpPeriod, Digits: otp.DigitsSix, Algorithm: otp.AlgorithmSHA1}
+	cur := now.Unix() / totpPeriod
+	for _, step := range []int64{cur, cur - 1, cur + 1} {
+		want, err := totp.GenerateCodeCustom(secret, time.Unix(step*totpPeriod, 0), opts)
+		if err == nil && subtle.ConstantTimeCompare([]byte(want), []byte(code)) == 1 {
+			return step, true
+		}
+	}
+	return 0, false
 }

@@ -25,6 +25,9 @@ type User struct {
 type Credentials struct {
 	PasswordHash string
 	TOTPSecret   string // empty until enrolled
+	// TOTPLastStep is the time step (Unix time / 30 s) of the last code accepted: a code of that
+	// step or an earlier one is refused, so each code completes one login at most.
+	TOTPLastStep int64
 }
 
 // NewUser is what CreateUser needs.

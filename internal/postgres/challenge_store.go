@@ -29,10 +29,10 @@ func (s *AuthStore) UpdateChallenge(ctx context.Context, tenantID tenancy.Tenant
 		var pending, totp *string
 		var cr auth.Credentials
 		err := tx.QueryRow(ctx, `select c.id, c.user_id, c.pending_secret, c.use_cookies, c.attempts, c.expires_at, c.used_at,
-				u.password_hash, u.totp_secret
+				u.password_hash, u.totp_secret, u.totp_last_step
 			from mfa_challenges c join users u on u.id = c.user_id and u.tenant_id = c.tenant_id
 			where c.tenant_id = $1 and c.token_hash = $2 for update of c, u`, string(tenantID), hash).
-			Scan(&c.ID, &c.UserID, &pending, &c.UseCookies, &c.Attempts, &c.ExpiresAt, &c.UsedAt, &cr.PasswordHash, &totp)
+			Scan(&c.ID, &c.UserID, &pending, &c.UseCookies, &c.Attempts, &c.ExpiresAt, &c.UsedAt, &cr.PasswordHash, &totp, &cr.TOTPLastStep)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return apperr.New(apperr.Unauthenticated, "MFA challenge is invalid, expired or already used")
 		} else if err != nil {
@@ -45,9 +45,16 @@ func (s *AuthStore) UpdateChallenge(ctx context.Context, tenantID tenancy.Tenant
 		if cr.TOTPSecret, err = s.db.seal.openText(tenantID, deref(totp)); err != nil {
 			return err
 		}
+		lastStep := cr.TOTPLastStep
 		out, err := fn(&c, &cr)
 		if err != nil {
 			return err
+		}
+		if cr.TOTPLastStep != lastStep {
+			if _, err := tx.Exec(ctx, "update users set totp_last_step = $3 where tenant_id = $1 and id = $2",
+				string(tenantID), c.UserID, cr.TOTPLastStep); err != nil {
+				return err
+			}
 		}
 		if _, err := tx.Exec(ctx, `update mfa_challenges set pending_secret = $2, attempts = $3, used_at = $4 where id = $1`,
 			c.ID, nullIfEmpty(s.db.seal.sealText(tenantID, c.PendingSecret)), c.Attempts, c.UsedAt); err != nil {
