@@ -17,6 +17,9 @@ type httpLimits struct {
 	MaxHeaderBytes    int
 	ReadHeaderTimeout time.Duration
 	IdleTimeout       time.Duration
+	// ImageDecodeBytes bounds the memory of the images being decoded at once (liveness,
+	// biometric verify, face match); 0: identity.DefaultDecodeBudget.
+	ImageDecodeBytes int64
 }
 
 // Defaults: 64 KiB of headers (a bearer token and session cookie are well under 4 KiB; net/http's
@@ -55,7 +58,8 @@ func loadHTTPLimits() (httpLimits, error) {
 	ints := []struct {
 		name string
 		dst  *int64
-	}{{"COMPLYD_HTTP_MAX_JSON_BYTES", &l.Bodies.JSONBodyBytes}, {"COMPLYD_HTTP_MAX_FILE_BYTES", &l.Bodies.FileBodyBytes}}
+	}{{"COMPLYD_HTTP_MAX_JSON_BYTES", &l.Bodies.JSONBodyBytes}, {"COMPLYD_HTTP_MAX_FILE_BYTES", &l.Bodies.FileBodyBytes},
+		{"COMPLYD_IMAGE_DECODE_BUDGET_BYTES", &l.ImageDecodeBytes}}
 	for _, v := range ints {
 		n, e := envInt(v.name, 0)
 		if e != nil {

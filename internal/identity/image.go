@@ -15,7 +15,7 @@ import (
 // small file cannot decompress into a huge bitmap.
 const (
 	MaxImageBytes  = 5 << 20
-	MaxImagePixels = 40_000_000
+	MaxImagePixels = 24_000_000
 	minImageSide   = 32
 )
 
@@ -44,14 +44,29 @@ func (im Image) MIMEType() string { return "image/" + im.Format }
 // MaxImageBytes decoded; JPEG or PNG by magic bytes; decodable and within MaxImagePixels. Every
 // failure is a VALIDATION_ERROR naming field.
 func DecodeImage(field, b64 string) (Image, error) {
+	data, format, _, err := prepareImage(field, b64)
+	if err != nil {
+		return Image{}, err
+	}
+	px, err := decode(format, data)
+	if err != nil {
+		return Image{}, apperr.Invalid(field, "is not a decodable "+strings.ToUpper(format)+" image")
+	}
+	return Image{Format: format, Bytes: data, Pixels: px}, nil
+}
+
+// prepareImage does every check of DecodeImage that needs no decoding: base64, size, format, and
+// the dimensions read from the header.
+func prepareImage(field, b64 string) ([]byte, string, image.Config, error) {
+	var none image.Config
 	s := strings.TrimSpace(b64)
 	if s == "" {
-		return Image{}, apperr.Invalid(field, "is required")
+		return nil, "", none, apperr.Invalid(field, "is required")
 	}
 	if strings.HasPrefix(s, "data:") {
 		_, after, ok := strings.Cut(s, ",")
 		if !ok {
-			return Image{}, apperr.Invalid(field, "is not valid base64")
+			return nil, "", none, apperr.Invalid(field, "is not valid base64")
 		}
 		s = after
 	}
@@ -62,7 +77,7 @@ func DecodeImage(field, b64 string) (Image, error) {
 		return r
 	}, s)
 	if base64.StdEncoding.DecodedLen(len(s)) > MaxImageBytes+3 {
-		return Image{}, apperr.Invalid(field, "image is larger than 5 MiB")
+		return nil, "", none, apperr.Invalid(field, "image is larger than 5 MiB")
 	}
 	enc := base64.StdEncoding
 	if !strings.HasSuffix(s, "=") && len(s)%4 != 0 {
@@ -70,30 +85,26 @@ func DecodeImage(field, b64 string) (Image, error) {
 	}
 	data, err := enc.DecodeString(s)
 	if err != nil {
-		return Image{}, apperr.Invalid(field, "is not valid base64")
+		return nil, "", none, apperr.Invalid(field, "is not valid base64")
 	}
 	if len(data) > MaxImageBytes {
-		return Image{}, apperr.Invalid(field, "image is larger than 5 MiB")
+		return nil, "", none, apperr.Invalid(field, "image is larger than 5 MiB")
 	}
 	format := SniffImageFormat(data)
 	if format == "" {
-		return Image{}, apperr.Invalid(field, "must be a JPEG or PNG image")
+		return nil, "", none, apperr.Invalid(field, "must be a JPEG or PNG image")
 	}
 	cfg, err := decodeConfig(format, data)
 	if err != nil {
-		return Image{}, apperr.Invalid(field, "is not a decodable "+strings.ToUpper(format)+" image")
+		return nil, "", none, apperr.Invalid(field, "is not a decodable "+strings.ToUpper(format)+" image")
 	}
 	if cfg.Width < minImageSide || cfg.Height < minImageSide {
-		return Image{}, apperr.Invalid(field, "image is too small (at least 32×32 pixels)")
+		return nil, "", none, apperr.Invalid(field, "image is too small (at least 32×32 pixels)")
 	}
 	if cfg.Width*cfg.Height > MaxImagePixels {
-		return Image{}, apperr.Invalid(field, "image has too many pixels (at most 40 megapixels)")
+		return nil, "", none, apperr.Invalid(field, "image has too many pixels (at most 24 megapixels)")
 	}
-	px, err := decode(format, data)
-	if err != nil {
-		return Image{}, apperr.Invalid(field, "is not a decodable "+strings.ToUpper(format)+" image")
-	}
-	return Image{Format: format, Bytes: data, Pixels: px}, nil
+	return data, format, cfg, nil
 }
 
 // SniffImageFormat returns FormatJPEG or FormatPNG from the magic bytes, or "".

@@ -59,16 +59,18 @@ func (s *Service) BiometricVerify(ctx context.Context, tenantID tenancy.TenantID
 }
 
 func (s *Service) biometric(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, in BiometricInput, registry bool) (BiometricOutcome, error) {
-	selfie, err := identity.DecodeImage("selfieImageBase64", in.Selfie)
+	selfie, release, err := s.Images.Decode(ctx, "selfieImageBase64", in.Selfie)
 	if err != nil {
 		return BiometricOutcome{}, err
 	}
+	defer release()
 	var doc *identity.Image
 	if in.Document != "" {
-		d, err := identity.DecodeImage("documentImageBase64", in.Document)
+		d, releaseDoc, err := s.Images.Decode(ctx, "documentImageBase64", in.Document)
 		if err != nil {
 			return BiometricOutcome{}, err
 		}
+		defer releaseDoc()
 		doc = &d
 	}
 	a, err := s.Store.Get(ctx, tenantID, id)
@@ -241,10 +243,11 @@ type FaceMatchOutcome struct {
 // INVALID_STATUS_TRANSITION (terminal), CONFLICT (no verified BVN, or no registry photo: not
 // charged), INSUFFICIENT_FUNDS, PROVIDER_TIER_UNSUPPORTED, PROVIDER_UNAVAILABLE.
 func (s *Service) FaceMatch(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, selfieB64 string) (FaceMatchOutcome, error) {
-	selfie, err := identity.DecodeImage("selfieImageBase64", selfieB64)
+	selfie, release, err := s.Images.Decode(ctx, "selfieImageBase64", selfieB64)
 	if err != nil {
 		return FaceMatchOutcome{}, err
 	}
+	defer release()
 	a, err := s.Store.Get(ctx, tenantID, id)
 	if err != nil {
 		return FaceMatchOutcome{}, err

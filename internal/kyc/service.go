@@ -29,6 +29,9 @@ type Deps struct {
 	Blobs      document.Blobs
 	Now        func() time.Time
 	Logger     *slog.Logger
+	// Images bounds the memory of the selfie and document images being decoded at once
+	// (nil: identity.DefaultDecodeBudget, waiting at most 2 s for room).
+	Images *identity.DecodeBudget
 }
 
 // Service applies the KYC rules.
@@ -38,6 +41,9 @@ type Service struct{ Deps }
 func NewService(d Deps) *Service {
 	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Biometrics == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
 		panic("kyc: NewService needs every dependency")
+	}
+	if d.Images == nil {
+		d.Images = identity.NewDecodeBudget(identity.DefaultDecodeBudget, 2*time.Second)
 	}
 	return &Service{Deps: d}
 }
