@@ -324,9 +324,23 @@ func TestKYBFailurePaths(t *testing.T) {
 	require.Equal(t, "NOT_FOUND", *cac.Reason)
 	require.Equal(t, "PENDING", cac.NewStatus)
 	require.Equal(t, "100.00", cac.Charged)
-	// A different RC than the application's is 400 (free); an outage is 503 (free); a struck-off
-	// company is found but not verified; a name that does not match is not verified.
-	requireRESTError(t, s.kybStep(admin, a.ID, "verify-cac", map[string]any{"rcNumber": "RC1234567"}), 400, "VALIDATION_ERROR")
+	// The body's RC number is the one looked up (issue 12 finding 7): one the registry does not
+	// know leaves the application's own; one it knows is recorded on the application, audited,
+	// and judged like any other (here another company's name: not verified, status kept).
+	s.kybStep(admin, a.ID, "verify-cac", map[string]any{"rcNumber": "RC2222222"}).decode(t, &cac)
+	require.False(t, cac.Found)
+	require.Equal(t, "RC1111111", *s.getKYB(admin, a.ID).RcNumber)
+	s.kybStep(admin, a.ID, "verify-cac", map[string]any{"rcNumber": "RC1234567"}).decode(t, &cac)
+	require.True(t, cac.Found)
+	require.False(t, cac.Verified)
+	require.Equal(t, "PENDING", cac.NewStatus)
+	require.Equal(t, "RC1234567", *s.getKYB(admin, a.ID).RcNumber)
+	var changed bool
+	require.NoError(t, s.admin().QueryRow(context.Background(), `select (after->>'rcNumberChanged')::bool from audit_events
+		where resource_id = $1 and action = 'kyb.verified_cac' order by created_at desc limit 1`, a.ID).Scan(&changed))
+	require.True(t, changed)
+	// An outage is 503 (free); a struck-off company is found but not verified; a name that does
+	// not match is not verified.
 	o := s.createKYB(admin, map[string]any{"companyName": "Outage Co"})
 	requireRESTError(t, s.kybStep(admin, o.ID, "verify-cac", map[string]any{"rcNumber": "RC9999999"}), 503, "PROVIDER_UNAVAILABLE")
 	so := s.createKYB(admin, map[string]any{"companyName": "Delta Oilfield Services Limited"})
@@ -342,7 +356,7 @@ func TestKYBFailurePaths(t *testing.T) {
 
 	var w struct{ Balance string }
 	s.rest("GET", "/api/v1/wallet", cred{Bearer: admin}, nil).decode(t, &w)
-	require.Equal(t, "1700.00", w.Balance, "three definite answers charged; the 400 and the outage free")
+	require.Equal(t, "1500.00", w.Balance, "five definite answers charged; the outage free")
 
 	// A director unverified: wrong name for the BVN, one without any number, one unknown BVN.
 	k := s.createKYB(admin, lagosFresh)

@@ -193,7 +193,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		return nil, err
 	}
 	built = true
-	return &app{Handler: connectapi.RequestID(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies)), Runner: runner, Auth: authSvc, DB: db,
+	return &app{Handler: connectapi.RequestID(restapi.CanonicalPaths(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies))), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
 }
 

@@ -116,9 +116,6 @@ func (s *Service) verifyCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 	if err := checkOpen(a, StatusCACVerified); err != nil {
 		return CACOutcome{}, err
 	}
-	if a.RCNumber != "" && identity.NormalizeRC(a.RCNumber) != identity.NormalizeRC(rc) {
-		return CACOutcome{}, apperr.Invalid("rcNumber", "differs from the application's rcNumber; PATCH the application first")
-	}
 	chain, err := s.chain(ctx, tenantID, identity.VerifyCAC)
 	if err != nil {
 		return CACOutcome{}, err
@@ -154,7 +151,11 @@ func (s *Service) verifyCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 					return Change{}, err
 				}
 				before := snapshot(*a)
-				if a.RCNumber == "" {
+				// The RC number of the body is the one looked up: when the registry knows it, it
+				// becomes the application's (the change is in the audit record); when it does
+				// not, the application keeps its own.
+				rcChanged := res.Found && identity.NormalizeRC(a.RCNumber) != identity.NormalizeRC(rc)
+				if a.RCNumber == "" || rcChanged {
 					a.RCNumber = rc
 				}
 				if res.Found {
@@ -168,7 +169,7 @@ func (s *Service) verifyCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 				return Change{Checks: []Check{c}, Hold: &h, ChargeDescription: desc, Audit: audit.Event{TenantID: tenantID, Actor: actor,
 					Action: "kyb.verified_cac", ResourceType: "kyb_application", ResourceID: a.ID, Before: before,
 					After: map[string]any{"status": a.Status, "found": out.Found, "verified": out.Verified, "reason": out.Reason,
-						"confidence": out.Confidence, "checkId": c.ID}}}, nil
+						"confidence": out.Confidence, "checkId": c.ID, "rcNumber": a.RCNumber, "rcNumberChanged": rcChanged}}}, nil
 			})
 			if err != nil {
 				return err

@@ -83,6 +83,9 @@ func (r *recorder) WriteHeader(st int) {
 
 // failureFrom reads a transcoded google.rpc.Status body and recovers the ErrorInfo detail the
 // Connect handler attached; failures that never reached a handler are named by their status.
+// unknownParam is the transcoder's message for a query parameter that is no field of the request.
+var unknownParam = regexp.MustCompile(`^unknown field in field path "([^"]+)"`)
+
 func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 	var s status.Status
 	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(body, &s); err == nil {
@@ -109,6 +112,11 @@ func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 		if strings.HasPrefix(msg, "proto:") || strings.HasPrefix(msg, "unexpected EOF") {
 			st = http.StatusBadRequest
 			msg = "request body is not valid JSON for this route: " + strings.TrimSpace(strings.TrimPrefix(msg, "proto:"))
+		}
+		// A query parameter that names no field of the request is the caller's mistake too.
+		if m := unknownParam.FindStringSubmatch(msg); m != nil {
+			e := apperr.Invalid(m[1], "unknown query parameter")
+			return e, nil
 		}
 		if st == http.StatusUnsupportedMediaType {
 			msg = "Content-Type must be application/json"

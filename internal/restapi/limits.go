@@ -150,3 +150,21 @@ func bodyTooLarge(err error) bool {
 	var mb *http.MaxBytesError
 	return errors.As(err, &mb)
 }
+
+// CanonicalPaths answers an /api/v1 path with empty, `.` or `..` segments with the failure
+// envelope (404 NOT_FOUND) instead of letting net/http's ServeMux redirect it to its cleaned form
+// with an HTML page: API clients get JSON, and no path is silently rewritten into another route.
+func CanonicalPaths(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p := r.URL.Path; strings.HasPrefix(p, "/api/") && unclean(p) {
+			WriteFailure(w, apperr.Newf(apperr.NotFound, "no route %s %s: the path has empty, '.' or '..' segments", r.Method, p))
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func unclean(p string) bool {
+	return strings.Contains(p, "//") || strings.Contains(p, "/./") || strings.Contains(p, "/../") ||
+		strings.HasSuffix(p, "/.") || strings.HasSuffix(p, "/..")
+}

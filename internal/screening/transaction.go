@@ -100,6 +100,10 @@ func (t *Transaction) Normalize() {
 // IsBusiness reports whether the sender is a business (metadata.entityType BUSINESS).
 func (t *Transaction) IsBusiness() bool { return t.EntityType == EntityBusiness }
 
+// maxAmount bounds amounts to what is stored (numeric(20,2): 18 integer digits, 2 decimals);
+// larger ones would fail to store or, worse, be scored as if meaningful.
+var maxAmount = decimal.New(1, 18)
+
 var accountNumber = regexp.MustCompile(`^[0-9]{10}$`)
 var bvn = regexp.MustCompile(`^[0-9]{11}$`)
 
@@ -127,8 +131,13 @@ func (t *Transaction) Validate(trustMode string) error {
 	}
 	oneOf("type", t.Type, TransactionTypes, true)
 	oneOf("channel", t.Channel, Channels, true)
-	if !t.Amount.IsPositive() {
+	switch {
+	case !t.Amount.IsPositive():
 		add("amount", "must be positive")
+	case t.Amount.GreaterThanOrEqual(maxAmount):
+		add("amount", "must be below 1000000000000000000 (at most 18 integer digits)")
+	case !t.Amount.Equal(t.Amount.Truncate(2)):
+		add("amount", "must have at most 2 decimal places")
 	}
 	if len(t.Currency) != 3 {
 		add("currency", "must be an ISO 4217 code")
