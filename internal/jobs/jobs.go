@@ -55,6 +55,13 @@ func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEm
 	return sendErr
 }
 
+// JobTimeout bounds every job (River's default is a minute); RescueStuckJobsAfter is when a job
+// still `running` is taken for one whose process died, and retried (docs/operations.md).
+const (
+	JobTimeout           = 30 * time.Second
+	RescueStuckJobsAfter = 35 * time.Second
+)
+
 // Runner owns the River client that works the queues.
 type Runner struct {
 	Client *river.Client[pgx.Tx]
@@ -69,6 +76,13 @@ func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, per
 		// most inserts by LISTEN/NOTIFY; the poll is the fallback for the ones it misses, and at
 		// the 1 s default it set the p99 of resolve-to-webhook (docs/webhooks.md).
 		FetchPollInterval: 50 * time.Millisecond,
+		// A job running when its process died (kill -9, a lost node) stays `running` until the
+		// rescuer frees it; River's default waits an hour, which left webhooks undelivered that
+		// long. Jobs are held to JobTimeout (a worker may ask for less: webhook deliveries take
+		// 30 s), so a job still running after RescueStuckJobsAfter belongs to a dead client; the
+		// rescuer looks every 30 s, so another replica retries it within about a minute.
+		JobTimeout:           JobTimeout,
+		RescueStuckJobsAfter: RescueStuckJobsAfter,
 		FetchCooldown:     20 * time.Millisecond,
 		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
 		Workers:           workers,
