@@ -178,6 +178,11 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	health := restapi.Health(w.health)
 	mux.Handle("GET /health", health)
 	mux.Handle("GET /api/v1/health", health)
+	var runnerRef *jobs.Runner // set below, once built; the handler reads it per request
+	ready := restapi.Ready(restapi.ReadyChecks{Database: w.health.Database, Sanctions: w.health.Sanctions, Identity: w.health.Identity,
+		Workers: func() bool { return runnerRef != nil && runnerRef.Running() }})
+	mux.Handle("GET /ready", ready)
+	mux.Handle("GET /api/v1/ready", ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.Handle("/api/", facade)
 	static, err := fs.Sub(web.Static, "static")
@@ -192,6 +197,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
+	runnerRef = runner
 	built = true
 	return &app{Handler: connectapi.RequestID(restapi.CanonicalPaths(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies))), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil

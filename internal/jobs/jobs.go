@@ -7,6 +7,8 @@
 package jobs
 
 import (
+	"sync/atomic"
+
 	"context"
 	"fmt"
 	"log/slog"
@@ -64,7 +66,8 @@ const (
 
 // Runner owns the River client that works the queues.
 type Runner struct {
-	Client *river.Client[pgx.Tx]
+	Client  *river.Client[pgx.Tx]
+	running atomic.Bool
 }
 
 // NewRunner builds a River client working every registered worker and running the periodic
@@ -83,10 +86,10 @@ func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, per
 		// rescuer looks every 30 s, so another replica retries it within about a minute.
 		JobTimeout:           JobTimeout,
 		RescueStuckJobsAfter: RescueStuckJobsAfter,
-		FetchCooldown:     20 * time.Millisecond,
-		Queues:            map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
-		Workers:           workers,
-		PeriodicJobs:      periodic,
+		FetchCooldown:        20 * time.Millisecond,
+		Queues:               map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 20}},
+		Workers:              workers,
+		PeriodicJobs:         periodic,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("river client: %w", err)
@@ -95,7 +98,23 @@ func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, per
 }
 
 // Start starts working jobs.
-func (r *Runner) Start(ctx context.Context) error { return r.Client.Start(ctx) }
+func (r *Runner) Start(ctx context.Context) error {
+	if err := r.Client.Start(ctx); err != nil {
+		return err
+	}
+	r.running.Store(true)
+	go func() {
+		<-r.Client.Stopped()
+		r.running.Store(false)
+	}()
+	return nil
+}
+
+// Running reports whether the workers are working jobs (readiness).
+func (r *Runner) Running() bool { return r.running.Load() }
 
 // Stop stops gracefully.
-func (r *Runner) Stop(ctx context.Context) error { return r.Client.Stop(ctx) }
+func (r *Runner) Stop(ctx context.Context) error {
+	r.running.Store(false)
+	return r.Client.Stop(ctx)
+}

@@ -41,3 +41,46 @@ func Health(c HealthChecks) http.Handler {
 		WriteSuccess(w, http.StatusOK, map[string]any{"status": st, "checks": checks})
 	})
 }
+
+// ReadyChecks are probed by the readiness endpoint: whether this replica should be sent traffic.
+type ReadyChecks struct {
+	Database func(ctx context.Context) error
+	// Sanctions reports "ok", "empty" or "error" as for /health: a replica without lists would
+	// screen no name, so it is not ready.
+	Sanctions func(ctx context.Context) string
+	// Workers reports whether the job workers (webhooks, mail, retro-screening) are running.
+	Workers func() bool
+	// Identity names the platform identity provider ("sandbox" or "none"); reported, never
+	// failing: tenants may bring their own.
+	Identity string
+}
+
+// Ready serves GET /ready (and /api/v1/ready): 200 {"status":"ready", "checks"} when the database
+// answers, the sanctions lists are loaded and the job workers run; otherwise 503 with
+// {"status":"not_ready", "checks"} naming what is missing, so that an orchestrator holds traffic
+// back. /health stays the liveness probe: it fails only when the process cannot reach its
+// database.
+func Ready(c ReadyChecks) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		checks := map[string]string{"database": "ok", "sanctions": "empty", "workers": "stopped", "identity": c.Identity}
+		if c.Sanctions != nil {
+			checks["sanctions"] = c.Sanctions(ctx)
+		}
+		if c.Workers != nil && c.Workers() {
+			checks["workers"] = "ok"
+		}
+		if err := c.Database(ctx); err != nil {
+			checks["database"] = "error"
+		}
+		ready := checks["database"] == "ok" && checks["sanctions"] == "ok" && checks["workers"] == "ok"
+		if !ready {
+			w.Header().Set("Retry-After", "5")
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "data": map[string]any{"status": "not_ready", "checks": checks},
+				"error": map[string]string{"code": string(apperr.Unavailable), "message": "not ready: see data.checks"}})
+			return
+		}
+		WriteSuccess(w, http.StatusOK, map[string]any{"status": "ready", "checks": checks})
+	})
+}
