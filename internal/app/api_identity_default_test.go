@@ -81,3 +81,20 @@ func TestConfigServeSandboxOff(t *testing.T) {
 	require.True(t, c.IdentitySandbox)
 	require.True(t, c.ChargeSandbox)
 }
+
+// TestConfigPprofLoopbackOnly: COMPLYD_PPROF_ADDR must be a loopback address (issue 19.7).
+func TestConfigPprofLoopbackOnly(t *testing.T) {
+	t.Setenv("DATABASE_URL", "postgres://x")
+	t.Setenv("COMPLYD_JWT_SECRET", "0123456789abcdef0123456789abcdef")
+	for _, ok := range []string{"127.0.0.1:6060", "localhost:6060", "[::1]:6060"} {
+		t.Setenv("COMPLYD_PPROF_ADDR", ok)
+		c, err := loadConfig(false)
+		require.NoError(t, err, ok)
+		require.Equal(t, ok, c.PprofAddr)
+	}
+	for _, bad := range []string{"0.0.0.0:6060", ":6060", "10.0.0.5:6060", "example.com:6060", "6060"} {
+		t.Setenv("COMPLYD_PPROF_ADDR", bad)
+		_, err := loadConfig(false)
+		require.Error(t, err, bad)
+	}
+}

@@ -1,6 +1,8 @@
 package app
 
 import (
+	"net"
+
 	"fmt"
 	"os"
 	"strconv"
@@ -63,6 +65,9 @@ type config struct {
 	SanctionsRefresh time.Duration
 	SanctionsOFACURL string
 	SanctionsUNURL   string
+	// PprofAddr serves net/http/pprof (COMPLYD_PPROF_ADDR): a loopback address only, so that
+	// profiles (which show request data in flight) never leave the host.
+	PprofAddr string
 	// HTTP bounds request bodies, headers and read times (COMPLYD_HTTP_*; zero fields take their
 	// defaults).
 	HTTP httpLimits
@@ -103,6 +108,9 @@ func loadConfig(devMode bool) (config, error) {
 	}
 	var err error
 	if c.HTTP, err = loadHTTPLimits(); err != nil {
+		return c, err
+	}
+	if c.PprofAddr, err = loopbackAddr("COMPLYD_PPROF_ADDR", os.Getenv("COMPLYD_PPROF_ADDR")); err != nil {
 		return c, err
 	}
 	if c.WebhookAllowPrivate, err = envBool("COMPLYD_WEBHOOK_ALLOW_PRIVATE", devMode); err != nil {
@@ -183,4 +191,20 @@ func envInt(k string, def int) (int, error) {
 		return 0, fmt.Errorf("%s must be a non-negative integer", k)
 	}
 	return n, nil
+}
+
+// loopbackAddr returns addr when it is empty or a host:port on a loopback address, and an error
+// naming the variable otherwise.
+func loopbackAddr(name, addr string) (string, error) {
+	if addr == "" {
+		return "", nil
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err == nil {
+		ip := net.ParseIP(host)
+		if host == "localhost" || (ip != nil && ip.IsLoopback()) {
+			return addr, nil
+		}
+	}
+	return "", fmt.Errorf("%s must be a loopback host:port such as 127.0.0.1:6060 (got %q): profiles must not be reachable from the network", name, addr)
 }

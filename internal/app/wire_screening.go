@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	_ "net/http/pprof" // served only when COMPLYD_PPROF_ADDR is set
-	"os"
 	"sync"
 	"time"
 
@@ -45,7 +44,7 @@ func wireScreening(w *wiring) error {
 		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
 
-	startPprof(os.Getenv("COMPLYD_PPROF_ADDR"))
+	startPprof(w.cfg.PprofAddr)
 	screener := screening.NameScreener(newNameScreener(w.sanctions))
 	if w.screener != nil {
 		screener = w.screener
