@@ -25,8 +25,10 @@ import (
 // returns the bound address; the server stops at the test's end.
 func startServe(t *testing.T, cfg config) string {
 	t.Helper()
-	_, url := pgtest.Fresh(t)
-	cfg.DatabaseURL, cfg.Addr = url, "127.0.0.1:0"
+	if cfg.DatabaseURL == "" {
+		_, cfg.DatabaseURL = pgtest.Fresh(t)
+	}
+	cfg.Addr = "127.0.0.1:0"
 	cfg.JWTSecret = "limits-secret-limits-secret-limits-secret"
 	cfg.MailFrom, cfg.BlobDir, cfg.LookupPrice = "x@y.z", t.TempDir(), "100"
 	ctx, cancel := context.WithCancel(context.Background())

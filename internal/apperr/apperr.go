@@ -32,7 +32,7 @@ const (
 	ProviderTierUnsupported Code = "PROVIDER_TIER_UNSUPPORTED"
 	RateLimited             Code = "RATE_LIMITED"
 	ProviderUnavailable     Code = "PROVIDER_UNAVAILABLE"
-	Unavailable             Code = "UNAVAILABLE"
+	Unavailable             Code = "SERVICE_UNAVAILABLE"
 	Internal                Code = "INTERNAL"
 )
 

@@ -202,12 +202,11 @@ func (s *Service) AuthenticateAPIKey(ctx context.Context, key string) (Principal
 	return Principal{UserID: u.ID, TenantID: u.TenantID, Role: u.Role, Email: u.Email, Method: MethodAPIKey, APIKeyID: k.ID}, nil
 }
 
-// unauthenticated keeps internal failures internal and turns everything else into UNAUTHENTICATED.
+// unauthenticated keeps internal failures internal, an unreachable database a 503 (the caller
+// should retry, not sign in again), and turns everything else into UNAUTHENTICATED.
 func unauthenticated(err error) error {
 	switch apperr.CodeOf(err) {
-	case apperr.Internal:
-		return err
-	case apperr.Unauthenticated:
+	case apperr.Internal, apperr.Unavailable, apperr.Unauthenticated:
 		return err
 	}
 	return apperr.New(apperr.Unauthenticated, "credentials are invalid or revoked")

@@ -72,12 +72,21 @@ func Start(ctx context.Context, dir string) (*Cluster, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200", c.Port, dir)
 	_ = c.run(ctx, "pg_ctl", "-D", data, "-m", "immediate", "-w", "stop") // a stale server from a crash
-	if err := c.run(ctx, "pg_ctl", "-D", data, "-l", filepath.Join(dir, "server.log"), "-w", "-o", opts, "start"); err != nil {
-		return nil, fmt.Errorf("pg_ctl start (see %s): %w", filepath.Join(dir, "server.log"), err)
+	if err := c.Restart(ctx); err != nil {
+		return nil, err
 	}
 	return c, nil
+}
+
+// Restart starts the stopped server again on the same port (tests of a database outage).
+func (c *Cluster) Restart(ctx context.Context) error {
+	data := filepath.Join(c.Dir, "data")
+	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200", c.Port, c.Dir)
+	if err := c.run(ctx, "pg_ctl", "-D", data, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-o", opts, "start"); err != nil {
+		return fmt.Errorf("pg_ctl start (see %s): %w", filepath.Join(c.Dir, "server.log"), err)
+	}
+	return nil
 }
 
 // Stop stops the server.

@@ -91,17 +91,17 @@ func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 
 // inTenant runs fn in one transaction scoped to tenant for row-level security.
 func (db *DB) inTenant(ctx context.Context, tenant tenancy.TenantID, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+	return dbErr(pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
 			return fmt.Errorf("set tenant: %w", err)
 		}
 		return fn(tx)
-	})
+	}))
 }
 
 // global runs fn in one transaction with no tenant (global tables only).
 func (db *DB) global(ctx context.Context, fn func(pgx.Tx) error) error {
-	return pgx.BeginFunc(ctx, db.Pool, fn)
+	return dbErr(pgx.BeginFunc(ctx, db.Pool, fn))
 }
 
 // enqueue inserts a River job in tx (queued with the other writes of a *pipelined).
@@ -191,7 +191,7 @@ func (db *DB) readOne(ctx context.Context, tenant tenancy.TenantID, what string,
 	})
 	batch.Queue("commit")
 	if err := db.Pool.SendBatch(ctx, batch).Close(); err != nil {
-		return err
+		return dbErr(err)
 	}
 	return scanErr
 }

@@ -31,6 +31,9 @@ func mapErr(err error, what string) error {
 	if errors.Is(err, pgx.ErrNoRows) {
 		return apperr.NotFoundf("%s not found", what)
 	}
+	if isConnFailure(err) {
+		return dbErr(err)
+	}
 	var pg *pgconn.PgError
 	if errors.As(err, &pg) && pg.Code == "23505" {
 		if e, ok := uniqueViolations[pg.ConstraintName]; ok {

@@ -132,7 +132,7 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	}
 	select {
 	case <-r.done:
-		return r.out, r.err
+		return r.out, dbErr(r.err)
 	case <-ctx.Done():
 		return screening.Prefetch{}, ctx.Err()
 	}
@@ -290,7 +290,8 @@ left join lateral (select a.id, a.status, a.tier from kyc_applications a
 // Save implements screening.Store through the group committer: the record joins the next
 // batch, and Save returns once that batch's database transaction has committed.
 func (s *ScreeningStore) Save(ctx context.Context, rec *screening.Record) (string, error) {
-	return s.gc.save(ctx, rec)
+	id, err := s.gc.save(ctx, rec)
+	return id, dbErr(err)
 }
 
 // txColumns are the transactions columns, in the order of insertSQL's unnest arrays.
