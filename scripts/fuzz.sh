@@ -25,6 +25,7 @@ TARGETS=(
   ./internal/document:FuzzCleanFileName
   ./internal/document:FuzzIngest
   ./internal/identity:FuzzDecodeImage
+  ./internal/idhttp:FuzzProviderReply
   ./internal/connectapi:FuzzParseISO
   ./internal/connectapi:FuzzScreenTransactionJSON
   ./internal/rules:FuzzCompileEval
