@@ -25,7 +25,7 @@ var isoPattern = regexp.MustCompile(`^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}
 
 // isoOracle computes the instant of a pattern-conforming s from its digits, independently of
 // the time package's parser; ok is false when a part is out of range (month 13, 31 April, hour
-// 24, second 60, offset hour above 23).
+// 24, second 60, offset hour above 23) or the instant is outside years 1 to 9999 in UTC.
 func isoOracle(s string) (t time.Time, ok bool) {
 	m := isoPattern.FindStringSubmatch(s)
 	if m == nil {
@@ -54,7 +54,9 @@ func isoOracle(s string) (t time.Time, ok bool) {
 			off = -off
 		}
 	}
-	return time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC).Add(-time.Duration(off) * time.Second), true
+	t = time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC).Add(-time.Duration(off) * time.Second)
+	// The instant must be one RFC 3339 and protobuf's Timestamp can carry.
+	return t, t.Year() >= 1 && t.Year() <= 9999
 }
 
 // FuzzParseISO checks parseISO against isoOracle: every in-range string of the proto's pattern
