@@ -54,3 +54,9 @@ bench-screening:
 # (kept in /var/tmp/complyd-bench-pg with its seeded template between runs).
 bench-screening-cluster:
     BENCH_CLUSTER=/var/tmp/complyd-bench-pg BENCH_TEMPLATE=complyd_bench_tmpl bash scripts/bench-screening.sh
+
+# Fuzz every parser and decoder an outsider can reach (scripts/fuzz.sh lists them), FUZZTIME
+# each (default 10m), one after the other; `just fuzz FuzzParseUN` runs only the named targets.
+# Crashers land in the package's testdata/fuzz/<Target>/; summaries in .fuzz/fuzz.log.
+fuzz *targets:
+    FUZZTIME="${FUZZTIME:-10m}" bash scripts/fuzz.sh {{targets}}

@@ -367,6 +367,12 @@ func parseISO(field, s string) (*time.Time, error) {
 	for _, layout := range isoLayouts {
 		if t, err := time.Parse(layout, v); err == nil {
 			t = t.UTC()
+			// Year 0000 with a positive offset is year -1 in UTC: RFC 3339 and protobuf's
+			// Timestamp (0001-01-01 to 9999-12-31) cannot carry it, so the stored transaction
+			// could never be answered again.
+			if t.Year() < 1 || t.Year() > 9999 {
+				return nil, apperr.Invalid(field, "must be between 0001-01-01 and 9999-12-31 in UTC")
+			}
 			return &t, nil
 		}
 	}

@@ -58,11 +58,13 @@ func CleanFileName(name string) string {
 		}
 		b.WriteRune(r)
 	}
-	name = strings.Trim(b.String(), " .")
+	name = b.String()
 	for len(name) > maxFileName {
 		_, size := utf8.DecodeLastRuneInString(name)
 		name = name[:len(name)-size]
 	}
+	// Trimmed after the cap: cutting at 200 bytes can leave a space or a dot at the end.
+	name = strings.Trim(name, " .")
 	if name == "" {
 		return "document"
 	}

@@ -2,6 +2,7 @@ package idhttp
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -88,6 +89,11 @@ func asConfidence(v any) (float64, bool) {
 			return 0, false
 		}
 	default:
+		return 0, false
+	}
+	// ParseFloat reads "NaN" and "Inf" without error; neither is a score, and a NaN cannot be
+	// stored or answered as JSON.
+	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return 0, false
 	}
 	if f > 1 {

@@ -142,3 +142,23 @@ func TestParseUNBadInput(t *testing.T) {
 		require.ErrorIs(t, err, ErrBadListFile, name)
 	}
 }
+
+// TestParseUNMalformedDates: a listed date of birth that is not a well-formed date, year or
+// year range is dropped (the next well-formed form of the same record is used), so Entry's
+// documented DOB shapes hold. Found by FuzzParseUN's property; before the fix the free text was
+// kept as is.
+func TestParseUNMalformedDates(t *testing.T) {
+	t.Parallel()
+	xml := `<CONSOLIDATED_LIST><INDIVIDUALS><INDIVIDUAL><DATAID>1</DATAID><FIRST_NAME>ERIC</FIRST_NAME>
+<INDIVIDUAL_DATE_OF_BIRTH><DATE>circa 1971</DATE></INDIVIDUAL_DATE_OF_BIRTH>
+<INDIVIDUAL_DATE_OF_BIRTH><YEAR>71</YEAR></INDIVIDUAL_DATE_OF_BIRTH>
+<INDIVIDUAL_DATE_OF_BIRTH><FROM_YEAR>1960</FROM_YEAR><TO_YEAR>?</TO_YEAR></INDIVIDUAL_DATE_OF_BIRTH>
+<INDIVIDUAL_DATE_OF_BIRTH><DATE>1971-02-30</DATE><YEAR>1971</YEAR></INDIVIDUAL_DATE_OF_BIRTH>
+<INDIVIDUAL_DATE_OF_BIRTH><DATE>1972-03-04T00:00:00</DATE></INDIVIDUAL_DATE_OF_BIRTH>
+<INDIVIDUAL_DATE_OF_BIRTH><FROM_YEAR>1958</FROM_YEAR><TO_YEAR>1960</TO_YEAR></INDIVIDUAL_DATE_OF_BIRTH>
+</INDIVIDUAL></INDIVIDUALS></CONSOLIDATED_LIST>`
+	es, err := ParseUN(strings.NewReader(xml))
+	require.NoError(t, err)
+	require.Len(t, es, 1)
+	require.Equal(t, []string{"1971", "1972-03-04", "1958/1960"}, es[0].DatesOfBirth)
+}

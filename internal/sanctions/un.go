@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // unList mirrors the parts of the UN consolidated list XML the matcher uses
@@ -167,15 +168,36 @@ func unEntry(c unCommon, t EntityType, aliases []unAlias, addrs []unAddress) (En
 }
 
 // unDate renders one INDIVIDUAL_DATE_OF_BIRTH as "YYYY-MM-DD", "YYYY" or
-// "YYYY/YYYY".
+// "YYYY/YYYY": the first of DATE, YEAR and FROM_YEAR/TO_YEAR that is well
+// formed, else "". Free text ("circa 1971"), two-digit years or impossible
+// dates are dropped rather than stored: the matcher reads the first four
+// characters as the year, and an unreadable listed date would count as a
+// DOB mismatch against every query.
 func unDate(d unDOB) string {
-	switch {
-	case strings.TrimSpace(d.Date) != "":
-		return strings.TrimSpace(d.Date)
-	case strings.TrimSpace(d.Year) != "":
-		return strings.TrimSpace(d.Year)
-	case strings.TrimSpace(d.FromYear) != "" && strings.TrimSpace(d.ToYear) != "":
-		return strings.TrimSpace(d.FromYear) + "/" + strings.TrimSpace(d.ToYear)
+	if s := strings.TrimSpace(d.Date); len(s) >= len(time.DateOnly) {
+		if _, err := time.Parse(time.DateOnly, s[:len(time.DateOnly)]); err == nil {
+			return s[:len(time.DateOnly)]
+		}
+	}
+	if s := strings.TrimSpace(d.Year); isYear(s) {
+		return s
+	}
+	from, to := strings.TrimSpace(d.FromYear), strings.TrimSpace(d.ToYear)
+	if isYear(from) && isYear(to) && from <= to {
+		return from + "/" + to
 	}
 	return ""
+}
+
+// isYear reports whether s is four ASCII digits.
+func isYear(s string) bool {
+	if len(s) != 4 {
+		return false
+	}
+	for i := range 4 {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
