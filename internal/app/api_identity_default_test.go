@@ -98,3 +98,39 @@ func TestConfigPprofLoopbackOnly(t *testing.T) {
 		require.Error(t, err, bad)
 	}
 }
+
+// TestKYCVerifyBindsToApplicant: a BVN whose registry record is another person's does not verify
+// this application even when the request carries that person's name and date of birth; the
+// result names the mismatching fields, the status stays and the tier does not rise (issue 19.3).
+func TestKYCVerifyBindsToApplicant(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	s.credit(f, "1000", "PAY-1")
+	a := s.createKYC(admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Chioma", "lastName": "Nwosu",
+		"dateOfBirth": "1992-07-01"})
+	var v verifyOut
+	// Adebayo's number, name and date of birth: the registry matches the request, not the applicant.
+	s.verify(admin, a.ID, "bvn", bvnBody(adebayo)).decode(t, &v)
+	require.True(t, v.Found)
+	require.False(t, v.IsMatch)
+	require.Equal(t, "PENDING", v.NewStatus)
+	got := s.getKYC(admin, a.ID)
+	require.Equal(t, "PENDING", got.Status)
+	require.Equal(t, "TIER_1", got.Tier)
+	require.False(t, got.BvnVerified)
+	require.Len(t, got.VerificationResults, 1)
+	require.NotNil(t, got.VerificationResults[0].ErrorMessage)
+	require.Equal(t, "MISMATCH: firstName, lastName, dateOfBirth do not match the registry", *got.VerificationResults[0].ErrorMessage)
+
+	// A failed NIN check on top does not raise the tier either.
+	s.verify(admin, a.ID, "nin", ninBody(adebayo)).decode(t, &v)
+	require.False(t, v.IsMatch)
+	require.Equal(t, "TIER_1", s.getKYC(admin, a.ID).Tier)
+
+	// The applicant's own record verifies.
+	b := s.createKYC(admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Adebayo", "lastName": "Ogunleye"})
+	s.verify(admin, b.ID, "bvn", bvnBody(adebayo)).decode(t, &v)
+	require.True(t, v.IsMatch)
+	require.Equal(t, "BVN_VERIFIED", v.NewStatus)
+}

@@ -80,6 +80,33 @@ func ComparePerson(req PersonCheck, rec PersonRecord, threshold float64) (confid
 	return confidence, confidence >= threshold && SameDate(req.DateOfBirth, rec.DateOfBirth)
 }
 
+// Mismatches names the fields of claim that the registry record does not bear out: firstName and
+// lastName by the same name similarity as ComparePerson (each against the record's given names or
+// surname, and the whole name, so that a swapped order still matches), and dateOfBirth by date.
+// An empty claimed date of birth is not compared. confidence is the whole name's similarity.
+func Mismatches(claim PersonCheck, rec PersonRecord, threshold float64) (fields []string, confidence float64) {
+	if threshold <= 0 {
+		threshold = MatchThreshold
+	}
+	confidence = NameSimilarity(claim.FirstName+" "+claim.LastName, rec.FirstName+" "+rec.MiddleName+" "+rec.LastName)
+	if confidence < threshold {
+		given := rec.FirstName + " " + rec.MiddleName
+		if NameSimilarity(claim.FirstName, given) < threshold && NameSimilarity(claim.FirstName, rec.LastName) < threshold {
+			fields = append(fields, "firstName")
+		}
+		if NameSimilarity(claim.LastName, rec.LastName) < threshold && NameSimilarity(claim.LastName, given) < threshold {
+			fields = append(fields, "lastName")
+		}
+		if len(fields) == 0 {
+			fields = append(fields, "firstName", "lastName")
+		}
+	}
+	if claim.DateOfBirth != "" && !SameDate(claim.DateOfBirth, rec.DateOfBirth) {
+		fields = append(fields, "dateOfBirth")
+	}
+	return fields, confidence
+}
+
 // IsElevenDigits reports whether s is exactly 11 ASCII digits (BVN, NIN).
 func IsElevenDigits(s string) bool {
 	if len(s) != 11 {

@@ -3,6 +3,7 @@ package kyc
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -82,30 +83,36 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 		func(ctx context.Context, h wallet.Hold, res identity.PersonResult) error {
 			now := s.Now()
 			r := Result{ID: newID(ResultIDPrefix), ApplicationID: id, IdentityType: v, Provider: res.Provider,
-				ProviderSource: string(res.ProviderSource), IsMatch: res.IsMatch, Confidence: res.Confidence,
-				Raw: res.Raw, Charged: h.Amount, VerifiedAt: now}
-			if !res.Found {
-				r.ErrorMessage = "NOT_FOUND: the registry has no record of this " + field
-			} else if !res.IsMatch {
-				r.ErrorMessage = "MISMATCH: the names or the date of birth do not match the registry"
-			}
+				ProviderSource: string(res.ProviderSource), Raw: res.Raw, Charged: h.Amount, VerifiedAt: now}
 			app, err := s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
 				if err := checkOpen(*a, milestone); err != nil {
 					return Change{}, err
 				}
+				// The number must belong to this applicant: the registry's record is compared
+				// with the application's own name and date of birth, not only with the
+				// request's, which could be anyone's.
+				match, mismatched := bind(res, *a, c)
+				r.IsMatch, r.Confidence = match, res.Confidence
+				switch {
+				case !res.Found:
+					r.ErrorMessage = "NOT_FOUND: the registry has no record of this " + field
+				case !match:
+					r.ErrorMessage = "MISMATCH: " + strings.Join(mismatched, ", ") + " do not match the registry"
+				}
+				res.IsMatch = match
 				before := snapshot(*a)
-				if res.IsMatch {
+				if match {
 					setNumber(a, v, c.Number, true)
 					a.advance(milestone)
-				} else if numberOf(*a, v) == "" {
-					setNumber(a, v, c.Number, false)
+					// A tier rises only on a verification that succeeded.
+					a.upgradeTier()
 				}
-				a.upgradeTier()
 				a.UpdatedAt = now
 				return Change{Results: []Result{r}, Hold: &h, ChargeDescription: fmt.Sprintf("KYC %s verification %s", v, id),
 					Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.verified_" + field, ResourceType: "kyc_application",
-						ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": res.IsMatch,
-							"found": res.Found, "confidence": res.Confidence, "provider": res.Provider, "resultId": r.ID}}}, nil
+						ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": match,
+							"found": res.Found, "confidence": res.Confidence, "provider": res.Provider, "resultId": r.ID,
+							"mismatchedFields": mismatched}}}, nil
 			})
 			if err != nil {
 				return err
@@ -121,6 +128,47 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 		out.Balance = w.Balance
 	}
 	return out, nil
+}
+
+// bind decides whether a provider's answer verifies this applicant: the provider must have found
+// the number and matched the request, and its record must bear out the application's own first
+// and last name and date of birth (the request's date when the application has none). It returns
+// the fields that do not match, each named once.
+func bind(res identity.PersonResult, a Application, c identity.PersonCheck) (bool, []string) {
+	if !res.Found {
+		return false, nil
+	}
+	seen := map[string]bool{}
+	var fields []string
+	add := func(fs ...string) {
+		for _, f := range fs {
+			if !seen[f] {
+				seen[f] = true
+				fields = append(fields, f)
+			}
+		}
+	}
+	if res.Record == nil {
+		// A provider that returns no record: its own comparison with the request is all there is.
+		if !res.IsMatch {
+			add("firstName", "lastName", "dateOfBirth")
+		}
+		return len(fields) == 0, fields
+	}
+	claim := identity.PersonCheck{FirstName: a.FirstName, LastName: a.LastName, DateOfBirth: c.DateOfBirth}
+	if a.DateOfBirth != nil {
+		claim.DateOfBirth = a.DateOfBirth.Format("2006-01-02")
+	}
+	m, _ := identity.Mismatches(claim, *res.Record, 0)
+	add(m...)
+	if !res.IsMatch {
+		m, _ := identity.Mismatches(c, *res.Record, 0)
+		if len(m) == 0 {
+			m = []string{"firstName", "lastName", "dateOfBirth"}
+		}
+		add(m...)
+	}
+	return len(fields) == 0, fields
 }
 
 // chain returns the provider chain for v at tier. Errors: PROVIDER_TIER_UNSUPPORTED,
