@@ -68,6 +68,9 @@ func (a *app) Close() {
 type appOptions struct {
 	Now    func() time.Time
 	Mailer notify.Mailer
+	// LoginThrottle replaces the shared login throttle (PostgreSQL): in-process API tests that
+	// share one database would otherwise share its per-IP buckets (all come from 127.0.0.1).
+	LoginThrottle auth.LoginThrottle
 	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
 	WebhookBackoff jobs.Backoff
 	// SubjectSource and CaseOpener serve sanctions re-screening; nil until the KYC/KYB/customer
@@ -118,10 +121,14 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	case <-time.After(5 * time.Second):
 		log.Warn("auth listener not ready; cached API keys expire after their TTL")
 	}
+	var throttle auth.LoginThrottle = postgres.NewLoginThrottle(db, o.Now)
+	if o.LoginThrottle != nil {
+		throttle = o.LoginThrottle
+	}
 	authSvc := auth.NewService(auth.Deps{
 		Store:   principals,
 		Tokens:  auth.NewAccessTokens([]byte(cfg.JWTSecret), o.Now),
-		Limiter: auth.NewLoginLimiter(10, 100, o.Now),
+		Limiter: throttle,
 		Now:     o.Now,
 		Logger:  log,
 	})

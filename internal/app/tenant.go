@@ -54,6 +54,6 @@ func createTenant(ctx context.Context, svc *auth.Service, w io.Writer, p auth.Cr
 func operatorAuth(db *postgres.DB, log *slog.Logger) *auth.Service {
 	now := func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
 	return auth.NewService(auth.Deps{Store: postgres.NewAuthStore(db),
-		Tokens: auth.NewAccessTokens([]byte("operator-commands-issue-no-tokens"), now), Limiter: auth.NewLoginLimiter(10, 100, now),
+		Tokens: auth.NewAccessTokens([]byte("operator-commands-issue-no-tokens"), now), Limiter: auth.NewLoginLimiter(auth.LoginAttemptsPerEmail, auth.LoginAttemptsPerIP, now),
 		Now: now, Logger: log})
 }

@@ -1,6 +1,7 @@
 package auth
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"time"
@@ -8,8 +9,37 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// LoginLimiter bounds login attempts per email and per IP (decisions.md §7: 10/min per email,
-// 100/min per IP). It is per process: each replica enforces its own share.
+// LoginThrottle bounds login attempts per email and per IP: 10 a minute per email and 100 per IP,
+// as token buckets (a burst of the whole minute's allowance, refilled evenly). The service's
+// throttle is internal/postgres's, shared by every replica and kept across restarts;
+// LoginLimiter is an in-process one for the operator CLI and tests.
+type LoginThrottle interface {
+	// Allow spends one attempt for email and ip; when refused it says how long to wait.
+	Allow(ctx context.Context, email, ip string) (ok bool, wait time.Duration, err error)
+}
+
+// Login attempts allowed a minute (per email, per IP).
+const (
+	LoginAttemptsPerEmail = 10
+	LoginAttemptsPerIP    = 100
+)
+
+// LoginKeys are the throttle's buckets for one attempt, with their capacity a minute.
+func LoginKeys(email, ip string) []LoginKey {
+	keys := []LoginKey{{Key: "e:" + strings.ToLower(email), PerMinute: LoginAttemptsPerEmail}}
+	if ip != "" {
+		keys = append(keys, LoginKey{Key: "i:" + ip, PerMinute: LoginAttemptsPerIP})
+	}
+	return keys
+}
+
+// LoginKey is one bucket of the login throttle.
+type LoginKey struct {
+	Key       string
+	PerMinute int
+}
+
+// LoginLimiter is an in-process LoginThrottle: each process counts on its own.
 type LoginLimiter struct {
 	mu      sync.Mutex
 	perKey  map[string]*rate.Limiter
@@ -31,8 +61,13 @@ func NewLoginLimiter(perEmail, perIP int, now func() time.Time) *LoginLimiter {
 	}
 }
 
-// Allow spends one attempt for email and ip; when refused it says how long to wait.
-func (l *LoginLimiter) Allow(email, ip string) (bool, time.Duration) {
+// Allow implements LoginThrottle.
+func (l *LoginLimiter) Allow(_ context.Context, email, ip string) (bool, time.Duration, error) {
+	ok, wait := l.allow(email, ip)
+	return ok, wait, nil
+}
+
+func (l *LoginLimiter) allow(email, ip string) (bool, time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := l.now()

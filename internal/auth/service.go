@@ -17,7 +17,7 @@ import (
 type Service struct {
 	store   Store
 	tokens  *AccessTokens
-	limiter *LoginLimiter
+	limiter LoginThrottle
 	now     func() time.Time
 	log     *slog.Logger
 }
@@ -26,7 +26,7 @@ type Service struct {
 type Deps struct {
 	Store   Store
 	Tokens  *AccessTokens
-	Limiter *LoginLimiter
+	Limiter LoginThrottle
 	Now     func() time.Time
 	Logger  *slog.Logger
 }
@@ -69,7 +69,11 @@ type LoginParams struct {
 // INVALID_CREDENTIALS, ACCOUNT_DISABLED.
 func (s *Service) Login(ctx context.Context, p LoginParams) (LoginResult, error) {
 	email := normalizeEmail(p.Email)
-	if ok, wait := s.limiter.Allow(email, p.IP); !ok {
+	ok, wait, err := s.limiter.Allow(ctx, email, p.IP)
+	if err != nil {
+		return LoginResult{}, err
+	}
+	if !ok {
 		e := apperr.New(apperr.RateLimited, "too many login attempts; try again later")
 		e.RetryAfter = wait
 		return LoginResult{}, e
