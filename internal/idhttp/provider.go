@@ -1,6 +1,8 @@
 package idhttp
 
 import (
+	"github.com/complyd/complyd/internal/outbound"
+
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/identity"
 )
 
@@ -47,17 +48,19 @@ func New(cfg Config) (*Provider, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	base, _ := url.Parse(cfg.BaseURL) // validated above
-	if base.Scheme != "https" && !cfg.AllowPrivate {
-		return nil, apperr.Invalid("byol.baseUrl", "must be an https URL")
+	// The one outgoing-URL guard (the webhooks' too): https, no userinfo, no private, loopback
+	// or metadata address, checked when the configuration is saved and again on every dial.
+	if err := outbound.ValidateURL("byol.baseUrl", cfg.BaseURL, cfg.AllowPrivate); err != nil {
+		return nil, err
 	}
+	base, _ := url.Parse(cfg.BaseURL) // validated above
 	timeout := defaultTimeout
 	if cfg.TimeoutMs > 0 {
 		timeout = time.Duration(cfg.TimeoutMs) * time.Millisecond
 	}
 	dialer := &net.Dialer{Timeout: timeout}
 	if !cfg.AllowPrivate {
-		dialer.Control = guardControl
+		dialer.Control = outbound.DialControl
 	}
 	transport := &http.Transport{
 		Proxy:                 nil, // never via a proxy: the guard must see the real peer
@@ -74,9 +77,15 @@ func New(cfg Config) (*Provider, error) {
 		client: &http.Client{
 			Transport: transport,
 			Timeout:   timeout,
-			CheckRedirect: func(_ *http.Request, via []*http.Request) error {
+			// A redirect may stay on the provider's host; one to another host is refused, never
+			// followed, so that the vendor's API key (a custom header, which net/http forwards)
+			// cannot leave for it.
+			CheckRedirect: func(req *http.Request, via []*http.Request) error {
 				if len(via) >= 3 {
 					return errors.New("too many redirects")
+				}
+				if req.URL.Host != via[0].URL.Host || req.URL.Scheme != via[0].URL.Scheme {
+					return fmt.Errorf("%w: redirect to another host (%s)", outbound.ErrForbiddenAddress, req.URL.Host)
 				}
 				return nil
 			},

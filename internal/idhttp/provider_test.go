@@ -263,7 +263,7 @@ func TestNewValidates(t *testing.T) {
 	_, err := idhttp.New(cfg)
 	e, ok := apperr.As(err)
 	require.True(t, ok)
-	require.Equal(t, []apperr.FieldError{{Field: "byol.baseUrl", Message: "must be an https URL"}}, e.Details)
+	require.Equal(t, []apperr.FieldError{{Field: "byol.baseUrl", Message: "must use https"}}, e.Details)
 
 	cfg = vendorConfig("https://api.example.ng")
 	cfg.SupportedVerifications = append(cfg.SupportedVerifications, identity.VerifyLiveness)

@@ -1,6 +1,8 @@
 package webhook
 
 import (
+	"github.com/complyd/complyd/internal/outbound"
+
 	"context"
 	"slices"
 	"strings"
@@ -93,7 +95,7 @@ func (s *Service) Endpoint(ctx context.Context, tenantID tenancy.TenantID) (Endp
 	return e.View(), err
 }
 
-// SetEndpoint applies a PATCH. The URL is validated by ValidateURL (https unless private
+// SetEndpoint applies a PATCH. The URL is validated by outbound.ValidateURL (https unless private
 // addresses are allowed); an empty URL turns webhooks off; an empty secret removes it. The audit
 // event records whether a secret is set, never the secret.
 //
@@ -101,7 +103,7 @@ func (s *Service) Endpoint(ctx context.Context, tenantID tenancy.TenantID) (Endp
 func (s *Service) SetEndpoint(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, p EndpointPatch) (EndpointView, error) {
 	if p.URL != nil {
 		u := strings.TrimSpace(*p.URL)
-		if err := ValidateURL(u, s.allowPrivate); err != nil {
+		if err := outbound.ValidateURL("webhookUrl", u, s.allowPrivate); err != nil {
 			return EndpointView{}, err
 		}
 		p.URL = &u

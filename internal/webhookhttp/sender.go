@@ -5,16 +5,15 @@
 package webhookhttp
 
 import (
+	"github.com/complyd/complyd/internal/outbound"
+
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/netip"
 	"net/url"
-	"syscall"
 	"time"
 
 	"github.com/complyd/complyd/internal/webhook"
@@ -28,8 +27,8 @@ const DefaultTimeout = 10 * time.Second
 const maxResponseBody = 64 << 10
 
 // ErrForbiddenAddress is returned (wrapped) when the URL's host resolves to an address that
-// webhook.ForbiddenAddr refuses and private addresses are not allowed.
-var ErrForbiddenAddress = errors.New("webhook address not allowed")
+// outbound.ForbiddenAddr refuses and private addresses are not allowed.
+var ErrForbiddenAddress = outbound.ErrForbiddenAddress
 
 // StatusError is the error of an attempt that got a non-2xx answer; 3xx included, since
 // redirects are never followed.
@@ -72,7 +71,7 @@ func NewSender(o Options) *Sender {
 	}
 	dialer := &net.Dialer{Timeout: o.Timeout}
 	if !o.AllowPrivate {
-		dialer.Control = guard
+		dialer.Control = outbound.DialControl
 	}
 	transport := &http.Transport{
 		Proxy:                 nil,
@@ -94,19 +93,6 @@ func NewSender(o Options) *Sender {
 		},
 		now: o.Now,
 	}
-}
-
-// guard is the dialer's Control hook: address is the resolved ip:port about to be connected.
-func guard(_, address string, _ syscall.RawConn) error {
-	host, _, err := net.SplitHostPort(address)
-	if err != nil {
-		return fmt.Errorf("%w: %s", ErrForbiddenAddress, address)
-	}
-	ip, err := netip.ParseAddr(host)
-	if err != nil || webhook.ForbiddenAddr(ip) {
-		return fmt.Errorf("%w: %s", ErrForbiddenAddress, host)
-	}
-	return nil
 }
 
 // Send makes one attempt: it POSTs m.Body to rawURL with the headers of webhook.Headers (signed

@@ -1,4 +1,9 @@
-package webhook
+// Package outbound is the one guard on every URL complyd calls on a tenant's behalf: webhook
+// endpoints and BYOL identity providers. It judges addresses (ForbiddenAddr), configured URLs
+// (ValidateURL, at configuration time) and the IP actually dialled (DialControl, after DNS
+// resolution, so that a name re-resolved to an internal address is refused too). It imports the
+// standard library and apperr only.
+package outbound
 
 import (
 	"net/netip"
@@ -8,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// MaxURLLen bounds a webhook URL.
+// MaxURLLen bounds a configured URL.
 const MaxURLLen = 2048
 
 // blockedPrefixes are ranges that ForbiddenAddr refuses on top of the net/netip predicates.
@@ -27,8 +32,8 @@ var blockedPrefixes = []netip.Prefix{
 	netip.MustParsePrefix("2002::/16"),       // 6to4 embeds arbitrary IPv4
 }
 
-// ForbiddenAddr reports whether a webhook must never be sent to ip unless private addresses are
-// allowed (COMPLYD_WEBHOOK_ALLOW_PRIVATE): loopback, private (RFC 1918, IPv6 ULA fc00::/7),
+// ForbiddenAddr reports whether an outgoing call must never reach ip unless private addresses are
+// allowed (COMPLYD_WEBHOOK_ALLOW_PRIVATE, COMPLYD_IDENTITY_ALLOW_PRIVATE): loopback, private (RFC 1918, IPv6 ULA fc00::/7),
 // CGNAT, link-local (which includes cloud metadata at 169.254.169.254), multicast, unspecified,
 // and the reserved ranges in blockedPrefixes. IPv4-mapped IPv6 addresses are judged as IPv4.
 func ForbiddenAddr(ip netip.Addr) bool {
@@ -46,18 +51,18 @@ func ForbiddenAddr(ip netip.Addr) bool {
 	return false
 }
 
-// ValidateURL checks a webhookUrl of PATCH /tenants/me/webhooks: an absolute http(s) URL
-// without userinfo or fragment; https is required unless allowPrivate; and unless allowPrivate
-// the host may not be a forbidden IP literal (ForbiddenAddr) or a localhost name. Host names are
-// checked again on every delivery, after DNS resolution, by the sender. An empty URL is valid
-// and means webhooks are off.
+// ValidateURL checks a configured URL (field names it in the error: webhookUrl, byol.baseUrl):
+// an absolute http(s) URL without userinfo or fragment; https is required unless allowPrivate;
+// and unless allowPrivate the host may not be a forbidden IP literal (ForbiddenAddr, which covers
+// cloud metadata at 169.254.169.254) or a localhost name. Host names are checked again on every
+// call, after DNS resolution, by DialControl. An empty URL is valid (the feature is off).
 //
-// Errors: VALIDATION_ERROR on webhookUrl.
-func ValidateURL(raw string, allowPrivate bool) error {
+// Errors: VALIDATION_ERROR on field.
+func ValidateURL(field, raw string, allowPrivate bool) error {
 	if raw == "" {
 		return nil
 	}
-	bad := func(msg string) error { return apperr.Invalid("webhookUrl", msg) }
+	bad := func(msg string) error { return apperr.Invalid(field, msg) }
 	if len(raw) > MaxURLLen {
 		return bad("is too long")
 	}

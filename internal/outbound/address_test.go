@@ -1,4 +1,4 @@
-package webhook
+package outbound
 
 import (
 	"net/netip"
@@ -60,7 +60,7 @@ func TestValidateURL(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.url, func(t *testing.T) {
 			t.Parallel()
-			err := ValidateURL(tt.url, tt.allowPrivate)
+			err := ValidateURL("webhookUrl", tt.url, tt.allowPrivate)
 			if tt.wantMsg == "" {
 				require.NoError(t, err)
 				return
