@@ -3,9 +3,11 @@ package app
 import (
 	"encoding/json"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
@@ -139,4 +141,33 @@ func TestScreeningSettingsInvalidationAcrossReplicas(t *testing.T) {
 		_ = json.Unmarshal(out.RiskBreakdown[1].Fx, &fx)
 		return fx["amountNgn"] == "200050.00"
 	}, 5*time.Second, 50*time.Millisecond)
+}
+
+// TestTierLimitsConcurrentUpdatesKeepOrder: two PATCHes, each valid alone (TIER_1 up to 150,000
+// under TIER_2 200,000; TIER_2 down to 100,000 over TIER_1 50,000) but invalid together, sent at
+// once: the order TIER_1 ≤ TIER_2 ≤ TIER_3 is checked in the transaction that writes, so one of
+// them is refused and the stored limits keep the order (issue 19.7: the check was in the handler,
+// before the write).
+func TestTierLimitsConcurrentUpdatesKeepOrder(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	for i := range 10 {
+		_, admin := s.tenant()
+		var wg sync.WaitGroup
+		codes := make([]int, 2)
+		for j, body := range []map[string]string{{"TIER_1": "150000"}, {"TIER_2": "100000"}} {
+			wg.Go(func() {
+				codes[j] = s.rest("PATCH", "/api/v1/tenants/me/limits", cred{Bearer: admin}, map[string]any{"tierLimits": body}).Status
+			})
+		}
+		wg.Wait()
+		var l struct {
+			TierLimits map[string]string `json:"tierLimits"`
+		}
+		s.rest("GET", "/api/v1/tenants/me/limits", cred{Bearer: admin}, nil).decode(t, &l)
+		t1, _ := decimal.NewFromString(l.TierLimits["TIER_1"])
+		t2, _ := decimal.NewFromString(l.TierLimits["TIER_2"])
+		require.True(t, t1.LessThanOrEqual(t2), "round %d: %v stored %v", i, codes, l.TierLimits)
+		require.Contains(t, codes, http.StatusBadRequest, "round %d: one of the two must be refused", i)
+	}
 }

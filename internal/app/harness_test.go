@@ -101,7 +101,7 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	log := slog.New(slog.NewTextHandler(testWriter{t}, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	a, err := buildApp(context.Background(), cfg, db, log, appOptions{Now: clock.Now, Mailer: o.Mailer, WebhookBackoff: o.WebhookBackoff,
 		LoginThrottle: auth.NewLoginLimiter(auth.LoginAttemptsPerEmail, auth.LoginAttemptsPerIP, clock.Now),
-		WrapEmbedded: o.WrapEmbedded, Screener: o.Screener, ScreeningTimeouts: o.ScreeningTimeouts})
+		WrapEmbedded:  o.WrapEmbedded, Screener: o.Screener, ScreeningTimeouts: o.ScreeningTimeouts})
 	require.NoError(t, err)
 	if !o.NoGlobalLists && a.Matcher.Global().Len() == 0 {
 		a.Matcher.Replace(testGlobalEntry.List, []sanctions.Entry{testGlobalEntry})

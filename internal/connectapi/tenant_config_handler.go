@@ -173,20 +173,6 @@ func (h *TenantConfigHandler) UpdateLimits(ctx context.Context, req *connect.Req
 		e := int(*m.ExpiryDays)
 		expiry = &e
 	}
-	cur, _, err := h.store.Limits(ctx, p.TenantID)
-	if err != nil {
-		return nil, err
-	}
-	merged := map[string]decimal.Decimal{}
-	for k, v := range cur {
-		merged[k] = v
-	}
-	for k, v := range tiers {
-		merged[k] = v
-	}
-	if merged["TIER_1"].GreaterThan(merged["TIER_2"]) || merged["TIER_2"].GreaterThan(merged["TIER_3"]) {
-		return nil, apperr.Invalid("tierLimits", "must satisfy TIER_1 ≤ TIER_2 ≤ TIER_3")
-	}
 	t, e, err := h.store.UpdateLimits(ctx, p.TenantID, tiers, expiry, callActor(ctx, p, req.Peer().Addr))
 	if err != nil {
 		return nil, err

@@ -217,6 +217,9 @@ func (s *SettingsStore) UpdateLimits(ctx context.Context, tenant tenancy.TenantI
 		if expiryDays != nil {
 			out.ExpiryDays = *expiryDays
 		}
+		if err := tenancy.ValidateTierLimits(out.TierLimits); err != nil {
+			return err
+		}
 		raw := map[string]string{}
 		for k, v := range out.TierLimits {
 			raw[k] = v.String()

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/apperr"
 )
 
 // TenantID is a tenant's UUID in its canonical string form.
@@ -52,6 +54,17 @@ type FXRate struct {
 	Currency  string
 	RateToNGN decimal.Decimal
 	UpdatedAt time.Time
+}
+
+// ValidateTierLimits checks the rule every stored set of tier limits keeps: TIER_1 ≤ TIER_2 ≤
+// TIER_3. The store applies it to the merged limits inside the transaction that writes them, so
+// that two concurrent changes, each valid alone, cannot together break it.
+// Errors: VALIDATION_ERROR on tierLimits.
+func ValidateTierLimits(l map[string]decimal.Decimal) error {
+	if l["TIER_1"].GreaterThan(l["TIER_2"]) || l["TIER_2"].GreaterThan(l["TIER_3"]) {
+		return apperr.Invalid("tierLimits", "must satisfy TIER_1 ≤ TIER_2 ≤ TIER_3")
+	}
+	return nil
 }
 
 // DefaultTierLimits are decisions.md §7's single-transaction limits in NGN.
