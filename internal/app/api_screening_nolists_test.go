@@ -37,6 +37,23 @@ func TestScreeningWithoutListsNeverClean(t *testing.T) {
 	require.Equal(t, "degraded", h.Status)
 	require.Equal(t, "empty", h.Checks["sanctions"])
 
+	// A tenant can choose to block instead while lists are missing (GET/PATCH screening-policy).
+	var pol struct {
+		SanctionsListsMissing string `json:"sanctionsListsMissing"`
+	}
+	s.rest("GET", "/api/v1/tenants/me/screening-policy", cred{Bearer: admin}, nil).decode(t, &pol)
+	require.Equal(t, "SKIP", pol.SanctionsListsMissing)
+	requireRESTError(t, s.rest("PATCH", "/api/v1/tenants/me/screening-policy", cred{Bearer: admin},
+		map[string]any{"sanctionsListsMissing": "MAYBE"}), 400, "VALIDATION_ERROR")
+	s.rest("PATCH", "/api/v1/tenants/me/screening-policy", cred{Bearer: admin}, map[string]any{"sanctionsListsMissing": "BLOCK"}).decode(t, &pol)
+	require.Equal(t, "BLOCK", pol.SanctionsListsMissing)
+	out, env = s.screen(admin, screenBody(ext("nolist-block"), "0123456789", 5_000))
+	require.True(t, env.Success, "%s", env.Raw)
+	require.Equal(t, "BLOCK", out.Outcome)
+	require.False(t, out.RiskBreakdown[0].Skipped)
+	require.True(t, out.rule("Sanctions Lists Unavailable"), "%s", env.Raw)
+	s.rest("PATCH", "/api/v1/tenants/me/screening-policy", cred{Bearer: admin}, map[string]any{"sanctionsListsMissing": "SKIP"}).decode(t, &pol)
+
 	// The tenant's own list is still screened: a hit on it blocks.
 	var wl struct{ ID string }
 	s.rest("POST", "/api/v1/watchlists", cred{Bearer: admin}, map[string]any{"name": "Local blacklist", "type": "SANCTIONS"}).decode(t, &wl)

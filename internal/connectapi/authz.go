@@ -138,20 +138,22 @@ var permissions = map[string]access{
 	// Transaction screening (issue 3, decisions.md §4): writers screen; every role lists and
 	// views; custom rules and tenant configuration are BANK_ADMIN (AUDITOR and the other roles
 	// may read the rules, since they explain verdicts).
-	complydv1connect.TransactionServiceScreenTransactionProcedure:  {roles: auth.Writers},
-	complydv1connect.TransactionServiceScreenTransactionsProcedure: {roles: auth.Writers, perMessage: true},
-	complydv1connect.TransactionServiceListTransactionsProcedure:   {roles: auth.AnyRole},
-	complydv1connect.TransactionServiceGetTransactionProcedure:     {roles: auth.AnyRole},
-	complydv1connect.RuleServiceCreateRuleProcedure:                {roles: auth.AdminOnly},
-	complydv1connect.RuleServiceListRulesProcedure:                 {roles: auth.AnyRole},
-	complydv1connect.RuleServiceGetRuleProcedure:                   {roles: auth.AnyRole},
-	complydv1connect.RuleServiceUpdateRuleProcedure:                {roles: auth.AdminOnly},
-	complydv1connect.RuleServiceDeleteRuleProcedure:                {roles: auth.AdminOnly},
-	complydv1connect.TenantConfigServiceUpdateKycConfigProcedure:   {roles: auth.AdminOnly},
-	complydv1connect.TenantConfigServiceGetFxRatesProcedure:        {roles: auth.AdminOnly},
-	complydv1connect.TenantConfigServiceUpdateFxRatesProcedure:     {roles: auth.AdminOnly},
-	complydv1connect.TenantConfigServiceGetLimitsProcedure:         {roles: auth.AdminOnly},
-	complydv1connect.TenantConfigServiceUpdateLimitsProcedure:      {roles: auth.AdminOnly},
+	complydv1connect.TransactionServiceScreenTransactionProcedure:      {roles: auth.Writers},
+	complydv1connect.TransactionServiceScreenTransactionsProcedure:     {roles: auth.Writers, perMessage: true},
+	complydv1connect.TransactionServiceListTransactionsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.TransactionServiceGetTransactionProcedure:         {roles: auth.AnyRole},
+	complydv1connect.RuleServiceCreateRuleProcedure:                    {roles: auth.AdminOnly},
+	complydv1connect.RuleServiceListRulesProcedure:                     {roles: auth.AnyRole},
+	complydv1connect.RuleServiceGetRuleProcedure:                       {roles: auth.AnyRole},
+	complydv1connect.RuleServiceUpdateRuleProcedure:                    {roles: auth.AdminOnly},
+	complydv1connect.RuleServiceDeleteRuleProcedure:                    {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceUpdateKycConfigProcedure:       {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceGetFxRatesProcedure:            {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceUpdateFxRatesProcedure:         {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceGetLimitsProcedure:             {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceUpdateLimitsProcedure:          {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceGetScreeningPolicyProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.TenantConfigServiceUpdateScreeningPolicyProcedure: {roles: auth.AdminOnly},
 
 	// The screening stream: writers, like ScreenTransaction; each message is counted against the
 	// rate limit by the handler (docs/screening.md "Streaming").

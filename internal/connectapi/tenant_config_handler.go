@@ -28,6 +28,10 @@ type TenantConfigStore interface {
 	Limits(ctx context.Context, tenant tenancy.TenantID) (map[string]decimal.Decimal, int, error)
 	// UpdateLimits changes some tier limits and, when non-nil, the expiry.
 	UpdateLimits(ctx context.Context, tenant tenancy.TenantID, tiers map[string]decimal.Decimal, expiryDays *int, actor audit.Actor) (map[string]decimal.Decimal, int, error)
+	// ScreeningPolicy returns what screening does while no sanctions list is loaded.
+	ScreeningPolicy(ctx context.Context, tenant tenancy.TenantID) (string, error)
+	// SetScreeningPolicy changes it.
+	SetScreeningPolicy(ctx context.Context, tenant tenancy.TenantID, policy string, actor audit.Actor) error
 }
 
 // KycConfigFunc returns the caller's whole KYC configuration (IdentityProviderService.GetKycConfig).
@@ -197,3 +201,29 @@ var screeningCurrencies = func() map[string]bool {
 	}
 	return out
 }()
+
+// GetScreeningPolicy implements TenantConfigService.GetScreeningPolicy.
+func (h *TenantConfigHandler) GetScreeningPolicy(ctx context.Context, _ *connect.Request[complydv1.GetScreeningPolicyRequest]) (*connect.Response[complydv1.ScreeningPolicy], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	policy, err := h.store.ScreeningPolicy(ctx, p.TenantID)
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(&complydv1.ScreeningPolicy{SanctionsListsMissing: policy}), nil
+}
+
+// UpdateScreeningPolicy implements TenantConfigService.UpdateScreeningPolicy.
+func (h *TenantConfigHandler) UpdateScreeningPolicy(ctx context.Context, req *connect.Request[complydv1.UpdateScreeningPolicyRequest]) (*connect.Response[complydv1.ScreeningPolicy], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.store.SetScreeningPolicy(ctx, p.TenantID, req.Msg.SanctionsListsMissing, callActor(ctx, p, req.Peer().Addr)); err != nil {
+		return nil, err
+	}
+	h.invalidate(p.TenantID)
+	return connect.NewResponse(&complydv1.ScreeningPolicy{SanctionsListsMissing: req.Msg.SanctionsListsMissing}), nil
+}

@@ -42,10 +42,11 @@ func (s *SettingsStore) Load(ctx context.Context, tenant tenancy.TenantID) (scre
 	b := &pgx.Batch{}
 	b.Queue("begin read only")
 	b.Queue("select set_config('app.tenant_id', $1, true)", string(tenant))
-	b.Queue(`select kyc_trust_mode, kyc_fallback_mode, provider_mode, tier_limits, expiry_days, mfa_required
-		from tenant_settings where tenant_id = $1`, string(tenant)).QueryRow(func(row pgx.Row) error {
+	b.Queue(`select kyc_trust_mode, kyc_fallback_mode, provider_mode, tier_limits, expiry_days, mfa_required,
+		sanctions_lists_missing from tenant_settings where tenant_id = $1`, string(tenant)).QueryRow(func(row pgx.Row) error {
 		var limits map[string]string
-		if err := row.Scan(&c.KYCTrustMode, &c.KYCFallbackMode, &c.ProviderMode, &limits, &c.ExpiryDays, &c.MFARequired); err != nil {
+		if err := row.Scan(&c.KYCTrustMode, &c.KYCFallbackMode, &c.ProviderMode, &limits, &c.ExpiryDays, &c.MFARequired,
+			&c.SanctionsListsMissing); err != nil {
 			return mapErr(err, "tenant")
 		}
 		c.TierLimits = map[string]decimal.Decimal{}
@@ -101,6 +102,39 @@ func (s *SettingsStore) SetTrustMode(ctx context.Context, tenant tenancy.TenantI
 		if err := insertAudit(ctx, tx, audit.Event{TenantID: tenant, Actor: actor, Action: "tenant.kyc_config.updated",
 			ResourceType: "tenant", ResourceID: string(tenant), Before: map[string]any{"kycTrustMode": prev},
 			After: map[string]any{"kycTrustMode": mode}}, now); err != nil {
+			return err
+		}
+		return notifySettings(ctx, tx, tenant)
+	})
+}
+
+// ScreeningPolicy returns sanctions_lists_missing. Errors: NOT_FOUND.
+func (s *SettingsStore) ScreeningPolicy(ctx context.Context, tenant tenancy.TenantID) (string, error) {
+	var policy string
+	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+		return mapErr(tx.QueryRow(ctx, `select sanctions_lists_missing from tenant_settings where tenant_id = $1`, string(tenant)).
+			Scan(&policy), "tenant")
+	})
+	return policy, err
+}
+
+// SetScreeningPolicy changes sanctions_lists_missing, audited and announced to every replica.
+// Errors: NOT_FOUND.
+func (s *SettingsStore) SetScreeningPolicy(ctx context.Context, tenant tenancy.TenantID, policy string, actor audit.Actor) error {
+	now := s.db.now()
+	return s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+		var prev string
+		if err := tx.QueryRow(ctx, `select sanctions_lists_missing from tenant_settings where tenant_id = $1 for update`,
+			string(tenant)).Scan(&prev); err != nil {
+			return mapErr(err, "tenant")
+		}
+		if _, err := tx.Exec(ctx, `update tenant_settings set sanctions_lists_missing = $2, updated_at = $3 where tenant_id = $1`,
+			string(tenant), policy, now); err != nil {
+			return fmt.Errorf("update screening policy: %w", err)
+		}
+		if err := insertAudit(ctx, tx, audit.Event{TenantID: tenant, Actor: actor, Action: "tenant.screening_policy.updated",
+			ResourceType: "tenant", ResourceID: string(tenant), Before: map[string]any{"sanctionsListsMissing": prev},
+			After: map[string]any{"sanctionsListsMissing": policy}}, now); err != nil {
 			return err
 		}
 		return notifySettings(ctx, tx, tenant)

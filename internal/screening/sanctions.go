@@ -92,7 +92,7 @@ func (s *SanctionsEngine) Inline() bool {
 // named. SANCTIONS and INTERNAL list hits score by band: ≥ 0.95 → 100 BLOCK, 0.85–0.95 → 75
 // ESCALATE, 0.75–0.85 → 50 REVIEW. PEP hits score nothing here: they are returned in Hits and
 // the sender's feed AML-004 in the Regulatory Compliance engine.
-func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enrichment) (EngineVerdict, error) {
+func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
 	b := newVerdict(CategorySanctions)
 	parties := [2]struct {
 		party, name, entityType string
@@ -136,7 +136,12 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, _ *Enri
 		}
 	}
 	if unavailable != nil && len(b.v.Hits) == 0 {
-		return EngineVerdict{}, unavailable
+		if e == nil || e.Config.SanctionsListsMissing != tenancy.ListsMissingBlock {
+			return EngineVerdict{}, unavailable
+		}
+		// The tenant blocks rather than fail open while there is nothing to screen against.
+		b.trigger(TriggeredRule{ID: "SANCTIONS_LISTS_UNAVAILABLE", Name: "Sanctions Lists Unavailable", RiskScore: 100,
+			Outcome: rules.Block, Details: unavailable.Error() + "; the tenant's policy blocks screenings while no sanctions list is loaded"})
 	}
 	v := b.verdict()
 	switch v.Outcome {

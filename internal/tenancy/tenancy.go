@@ -47,7 +47,16 @@ type Config struct {
 	ExpiryDays      int
 	FXRates         map[string]FXRate // by ISO 4217 code
 	MFARequired     bool
+	// SanctionsListsMissing is what screening does while no sanctions list is loaded:
+	// ListsMissingSkip (the default) or ListsMissingBlock.
+	SanctionsListsMissing string
 }
+
+// Policies for screening while no sanctions list is loaded (Config.SanctionsListsMissing).
+const (
+	ListsMissingSkip  = "SKIP"
+	ListsMissingBlock = "BLOCK"
+)
 
 // FXRate is the NGN value of one unit of Currency.
 type FXRate struct {

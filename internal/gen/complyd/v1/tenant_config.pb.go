@@ -24,6 +24,137 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// GetScreeningPolicyRequest has no fields.
+type GetScreeningPolicyRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetScreeningPolicyRequest) Reset() {
+	*x = GetScreeningPolicyRequest{}
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetScreeningPolicyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetScreeningPolicyRequest) ProtoMessage() {}
+
+func (x *GetScreeningPolicyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetScreeningPolicyRequest.ProtoReflect.Descriptor instead.
+func (*GetScreeningPolicyRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{0}
+}
+
+// ScreeningPolicy is the tenant's screening policy.
+type ScreeningPolicy struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sanctions_lists_missing: SKIP (the default: the sanctions engine is skipped with its reason
+	// under the fail-open rule and the screening queued for retro-screening) or BLOCK (a screening
+	// that matched no list entry is blocked while no sanctions list is loaded).
+	SanctionsListsMissing string `protobuf:"bytes,1,opt,name=sanctions_lists_missing,json=sanctionsListsMissing,proto3" json:"sanctions_lists_missing,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *ScreeningPolicy) Reset() {
+	*x = ScreeningPolicy{}
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScreeningPolicy) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScreeningPolicy) ProtoMessage() {}
+
+func (x *ScreeningPolicy) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScreeningPolicy.ProtoReflect.Descriptor instead.
+func (*ScreeningPolicy) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *ScreeningPolicy) GetSanctionsListsMissing() string {
+	if x != nil {
+		return x.SanctionsListsMissing
+	}
+	return ""
+}
+
+// UpdateScreeningPolicyRequest is the PATCH body.
+type UpdateScreeningPolicyRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// sanctions_lists_missing: SKIP or BLOCK.
+	SanctionsListsMissing string `protobuf:"bytes,1,opt,name=sanctions_lists_missing,json=sanctionsListsMissing,proto3" json:"sanctions_lists_missing,omitempty"`
+	unknownFields         protoimpl.UnknownFields
+	sizeCache             protoimpl.SizeCache
+}
+
+func (x *UpdateScreeningPolicyRequest) Reset() {
+	*x = UpdateScreeningPolicyRequest{}
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateScreeningPolicyRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateScreeningPolicyRequest) ProtoMessage() {}
+
+func (x *UpdateScreeningPolicyRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateScreeningPolicyRequest.ProtoReflect.Descriptor instead.
+func (*UpdateScreeningPolicyRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *UpdateScreeningPolicyRequest) GetSanctionsListsMissing() string {
+	if x != nil {
+		return x.SanctionsListsMissing
+	}
+	return ""
+}
+
 // UpdateKycConfigRequest is the PATCH body.
 type UpdateKycConfigRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -35,7 +166,7 @@ type UpdateKycConfigRequest struct {
 
 func (x *UpdateKycConfigRequest) Reset() {
 	*x = UpdateKycConfigRequest{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[0]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -47,7 +178,7 @@ func (x *UpdateKycConfigRequest) String() string {
 func (*UpdateKycConfigRequest) ProtoMessage() {}
 
 func (x *UpdateKycConfigRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[0]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -60,7 +191,7 @@ func (x *UpdateKycConfigRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateKycConfigRequest.ProtoReflect.Descriptor instead.
 func (*UpdateKycConfigRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{0}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *UpdateKycConfigRequest) GetKycTrustMode() string {
@@ -79,7 +210,7 @@ type GetFxRatesRequest struct {
 
 func (x *GetFxRatesRequest) Reset() {
 	*x = GetFxRatesRequest{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[1]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -91,7 +222,7 @@ func (x *GetFxRatesRequest) String() string {
 func (*GetFxRatesRequest) ProtoMessage() {}
 
 func (x *GetFxRatesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[1]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -104,7 +235,7 @@ func (x *GetFxRatesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetFxRatesRequest.ProtoReflect.Descriptor instead.
 func (*GetFxRatesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{1}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{4}
 }
 
 // FxRate is one currency's NGN rate.
@@ -122,7 +253,7 @@ type FxRate struct {
 
 func (x *FxRate) Reset() {
 	*x = FxRate{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[2]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -134,7 +265,7 @@ func (x *FxRate) String() string {
 func (*FxRate) ProtoMessage() {}
 
 func (x *FxRate) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[2]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -147,7 +278,7 @@ func (x *FxRate) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FxRate.ProtoReflect.Descriptor instead.
 func (*FxRate) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *FxRate) GetCurrency() string {
@@ -182,7 +313,7 @@ type FxRates struct {
 
 func (x *FxRates) Reset() {
 	*x = FxRates{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[3]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -194,7 +325,7 @@ func (x *FxRates) String() string {
 func (*FxRates) ProtoMessage() {}
 
 func (x *FxRates) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[3]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -207,7 +338,7 @@ func (x *FxRates) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FxRates.ProtoReflect.Descriptor instead.
 func (*FxRates) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *FxRates) GetRates() []*FxRate {
@@ -230,7 +361,7 @@ type FxRateInput struct {
 
 func (x *FxRateInput) Reset() {
 	*x = FxRateInput{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[4]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -242,7 +373,7 @@ func (x *FxRateInput) String() string {
 func (*FxRateInput) ProtoMessage() {}
 
 func (x *FxRateInput) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[4]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -255,7 +386,7 @@ func (x *FxRateInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FxRateInput.ProtoReflect.Descriptor instead.
 func (*FxRateInput) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *FxRateInput) GetCurrency() string {
@@ -283,7 +414,7 @@ type UpdateFxRatesRequest struct {
 
 func (x *UpdateFxRatesRequest) Reset() {
 	*x = UpdateFxRatesRequest{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[5]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -295,7 +426,7 @@ func (x *UpdateFxRatesRequest) String() string {
 func (*UpdateFxRatesRequest) ProtoMessage() {}
 
 func (x *UpdateFxRatesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[5]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -308,7 +439,7 @@ func (x *UpdateFxRatesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateFxRatesRequest.ProtoReflect.Descriptor instead.
 func (*UpdateFxRatesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *UpdateFxRatesRequest) GetRates() []*FxRateInput {
@@ -327,7 +458,7 @@ type GetLimitsRequest struct {
 
 func (x *GetLimitsRequest) Reset() {
 	*x = GetLimitsRequest{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[6]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -339,7 +470,7 @@ func (x *GetLimitsRequest) String() string {
 func (*GetLimitsRequest) ProtoMessage() {}
 
 func (x *GetLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[6]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -352,7 +483,7 @@ func (x *GetLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetLimitsRequest.ProtoReflect.Descriptor instead.
 func (*GetLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{9}
 }
 
 // TierLimits are the single-transaction limits per KYC tier, NGN decimal strings.
@@ -370,7 +501,7 @@ type TierLimits struct {
 
 func (x *TierLimits) Reset() {
 	*x = TierLimits{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[7]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -382,7 +513,7 @@ func (x *TierLimits) String() string {
 func (*TierLimits) ProtoMessage() {}
 
 func (x *TierLimits) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[7]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -395,7 +526,7 @@ func (x *TierLimits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TierLimits.ProtoReflect.Descriptor instead.
 func (*TierLimits) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TierLimits) GetTier_1() string {
@@ -432,7 +563,7 @@ type Limits struct {
 
 func (x *Limits) Reset() {
 	*x = Limits{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[8]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -444,7 +575,7 @@ func (x *Limits) String() string {
 func (*Limits) ProtoMessage() {}
 
 func (x *Limits) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[8]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -457,7 +588,7 @@ func (x *Limits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Limits.ProtoReflect.Descriptor instead.
 func (*Limits) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Limits) GetTierLimits() *TierLimits {
@@ -489,7 +620,7 @@ type TierLimitsInput struct {
 
 func (x *TierLimitsInput) Reset() {
 	*x = TierLimitsInput{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[9]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -501,7 +632,7 @@ func (x *TierLimitsInput) String() string {
 func (*TierLimitsInput) ProtoMessage() {}
 
 func (x *TierLimitsInput) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[9]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -514,7 +645,7 @@ func (x *TierLimitsInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TierLimitsInput.ProtoReflect.Descriptor instead.
 func (*TierLimitsInput) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *TierLimitsInput) GetTier_1() string {
@@ -551,7 +682,7 @@ type UpdateLimitsRequest struct {
 
 func (x *UpdateLimitsRequest) Reset() {
 	*x = UpdateLimitsRequest{}
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[10]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -563,7 +694,7 @@ func (x *UpdateLimitsRequest) String() string {
 func (*UpdateLimitsRequest) ProtoMessage() {}
 
 func (x *UpdateLimitsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_tenant_config_proto_msgTypes[10]
+	mi := &file_complyd_v1_tenant_config_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -576,7 +707,7 @@ func (x *UpdateLimitsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateLimitsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateLimitsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_tenant_config_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UpdateLimitsRequest) GetTierLimits() *TierLimitsInput {
@@ -598,7 +729,12 @@ var File_complyd_v1_tenant_config_proto protoreflect.FileDescriptor
 const file_complyd_v1_tenant_config_proto_rawDesc = "" +
 	"\n" +
 	"\x1ecomplyd/v1/tenant_config.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\"complyd/v1/identity_provider.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"_\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\"complyd/v1/identity_provider.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x1b\n" +
+	"\x19GetScreeningPolicyRequest\"I\n" +
+	"\x0fScreeningPolicy\x126\n" +
+	"\x17sanctions_lists_missing\x18\x01 \x01(\tR\x15sanctionsListsMissing\"j\n" +
+	"\x1cUpdateScreeningPolicyRequest\x12J\n" +
+	"\x17sanctions_lists_missing\x18\x01 \x01(\tB\x12\xbaH\x0fr\rR\x04SKIPR\x05BLOCKR\x15sanctionsListsMissing\"_\n" +
 	"\x16UpdateKycConfigRequest\x12E\n" +
 	"\x0ekyc_trust_mode\x18\x01 \x01(\tB\x1f\xbaH\x1cr\x1aR\x06STRICTR\x06HYBRIDR\bEXTERNALR\fkycTrustMode\"\x13\n" +
 	"\x11GetFxRatesRequest\"\x7f\n" +
@@ -639,14 +775,16 @@ const file_complyd_v1_tenant_config_proto_rawDesc = "" +
 	"\vexpiry_days\x18\x02 \x01(\x05B\n" +
 	"\xbaH\a\x1a\x05\x18\xc2\x1c(\x01H\x00R\n" +
 	"expiryDays\x88\x01\x01B\x0e\n" +
-	"\f_expiry_days2\xb1\x04\n" +
+	"\f_expiry_days2\xca\x06\n" +
 	"\x13TenantConfigService\x12v\n" +
 	"\x0fUpdateKycConfig\x12\".complyd.v1.UpdateKycConfigRequest\x1a\x15.complyd.v1.KycConfig\"(\x82\xd3\xe4\x93\x02\":\x01*2\x1d/api/v1/tenants/me/kyc-config\x12e\n" +
 	"\n" +
 	"GetFxRates\x12\x1d.complyd.v1.GetFxRatesRequest\x1a\x13.complyd.v1.FxRates\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/tenants/me/fx-rates\x12n\n" +
 	"\rUpdateFxRates\x12 .complyd.v1.UpdateFxRatesRequest\x1a\x13.complyd.v1.FxRates\"&\x82\xd3\xe4\x93\x02 :\x01*2\x1b/api/v1/tenants/me/fx-rates\x12`\n" +
 	"\tGetLimits\x12\x1c.complyd.v1.GetLimitsRequest\x1a\x12.complyd.v1.Limits\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/api/v1/tenants/me/limits\x12i\n" +
-	"\fUpdateLimits\x12\x1f.complyd.v1.UpdateLimitsRequest\x1a\x12.complyd.v1.Limits\"$\x82\xd3\xe4\x93\x02\x1e:\x01*2\x19/api/v1/tenants/me/limitsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\fUpdateLimits\x12\x1f.complyd.v1.UpdateLimitsRequest\x1a\x12.complyd.v1.Limits\"$\x82\xd3\xe4\x93\x02\x1e:\x01*2\x19/api/v1/tenants/me/limits\x12\x85\x01\n" +
+	"\x12GetScreeningPolicy\x12%.complyd.v1.GetScreeningPolicyRequest\x1a\x1b.complyd.v1.ScreeningPolicy\"+\x82\xd3\xe4\x93\x02%\x12#/api/v1/tenants/me/screening-policy\x12\x8e\x01\n" +
+	"\x15UpdateScreeningPolicy\x12(.complyd.v1.UpdateScreeningPolicyRequest\x1a\x1b.complyd.v1.ScreeningPolicy\".\x82\xd3\xe4\x93\x02(:\x01*2#/api/v1/tenants/me/screening-policyB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_tenant_config_proto_rawDescOnce sync.Once
@@ -660,40 +798,47 @@ func file_complyd_v1_tenant_config_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_tenant_config_proto_rawDescData
 }
 
-var file_complyd_v1_tenant_config_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_complyd_v1_tenant_config_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_complyd_v1_tenant_config_proto_goTypes = []any{
-	(*UpdateKycConfigRequest)(nil), // 0: complyd.v1.UpdateKycConfigRequest
-	(*GetFxRatesRequest)(nil),      // 1: complyd.v1.GetFxRatesRequest
-	(*FxRate)(nil),                 // 2: complyd.v1.FxRate
-	(*FxRates)(nil),                // 3: complyd.v1.FxRates
-	(*FxRateInput)(nil),            // 4: complyd.v1.FxRateInput
-	(*UpdateFxRatesRequest)(nil),   // 5: complyd.v1.UpdateFxRatesRequest
-	(*GetLimitsRequest)(nil),       // 6: complyd.v1.GetLimitsRequest
-	(*TierLimits)(nil),             // 7: complyd.v1.TierLimits
-	(*Limits)(nil),                 // 8: complyd.v1.Limits
-	(*TierLimitsInput)(nil),        // 9: complyd.v1.TierLimitsInput
-	(*UpdateLimitsRequest)(nil),    // 10: complyd.v1.UpdateLimitsRequest
-	(*timestamppb.Timestamp)(nil),  // 11: google.protobuf.Timestamp
-	(*KycConfig)(nil),              // 12: complyd.v1.KycConfig
+	(*GetScreeningPolicyRequest)(nil),    // 0: complyd.v1.GetScreeningPolicyRequest
+	(*ScreeningPolicy)(nil),              // 1: complyd.v1.ScreeningPolicy
+	(*UpdateScreeningPolicyRequest)(nil), // 2: complyd.v1.UpdateScreeningPolicyRequest
+	(*UpdateKycConfigRequest)(nil),       // 3: complyd.v1.UpdateKycConfigRequest
+	(*GetFxRatesRequest)(nil),            // 4: complyd.v1.GetFxRatesRequest
+	(*FxRate)(nil),                       // 5: complyd.v1.FxRate
+	(*FxRates)(nil),                      // 6: complyd.v1.FxRates
+	(*FxRateInput)(nil),                  // 7: complyd.v1.FxRateInput
+	(*UpdateFxRatesRequest)(nil),         // 8: complyd.v1.UpdateFxRatesRequest
+	(*GetLimitsRequest)(nil),             // 9: complyd.v1.GetLimitsRequest
+	(*TierLimits)(nil),                   // 10: complyd.v1.TierLimits
+	(*Limits)(nil),                       // 11: complyd.v1.Limits
+	(*TierLimitsInput)(nil),              // 12: complyd.v1.TierLimitsInput
+	(*UpdateLimitsRequest)(nil),          // 13: complyd.v1.UpdateLimitsRequest
+	(*timestamppb.Timestamp)(nil),        // 14: google.protobuf.Timestamp
+	(*KycConfig)(nil),                    // 15: complyd.v1.KycConfig
 }
 var file_complyd_v1_tenant_config_proto_depIdxs = []int32{
-	11, // 0: complyd.v1.FxRate.updated_at:type_name -> google.protobuf.Timestamp
-	2,  // 1: complyd.v1.FxRates.rates:type_name -> complyd.v1.FxRate
-	4,  // 2: complyd.v1.UpdateFxRatesRequest.rates:type_name -> complyd.v1.FxRateInput
-	7,  // 3: complyd.v1.Limits.tier_limits:type_name -> complyd.v1.TierLimits
-	9,  // 4: complyd.v1.UpdateLimitsRequest.tier_limits:type_name -> complyd.v1.TierLimitsInput
-	0,  // 5: complyd.v1.TenantConfigService.UpdateKycConfig:input_type -> complyd.v1.UpdateKycConfigRequest
-	1,  // 6: complyd.v1.TenantConfigService.GetFxRates:input_type -> complyd.v1.GetFxRatesRequest
-	5,  // 7: complyd.v1.TenantConfigService.UpdateFxRates:input_type -> complyd.v1.UpdateFxRatesRequest
-	6,  // 8: complyd.v1.TenantConfigService.GetLimits:input_type -> complyd.v1.GetLimitsRequest
-	10, // 9: complyd.v1.TenantConfigService.UpdateLimits:input_type -> complyd.v1.UpdateLimitsRequest
-	12, // 10: complyd.v1.TenantConfigService.UpdateKycConfig:output_type -> complyd.v1.KycConfig
-	3,  // 11: complyd.v1.TenantConfigService.GetFxRates:output_type -> complyd.v1.FxRates
-	3,  // 12: complyd.v1.TenantConfigService.UpdateFxRates:output_type -> complyd.v1.FxRates
-	8,  // 13: complyd.v1.TenantConfigService.GetLimits:output_type -> complyd.v1.Limits
-	8,  // 14: complyd.v1.TenantConfigService.UpdateLimits:output_type -> complyd.v1.Limits
-	10, // [10:15] is the sub-list for method output_type
-	5,  // [5:10] is the sub-list for method input_type
+	14, // 0: complyd.v1.FxRate.updated_at:type_name -> google.protobuf.Timestamp
+	5,  // 1: complyd.v1.FxRates.rates:type_name -> complyd.v1.FxRate
+	7,  // 2: complyd.v1.UpdateFxRatesRequest.rates:type_name -> complyd.v1.FxRateInput
+	10, // 3: complyd.v1.Limits.tier_limits:type_name -> complyd.v1.TierLimits
+	12, // 4: complyd.v1.UpdateLimitsRequest.tier_limits:type_name -> complyd.v1.TierLimitsInput
+	3,  // 5: complyd.v1.TenantConfigService.UpdateKycConfig:input_type -> complyd.v1.UpdateKycConfigRequest
+	4,  // 6: complyd.v1.TenantConfigService.GetFxRates:input_type -> complyd.v1.GetFxRatesRequest
+	8,  // 7: complyd.v1.TenantConfigService.UpdateFxRates:input_type -> complyd.v1.UpdateFxRatesRequest
+	9,  // 8: complyd.v1.TenantConfigService.GetLimits:input_type -> complyd.v1.GetLimitsRequest
+	13, // 9: complyd.v1.TenantConfigService.UpdateLimits:input_type -> complyd.v1.UpdateLimitsRequest
+	0,  // 10: complyd.v1.TenantConfigService.GetScreeningPolicy:input_type -> complyd.v1.GetScreeningPolicyRequest
+	2,  // 11: complyd.v1.TenantConfigService.UpdateScreeningPolicy:input_type -> complyd.v1.UpdateScreeningPolicyRequest
+	15, // 12: complyd.v1.TenantConfigService.UpdateKycConfig:output_type -> complyd.v1.KycConfig
+	6,  // 13: complyd.v1.TenantConfigService.GetFxRates:output_type -> complyd.v1.FxRates
+	6,  // 14: complyd.v1.TenantConfigService.UpdateFxRates:output_type -> complyd.v1.FxRates
+	11, // 15: complyd.v1.TenantConfigService.GetLimits:output_type -> complyd.v1.Limits
+	11, // 16: complyd.v1.TenantConfigService.UpdateLimits:output_type -> complyd.v1.Limits
+	1,  // 17: complyd.v1.TenantConfigService.GetScreeningPolicy:output_type -> complyd.v1.ScreeningPolicy
+	1,  // 18: complyd.v1.TenantConfigService.UpdateScreeningPolicy:output_type -> complyd.v1.ScreeningPolicy
+	12, // [12:19] is the sub-list for method output_type
+	5,  // [5:12] is the sub-list for method input_type
 	5,  // [5:5] is the sub-list for extension type_name
 	5,  // [5:5] is the sub-list for extension extendee
 	0,  // [0:5] is the sub-list for field type_name
@@ -705,15 +850,15 @@ func file_complyd_v1_tenant_config_proto_init() {
 		return
 	}
 	file_complyd_v1_identity_provider_proto_init()
-	file_complyd_v1_tenant_config_proto_msgTypes[9].OneofWrappers = []any{}
-	file_complyd_v1_tenant_config_proto_msgTypes[10].OneofWrappers = []any{}
+	file_complyd_v1_tenant_config_proto_msgTypes[12].OneofWrappers = []any{}
+	file_complyd_v1_tenant_config_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_tenant_config_proto_rawDesc), len(file_complyd_v1_tenant_config_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   11,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

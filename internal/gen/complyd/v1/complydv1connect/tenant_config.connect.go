@@ -48,6 +48,12 @@ const (
 	// TenantConfigServiceUpdateLimitsProcedure is the fully-qualified name of the TenantConfigService's
 	// UpdateLimits RPC.
 	TenantConfigServiceUpdateLimitsProcedure = "/complyd.v1.TenantConfigService/UpdateLimits"
+	// TenantConfigServiceGetScreeningPolicyProcedure is the fully-qualified name of the
+	// TenantConfigService's GetScreeningPolicy RPC.
+	TenantConfigServiceGetScreeningPolicyProcedure = "/complyd.v1.TenantConfigService/GetScreeningPolicy"
+	// TenantConfigServiceUpdateScreeningPolicyProcedure is the fully-qualified name of the
+	// TenantConfigService's UpdateScreeningPolicy RPC.
+	TenantConfigServiceUpdateScreeningPolicyProcedure = "/complyd.v1.TenantConfigService/UpdateScreeningPolicy"
 )
 
 // TenantConfigServiceClient is a client for the complyd.v1.TenantConfigService service.
@@ -62,6 +68,11 @@ type TenantConfigServiceClient interface {
 	GetLimits(context.Context, *connect.Request[v1.GetLimitsRequest]) (*connect.Response[v1.Limits], error)
 	// UpdateLimits changes the tier limits and the KYC expiry (BANK_ADMIN).
 	UpdateLimits(context.Context, *connect.Request[v1.UpdateLimitsRequest]) (*connect.Response[v1.Limits], error)
+	// GetScreeningPolicy returns what screening does while no sanctions list is loaded.
+	GetScreeningPolicy(context.Context, *connect.Request[v1.GetScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error)
+	// UpdateScreeningPolicy changes it (BANK_ADMIN), audited and effective on every replica within
+	// seconds.
+	UpdateScreeningPolicy(context.Context, *connect.Request[v1.UpdateScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error)
 }
 
 // NewTenantConfigServiceClient constructs a client for the complyd.v1.TenantConfigService service.
@@ -105,16 +116,30 @@ func NewTenantConfigServiceClient(httpClient connect.HTTPClient, baseURL string,
 			connect.WithSchema(tenantConfigServiceMethods.ByName("UpdateLimits")),
 			connect.WithClientOptions(opts...),
 		),
+		getScreeningPolicy: connect.NewClient[v1.GetScreeningPolicyRequest, v1.ScreeningPolicy](
+			httpClient,
+			baseURL+TenantConfigServiceGetScreeningPolicyProcedure,
+			connect.WithSchema(tenantConfigServiceMethods.ByName("GetScreeningPolicy")),
+			connect.WithClientOptions(opts...),
+		),
+		updateScreeningPolicy: connect.NewClient[v1.UpdateScreeningPolicyRequest, v1.ScreeningPolicy](
+			httpClient,
+			baseURL+TenantConfigServiceUpdateScreeningPolicyProcedure,
+			connect.WithSchema(tenantConfigServiceMethods.ByName("UpdateScreeningPolicy")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // tenantConfigServiceClient implements TenantConfigServiceClient.
 type tenantConfigServiceClient struct {
-	updateKycConfig *connect.Client[v1.UpdateKycConfigRequest, v1.KycConfig]
-	getFxRates      *connect.Client[v1.GetFxRatesRequest, v1.FxRates]
-	updateFxRates   *connect.Client[v1.UpdateFxRatesRequest, v1.FxRates]
-	getLimits       *connect.Client[v1.GetLimitsRequest, v1.Limits]
-	updateLimits    *connect.Client[v1.UpdateLimitsRequest, v1.Limits]
+	updateKycConfig       *connect.Client[v1.UpdateKycConfigRequest, v1.KycConfig]
+	getFxRates            *connect.Client[v1.GetFxRatesRequest, v1.FxRates]
+	updateFxRates         *connect.Client[v1.UpdateFxRatesRequest, v1.FxRates]
+	getLimits             *connect.Client[v1.GetLimitsRequest, v1.Limits]
+	updateLimits          *connect.Client[v1.UpdateLimitsRequest, v1.Limits]
+	getScreeningPolicy    *connect.Client[v1.GetScreeningPolicyRequest, v1.ScreeningPolicy]
+	updateScreeningPolicy *connect.Client[v1.UpdateScreeningPolicyRequest, v1.ScreeningPolicy]
 }
 
 // UpdateKycConfig calls complyd.v1.TenantConfigService.UpdateKycConfig.
@@ -142,6 +167,16 @@ func (c *tenantConfigServiceClient) UpdateLimits(ctx context.Context, req *conne
 	return c.updateLimits.CallUnary(ctx, req)
 }
 
+// GetScreeningPolicy calls complyd.v1.TenantConfigService.GetScreeningPolicy.
+func (c *tenantConfigServiceClient) GetScreeningPolicy(ctx context.Context, req *connect.Request[v1.GetScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error) {
+	return c.getScreeningPolicy.CallUnary(ctx, req)
+}
+
+// UpdateScreeningPolicy calls complyd.v1.TenantConfigService.UpdateScreeningPolicy.
+func (c *tenantConfigServiceClient) UpdateScreeningPolicy(ctx context.Context, req *connect.Request[v1.UpdateScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error) {
+	return c.updateScreeningPolicy.CallUnary(ctx, req)
+}
+
 // TenantConfigServiceHandler is an implementation of the complyd.v1.TenantConfigService service.
 type TenantConfigServiceHandler interface {
 	// UpdateKycConfig changes kycTrustMode (BANK_ADMIN) and returns the whole KYC configuration.
@@ -154,6 +189,11 @@ type TenantConfigServiceHandler interface {
 	GetLimits(context.Context, *connect.Request[v1.GetLimitsRequest]) (*connect.Response[v1.Limits], error)
 	// UpdateLimits changes the tier limits and the KYC expiry (BANK_ADMIN).
 	UpdateLimits(context.Context, *connect.Request[v1.UpdateLimitsRequest]) (*connect.Response[v1.Limits], error)
+	// GetScreeningPolicy returns what screening does while no sanctions list is loaded.
+	GetScreeningPolicy(context.Context, *connect.Request[v1.GetScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error)
+	// UpdateScreeningPolicy changes it (BANK_ADMIN), audited and effective on every replica within
+	// seconds.
+	UpdateScreeningPolicy(context.Context, *connect.Request[v1.UpdateScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error)
 }
 
 // NewTenantConfigServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -193,6 +233,18 @@ func NewTenantConfigServiceHandler(svc TenantConfigServiceHandler, opts ...conne
 		connect.WithSchema(tenantConfigServiceMethods.ByName("UpdateLimits")),
 		connect.WithHandlerOptions(opts...),
 	)
+	tenantConfigServiceGetScreeningPolicyHandler := connect.NewUnaryHandler(
+		TenantConfigServiceGetScreeningPolicyProcedure,
+		svc.GetScreeningPolicy,
+		connect.WithSchema(tenantConfigServiceMethods.ByName("GetScreeningPolicy")),
+		connect.WithHandlerOptions(opts...),
+	)
+	tenantConfigServiceUpdateScreeningPolicyHandler := connect.NewUnaryHandler(
+		TenantConfigServiceUpdateScreeningPolicyProcedure,
+		svc.UpdateScreeningPolicy,
+		connect.WithSchema(tenantConfigServiceMethods.ByName("UpdateScreeningPolicy")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.TenantConfigService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case TenantConfigServiceUpdateKycConfigProcedure:
@@ -205,6 +257,10 @@ func NewTenantConfigServiceHandler(svc TenantConfigServiceHandler, opts ...conne
 			tenantConfigServiceGetLimitsHandler.ServeHTTP(w, r)
 		case TenantConfigServiceUpdateLimitsProcedure:
 			tenantConfigServiceUpdateLimitsHandler.ServeHTTP(w, r)
+		case TenantConfigServiceGetScreeningPolicyProcedure:
+			tenantConfigServiceGetScreeningPolicyHandler.ServeHTTP(w, r)
+		case TenantConfigServiceUpdateScreeningPolicyProcedure:
+			tenantConfigServiceUpdateScreeningPolicyHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -232,4 +288,12 @@ func (UnimplementedTenantConfigServiceHandler) GetLimits(context.Context, *conne
 
 func (UnimplementedTenantConfigServiceHandler) UpdateLimits(context.Context, *connect.Request[v1.UpdateLimitsRequest]) (*connect.Response[v1.Limits], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TenantConfigService.UpdateLimits is not implemented"))
+}
+
+func (UnimplementedTenantConfigServiceHandler) GetScreeningPolicy(context.Context, *connect.Request[v1.GetScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TenantConfigService.GetScreeningPolicy is not implemented"))
+}
+
+func (UnimplementedTenantConfigServiceHandler) UpdateScreeningPolicy(context.Context, *connect.Request[v1.UpdateScreeningPolicyRequest]) (*connect.Response[v1.ScreeningPolicy], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TenantConfigService.UpdateScreeningPolicy is not implemented"))
 }
