@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
-	"github.com/complyd/complyd/internal/cases"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/pgtest"
@@ -279,15 +278,22 @@ func TestAutomaticCaseNotifiesOfficers(t *testing.T) {
 	m, err := smtp.New("smtp://"+sink.Addr+"?tls=none", "complyd@test.local")
 	require.NoError(t, err)
 	s := newTestServer(t, &serverOpts{Mailer: m, Workers: true})
-	f, _ := s.tenant()
+	f, admin := s.tenant()
 	o1, o1Tok := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
 	o2, _ := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
 	pgtest.User(context.Background(), t, s.DB, f.ID, &pgtest.UserOpts{Role: auth.RoleComplianceOfficer, Inactive: true})
 	_, analystTok := s.userWithRole(f.ID, auth.RoleAnalyst)
 
-	c, err := s.DB.CreateCaseAutomaticForTest(context.Background(), f.ID, cases.NewParams{Type: cases.TypeSanctionsHit,
-		Priority: cases.PriorityCritical, Title: "Sanctions hit on sender", Description: "0.97 match"}, nil)
-	require.NoError(t, err)
+	// An automatic case, opened by a screening: this tenant has no KYC records, so the STRICT
+	// trust mode blocks the sender and opens a case.
+	out, env := s.screen(admin, screenBody(ext("auto-case"), "0123456789", 5_000))
+	require.True(t, env.Success, "%s", env.Raw)
+	require.NotNil(t, out.CaseID, "%s", env.Raw)
+	var c struct {
+		ID         string `json:"id"`
+		CaseNumber string `json:"caseNumber"`
+	}
+	s.rest("GET", "/api/v1/cases/"+*out.CaseID, cred{Bearer: admin}, nil).decode(t, &c)
 
 	var got []smtptest.Message
 	deadline := time.Now().Add(30 * time.Second)

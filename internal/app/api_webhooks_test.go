@@ -298,7 +298,12 @@ func TestWebhookSSRFRefused(t *testing.T) {
 		http.StatusBadRequest, "VALIDATION_ERROR")
 
 	_, port, _ := splitHostPort(rc.URL)
-	require.NoError(t, s.DB.SetWebhookEndpointForTest(context.Background(), f.ID, "http://localhost:"+port+"/hooks", ""))
+	// Stored behind the API's back (the API refuses it), to show that the sender's own guard
+	// refuses the address at dial time.
+	_, err := s.admin().Exec(context.Background(), `insert into webhook_endpoints (tenant_id, url, secret, updated_at)
+		values ($1, $2, '', now()) on conflict (tenant_id) do update set url = excluded.url, updated_at = now()`,
+		string(f.ID), "http://localhost:"+port+"/hooks")
+	require.NoError(t, err)
 	s.resolveCase(admin)
 	waitFor(t, 30*time.Second, "dead letter", func() bool { return len(s.deliveries(admin, "?status=DEAD")) == 1 })
 	require.Empty(t, rc.received())

@@ -2,7 +2,6 @@ package app
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,11 +9,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/shopspring/decimal"
-
-	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/wallet"
 )
 
 func reportLatency(b *testing.B, lat []time.Duration) {
@@ -82,31 +76,4 @@ func BenchmarkDirectLookup(b *testing.B) {
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "lookups/s")
 		reportLatency(b, lat)
 	})
-}
-
-// BenchmarkWalletCharge measures the cost of the charge itself: Reserve (one transaction) plus
-// the settle of the hold (one transaction: close the hold, conditional debit, ledger entry,
-// low-balance check), with no provider call. Run: just bench-lookups
-func BenchmarkWalletCharge(b *testing.B) {
-	s := newTestServer(b, &serverOpts{OwnDB: true})
-	f, _ := s.tenant()
-	s.credit(f, "1000000000", "BENCH-CHARGE")
-	ws := postgres.NewWalletStore(s.DB)
-	svc := wallet.NewService(ws, decimal.NewFromInt(100), nil)
-	ctx := context.Background()
-	lat := make([]time.Duration, 0, b.N)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		h, err := svc.Reserve(ctx, f.ID, "bench")
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := ws.SettleForTest(ctx, h, "bench charge"); err != nil {
-			b.Fatal(err)
-		}
-		lat = append(lat, time.Since(t0))
-	}
-	b.StopTimer()
-	reportLatency(b, lat)
 }

@@ -1,6 +1,8 @@
 package pgtest
 
 import (
+	"github.com/jackc/pgx/v5"
+
 	"context"
 	"strings"
 	"testing"
@@ -67,10 +69,23 @@ func User(ctx context.Context, t testing.TB, db *postgres.DB, tenantID tenancy.T
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	u := auth.User{ID: uuid.NewString(), TenantID: tenantID, Email: strings.ToLower(string(o.Role)) + "-" + randHex(5) + "@users.test",
 		FirstName: "Test", LastName: string(o.Role), Role: o.Role, IsActive: true, CreatedAt: now, UpdatedAt: now}
-	st := postgres.NewAuthStore(db)
-	if err := st.CreateUserForTest(ctx, u, passwordHash); err != nil {
+	// Straight into the tables, in the tenant's scope as row-level security wants: a fixture
+	// needs no welcome mail or audit record.
+	if err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenantID)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `insert into users (id, tenant_id, email, password_hash, first_name, last_name, role, is_active,
+			created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+			u.ID, string(tenantID), u.Email, passwordHash, u.FirstName, u.LastName, string(u.Role), u.IsActive, now); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `insert into user_emails (email, tenant_id, user_id) values ($1, $2, $3)`, u.Email, string(tenantID), u.ID)
+		return err
+	}); err != nil {
 		t.Fatalf("pgtest.User: %v", err)
 	}
+	st := postgres.NewAuthStore(db)
 	if o.Inactive {
 		f := false
 		if _, err := st.UpdateUser(ctx, tenantID, u.ID, func(x *auth.User) (audit.Event, error) { x.IsActive = f; return audit.Event{}, nil }); err != nil {

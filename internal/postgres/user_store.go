@@ -234,8 +234,3 @@ func (s *AuthStore) SetMFARequired(ctx context.Context, tenantID tenancy.TenantI
 		return insertAudit(ctx, tx, ev, s.db.now())
 	})
 }
-
-// CreateUserForTest inserts a user without the welcome email or audit (test fixtures only).
-func (s *AuthStore) CreateUserForTest(ctx context.Context, u auth.User, passwordHash string) error {
-	return s.db.inTenant(ctx, u.TenantID, func(tx pgx.Tx) error { return insertUser(ctx, tx, u, passwordHash) })
-}

@@ -381,14 +381,3 @@ func (s *WalletStore) LedgerSum(ctx context.Context, tenantID tenancy.TenantID) 
 	}
 	return dec(sum), nil
 }
-
-// SettleForTest settles h in its own transaction: wallet tests exercise the reserve → settle
-// path without a capability. Production code settles inside the capability's transaction.
-func (s *WalletStore) SettleForTest(ctx context.Context, h wallet.Hold, description string) (decimal.Decimal, error) {
-	var bal decimal.Decimal
-	err := s.db.inTenant(ctx, h.TenantID, func(tx pgx.Tx) (err error) {
-		bal, err = s.db.settleHold(ctx, tx, h, description)
-		return err
-	})
-	return bal, err
-}

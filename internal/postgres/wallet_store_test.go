@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -152,3 +153,34 @@ func TestWalletConcurrentCharges(t *testing.T) {
 }
 
 func pagingAll() paging.Params { return paging.Params{Page: 1, Limit: 100} }
+
+// BenchmarkWalletCharge measures the cost of the charge itself: Reserve (one transaction) plus
+// the settle of the hold (one transaction: close the hold, conditional debit, ledger entry,
+// low-balance check), with no provider call. Run: just bench-lookups
+func BenchmarkWalletCharge(b *testing.B) {
+	ctx := context.Background()
+	db, _ := pgtest.Fresh(b)
+	st := postgres.NewWalletStore(db)
+	svc := wallet.NewService(st, decimal.NewFromInt(100), nil)
+	ten := pgtest.Tenant(ctx, b, db)
+	if _, err := svc.Credit(ctx, ten.ID, audit.System, wallet.Credit{Amount: decimal.NewFromInt(1_000_000_000), Reference: "BENCH"}); err != nil {
+		b.Fatal(err)
+	}
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		h, err := svc.Reserve(ctx, ten.ID, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := st.SettleForTest(ctx, h, "bench charge"); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}

@@ -1,0 +1,40 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/wallet"
+)
+
+// Test-only entry points of this package's tests (package postgres_test): they exist only in
+// the test binary, so production code carries no hook that skips a rule.
+
+// CreateCaseAutomaticForTest runs createCaseTx in a transaction of its own, as the screening
+// pipeline will inside its transaction (these tests). fail makes the transaction roll back after the case
+// was created, to show that the number is given back.
+func (db *DB) CreateCaseAutomaticForTest(ctx context.Context, tenantID tenancy.TenantID, p cases.NewParams, fail error) (cases.Case, error) {
+	var c cases.Case
+	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		if c, err = db.createCaseTx(ctx, tx, tenantID, p); err != nil {
+			return err
+		}
+		return fail
+	})
+	return c, err
+}
+
+// SettleForTest settles h in its own transaction: wallet tests exercise the reserve → settle
+// path without a capability. Production code settles inside the capability's transaction.
+func (s *WalletStore) SettleForTest(ctx context.Context, h wallet.Hold, description string) (decimal.Decimal, error) {
+	var bal decimal.Decimal
+	err := s.db.inTenant(ctx, h.TenantID, func(tx pgx.Tx) (err error) {
+		bal, err = s.db.settleHold(ctx, tx, h, description)
+		return err
+	})
+	return bal, err
+}
