@@ -1,0 +1,98 @@
+package app
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/pgtest"
+)
+
+// TestDashboardServedWithSPAFallback: the embedded dashboard answers / and any client-side route
+// with index.html, while unknown API paths stay 404 (not HTML).
+func TestDashboardServedWithSPAFallback(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	for _, p := range []string{"/", "/cases/case_123", "/transactions?outcome=FLAG"} {
+		res, err := http.Get(s.URL + p)
+		require.NoError(t, err)
+		body := readAll(t, res)
+		require.Equal(t, 200, res.StatusCode, p)
+		require.Contains(t, res.Header.Get("Content-Type"), "text/html", p)
+		require.Contains(t, body, "<title>complyd", p)
+	}
+	for _, p := range []string{"/api/v1/nope", "/complyd.v1.NoService/Get", "/assets/missing.js"} {
+		res, err := http.Get(s.URL + p)
+		require.NoError(t, err)
+		readAll(t, res)
+		require.Equal(t, 404, res.StatusCode, p)
+	}
+}
+
+// TestCORSAllowList: COMPLYD_CORS_ORIGINS lets a listed origin call Connect with credentials
+// (preflight and actual call); any other origin gets no CORS headers, a refused preflight, and a
+// refused cookie-carrying call (CSRF).
+func TestCORSAllowList(t *testing.T) {
+	t.Parallel()
+	const allowed, other = "http://dash.example:5173", "http://evil.example"
+	s := newTestServer(t, &serverOpts{Config: func(c *config) { c.CORSOrigins = parseOrigins(" " + allowed + "/ , *") }})
+	f, _ := s.tenant()
+
+	preflight := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodOptions, s.URL+"/complyd.v1.AuthService/Login", nil)
+		req.Header.Set("Origin", origin)
+		req.Header.Set("Access-Control-Request-Method", "POST")
+		req.Header.Set("Access-Control-Request-Headers", "content-type,connect-protocol-version")
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		readAll(t, res)
+		return res
+	}
+	res := preflight(allowed)
+	require.Equal(t, http.StatusNoContent, res.StatusCode)
+	require.Equal(t, allowed, res.Header.Get("Access-Control-Allow-Origin"))
+	require.Equal(t, "true", res.Header.Get("Access-Control-Allow-Credentials"))
+	require.Contains(t, res.Header.Get("Access-Control-Allow-Headers"), "Connect-Protocol-Version")
+	require.Contains(t, res.Header.Get("Access-Control-Allow-Headers"), "X-Grpc-Web")
+	res = preflight(other)
+	require.Equal(t, http.StatusForbidden, res.StatusCode)
+	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+
+	jar := newJar()
+	c := &http.Client{Jar: jar}
+	login := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/complyd.v1.AuthService/Login",
+			strings.NewReader(`{"email":"`+f.AdminEmail+`","password":"`+pgtest.Password+`","useCookies":true}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Connect-Protocol-Version", "1")
+		req.Header.Set("Origin", origin)
+		res, err := c.Do(req)
+		require.NoError(t, err)
+		return res
+	}
+	res = login(allowed)
+	require.Equal(t, 200, res.StatusCode, readAll(t, res))
+	require.Equal(t, allowed, res.Header.Get("Access-Control-Allow-Origin"))
+	require.Contains(t, res.Header.Get("Access-Control-Expose-Headers"), "Grpc-Status")
+
+	me := func(origin string) *http.Response {
+		req, _ := http.NewRequest(http.MethodPost, s.URL+"/complyd.v1.AuthService/Me", strings.NewReader(`{}`))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Connect-Protocol-Version", "1")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		res, err := c.Do(req)
+		require.NoError(t, err)
+		readAll(t, res)
+		return res
+	}
+	require.Equal(t, 200, me(allowed).StatusCode)
+	require.Equal(t, 200, me(s.URL).StatusCode, "same origin (the embedded dashboard)")
+	require.Equal(t, 200, me("").StatusCode, "no Origin (not a browser)")
+	res = me(other)
+	require.Equal(t, http.StatusForbidden, res.StatusCode, "a cookie-carrying call from another origin is refused (CSRF)")
+	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+}

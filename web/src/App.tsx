@@ -1,0 +1,27 @@
+import { useSession } from './auth/session';
+import { Link, useRouter } from './ui/router';
+import { Queue } from './cases/Queue';
+import { CasePage } from './cases/CasePage';
+
+// App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
+export function App() {
+  const { me, signOut } = useSession();
+  const { loc } = useRouter();
+  const m = loc.path.match(/^\/cases\/([^/]+)$/);
+  let screen;
+  if (loc.path === '/' || loc.path === '/cases') screen = <Queue />;
+  else if (m) screen = <CasePage key={m[1]} id={decodeURIComponent(m[1])} />;
+  else screen = <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
+  return (
+    <>
+      <header>
+        <nav aria-label="Main">
+          <Link to="/">My queue</Link>
+        </nav>
+        <span className="who">{me.firstName} {me.lastName} ({me.role.toLowerCase()}) — {me.tenant?.name}</span>
+        <button type="button" onClick={() => void signOut()}>Sign out</button>
+      </header>
+      <main>{screen}</main>
+    </>
+  );
+}
