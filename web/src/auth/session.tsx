@@ -41,5 +41,5 @@ export function SessionGate({ children }: { children: ReactNode }) {
     qc.clear();
     window.location.assign('/');
   };
-  return <SessionCtx.Provider value={{ me: me.data, canAct: me.data.role !== 'VIEWER', signOut }}>{children}</SessionCtx.Provider>;
+  return <SessionCtx.Provider value={{ me: me.data, canAct: !['AUDITOR', 'VIEWER'].includes(me.data.role), signOut }}>{children}</SessionCtx.Provider>;
 }
