@@ -4,7 +4,8 @@ import { expect, type Page } from '@playwright/test';
 
 export const password = 'correct-horse-battery';
 export const fixture = () => JSON.parse(readFileSync(resolve(import.meta.dirname, '..', 'artifacts', 'fixture.json'), 'utf8')) as {
-  admin: string; users: Record<string, string>; caseId: string; caseNumber: string;
+  admin: string; users: Record<string, string>; caseId: string; caseNumber: string; kycId: string; txId: string;
+  mfa: { email: string; secret: string; usedStep: number }; otherCaseId: string;
 };
 export const shot = (page: Page, name: string) => page.screenshot({ path: resolve(import.meta.dirname, '..', 'artifacts', 'screens', name + '.png'), fullPage: true });
 
