@@ -5,6 +5,7 @@ import { CasePage } from './cases/CasePage';
 import { Transactions, TransactionPage } from './transactions/Transactions';
 import { Sanctions } from './sanctions/Sanctions';
 import { KycList, KycPage } from './kyc/Kyc';
+import { KybList, KybPage } from './kyc/Kyb';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -18,6 +19,8 @@ export function App() {
   else if (loc.path.startsWith('/transactions/')) screen = <TransactionPage id={decodeURIComponent(loc.path.slice(14))} />;
   else if (loc.path === '/sanctions') screen = <Sanctions />;
   else if (loc.path === '/kyc') screen = <KycList />;
+  else if (loc.path === '/kyb') screen = <KybList />;
+  else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
   else if (loc.path.startsWith('/kyc/')) screen = <KycPage id={decodeURIComponent(loc.path.slice(5))} />;
   else screen = <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
   return (
@@ -27,6 +30,7 @@ export function App() {
           <Link to="/">My queue</Link>
           <Link to="/transactions">Transactions</Link>
           <Link to="/kyc">KYC review</Link>
+          <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
         </nav>
         <span className="who">{me.firstName} {me.lastName} ({me.role.toLowerCase()}) — {me.tenant?.name}</span>

@@ -78,6 +78,10 @@ export default async function globalSetup() {
   const tx = await rest('/transactions/screen', adminTok, { externalId: 'WEB-TX-1', type: 'TRANSFER', channel: 'MOBILE_APP', amount: 2500000,
     senderAccountNumber: '0123456789', senderBvn: '22212345678', senderName: 'Emeka Okafor', receiverName: 'Chidi Okeke', timestamp: new Date().toISOString() });
 
+  await rest('/kyc/kyb/applications', adminTok, { companyName: 'Lagos Fresh Foods Limited', rcNumber: 'RC1234567', address: '12 Allen Avenue, Ikeja',
+    incorporationDate: '2015-06-10', directors: [{ name: 'Adebayo Oluwaseun Ogunleye', bvn: '22234567801', nationality: 'Nigerian' }],
+    beneficialOwners: [{ name: 'Adebayo Oluwaseun Ogunleye', percentage: 60, bvn: '22234567801' }] });
+
   // A second tenant whose policy requires MFA: its officer enrols (setup + verify with a TOTP
   // code), and its case is "another tenant's case" for the first tenant's officers.
   const admin2 = 'admin@mfa.test';

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { CaseService } from '../gen/complyd/v1/case_pb';
+import { UserService } from '../gen/complyd/v1/user_pb';
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
@@ -58,6 +59,7 @@ function Actions({ caseId, status, onDone }: { caseId: string; status: string; o
     <div className="actions">
       <h2>Actions</h2>
       <button type="button" onClick={() => assign.mutate({ id: caseId, assigneeId: me.id })}>Assign to me</button>
+      <Reassign onPick={(assigneeId) => assign.mutate({ id: caseId, assigneeId })} />
       <ErrorText error={assign.error} />
       <div role="group" aria-label="Change status">
         {transitions[status].map((to) => (
@@ -68,6 +70,21 @@ function Actions({ caseId, status, onDone }: { caseId: string; status: string; o
       {transitions[status].some(needsNote) && <Field label="Resolution note"><textarea value={note} onChange={(e) => setNote(e.target.value)} /></Field>}
       <ErrorText error={move.error} />
     </div>
+  );
+}
+
+// Reassign offers the tenant's active users when the officer may list them (the user list is an
+// administrator's call; others assign to themselves).
+function Reassign({ onPick }: { onPick: (id: string) => void }) {
+  const users = useQuery(UserService.method.listUsers, { page: 1, limit: 100 }, { retry: false });
+  const [pick, setPick] = useState('');
+  if (!users.data) return null;
+  return (
+    <span>
+      <Field label="Reassign to"><select value={pick} onChange={(e) => setPick(e.target.value)}><option value="">choose…</option>
+        {users.data.items.filter((u) => u.isActive).map((u) => <option key={u.id} value={u.id}>{u.firstName} {u.lastName} ({u.role.toLowerCase()})</option>)}</select></Field>
+      <button type="button" disabled={!pick} onClick={() => onPick(pick)}>Reassign</button>
+    </span>
   );
 }
 
