@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -95,4 +96,34 @@ func TestCORSAllowList(t *testing.T) {
 	res = me(other)
 	require.Equal(t, http.StatusForbidden, res.StatusCode, "a cookie-carrying call from another origin is refused (CSRF)")
 	require.Empty(t, res.Header.Get("Access-Control-Allow-Origin"))
+}
+
+// TestTransactionListAccountAndAmountFilters: the dashboard's transaction search filters by
+// account (sender or receiver) and by an amount range on the server.
+func TestTransactionListAccountAndAmountFilters(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.kycTenant()
+	for i, amt := range []float64{1000, 5000, 20000} {
+		b := screenBody(fmt.Sprintf("dash-%d", i), "0123400000", amt)
+		if i == 2 {
+			b["senderAccountNumber"], b["receiverAccountNumber"] = "0999900000", "0123400000"
+		}
+		_, env := s.screen(admin, b)
+		require.Equal(t, http.StatusOK, env.Status, string(env.Raw))
+	}
+	total := func(q string) int {
+		env := s.rest("GET", "/api/v1/transactions?"+q, cred{Bearer: admin}, nil)
+		require.Equal(t, http.StatusOK, env.Status, string(env.Raw))
+		var page struct{ Total int }
+		env.decode(t, &page)
+		return page.Total
+	}
+	require.Equal(t, 3, total("account=0123400000"), "sender or receiver")
+	require.Equal(t, 1, total("account=0999900000"))
+	require.Equal(t, 2, total("minAmount=5000"))
+	require.Equal(t, 2, total("maxAmount=5000.00"))
+	require.Equal(t, 1, total("minAmount=2000&maxAmount=6000&account=0123400000"))
+	env := s.rest("GET", "/api/v1/transactions?minAmount=lots", cred{Bearer: admin}, nil)
+	require.Equal(t, http.StatusBadRequest, env.Status, string(env.Raw))
 }

@@ -6,6 +6,11 @@ test('find a transaction and read its breakdown', async ({ page }) => {
   await signIn(page, f.users.officer1);
   await page.getByRole('link', { name: 'Transactions' }).click();
   await page.getByLabel('Transaction type').selectOption('TRANSFER');
+  await page.getByLabel('Account number').fill('0123456789');
+  await page.getByLabel('Minimum amount').fill('3000000');
+  await expect(page.getByText('No transactions match.')).toBeVisible();
+  await page.getByLabel('Minimum amount').fill('1000000');
+  await page.getByLabel('Maximum amount').fill('2500000');
   await expect(page.getByRole('link', { name: 'WEB-TX-1' })).toBeVisible();
   await shot(page, 'transactions');
   await page.getByRole('link', { name: 'WEB-TX-1' }).click();

@@ -10,16 +10,21 @@ const outcomes = ['APPROVE', 'REVIEW', 'ESCALATE', 'BLOCK'];
 const txTypes = ['CASH_DEPOSIT', 'CASH_WITHDRAWAL', 'TRANSFER', 'INTERNATIONAL_TRANSFER', 'POS', 'ATM', 'MOBILE', 'USSD', 'INTERNET_BANKING'];
 
 // Transactions searches screened transactions with the server's filters and paging (outcome,
-// type, date range).
+// type, date range, account, amount range).
 export function Transactions() {
   const [outcome, setOutcome] = useState('');
   const [type, setType] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [account, setAccount] = useState('');
+  const [minAmount, setMinAmount] = useState('');
+  const [maxAmount, setMaxAmount] = useState('');
   const [page, setPage] = useState(1);
+  const amount = (v: string) => (/^[0-9]{1,15}(\.[0-9]{1,4})?$/.test(v) ? v : undefined);
   const day = (s: string, end: boolean) => (s ? timestampFromDate(new Date(s + (end ? 'T23:59:59.999Z' : 'T00:00:00Z'))) : undefined);
   const q = useQuery(TransactionService.method.listTransactions, {
     page, limit: 20, outcome: outcome || undefined, type: type || undefined, from: day(from, false), to: day(to, true),
+    account: account.trim() || undefined, minAmount: amount(minAmount.trim()), maxAmount: amount(maxAmount.trim()),
   });
   const reset = (f: () => void) => { f(); setPage(1); };
   return (
@@ -30,6 +35,9 @@ export function Transactions() {
         <Field label="Transaction type"><select value={type} onChange={(e) => reset(() => setType(e.target.value))}><option value="">any</option>{txTypes.map((o) => <option key={o} value={o}>{label(o)}</option>)}</select></Field>
         <Field label="From date"><input type="date" value={from} onChange={(e) => reset(() => setFrom(e.target.value))} /></Field>
         <Field label="To date"><input type="date" value={to} onChange={(e) => reset(() => setTo(e.target.value))} /></Field>
+        <Field label="Account number"><input value={account} onChange={(e) => reset(() => setAccount(e.target.value))} /></Field>
+        <Field label="Minimum amount"><input inputMode="decimal" value={minAmount} onChange={(e) => reset(() => setMinAmount(e.target.value))} /></Field>
+        <Field label="Maximum amount"><input inputMode="decimal" value={maxAmount} onChange={(e) => reset(() => setMaxAmount(e.target.value))} /></Field>
       </form>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.items.length === 0 ? <Empty>No transactions match.</Empty> : (
         <table>
