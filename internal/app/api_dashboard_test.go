@@ -127,3 +127,38 @@ func TestTransactionListAccountAndAmountFilters(t *testing.T) {
 	env := s.rest("GET", "/api/v1/transactions?minAmount=lots", cred{Bearer: admin}, nil)
 	require.Equal(t, http.StatusBadRequest, env.Status, string(env.Raw))
 }
+
+// TestCaseQueueMineOrUnassignedAndSort: the dashboard's queue lists "assigned to me and
+// unassigned" and sorts on the server (priority, then oldest; or by age).
+func TestCaseQueueMineOrUnassignedAndSort(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	ids := map[string]string{}
+	for _, p := range []string{"LOW", "CRITICAL", "MEDIUM", "HIGH"} {
+		var c struct{ ID string }
+		env := s.rest("POST", "/api/v1/cases", cred{Bearer: admin}, map[string]any{"type": "AML_ALERT", "priority": p, "title": p, "description": "d"})
+		require.Equal(t, http.StatusCreated, env.Status, string(env.Raw))
+		env.decode(t, &c)
+		ids[p] = c.ID
+	}
+	env := s.rest("PATCH", "/api/v1/cases/"+ids["MEDIUM"]+"/assign", cred{Bearer: admin}, map[string]any{"assigneeId": f.AdminID})
+	require.Equal(t, http.StatusOK, env.Status, string(env.Raw))
+	titles := func(q string) []string {
+		env := s.rest("GET", "/api/v1/cases?"+q, cred{Bearer: admin}, nil)
+		require.Equal(t, http.StatusOK, env.Status, string(env.Raw))
+		var page struct{ Items []struct{ Title string } }
+		env.decode(t, &page)
+		out := []string{}
+		for _, c := range page.Items {
+			out = append(out, c.Title)
+		}
+		return out
+	}
+	require.Equal(t, []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}, titles("sort=PRIORITY"))
+	require.Equal(t, []string{"LOW", "CRITICAL", "MEDIUM", "HIGH"}, titles("sort=OLDEST"))
+	require.Equal(t, []string{"HIGH", "MEDIUM", "CRITICAL", "LOW"}, titles(""), "newest first by default")
+	require.Equal(t, []string{"CRITICAL", "HIGH", "LOW"}, titles("includeUnassigned=true&sort=PRIORITY"))
+	require.Equal(t, []string{"CRITICAL", "HIGH", "MEDIUM", "LOW"}, titles("includeUnassigned=true&sort=PRIORITY&assigneeId="+f.AdminID))
+	require.Equal(t, []string{"MEDIUM"}, titles("assigneeId="+f.AdminID))
+}

@@ -7,27 +7,24 @@ import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label, priorities, statuses, types } from './states';
 
-const rank: Record<string, number> = { CRITICAL: 0, HIGH: 1, MEDIUM: 2, LOW: 3 };
-
-// Queue is "My queue": open cases, filtered on the server (status, type, priority, assignee) and
-// paged there; the page shown is sorted by priority or age.
+// Queue is "My queue": by default the open cases assigned to me and the unassigned ones, filtered
+// (status, type, priority, assignee), sorted (priority or age) and paged on the server.
 export function Queue() {
   const { me } = useSession();
   const [status, setStatus] = useState('OPEN');
   const [type, setType] = useState('');
   const [priority, setPriority] = useState('');
-  const [mine, setMine] = useState(false);
-  const [sort, setSort] = useState<'priority' | 'age'>('priority');
+  const [scope, setScope] = useState<'queue' | 'mine' | 'unassigned' | 'all'>('queue');
+  const [sort, setSort] = useState('PRIORITY');
   const [page, setPage] = useState(1);
   const q = useQuery(CaseService.method.listCases, {
     page, limit: 20,
     status: status || undefined, type: type || undefined, priority: priority || undefined,
-    assigneeId: mine ? me.id : undefined,
+    assigneeId: scope === 'queue' || scope === 'mine' ? me.id : undefined,
+    includeUnassigned: scope === 'queue' || scope === 'unassigned' ? true : undefined,
+    sort,
   });
-  const items = [...(q.data?.items ?? [])].sort((a, b) =>
-    sort === 'priority'
-      ? (rank[a.priority] ?? 9) - (rank[b.priority] ?? 9)
-      : Number(a.createdAt?.seconds ?? 0n) - Number(b.createdAt?.seconds ?? 0n));
+  const items = q.data?.items ?? [];
   const reset = (f: () => void) => { f(); setPage(1); };
   return (
     <section aria-labelledby="queue-h">
@@ -37,8 +34,9 @@ export function Queue() {
         <Field label="Status"><select value={status} onChange={(e) => reset(() => setStatus(e.target.value))}><option value="">any</option>{statuses.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
         <Field label="Type"><select value={type} onChange={(e) => reset(() => setType(e.target.value))}><option value="">any</option>{types.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
         <Field label="Priority"><select value={priority} onChange={(e) => reset(() => setPriority(e.target.value))}><option value="">any</option>{priorities.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
-        <Field label="Assigned to me only"><input type="checkbox" checked={mine} onChange={(e) => reset(() => setMine(e.target.checked))} /></Field>
-        <Field label="Sort by"><select value={sort} onChange={(e) => setSort(e.target.value as 'priority' | 'age')}><option value="priority">priority</option><option value="age">age (oldest first)</option></select></Field>
+        <Field label="Assignee"><select value={scope} onChange={(e) => reset(() => setScope(e.target.value as typeof scope))}>
+          <option value="queue">me and unassigned</option><option value="mine">me only</option><option value="unassigned">unassigned only</option><option value="all">anyone</option></select></Field>
+        <Field label="Sort by"><select value={sort} onChange={(e) => reset(() => setSort(e.target.value))}><option value="PRIORITY">priority</option><option value="OLDEST">age (oldest first)</option><option value="NEWEST">newest first</option></select></Field>
       </form>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : items.length === 0 ? <Empty>No cases match these filters.</Empty> : (
         <table>
