@@ -14,6 +14,12 @@ test('sign in, see the queue, sign out; a wrong password is shown in words', asy
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByRole('heading', { name: /My queue/ })).toBeVisible();
   await shot(page, 'queue');
+  // The screening in the seed opened a case and notified the officers: mark it read.
+  const unread = page.getByRole('button', { name: /^Mark read:/ });
+  await expect(unread.first()).toBeVisible();
+  const before = await unread.count();
+  await unread.first().click();
+  await expect(unread).toHaveCount(before - 1);
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await page.goto('/cases/' + f.caseId);
