@@ -4,8 +4,10 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 default:
     @just --list
 
-# Regenerate protobuf Go code (offline: local plugins, third-party protos in third_party/).
+# Regenerate protobuf Go and TypeScript code (offline: local plugins, protoc-gen-es from
+# web/node_modules, third-party protos in third_party/).
 gen:
+    cd web && npm ci --no-audit --no-fund
     go tool -modfile=tools/go.mod buf lint
     go tool -modfile=tools/go.mod buf generate
 
@@ -61,3 +63,18 @@ bench-screening-cluster:
 # Crashers land in the package's testdata/fuzz/<Target>/; summaries in .fuzz/fuzz.log.
 fuzz *targets:
     FUZZTIME="${FUZZTIME:-10m}" bash scripts/fuzz.sh {{targets}}
+
+# Build the dashboard into web/dist (embedded in the binary; commit the result).
+web-build:
+    cd web && npm ci --no-audit --no-fund && npm run build
+
+# The dashboard with hot reload on http://localhost:5173, proxying the API to a running complyd
+# (COMPLYD_URL, default http://127.0.0.1:8080; start one with `just dev`).
+web-dev:
+    cd web && npm ci --no-audit --no-fund && npm run dev
+
+# Browser tests: Playwright drives Debian's Chromium against a real complyd serve on a fresh
+# database; screenshots land in web/artifacts/screens.
+web-test:
+    test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium fonts-liberation)
+    cd web && npm ci --no-audit --no-fund && npm run build && npx playwright test

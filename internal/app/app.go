@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"net/http"
 	"time"
@@ -192,11 +191,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	mux.Handle("GET /api/v1/ready", ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.Handle("/api/", facade)
-	static, err := fs.Sub(web.Static, "static")
-	if err != nil {
-		return nil, err
-	}
-	mux.Handle("/", http.FileServerFS(static))
+	mux.Handle("/", web.Handler(web.Dist()))
 
 	workers := w.workers
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
@@ -206,7 +201,8 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	}
 	runnerRef = runner
 	built = true
-	return &app{Handler: connectapi.RequestID(restapi.CanonicalPaths(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies))), Runner: runner, Auth: authSvc, DB: db,
+	handler := restapi.CanonicalPaths(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies))
+	return &app{Handler: connectapi.RequestID(withCORS(cfg.CORSOrigins, handler)), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
 }
 

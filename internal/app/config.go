@@ -44,7 +44,10 @@ type config struct {
 	IdentitySandbox bool
 	// ChargeSandbox charges the wallet for the sandbox's answers, as production providers are
 	// charged: `dev` only, so that the wallet can be tried end to end.
-	ChargeSandbox        bool
+	ChargeSandbox bool
+	// CORSOrigins is COMPLYD_CORS_ORIGINS: the origins allowed to call the API from a browser
+	// (cors.go); empty allows none.
+	CORSOrigins          map[string]bool
 	S3Endpoint, S3Bucket string
 	S3Region             string
 	S3AccessKeyID        string
@@ -85,6 +88,7 @@ func loadConfig(devMode bool) (config, error) {
 		LookupPrice:         envOr("COMPLYD_LOOKUP_PRICE", "100"),
 		LowBalanceThreshold: envOr("COMPLYD_LOW_BALANCE_THRESHOLD", ""),
 		IdentitySandboxPath: os.Getenv("COMPLYD_IDENTITY_SANDBOX"),
+		CORSOrigins:         parseOrigins(os.Getenv("COMPLYD_CORS_ORIGINS")),
 		S3Endpoint:          os.Getenv("COMPLYD_S3_ENDPOINT"),
 		S3Bucket:            os.Getenv("COMPLYD_S3_BUCKET"),
 		S3Region:            envOr("COMPLYD_S3_REGION", "us-east-1"),

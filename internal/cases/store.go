@@ -90,8 +90,13 @@ type ListParams struct {
 	Type       string
 	Priority   string
 	AssigneeID string
-	Page       int
-	Limit      int
+	// IncludeUnassigned adds unassigned cases to the AssigneeID filter; alone, it lists only
+	// unassigned cases.
+	IncludeUnassigned bool
+	// Sort is NEWEST (default), OLDEST or PRIORITY (CRITICAL first, then oldest first).
+	Sort  string
+	Page  int
+	Limit int
 }
 
 // Normalize validates the filters and fills paging defaults: page 1, limit 20, a limit above

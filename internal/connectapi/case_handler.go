@@ -116,7 +116,7 @@ func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[comply
 	}
 	m := req.Msg
 	page, err := h.svc.List(ctx, c.TenantID, cases.ListParams{Status: m.GetStatus(), Type: m.GetType(), Priority: m.GetPriority(),
-		AssigneeID: m.GetAssigneeId(), Page: int(m.GetPage()), Limit: int(m.GetLimit())})
+		AssigneeID: m.GetAssigneeId(), IncludeUnassigned: m.GetIncludeUnassigned(), Sort: m.GetSort(), Page: int(m.GetPage()), Limit: int(m.GetLimit())})
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}

@@ -268,8 +268,17 @@ func (h *ScreeningHandler) ListTransactions(ctx context.Context, req *connect.Re
 	if err != nil {
 		return nil, err
 	}
-	res, err := h.svc.List(ctx, p.TenantID, screening.ListParams{Outcome: m.GetOutcome(), Type: m.GetType(),
-		From: timePtr(m.From), To: timePtr(m.To)}, pg)
+	f := screening.ListParams{Outcome: m.GetOutcome(), Type: m.GetType(), From: timePtr(m.From), To: timePtr(m.To), Account: m.GetAccount()}
+	// The patterns were validated, so the amounts parse.
+	if m.MinAmount != nil {
+		d := decimal.RequireFromString(m.GetMinAmount())
+		f.MinAmount = &d
+	}
+	if m.MaxAmount != nil {
+		d := decimal.RequireFromString(m.GetMaxAmount())
+		f.MaxAmount = &d
+	}
+	res, err := h.svc.List(ctx, p.TenantID, f, pg)
 	if err != nil {
 		return nil, err
 	}

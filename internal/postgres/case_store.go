@@ -257,10 +257,22 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 		where["priority"] = p.Priority
 	}
 	var filters sq.Sqlizer = where
-	if p.AssigneeID != "" {
+	switch {
+	case p.AssigneeID != "" && p.IncludeUnassigned:
+		filters = sq.And{where, sq.Or{sq.Expr("assigned_to::text = ?", p.AssigneeID), sq.Expr("assigned_to IS NULL")}}
+	case p.AssigneeID != "":
 		// assigned_to is a uuid: compare as text so a malformed filter matches nothing rather
 		// than failing the cast.
 		filters = sq.And{where, sq.Expr("assigned_to::text = ?", p.AssigneeID)}
+	case p.IncludeUnassigned:
+		filters = sq.And{where, sq.Expr("assigned_to IS NULL")}
+	}
+	order := []string{"created_at DESC", "id DESC"}
+	switch p.Sort {
+	case "OLDEST":
+		order = []string{"created_at ASC", "id ASC"}
+	case "PRIORITY":
+		order = []string{"CASE priority WHEN 'CRITICAL' THEN 0 WHEN 'HIGH' THEN 1 WHEN 'MEDIUM' THEN 2 ELSE 3 END", "created_at ASC", "id ASC"}
 	}
 	out := []cases.Case{}
 	var total int
@@ -270,7 +282,7 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 			return err
 		}
 		rows, err := collect[caseRow](ctx, tx, psql.Select(caseColumns).From("cases").Where(filters).
-			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64((p.Page-1)*p.Limit)))
+			OrderBy(order...).Limit(uint64(p.Limit)).Offset(uint64((p.Page-1)*p.Limit)))
 		if err != nil {
 			return err
 		}

@@ -508,6 +508,15 @@ func (s *ScreeningStore) List(ctx context.Context, tenantID tenancy.TenantID, f 
 	if f.To != nil {
 		where = append(where, sq.LtOrEq{"t.transaction_timestamp": *f.To})
 	}
+	if f.Account != "" {
+		where = append(where, sq.Or{sq.Eq{"t.sender_account_number": f.Account}, sq.Eq{"t.receiver_account_number": f.Account}})
+	}
+	if f.MinAmount != nil {
+		where = append(where, sq.GtOrEq{"t.amount": f.MinAmount.String()})
+	}
+	if f.MaxAmount != nil {
+		where = append(where, sq.LtOrEq{"t.amount": f.MaxAmount.String()})
+	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		n, err := count(ctx, tx, psql.Select("count(*)").From("transactions t").Where(where))
 		if err != nil {

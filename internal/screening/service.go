@@ -100,6 +100,10 @@ type ListParams struct {
 	Type    string
 	From    *time.Time
 	To      *time.Time
+	// Account matches the sender or the receiver account number.
+	Account string
+	// MinAmount and MaxAmount bound the amount (in the transaction's currency), when set.
+	MinAmount, MaxAmount *decimal.Decimal
 }
 
 // Store persists screenings (implemented by internal/postgres).

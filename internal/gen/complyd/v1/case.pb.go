@@ -703,7 +703,12 @@ type ListCasesRequest struct {
 	// priority filter.
 	Priority *string `protobuf:"bytes,5,opt,name=priority,proto3,oneof" json:"priority,omitempty"`
 	// assignee_id filter (a user id).
-	AssigneeId    *string `protobuf:"bytes,6,opt,name=assignee_id,json=assigneeId,proto3,oneof" json:"assignee_id,omitempty"`
+	AssigneeId *string `protobuf:"bytes,6,opt,name=assignee_id,json=assigneeId,proto3,oneof" json:"assignee_id,omitempty"`
+	// include_unassigned adds unassigned cases to the assignee_id filter (a queue of "mine and
+	// unassigned"); without assignee_id it lists only unassigned cases.
+	IncludeUnassigned *bool `protobuf:"varint,7,opt,name=include_unassigned,json=includeUnassigned,proto3,oneof" json:"include_unassigned,omitempty"`
+	// sort: NEWEST (default), OLDEST, or PRIORITY (CRITICAL first, then oldest first).
+	Sort          *string `protobuf:"bytes,8,opt,name=sort,proto3,oneof" json:"sort,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -776,6 +781,20 @@ func (x *ListCasesRequest) GetPriority() string {
 func (x *ListCasesRequest) GetAssigneeId() string {
 	if x != nil && x.AssigneeId != nil {
 		return *x.AssigneeId
+	}
+	return ""
+}
+
+func (x *ListCasesRequest) GetIncludeUnassigned() bool {
+	if x != nil && x.IncludeUnassigned != nil {
+		return *x.IncludeUnassigned
+	}
+	return false
+}
+
+func (x *ListCasesRequest) GetSort() string {
+	if x != nil && x.Sort != nil {
+		return *x.Sort
 	}
 	return ""
 }
@@ -1918,7 +1937,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\x1arelated_kyc_application_id\x18\x06 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dH\x01R\x17relatedKycApplicationId\x88\x01\x01\x12\"\n" +
 	"\x04tags\x18\a \x03(\tB\x0e\xbaH\v\x92\x01\b\x10\x14\"\x04r\x02\x182R\x04tagsB\x19\n" +
 	"\x17_related_transaction_idB\x1d\n" +
-	"\x1b_related_kyc_application_id\"\xbe\x04\n" +
+	"\x1b_related_kyc_application_id\"\xcc\x05\n" +
 	"\x10ListCasesRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12\x89\x01\n" +
@@ -1927,13 +1946,17 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"KYC_REVIEWR\x12REGULATORY_INQUIRYR\x12BEHAVIORAL_ANOMALYH\x03R\x04type\x88\x01\x01\x12C\n" +
 	"\bpriority\x18\x05 \x01(\tB\"\xbaH\x1fr\x1dR\x03LOWR\x06MEDIUMR\x04HIGHR\bCRITICALH\x04R\bpriority\x88\x01\x01\x12.\n" +
 	"\vassignee_id\x18\x06 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01H\x05R\n" +
-	"assigneeId\x88\x01\x01B\a\n" +
+	"assigneeId\x88\x01\x01\x122\n" +
+	"\x12include_unassigned\x18\a \x01(\bH\x06R\x11includeUnassigned\x88\x01\x01\x128\n" +
+	"\x04sort\x18\b \x01(\tB\x1f\xbaH\x1cr\x1aR\x06NEWESTR\x06OLDESTR\bPRIORITYH\aR\x04sort\x88\x01\x01B\a\n" +
 	"\x05_pageB\b\n" +
 	"\x06_limitB\t\n" +
 	"\a_statusB\a\n" +
 	"\x05_typeB\v\n" +
 	"\t_priorityB\x0e\n" +
-	"\f_assignee_id\"\x9c\x01\n" +
+	"\f_assignee_idB\x15\n" +
+	"\x13_include_unassignedB\a\n" +
+	"\x05_sort\"\x9c\x01\n" +
 	"\x11ListCasesResponse\x12&\n" +
 	"\x05items\x18\x01 \x03(\v2\x10.complyd.v1.CaseR\x05items\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x12\n" +

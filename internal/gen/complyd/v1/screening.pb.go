@@ -925,7 +925,13 @@ type ListTransactionsRequest struct {
 	// from: transactions with a transactionTimestamp at or after this instant.
 	From *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=from,proto3" json:"from,omitempty"`
 	// to: transactions with a transactionTimestamp at or before this instant.
-	To            *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=to,proto3" json:"to,omitempty"`
+	To *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=to,proto3" json:"to,omitempty"`
+	// account: transactions whose sender or receiver account number is exactly this.
+	Account *string `protobuf:"bytes,7,opt,name=account,proto3,oneof" json:"account,omitempty"`
+	// min_amount: transactions of at least this amount (decimal string, transaction currency).
+	MinAmount *string `protobuf:"bytes,8,opt,name=min_amount,json=minAmount,proto3,oneof" json:"min_amount,omitempty"`
+	// max_amount: transactions of at most this amount (decimal string, transaction currency).
+	MaxAmount     *string `protobuf:"bytes,9,opt,name=max_amount,json=maxAmount,proto3,oneof" json:"max_amount,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1000,6 +1006,27 @@ func (x *ListTransactionsRequest) GetTo() *timestamppb.Timestamp {
 		return x.To
 	}
 	return nil
+}
+
+func (x *ListTransactionsRequest) GetAccount() string {
+	if x != nil && x.Account != nil {
+		return *x.Account
+	}
+	return ""
+}
+
+func (x *ListTransactionsRequest) GetMinAmount() string {
+	if x != nil && x.MinAmount != nil {
+		return *x.MinAmount
+	}
+	return ""
+}
+
+func (x *ListTransactionsRequest) GetMaxAmount() string {
+	if x != nil && x.MaxAmount != nil {
+		return *x.MaxAmount
+	}
+	return ""
 }
 
 // TransactionListItem is the list subset (service-spec.md 2.4).
@@ -1914,19 +1941,28 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x06result\x18\x02 \x01(\v2\x1b.complyd.v1.ScreeningResultR\x06result\x12+\n" +
 	"\x05error\x18\x03 \x01(\v2\x15.complyd.v1.ErrorInfoR\x05error\"V\n" +
 	"\x1aScreenTransactionsResponse\x128\n" +
-	"\x05items\x18\x01 \x03(\v2\".complyd.v1.ScreenTransactionsItemR\x05items\"\xb7\x03\n" +
+	"\x05items\x18\x01 \x03(\v2\".complyd.v1.ScreenTransactionsItemR\x05items\"\x9d\x05\n" +
 	"\x17ListTransactionsRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12F\n" +
 	"\aoutcome\x18\x03 \x01(\tB'\xbaH$r\"R\aAPPROVER\x06REVIEWR\bESCALATER\x05BLOCKH\x02R\aoutcome\x88\x01\x01\x12\x89\x01\n" +
 	"\x04type\x18\x04 \x01(\tBp\xbaHmrkR\fCASH_DEPOSITR\x0fCASH_WITHDRAWALR\bTRANSFERR\x16INTERNATIONAL_TRANSFERR\x03POSR\x03ATMR\x06MOBILER\x04USSDR\x10INTERNET_BANKINGH\x03R\x04type\x88\x01\x01\x12.\n" +
 	"\x04from\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
-	"\x02to\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x02toB\a\n" +
+	"\x02to\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12(\n" +
+	"\aaccount\x18\a \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18\"H\x04R\aaccount\x88\x01\x01\x12G\n" +
+	"\n" +
+	"min_amount\x18\b \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{1,15}(\\.[0-9]{1,4})?$H\x05R\tminAmount\x88\x01\x01\x12G\n" +
+	"\n" +
+	"max_amount\x18\t \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{1,15}(\\.[0-9]{1,4})?$H\x06R\tmaxAmount\x88\x01\x01B\a\n" +
 	"\x05_pageB\b\n" +
 	"\x06_limitB\n" +
 	"\n" +
 	"\b_outcomeB\a\n" +
-	"\x05_type\"\x87\x05\n" +
+	"\x05_typeB\n" +
+	"\n" +
+	"\b_accountB\r\n" +
+	"\v_min_amountB\r\n" +
+	"\v_max_amount\"\x87\x05\n" +
 	"\x13TransactionListItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vexternal_id\x18\x02 \x01(\tR\n" +

@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { useQuery, useMutation } from '@connectrpc/connect-query';
+import { KycService, type KycDocument } from '../gen/complyd/v1/kyc_pb';
+import { useSession } from '../auth/session';
+import { Link } from '../ui/router';
+import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
+import { label } from '../cases/states';
+
+const kycStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'NIN_VERIFIED', 'BVN_VERIFIED', 'LIVENESS_PASSED', 'APPROVED', 'REJECTED', 'EXPIRED'];
+
+// KycList is the review queue of KYC applications, filtered and paged by the server.
+export function KycList() {
+  const [status, setStatus] = useState('');
+  const [page, setPage] = useState(1);
+  const q = useQuery(KycService.method.listApplications, { page, limit: 20, status: status || undefined });
+  return (
+    <section aria-labelledby="kyc-h">
+      <h1 id="kyc-h">KYC review</h1>
+      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+        <Field label="Application status"><select value={status} onChange={(e) => { setStatus(e.target.value); setPage(1); }}><option value="">any</option>{kycStatuses.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
+      </form>
+      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.items.length === 0 ? <Empty>No applications.</Empty> : (
+        <table>
+          <thead><tr><th>Applicant</th><th>Type</th><th>Tier</th><th>Status</th><th>Created</th></tr></thead>
+          <tbody>{q.data.items.map((a) => (
+            <tr key={a.id}><td><Link to={`/kyc/${a.id}`}>{a.firstName} {a.lastName}</Link></td><td>{label(a.entityType)}</td><td>{a.tier}</td><td>{label(a.status)}</td><td>{when(a.createdAt)}</td></tr>))}
+          </tbody>
+        </table>
+      )}
+      {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
+    </section>
+  );
+}
+
+// KycPage is one application: identity, verification results (BVN, NIN, liveness, face match),
+// documents previewed through the API's signed download links, and the decision.
+export function KycPage({ id }: { id: string }) {
+  const { canAct } = useSession();
+  const q = useQuery(KycService.method.getApplication, { id }, { retry: false });
+  const done = () => void q.refetch();
+  const approve = useMutation(KycService.method.approveApplication, { onSuccess: done });
+  const reject = useMutation(KycService.method.rejectApplication, { onSuccess: done });
+  const [reason, setReason] = useState('');
+  const [risk, setRisk] = useState('LOW');
+  if (q.isPending) return <Loading />;
+  if (q.isError) return <section><h1>Application not found</h1><ErrorText error={q.error} /></section>;
+  const a = q.data;
+  const terminal = ['APPROVED', 'REJECTED', 'EXPIRED'].includes(a.status);
+  return (
+    <section aria-labelledby="kycd-h">
+      <h1 id="kycd-h">KYC: {a.firstName} {a.lastName}</h1>
+      <dl className="facts">
+        <dt>Status</dt><dd data-testid="kyc-status">{label(a.status)}</dd>
+        <dt>Tier</dt><dd>{a.tier}</dd>
+        <dt>BVN</dt><dd>{a.bvn ?? '—'} {a.bvnVerified ? '(verified)' : '(not verified)'}</dd>
+        <dt>NIN</dt><dd>{a.nin ?? '—'} {a.ninVerified ? '(verified)' : '(not verified)'}</dd>
+        <dt>Liveness</dt><dd>{a.livenessPassed ? 'passed' : 'not passed'}</dd>
+        <dt>Risk level</dt><dd>{a.riskLevel ?? '—'}</dd>
+        <dt>Notes</dt><dd>{a.notes ?? '—'}</dd>
+      </dl>
+      <h2>Verification results</h2>
+      {a.verificationResults.length === 0 ? <Empty>No verification run yet.</Empty> : (
+        <table aria-label="Verification results">
+          <thead><tr><th>Check</th><th>Provider</th><th>Match</th><th>Confidence</th><th>When</th><th>Error</th></tr></thead>
+          <tbody>{a.verificationResults.map((r) => (
+            <tr key={r.id}><td>{r.identityType}</td><td>{r.provider}</td><td>{r.isMatch ? 'match' : 'no match'}</td><td>{r.confidence}</td><td>{when(r.verifiedAt)}</td><td>{r.errorMessage ?? ''}</td></tr>))}
+          </tbody>
+        </table>
+      )}
+      <h2>Documents</h2>
+      {a.documents.length === 0 ? <Empty>No documents uploaded.</Empty> : a.documents.map((d) => <DocumentPreview key={d.id} appId={a.id} d={d} />)}
+      {canAct && !terminal && (
+        <div className="actions">
+          <h2>Decision</h2>
+          <Field label="Risk level"><select value={risk} onChange={(e) => setRisk(e.target.value)}><option>LOW</option><option>MEDIUM</option><option>HIGH</option></select></Field>
+          <Field label="Decision reason"><textarea value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
+          <button type="button" onClick={() => approve.mutate({ id: a.id, riskLevel: risk, notes: reason || undefined })}>Approve application</button>
+          <button type="button" onClick={() => reject.mutate({ id: a.id, reason, riskLevel: risk })}>Reject application</button>
+          <ErrorText error={approve.error ?? reject.error} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+// DocumentPreview asks the API for a short-lived download link and shows images and PDFs inline.
+function DocumentPreview({ appId, d }: { appId: string; d: KycDocument }) {
+  const q = useQuery(KycService.method.getDocumentDownload, { id: appId, docId: d.id });
+  return (
+    <figure className="doc">
+      <figcaption>{label(d.documentType)}: {d.fileName} ({d.mimeType}, {d.fileSizeBytes} bytes)</figcaption>
+      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : d.mimeType.startsWith('image/')
+        ? <img src={q.data.url} alt={`${d.fileName} preview`} style={{ maxWidth: 480 }} />
+        : d.mimeType === 'application/pdf'
+          ? <iframe title={`${d.fileName} preview`} src={q.data.url} width={480} height={600} />
+          : null}
+      {q.data && <p><a href={q.data.url} target="_blank" rel="noreferrer">Download {d.fileName}</a></p>}
+    </figure>
+  );
+}

@@ -1,0 +1,33 @@
+import { createConnectTransport } from '@connectrpc/connect-web';
+import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+
+// onUnauthenticated is set by the session provider: an Unauthenticated answer to any call after
+// sign-in means the session expired.
+export const sessionEvents = { onUnauthenticated: (): void => {} };
+
+const watchSession: Interceptor = (next) => async (req) => {
+  try {
+    return await next(req);
+  } catch (e) {
+    const err = ConnectError.from(e);
+    if (err.code === Code.Unauthenticated && !req.url.includes('AuthService/')) sessionEvents.onUnauthenticated();
+    throw e;
+  }
+};
+
+// The dashboard speaks Connect (JSON) to the same origin that served it; the session is the
+// HttpOnly cookie scs sets at sign-in, so credentials are included and no token reaches JS.
+export const transport = createConnectTransport({
+  baseUrl: window.location.origin,
+  fetch: (input, init) => fetch(input, { ...init, credentials: 'include' }),
+  interceptors: [watchSession],
+});
+
+// errorText turns an API error into the sentence shown next to what caused it.
+export function errorText(e: unknown): string {
+  if (!e) return '';
+  const err = ConnectError.from(e);
+  if (err.code === Code.NotFound) return 'Not found: ' + err.rawMessage;
+  if (err.code === Code.PermissionDenied) return 'Not allowed: ' + err.rawMessage;
+  return err.rawMessage || err.message;
+}
