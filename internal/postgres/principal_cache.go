@@ -12,13 +12,14 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// AuthChannel announces, with the tenant id as payload, a change that can end an API key's
-// validity (user deactivated or role changed, key revoked); every replica's PrincipalCache
-// drops that tenant's keys.
+// AuthChannel announces, with the tenant id as payload, a change that can end an API key's or a
+// session's validity (user deactivated or role changed, key revoked, session revoked); every
+// replica's PrincipalCache drops that tenant's entries.
 const AuthChannel = "complyd_auth"
 
-// PrincipalCache is an auth.Store that keeps resolved API keys in memory for at most TTL, so a
-// bank core's calls cost no database round trip to authenticate (docs/screening.md
+// PrincipalCache is an auth.Store that keeps resolved API keys and sessions (the user behind a
+// bearer token's token family) in memory for at most TTL, so a bank core's calls cost no
+// database round trip to authenticate, with either credential (docs/screening.md
 // "Performance"). "Deactivation stops keys at once" (decisions.md §3) holds: UpdateUser and
 // RevokeAPIKey through this store drop the tenant's entries before they return, and announce
 // the change on AuthChannel so other replicas drop theirs; TTL bounds what a lost announcement
@@ -30,9 +31,17 @@ type PrincipalCache struct {
 	ttl time.Duration
 	log *slog.Logger
 
-	gen     atomic.Uint64
-	mu      sync.RWMutex
-	entries map[string]principalEntry // by key hash
+	gen      atomic.Uint64
+	mu       sync.RWMutex
+	entries  map[string]principalEntry // by key hash
+	sessions map[sessionKey]sessionEntry
+}
+
+type sessionKey struct{ tenant, user, family string }
+
+type sessionEntry struct {
+	user auth.User
+	at   time.Time
 }
 
 type principalEntry struct {
@@ -43,7 +52,56 @@ type principalEntry struct {
 
 // NewPrincipalCache wraps store.
 func NewPrincipalCache(store auth.Store, db *DB, ttl time.Duration, log *slog.Logger) *PrincipalCache {
-	return &PrincipalCache{Store: store, db: db, ttl: ttl, log: log, entries: map[string]principalEntry{}}
+	return &PrincipalCache{Store: store, db: db, ttl: ttl, log: log, entries: map[string]principalEntry{},
+		sessions: map[sessionKey]sessionEntry{}}
+}
+
+// ResolveSession implements auth.Store from the cache when it can: the user of a live token
+// family. Revocations and deactivations go through this store, which drops the tenant's entries
+// and announces them to the other replicas before returning.
+func (c *PrincipalCache) ResolveSession(ctx context.Context, tenantID tenancy.TenantID, userID, familyID string) (auth.User, error) {
+	k := sessionKey{string(tenantID), userID, familyID}
+	c.mu.RLock()
+	e, ok := c.sessions[k]
+	c.mu.RUnlock()
+	if ok && time.Since(e.at) < c.ttl {
+		return e.user, nil
+	}
+	gen := c.gen.Load()
+	u, err := c.Store.ResolveSession(ctx, tenantID, userID, familyID)
+	if err != nil {
+		return u, err
+	}
+	c.mu.Lock()
+	if c.gen.Load() == gen {
+		c.sessions[k] = sessionEntry{user: u, at: time.Now()}
+	}
+	c.mu.Unlock()
+	return u, nil
+}
+
+// RotateRefresh implements auth.Store; a reused refresh token revokes its family, so the
+// tenant's entries are dropped whatever the outcome.
+func (c *PrincipalCache) RotateRefresh(ctx context.Context, tenantID tenancy.TenantID, oldHash []byte, next auth.RefreshToken, now time.Time) (auth.User, string, error) {
+	u, fam, err := c.Store.RotateRefresh(ctx, tenantID, oldHash, next, now)
+	if err != nil {
+		c.announce(ctx, tenantID)
+	}
+	return u, fam, err
+}
+
+// RevokeFamilyOf implements auth.Store and drops the tenant's cached sessions.
+func (c *PrincipalCache) RevokeFamilyOf(ctx context.Context, tenantID tenancy.TenantID, hash []byte, ev audit.Event) error {
+	err := c.Store.RevokeFamilyOf(ctx, tenantID, hash, ev)
+	c.announce(ctx, tenantID)
+	return err
+}
+
+// RevokeFamily implements auth.Store and drops the tenant's cached sessions.
+func (c *PrincipalCache) RevokeFamily(ctx context.Context, tenantID tenancy.TenantID, familyID string, ev audit.Event) error {
+	err := c.Store.RevokeFamily(ctx, tenantID, familyID, ev)
+	c.announce(ctx, tenantID)
+	return err
 }
 
 // ResolveAPIKey implements auth.Store from the cache when it can.
@@ -74,6 +132,11 @@ func (c *PrincipalCache) invalidate(tenantID tenancy.TenantID) {
 	for h, e := range c.entries {
 		if tenantID == "" || e.key.TenantID == tenantID {
 			delete(c.entries, h)
+		}
+	}
+	for k := range c.sessions {
+		if tenantID == "" || k.tenant == string(tenantID) {
+			delete(c.sessions, k)
 		}
 	}
 	c.mu.Unlock()
