@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -20,9 +21,10 @@ import (
 // ScreeningStore implements screening.Store: the one-round-trip prefetch of a screening and the
 // group-committed save of its transaction, verdict and side effects (docs/screening.md).
 type ScreeningStore struct {
-	db *DB
-	gc *groupCommitter
-	pf *batcher[*prefetchReq]
+	db   *DB
+	gc   *groupCommitter
+	pf   *batcher[*prefetchReq]
+	shed prometheus.Counter // nil without metrics
 }
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
@@ -42,8 +44,23 @@ type ScreeningStoreOptions struct {
 	// ReadLinger is the same for a reader (default 0).
 	ReadLinger time.Duration
 	// Metrics, when set, receives the batches' sizes and durations by stage (read, commit,
-	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds.
+	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds; the
+	// admission queue's length (complyd_screening_queue_length) and the screenings shed
+	// (complyd_screening_shed_total).
 	Metrics prometheus.Registerer
+	// MaxQueue bounds the screenings waiting for their batched read (default 1024: about a
+	// third of a second at 3,000/s). A screening that finds the queue full is refused at once
+	// with SERVICE_UNAVAILABLE and Retry-After rather than queued behind work it would time
+	// out waiting for: after a stall, the backlog never grows past what drains in well under a
+	// client's deadline (docs/screening.md "Overload").
+	MaxQueue int
+}
+
+// errOverloaded is what a screening refused at admission gets (see MaxQueue).
+func errOverloaded() error {
+	e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
+	e.RetryAfter = time.Second
+	return e
 }
 
 // NewScreeningStore returns the store and starts its committers; Close stops them.
@@ -54,13 +71,18 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	if o.Readers <= 0 {
 		o.Readers = 1
 	}
+	if o.MaxQueue <= 0 {
+		o.MaxQueue = 1024
+	}
 	s := &ScreeningStore{db: db}
 	m := newBatchMetrics(o.Metrics)
 	s.gc = newGroupCommitter(o, db, m, s.commit)
-	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
+	s.pf = newBatcher(o.Readers, o.MaxBatch, o.MaxQueue, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
+	s.shed = m.shedCounter()
+	m.queueGauge(o.Metrics, func() float64 { return float64(len(s.pf.ch)) })
 	return s
 }
 
@@ -68,6 +90,7 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 // registry.
 type batchMetrics struct {
 	size, seconds *prometheus.HistogramVec
+	shed          prometheus.Counter
 }
 
 func newBatchMetrics(reg prometheus.Registerer) *batchMetrics {
@@ -85,8 +108,27 @@ func newBatchMetrics(reg prometheus.Registerer) *batchMetrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
 		}, []string{"stage"}),
 	}
-	reg.MustRegister(m.size, m.seconds)
+	m.shed = prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_shed_total",
+		Help: "Screenings refused at once because the admission queue was full (SERVICE_UNAVAILABLE)."})
+	reg.MustRegister(m.size, m.seconds, m.shed)
 	return m
+}
+
+// shedCounter returns the counter of screenings refused at admission (nil without metrics).
+func (m *batchMetrics) shedCounter() prometheus.Counter {
+	if m == nil {
+		return nil
+	}
+	return m.shed
+}
+
+// queueGauge reports the admission queue's length on /metrics.
+func (m *batchMetrics) queueGauge(reg prometheus.Registerer, length func() float64) {
+	if m == nil || reg == nil {
+		return
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_queue_length",
+		Help: "Screenings waiting for their batched read (admission queue)."}, length))
 }
 
 // observer returns the batcher hook of one stage (nil without metrics: the batcher skips it).
@@ -124,11 +166,17 @@ type prefetchReq struct {
 // instant included, its last activity, and the stored KYC). Under load this is a few
 // statements for hundreds of screenings instead of six for each.
 func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error) {
+	if err := ctx.Err(); err != nil {
+		return screening.Prefetch{}, err // the caller has gone: no database work for it
+	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, done: make(chan struct{})}
 	select {
 	case s.pf.ch <- r:
-	case <-ctx.Done():
-		return screening.Prefetch{}, ctx.Err()
+	default:
+		if s.shed != nil {
+			s.shed.Inc()
+		}
+		return screening.Prefetch{}, errOverloaded()
 	}
 	select {
 	case <-r.done:
