@@ -62,8 +62,8 @@ func (db *DB) kycBVNHash(tenantID tenancy.TenantID, bvn string) []byte {
 // SealKYCIdentifiers seals the BVNs and NINs that KYC applications written before migration 0011
 // still hold in clear, and empties the plaintext columns; it returns how many applications it
 // sealed. SQL cannot do it (the key is not in the database), so `complyd migrate`, `serve` and
-// `dev` run it after the migrations. It works tenant by tenant, each in one transaction (rows
-// locked FOR UPDATE, so a concurrent edit waits), and is idempotent: a run with nothing left
+// `dev` run it after the migrations. It works tenant by tenant, in chunks of one transaction
+// each (rows locked FOR UPDATE, so a concurrent edit waits), and is idempotent: a run with nothing left
 // reads one empty partial index per tenant (kyc_applications_plaintext_idx).
 func (db *DB) SealKYCIdentifiers(ctx context.Context) (int, error) {
 	rows, err := db.Pool.Query(ctx, `select id::text from tenants`)
@@ -85,34 +85,51 @@ func (db *DB) SealKYCIdentifiers(ctx context.Context) (int, error) {
 	return total, nil
 }
 
-// SealTenantKYCIdentifiers is SealKYCIdentifiers for one tenant, in one transaction.
+// sealChunk bounds the applications SealTenantKYCIdentifiers seals in one transaction.
+const sealChunk = 1000
+
+// SealTenantKYCIdentifiers is SealKYCIdentifiers for one tenant: chunks of applications, each
+// locked, sealed and written in one transaction and one UPDATE, until none is left in clear.
 func (db *DB) SealTenantKYCIdentifiers(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
 	t := string(tenantID)
-	n := 0
-	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `select id, bvn, nin from kyc_applications
-			where tenant_id = $1 and (bvn <> '' or nin <> '') for update`, t)
-		if err != nil {
-			return err
-		}
-		type plain struct{ ID, BVN, NIN string }
-		apps, err := pgx.CollectRows(rows, pgx.RowToStructByPos[plain])
-		if err != nil {
-			return err
-		}
-		for _, p := range apps {
-			vals := map[string]any{}
-			db.sealKYCIdentifiers(vals, kyc.Application{ID: p.ID, TenantID: t, BVN: p.BVN, NIN: p.NIN})
-			if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(vals).
-				Where("tenant_id = ? and id = ?", t, p.ID)); err != nil {
-				return fmt.Errorf("seal KYC application %s: %w", p.ID, err)
+	total := 0
+	for {
+		n := 0
+		err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+			rows, err := tx.Query(ctx, `select id, bvn, nin from kyc_applications
+				where tenant_id = $1 and (bvn <> '' or nin <> '') limit $2 for update`, t, sealChunk)
+			if err != nil {
+				return err
 			}
+			type plain struct{ ID, BVN, NIN string }
+			apps, err := pgx.CollectRows(rows, pgx.RowToStructByPos[plain])
+			if err != nil || len(apps) == 0 {
+				return err
+			}
+			ids := make([]string, len(apps))
+			bs, bh, ns, nh := make([][]byte, len(apps)), make([][]byte, len(apps)), make([][]byte, len(apps)), make([][]byte, len(apps))
+			for i, p := range apps {
+				vals := map[string]any{}
+				db.sealKYCIdentifiers(vals, kyc.Application{ID: p.ID, TenantID: t, BVN: p.BVN, NIN: p.NIN})
+				ids[i] = p.ID
+				bs[i], bh[i] = vals["bvn_sealed"].([]byte), vals["bvn_hash"].([]byte)
+				ns[i], nh[i] = vals["nin_sealed"].([]byte), vals["nin_hash"].([]byte)
+			}
+			if _, err := tx.Exec(ctx, `update kyc_applications a set bvn = '', nin = '', bvn_sealed = u.bs, bvn_hash = u.bh,
+				nin_sealed = u.ns, nin_hash = u.nh
+				from unnest($2::text[], $3::bytea[], $4::bytea[], $5::bytea[], $6::bytea[]) as u(id, bs, bh, ns, nh)
+				where a.tenant_id = $1 and a.id = u.id`, t, ids, bs, bh, ns, nh); err != nil {
+				return fmt.Errorf("seal KYC applications: %w", err)
+			}
+			n = len(apps)
+			return nil
+		})
+		if err != nil {
+			return total, fmt.Errorf("seal KYC identifiers of tenant %s: %w", t, err)
 		}
-		n = len(apps)
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("seal KYC identifiers of tenant %s: %w", t, err)
+		total += n
+		if n < sealChunk {
+			return total, nil
+		}
 	}
-	return n, nil
 }

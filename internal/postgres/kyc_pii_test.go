@@ -154,6 +154,11 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 		('kyc_legacy_2', $1, 'INDIVIDUAL', 'Chidi', 'Okeke', '', '70155556666', '', '', null, 'TIER_1', 'PENDING'),
 		('kyc_legacy_3', $1, 'INDIVIDUAL', 'Emeka', 'Eze', '', '', '', '', null, 'TIER_1', 'PENDING')`, string(tenant))
 	require.NoError(t, err)
+	// Enough more for the Go step to take several chunks.
+	_, err = conn.Exec(ctx, `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name, bvn, tier, status)
+		select 'kyc_bulk_' || g, $1, 'INDIVIDUAL', 'A', 'B', (30000000000 + g)::text, 'TIER_1', 'APPROVED'
+		from generate_series(1, 1500) g`, string(tenant))
+	require.NoError(t, err)
 	// As the old kyc.snapshot audited them.
 	oldSnap := `{"status": "PENDING", "tier": "TIER_2", "bvnVerified": false, "ninVerified": false, "livenessPassed": false,
 		"bvn": "22211112222", "nin": "70133334444", "email": "ada.obi@example.com", "phone": "+2348031112222", "dateOfBirth": "1984-02-29"}`
@@ -209,7 +214,10 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	// The Go half.
 	n, err := db.SealKYCIdentifiers(ctx)
 	require.NoError(t, err)
-	require.Equal(t, 2, n, "the two applications with a number")
+	require.Equal(t, 2+1500, n, "every application with a number")
+	var left int
+	require.NoError(t, conn.QueryRow(ctx, `select count(*) from kyc_applications where bvn <> '' or nin <> ''`).Scan(&left))
+	require.Zero(t, left)
 	r := readRawKYC(ctx, t, conn, "kyc_legacy_1")
 	require.Empty(t, r.BVN)
 	require.Empty(t, r.NIN)
@@ -239,6 +247,10 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, p.KYC.Found)
 	require.Equal(t, "kyc_legacy_1", p.KYC.ExternalRef)
+	p, err = sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: "bulk-1234", SenderAccountNumber: "3000000002",
+		SenderBVN: "30000001234", Timestamp: time.Now()}, true)
+	require.NoError(t, err)
+	require.Equal(t, "kyc_bulk_1234", p.KYC.ExternalRef)
 
 	n, err = db.SealKYCIdentifiers(ctx)
 	require.NoError(t, err)
