@@ -42,6 +42,21 @@ func (s *WalletStore) SettleForTest(ctx context.Context, h wallet.Hold, descript
 	return bal, err
 }
 
+// MigrateDownToForTest rolls the goose migrations back to version.
+func MigrateDownToForTest(ctx context.Context, url string, version int64) error {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
+	if err != nil {
+		return err
+	}
+	_, err = provider.DownTo(ctx, version)
+	return err
+}
+
 // MigrateUpToForTest applies the goose migrations up to and including version, and no River
 // migration: migration tests start from the schema an older release left.
 func MigrateUpToForTest(ctx context.Context, url string, version int64) error {

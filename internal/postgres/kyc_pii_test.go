@@ -255,6 +255,13 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	n, err = db.SealKYCIdentifiers(ctx)
 	require.NoError(t, err)
 	require.Zero(t, n, "idempotent")
+
+	// Going back below 0011 would hand sealed numbers to code that cannot read them: refused.
+	err = postgres.MigrateDownToForTest(ctx, url, 10)
+	require.ErrorContains(t, err, "sealed BVNs/NINs exist")
+	got, err = st.Get(ctx, tenant, "kyc_legacy_1")
+	require.NoError(t, err)
+	require.Equal(t, "22211112222", got.BVN)
 }
 
 func kycCreatedEvent(tenantID tenancy.TenantID) audit.Event {
