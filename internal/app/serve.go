@@ -8,8 +8,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"github.com/complyd/complyd/internal/postgres"
 )
 
 // serve migrates, then serves every protocol on cfg.Addr until ctx ends. ready, when set, is
@@ -68,9 +66,11 @@ func listenAndServe(ctx context.Context, addr string, srv *http.Server, log *slo
 }
 
 func migrateOnly(ctx context.Context, cfg config, log *slog.Logger) error {
-	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+	db, err := openDB(ctx, cfg, log)
+	if err != nil {
 		return err
 	}
+	db.Close()
 	log.Info("migrations applied")
 	return nil
 }

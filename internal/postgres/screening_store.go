@@ -230,16 +230,17 @@ func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 	for _, t := range tenants {
 		reqs := byTenant[t]
 		n := len(reqs)
-		ext, acct, bvn := make([]string, n), make([]string, n), make([]*string, n)
+		ext, acct, bvnHash := make([]string, n), make([]string, n), make([][]byte, n)
 		ts := make([]time.Time, n)
 		for i, r := range reqs {
 			ext[i], acct[i], ts[i] = r.tx.ExternalID, r.tx.SenderAccountNumber, r.tx.Timestamp
 			if r.withKYC && r.tx.SenderBVN != "" {
-				bvn[i] = &r.tx.SenderBVN
+				// Applications keep BVNs sealed; the keyed hash finds them by index (kyc_pii.go).
+				bvnHash[i] = s.db.kycBVNHash(t, r.tx.SenderBVN)
 			}
 		}
 		conn.setTenant(b, t)
-		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvn).Query(func(rows pgx.Rows) error {
+		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvnHash).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				if err := scanPrefetch(rows, reqs); err != nil {
 					return err
@@ -301,19 +302,21 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 }
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
-// transaction timestamps, sender BVNs or null when the stored KYC is not needed), one row per
+// transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not
+// needed), one row per
 // screening numbered by ordinality: the original verdict of a repeated externalId; the sender
 // account's activity in the 90 days up to the transaction's timestamp, stored transactions of
 // the same instant included (24-hour count and NGN sum, 60-minute count, amount statistics,
 // known devices, latest device, IP and location); the last activity of all time (dormancy, 180
-// days); and the tenant's most recent KYC application for the BVN
-// (the non-empty condition on a.bvn lets the planner use the partial index on tenant and BVN).
+// days); and the tenant's most recent KYC application for the BVN, found by its lookup hash
+// (kyc_pii.go) through the partial index on tenant, BVN hash and creation time (a null hash
+// matches nothing).
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
 	(select max(l.transaction_timestamp) from transactions l
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts),
 	k.id, k.status, k.tier
-from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[]) with ordinality as u(ext, acct, ts, bvn, i)
+from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[]) with ordinality as u(ext, acct, ts, bvn_hash, i)
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true
 cross join lateral (select
@@ -333,7 +336,8 @@ cross join lateral (select
 	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp <= u.ts
 	  and t.transaction_timestamp >= u.ts - interval '90 days') h
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
-	where a.tenant_id = $1 and a.bvn = u.bvn and a.bvn <> '' order by a.created_at desc, a.id desc limit 1) k on true`
+	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
+	order by a.created_at desc, a.id desc limit 1) k on true`
 
 // Save implements screening.Store through the group committer: the record joins the next
 // batch, and Save returns once that batch's database transaction has committed.
