@@ -32,6 +32,10 @@ func addDoc(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, appI
 	return d
 }
 
+// The applications below are APPROVED (the store does not apply the status rules; the domain
+// does) so that TestKYCExpiryJob's sweep over every tenant of the shared database, which expires
+// non-terminal applications, never counts them.
+
 // TestKYCDocumentFactsCountOnlyVerified: the store's document facts (what the tier rules read)
 // count an ID or a proof of address only when it is VERIFIED, for every type and status (a
 // REJECTED document, which needs its reason, is covered by the API tests).
@@ -45,7 +49,7 @@ func TestKYCDocumentFactsCountOnlyVerified(t *testing.T) {
 	for _, dt := range document.Types() {
 		for _, status := range statuses {
 			id := fmt.Sprintf("kyc_facts_%s_%s", dt, status)
-			insertApp(t, st, ten.ID, id, "", kyc.StatusPending, time.Now().UTC())
+			insertApp(t, st, ten.ID, id, "", kyc.StatusApproved, time.Now().UTC())
 			addDoc(t, st, ten.ID, id, dt, status)
 			a, err := st.Get(ctx, ten.ID, id)
 			require.NoError(t, err)
@@ -65,8 +69,8 @@ func TestKYCStoreReviewDocument(t *testing.T) {
 	db := pgtest.DB(t)
 	st := postgres.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
-	insertApp(t, st, ten.ID, "kyc_review_a", "", kyc.StatusPending, time.Now().UTC())
-	insertApp(t, st, ten.ID, "kyc_review_b", "", kyc.StatusPending, time.Now().UTC())
+	insertApp(t, st, ten.ID, "kyc_review_a", "", kyc.StatusApproved, time.Now().UTC())
+	insertApp(t, st, ten.ID, "kyc_review_b", "", kyc.StatusApproved, time.Now().UTC())
 	d := addDoc(t, st, ten.ID, "kyc_review_a", document.TypeUtilityBill, document.StatusPendingReview)
 	reviewer := pgtest.User(ctx, t, db, ten.ID, &pgtest.UserOpts{Role: auth.RoleComplianceOfficer})
 	ev := audit.Event{TenantID: ten.ID, Actor: audit.System, Action: "kyc.document_verified", ResourceType: "kyc_application"}
