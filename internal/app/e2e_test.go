@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"testing"
 	"time"
@@ -21,7 +22,8 @@ import (
 func TestServeEndToEnd(t *testing.T) {
 	t.Parallel()
 	db, url := pgtest.Fresh(t)
-	cfg := config{DatabaseURL: url, Addr: "127.0.0.1:0", JWTSecret: "e2e-secret-e2e-secret-e2e-secret-e2e", MailFrom: "x@y.z", BlobDir: t.TempDir(), LookupPrice: "100"}
+	cfg := config{DatabaseURL: url, Addr: "127.0.0.1:0", JWTSecret: "e2e-secret-e2e-secret-e2e-secret-e2e", MailFrom: "x@y.z", BlobDir: t.TempDir(), LookupPrice: "100",
+		IdentitySandbox: true}
 	ctx, cancel := context.WithCancel(context.Background())
 	addr := make(chan string, 1)
 	done := make(chan error, 1)
@@ -57,7 +59,45 @@ func TestServeEndToEnd(t *testing.T) {
 		bytes.NewBufferString(`{"email":"ops@`+slug+`.ng","password":"longenough"}`))
 	require.NoError(t, err)
 	require.Equal(t, 200, res.StatusCode)
-	res.Body.Close()
+	var login struct{ Data struct{ AccessToken string } }
+	require.NoError(t, json.Unmarshal([]byte(readAll(t, res)), &login))
+
+	// serve cannot raise a tier from a label alone (issue 19 point 4): a verified BVN plus an
+	// uploaded, unreviewed PASSPORT stays TIER_1.
+	call := func(method, path string, body []byte, contentType string) map[string]any {
+		req, err := http.NewRequest(method, base+"/api/v1"+path, bytes.NewReader(body))
+		require.NoError(t, err)
+		req.Header.Set("Authorization", "Bearer "+login.Data.AccessToken)
+		if contentType != "" {
+			req.Header.Set("Content-Type", contentType)
+		}
+		res, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		var env struct {
+			Success bool
+			Data    map[string]any
+		}
+		raw := readAll(t, res)
+		require.NoError(t, json.Unmarshal([]byte(raw), &env), raw)
+		require.True(t, env.Success, raw)
+		return env.Data
+	}
+	out.Reset()
+	require.NoError(t, creditWallet(ctx, db, &out, slug, "1000", "E2E-PAY", "", log))
+	person := `"firstName":"Adebayo","lastName":"Ogunleye","dateOfBirth":"1985-03-14","bvn":"22234567801"`
+	app := call("POST", "/kyc/applications", []byte(`{"entityType":"INDIVIDUAL",`+person+`}`), "application/json")
+	id := app["id"].(string)
+	v := call("POST", "/kyc/applications/"+id+"/verify-bvn", []byte(`{`+person+`}`), "application/json")
+	require.Equal(t, true, v["isMatch"])
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	require.NoError(t, mw.WriteField("documentType", "PASSPORT"))
+	fw, err := mw.CreateFormFile("file", "passport.png")
+	require.NoError(t, err)
+	_, _ = fw.Write(pngBytes)
+	require.NoError(t, mw.Close())
+	call("POST", "/kyc/applications/"+id+"/documents", form.Bytes(), mw.FormDataContentType())
+	require.Equal(t, "TIER_1", call("GET", "/kyc/applications/"+id, nil, "")["tier"])
 
 	res, err = http.Get(base + "/metrics")
 	require.NoError(t, err)

@@ -71,7 +71,7 @@ var permissions = map[string]access{
 	complydv1connect.WalletServiceListWalletTransactionsProcedure: {roles: auth.AnyRole},
 
 	// KYC applications (service-spec.md part 5, decisions.md §4): writers create, edit, verify
-	// and upload; officers decide and delete documents; every role reads.
+	// and upload; officers decide, review and delete documents; every role reads.
 	complydv1connect.KycServiceCreateApplicationProcedure:   {roles: auth.Writers},
 	complydv1connect.KycServiceListApplicationsProcedure:    {roles: auth.AnyRole},
 	complydv1connect.KycServiceGetApplicationProcedure:      {roles: auth.AnyRole},
@@ -87,6 +87,7 @@ var permissions = map[string]access{
 	complydv1connect.KycServiceListDocumentsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.KycServiceGetDocumentDownloadProcedure: {roles: auth.AnyRole},
 	complydv1connect.KycServiceDeleteDocumentProcedure:      {roles: auth.Officers},
+	complydv1connect.KycServiceReviewDocumentProcedure:      {roles: auth.Officers},
 	complydv1connect.KycServiceUploadDocumentProcedure:      {roles: auth.Writers},
 
 	// KYB applications (issue 7; service-spec.md part 5, decisions.md §4): like KYC.

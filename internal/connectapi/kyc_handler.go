@@ -52,7 +52,10 @@ func KYCApplicationProto(a kyc.Application) *complydv1.KycApplication {
 // DocumentProto maps a KYC or KYB document with its presigned link (service-spec.md 2.5).
 func DocumentProto(d document.View) *complydv1.KycDocument {
 	return &complydv1.KycDocument{Id: d.ID, ApplicationId: d.ApplicationID, DocumentType: string(d.DocumentType), FileName: d.FileName,
-		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt)}
+		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt),
+		VerificationStatus: d.VerificationStatus, UploadedBy: nullString(d.UploadedBy), FirstReviewedBy: nullString(d.FirstReviewedBy),
+		FirstReviewedAt: dateTS(d.FirstReviewedAt), ReviewedBy: nullString(d.ReviewedBy), ReviewedAt: dateTS(d.ReviewedAt),
+		RejectionReason: nullString(d.RejectionReason)}
 }
 
 func resultProto(r kyc.Result) *complydv1.KycVerificationResult {
@@ -308,6 +311,20 @@ func (h *KYCHandler) GetDocumentDownload(ctx context.Context, req *connect.Reque
 // DeleteDocument implements KycService.DeleteDocument.
 func (h *KYCHandler) DeleteDocument(ctx context.Context, req *connect.Request[complydv1.DeleteDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
 	return deleteDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
+}
+
+// ReviewDocument implements KycService.ReviewDocument.
+func (h *KYCHandler) ReviewDocument(ctx context.Context, req *connect.Request[complydv1.ReviewDocumentRequest]) (*connect.Response[complydv1.ReviewDocumentResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	a, v, err := h.svc.ReviewDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.DocId,
+		kyc.DocumentReview{Decision: req.Msg.Decision, Reason: req.Msg.GetReason()})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.ReviewDocumentResponse{Document: DocumentProto(v), ApplicationStatus: a.Status, Tier: a.Tier}), nil
 }
 
 // UploadDocument implements KycService.UploadDocument (bytes in the message; gRPC and Connect).

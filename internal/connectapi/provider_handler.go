@@ -96,7 +96,8 @@ func (h *ProviderHandler) GetKycConfig(ctx context.Context, _ *connect.Request[c
 	if err != nil {
 		return nil, ToConnect(ctx, h.log, err)
 	}
-	out := &complydv1.KycConfig{KycTrustMode: s.TrustMode, KycFallbackMode: s.FallbackMode, ProviderMode: s.ProviderMode}
+	out := &complydv1.KycConfig{KycTrustMode: s.TrustMode, KycFallbackMode: s.FallbackMode, ProviderMode: s.ProviderMode,
+		DocumentReviewFourEyes: s.DocumentReviewFourEyes}
 	if s.BYOL != nil {
 		out.MaxTier = &s.BYOL.MaxTier
 		for _, v := range s.BYOL.SupportedVerifications {

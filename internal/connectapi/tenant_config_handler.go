@@ -20,6 +20,8 @@ import (
 type TenantConfigStore interface {
 	// SetTrustMode changes kycTrustMode.
 	SetTrustMode(ctx context.Context, tenant tenancy.TenantID, mode string, actor audit.Actor) error
+	// SetDocumentReviewFourEyes changes documentReviewFourEyes.
+	SetDocumentReviewFourEyes(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error
 	// FXRates returns the tenant's rates by currency.
 	FXRates(ctx context.Context, tenant tenancy.TenantID) ([]tenancy.FXRate, error)
 	// UpsertFXRates upserts rates and returns all of them.
@@ -50,14 +52,23 @@ func NewTenantConfigHandler(store TenantConfigStore, kycConfig KycConfigFunc, in
 	return &TenantConfigHandler{store: store, kycConfig: kycConfig, invalidate: invalidate, log: log}
 }
 
-// UpdateKycConfig implements TenantConfigService.UpdateKycConfig.
+// UpdateKycConfig implements TenantConfigService.UpdateKycConfig: each field given is changed
+// (each change audited on its own); a field left out is kept.
 func (h *TenantConfigHandler) UpdateKycConfig(ctx context.Context, req *connect.Request[complydv1.UpdateKycConfigRequest]) (*connect.Response[complydv1.KycConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if err := h.store.SetTrustMode(ctx, p.TenantID, req.Msg.KycTrustMode, callActor(ctx, p, req.Peer().Addr)); err != nil {
-		return nil, err
+	actor := callActor(ctx, p, req.Peer().Addr)
+	if req.Msg.KycTrustMode != "" {
+		if err := h.store.SetTrustMode(ctx, p.TenantID, req.Msg.KycTrustMode, actor); err != nil {
+			return nil, err
+		}
+	}
+	if req.Msg.DocumentReviewFourEyes != nil {
+		if err := h.store.SetDocumentReviewFourEyes(ctx, p.TenantID, *req.Msg.DocumentReviewFourEyes, actor); err != nil {
+			return nil, err
+		}
 	}
 	h.invalidate(p.TenantID)
 	out, err := h.kycConfig(ctx)

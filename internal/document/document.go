@@ -30,6 +30,20 @@ type Document struct {
 	MimeType   string
 	SHA256     string // lowercase hex of the stored bytes
 	UploadedAt time.Time
+	// UploadedBy is the uploading user's id ("" when unknown).
+	UploadedBy string
+	// VerificationStatus is one of the Status… constants (review.go); a new document is
+	// StatusPendingReview.
+	VerificationStatus string
+	// FirstReviewedBy and FirstReviewedAt record the first officer of a four-eyes review.
+	FirstReviewedBy string
+	FirstReviewedAt *time.Time
+	// ReviewedBy and ReviewedAt record the officer whose decision made the document VERIFIED or
+	// REJECTED.
+	ReviewedBy string
+	ReviewedAt *time.Time
+	// RejectionReason is the officer's reason for a rejection.
+	RejectionReason string
 }
 
 // NewID returns a fresh document id: IDPrefix followed by 32 lowercase hex digits (128 random bits).

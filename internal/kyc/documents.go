@@ -3,7 +3,9 @@ package kyc
 import (
 	"context"
 	"io"
+	"strings"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -19,8 +21,9 @@ type Upload struct {
 	Body         io.Reader // streamed into the blob store, never buffered whole
 }
 
-// UploadDocument stores an upload (docs/documents.md) and records it: the first upload moves
-// PENDING to DOCUMENT_UPLOADED (decisions.md §5) and the tier may rise (spec 3.2 rule 4). The
+// UploadDocument stores an upload (docs/documents.md) and records it as PENDING_REVIEW: the
+// first upload moves PENDING to DOCUMENT_UPLOADED (decisions.md §5), but the document counts for
+// no tier until an officer verifies it (ReviewDocument). The
 // object is written first (document.Ingest: sniffed, size-limited, cleaned up on failure), then
 // the record in one transaction; if that transaction fails the object is deleted, so a failed
 // upload leaves neither a record nor an object. Errors: VALIDATION_ERROR (documentType),
@@ -39,7 +42,8 @@ func (s *Service) UploadDocument(ctx context.Context, tenantID tenancy.TenantID,
 		return DocumentView{}, err
 	}
 	d := document.Document{ID: document.NewID(), TenantID: tenantID, OwnerKind: document.OwnerKYC, ApplicationID: id,
-		DocumentType: dt, FileName: document.CleanFileName(u.FileName)}
+		DocumentType: dt, FileName: document.CleanFileName(u.FileName), UploadedBy: actor.ID,
+		VerificationStatus: document.StatusPendingReview}
 	if d.StorageKey, err = document.Key(tenantID, document.OwnerKYC, id, d.ID); err != nil {
 		return DocumentView{}, err
 	}
@@ -54,8 +58,8 @@ func (s *Service) UploadDocument(ctx context.Context, tenantID tenancy.TenantID,
 		}
 		before := snapshot(*a)
 		a.advance(StatusDocumentUploaded)
-		a.HasIDDocument = a.HasIDDocument || dt.IsMeansOfIdentification()
-		a.HasProofOfAddress = a.HasProofOfAddress || dt.IsProofOfAddress()
+		// The new document is PENDING_REVIEW, so it is no ID or proof of address yet: only a
+		// review (ReviewDocument) can make it count for a tier (issue 19 point 4).
 		a.upgradeTier()
 		a.UpdatedAt = d.UploadedAt
 		return Change{AddDocument: &d, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.document_uploaded",
@@ -118,4 +122,55 @@ func (s *Service) DeleteDocument(ctx context.Context, tenantID tenancy.TenantID,
 // links presigns and removes this capability's document objects.
 func (s *Service) links() document.Links {
 	return document.Links{Blobs: s.Blobs, Now: s.Now, Logger: s.Logger}
+}
+
+// DocumentReview is an officer's decision on one document of an application.
+type DocumentReview struct {
+	Decision string // document.DecisionVerify or document.DecisionReject
+	Reason   string // required to reject
+}
+
+// ReviewDocument records an officer's decision on a document (docs/kyc.md "Document review";
+// document.ApplyReview is the state machine). In the same transaction, with the application and
+// the document locked, it reads the tenant's four-eyes setting, writes the review and the audit
+// event, and raises the tier when a verified ID or proof of address now meets a tier's
+// requirements (spec 3.2 rule 4; never lowered: a rejection lowers nothing). Documents of a
+// terminal application are not reviewed (409), like uploads. Errors: VALIDATION_ERROR,
+// NOT_FOUND, INVALID_STATUS_TRANSITION, FORBIDDEN (four eyes).
+func (s *Service) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, docID string, r DocumentReview) (Application, DocumentView, error) {
+	if r.Decision != document.DecisionVerify && r.Decision != document.DecisionReject {
+		return Application{}, DocumentView{}, apperr.Invalid("decision", "must be VERIFY or REJECT")
+	}
+	now := s.Now()
+	a, d, err := s.Store.ReviewDocument(ctx, tenantID, id, docID, func(a *Application, d *document.Document, fourEyes bool) (Change, error) {
+		if IsTerminal(a.Status) {
+			return Change{}, apperr.Newf(apperr.InvalidStatusTransition, "the documents of a %s application are no longer reviewed", a.Status).
+				WithData(map[string]any{"from": a.Status, "to": a.Status, "allowed": []string{}})
+		}
+		before := map[string]any{"documentId": d.ID, "documentType": string(d.DocumentType),
+			"verificationStatus": d.VerificationStatus, "tier": a.Tier}
+		action, err := d.ApplyReview(document.Review{Decision: r.Decision, Reason: r.Reason, Reviewer: actor.ID,
+			FourEyes: fourEyes, At: now})
+		if err != nil {
+			return Change{}, err
+		}
+		if d.CountsForTier() {
+			a.HasIDDocument = a.HasIDDocument || d.DocumentType.IsMeansOfIdentification()
+			a.HasProofOfAddress = a.HasProofOfAddress || d.DocumentType.IsProofOfAddress()
+		}
+		a.upgradeTier()
+		a.UpdatedAt = now
+		after := map[string]any{"documentId": d.ID, "verificationStatus": d.VerificationStatus, "tier": a.Tier,
+			"decision": r.Decision, "fourEyes": fourEyes}
+		if reason := strings.TrimSpace(r.Reason); reason != "" {
+			after["reason"] = reason
+		}
+		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc." + action,
+			ResourceType: "kyc_application", ResourceID: a.ID, Before: before, After: after}}, nil
+	})
+	if err != nil {
+		return Application{}, DocumentView{}, err
+	}
+	v, err := s.links().View(ctx, d)
+	return a, v, err
 }

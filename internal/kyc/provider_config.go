@@ -18,8 +18,11 @@ type ProviderSettings struct {
 	TrustMode    string
 	FallbackMode string
 	ProviderMode string
-	BYOL         *identity.BYOLConfig
-	UpdatedAt    *time.Time
+	// DocumentReviewFourEyes: a document's verification needs a second officer (docs/kyc.md
+	// "Document review"). Read only; changed through PATCH /tenants/me/kyc-config.
+	DocumentReviewFourEyes bool
+	BYOL                   *identity.BYOLConfig
+	UpdatedAt              *time.Time
 }
 
 // ProviderConfig is the identity.ProviderConfig these settings select chains with.

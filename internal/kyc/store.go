@@ -49,6 +49,13 @@ type Store interface {
 	// the webhook, all in one transaction. Errors: NOT_FOUND, fn's errors, INSUFFICIENT_FUNDS
 	// from settling; any error rolls everything back.
 	Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Application) (Change, error)) (Application, error)
+	// ReviewDocument locks the application and its document FOR UPDATE, reads the tenant's
+	// document_review_four_eyes setting and runs fn (the review and the tier rules); then it
+	// writes the document's review, the application row, the audit event and, on a status
+	// change, the webhook, all in one transaction, and returns both as stored. Errors:
+	// NOT_FOUND (application or document), fn's errors.
+	ReviewDocument(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string,
+		fn func(a *Application, d *document.Document, fourEyes bool) (Change, error)) (Application, document.Document, error)
 	// Document returns one document of the application. Errors: NOT_FOUND.
 	Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error)
 	// Documents lists the application's documents, oldest first.

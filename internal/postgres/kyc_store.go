@@ -30,14 +30,17 @@ var (
 	_ kyc.Expirer = (*KYCStore)(nil)
 )
 
-// The document facts are computed, so a tier never depends on a stale flag.
+// The document facts are computed, so a tier never depends on a stale flag. Only VERIFIED
+// documents count: an upload is a label until an officer verifies it (issue 19 point 4).
 const kycColumns = `a.id, a.tenant_id::text AS tenant_id, a.entity_type, a.first_name, a.last_name, a.bvn, a.nin,
 	a.bvn_sealed, a.nin_sealed, a.phone, a.email,
 	a.address, a.date_of_birth, a.tier, a.status, a.bvn_verified, a.nin_verified, a.liveness_passed, a.risk_level,
 	a.assigned_to::text AS assigned_to, a.notes, a.created_by::text AS created_by, a.created_at, a.updated_at,
 	exists (select 1 from documents d where d.tenant_id = a.tenant_id and d.owner_kind = 'KYC' and d.application_id = a.id
+		and d.verification_status = 'VERIFIED'
 		and d.document_type in ('PASSPORT', 'DRIVERS_LICENSE', 'VOTERS_CARD', 'NATIONAL_ID')) AS has_id_document,
 	exists (select 1 from documents d where d.tenant_id = a.tenant_id and d.owner_kind = 'KYC' and d.application_id = a.id
+		and d.verification_status = 'VERIFIED'
 		and d.document_type in ('PROOF_OF_ADDRESS', 'UTILITY_BILL')) AS has_proof_of_address`
 
 type kycRow struct {
@@ -222,56 +225,97 @@ func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 		if err != nil {
 			return err
 		}
-		if ch.Hold != nil {
-			if _, err := s.db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription); err != nil {
-				return err
-			}
-		}
-		if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(s.db.applicationValues(a)).
-			Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
-			return err
-		}
-		for _, r := range ch.Results {
-			raw := r.Raw
-			if len(raw) == 0 || !json.Valid(raw) {
-				raw = nil
-			}
-			if _, err := tx.Exec(ctx, `insert into kyc_verification_results (id, tenant_id, application_id, identity_type, provider,
-				provider_source, is_match, confidence, raw_response, error_message, charged, verified_at)
-				values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12)`,
-				r.ID, string(tenantID), id, string(r.IdentityType), r.Provider, r.ProviderSource, r.IsMatch, r.Confidence,
-				raw, nullIfEmpty(r.ErrorMessage), r.Charged.String(), r.VerifiedAt); err != nil {
-				return fmt.Errorf("insert verification result: %w", err)
-			}
-		}
-		if d := ch.AddDocument; d != nil {
-			if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
-				return err
-			}
-		}
-		if ch.DeleteDocumentID != "" {
-			tag, err := tx.Exec(ctx, `delete from documents where tenant_id = $1 and owner_kind = 'KYC' and application_id = $2 and id = $3`,
-				string(tenantID), id, ch.DeleteDocumentID)
-			if err != nil {
-				return fmt.Errorf("delete document: %w", err)
-			}
-			if tag.RowsAffected() == 0 {
-				return mapErr(pgx.ErrNoRows, "document")
-			}
-		}
-		if a.Status != prev {
-			if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
-				return err
-			}
-		}
-		if err := insertAudit(ctx, tx, ch.Audit, s.db.now()); err != nil {
-			return err
-		}
-		// Re-read so the document facts reflect this change.
-		a, err = s.db.getApplication(ctx, tx, tenantID, id, false)
+		a, err = s.write(ctx, tx, tenantID, id, prev, a, ch)
 		return err
 	})
 	return a, err
+}
+
+// ReviewDocument implements kyc.Store.
+func (s *KYCStore) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID, id, docID string,
+	fn func(*kyc.Application, *document.Document, bool) (kyc.Change, error)) (kyc.Application, document.Document, error) {
+	var a kyc.Application
+	var d document.Document
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		if a, err = s.db.getApplication(ctx, tx, tenantID, id, true); err != nil {
+			return err
+		}
+		r, err := one[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
+			Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": "KYC", "application_id": id, "id": docID}).Suffix("FOR UPDATE"), "document")
+		if err != nil {
+			return err
+		}
+		d = toDocument(r)
+		var fourEyes bool
+		if err := tx.QueryRow(ctx, `select document_review_four_eyes from tenant_settings where tenant_id = $1`, string(tenantID)).
+			Scan(&fourEyes); err != nil {
+			return mapErr(err, "tenant")
+		}
+		prev := a.Status
+		ch, err := fn(&a, &d, fourEyes)
+		if err != nil {
+			return err
+		}
+		if err := updateDocumentReview(ctx, tx, d); err != nil {
+			return err
+		}
+		a, err = s.write(ctx, tx, tenantID, id, prev, a, ch)
+		return err
+	})
+	return a, d, err
+}
+
+// write stores an updated application and its change in tx (Update, ReviewDocument) and
+// re-reads the application so its document facts reflect the change.
+func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id, prev string, a kyc.Application, ch kyc.Change) (kyc.Application, error) {
+	if ch.Hold != nil {
+		if _, err := s.db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription); err != nil {
+			return a, err
+		}
+	}
+	if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(s.db.applicationValues(a)).
+		Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
+		return a, err
+	}
+	for _, r := range ch.Results {
+		raw := r.Raw
+		if len(raw) == 0 || !json.Valid(raw) {
+			raw = nil
+		}
+		if _, err := tx.Exec(ctx, `insert into kyc_verification_results (id, tenant_id, application_id, identity_type, provider,
+			provider_source, is_match, confidence, raw_response, error_message, charged, verified_at)
+			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12)`,
+			r.ID, string(tenantID), id, string(r.IdentityType), r.Provider, r.ProviderSource, r.IsMatch, r.Confidence,
+			raw, nullIfEmpty(r.ErrorMessage), r.Charged.String(), r.VerifiedAt); err != nil {
+			return a, fmt.Errorf("insert verification result: %w", err)
+		}
+	}
+	if d := ch.AddDocument; d != nil {
+		if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
+			return a, err
+		}
+	}
+	if ch.DeleteDocumentID != "" {
+		tag, err := tx.Exec(ctx, `delete from documents where tenant_id = $1 and owner_kind = 'KYC' and application_id = $2 and id = $3`,
+			string(tenantID), id, ch.DeleteDocumentID)
+		if err != nil {
+			return a, fmt.Errorf("delete document: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return a, mapErr(pgx.ErrNoRows, "document")
+		}
+	}
+	if a.Status != prev {
+		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
+			return a, err
+		}
+	}
+	if err := insertAudit(ctx, tx, ch.Audit, s.db.now()); err != nil {
+		return a, err
+	}
+	// Re-read so the document facts reflect this change.
+	return s.db.getApplication(ctx, tx, tenantID, id, false)
 }
 
 // ExpiryDays implements kyc.Store.

@@ -108,6 +108,27 @@ func (s *SettingsStore) SetTrustMode(ctx context.Context, tenant tenancy.TenantI
 	})
 }
 
+// SetDocumentReviewFourEyes changes document_review_four_eyes (docs/kyc.md "Document review"),
+// audited. KYC reads it in the review's own transaction, so no cache is involved. Errors:
+// NOT_FOUND.
+func (s *SettingsStore) SetDocumentReviewFourEyes(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error {
+	now := s.db.now()
+	return s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+		var prev bool
+		if err := tx.QueryRow(ctx, `select document_review_four_eyes from tenant_settings where tenant_id = $1 for update`,
+			string(tenant)).Scan(&prev); err != nil {
+			return mapErr(err, "tenant")
+		}
+		if _, err := tx.Exec(ctx, `update tenant_settings set document_review_four_eyes = $2, updated_at = $3 where tenant_id = $1`,
+			string(tenant), on, now); err != nil {
+			return fmt.Errorf("update document review four eyes: %w", err)
+		}
+		return insertAudit(ctx, tx, audit.Event{TenantID: tenant, Actor: actor, Action: "tenant.kyc_config.updated",
+			ResourceType: "tenant", ResourceID: string(tenant), Before: map[string]any{"documentReviewFourEyes": prev},
+			After: map[string]any{"documentReviewFourEyes": on}}, now)
+	})
+}
+
 // ScreeningPolicy returns sanctions_lists_missing. Errors: NOT_FOUND.
 func (s *SettingsStore) ScreeningPolicy(ctx context.Context, tenant tenancy.TenantID) (string, error) {
 	var policy string

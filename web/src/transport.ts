@@ -1,5 +1,6 @@
 import { createConnectTransport } from '@connectrpc/connect-web';
 import { Code, ConnectError, type Interceptor } from '@connectrpc/connect';
+import { ErrorInfoSchema } from './gen/complyd/v1/common_pb';
 
 // onUnauthenticated is set by the session provider: an Unauthenticated answer to any call after
 // sign-in means the session expired.
@@ -23,11 +24,14 @@ export const transport = createConnectTransport({
   interceptors: [watchSession],
 });
 
-// errorText turns an API error into the sentence shown next to what caused it.
+// errorText turns an API error into the sentence shown next to what caused it: the message and,
+// for a VALIDATION_ERROR, each invalid field with what is wrong with it (the ErrorInfo detail).
 export function errorText(e: unknown): string {
   if (!e) return '';
   const err = ConnectError.from(e);
   if (err.code === Code.NotFound) return 'Not found: ' + err.rawMessage;
   if (err.code === Code.PermissionDenied) return 'Not allowed: ' + err.rawMessage;
-  return err.rawMessage || err.message;
+  const fields = err.findDetails(ErrorInfoSchema).flatMap((i) => i.details.map((d) => `${d.field} ${d.message}`));
+  const msg = err.rawMessage || err.message;
+  return fields.length > 0 ? `${msg}: ${fields.join('; ')}` : msg;
 }

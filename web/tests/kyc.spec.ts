@@ -1,6 +1,18 @@
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
 
+// Runs before the approval below: the auditor sees the unreviewed passport without the review
+// buttons (an approved application shows none to anybody).
+test('the auditor sees a document awaiting review, read-only', async ({ page }) => {
+  const f = fixture();
+  await signIn(page, f.users.auditor);
+  await page.goto(`/kyc/${f.kycId}`);
+  await expect(page.getByRole('heading', { name: 'KYC: Amaka Eze' })).toBeVisible();
+  await expect(page.getByText('Verification: pending review')).toBeVisible();
+  await expect(page.getByRole('button', { name: /Verify document/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /Reject document/ })).toHaveCount(0);
+});
+
 test('review and approve a KYC application with a document', async ({ page }) => {
   const f = fixture();
   await signIn(page, f.users.officer1);
@@ -10,7 +22,18 @@ test('review and approve a KYC application with a document', async ({ page }) =>
   const img = page.getByRole('img', { name: 'passport.png preview' });
   await expect(img).toBeVisible();
   await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(16);
+  await expect(page.getByText('Verification: pending review')).toBeVisible();
   await shot(page, 'kyc-review');
+
+  // The passport counts as an ID only once verified; rejecting needs a reason, said in words.
+  const review = page.getByRole('group', { name: 'Review passport passport.png' });
+  await review.getByRole('button', { name: 'Reject document passport passport.png' }).click();
+  await expect(review.getByRole('alert')).toContainText('reason');
+  await review.getByRole('button', { name: 'Verify document passport passport.png' }).click();
+  await expect(page.getByText(/Verification: verified/)).toBeVisible();
+  await expect(page.getByRole('button', { name: /Verify document/ })).toHaveCount(0);
+  await shot(page, 'kyc-document-verified');
+
   await page.getByLabel('Decision reason').fill('Passport matches the BVN record.');
   await page.getByRole('button', { name: 'Approve application' }).click();
   await expect(page.getByTestId('kyc-status')).toHaveText('approved');

@@ -35,7 +35,9 @@ export function KycList() {
 // KycPage is one application: identity, verification results (BVN, NIN, liveness, face match),
 // documents previewed through the API's signed download links, and the decision.
 export function KycPage({ id }: { id: string }) {
-  const { canAct } = useSession();
+  const { canAct, me } = useSession();
+  // Only officers review documents (the API refuses analysts and the read-only auditor).
+  const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
   const q = useQuery(KycService.method.getApplication, { id }, { retry: false });
   const done = () => void q.refetch();
   const approve = useMutation(KycService.method.approveApplication, { onSuccess: done });
@@ -68,7 +70,13 @@ export function KycPage({ id }: { id: string }) {
         </table>
       )}
       <h2>Documents</h2>
-      {a.documents.length === 0 ? <Empty>No documents uploaded.</Empty> : a.documents.map((d) => <DocumentPreview key={d.id} appId={a.id} d={d} />)}
+      <p>An ID or proof of address counts for a tier only once an officer has verified it.</p>
+      {a.documents.length === 0 ? <Empty>No documents uploaded.</Empty> : a.documents.map((d) => (
+        <div key={d.id} className="doc-review">
+          <DocumentPreview appId={a.id} d={d} />
+          <DocumentReview appId={a.id} d={d} canReview={officer && !terminal} onDone={done} />
+        </div>
+      ))}
       {canAct && !terminal && (
         <div className="actions">
           <h2>Decision</h2>
@@ -96,5 +104,36 @@ function DocumentPreview({ appId, d }: { appId: string; d: KycDocument }) {
           : null}
       {q.data && <p><a href={q.data.url} target="_blank" rel="noreferrer">Download {d.fileName}</a></p>}
     </figure>
+  );
+}
+
+// DocumentReview shows a document's verification status and, to officers, the decision: verify
+// it, or reject it with a reason. Under the tenant's four-eyes setting the first "Verify" leaves it
+// pending a second officer, and the API refuses the same officer (or the uploader) confirming it;
+// that refusal is shown in words.
+function DocumentReview({ appId, d, canReview, onDone }: { appId: string; d: KycDocument; canReview: boolean; onDone: () => void }) {
+  const review = useMutation(KycService.method.reviewDocument, { onSuccess: () => { setReason(''); onDone(); } });
+  const [reason, setReason] = useState('');
+  const open = d.verificationStatus === 'PENDING_REVIEW' || d.verificationStatus === 'PENDING_SECOND_REVIEW';
+  const name = `${label(d.documentType)} ${d.fileName}`;
+  return (
+    <div className="review">
+      <p>
+        Verification: <strong data-testid={`doc-status-${d.id}`}>{label(d.verificationStatus)}</strong>
+        {d.verificationStatus === 'PENDING_SECOND_REVIEW' && ' (a second officer must confirm it)'}
+        {d.reviewedAt && ` on ${when(d.reviewedAt)}`}
+        {d.rejectionReason && `: ${d.rejectionReason}`}
+      </p>
+      {canReview && open && (
+        <div className="actions" role="group" aria-label={`Review ${name}`}>
+          <Field label={`Rejection reason for ${name}`}><textarea value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
+          <button type="button" disabled={review.isPending} aria-label={`Verify document ${name}`}
+            onClick={() => review.mutate({ id: appId, docId: d.id, decision: 'VERIFY' })}>Verify document</button>
+          <button type="button" disabled={review.isPending} aria-label={`Reject document ${name}`}
+            onClick={() => review.mutate({ id: appId, docId: d.id, decision: 'REJECT', reason: reason || undefined })}>Reject document</button>
+          <ErrorText error={review.error} />
+        </div>
+      )}
+    </div>
   );
 }

@@ -424,9 +424,24 @@ type KycDocument struct {
 	// mime_type sniffed from the content: image/jpeg, image/png or application/pdf.
 	MimeType string `protobuf:"bytes,7,opt,name=mime_type,json=mimeType,proto3" json:"mime_type,omitempty"`
 	// uploaded_at of the document.
-	UploadedAt    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=uploaded_at,json=uploadedAt,proto3" json:"uploaded_at,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UploadedAt *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=uploaded_at,json=uploadedAt,proto3" json:"uploaded_at,omitempty"`
+	// verification_status: PENDING_REVIEW (every upload), PENDING_SECOND_REVIEW (verified once
+	// under four eyes), VERIFIED or REJECTED. Only VERIFIED documents count for KYC tiers.
+	VerificationStatus string `protobuf:"bytes,9,opt,name=verification_status,json=verificationStatus,proto3" json:"verification_status,omitempty"`
+	// uploaded_by: the uploading user's id, or null.
+	UploadedBy *wrapperspb.StringValue `protobuf:"bytes,10,opt,name=uploaded_by,json=uploadedBy,proto3" json:"uploaded_by,omitempty"`
+	// first_reviewed_by: the officer who verified first under four eyes, or null.
+	FirstReviewedBy *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=first_reviewed_by,json=firstReviewedBy,proto3" json:"first_reviewed_by,omitempty"`
+	// first_reviewed_at of that first review, or null.
+	FirstReviewedAt *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=first_reviewed_at,json=firstReviewedAt,proto3" json:"first_reviewed_at,omitempty"`
+	// reviewed_by: the officer who verified (the second, under four eyes) or rejected, or null.
+	ReviewedBy *wrapperspb.StringValue `protobuf:"bytes,13,opt,name=reviewed_by,json=reviewedBy,proto3" json:"reviewed_by,omitempty"`
+	// reviewed_at of that decision, or null.
+	ReviewedAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=reviewed_at,json=reviewedAt,proto3" json:"reviewed_at,omitempty"`
+	// rejection_reason given by the officer who rejected, or null.
+	RejectionReason *wrapperspb.StringValue `protobuf:"bytes,15,opt,name=rejection_reason,json=rejectionReason,proto3" json:"rejection_reason,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *KycDocument) Reset() {
@@ -511,6 +526,55 @@ func (x *KycDocument) GetMimeType() string {
 func (x *KycDocument) GetUploadedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.UploadedAt
+	}
+	return nil
+}
+
+func (x *KycDocument) GetVerificationStatus() string {
+	if x != nil {
+		return x.VerificationStatus
+	}
+	return ""
+}
+
+func (x *KycDocument) GetUploadedBy() *wrapperspb.StringValue {
+	if x != nil {
+		return x.UploadedBy
+	}
+	return nil
+}
+
+func (x *KycDocument) GetFirstReviewedBy() *wrapperspb.StringValue {
+	if x != nil {
+		return x.FirstReviewedBy
+	}
+	return nil
+}
+
+func (x *KycDocument) GetFirstReviewedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.FirstReviewedAt
+	}
+	return nil
+}
+
+func (x *KycDocument) GetReviewedBy() *wrapperspb.StringValue {
+	if x != nil {
+		return x.ReviewedBy
+	}
+	return nil
+}
+
+func (x *KycDocument) GetReviewedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ReviewedAt
+	}
+	return nil
+}
+
+func (x *KycDocument) GetRejectionReason() *wrapperspb.StringValue {
+	if x != nil {
+		return x.RejectionReason
 	}
 	return nil
 }
@@ -2458,6 +2522,143 @@ func (x *UploadDocumentRequest) GetContent() []byte {
 	return nil
 }
 
+// ReviewDocumentRequest is an officer's decision on one document.
+type ReviewDocumentRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the application.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// doc_id of the document.
+	DocId string `protobuf:"bytes,2,opt,name=doc_id,json=docId,proto3" json:"doc_id,omitempty"`
+	// decision: VERIFY or REJECT.
+	Decision string `protobuf:"bytes,3,opt,name=decision,proto3" json:"decision,omitempty"`
+	// reason: required to reject (kept as the rejection reason); an optional note to verify.
+	Reason        *string `protobuf:"bytes,4,opt,name=reason,proto3,oneof" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewDocumentRequest) Reset() {
+	*x = ReviewDocumentRequest{}
+	mi := &file_complyd_v1_kyc_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewDocumentRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewDocumentRequest) ProtoMessage() {}
+
+func (x *ReviewDocumentRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_kyc_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewDocumentRequest.ProtoReflect.Descriptor instead.
+func (*ReviewDocumentRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_kyc_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *ReviewDocumentRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *ReviewDocumentRequest) GetDocId() string {
+	if x != nil {
+		return x.DocId
+	}
+	return ""
+}
+
+func (x *ReviewDocumentRequest) GetDecision() string {
+	if x != nil {
+		return x.Decision
+	}
+	return ""
+}
+
+func (x *ReviewDocumentRequest) GetReason() string {
+	if x != nil && x.Reason != nil {
+		return *x.Reason
+	}
+	return ""
+}
+
+// ReviewDocumentResponse is the reviewed document and the application's state after it.
+type ReviewDocumentResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// document as reviewed, with a fresh presigned URL.
+	Document *KycDocument `protobuf:"bytes,1,opt,name=document,proto3" json:"document,omitempty"`
+	// application_status after the review (a review never changes it).
+	ApplicationStatus string `protobuf:"bytes,2,opt,name=application_status,json=applicationStatus,proto3" json:"application_status,omitempty"`
+	// tier of the application after the review (raised when a verified document meets a tier).
+	Tier          string `protobuf:"bytes,3,opt,name=tier,proto3" json:"tier,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewDocumentResponse) Reset() {
+	*x = ReviewDocumentResponse{}
+	mi := &file_complyd_v1_kyc_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewDocumentResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewDocumentResponse) ProtoMessage() {}
+
+func (x *ReviewDocumentResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_kyc_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewDocumentResponse.ProtoReflect.Descriptor instead.
+func (*ReviewDocumentResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_kyc_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *ReviewDocumentResponse) GetDocument() *KycDocument {
+	if x != nil {
+		return x.Document
+	}
+	return nil
+}
+
+func (x *ReviewDocumentResponse) GetApplicationStatus() string {
+	if x != nil {
+		return x.ApplicationStatus
+	}
+	return ""
+}
+
+func (x *ReviewDocumentResponse) GetTier() string {
+	if x != nil {
+		return x.Tier
+	}
+	return ""
+}
+
 var File_complyd_v1_kyc_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_kyc_proto_rawDesc = "" +
@@ -2510,7 +2711,7 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"verifiedAt\x12'\n" +
 	"\x0fprovider_source\x18\n" +
 	" \x01(\tR\x0eproviderSource\x12\x18\n" +
-	"\acharged\x18\v \x01(\tR\acharged\"\xa3\x02\n" +
+	"\acharged\x18\v \x01(\tR\acharged\"\xea\x05\n" +
 	"\vKycDocument\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12%\n" +
 	"\x0eapplication_id\x18\x02 \x01(\tR\rapplicationId\x12#\n" +
@@ -2520,7 +2721,18 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\x0ffile_size_bytes\x18\x06 \x01(\x05R\rfileSizeBytes\x12\x1b\n" +
 	"\tmime_type\x18\a \x01(\tR\bmimeType\x12;\n" +
 	"\vuploaded_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"uploadedAt\"\xba\x04\n" +
+	"uploadedAt\x12/\n" +
+	"\x13verification_status\x18\t \x01(\tR\x12verificationStatus\x12=\n" +
+	"\vuploaded_by\x18\n" +
+	" \x01(\v2\x1c.google.protobuf.StringValueR\n" +
+	"uploadedBy\x12H\n" +
+	"\x11first_reviewed_by\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\x0ffirstReviewedBy\x12F\n" +
+	"\x11first_reviewed_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x0ffirstReviewedAt\x12=\n" +
+	"\vreviewed_by\x18\r \x01(\v2\x1c.google.protobuf.StringValueR\n" +
+	"reviewedBy\x12;\n" +
+	"\vreviewed_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"reviewedAt\x12G\n" +
+	"\x10rejection_reason\x18\x0f \x01(\v2\x1c.google.protobuf.StringValueR\x0frejectionReason\"\xba\x04\n" +
 	"\x18CreateApplicationRequest\x12<\n" +
 	"\ventity_type\x18\x01 \x01(\tB\x1b\xbaH\x18r\x16R\n" +
 	"INDIVIDUALR\bBUSINESSR\n" +
@@ -2713,7 +2925,17 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@R\x02id\x12.\n" +
 	"\rdocument_type\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18(R\fdocumentType\x12%\n" +
 	"\tfile_name\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\bfileName\x12\x18\n" +
-	"\acontent\x18\x04 \x01(\fR\acontent2\xd0\x10\n" +
+	"\acontent\x18\x04 \x01(\fR\acontent\"\xb9\x01\n" +
+	"\x15ReviewDocumentRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@R\x02id\x12 \n" +
+	"\x06doc_id\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@R\x05docId\x121\n" +
+	"\bdecision\x18\x03 \x01(\tB\x15\xbaH\x12r\x10R\x06VERIFYR\x06REJECTR\bdecision\x12%\n" +
+	"\x06reason\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xd0\x0fH\x00R\x06reason\x88\x01\x01B\t\n" +
+	"\a_reason\"\x90\x01\n" +
+	"\x16ReviewDocumentResponse\x123\n" +
+	"\bdocument\x18\x01 \x01(\v2\x17.complyd.v1.KycDocumentR\bdocument\x12-\n" +
+	"\x12application_status\x18\x02 \x01(\tR\x11applicationStatus\x12\x12\n" +
+	"\x04tier\x18\x03 \x01(\tR\x04tier2\xee\x11\n" +
 	"\n" +
 	"KycService\x12z\n" +
 	"\x11CreateApplication\x12$.complyd.v1.CreateApplicationRequest\x1a\x1a.complyd.v1.KycApplication\"#\x82\xd3\xe4\x93\x02\x1d:\x01*\"\x18/api/v1/kyc/applications\x12\x7f\n" +
@@ -2730,7 +2952,8 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\tFaceMatch\x12\x1c.complyd.v1.FaceMatchRequest\x1a\x1d.complyd.v1.FaceMatchResponse\"3\x82\xd3\xe4\x93\x02-:\x01*\"(/api/v1/kyc/applications/{id}/face-match\x12\x85\x01\n" +
 	"\rListDocuments\x12 .complyd.v1.ListDocumentsRequest\x1a!.complyd.v1.ListDocumentsResponse\"/\x82\xd3\xe4\x93\x02)\x12'/api/v1/kyc/applications/{id}/documents\x12\x9e\x01\n" +
 	"\x13GetDocumentDownload\x12&.complyd.v1.GetDocumentDownloadRequest\x1a\x1c.complyd.v1.DocumentDownload\"A\x82\xd3\xe4\x93\x02;\x129/api/v1/kyc/applications/{id}/documents/{doc_id}/download\x12\x91\x01\n" +
-	"\x0eDeleteDocument\x12!.complyd.v1.DeleteDocumentRequest\x1a\".complyd.v1.DeleteDocumentResponse\"8\x82\xd3\xe4\x93\x022*0/api/v1/kyc/applications/{id}/documents/{doc_id}\x12L\n" +
+	"\x0eDeleteDocument\x12!.complyd.v1.DeleteDocumentRequest\x1a\".complyd.v1.DeleteDocumentResponse\"8\x82\xd3\xe4\x93\x022*0/api/v1/kyc/applications/{id}/documents/{doc_id}\x12\x9b\x01\n" +
+	"\x0eReviewDocument\x12!.complyd.v1.ReviewDocumentRequest\x1a\".complyd.v1.ReviewDocumentResponse\"B\x82\xd3\xe4\x93\x02<:\x01*\"7/api/v1/kyc/applications/{id}/documents/{doc_id}/review\x12L\n" +
 	"\x0eUploadDocument\x12!.complyd.v1.UploadDocumentRequest\x1a\x17.complyd.v1.KycDocumentB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
@@ -2745,7 +2968,7 @@ func file_complyd_v1_kyc_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_kyc_proto_rawDescData
 }
 
-var file_complyd_v1_kyc_proto_msgTypes = make([]protoimpl.MessageInfo, 28)
+var file_complyd_v1_kyc_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_complyd_v1_kyc_proto_goTypes = []any{
 	(*KycApplication)(nil),             // 0: complyd.v1.KycApplication
 	(*KycVerificationResult)(nil),      // 1: complyd.v1.KycVerificationResult
@@ -2775,80 +2998,91 @@ var file_complyd_v1_kyc_proto_goTypes = []any{
 	(*DeleteDocumentRequest)(nil),      // 25: complyd.v1.DeleteDocumentRequest
 	(*DeleteDocumentResponse)(nil),     // 26: complyd.v1.DeleteDocumentResponse
 	(*UploadDocumentRequest)(nil),      // 27: complyd.v1.UploadDocumentRequest
-	(*wrapperspb.StringValue)(nil),     // 28: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),      // 29: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),            // 30: google.protobuf.Struct
-	(*wrapperspb.BoolValue)(nil),       // 31: google.protobuf.BoolValue
-	(*wrapperspb.DoubleValue)(nil),     // 32: google.protobuf.DoubleValue
+	(*ReviewDocumentRequest)(nil),      // 28: complyd.v1.ReviewDocumentRequest
+	(*ReviewDocumentResponse)(nil),     // 29: complyd.v1.ReviewDocumentResponse
+	(*wrapperspb.StringValue)(nil),     // 30: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),      // 31: google.protobuf.Timestamp
+	(*structpb.Struct)(nil),            // 32: google.protobuf.Struct
+	(*wrapperspb.BoolValue)(nil),       // 33: google.protobuf.BoolValue
+	(*wrapperspb.DoubleValue)(nil),     // 34: google.protobuf.DoubleValue
 }
 var file_complyd_v1_kyc_proto_depIdxs = []int32{
-	28, // 0: complyd.v1.KycApplication.bvn:type_name -> google.protobuf.StringValue
-	28, // 1: complyd.v1.KycApplication.nin:type_name -> google.protobuf.StringValue
-	28, // 2: complyd.v1.KycApplication.phone:type_name -> google.protobuf.StringValue
-	28, // 3: complyd.v1.KycApplication.email:type_name -> google.protobuf.StringValue
-	28, // 4: complyd.v1.KycApplication.address:type_name -> google.protobuf.StringValue
-	29, // 5: complyd.v1.KycApplication.date_of_birth:type_name -> google.protobuf.Timestamp
-	28, // 6: complyd.v1.KycApplication.risk_level:type_name -> google.protobuf.StringValue
-	28, // 7: complyd.v1.KycApplication.assigned_to:type_name -> google.protobuf.StringValue
-	28, // 8: complyd.v1.KycApplication.notes:type_name -> google.protobuf.StringValue
-	29, // 9: complyd.v1.KycApplication.created_at:type_name -> google.protobuf.Timestamp
-	29, // 10: complyd.v1.KycApplication.updated_at:type_name -> google.protobuf.Timestamp
+	30, // 0: complyd.v1.KycApplication.bvn:type_name -> google.protobuf.StringValue
+	30, // 1: complyd.v1.KycApplication.nin:type_name -> google.protobuf.StringValue
+	30, // 2: complyd.v1.KycApplication.phone:type_name -> google.protobuf.StringValue
+	30, // 3: complyd.v1.KycApplication.email:type_name -> google.protobuf.StringValue
+	30, // 4: complyd.v1.KycApplication.address:type_name -> google.protobuf.StringValue
+	31, // 5: complyd.v1.KycApplication.date_of_birth:type_name -> google.protobuf.Timestamp
+	30, // 6: complyd.v1.KycApplication.risk_level:type_name -> google.protobuf.StringValue
+	30, // 7: complyd.v1.KycApplication.assigned_to:type_name -> google.protobuf.StringValue
+	30, // 8: complyd.v1.KycApplication.notes:type_name -> google.protobuf.StringValue
+	31, // 9: complyd.v1.KycApplication.created_at:type_name -> google.protobuf.Timestamp
+	31, // 10: complyd.v1.KycApplication.updated_at:type_name -> google.protobuf.Timestamp
 	1,  // 11: complyd.v1.KycApplication.verification_results:type_name -> complyd.v1.KycVerificationResult
 	2,  // 12: complyd.v1.KycApplication.documents:type_name -> complyd.v1.KycDocument
-	30, // 13: complyd.v1.KycVerificationResult.raw_response:type_name -> google.protobuf.Struct
-	28, // 14: complyd.v1.KycVerificationResult.error_message:type_name -> google.protobuf.StringValue
-	29, // 15: complyd.v1.KycVerificationResult.verified_at:type_name -> google.protobuf.Timestamp
-	29, // 16: complyd.v1.KycDocument.uploaded_at:type_name -> google.protobuf.Timestamp
-	0,  // 17: complyd.v1.ListApplicationsResponse.items:type_name -> complyd.v1.KycApplication
-	28, // 18: complyd.v1.KycDecision.risk_level:type_name -> google.protobuf.StringValue
-	28, // 19: complyd.v1.KycDecision.notes:type_name -> google.protobuf.StringValue
-	29, // 20: complyd.v1.KycDecision.updated_at:type_name -> google.protobuf.Timestamp
-	31, // 21: complyd.v1.LivenessCheckResponse.face_match:type_name -> google.protobuf.BoolValue
-	32, // 22: complyd.v1.LivenessCheckResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
-	28, // 23: complyd.v1.LivenessCheckResponse.reason_code:type_name -> google.protobuf.StringValue
-	28, // 24: complyd.v1.BiometricVerifyResponse.reason_code:type_name -> google.protobuf.StringValue
-	31, // 25: complyd.v1.BiometricVerifyResponse.face_match:type_name -> google.protobuf.BoolValue
-	32, // 26: complyd.v1.BiometricVerifyResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
-	28, // 27: complyd.v1.FaceMatchResponse.reason_code:type_name -> google.protobuf.StringValue
-	2,  // 28: complyd.v1.ListDocumentsResponse.items:type_name -> complyd.v1.KycDocument
-	29, // 29: complyd.v1.DocumentDownload.expires_at:type_name -> google.protobuf.Timestamp
-	3,  // 30: complyd.v1.KycService.CreateApplication:input_type -> complyd.v1.CreateApplicationRequest
-	4,  // 31: complyd.v1.KycService.ListApplications:input_type -> complyd.v1.ListApplicationsRequest
-	6,  // 32: complyd.v1.KycService.GetApplication:input_type -> complyd.v1.GetApplicationRequest
-	7,  // 33: complyd.v1.KycService.UpdateApplication:input_type -> complyd.v1.UpdateApplicationRequest
-	8,  // 34: complyd.v1.KycService.ApproveApplication:input_type -> complyd.v1.ApproveApplicationRequest
-	9,  // 35: complyd.v1.KycService.RejectApplication:input_type -> complyd.v1.RejectApplicationRequest
-	11, // 36: complyd.v1.KycService.UpgradeTier:input_type -> complyd.v1.UpgradeTierRequest
-	12, // 37: complyd.v1.KycService.VerifyBvn:input_type -> complyd.v1.VerifyBvnRequest
-	13, // 38: complyd.v1.KycService.VerifyNin:input_type -> complyd.v1.VerifyNinRequest
-	15, // 39: complyd.v1.KycService.LivenessCheck:input_type -> complyd.v1.LivenessCheckRequest
-	16, // 40: complyd.v1.KycService.BiometricVerify:input_type -> complyd.v1.BiometricVerifyRequest
-	19, // 41: complyd.v1.KycService.FaceMatch:input_type -> complyd.v1.FaceMatchRequest
-	21, // 42: complyd.v1.KycService.ListDocuments:input_type -> complyd.v1.ListDocumentsRequest
-	23, // 43: complyd.v1.KycService.GetDocumentDownload:input_type -> complyd.v1.GetDocumentDownloadRequest
-	25, // 44: complyd.v1.KycService.DeleteDocument:input_type -> complyd.v1.DeleteDocumentRequest
-	27, // 45: complyd.v1.KycService.UploadDocument:input_type -> complyd.v1.UploadDocumentRequest
-	0,  // 46: complyd.v1.KycService.CreateApplication:output_type -> complyd.v1.KycApplication
-	5,  // 47: complyd.v1.KycService.ListApplications:output_type -> complyd.v1.ListApplicationsResponse
-	0,  // 48: complyd.v1.KycService.GetApplication:output_type -> complyd.v1.KycApplication
-	0,  // 49: complyd.v1.KycService.UpdateApplication:output_type -> complyd.v1.KycApplication
-	10, // 50: complyd.v1.KycService.ApproveApplication:output_type -> complyd.v1.KycDecision
-	10, // 51: complyd.v1.KycService.RejectApplication:output_type -> complyd.v1.KycDecision
-	0,  // 52: complyd.v1.KycService.UpgradeTier:output_type -> complyd.v1.KycApplication
-	14, // 53: complyd.v1.KycService.VerifyBvn:output_type -> complyd.v1.VerifyIdentityResponse
-	14, // 54: complyd.v1.KycService.VerifyNin:output_type -> complyd.v1.VerifyIdentityResponse
-	17, // 55: complyd.v1.KycService.LivenessCheck:output_type -> complyd.v1.LivenessCheckResponse
-	18, // 56: complyd.v1.KycService.BiometricVerify:output_type -> complyd.v1.BiometricVerifyResponse
-	20, // 57: complyd.v1.KycService.FaceMatch:output_type -> complyd.v1.FaceMatchResponse
-	22, // 58: complyd.v1.KycService.ListDocuments:output_type -> complyd.v1.ListDocumentsResponse
-	24, // 59: complyd.v1.KycService.GetDocumentDownload:output_type -> complyd.v1.DocumentDownload
-	26, // 60: complyd.v1.KycService.DeleteDocument:output_type -> complyd.v1.DeleteDocumentResponse
-	2,  // 61: complyd.v1.KycService.UploadDocument:output_type -> complyd.v1.KycDocument
-	46, // [46:62] is the sub-list for method output_type
-	30, // [30:46] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	32, // 13: complyd.v1.KycVerificationResult.raw_response:type_name -> google.protobuf.Struct
+	30, // 14: complyd.v1.KycVerificationResult.error_message:type_name -> google.protobuf.StringValue
+	31, // 15: complyd.v1.KycVerificationResult.verified_at:type_name -> google.protobuf.Timestamp
+	31, // 16: complyd.v1.KycDocument.uploaded_at:type_name -> google.protobuf.Timestamp
+	30, // 17: complyd.v1.KycDocument.uploaded_by:type_name -> google.protobuf.StringValue
+	30, // 18: complyd.v1.KycDocument.first_reviewed_by:type_name -> google.protobuf.StringValue
+	31, // 19: complyd.v1.KycDocument.first_reviewed_at:type_name -> google.protobuf.Timestamp
+	30, // 20: complyd.v1.KycDocument.reviewed_by:type_name -> google.protobuf.StringValue
+	31, // 21: complyd.v1.KycDocument.reviewed_at:type_name -> google.protobuf.Timestamp
+	30, // 22: complyd.v1.KycDocument.rejection_reason:type_name -> google.protobuf.StringValue
+	0,  // 23: complyd.v1.ListApplicationsResponse.items:type_name -> complyd.v1.KycApplication
+	30, // 24: complyd.v1.KycDecision.risk_level:type_name -> google.protobuf.StringValue
+	30, // 25: complyd.v1.KycDecision.notes:type_name -> google.protobuf.StringValue
+	31, // 26: complyd.v1.KycDecision.updated_at:type_name -> google.protobuf.Timestamp
+	33, // 27: complyd.v1.LivenessCheckResponse.face_match:type_name -> google.protobuf.BoolValue
+	34, // 28: complyd.v1.LivenessCheckResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
+	30, // 29: complyd.v1.LivenessCheckResponse.reason_code:type_name -> google.protobuf.StringValue
+	30, // 30: complyd.v1.BiometricVerifyResponse.reason_code:type_name -> google.protobuf.StringValue
+	33, // 31: complyd.v1.BiometricVerifyResponse.face_match:type_name -> google.protobuf.BoolValue
+	34, // 32: complyd.v1.BiometricVerifyResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
+	30, // 33: complyd.v1.FaceMatchResponse.reason_code:type_name -> google.protobuf.StringValue
+	2,  // 34: complyd.v1.ListDocumentsResponse.items:type_name -> complyd.v1.KycDocument
+	31, // 35: complyd.v1.DocumentDownload.expires_at:type_name -> google.protobuf.Timestamp
+	2,  // 36: complyd.v1.ReviewDocumentResponse.document:type_name -> complyd.v1.KycDocument
+	3,  // 37: complyd.v1.KycService.CreateApplication:input_type -> complyd.v1.CreateApplicationRequest
+	4,  // 38: complyd.v1.KycService.ListApplications:input_type -> complyd.v1.ListApplicationsRequest
+	6,  // 39: complyd.v1.KycService.GetApplication:input_type -> complyd.v1.GetApplicationRequest
+	7,  // 40: complyd.v1.KycService.UpdateApplication:input_type -> complyd.v1.UpdateApplicationRequest
+	8,  // 41: complyd.v1.KycService.ApproveApplication:input_type -> complyd.v1.ApproveApplicationRequest
+	9,  // 42: complyd.v1.KycService.RejectApplication:input_type -> complyd.v1.RejectApplicationRequest
+	11, // 43: complyd.v1.KycService.UpgradeTier:input_type -> complyd.v1.UpgradeTierRequest
+	12, // 44: complyd.v1.KycService.VerifyBvn:input_type -> complyd.v1.VerifyBvnRequest
+	13, // 45: complyd.v1.KycService.VerifyNin:input_type -> complyd.v1.VerifyNinRequest
+	15, // 46: complyd.v1.KycService.LivenessCheck:input_type -> complyd.v1.LivenessCheckRequest
+	16, // 47: complyd.v1.KycService.BiometricVerify:input_type -> complyd.v1.BiometricVerifyRequest
+	19, // 48: complyd.v1.KycService.FaceMatch:input_type -> complyd.v1.FaceMatchRequest
+	21, // 49: complyd.v1.KycService.ListDocuments:input_type -> complyd.v1.ListDocumentsRequest
+	23, // 50: complyd.v1.KycService.GetDocumentDownload:input_type -> complyd.v1.GetDocumentDownloadRequest
+	25, // 51: complyd.v1.KycService.DeleteDocument:input_type -> complyd.v1.DeleteDocumentRequest
+	28, // 52: complyd.v1.KycService.ReviewDocument:input_type -> complyd.v1.ReviewDocumentRequest
+	27, // 53: complyd.v1.KycService.UploadDocument:input_type -> complyd.v1.UploadDocumentRequest
+	0,  // 54: complyd.v1.KycService.CreateApplication:output_type -> complyd.v1.KycApplication
+	5,  // 55: complyd.v1.KycService.ListApplications:output_type -> complyd.v1.ListApplicationsResponse
+	0,  // 56: complyd.v1.KycService.GetApplication:output_type -> complyd.v1.KycApplication
+	0,  // 57: complyd.v1.KycService.UpdateApplication:output_type -> complyd.v1.KycApplication
+	10, // 58: complyd.v1.KycService.ApproveApplication:output_type -> complyd.v1.KycDecision
+	10, // 59: complyd.v1.KycService.RejectApplication:output_type -> complyd.v1.KycDecision
+	0,  // 60: complyd.v1.KycService.UpgradeTier:output_type -> complyd.v1.KycApplication
+	14, // 61: complyd.v1.KycService.VerifyBvn:output_type -> complyd.v1.VerifyIdentityResponse
+	14, // 62: complyd.v1.KycService.VerifyNin:output_type -> complyd.v1.VerifyIdentityResponse
+	17, // 63: complyd.v1.KycService.LivenessCheck:output_type -> complyd.v1.LivenessCheckResponse
+	18, // 64: complyd.v1.KycService.BiometricVerify:output_type -> complyd.v1.BiometricVerifyResponse
+	20, // 65: complyd.v1.KycService.FaceMatch:output_type -> complyd.v1.FaceMatchResponse
+	22, // 66: complyd.v1.KycService.ListDocuments:output_type -> complyd.v1.ListDocumentsResponse
+	24, // 67: complyd.v1.KycService.GetDocumentDownload:output_type -> complyd.v1.DocumentDownload
+	26, // 68: complyd.v1.KycService.DeleteDocument:output_type -> complyd.v1.DeleteDocumentResponse
+	29, // 69: complyd.v1.KycService.ReviewDocument:output_type -> complyd.v1.ReviewDocumentResponse
+	2,  // 70: complyd.v1.KycService.UploadDocument:output_type -> complyd.v1.KycDocument
+	54, // [54:71] is the sub-list for method output_type
+	37, // [37:54] is the sub-list for method input_type
+	37, // [37:37] is the sub-list for extension type_name
+	37, // [37:37] is the sub-list for extension extendee
+	0,  // [0:37] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_kyc_proto_init() }
@@ -2863,13 +3097,14 @@ func file_complyd_v1_kyc_proto_init() {
 	file_complyd_v1_kyc_proto_msgTypes[9].OneofWrappers = []any{}
 	file_complyd_v1_kyc_proto_msgTypes[15].OneofWrappers = []any{}
 	file_complyd_v1_kyc_proto_msgTypes[16].OneofWrappers = []any{}
+	file_complyd_v1_kyc_proto_msgTypes[28].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_kyc_proto_rawDesc), len(file_complyd_v1_kyc_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   28,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -155,13 +155,16 @@ func (x *UpdateScreeningPolicyRequest) GetSanctionsListsMissing() string {
 	return ""
 }
 
-// UpdateKycConfigRequest is the PATCH body.
+// UpdateKycConfigRequest is the PATCH body; a field left out is unchanged.
 type UpdateKycConfigRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// kyc_trust_mode: STRICT, HYBRID or EXTERNAL.
-	KycTrustMode  string `protobuf:"bytes,1,opt,name=kyc_trust_mode,json=kycTrustMode,proto3" json:"kyc_trust_mode,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// kyc_trust_mode: STRICT, HYBRID or EXTERNAL; empty leaves it.
+	KycTrustMode string `protobuf:"bytes,1,opt,name=kyc_trust_mode,json=kycTrustMode,proto3" json:"kyc_trust_mode,omitempty"`
+	// document_review_four_eyes: when true, a KYC document is VERIFIED only when a second officer,
+	// neither its uploader nor its first reviewer, confirms the first one's verification.
+	DocumentReviewFourEyes *bool `protobuf:"varint,2,opt,name=document_review_four_eyes,json=documentReviewFourEyes,proto3,oneof" json:"document_review_four_eyes,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *UpdateKycConfigRequest) Reset() {
@@ -199,6 +202,13 @@ func (x *UpdateKycConfigRequest) GetKycTrustMode() string {
 		return x.KycTrustMode
 	}
 	return ""
+}
+
+func (x *UpdateKycConfigRequest) GetDocumentReviewFourEyes() bool {
+	if x != nil && x.DocumentReviewFourEyes != nil {
+		return *x.DocumentReviewFourEyes
+	}
+	return false
 }
 
 // GetFxRatesRequest has no fields.
@@ -734,9 +744,11 @@ const file_complyd_v1_tenant_config_proto_rawDesc = "" +
 	"\x0fScreeningPolicy\x126\n" +
 	"\x17sanctions_lists_missing\x18\x01 \x01(\tR\x15sanctionsListsMissing\"j\n" +
 	"\x1cUpdateScreeningPolicyRequest\x12J\n" +
-	"\x17sanctions_lists_missing\x18\x01 \x01(\tB\x12\xbaH\x0fr\rR\x04SKIPR\x05BLOCKR\x15sanctionsListsMissing\"_\n" +
-	"\x16UpdateKycConfigRequest\x12E\n" +
-	"\x0ekyc_trust_mode\x18\x01 \x01(\tB\x1f\xbaH\x1cr\x1aR\x06STRICTR\x06HYBRIDR\bEXTERNALR\fkycTrustMode\"\x13\n" +
+	"\x17sanctions_lists_missing\x18\x01 \x01(\tB\x12\xbaH\x0fr\rR\x04SKIPR\x05BLOCKR\x15sanctionsListsMissing\"\xc0\x01\n" +
+	"\x16UpdateKycConfigRequest\x12H\n" +
+	"\x0ekyc_trust_mode\x18\x01 \x01(\tB\"\xbaH\x1f\xd8\x01\x01r\x1aR\x06STRICTR\x06HYBRIDR\bEXTERNALR\fkycTrustMode\x12>\n" +
+	"\x19document_review_four_eyes\x18\x02 \x01(\bH\x00R\x16documentReviewFourEyes\x88\x01\x01B\x1c\n" +
+	"\x1a_document_review_four_eyes\"\x13\n" +
 	"\x11GetFxRatesRequest\"\x7f\n" +
 	"\x06FxRate\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12\x1e\n" +
@@ -850,6 +862,7 @@ func file_complyd_v1_tenant_config_proto_init() {
 		return
 	}
 	file_complyd_v1_identity_provider_proto_init()
+	file_complyd_v1_tenant_config_proto_msgTypes[3].OneofWrappers = []any{}
 	file_complyd_v1_tenant_config_proto_msgTypes[12].OneofWrappers = []any{}
 	file_complyd_v1_tenant_config_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}

@@ -74,6 +74,9 @@ const (
 	// KycServiceDeleteDocumentProcedure is the fully-qualified name of the KycService's DeleteDocument
 	// RPC.
 	KycServiceDeleteDocumentProcedure = "/complyd.v1.KycService/DeleteDocument"
+	// KycServiceReviewDocumentProcedure is the fully-qualified name of the KycService's ReviewDocument
+	// RPC.
+	KycServiceReviewDocumentProcedure = "/complyd.v1.KycService/ReviewDocument"
 	// KycServiceUploadDocumentProcedure is the fully-qualified name of the KycService's UploadDocument
 	// RPC.
 	KycServiceUploadDocumentProcedure = "/complyd.v1.KycService/UploadDocument"
@@ -114,6 +117,12 @@ type KycServiceClient interface {
 	GetDocumentDownload(context.Context, *connect.Request[v1.GetDocumentDownloadRequest]) (*connect.Response[v1.DocumentDownload], error)
 	// DeleteDocument removes the file and its record (officers).
 	DeleteDocument(context.Context, *connect.Request[v1.DeleteDocumentRequest]) (*connect.Response[v1.DeleteDocumentResponse], error)
+	// ReviewDocument records an officer's decision on a document: VERIFY or REJECT (with a
+	// reason). Only a VERIFIED document counts for a tier; the tier is recomputed in the same
+	// transaction. Under the tenant's four-eyes setting the first VERIFY leaves the document
+	// PENDING_SECOND_REVIEW and another officer, neither its uploader nor its first reviewer,
+	// confirms it (docs/kyc.md "Document review"). Officers only.
+	ReviewDocument(context.Context, *connect.Request[v1.ReviewDocumentRequest]) (*connect.Response[v1.ReviewDocumentResponse], error)
 	// UploadDocument uploads a document with its bytes in the message, for gRPC and Connect
 	// clients (REST clients use the multipart route). Same rules: 10 MiB, JPEG/PNG/PDF by content.
 	UploadDocument(context.Context, *connect.Request[v1.UploadDocumentRequest]) (*connect.Response[v1.KycDocument], error)
@@ -220,6 +229,12 @@ func NewKycServiceClient(httpClient connect.HTTPClient, baseURL string, opts ...
 			connect.WithSchema(kycServiceMethods.ByName("DeleteDocument")),
 			connect.WithClientOptions(opts...),
 		),
+		reviewDocument: connect.NewClient[v1.ReviewDocumentRequest, v1.ReviewDocumentResponse](
+			httpClient,
+			baseURL+KycServiceReviewDocumentProcedure,
+			connect.WithSchema(kycServiceMethods.ByName("ReviewDocument")),
+			connect.WithClientOptions(opts...),
+		),
 		uploadDocument: connect.NewClient[v1.UploadDocumentRequest, v1.KycDocument](
 			httpClient,
 			baseURL+KycServiceUploadDocumentProcedure,
@@ -246,6 +261,7 @@ type kycServiceClient struct {
 	listDocuments       *connect.Client[v1.ListDocumentsRequest, v1.ListDocumentsResponse]
 	getDocumentDownload *connect.Client[v1.GetDocumentDownloadRequest, v1.DocumentDownload]
 	deleteDocument      *connect.Client[v1.DeleteDocumentRequest, v1.DeleteDocumentResponse]
+	reviewDocument      *connect.Client[v1.ReviewDocumentRequest, v1.ReviewDocumentResponse]
 	uploadDocument      *connect.Client[v1.UploadDocumentRequest, v1.KycDocument]
 }
 
@@ -324,6 +340,11 @@ func (c *kycServiceClient) DeleteDocument(ctx context.Context, req *connect.Requ
 	return c.deleteDocument.CallUnary(ctx, req)
 }
 
+// ReviewDocument calls complyd.v1.KycService.ReviewDocument.
+func (c *kycServiceClient) ReviewDocument(ctx context.Context, req *connect.Request[v1.ReviewDocumentRequest]) (*connect.Response[v1.ReviewDocumentResponse], error) {
+	return c.reviewDocument.CallUnary(ctx, req)
+}
+
 // UploadDocument calls complyd.v1.KycService.UploadDocument.
 func (c *kycServiceClient) UploadDocument(ctx context.Context, req *connect.Request[v1.UploadDocumentRequest]) (*connect.Response[v1.KycDocument], error) {
 	return c.uploadDocument.CallUnary(ctx, req)
@@ -364,6 +385,12 @@ type KycServiceHandler interface {
 	GetDocumentDownload(context.Context, *connect.Request[v1.GetDocumentDownloadRequest]) (*connect.Response[v1.DocumentDownload], error)
 	// DeleteDocument removes the file and its record (officers).
 	DeleteDocument(context.Context, *connect.Request[v1.DeleteDocumentRequest]) (*connect.Response[v1.DeleteDocumentResponse], error)
+	// ReviewDocument records an officer's decision on a document: VERIFY or REJECT (with a
+	// reason). Only a VERIFIED document counts for a tier; the tier is recomputed in the same
+	// transaction. Under the tenant's four-eyes setting the first VERIFY leaves the document
+	// PENDING_SECOND_REVIEW and another officer, neither its uploader nor its first reviewer,
+	// confirms it (docs/kyc.md "Document review"). Officers only.
+	ReviewDocument(context.Context, *connect.Request[v1.ReviewDocumentRequest]) (*connect.Response[v1.ReviewDocumentResponse], error)
 	// UploadDocument uploads a document with its bytes in the message, for gRPC and Connect
 	// clients (REST clients use the multipart route). Same rules: 10 MiB, JPEG/PNG/PDF by content.
 	UploadDocument(context.Context, *connect.Request[v1.UploadDocumentRequest]) (*connect.Response[v1.KycDocument], error)
@@ -466,6 +493,12 @@ func NewKycServiceHandler(svc KycServiceHandler, opts ...connect.HandlerOption) 
 		connect.WithSchema(kycServiceMethods.ByName("DeleteDocument")),
 		connect.WithHandlerOptions(opts...),
 	)
+	kycServiceReviewDocumentHandler := connect.NewUnaryHandler(
+		KycServiceReviewDocumentProcedure,
+		svc.ReviewDocument,
+		connect.WithSchema(kycServiceMethods.ByName("ReviewDocument")),
+		connect.WithHandlerOptions(opts...),
+	)
 	kycServiceUploadDocumentHandler := connect.NewUnaryHandler(
 		KycServiceUploadDocumentProcedure,
 		svc.UploadDocument,
@@ -504,6 +537,8 @@ func NewKycServiceHandler(svc KycServiceHandler, opts ...connect.HandlerOption) 
 			kycServiceGetDocumentDownloadHandler.ServeHTTP(w, r)
 		case KycServiceDeleteDocumentProcedure:
 			kycServiceDeleteDocumentHandler.ServeHTTP(w, r)
+		case KycServiceReviewDocumentProcedure:
+			kycServiceReviewDocumentHandler.ServeHTTP(w, r)
 		case KycServiceUploadDocumentProcedure:
 			kycServiceUploadDocumentHandler.ServeHTTP(w, r)
 		default:
@@ -573,6 +608,10 @@ func (UnimplementedKycServiceHandler) GetDocumentDownload(context.Context, *conn
 
 func (UnimplementedKycServiceHandler) DeleteDocument(context.Context, *connect.Request[v1.DeleteDocumentRequest]) (*connect.Response[v1.DeleteDocumentResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.KycService.DeleteDocument is not implemented"))
+}
+
+func (UnimplementedKycServiceHandler) ReviewDocument(context.Context, *connect.Request[v1.ReviewDocumentRequest]) (*connect.Response[v1.ReviewDocumentResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.KycService.ReviewDocument is not implemented"))
 }
 
 func (UnimplementedKycServiceHandler) UploadDocument(context.Context, *connect.Request[v1.UploadDocumentRequest]) (*connect.Response[v1.KycDocument], error) {
