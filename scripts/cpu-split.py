@@ -1,4 +1,4 @@
-"""cpu-split.py RESULT.json LOADGEN_CPU_S SERVER_T0 SERVER_T1 MACHINE_T0 MACHINE_T1 PG_T0 PG_T1 HZ RATE DURATION NCPU WALL_S STEAL_TICKS
+"""cpu-split.py RESULT.json LOADGEN_CPU_S SERVER_T0 SERVER_T1 MACHINE_T0 MACHINE_T1 PG_T0 PG_T1 HZ RATE DURATION NCPU WALL_S STEAL_TICKS [WARMUP_S]
 
 Adds the CPU cost per screening of the server, the load generator, PostgreSQL and everything
 else (the kernel's interrupt work, other processes) to a load generator result and prints it.
@@ -13,7 +13,8 @@ s0, s1, m0, m1, p0, p1, hz = map(float, sys.argv[3:10])
 rate, dur, ncpu = float(sys.argv[10]), float(sys.argv[11].rstrip("s")), int(sys.argv[12])
 wall = float(sys.argv[13])
 steal = float(sys.argv[14]) / hz
-sent = rate * (dur + 3)  # the load generator's 3 s warm-up at the same rate is inside the window
+warmup = float(sys.argv[15].rstrip("s")) if len(sys.argv) > 15 else 3.0
+sent = rate * (dur + warmup)  # the load generator's warm-up at the same rate is inside the window
 srv, tot, pg = (s1 - s0) / hz, (m1 - m0) / hz, (p1 - p0) / hz
 c = {"server": srv / sent * 1e6, "loadgen": lg / sent * 1e6, "postgres": pg / sent * 1e6,
      "other": (tot - srv - lg - pg) / sent * 1e6,

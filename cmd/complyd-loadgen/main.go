@@ -41,10 +41,11 @@ import (
 
 type options struct {
 	url, dbURL, email, password, proto, runID string
+	auth                                      string
 	rate                                      int
-	duration, maxDuration                     time.Duration
+	duration, maxDuration, warmup             time.Duration
 	conns, workers, accounts                  int
-	seed, seedOnly                            bool
+	seed, seedOnly, seedHistory               bool
 	jsonOut                                   string
 }
 
@@ -56,11 +57,14 @@ func main() {
 	flag.StringVar(&o.password, "password", "bench-password-1", "BANK_ADMIN password")
 	flag.StringVar(&o.proto, "proto", "grpc", "grpc (unary), grpc-stream (ScreenTransactionStream) or rest")
 	flag.IntVar(&o.rate, "rate", 3000, "arrival rate, screenings per second")
+	flag.StringVar(&o.auth, "auth", "apikey", "credential of the screening calls: apikey (X-API-Key, what a bank core uses) or bearer (a user's access token)")
+	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured load at the target rate before the measured run (0: none)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "measured duration")
 	flag.IntVar(&o.conns, "conns", 8, "connections (HTTP/2 for gRPC, one stream each for grpc-stream, keep-alive pool size cap for REST)")
 	flag.IntVar(&o.workers, "workers", 2048, "maximum requests in flight (grpc, rest; grpc-stream is bounded by the server's backpressure)")
 	flag.IntVar(&o.accounts, "accounts", 200000, "distinct sender accounts")
 	flag.BoolVar(&o.seed, "seed", false, "seed KYC, history and FX rates first")
+	flag.BoolVar(&o.seedHistory, "seed-history", true, "with -seed: 5 earlier transactions per account (false: KYC and FX rates only, a new tenant's first minutes)")
 	flag.BoolVar(&o.seedOnly, "seed-only", false, "seed and exit")
 	flag.StringVar(&o.runID, "run", fmt.Sprint(time.Now().Unix()), "run id (externalId prefix)")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the result as JSON to this file")
@@ -87,6 +91,14 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	cred := apiKeyCred(key)
+	switch o.auth {
+	case "apikey":
+	case "bearer":
+		cred = bearerCred(token)
+	default:
+		return fmt.Errorf("unknown -auth %q", o.auth)
+	}
 	if o.seed || o.seedOnly {
 		if err := seed(ctx, o, token); err != nil {
 			return fmt.Errorf("seed: %w", err)
@@ -99,13 +111,13 @@ func run(o options) error {
 	var driveFor func(d time.Duration) (*result, error)
 	switch o.proto {
 	case "grpc":
-		send := grpcSender(o, key)
+		send := grpcSender(o, cred)
 		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
 	case "rest":
-		send := restSender(o, key)
+		send := restSender(o, cred)
 		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
 	case "grpc-stream":
-		sd, err := newStreamDriver(ctx, o, key)
+		sd, err := newStreamDriver(ctx, o, cred)
 		if err != nil {
 			return err
 		}
@@ -114,9 +126,12 @@ func run(o options) error {
 	default:
 		return fmt.Errorf("unknown -proto %q", o.proto)
 	}
-	// Warm-up: 3 s at the target rate, not measured (connections, caches, JIT of the pool).
-	if _, err := driveFor(3 * time.Second); err != nil {
-		return err
+	// Warm-up (-warmup, default 3 s) at the target rate, not measured (connections, caches).
+	// The benchmark as users run it passes 0: a production system gets no warm-up.
+	if o.warmup > 0 {
+		if _, err := driveFor(o.warmup); err != nil {
+			return err
+		}
 	}
 	res, err := driveFor(o.duration)
 	if err != nil {
@@ -134,12 +149,29 @@ type result struct {
 	lat []time.Duration
 	// latCase are the latencies of the answers that opened an automatic case (stream mode), a
 	// subset of lat: their screening also commits the case and its effects.
-	latCase   []time.Duration
-	worst     []secondStat // stream mode: the seconds with the highest p99
-	errors    int64
+	latCase []time.Duration
+	worst   []secondStat // stream mode: the seconds with the highest p99
+	errors  int64
+	// errorKinds counts the errors by kind: shed (503 / UNAVAILABLE, answered at once by
+	// the server's overload protection), timeout (the client's 10 s ran out), other.
+	errorKinds map[string]int64
+	// seconds is the run second by second (by due time; unary modes).
+	seconds   []secondLine
 	outcomes  map[string]int64
 	elapsed   time.Duration
 	scheduled int
+}
+
+// secondLine is one second of a run by due time: screenings due, answered, errors, latencies.
+type secondLine struct {
+	Second   int     `json:"second"`
+	Due      int     `json:"due"`
+	Answered int     `json:"answered"`
+	Errors   int     `json:"errors"`
+	Shed     int     `json:"shed"`
+	P50ms    float64 `json:"p50ms"`
+	P99ms    float64 `json:"p99ms"`
+	Maxms    float64 `json:"maxms"`
 }
 
 // secondStat is one second of a run (by due time).
@@ -160,7 +192,7 @@ func (r *result) summary(o options) map[string]any {
 	return map[string]any{"proto": o.proto, "targetRate": o.rate, "durationS": o.duration.Seconds(),
 		"completed": len(r.lat), "errors": r.errors, "throughput": float64(len(r.lat)) / r.elapsed.Seconds(),
 		"p50ms": ms(r.pct(0.50)), "p95ms": ms(r.pct(0.95)), "p99ms": ms(r.pct(0.99)), "maxms": ms(r.pct(1)),
-		"outcomes": r.outcomes}
+		"outcomes": r.outcomes, "auth": o.auth, "errorKinds": r.errorKinds, "seconds": r.seconds}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -171,6 +203,9 @@ func (r *result) print(o options) {
 	fmt.Printf("%s  latency from scheduled send: p50 %.2f ms  p95 %.2f ms  p99 %.2f ms  max %.2f ms\n", o.proto,
 		ms(r.pct(0.5)), ms(r.pct(0.95)), ms(r.pct(0.99)), ms(r.pct(1)))
 	fmt.Printf("%s  outcomes %v\n", o.proto, r.outcomes)
+	if r.errors > 0 {
+		fmt.Printf("%s  errors by kind %v\n", o.proto, r.errorKinds)
+	}
 	if len(r.worst) > 0 {
 		fmt.Printf("%s  worst seconds (second: p99/max ms):", o.proto)
 		for _, w := range r.worst {
@@ -189,15 +224,16 @@ func (r *result) print(o options) {
 func drive(ctx context.Context, o options, mix *mix, send func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error), d time.Duration) (*result, error) {
 	n := int(float64(o.rate) * d.Seconds())
 	type job struct {
+		i   int
 		due time.Time
 		req *complydv1.ScreenTransactionRequest
 	}
 	jobs := make(chan job, n)
 	lat := make([]time.Duration, n)
 	done := make([]bool, n)
+	kind := make([]string, n) // the error's kind, "" when answered
 	var errs atomic.Int64
 	outcomes := sync.Map{}
-	var idx atomic.Int64
 	var wg sync.WaitGroup
 	var firstErr atomic.Value
 	for range o.workers {
@@ -205,7 +241,7 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				i := int(idx.Add(1) - 1)
+				i := j.i
 				if d := time.Until(j.due); d > 0 {
 					time.Sleep(d)
 				}
@@ -215,6 +251,7 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 				l := time.Since(j.due)
 				if err != nil {
 					errs.Add(1)
+					kind[i] = errorKind(err)
 					firstErr.CompareAndSwap(nil, err.Error())
 					continue
 				}
@@ -237,17 +274,20 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 		if w := time.Until(due) - 5*time.Millisecond; w > 0 {
 			time.Sleep(w)
 		}
-		jobs <- job{due: due, req: mix.next()}
+		jobs <- job{i: i, due: due, req: mix.next()}
 	}
 	close(jobs)
 	wg.Wait()
 	elapsed := time.Since(start)
-	r := &result{errors: errs.Load(), outcomes: map[string]int64{}, elapsed: elapsed, scheduled: n}
+	r := &result{errors: errs.Load(), outcomes: map[string]int64{}, elapsed: elapsed, scheduled: n, errorKinds: map[string]int64{}}
 	for i, l := range lat {
 		if done[i] {
 			r.lat = append(r.lat, l)
+		} else if kind[i] != "" {
+			r.errorKinds[kind[i]]++
 		}
 	}
+	r.seconds = timeline(o.rate, lat, done, kind)
 	slices.Sort(r.lat)
 	outcomes.Range(func(k, v any) bool { r.outcomes[k.(string)] = v.(*atomic.Int64).Load(); return true })
 	if e, ok := firstErr.Load().(string); ok {
@@ -256,14 +296,61 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 	return r, nil
 }
 
-func grpcSender(o options, key string) func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error) {
+// errorKind classifies a failed screening: shed (the server's overload protection answered at
+// once: 503 / UNAVAILABLE), timeout (the client gave up after 10 s), or other.
+func errorKind(err error) string {
+	var se *statusError
+	switch {
+	case errors.Is(err, context.DeadlineExceeded) || connect.CodeOf(err) == connect.CodeDeadlineExceeded:
+		return "timeout"
+	case connect.CodeOf(err) == connect.CodeUnavailable, errors.As(err, &se) && se.status == http.StatusServiceUnavailable:
+		return "shed"
+	}
+	return "other"
+}
+
+// statusError is a REST answer other than 200 or 409.
+type statusError struct {
+	status int
+	body   string
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("status %d: %s", e.status, e.body) }
+
+// timeline splits a unary run into seconds by due time (request i is due at i/rate).
+func timeline(rate int, lat []time.Duration, done []bool, kind []string) []secondLine {
+	var out []secondLine
+	for start := 0; start < len(lat); start += rate {
+		end := min(start+rate, len(lat))
+		line := secondLine{Second: start / rate, Due: end - start}
+		q := &result{}
+		for i := start; i < end; i++ {
+			switch {
+			case done[i]:
+				q.lat = append(q.lat, lat[i])
+			case kind[i] == "shed":
+				line.Errors++
+				line.Shed++
+			case kind[i] != "":
+				line.Errors++
+			}
+		}
+		slices.Sort(q.lat)
+		line.Answered = len(q.lat)
+		line.P50ms, line.P99ms, line.Maxms = ms(q.pct(0.5)), ms(q.pct(0.99)), ms(q.pct(1))
+		out = append(out, line)
+	}
+	return out
+}
+
+func grpcSender(o options, c credential) func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error) {
 	clients := make([]complydv1connect.TransactionServiceClient, o.conns)
 	for i := range clients {
 		p := new(http.Protocols)
 		p.SetUnencryptedHTTP2(true)
 		hc := &http.Client{Transport: &http.Transport{Protocols: p, MaxConnsPerHost: 1}}
 		clients[i] = complydv1connect.NewTransactionServiceClient(hc, o.url, connect.WithGRPC(),
-			connect.WithInterceptors(apiKeyInterceptor(key)))
+			connect.WithInterceptors(credInterceptor(c)))
 	}
 	var rr atomic.Uint64
 	return func(ctx context.Context, r *complydv1.ScreenTransactionRequest) (bool, error) {
@@ -280,16 +367,23 @@ func grpcSender(o options, key string) func(context.Context, *complydv1.ScreenTr
 	}
 }
 
-func apiKeyInterceptor(key string) connect.UnaryInterceptorFunc {
+// credential is the header a screening call authenticates with.
+type credential struct{ header, value string }
+
+func apiKeyCred(key string) credential   { return credential{"X-API-Key", key} }
+func bearerCred(token string) credential { return credential{"Authorization", "Bearer " + token} }
+func (c credential) apply(h http.Header) { h.Set(c.header, c.value) }
+
+func credInterceptor(c credential) connect.UnaryInterceptorFunc {
 	return func(next connect.UnaryFunc) connect.UnaryFunc {
 		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
-			req.Header().Set("X-API-Key", key)
+			c.apply(req.Header())
 			return next(ctx, req)
 		}
 	}
 }
 
-func restSender(o options, key string) func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error) {
+func restSender(o options, c credential) func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error) {
 	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.workers, MaxIdleConns: o.workers}}
 	return func(ctx context.Context, r *complydv1.ScreenTransactionRequest) (bool, error) {
 		body := restBody(r)
@@ -298,7 +392,7 @@ func restSender(o options, key string) func(context.Context, *complydv1.ScreenTr
 			return false, err
 		}
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-API-Key", key)
+		c.apply(req.Header)
 		res, err := hc.Do(req)
 		if err != nil {
 			return false, err
@@ -311,7 +405,7 @@ func restSender(o options, key string) func(context.Context, *complydv1.ScreenTr
 		case http.StatusConflict:
 			return false, nil
 		}
-		return false, fmt.Errorf("status %d: %s", res.StatusCode, b)
+		return false, &statusError{status: res.StatusCode, body: string(b)}
 	}
 }
 
@@ -413,9 +507,9 @@ func (m *mix) generate() *complydv1.ScreenTransactionRequest {
 	case p < 5: // business sender (KYB lookup)
 		r.Metadata, _ = structpb.NewStruct(map[string]any{"entityType": "BUSINESS", "senderRcNumber": fmt.Sprintf("RC%d", 100000+i)})
 	case p < 55: // foreign currency with a rate
-		r.Currency, r.Amount, r.ReceiverCountry, r.Type = str("USD"), math.Round(amount/15)/100+1, str("GB"), "INTERNATIONAL_TRANSFER"
+		r.Currency, r.Amount, r.ReceiverCountry, r.Type = str("USD"), math.Round(amount/15+100)/100, str("GB"), "INTERNATIONAL_TRANSFER"
 	case p < 65: // foreign currency without a rate: FX_RATE_MISSING
-		r.Currency, r.Amount = str("CHF"), math.Round(amount/20)/100+1
+		r.Currency, r.Amount = str("CHF"), math.Round(amount/20+100)/100
 	case p < 75: // near the TIER_3 limit (AML-009) and the structuring band
 		r.Amount = 4_000_000 + float64(rng.IntN(900_000))
 	case p < 85: // sanctions near-miss on the receiver
@@ -499,6 +593,11 @@ func seed(ctx context.Context, o options, token string) error {
 		select 'kyc_bench_' || g, $1, 'INDIVIDUAL', 'Customer', 'Adeyemi', lpad((20000000000 + g)::text, 11, '0'), 'TIER_3', 'APPROVED'
 		from generate_series(0, $2 - 1) g on conflict do nothing`, tenant, o.accounts); err != nil {
 		return fmt.Errorf("seed kyc: %w", err)
+	}
+	if !o.seedHistory {
+		fmt.Printf("seeded %d accounts (KYC only) in %s\n", o.accounts, time.Since(t0).Round(time.Millisecond))
+		_, err := conn.Exec(ctx, `analyze kyc_applications`)
+		return err
 	}
 	if _, err := conn.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
 		sender_account_number, sender_name, device_id, ip_address, transaction_timestamp, verdict_id, outcome, risk_level,

@@ -43,7 +43,7 @@ type screenStream struct {
 	err  atomic.Value // string: why the stream ended, if not cleanly
 }
 
-func newStreamDriver(ctx context.Context, o options, key string) (*streamDriver, error) {
+func newStreamDriver(ctx context.Context, o options, cred credential) (*streamDriver, error) {
 	d := &streamDriver{}
 	for range o.conns {
 		p := new(http.Protocols)
@@ -51,7 +51,7 @@ func newStreamDriver(ctx context.Context, o options, key string) (*streamDriver,
 		hc := &http.Client{Transport: &http.Transport{Protocols: p, MaxConnsPerHost: 1}}
 		c := complydv1connect.NewTransactionServiceClient(hc, o.url, connect.WithGRPC())
 		s := &screenStream{st: c.ScreenTransactionStream(ctx)}
-		s.st.RequestHeader().Set("X-API-Key", key)
+		cred.apply(s.st.RequestHeader())
 		if err := s.st.Send(nil); err != nil { // open the connection and the stream now
 			return nil, fmt.Errorf("open stream: %w", err)
 		}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -76,7 +78,7 @@ func TestStreamDriver(t *testing.T) {
 	t.Cleanup(srv.Close)
 
 	o := options{url: srv.URL, rate: 1000, conns: 3}
-	d, err := newStreamDriver(context.Background(), o, "key-1")
+	d, err := newStreamDriver(context.Background(), o, apiKeyCred("key-1"))
 	require.NoError(t, err)
 	t.Cleanup(d.close) // before srv.Close, which waits for the open streams
 	mix := newMix(100, "test-run")
@@ -109,4 +111,19 @@ func TestSeqOf(t *testing.T) {
 	require.EqualValues(t, 42, seq)
 	_, ok = seqOf("no-number-x")
 	require.False(t, ok)
+}
+
+// TestMixAmountsHaveCents: every amount the mix sends has at most two decimals, as the contract
+// requires (a float sum such as 12.34 + 1 printed as 13.340000000000001 was refused).
+func TestMixAmountsHaveCents(t *testing.T) {
+	t.Parallel()
+	m := newMix(200, "t")
+	m.prepare(20000)
+	for range 20000 {
+		r := m.next()
+		s := strconv.FormatFloat(r.Amount, 'f', -1, 64)
+		if i := strings.IndexByte(s, '.'); i >= 0 {
+			require.LessOrEqual(t, len(s)-i-1, 2, "amount %s", s)
+		}
+	}
 }

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# The screening benchmark as users run it (issue 15; docs/screening.md "Benchmark as users run
+# it"). A throwaway PostgreSQL cluster of its own (so that the stall phase can freeze it without
+# touching anything else), `complyd serve` on 127.0.0.1, and the load generator at a fixed
+# arrival rate (open model: latency from the scheduled send, no coordinated omission):
+#
+#   - PostgreSQL with its default settings (BENCH_PG=default: initdb's, nothing tuned) or the
+#     recommended ones (BENCH_PG=recommended: docs/configuration.md), fsync and synchronous
+#     commit on either way;
+#   - from an empty database (BENCH_START=empty: a new tenant, 200 KYC-approved senders, no
+#     history) or a seeded one (BENCH_START=seeded: 200,000 senders with 5 earlier
+#     transactions each);
+#   - for each MODE (proto:auth; default: rest:apikey rest:bearer grpc:apikey grpc-stream:apikey)
+#     a step ramp (STEPS, default 500 1000 2000 3000 per second, STEP_DURATION each, default
+#     60s), reporting per step the achieved rate, p50/p95/p99, errors by kind and CPU per
+#     screening;
+#   - then the stall-and-recover phase: REST with API keys at STALL_RATE (default 1000/s) for
+#     STALL_DURATION (40s); STALL_AT (15) seconds in, every process of the cluster is stopped
+#     (SIGSTOP) for STALL_SECONDS (2) and resumed (SIGCONT); the run passes when p99 is back at
+#     or under 25 ms within 10 seconds of resuming and stays there, every answered screening is
+#     stored and none is answered twice.
+#
+# No warm-up, no checkpoint and no sync between phases: a production system gets none.
+#
+#   scripts/bench-screening-ramp.sh
+#   BENCH_PG=recommended BENCH_START=seeded MODES=rest:apikey scripts/bench-screening-ramp.sh
+#   MODES= scripts/bench-screening-ramp.sh            # the stall phase only
+#   STALL=0 STEPS="1000" scripts/bench-screening-ramp.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
+BENCH_PG=${BENCH_PG:-default}
+BENCH_START=${BENCH_START:-empty}
+MODES=${MODES-rest:apikey rest:bearer grpc:apikey grpc-stream:apikey}
+STEPS=${STEPS:-500 1000 2000 3000}
+STEP_DURATION=${STEP_DURATION:-60s}
+STALL=${STALL:-1}
+STALL_RATE=${STALL_RATE:-1000}
+STALL_DURATION=${STALL_DURATION:-40s}
+STALL_AT=${STALL_AT:-15}
+STALL_SECONDS=${STALL_SECONDS:-2}
+LISTS=${LISTS:-../shared/data/sanctions}
+CPORT=${BENCH_CLUSTER_PORT:-5498}
+ADDR=127.0.0.1:${BENCH_PORT:-18091}
+OUT=${BENCH_OUT:-bench-results/$(date -u +%Y%m%dT%H%M%SZ)-$BENCH_PG-$BENCH_START}
+
+case $BENCH_PG in
+default) PG_OPTS="" ;;
+recommended) PG_OPTS="-c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4" ;;
+*) echo "BENCH_PG is default or recommended" >&2; exit 2 ;;
+esac
+case $BENCH_START in
+empty) ACCOUNTS=${ACCOUNTS:-200}; HISTORY=false ;;
+seeded) ACCOUNTS=${ACCOUNTS:-200000}; HISTORY=true ;;
+*) echo "BENCH_START is empty or seeded" >&2; exit 2 ;;
+esac
+
+WORK=$(mktemp -d)
+mkdir -p "$OUT"
+as_pg=()
+if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$WORK"; chmod 755 "$WORK"; as_pg=(runuser -u postgres --); fi
+CLUSTER=$WORK/pg
+SERVER_PID=
+cleanup() {
+  [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  if [ -f "$CLUSTER/postmaster.pid" ]; then
+    kill -CONT $(pgrep -u postgres -f "$CLUSTER" || true) 2>/dev/null || true
+    "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -m immediate stop >/dev/null 2>&1 || true
+  fi
+  cp "$WORK/server.log" "$OUT/server.log" 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+"${as_pg[@]}" "$PG_BIN/initdb" -D "$CLUSTER" -U postgres -A trust -E UTF8 --no-locale >/dev/null
+# shellcheck disable=SC2086
+"${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -l "$WORK/pg.log" -w -o "-c listen_addresses=127.0.0.1 -p $CPORT -k $WORK \
+  -c max_connections=200 $PG_OPTS" start >/dev/null
+PG_URL=postgres://postgres@127.0.0.1:$CPORT/postgres
+DB_URL=postgres://postgres@127.0.0.1:$CPORT/complyd
+psql "$PG_URL" -qc "create database complyd"
+POSTMASTER=$(head -1 "$CLUSTER/postmaster.pid")
+settings=$(psql "$PG_URL" -Atc "select string_agg(name || '=' || current_setting(name), ' ' order by name) from pg_settings
+  where name in ('synchronous_commit', 'fsync', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression')")
+{
+  echo "machine: $(nproc) cores, $(awk '/MemTotal/{print int($2/1048576)}' /proc/meminfo) GiB; commit $(git rev-parse --short HEAD)"
+  echo "PostgreSQL $(psql "$PG_URL" -Atc 'show server_version') ($BENCH_PG): $settings"
+  echo "start: $BENCH_START ($ACCOUNTS senders, history $HISTORY); steps: $STEPS for $STEP_DURATION; modes: ${MODES:-none}"
+} | tee "$OUT/setup.txt"
+
+go build -o "$WORK/complyd" ./cmd/complyd
+go build -o "$WORK/loadgen" ./cmd/complyd-loadgen
+export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
+export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
+"$WORK/complyd" migrate >/dev/null
+if [ -d "$LISTS" ]; then # screen against the real OFAC SDN and UN lists
+  "$WORK/complyd" watchlist import --format ofac-sdn-csv --list OFAC-SDN \
+    "$LISTS/ofac_sdn/2023-12-28/sdn.csv" "$LISTS/ofac_sdn/2023-12-28/alt.csv" "$LISTS/ofac_sdn/2023-12-28/add.csv" >/dev/null
+  "$WORK/complyd" watchlist import --format un-xml --list UN-SC "$LISTS/un_sc/2026-02-27/consolidated.xml" >/dev/null
+else
+  echo "no sanctions lists at $LISTS: screening against empty global lists" >&2
+fi
+"$WORK/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
+  --admin-password bench-password-1 >/dev/null
+"$WORK/complyd" serve >>"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+"$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed
+"$WORK/complyd" migrate >/dev/null # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
+
+HZ=$(getconf CLK_TCK)
+proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+steal_ticks() { awk '/^cpu /{print $9}' /proc/stat; }
+pg_ticks() {
+  for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
+}
+# measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split per screening.
+measure() {
+  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1
+  s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
+  python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
+    -auth "$auth" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" | tee "$OUT/$name.txt"
+  s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N); st1=$(steal_ticks)
+  python3 scripts/cpu-split.py "$OUT/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
+    "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"
+}
+
+for mode in $MODES; do
+  proto=${mode%%:*} auth=${mode##*:}
+  for rate in $STEPS; do
+    echo "== $proto ($auth): $rate/s for $STEP_DURATION"
+    measure "$proto-$auth-$rate" "$rate" "$proto" "$auth" "$STEP_DURATION"
+  done
+done
+
+if [ "$STALL" = 1 ]; then
+  echo "== stall and recover: rest (apikey) at $STALL_RATE/s for $STALL_DURATION; PostgreSQL stopped for ${STALL_SECONDS}s at ${STALL_AT}s"
+  (
+    sleep "$STALL_AT"
+    pids="$POSTMASTER $(pgrep -P "$POSTMASTER" | tr '\n' ' ')" # the postmaster and every backend and worker
+    kill -STOP $pids
+    sleep "$STALL_SECONDS"
+    kill -CONT $pids
+  ) &
+  measure stall "$STALL_RATE" rest apikey "$STALL_DURATION"
+  wait
+  python3 - "$OUT/stall.json" "$STALL_AT" "$STALL_SECONDS" "$DB_URL" <<'PY'
+import json, subprocess, sys
+j = json.load(open(sys.argv[1]))
+at, stall, db = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+resumed = at + stall
+secs = j["seconds"]
+print("second  due  answered  shed  errors  p50ms  p99ms")
+for s in secs:
+    print(f"{s['second']:6d} {s['due']:4d} {s['answered']:9d} {s['shed']:5d} {s['errors']:7d} {s['p50ms']:6.1f} {s['p99ms']:7.1f}")
+# Recovered: the first second from which every later second (but the run's last, cut short by
+# the end of the schedule) has p99 <= 25 ms.
+tail = [s for s in secs if s["second"] >= resumed][:-1]
+rec = None
+for i, s in enumerate(tail):
+    if all(t["p99ms"] <= 25 for t in tail[i:]):
+        rec = s["second"]
+        break
+stored = int(subprocess.check_output(["psql", db, "-Atc",
+    "select count(*) from transactions where external_id like 'stall-%'"]).strip())
+ok, dup = j["outcomes"].get("ok", 0), j["outcomes"].get("duplicate", 0)
+passed = rec is not None and rec - resumed <= 10 and stored >= ok and dup == 0
+print(f"resumed at second {resumed}; p99 <= 25 ms from second {rec} on "
+      f"({'never' if rec is None else str(rec - resumed) + ' s after resuming'}); "
+      f"answered ok {ok}, stored {stored}, answered twice {dup}, errors {j['errors']} {j.get('errorKinds')}")
+print("stall-and-recover:", "PASS" if passed else "FAIL")
+PY
+fi | tee -a "$OUT/stall.txt"
+
+python3 - "$OUT" <<'PY'
+import glob, json, os, sys
+print("== summary (" + sys.argv[1] + ")")
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getmtime):
+    j = json.load(open(f))
+    c = j.get("cpuUsPerScreening", {})
+    print(f"{os.path.basename(f)[:-5]:28} achieved {j['throughput']:7.0f}/s  p50 {j['p50ms']:7.2f}  p95 {j['p95ms']:7.2f}  "
+          f"p99 {j['p99ms']:8.2f} ms  errors {j['errors']} {j.get('errorKinds') or ''}  "
+          f"CPU/screening server {c.get('server', 0):.0f} us, PostgreSQL {c.get('postgres', 0):.0f} us")
+PY
