@@ -39,6 +39,9 @@ type config struct {
 	// screenings waiting to start (COMPLYD_SCREENING_MAX_QUEUE, default 1024).
 	ScreeningDeadline time.Duration
 	ScreeningMaxQueue int
+	// ScreeningMaxQueueWait refuses new screenings while the queue is not draining
+	// (COMPLYD_SCREENING_MAX_QUEUE_WAIT, default 100ms).
+	ScreeningMaxQueueWait time.Duration
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).
 	DBMaxConns          int
@@ -170,6 +173,14 @@ func loadConfig(devMode bool) (config, error) {
 	}
 	if c.ScreeningMaxQueue, err = envInt("COMPLYD_SCREENING_MAX_QUEUE", 1024); err != nil {
 		return c, err
+	}
+	c.ScreeningMaxQueueWait = 100 * time.Millisecond
+	if v := strings.TrimSpace(os.Getenv("COMPLYD_SCREENING_MAX_QUEUE_WAIT")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return c, fmt.Errorf("COMPLYD_SCREENING_MAX_QUEUE_WAIT must be a positive duration such as 100ms")
+		}
+		c.ScreeningMaxQueueWait = d
 	}
 	if !devMode {
 		if c.DatabaseURL == "" {

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
@@ -75,3 +76,8 @@ func MigrateUpToForTest(ctx context.Context, url string, version int64) error {
 
 // PrefetchSQLForTest is screening's batched prefetch statement, for plan tests.
 const PrefetchSQLForTest = prefetchSQL
+
+// QueueWaitForTest is the queue delay the last batch read saw; SetQueueWaitForTest sets it, as a
+// batch whose oldest screening had waited d would.
+func (s *ScreeningStore) QueueWaitForTest() time.Duration     { return time.Duration(s.waited.Load()) }
+func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(int64(d)) }

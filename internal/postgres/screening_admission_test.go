@@ -19,7 +19,7 @@ import (
 // stalledStore is a screening store on a pool of one connection, which the test holds: the
 // store's reader cannot reach the database until release is called (a stalled database, as far
 // as the store can tell).
-func stalledStore(t *testing.T, maxQueue int) (*postgres.ScreeningStore, string, func()) {
+func stalledStore(t *testing.T, maxQueue int, maxWait ...time.Duration) (*postgres.ScreeningStore, string, func()) {
 	t.Helper()
 	ctx := context.Background()
 	_, url := pgtest.Fresh(t)
@@ -31,7 +31,11 @@ func stalledStore(t *testing.T, maxQueue int) (*postgres.ScreeningStore, string,
 	var once sync.Once
 	release := func() { once.Do(held.Release) }
 	t.Cleanup(release)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{Readers: 1, MaxBatch: 1, MaxQueue: maxQueue})
+	o := postgres.ScreeningStoreOptions{Readers: 1, MaxBatch: 1, MaxQueue: maxQueue}
+	if len(maxWait) > 0 {
+		o.MaxQueueWait = maxWait[0]
+	}
+	st := postgres.NewScreeningStore(db, o)
 	t.Cleanup(st.Close)
 	return st, url, release
 }
@@ -103,4 +107,42 @@ func TestScreeningExpiredDeadlineNeverQueued(t *testing.T) {
 	var n int
 	require.NoError(t, db.Pool.QueryRow(ctx, "select count(*) from transactions where external_id = 'never-stored'").Scan(&n))
 	require.Zero(t, n)
+}
+
+// TestScreeningAdmissionShedsOnQueueDelay: a queue that is not full but not draining (the last
+// batch read had waited longer than MaxQueueWait) refuses new screenings at once; when a batch
+// waited less, admission resumes. The delay is what the reader measured: after a 300 ms stall
+// it reports at least that (issue 15 point 1).
+func TestScreeningAdmissionShedsOnQueueDelay(t *testing.T) {
+	t.Parallel()
+	st, _, release := stalledStore(t, 64, 50*time.Millisecond)
+	tx := func(i int) *screening.Transaction {
+		return &screening.Transaction{TenantID: "00000000-0000-0000-0000-000000000001", ExternalID: fmt.Sprint("w", i),
+			SenderAccountNumber: "3000000001", Timestamp: time.Now()}
+	}
+	var wg sync.WaitGroup
+	for i := range 3 { // one taken by the stalled reader, two waiting
+		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false) })
+	}
+	probe := func(i int) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_, err := st.Prefetch(ctx, tx(i), false)
+		return err
+	}
+	require.Eventually(t, func() bool { return probe(100) != nil }, 5*time.Second, 10*time.Millisecond)
+
+	st.SetQueueWaitForTest(200 * time.Millisecond)
+	start := time.Now()
+	err := probe(101)
+	require.Equal(t, apperr.Unavailable, apperr.CodeOf(err), "%v", err)
+	require.Less(t, time.Since(start), 50*time.Millisecond, "refused at once")
+
+	st.SetQueueWaitForTest(10 * time.Millisecond)
+	require.ErrorIs(t, probe(102), context.DeadlineExceeded, "a draining queue admits again (and this one waits)")
+
+	time.Sleep(300 * time.Millisecond)
+	release()
+	wg.Wait()
+	require.GreaterOrEqual(t, st.QueueWaitForTest(), 300*time.Millisecond, "the reader measured the stall")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -25,6 +26,10 @@ type ScreeningStore struct {
 	gc   *groupCommitter
 	pf   *batcher[*prefetchReq]
 	shed prometheus.Counter // nil without metrics
+	// maxWait and waited implement the queue-delay half of admission (MaxQueueWait): waited is
+	// how long the oldest screening of the last batch read had waited in the queue, in ns.
+	maxWait time.Duration
+	waited  atomic.Int64
 }
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
@@ -54,6 +59,13 @@ type ScreeningStoreOptions struct {
 	// out waiting for: after a stall, the backlog never grows past what drains in well under a
 	// client's deadline (docs/screening.md "Overload").
 	MaxQueue int
+	// MaxQueueWait refuses new screenings while the queue is not draining: when the oldest
+	// screening of the last batch read had waited longer than this (default 100ms) and
+	// screenings are still waiting, a new one is refused at once like one that finds the queue
+	// full. A count alone cannot tell a queue of 1,000 that drains in a third of a second from
+	// one that takes ten (a slow database, a lane of case-opening screenings): the wait can. As
+	// soon as a batch is read whose oldest screening waited less, admission resumes.
+	MaxQueueWait time.Duration
 }
 
 // errOverloaded is what a screening refused at admission gets (see MaxQueue).
@@ -74,7 +86,10 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = 1024
 	}
-	s := &ScreeningStore{db: db}
+	if o.MaxQueueWait <= 0 {
+		o.MaxQueueWait = 100 * time.Millisecond
+	}
+	s := &ScreeningStore{db: db, maxWait: o.MaxQueueWait}
 	m := newBatchMetrics(o.Metrics)
 	s.gc = newGroupCommitter(o, db, m, s.commit)
 	s.pf = newBatcher(o.Readers, o.MaxBatch, o.MaxQueue, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
@@ -154,6 +169,7 @@ type prefetchReq struct {
 	ctx     context.Context
 	tx      *screening.Transaction
 	withKYC bool
+	queued  time.Time
 	out     screening.Prefetch
 	err     error
 	done    chan struct{}
@@ -169,14 +185,14 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	if err := ctx.Err(); err != nil {
 		return screening.Prefetch{}, err // the caller has gone: no database work for it
 	}
-	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, done: make(chan struct{})}
+	if time.Duration(s.waited.Load()) > s.maxWait && len(s.pf.ch) > 0 {
+		return screening.Prefetch{}, s.refuse()
+	}
+	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, queued: time.Now(), done: make(chan struct{})}
 	select {
 	case s.pf.ch <- r:
 	default:
-		if s.shed != nil {
-			s.shed.Inc()
-		}
-		return screening.Prefetch{}, errOverloaded()
+		return screening.Prefetch{}, s.refuse()
 	}
 	select {
 	case <-r.done:
@@ -184,6 +200,14 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	case <-ctx.Done():
 		return screening.Prefetch{}, ctx.Err()
 	}
+}
+
+// refuse counts and answers a screening refused at admission.
+func (s *ScreeningStore) refuse() error {
+	if s.shed != nil {
+		s.shed.Inc()
+	}
+	return errOverloaded()
 }
 
 // prefetch answers a batch of prefetch requests in one round trip on conn (see Prefetch): per
@@ -194,6 +218,8 @@ func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 			close(r.done)
 		}
 	}()
+	// The batch's first screening is its oldest: its wait is the queue's delay (MaxQueueWait).
+	s.waited.Store(int64(time.Since(batch[0].queued)))
 	live := batch[:0:0]
 	for _, r := range batch {
 		if err := r.ctx.Err(); err != nil {
