@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/auth"
@@ -107,6 +108,12 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 		if _, _, err := a.Auth.CreateTenant(ctx, auth.CreateTenantParams{Name: "Demo Bank", Slug: demoSlug,
 			Admin: auth.NewUser{Email: demoEmail, Password: demoPassword, FirstName: "Demo", LastName: "Admin"}}); err != nil {
 			return fmt.Errorf("seed demo tenant: %w", err)
+		}
+		// Demo data once, with the tenant: a restarted dev keeps what it has (and what you did).
+		if !p.Empty {
+			if err := seedDemo(ctx, a.Handler, db, log, time.Now().UTC()); err != nil {
+				return err
+			}
 		}
 	} else if err != nil {
 		return err
