@@ -473,7 +473,9 @@ func call(method, u, token string, body, out any) error {
 
 // seed prepares the tenant: an APPROVED TIER_3 KYC application per sender BVN, five earlier
 // transactions per account over the last 90 days (the history the enrichment reads), and a
-// USD rate (CHF deliberately has none).
+// USD rate (CHF deliberately has none). The applications are inserted with their BVNs in clear
+// (fast, in SQL), as rows written before migration 0011 were: run `complyd migrate` afterwards
+// to seal them (scripts/bench-screening.sh does), or screening will not find them.
 func seed(ctx context.Context, o options, token string) error {
 	if o.dbURL == "" {
 		return errors.New("-seed needs -db")
@@ -513,6 +515,7 @@ func seed(ctx context.Context, o options, token string) error {
 	if _, err := conn.Exec(ctx, `analyze transactions; analyze kyc_applications`); err != nil {
 		return err
 	}
-	fmt.Printf("seeded %d accounts (KYC + 5 earlier transactions each) in %s\n", o.accounts, time.Since(t0).Round(time.Millisecond))
+	fmt.Printf("seeded %d accounts (KYC + 5 earlier transactions each) in %s; run `complyd migrate` to seal the KYC BVNs\n",
+		o.accounts, time.Since(t0).Round(time.Millisecond))
 	return nil
 }

@@ -36,12 +36,16 @@ func (s *testServer) kycTenant() (pgtest.TenantFixture, string) {
 	return f, admin
 }
 
-// kycFixture stores a KYC application for bvn with status and tier.
+// kycFixture stores a KYC application for bvn with status and tier: inserted in clear as rows
+// written before migration 0011 were, then sealed as `serve` seals them at start
+// (internal/postgres/kyc_pii.go), with no audit event or webhook.
 func (s *testServer) kycFixture(tenantID tenancy.TenantID, bvn, status, tier string) string {
 	s.t.Helper()
 	id := screening.NewID("kyc_")
 	_, err := s.admin().Exec(context.Background(), `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name,
 		bvn, tier, status) values ($1, $2, 'INDIVIDUAL', 'Ada', 'Obi', $3, $4, $5)`, id, string(tenantID), bvn, tier, status)
+	require.NoError(s.t, err)
+	_, err = s.DB.SealTenantKYCIdentifiers(context.Background(), tenantID)
 	require.NoError(s.t, err)
 	return id
 }

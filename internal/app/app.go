@@ -294,10 +294,33 @@ func (c poolCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.waits, prometheus.CounterValue, float64(s.EmptyAcquireCount()))
 }
 
+// openDB migrates the database, opens it and seals what the migrations could not (sealPersonalData).
 func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, error) {
 	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
-	return postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log, MaxConns: int32(cfg.DBMaxConns),
+	db, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log, MaxConns: int32(cfg.DBMaxConns),
 		CredentialsKey: keyFrom(cfg.CredentialsKey, cfg.JWTSecret, "byol-credentials")})
+	if err != nil {
+		return nil, err
+	}
+	if err := sealPersonalData(ctx, db, log); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// sealPersonalData is the Go half of migration 0011 (the key is not in the database): KYC
+// applications' BVNs and NINs still in clear are sealed (docs/kyc.md). It runs before anything
+// serves, and is a cheap no-op once done.
+func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) error {
+	n, err := db.SealKYCIdentifiers(ctx)
+	if err != nil {
+		return fmt.Errorf("seal KYC identifiers (migration 0011): %w", err)
+	}
+	if n > 0 {
+		log.InfoContext(ctx, "sealed KYC identifiers stored in clear", "applications", n)
+	}
+	return nil
 }

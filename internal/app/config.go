@@ -34,6 +34,11 @@ type config struct {
 	ScreeningMaxBatch   int
 	ScreeningLinger     time.Duration
 	ScreeningReadLinger time.Duration
+	// ScreeningDeadline is the budget of a unary screening sent without a deadline
+	// (COMPLYD_SCREENING_DEADLINE, default 2s; 0 = none); ScreeningMaxQueue bounds the
+	// screenings waiting to start (COMPLYD_SCREENING_MAX_QUEUE, default 1024).
+	ScreeningDeadline time.Duration
+	ScreeningMaxQueue int
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).
 	DBMaxConns          int
@@ -161,6 +166,17 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		return c, err
 	}
 	c.ScreeningReadLinger = time.Duration(readLinger) * time.Microsecond
+	c.ScreeningDeadline = 2 * time.Second
+	if v := strings.TrimSpace(os.Getenv("COMPLYD_SCREENING_DEADLINE")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			return c, fmt.Errorf("COMPLYD_SCREENING_DEADLINE must be a duration such as 2s (0 for none)")
+		}
+		c.ScreeningDeadline = d
+	}
+	if c.ScreeningMaxQueue, err = envInt("COMPLYD_SCREENING_MAX_QUEUE", 1024); err != nil {
+		return c, err
+	}
 	if !devMode {
 		if c.DatabaseURL == "" {
 			return c, fmt.Errorf("DATABASE_URL is required (or use `complyd dev`)")

@@ -8,8 +8,6 @@ import (
 	"net"
 	"net/http"
 	"time"
-
-	"github.com/complyd/complyd/internal/postgres"
 )
 
 // serve migrates, then serves every protocol on cfg.Addr until ctx ends. ready, when set, is
@@ -74,9 +72,11 @@ func serveListener(ctx context.Context, l net.Listener, srv *http.Server, log *s
 }
 
 func migrateOnly(ctx context.Context, cfg config, log *slog.Logger) error {
-	if err := postgres.Migrate(ctx, cfg.DatabaseURL, log); err != nil {
+	db, err := openDB(ctx, cfg, log)
+	if err != nil {
 		return err
 	}
+	db.Close()
 	log.Info("migrations applied")
 	return nil
 }

@@ -40,7 +40,7 @@ func wireScreening(w *wiring) error {
 		w.log.Warn("screening settings listener not ready; cache entries expire after their TTL")
 	}
 	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
-		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger,
+		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger, MaxQueue: w.cfg.ScreeningMaxQueue,
 		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
 
@@ -68,7 +68,7 @@ func wireScreening(w *wiring) error {
 	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
 	// bank's network, so only batch answers above 16 kB are compressed.
 	txOpts := append(append([]connect.HandlerOption{}, w.handlerOpts...), connect.WithCompressMinBytes(16<<10))
-	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.validator, w.limits, w.log), txOpts...)
+	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.validator, w.limits, w.log).WithDefaultDeadline(w.cfg.ScreeningDeadline), txOpts...)
 	w.addService(complydv1connect.TransactionServiceName, p, h)
 	p, h = complydv1connect.NewRuleServiceHandler(connectapi.NewRuleHandler(settingsStore, compiler, programs,
 		cache.Invalidate, w.now, w.log), w.handlerOpts...)

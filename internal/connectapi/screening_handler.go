@@ -30,6 +30,38 @@ type ScreeningHandler struct {
 	validator protovalidate.Validator
 	limits    *auth.TenantLimiter
 	log       *slog.Logger
+	// deadline is the budget of a unary screening whose caller set none (a REST call, or a
+	// gRPC or Connect call without grpc-timeout / Connect-Timeout-Ms); 0: none.
+	deadline time.Duration
+}
+
+// WithDefaultDeadline sets the budget of unary screenings that arrive without a deadline of
+// their own. A screening that has not finished within it is answered SERVICE_UNAVAILABLE with
+// Retry-After (nothing stored unless it was committed, in which case it is answered normally),
+// so that a backlog is dropped instead of served to callers that have given up.
+func (h *ScreeningHandler) WithDefaultDeadline(d time.Duration) *ScreeningHandler {
+	h.deadline = d
+	return h
+}
+
+// budget applies the default deadline when ctx has none; ours reports whether it did.
+func (h *ScreeningHandler) budget(ctx context.Context) (context.Context, context.CancelFunc, bool) {
+	if _, ok := ctx.Deadline(); ok || h.deadline <= 0 {
+		return ctx, func() {}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, h.deadline)
+	return ctx, cancel, true
+}
+
+// overBudget turns the expiry of our own default deadline into SERVICE_UNAVAILABLE; a caller's
+// own deadline stays DEADLINE_EXCEEDED.
+func overBudget(ctx context.Context, ours bool, err error) error {
+	if ours && errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		e := apperr.New(apperr.Unavailable, "screening did not complete within the server's deadline; retry shortly")
+		e.RetryAfter = time.Second
+		return e
+	}
+	return err
 }
 
 // NewScreeningHandler returns the handler. v validates each message of a stream (the
@@ -53,9 +85,11 @@ func (h *ScreeningHandler) ScreenTransaction(ctx context.Context, req *connect.R
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel, ours := h.budget(ctx)
+	defer cancel()
 	out, err := h.svc.Screen(ctx, p.TenantID, tx)
 	if err != nil {
-		return nil, err
+		return nil, overBudget(ctx, ours, err)
 	}
 	return connect.NewResponse(screeningResultToProto(out)), nil
 }

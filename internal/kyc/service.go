@@ -158,7 +158,7 @@ func (s *Service) Update(ctx context.Context, tenantID tenancy.TenantID, actor a
 				WithData(map[string]any{"from": a.Status, "to": a.Status, "allowed": []string{},
 					"editableStatuses": []string{StatusPending, StatusDocumentUploaded, StatusNINVerified, StatusBVNVerified}})
 		}
-		before := snapshot(*a)
+		prior := *a
 		if p.NIN != nil && *p.NIN != a.NIN {
 			a.NIN, a.NINVerified = *p.NIN, false
 		}
@@ -177,7 +177,7 @@ func (s *Service) Update(ctx context.Context, tenantID tenancy.TenantID, actor a
 		a.upgradeTier()
 		a.UpdatedAt = now
 		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.updated", ResourceType: "kyc_application",
-			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+			ResourceID: a.ID, Before: snapshot(prior), After: afterWithChanges(prior, *a)}}, nil
 	})
 }
 
@@ -258,12 +258,12 @@ func (s *Service) UpgradeTier(ctx context.Context, tenantID tenancy.TenantID, ac
 				"only an APPROVED TIER_1 application with a verified NIN can be upgraded to TIER_2 (this one is %s at %s)", a.Status, a.Tier).
 				WithData(map[string]any{"from": a.Status, "to": StatusNINVerified, "allowed": []string{}})
 		}
-		before := snapshot(*a)
+		prior := *a
 		a.BVN, a.BVNVerified = bvn, false
 		a.Status, a.Tier, a.UpdatedAt = StatusNINVerified, identity.Tier2, now
 		a.RiskLevel, a.Notes = "", ""
 		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.tier_upgrade_started", ResourceType: "kyc_application",
-			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+			ResourceID: a.ID, Before: snapshot(prior), After: afterWithChanges(prior, *a)}}, nil
 	})
 }
 
@@ -281,18 +281,54 @@ func parseDOB(s string, now time.Time) (*time.Time, bool) {
 	return &t, true
 }
 
-// snapshot is the audited state of an application.
+// snapshot is the audited state of an application. The audit log is immutable and readable by
+// AUDITOR, so personal data appears only masked (BVN, NIN and phone: the last four digits; email:
+// its first character and domain) and the date of birth only as whether there is one (docs/kyc.md,
+// NDPA 2023). Which of them a change touched is named by changedFields.
 func snapshot(a Application) map[string]any {
 	m := map[string]any{"status": a.Status, "tier": a.Tier, "bvnVerified": a.BVNVerified, "ninVerified": a.NINVerified,
-		"livenessPassed": a.LivenessPassed, "bvn": a.BVN, "nin": a.NIN, "email": a.Email, "phone": a.Phone}
-	if a.DateOfBirth != nil {
-		m["dateOfBirth"] = a.DateOfBirth.Format(time.DateOnly)
-	}
+		"livenessPassed": a.LivenessPassed, "bvn": audit.MaskTail(a.BVN), "nin": audit.MaskTail(a.NIN),
+		"email": audit.MaskEmail(a.Email), "phone": audit.MaskTail(a.Phone), "hasDateOfBirth": a.DateOfBirth != nil}
 	if a.RiskLevel != "" {
 		m["riskLevel"] = a.RiskLevel
 	}
 	if a.Notes != "" {
 		m["notes"] = a.Notes
 	}
+	return m
+}
+
+// changedFields names the personal-data fields (by their API names) whose values differ between
+// before and after, in a fixed order; the audit record carries these names, not the values.
+func changedFields(before, after Application) []string {
+	out := []string{}
+	for _, f := range []struct {
+		name string
+		same bool
+	}{
+		{"bvn", before.BVN == after.BVN},
+		{"nin", before.NIN == after.NIN},
+		{"email", before.Email == after.Email},
+		{"phone", before.Phone == after.Phone},
+		{"dateOfBirth", sameDate(before.DateOfBirth, after.DateOfBirth)},
+	} {
+		if !f.same {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+func sameDate(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
+}
+
+// afterWithChanges is after's snapshot with changedFields (see changedFields).
+func afterWithChanges(before, after Application) map[string]any {
+	m := snapshot(after)
+	m["changedFields"] = changedFields(before, after)
 	return m
 }

@@ -100,7 +100,7 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 					r.ErrorMessage = "MISMATCH: " + strings.Join(mismatched, ", ") + " do not match the registry"
 				}
 				res.IsMatch = match
-				before := snapshot(*a)
+				prior := *a
 				if match {
 					setNumber(a, v, c.Number, true)
 					a.advance(milestone)
@@ -110,9 +110,9 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 				a.UpdatedAt = now
 				return Change{Results: []Result{r}, Hold: &h, ChargeDescription: fmt.Sprintf("KYC %s verification %s", v, id),
 					Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.verified_" + field, ResourceType: "kyc_application",
-						ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": match,
+						ResourceID: a.ID, Before: snapshot(prior), After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": match,
 							"found": res.Found, "confidence": res.Confidence, "provider": res.Provider, "resultId": r.ID,
-							"mismatchedFields": mismatched}}}, nil
+							"mismatchedFields": mismatched, "changedFields": changedFields(prior, *a)}}}, nil
 			})
 			if err != nil {
 				return err

@@ -230,3 +230,28 @@ func Fresh(t testing.TB) (*postgres.DB, string) {
 	})
 	return db, url
 }
+
+// Empty returns the admin URL of an empty database of its own for one test, dropped at cleanup:
+// for tests of the migrations themselves, which start from an older schema.
+func Empty(t testing.TB) string {
+	t.Helper()
+	DB(t)
+	ctx := context.Background()
+	admin, err := connect(ctx, serverURL)
+	if err != nil {
+		t.Fatalf("pgtest.Empty: %v", err)
+	}
+	defer admin.Close(ctx)
+	name := "complyd_e_" + randHex(6)
+	if _, err := admin.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("pgtest.Empty: create: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := connect(context.Background(), serverURL)
+		if err == nil {
+			_, _ = c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			_ = c.Close(context.Background())
+		}
+	})
+	return withDatabase(serverURL, name)
+}

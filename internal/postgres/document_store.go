@@ -76,7 +76,7 @@ func (s *KYCStore) Document(ctx context.Context, tenantID tenancy.TenantID, appl
 func (s *KYCStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
 	var out []document.Document
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if _, err := getApplication(ctx, tx, tenantID, applicationID, false); err != nil {
+		if _, err := s.db.getApplication(ctx, tx, tenantID, applicationID, false); err != nil {
 			return err
 		}
 		var err error

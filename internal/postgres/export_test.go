@@ -2,13 +2,16 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/pressly/goose/v3"
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
+	"github.com/complyd/complyd/migrations"
 )
 
 // Test-only entry points of this package's tests (package postgres_test): they exist only in
@@ -38,3 +41,37 @@ func (s *WalletStore) SettleForTest(ctx context.Context, h wallet.Hold, descript
 	})
 	return bal, err
 }
+
+// MigrateDownToForTest rolls the goose migrations back to version.
+func MigrateDownToForTest(ctx context.Context, url string, version int64) error {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
+	if err != nil {
+		return err
+	}
+	_, err = provider.DownTo(ctx, version)
+	return err
+}
+
+// MigrateUpToForTest applies the goose migrations up to and including version, and no River
+// migration: migration tests start from the schema an older release left.
+func MigrateUpToForTest(ctx context.Context, url string, version int64) error {
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
+	if err != nil {
+		return err
+	}
+	_, err = provider.UpTo(ctx, version)
+	return err
+}
+
+// PrefetchSQLForTest is screening's batched prefetch statement, for plan tests.
+const PrefetchSQLForTest = prefetchSQL

@@ -31,7 +31,8 @@ var (
 )
 
 // The document facts are computed, so a tier never depends on a stale flag.
-const kycColumns = `a.id, a.tenant_id::text AS tenant_id, a.entity_type, a.first_name, a.last_name, a.bvn, a.nin, a.phone, a.email,
+const kycColumns = `a.id, a.tenant_id::text AS tenant_id, a.entity_type, a.first_name, a.last_name, a.bvn, a.nin,
+	a.bvn_sealed, a.nin_sealed, a.phone, a.email,
 	a.address, a.date_of_birth, a.tier, a.status, a.bvn_verified, a.nin_verified, a.liveness_passed, a.risk_level,
 	a.assigned_to::text AS assigned_to, a.notes, a.created_by::text AS created_by, a.created_at, a.updated_at,
 	exists (select 1 from documents d where d.tenant_id = a.tenant_id and d.owner_kind = 'KYC' and d.application_id = a.id
@@ -45,8 +46,10 @@ type kycRow struct {
 	EntityType        string     `db:"entity_type"`
 	FirstName         string     `db:"first_name"`
 	LastName          string     `db:"last_name"`
-	BVN               string     `db:"bvn"`
+	BVN               string     `db:"bvn"` // legacy plaintext (kyc_pii.go)
 	NIN               string     `db:"nin"`
+	BVNSealed         []byte     `db:"bvn_sealed"`
+	NINSealed         []byte     `db:"nin_sealed"`
 	Phone             string     `db:"phone"`
 	Email             string     `db:"email"`
 	Address           string     `db:"address"`
@@ -66,38 +69,53 @@ type kycRow struct {
 	HasProofOfAddress bool       `db:"has_proof_of_address"`
 }
 
-func toApplication(r kycRow) kyc.Application {
+// toApplication converts r, opening its sealed BVN and NIN (kyc_pii.go).
+func (db *DB) toApplication(r kycRow) (kyc.Application, error) {
+	bvn, err := db.openKYCIdentifier(r.TenantID, r.ID, "bvn", r.BVNSealed, r.BVN)
+	if err != nil {
+		return kyc.Application{}, err
+	}
+	nin, err := db.openKYCIdentifier(r.TenantID, r.ID, "nin", r.NINSealed, r.NIN)
+	if err != nil {
+		return kyc.Application{}, err
+	}
 	return kyc.Application{ID: r.ID, TenantID: r.TenantID, EntityType: r.EntityType, FirstName: r.FirstName, LastName: r.LastName,
-		BVN: r.BVN, NIN: r.NIN, Phone: r.Phone, Email: r.Email, Address: r.Address, DateOfBirth: r.DateOfBirth, Tier: r.Tier,
+		BVN: bvn, NIN: nin, Phone: r.Phone, Email: r.Email, Address: r.Address, DateOfBirth: r.DateOfBirth, Tier: r.Tier,
 		Status: r.Status, BVNVerified: r.BVNVerified, NINVerified: r.NINVerified, LivenessPassed: r.LivenessPassed,
 		HasIDDocument: r.HasIDDocument, HasProofOfAddress: r.HasProofOfAddress, RiskLevel: deref(r.RiskLevel),
-		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}, nil
 }
 
-func getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
+func (db *DB) getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
 	b := psql.Select(kycColumns).From("kyc_applications a").Where(sq.Eq{"a.tenant_id": string(tenantID), "a.id": id})
 	if lock {
 		b = b.Suffix("FOR UPDATE OF a")
 	}
 	r, err := one[kycRow](ctx, tx, b, "KYC application")
-	return toApplication(r), err
+	if err != nil {
+		return kyc.Application{}, err
+	}
+	return db.toApplication(r)
 }
 
-func applicationValues(a kyc.Application) map[string]any {
-	return map[string]any{
-		"entity_type": a.EntityType, "first_name": a.FirstName, "last_name": a.LastName, "bvn": a.BVN, "nin": a.NIN,
+// applicationValues are a's columns, its BVN and NIN sealed and hashed (kyc_pii.go).
+func (db *DB) applicationValues(a kyc.Application) map[string]any {
+	vals := map[string]any{
+		"entity_type": a.EntityType, "first_name": a.FirstName, "last_name": a.LastName,
 		"phone": a.Phone, "email": a.Email, "address": a.Address, "date_of_birth": a.DateOfBirth, "tier": a.Tier,
 		"status": a.Status, "bvn_verified": a.BVNVerified, "nin_verified": a.NINVerified, "liveness_passed": a.LivenessPassed,
 		"risk_level": nullIfEmpty(a.RiskLevel), "assigned_to": nullIfEmpty(a.AssignedTo), "notes": nullIfEmpty(a.Notes),
 		"updated_at": a.UpdatedAt,
 	}
+	db.sealKYCIdentifiers(vals, a)
+	return vals
 }
 
 // Create implements kyc.Store.
 func (s *KYCStore) Create(ctx context.Context, a kyc.Application, ev audit.Event) error {
 	tenantID := tenancy.TenantID(a.TenantID)
 	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		vals := applicationValues(a)
+		vals := s.db.applicationValues(a)
 		vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = a.ID, a.TenantID, nullIfEmpty(a.CreatedBy), a.CreatedAt
 		if err := exec(ctx, tx, psql.Insert("kyc_applications").SetMap(vals)); err != nil {
 			return mapErr(err, "KYC application")
@@ -113,7 +131,7 @@ func (s *KYCStore) Create(ctx context.Context, a kyc.Application, ev audit.Event
 func (s *KYCStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Application, error) {
 	var a kyc.Application
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		a, err = getApplication(ctx, tx, tenantID, id, false)
+		a, err = s.db.getApplication(ctx, tx, tenantID, id, false)
 		return err
 	})
 	return a, err
@@ -137,7 +155,7 @@ type resultRow struct {
 func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Detail, error) {
 	var d kyc.Detail
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		a, err := getApplication(ctx, tx, tenantID, id, false)
+		a, err := s.db.getApplication(ctx, tx, tenantID, id, false)
 		if err != nil {
 			return err
 		}
@@ -179,7 +197,11 @@ func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.Li
 		}
 		res.Total = n
 		for _, r := range rows {
-			res.Items = append(res.Items, toApplication(r))
+			a, err := s.db.toApplication(r)
+			if err != nil {
+				return err
+			}
+			res.Items = append(res.Items, a)
 		}
 		return nil
 	})
@@ -191,7 +213,7 @@ func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 	var a kyc.Application
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
-		a, err = getApplication(ctx, tx, tenantID, id, true)
+		a, err = s.db.getApplication(ctx, tx, tenantID, id, true)
 		if err != nil {
 			return err
 		}
@@ -205,7 +227,7 @@ func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 				return err
 			}
 		}
-		if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(applicationValues(a)).
+		if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(s.db.applicationValues(a)).
 			Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
 			return err
 		}
@@ -246,7 +268,7 @@ func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 			return err
 		}
 		// Re-read so the document facts reflect this change.
-		a, err = getApplication(ctx, tx, tenantID, id, false)
+		a, err = s.db.getApplication(ctx, tx, tenantID, id, false)
 		return err
 	})
 	return a, err
@@ -289,7 +311,10 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 				return err
 			}
 			for _, r := range apps {
-				a := toApplication(r)
+				a, err := s.db.toApplication(r)
+				if err != nil {
+					return err
+				}
 				prev := a.Status
 				a.Status, a.UpdatedAt = kyc.StatusExpired, now
 				if err := exec(ctx, tx, psql.Update("kyc_applications").Set("status", a.Status).Set("updated_at", now).

@@ -27,7 +27,9 @@ func (s *sessionStore) ResolveSession(_ context.Context, tenantID tenancy.Tenant
 	return auth.User{ID: userID, TenantID: tenantID, Role: auth.RoleAnalyst, IsActive: true}, nil
 }
 
-func (s *sessionStore) RevokeFamily(context.Context, tenancy.TenantID, string, audit.Event) error { return nil }
+func (s *sessionStore) RevokeFamily(context.Context, tenancy.TenantID, string, audit.Event) error {
+	return nil
+}
 
 // TestPrincipalCacheSessions: a bearer token's session is resolved once and then served from
 // memory (no database read per request, issue 15 point 3) until a revocation drops it.

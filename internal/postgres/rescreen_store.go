@@ -33,7 +33,7 @@ type KYCSubjects struct{ DB *DB }
 func (k KYCSubjects) EachSubject(ctx context.Context, tenantID tenancy.TenantID, fn func(sanctions.Subject) error) error {
 	var subjects []sanctions.Subject
 	err := k.DB.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `select id, first_name, last_name, entity_type, bvn, nin from kyc_applications
+		rows, err := tx.Query(ctx, `select id, first_name, last_name, entity_type, bvn, nin, bvn_sealed, nin_sealed from kyc_applications
 			where tenant_id = $1 and status not in ('REJECTED', 'EXPIRED') order by created_at, id`, string(tenantID))
 		if err != nil {
 			return err
@@ -41,7 +41,16 @@ func (k KYCSubjects) EachSubject(ctx context.Context, tenantID tenancy.TenantID,
 		defer rows.Close()
 		for rows.Next() {
 			var id, first, last, et, bvn, nin string
-			if err := rows.Scan(&id, &first, &last, &et, &bvn, &nin); err != nil {
+			var bvnSealed, ninSealed []byte
+			if err := rows.Scan(&id, &first, &last, &et, &bvn, &nin, &bvnSealed, &ninSealed); err != nil {
+				return err
+			}
+			// The key is the number itself (reviewed false positives name it), opened from its
+			// sealed column (kyc_pii.go).
+			if bvn, err = k.DB.openKYCIdentifier(string(tenantID), id, "bvn", bvnSealed, bvn); err != nil {
+				return err
+			}
+			if nin, err = k.DB.openKYCIdentifier(string(tenantID), id, "nin", ninSealed, nin); err != nil {
 				return err
 			}
 			key := bvn

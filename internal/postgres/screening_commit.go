@@ -72,6 +72,9 @@ func (g *groupCommitter) close() {
 }
 
 func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (string, error) {
+	if err := ctx.Err(); err != nil {
+		return "", err // the caller has gone before anything was stored: store nothing
+	}
 	r := &saveReq{rec: rec, done: make(chan struct{})}
 	lane := g.plain
 	if rec.Case != nil {

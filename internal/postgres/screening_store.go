@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -20,9 +21,10 @@ import (
 // ScreeningStore implements screening.Store: the one-round-trip prefetch of a screening and the
 // group-committed save of its transaction, verdict and side effects (docs/screening.md).
 type ScreeningStore struct {
-	db *DB
-	gc *groupCommitter
-	pf *batcher[*prefetchReq]
+	db   *DB
+	gc   *groupCommitter
+	pf   *batcher[*prefetchReq]
+	shed prometheus.Counter // nil without metrics
 }
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
@@ -42,8 +44,23 @@ type ScreeningStoreOptions struct {
 	// ReadLinger is the same for a reader (default 0).
 	ReadLinger time.Duration
 	// Metrics, when set, receives the batches' sizes and durations by stage (read, commit,
-	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds.
+	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds; the
+	// admission queue's length (complyd_screening_queue_length) and the screenings shed
+	// (complyd_screening_shed_total).
 	Metrics prometheus.Registerer
+	// MaxQueue bounds the screenings waiting for their batched read (default 1024: about a
+	// third of a second at 3,000/s). A screening that finds the queue full is refused at once
+	// with SERVICE_UNAVAILABLE and Retry-After rather than queued behind work it would time
+	// out waiting for: after a stall, the backlog never grows past what drains in well under a
+	// client's deadline (docs/screening.md "Overload").
+	MaxQueue int
+}
+
+// errOverloaded is what a screening refused at admission gets (see MaxQueue).
+func errOverloaded() error {
+	e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
+	e.RetryAfter = time.Second
+	return e
 }
 
 // NewScreeningStore returns the store and starts its committers; Close stops them.
@@ -54,13 +71,18 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	if o.Readers <= 0 {
 		o.Readers = 1
 	}
+	if o.MaxQueue <= 0 {
+		o.MaxQueue = 1024
+	}
 	s := &ScreeningStore{db: db}
 	m := newBatchMetrics(o.Metrics)
 	s.gc = newGroupCommitter(o, db, m, s.commit)
-	s.pf = newBatcher(o.Readers, o.MaxBatch, 8192, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
+	s.pf = newBatcher(o.Readers, o.MaxBatch, o.MaxQueue, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
+	s.shed = m.shedCounter()
+	m.queueGauge(o.Metrics, func() float64 { return float64(len(s.pf.ch)) })
 	return s
 }
 
@@ -68,6 +90,7 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 // registry.
 type batchMetrics struct {
 	size, seconds *prometheus.HistogramVec
+	shed          prometheus.Counter
 }
 
 func newBatchMetrics(reg prometheus.Registerer) *batchMetrics {
@@ -85,8 +108,27 @@ func newBatchMetrics(reg prometheus.Registerer) *batchMetrics {
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1},
 		}, []string{"stage"}),
 	}
-	reg.MustRegister(m.size, m.seconds)
+	m.shed = prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_shed_total",
+		Help: "Screenings refused at once because the admission queue was full (SERVICE_UNAVAILABLE)."})
+	reg.MustRegister(m.size, m.seconds, m.shed)
 	return m
+}
+
+// shedCounter returns the counter of screenings refused at admission (nil without metrics).
+func (m *batchMetrics) shedCounter() prometheus.Counter {
+	if m == nil {
+		return nil
+	}
+	return m.shed
+}
+
+// queueGauge reports the admission queue's length on /metrics.
+func (m *batchMetrics) queueGauge(reg prometheus.Registerer, length func() float64) {
+	if m == nil || reg == nil {
+		return
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_queue_length",
+		Help: "Screenings waiting for their batched read (admission queue)."}, length))
 }
 
 // observer returns the batcher hook of one stage (nil without metrics: the batcher skips it).
@@ -124,11 +166,17 @@ type prefetchReq struct {
 // instant included, its last activity, and the stored KYC). Under load this is a few
 // statements for hundreds of screenings instead of six for each.
 func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error) {
+	if err := ctx.Err(); err != nil {
+		return screening.Prefetch{}, err // the caller has gone: no database work for it
+	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, done: make(chan struct{})}
 	select {
 	case s.pf.ch <- r:
-	case <-ctx.Done():
-		return screening.Prefetch{}, ctx.Err()
+	default:
+		if s.shed != nil {
+			s.shed.Inc()
+		}
+		return screening.Prefetch{}, errOverloaded()
 	}
 	select {
 	case <-r.done:
@@ -182,16 +230,17 @@ func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 	for _, t := range tenants {
 		reqs := byTenant[t]
 		n := len(reqs)
-		ext, acct, bvn := make([]string, n), make([]string, n), make([]*string, n)
+		ext, acct, bvnHash := make([]string, n), make([]string, n), make([][]byte, n)
 		ts := make([]time.Time, n)
 		for i, r := range reqs {
 			ext[i], acct[i], ts[i] = r.tx.ExternalID, r.tx.SenderAccountNumber, r.tx.Timestamp
 			if r.withKYC && r.tx.SenderBVN != "" {
-				bvn[i] = &r.tx.SenderBVN
+				// Applications keep BVNs sealed; the keyed hash finds them by index (kyc_pii.go).
+				bvnHash[i] = s.db.kycBVNHash(t, r.tx.SenderBVN)
 			}
 		}
 		conn.setTenant(b, t)
-		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvn).Query(func(rows pgx.Rows) error {
+		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvnHash).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				if err := scanPrefetch(rows, reqs); err != nil {
 					return err
@@ -253,19 +302,21 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 }
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
-// transaction timestamps, sender BVNs or null when the stored KYC is not needed), one row per
+// transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not
+// needed), one row per
 // screening numbered by ordinality: the original verdict of a repeated externalId; the sender
 // account's activity in the 90 days up to the transaction's timestamp, stored transactions of
 // the same instant included (24-hour count and NGN sum, 60-minute count, amount statistics,
 // known devices, latest device, IP and location); the last activity of all time (dormancy, 180
-// days); and the tenant's most recent KYC application for the BVN
-// (the non-empty condition on a.bvn lets the planner use the partial index on tenant and BVN).
+// days); and the tenant's most recent KYC application for the BVN, found by its lookup hash
+// (kyc_pii.go) through the partial index on tenant, BVN hash and creation time (a null hash
+// matches nothing).
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
 	(select max(l.transaction_timestamp) from transactions l
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts),
 	k.id, k.status, k.tier
-from unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[]) with ordinality as u(ext, acct, ts, bvn, i)
+from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[]) with ordinality as u(ext, acct, ts, bvn_hash, i)
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true
 cross join lateral (select
@@ -285,7 +336,8 @@ cross join lateral (select
 	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp <= u.ts
 	  and t.transaction_timestamp >= u.ts - interval '90 days') h
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
-	where a.tenant_id = $1 and a.bvn = u.bvn and a.bvn <> '' order by a.created_at desc, a.id desc limit 1) k on true`
+	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
+	order by a.created_at desc, a.id desc limit 1) k on true`
 
 // Save implements screening.Store through the group committer: the record joins the next
 // batch, and Save returns once that batch's database transaction has committed.
