@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -121,6 +122,10 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 	}
 	for _, bad := range []string{"decisions.md", "service-spec.md", "../shared"} {
 		require.NotContains(t, string(b), bad)
+	}
+	// No link leads outside: addresses in it are loopback or example ones.
+	for _, u := range regexp.MustCompile(`https?://[^\s"'\\)]+`).FindAllString(string(b), -1) {
+		require.Regexp(t, `^https?://(127\.0\.0\.1|[a-z.]*example(\.com)?)[:/]`, u, "a link outside the repository")
 	}
 	require.Contains(t, string(b), `"DUPLICATE_EXTERNAL_ID"`)
 	require.Contains(t, string(b), `"RESOLVED_TRUE_POSITIVE"`)

@@ -79,6 +79,7 @@ func buildOpenAPI() ([]byte, error) {
 	comps["responses"] = errorResponses()
 	addEnums(schemas)
 	nullableMessages(schemas)
+	shortenWellKnownDescriptions(doc)
 
 	perms := connectapi.Permissions()
 	createdRoutes := createdMatcher()
@@ -271,6 +272,38 @@ func nullableMessages(schemas obj) {
 			delete(prop, "$ref")
 			prop["anyOf"] = []any{obj{"$ref": ref}, obj{"type": "null"}}
 			props[name] = prop
+		}
+	}
+}
+
+// wellKnownDescriptions replace the protobuf well-known types' long comments (written for proto
+// authors, with links to outside references) by what a caller of /api/v1 needs.
+var wellKnownDescriptions = map[string]string{
+	"A Timestamp represents": "RFC 3339 timestamp in UTC, for example 2026-11-24T10:15:00Z.",
+	"Wrapper message for `":  "The value, or null when unset.",
+	"`Struct` represents":    "A JSON object.",
+	"`Value` represents":     "Any JSON value.",
+	"`ListValue` is":         "A JSON array.",
+	"`NullValue` is":         "JSON null.",
+}
+
+// shortenWellKnownDescriptions walks the document and applies wellKnownDescriptions.
+func shortenWellKnownDescriptions(v any) {
+	switch t := v.(type) {
+	case obj:
+		if d, ok := t["description"].(string); ok {
+			for prefix, short := range wellKnownDescriptions {
+				if strings.HasPrefix(d, prefix) {
+					t["description"] = short
+				}
+			}
+		}
+		for _, c := range t {
+			shortenWellKnownDescriptions(c)
+		}
+	case []any:
+		for _, c := range t {
+			shortenWellKnownDescriptions(c)
 		}
 	}
 }
