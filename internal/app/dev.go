@@ -111,8 +111,9 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 		}
 		// Demo data once, with the tenant: a restarted dev keeps what it has (and what you did).
 		if !p.Empty {
+			// Demo data is a convenience: dev serves without it rather than not at all.
 			if err := seedDemo(ctx, a.Handler, db, log, time.Now().UTC()); err != nil {
-				return err
+				log.Warn("dev: demo data incomplete (start on a fresh database to seed it again)", "err", err)
 			}
 		}
 	} else if err != nil {

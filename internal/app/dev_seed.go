@@ -184,8 +184,10 @@ func (c *seedClient) call(ctx context.Context, method, path string, body, out an
 		}
 		rec := httptest.NewRecorder()
 		c.h.ServeHTTP(rec, req)
-		if rec.Code == http.StatusTooManyRequests && attempt < 20 { // the per-tenant API rate limit
-			time.Sleep(100 * time.Millisecond)
+		// The per-tenant rate limit (429) and the screening admission queue or deadline on a busy
+		// machine (503) are worth waiting for.
+		if (rec.Code == http.StatusTooManyRequests || rec.Code == http.StatusServiceUnavailable) && attempt < 20 {
+			time.Sleep(200 * time.Millisecond)
 			continue
 		}
 		var env struct {
