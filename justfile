@@ -4,7 +4,7 @@ set shell := ["bash", "-euo", "pipefail", "-c"]
 default:
     @just --list
 
-# Regenerate protobuf Go and TypeScript code (offline: local plugins, protoc-gen-es from
+# Regenerate protobuf Go and TypeScript code and the OpenAPI document (offline: local plugins, protoc-gen-es from
 # web/node_modules, third-party protos in third_party/).
 gen:
     cd web && npm ci --no-audit --no-fund
@@ -24,6 +24,10 @@ test:
 # One-command local run on a private PostgreSQL under ./.complyd (or DATABASE_URL).
 dev:
     go run ./cmd/complyd dev
+
+# The README's quick start, verbatim, against complyd dev on a free port and a fresh database.
+quickstart:
+    bash scripts/quickstart.sh
 
 # Build the binary into ./bin.
 build:

@@ -190,6 +190,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	mux.Handle("GET /ready", ready)
 	mux.Handle("GET /api/v1/ready", ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET "+restapi.OpenAPIPath, restapi.OpenAPIHandler())
 	mux.Handle("/api/", facade)
 	mux.Handle("/", web.Handler(web.Dist()))
 

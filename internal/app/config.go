@@ -85,8 +85,14 @@ type config struct {
 }
 
 func loadConfig(devMode bool) (config, error) {
+	return loadConfigURL(devMode, os.Getenv("DATABASE_URL"))
+}
+
+// loadConfigURL reads the configuration with databaseURL as DATABASE_URL (loadCLIConfig finds it
+// in .complyd/env when the environment has none).
+func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 	c := config{
-		DatabaseURL:         os.Getenv("DATABASE_URL"),
+		DatabaseURL:         databaseURL,
 		Addr:                envOr("COMPLYD_ADDR", "127.0.0.1:8080"),
 		JWTSecret:           os.Getenv("COMPLYD_JWT_SECRET"),
 		BlobDir:             envOr("COMPLYD_BLOB_DIR", "./.complyd/blobs"),

@@ -5,12 +5,16 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/auth"
@@ -26,17 +30,52 @@ const (
 	demoPassword = "complyd-demo-password"
 )
 
-// dev is the one-command local run (decisions.md §1).
-func dev(ctx context.Context, log *slog.Logger) error {
+// dev is the one-command local run (decisions.md §1): `complyd dev [--empty]`.
+func dev(ctx context.Context, args []string, log *slog.Logger) error {
+	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
+	empty := fs.Bool("empty", false, "create the demo tenant and admin only, without demo customers, transactions and cases")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
 	cfg, err := loadConfig(true)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(".complyd", 0o755); err != nil {
+	return runDev(ctx, log, devParams{Cfg: cfg, Dir: ".complyd", Out: os.Stdout, Empty: *empty,
+		ListsDir: findUp(filepath.Join("shared", "data", "sanctions"))})
+}
+
+// devParams are runDev's inputs; tests give their own directory, output and ready callback.
+type devParams struct {
+	Cfg config
+	// Dir holds the private PostgreSQL cluster, the JWT secret and the env file (.complyd).
+	Dir   string
+	Out   io.Writer
+	Empty bool
+	// ListsDir is the shared data's sanctions directory imported into an empty database ("": none).
+	ListsDir string
+	// Ready, when set, is called with the bound address once the server accepts requests.
+	Ready func(addr string)
+}
+
+// runDev binds COMPLYD_ADDR before any other work, so that a busy port stops dev at once with
+// the cause and what to set, before a PostgreSQL cluster starts or anything migrates.
+func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
+	cfg := p.Cfg
+	l, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return devAddrError(cfg.Addr, err)
+	}
+	defer l.Close()
+	addr := l.Addr().String()
+	if cfg.PublicURL == "" || cfg.PublicURL == "http://"+cfg.Addr {
+		cfg.PublicURL = "http://" + addr
+	}
+	if err := os.MkdirAll(p.Dir, 0o755); err != nil {
 		return err
 	}
 	if cfg.DatabaseURL == "" {
-		dir, _ := filepath.Abs(filepath.Join(".complyd", "pg"))
+		dir, _ := filepath.Abs(filepath.Join(p.Dir, "pg"))
 		cl, err := pgcluster.Start(ctx, dir)
 		if errors.Is(err, pgcluster.ErrNoBinaries) {
 			return fmt.Errorf("complyd dev needs PostgreSQL: %w", err)
@@ -48,7 +87,7 @@ func dev(ctx context.Context, log *slog.Logger) error {
 		log.Info("private PostgreSQL started", "dir", dir, "url", cfg.DatabaseURL)
 	}
 	if cfg.JWTSecret == "" {
-		if cfg.JWTSecret, err = devSecret(filepath.Join(".complyd", "jwt-secret")); err != nil {
+		if cfg.JWTSecret, err = devSecret(filepath.Join(p.Dir, "jwt-secret")); err != nil {
 			return err
 		}
 	}
@@ -57,7 +96,7 @@ func dev(ctx context.Context, log *slog.Logger) error {
 		return err
 	}
 	defer db.Close()
-	if err := seedDevLists(ctx, db, log); err != nil {
+	if err := seedDevLists(ctx, db, log, p.ListsDir); err != nil {
 		log.Warn("dev: sanctions lists not imported", "err", err)
 	}
 	a, err := buildApp(ctx, cfg, db, log, appOptions{})
@@ -70,14 +109,50 @@ func dev(ctx context.Context, log *slog.Logger) error {
 			Admin: auth.NewUser{Email: demoEmail, Password: demoPassword, FirstName: "Demo", LastName: "Admin"}}); err != nil {
 			return fmt.Errorf("seed demo tenant: %w", err)
 		}
+		// Demo data once, with the tenant: a restarted dev keeps what it has (and what you did).
+		if !p.Empty {
+			// Demo data is a convenience: dev serves without it rather than not at all.
+			if err := seedDemo(ctx, a.Handler, db, log, time.Now().UTC()); err != nil {
+				log.Warn("dev: demo data incomplete (start on a fresh database to seed it again)", "err", err)
+			}
+		}
 	} else if err != nil {
 		return err
 	}
-	return runApp(ctx, a, cfg, log, func(addr string) {
-		fmt.Printf("\ncomplyd dev is running on http://%s\n  dashboard:  http://%s/\n  login:      %s / %s\n"+
+	envPath := filepath.Join(p.Dir, "env")
+	if err := writeDevEnv(envPath, [][2]string{{"DATABASE_URL", cfg.DatabaseURL}, {"COMPLYD_URL", "http://" + addr}}); err != nil {
+		return fmt.Errorf("write %s: %w", envPath, err)
+	}
+	// The file describes this run only: the private cluster stops with it.
+	defer os.Remove(envPath)
+	return runAppOn(ctx, a, cfg, l, log, func(addr string) {
+		fmt.Fprintf(p.Out, "\ncomplyd dev is running on http://%s\n  dashboard:  http://%s/\n  login:      %s / %s\n"+
+			"  database:   DATABASE_URL=%s\n  env file:   %s (`. %s` in a shell; the complyd CLI reads it by itself)\n"+
 			"  try:        curl -s http://%s/api/v1/auth/login -H 'Content-Type: application/json' -d '{\"email\":\"%s\",\"password\":\"%s\"}'\n\n",
-			addr, addr, demoEmail, demoPassword, addr, demoEmail, demoPassword)
+			addr, addr, demoEmail, demoPassword, cfg.DatabaseURL, envPath, envPath, addr, demoEmail, demoPassword)
+		if p.Ready != nil {
+			p.Ready(addr)
+		}
 	})
+}
+
+// devAddrError explains a busy COMPLYD_ADDR and suggests a free port next to it.
+func devAddrError(addr string, cause error) error {
+	hint := "COMPLYD_ADDR=127.0.0.1:8081"
+	if host, port, err := net.SplitHostPort(addr); err == nil {
+		if n, err := strconv.Atoi(port); err == nil && n > 0 {
+			for next := n + 1; next < n+100 && next < 65536; next++ {
+				cand := net.JoinHostPort(host, strconv.Itoa(next))
+				if l, err := net.Listen("tcp", cand); err == nil {
+					l.Close()
+					hint = "COMPLYD_ADDR=" + cand
+					break
+				}
+			}
+		}
+	}
+	return fmt.Errorf("dev cannot listen on COMPLYD_ADDR %s (%w): another complyd or server is running there. "+
+		"Nothing was started. Stop it, or choose a free address with COMPLYD_ADDR, e.g. `%s complyd dev`", addr, cause, hint)
 }
 
 func devSecret(path string) (string, error) {
@@ -95,12 +170,11 @@ func devSecret(path string) (string, error) {
 // seedDevLists imports the OFAC SDN and UN lists of the project's shared data into an empty dev
 // database, so `complyd dev` screens against real lists from the first run. Without the shared
 // data it says how to import lists.
-func seedDevLists(ctx context.Context, db *postgres.DB, log *slog.Logger) error {
+func seedDevLists(ctx context.Context, db *postgres.DB, log *slog.Logger, dir string) error {
 	versions, err := postgres.NewSanctionsStore(db).CurrentVersions(ctx)
 	if err != nil || len(versions) > 0 {
 		return err
 	}
-	dir := findUp(filepath.Join("shared", "data", "sanctions"))
 	if dir == "" {
 		log.Info("no sanctions lists loaded; import them with `complyd watchlist import` (README)")
 		return nil

@@ -13,13 +13,15 @@ const Usage = `complyd: multi-tenant AML/CFT screening service
 Usage:
   complyd serve                 migrate, then serve gRPC, Connect, /api/v1, /health, /metrics and the dashboard
   complyd migrate               apply pending migrations and exit
-  complyd dev                   one-command local run on a private PostgreSQL (or DATABASE_URL)
+  complyd dev [--empty]         one-command local run on a private PostgreSQL (or DATABASE_URL), seeded with a
+                                demo tenant (--empty: no demo data); writes DATABASE_URL to .complyd/env
   complyd tenant create --name N --slug S --admin-email E --admin-password P [--admin-first-name F --admin-last-name L]
   complyd wallet credit --tenant SLUG --amount N --reference REF [--description D]
   complyd watchlist import --format ofac-sdn-csv|un-xml --list NAME [--type SANCTIONS|PEP] FILE...
   complyd watchlist eval [--set FILE] [--data DIR | --db]
 
-Configuration is by environment variables; see README.md.
+Configuration is by environment variables; see README.md. Without DATABASE_URL, migrate, tenant,
+wallet and watchlist use the database of the running "complyd dev" (.complyd/env).
 `
 
 // Run runs one complyd command (args without the program name) until it returns or ctx ends.
@@ -36,13 +38,13 @@ func Run(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		return serve(ctx, cfg, log, nil)
 	case "migrate":
-		cfg, err := loadConfig(false)
-		if err != nil {
+		cfg, err := loadCLIConfig(false)
+		if err != nil && cfg.DatabaseURL == "" {
 			return err
 		}
 		return migrateOnly(ctx, cfg, log)
 	case "dev":
-		return dev(ctx, log)
+		return dev(ctx, args[1:], log)
 	case "tenant":
 		return tenantCmd(ctx, args[1:], log)
 	case "wallet":

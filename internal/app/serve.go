@@ -29,7 +29,17 @@ func serve(ctx context.Context, cfg config, log *slog.Logger, ready func(addr st
 // runApp starts the workers and background tasks, serves until ctx ends, then stops the
 // workers (used by serve and dev).
 func runApp(ctx context.Context, a *app, cfg config, log *slog.Logger, ready func(string)) error {
+	l, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen %s: %w", cfg.Addr, err)
+	}
+	return runAppOn(ctx, a, cfg, l, log, ready)
+}
+
+// runAppOn is runApp on a listener already bound (dev binds its address before any other work).
+func runAppOn(ctx context.Context, a *app, cfg config, l net.Listener, log *slog.Logger, ready func(string)) error {
 	if err := a.Runner.Start(ctx); err != nil {
+		l.Close()
 		return fmt.Errorf("start workers: %w", err)
 	}
 	a.startBackground(ctx)
@@ -38,14 +48,10 @@ func runApp(ctx context.Context, a *app, cfg config, log *slog.Logger, ready fun
 		defer cancel()
 		_ = a.Runner.Stop(stopCtx)
 	}()
-	return listenAndServe(ctx, cfg.Addr, newHTTPServer(a.Handler, cfg.HTTP), log, ready)
+	return serveListener(ctx, l, newHTTPServer(a.Handler, cfg.HTTP), log, ready)
 }
 
-func listenAndServe(ctx context.Context, addr string, srv *http.Server, log *slog.Logger, ready func(string)) error {
-	l, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("listen %s: %w", addr, err)
-	}
+func serveListener(ctx context.Context, l net.Listener, srv *http.Server, log *slog.Logger, ready func(string)) error {
 	log.Info("complyd serving", "addr", l.Addr().String())
 	if ready != nil {
 		ready(l.Addr().String())

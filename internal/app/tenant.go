@@ -28,7 +28,7 @@ func tenantCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	cfg, err := loadConfig(false)
+	cfg, err := loadCLIConfig(false)
 	if err != nil && cfg.DatabaseURL == "" {
 		return err
 	}

@@ -35,7 +35,7 @@ func walletCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if *slug == "" || *amount == "" || *ref == "" {
 		return fmt.Errorf("--tenant, --amount and --reference are required")
 	}
-	cfg, err := loadConfig(false)
+	cfg, err := loadCLIConfig(false)
 	if err != nil && cfg.DatabaseURL == "" {
 		return err
 	}

@@ -65,7 +65,7 @@ func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out i
 	if _, err := sanctions.ParseFiles(*format, files); err != nil {
 		return fmt.Errorf("import %s: %w", *list, err)
 	}
-	cfg, err := loadConfig(true)
+	cfg, err := loadCLIConfig(true)
 	if err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func watchlistEval(ctx context.Context, args []string, log *slog.Logger, out io.
 	}
 	var entries []sanctions.Entry
 	if *fromDB {
-		cfg, err := loadConfig(true)
+		cfg, err := loadCLIConfig(true)
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import { Transactions, TransactionPage } from './transactions/Transactions';
 import { Sanctions } from './sanctions/Sanctions';
 import { KycList, KycPage } from './kyc/Kyc';
 import { KybList, KybPage } from './kyc/Kyb';
+import { ApiReference } from './api/ApiReference';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -18,6 +19,7 @@ export function App() {
   else if (loc.path === '/transactions') screen = <Transactions />;
   else if (loc.path.startsWith('/transactions/')) screen = <TransactionPage id={decodeURIComponent(loc.path.slice(14))} />;
   else if (loc.path === '/sanctions') screen = <Sanctions />;
+  else if (loc.path === '/api') screen = <ApiReference />;
   else if (loc.path === '/kyc') screen = <KycList />;
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
@@ -32,6 +34,7 @@ export function App() {
           <Link to="/kyc">KYC review</Link>
           <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
+          <Link to="/api">API</Link>
         </nav>
         <span className="who">{me.firstName} {me.lastName} ({me.role.toLowerCase()}) — {me.tenant?.name}</span>
         <button type="button" onClick={() => void signOut()}>Sign out</button>
