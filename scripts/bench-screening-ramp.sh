@@ -93,11 +93,11 @@ go build -o "$WORK/complyd" ./cmd/complyd
 go build -o "$WORK/loadgen" ./cmd/complyd-loadgen
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
 export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
-"$WORK/complyd" migrate >/dev/null
+"$WORK/complyd" migrate >/dev/null 2>&1
 if [ -d "$LISTS" ]; then # screen against the real OFAC SDN and UN lists
   "$WORK/complyd" watchlist import --format ofac-sdn-csv --list OFAC-SDN \
-    "$LISTS/ofac_sdn/2023-12-28/sdn.csv" "$LISTS/ofac_sdn/2023-12-28/alt.csv" "$LISTS/ofac_sdn/2023-12-28/add.csv" >/dev/null
-  "$WORK/complyd" watchlist import --format un-xml --list UN-SC "$LISTS/un_sc/2026-02-27/consolidated.xml" >/dev/null
+    "$LISTS/ofac_sdn/2023-12-28/sdn.csv" "$LISTS/ofac_sdn/2023-12-28/alt.csv" "$LISTS/ofac_sdn/2023-12-28/add.csv" >/dev/null 2>&1
+  "$WORK/complyd" watchlist import --format un-xml --list UN-SC "$LISTS/un_sc/2026-02-27/consolidated.xml" >/dev/null 2>&1
 else
   echo "no sanctions lists at $LISTS: screening against empty global lists" >&2
 fi
@@ -107,14 +107,15 @@ fi
 SERVER_PID=$!
 for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
 "$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed
-"$WORK/complyd" migrate >/dev/null # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
+"$WORK/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
 
 HZ=$(getconf CLK_TCK)
 proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 steal_ticks() { awk '/^cpu /{print $9}' /proc/stat; }
 pg_ticks() {
-  for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
+  # a backend can exit between pgrep and the read: its missing stat file is not an error
+  for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || true; done | awk '{s += $1} END {print s + 0}'
 }
 # measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split per screening.
 measure() {
@@ -140,12 +141,12 @@ if [ "$STALL" = 1 ]; then
   (
     sleep "$STALL_AT"
     pids="$POSTMASTER $(pgrep -P "$POSTMASTER" | tr '\n' ' ')" # the postmaster and every backend and worker
-    kill -STOP $pids
+    kill -STOP $pids 2>/dev/null || true
     sleep "$STALL_SECONDS"
-    kill -CONT $pids
+    kill -CONT $pids 2>/dev/null || true
   ) &
   measure stall "$STALL_RATE" rest apikey "$STALL_DURATION"
-  wait
+  wait || true
   python3 - "$OUT/stall.json" "$STALL_AT" "$STALL_SECONDS" "$DB_URL" <<'PY'
 import json, subprocess, sys
 j = json.load(open(sys.argv[1]))

@@ -124,7 +124,8 @@ machine_ticks() { awk '/^cpu /{print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 steal_ticks() { awk '/^cpu /{print $9}' /proc/stat; } # CPU time the hypervisor gave to others
 # PostgreSQL: every process of the postgres user (backends that exit mid-phase are missed).
 pg_ticks() {
-  for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null; done | awk '{s += $1} END {print s + 0}'
+  # a backend can exit between pgrep and the read: its missing stat file is not an error
+  for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || true; done | awk '{s += $1} END {print s + 0}'
 }
 # measure NAME RATE PROTO: one loadgen phase, then its CPU split per screening.
 measure() {
