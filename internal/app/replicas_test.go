@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -153,11 +154,170 @@ func TestThreeReplicas(t *testing.T) {
 			require.Equal(t, 1, count(outs, "AML-003"), "round %d: AML-003 on three of 3.5M over three replicas", round)
 		}
 	})
+	// everywhere polls probe on every replica until it holds and fails when one takes longer than
+	// limit after since; it returns the slowest replica's delay.
+	everywhere := func(t *testing.T, what string, since time.Time, limit time.Duration, probe func(r *replica) bool) time.Duration {
+		t.Helper()
+		var slowest time.Duration
+		for _, r := range c.live() {
+			for !probe(r) {
+				require.Less(t, time.Since(since), limit, "%s: not seen on %s %s after the change", what, r.name, limit)
+				time.Sleep(20 * time.Millisecond)
+			}
+			slowest = max(slowest, time.Since(since))
+		}
+		t.Logf("%s: seen on every replica %s after the change", what, slowest.Round(time.Millisecond))
+		return slowest
+	}
+
+	t.Run("list reloads, settings, key revocations and deactivations reach every replica within a second", func(t *testing.T) {
+		// A list import (complyd watchlist import writes the database; the replicas reload on
+		// NOTIFY): the new name is found by every replica's matcher.
+		const newName = "VARGOLESCU, Teodor Anselm"
+		found := func(r *replica) bool {
+			st, raw := do(r, "POST", "/api/v1/sanctions/search", core, map[string]any{"name": "Teodor Anselm Vargolescu", "threshold": 0.9})
+			require.Equal(t, http.StatusOK, st, "%s", raw)
+			var out struct {
+				Matches []searchMatch `json:"matches"`
+			}
+			data(raw, &out)
+			return len(out.Matches) > 0
+		}
+		for _, r := range c.live() {
+			require.False(t, found(r), "found on %s before the import", r.name)
+		}
+		require.NoError(t, importList(ctx, db, log, io.Discard, sanctions.ImportParams{List: "TEST-SDN", Format: sanctions.FormatOFACSDNCSV,
+			Files: []sanctions.SourceFile{{Name: "sdn.csv", Data: append(sdnCSV(1, "QWYNTHORPE, Balthazar Ingemar")[:0:0],
+				append(bytes.TrimSuffix(sdnCSV(1, "QWYNTHORPE, Balthazar Ingemar"), []byte("\x1a")), sdnCSV(2, newName)...)...)}}}))
+		everywhere(t, "watchlist import", time.Now(), time.Second, found)
+
+		// A settings change (an FX rate): screenings in CHF stop reporting FX_RATE_MISSING.
+		fxMissing := func(r *replica) bool {
+			body := screenBody(ext("fx"), newAccount(), 100)
+			body["currency"] = "CHF"
+			st, out, raw, err := screen(r, body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, st, "%s", raw)
+			return slices.Contains(out.Actions, "FX_RATE_MISSING")
+		}
+		for _, r := range c.live() {
+			require.True(t, fxMissing(r), "%s: no CHF rate yet", r.name) // and the settings are cached
+		}
+		st, raw := do(c.get(1), "PATCH", "/api/v1/tenants/me/fx-rates", cred{Bearer: adminTok},
+			map[string]any{"rates": []map[string]string{{"currency": "CHF", "rateToNgn": "1900"}}})
+		require.Equal(t, http.StatusOK, st, "%s", raw)
+		everywhere(t, "fx-rates change", time.Now(), time.Second, func(r *replica) bool { return !fxMissing(r) })
+
+		// An API key revoked on one replica is refused by all.
+		keyID, k := newKey(c.get(0), adminTok)
+		me := func(r *replica, cr cred) int {
+			st, _ := do(r, "GET", "/api/v1/auth/me", cr, nil)
+			return st
+		}
+		for _, r := range c.live() {
+			require.Equal(t, http.StatusOK, me(r, cred{APIKey: k}), r.name) // cached
+		}
+		st, raw = do(c.get(2), "DELETE", "/api/v1/auth/api-keys/"+keyID, cred{Bearer: adminTok}, nil)
+		require.Equal(t, http.StatusOK, st, "%s", raw)
+		everywhere(t, "API key revocation", time.Now(), time.Second, func(r *replica) bool { return me(r, cred{APIKey: k}) == http.StatusUnauthorized })
+
+		// A user deactivated on one replica: the user's bearer token and the API key the user
+		// created are refused by all.
+		email := "officer-" + ext("u") + "@replicas.ng"
+		st, raw = do(c.get(0), "POST", "/api/v1/auth/users", cred{Bearer: adminTok}, map[string]string{"email": email,
+			"password": "longenough", "firstName": "Off", "lastName": "Icer", "role": "BANK_ADMIN"})
+		require.Equal(t, http.StatusCreated, st, "%s", raw)
+		var u struct {
+			ID string `json:"id"`
+		}
+		data(raw, &u)
+		userTok := login(c.get(1), email, "longenough")
+		_, userKey := newKey(c.get(2), userTok)
+		for _, r := range c.live() {
+			require.Equal(t, http.StatusOK, me(r, cred{Bearer: userTok}), r.name)
+			require.Equal(t, http.StatusOK, me(r, cred{APIKey: userKey}), r.name)
+		}
+		st, raw = do(c.get(0), "PATCH", "/api/v1/auth/users/"+u.ID, cred{Bearer: adminTok}, map[string]any{"isActive": false})
+		require.Equal(t, http.StatusOK, st, "%s", raw)
+		since := time.Now()
+		everywhere(t, "deactivation (bearer token)", since, time.Second, func(r *replica) bool { return me(r, cred{Bearer: userTok}) == http.StatusUnauthorized })
+		everywhere(t, "deactivation (the user's API key)", since, time.Second, func(r *replica) bool { return me(r, cred{APIKey: userKey}) == http.StatusUnauthorized })
+	})
+	t.Run("the screening rate limit and the login throttle hold across the replicas and a restart", func(t *testing.T) {
+		// A tenant of its own, so that the other parts' screenings do not spend its budget.
+		_, rlEmail := newTenant("ratelimit")
+		_, rlKey := newKey(c.get(2), login(c.get(2), rlEmail, "longenough"))
+		// offer sends screenings round robin at 3 times the limit for d and returns how many were
+		// allowed and the time they were sent over. The bucket holds one second of the rate and
+		// starts full, so about rate × (1 s + elapsed) are allowed.
+		offer := func(d time.Duration) (int, time.Duration) {
+			var allowed, refused atomic.Int64
+			var wg sync.WaitGroup
+			sem := make(chan struct{}, 48)
+			start := time.Now()
+			every := time.Second / (3 * screeningRate)
+			for i := 0; time.Since(start) < d; i++ {
+				if wait := time.Until(start.Add(time.Duration(i) * every)); wait > 0 {
+					time.Sleep(wait)
+				}
+				r := c.next()
+				sem <- struct{}{}
+				wg.Go(func() {
+					defer func() { <-sem }()
+					st, raw, err := call(hc, r.base, "POST", "/api/v1/transactions/screen", cred{APIKey: rlKey}, screenBody(ext("rl"), newAccount(), 100))
+					switch {
+					case err != nil:
+						t.Errorf("%s: %v", r.name, err)
+					case st == http.StatusOK:
+						allowed.Add(1)
+					case st == http.StatusTooManyRequests:
+						refused.Add(1)
+					default:
+						t.Errorf("%s: %d %s", r.name, st, raw)
+					}
+				})
+			}
+			elapsed := time.Since(start)
+			wg.Wait()
+			t.Logf("offered %d screenings in %s: %d allowed, %d refused", allowed.Load()+refused.Load(), elapsed.Round(time.Millisecond),
+				allowed.Load(), refused.Load())
+			return int(allowed.Load()), elapsed
+		}
+		check := func(when string, allowed int, elapsed time.Duration) {
+			t.Helper()
+			want := float64(screeningRate) * (1 + elapsed.Seconds())
+			require.InDelta(t, want, float64(allowed), want*0.10,
+				"%s: %d screenings allowed in %s over three replicas; the tenant's limit is %d/s (about %.0f with the initial burst)",
+				when, allowed, elapsed.Round(time.Millisecond), screeningRate, want)
+		}
+		allowed, elapsed := offer(4 * time.Second)
+		check("three replicas", allowed, elapsed)
+
+		// The login throttle: 10 attempts a minute per email, whichever replica gets them.
+		email := "nobody-" + ext("l") + "@replicas.ng"
+		attempt := func(r *replica) int {
+			st, raw := do(r, "POST", "/api/v1/auth/login", cred{}, map[string]string{"email": email, "password": "wrong-password"})
+			require.Contains(t, []int{http.StatusUnauthorized, http.StatusTooManyRequests}, st, "%s", raw)
+			return st
+		}
+		tried := 0
+		for range 30 {
+			if attempt(c.next()) == http.StatusUnauthorized {
+				tried++
+			}
+		}
+		require.InDelta(t, 10, tried, 1, "login attempts of one email let through by three replicas (10 a minute)")
+
+		// A restart of a replica resets neither.
+		r := c.restart(1)
+		require.Equal(t, http.StatusTooManyRequests, attempt(r), "the restarted %s lets the throttled email try again", r.name)
+		allowed, elapsed = offer(3 * time.Second)
+		check("after a restart", allowed, elapsed)
+	})
 	if t.Failed() {
 		return
 	}
 	_ = tenantID
-	_ = atomic.Int64{}
 }
 
 // assertNoErr reports a transport error of r as a test error; it says whether there was none.
