@@ -131,7 +131,8 @@ type Store interface {
 	// dashboard notification and case.created webhook), queues the transaction.screened webhook
 	// for outcomes other than APPROVE and the retro-screening job when an engine failed open.
 	// It returns the case id ("" when none). Errors: DUPLICATE_EXTERNAL_ID (with the original
-	// verdict) when the externalId is already stored; INTERNAL.
+	// verdict) when the externalId is already stored; ErrHistoryChanged (nothing stored) when
+	// the sender account's history is no longer rec.History; INTERNAL.
 	Save(ctx context.Context, rec *Record) (caseID string, err error)
 	// Get returns a stored transaction. Errors: NOT_FOUND; INTERNAL.
 	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Stored, error)
