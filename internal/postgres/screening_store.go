@@ -388,7 +388,9 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 // externalIds already stored and records whose sender account's history is no longer the one
 // they were screened on ($43, $44: the 90-day count and the last activity the prefetch read;
 // the transactions are append-only, so an unchanged count and last activity mean an unchanged
-// history): RETURNING names the rows actually inserted.
+// history; with transactions in the 90 days the last activity is among them, so the count
+// alone decides and the last activity is read only for accounts without): RETURNING names the
+// rows actually inserted.
 const insertSQL = `insert into transactions (` + txColumns + `)
 select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::numeric, u.fxm,
 	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
@@ -406,8 +408,8 @@ from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
 	score, actions, ev, lat_ms, processed, created, seen_n, seen_last)
 where (select count(*) from transactions t where t.tenant_id = $1 and t.sender_account_number = u.sacc
 		and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= u.ts - interval '90 days') = u.seen_n
-	and (select max(l.transaction_timestamp) from transactions l where l.tenant_id = $1 and l.sender_account_number = u.sacc
-		and l.transaction_timestamp <= u.ts) is not distinct from u.seen_last
+	and (u.seen_n > 0 or (select max(l.transaction_timestamp) from transactions l where l.tenant_id = $1
+		and l.sender_account_number = u.sacc and l.transaction_timestamp <= u.ts) is not distinct from u.seen_last)
 on conflict (tenant_id, external_id) do nothing
 returning external_id`
 
