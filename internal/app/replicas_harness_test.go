@@ -23,33 +23,16 @@ import (
 )
 
 // This file runs real `complyd serve` processes on one database for TestThreeReplicas: the
-// binary is built once per test run, each replica listens on 127.0.0.1:0 and announces its
+// binary is built by the test, each replica listens on 127.0.0.1:0 and announces its
 // address in its JSON log.
 
-var (
-	complydBinOnce sync.Once
-	complydBin     string
-	complydBinErr  error
-)
-
-// buildComplyd builds cmd/complyd once into a temporary directory and returns its path.
+// buildComplyd builds cmd/complyd into the test's temporary directory and returns its path.
 func buildComplyd(t *testing.T) string {
 	t.Helper()
-	complydBinOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "complyd-bin-")
-		if err != nil {
-			complydBinErr = err
-			return
-		}
-		complydBin = filepath.Join(dir, "complyd")
-		cmd := exec.Command("go", "build", "-o", complydBin, "github.com/complyd/complyd/cmd/complyd")
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			complydBinErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	require.NoError(t, complydBinErr)
-	return complydBin
+	bin := filepath.Join(t.TempDir(), "complyd")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/complyd/complyd/cmd/complyd").CombinedOutput()
+	require.NoError(t, err, "go build: %s", out)
+	return bin
 }
 
 // replica is one `complyd serve` process.
@@ -106,6 +89,8 @@ func (c *cluster) spawn(i int) *replica {
 	r := &replica{name: fmt.Sprintf("replica %d (start %d)", i, c.gen.Add(1)), done: make(chan struct{})}
 	r.cmd = exec.Command(c.bin, "serve")
 	r.cmd.Env = c.env
+	// A replica dies with the test process, even when that is killed or crashes.
+	r.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stderr, err := r.cmd.StderrPipe()
 	if err != nil {
 		c.t.Errorf("%s: %v", r.name, err)
