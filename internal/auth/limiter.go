@@ -129,6 +129,9 @@ type leasedBucket struct {
 	tokens       int
 	expires      time.Time
 	refusedUntil time.Time
+	// openUntil lets requests through without asking after a lease failed, so that a database
+	// that does not answer is not waited for by every request in turn.
+	openUntil time.Time
 }
 
 // leaseLife is how long leased tokens may be spent: one second, the bucket's own horizon, so
@@ -193,8 +196,9 @@ func (l *TenantLimiter) Allow(tenant, class string) (bool, time.Duration) {
 }
 
 // allowShared spends a token leased from the shared bucket, leasing more when none is left. A
-// lease that fails (the database cannot answer) allows the request: the limit protects
-// capacity, and a request that needs the database fails on its own.
+// lease that fails (the database cannot answer) allows the request, and the tenant's requests
+// for the next second without asking: the limit protects capacity, and a request that needs
+// the database fails on its own.
 func (l *TenantLimiter) allowShared(key tenantBucket, perSecond int) (bool, time.Duration) {
 	l.mu.Lock()
 	b, ok := l.shared[key]
@@ -213,10 +217,14 @@ func (l *TenantLimiter) allowShared(key tenantBucket, perSecond int) (bool, time
 	if now.Before(b.refusedUntil) {
 		return false, b.refusedUntil.Sub(now)
 	}
+	if now.Before(b.openUntil) {
+		return true, 0
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	granted, wait, err := l.leaser.Lease(ctx, key.class+":"+key.tenant, perSecond, leaseSize(perSecond))
 	if err != nil {
+		b.openUntil = now.Add(leaseLife)
 		return true, 0
 	}
 	if granted == 0 {

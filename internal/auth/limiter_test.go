@@ -118,9 +118,18 @@ func TestTenantLimiterShared(t *testing.T) {
 	require.True(t, ok)
 	require.Equal(t, 0, bucket, "the four tokens left of the first lease expired")
 
-	// A leaser that fails lets requests through.
+	// A leaser that fails lets requests through, and is not asked again for a second.
 	now = now.Add(2 * time.Second)
 	fail = errors.New("database unreachable")
+	asked := leases
+	for range 10 {
+		ok, _ = b.Allow("t1", ClassScreening)
+		require.True(t, ok)
+	}
+	require.Equal(t, asked+1, leases)
+	now = now.Add(1100 * time.Millisecond)
+	fail = nil
 	ok, _ = b.Allow("t1", ClassScreening)
-	require.True(t, ok)
+	require.False(t, ok, "the bucket is empty again")
+	require.Equal(t, asked+2, leases)
 }
