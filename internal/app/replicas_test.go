@@ -23,9 +23,14 @@ import (
 	"github.com/complyd/complyd/internal/sanctions"
 )
 
-// sdnCSV is a one-entry OFAC SDN file naming name under id.
-func sdnCSV(id int, name string) []byte {
-	return fmt.Appendf(nil, "%d,\"%s\",\"individual\",\"SDGT\",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,\"DOB 1961.\"\r\n\x1a", id, name)
+// sdnCSV is an OFAC SDN file naming each of names, under ids 1, 2, ….
+func sdnCSV(names ...string) []byte {
+	var b bytes.Buffer
+	for i, n := range names {
+		fmt.Fprintf(&b, "%d,\"%s\",\"individual\",\"SDGT\",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,\"DOB 1961.\"\r\n", i+1, n)
+	}
+	b.WriteByte(0x1a)
+	return b.Bytes()
 }
 
 // TestThreeReplicas runs three `complyd serve` processes on one PostgreSQL database and shows
@@ -44,7 +49,7 @@ func TestThreeReplicas(t *testing.T) {
 	t.Cleanup(func() { _ = adminDB.Close(context.Background()) })
 	// A global list, so that the sanctions engine screens (a replica without lists skips it).
 	require.NoError(t, importList(ctx, db, log, io.Discard, sanctions.ImportParams{List: "TEST-SDN", Format: sanctions.FormatOFACSDNCSV,
-		Files: []sanctions.SourceFile{{Name: "sdn.csv", Data: sdnCSV(1, "QWYNTHORPE, Balthazar Ingemar")}}}))
+		Files: []sanctions.SourceFile{{Name: "sdn.csv", Data: sdnCSV("QWYNTHORPE, Balthazar Ingemar")}}}))
 	newTenant := func(slug string) (string, string) {
 		var out bytes.Buffer
 		email := "ops@" + slug + ".ng"
@@ -197,8 +202,7 @@ func TestThreeReplicas(t *testing.T) {
 			require.False(t, found(r), "found on %s before the import", r.name)
 		}
 		require.NoError(t, importList(ctx, db, log, io.Discard, sanctions.ImportParams{List: "TEST-SDN", Format: sanctions.FormatOFACSDNCSV,
-			Files: []sanctions.SourceFile{{Name: "sdn.csv", Data: append(sdnCSV(1, "QWYNTHORPE, Balthazar Ingemar")[:0:0],
-				append(bytes.TrimSuffix(sdnCSV(1, "QWYNTHORPE, Balthazar Ingemar"), []byte("\x1a")), sdnCSV(2, newName)...)...)}}}))
+			Files: []sanctions.SourceFile{{Name: "sdn.csv", Data: sdnCSV("QWYNTHORPE, Balthazar Ingemar", newName)}}}))
 		everywhere(t, "watchlist import", time.Now(), time.Second, found)
 
 		// A settings change (an FX rate): screenings in CHF stop reporting FX_RATE_MISSING.
