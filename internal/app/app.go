@@ -143,6 +143,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	metrics := connectapi.NewMetrics(reg)
 	limits := auth.NewTenantLimiter(cfg.RateLimitScreening, cfg.RateLimitAPI, o.Now)
+	limits.Share(postgres.NewRateBuckets(db)) // every replica spends from the same buckets
 	httpLimits := cfg.HTTP.withDefaults()
 	authn := connectapi.NewAuthenticator(authSvc, sessions, log, connectapi.WithTenantLimits(limits))
 	validator, err := protovalidate.New()

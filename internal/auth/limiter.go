@@ -103,12 +103,52 @@ func (l *LoginLimiter) allow(email, ip string) (bool, time.Duration) {
 }
 
 // TenantLimiter enforces per-tenant request ceilings (decisions.md §7): one class for
-// screening, one for every other endpoint. A rate of 0 turns a class off. Per process.
+// screening, one for every other endpoint. A rate of 0 turns a class off. Alone it counts per
+// process; with a RateLeaser (Share) every replica spends from one bucket per tenant and class.
 type TenantLimiter struct {
 	mu      sync.Mutex
 	buckets map[tenantBucket]*rate.Limiter
 	rates   map[string]int
 	now     func() time.Time
+	leaser  RateLeaser
+	shared  map[tenantBucket]*leasedBucket
+}
+
+// RateLeaser is a token bucket shared by every replica (internal/postgres's): capacity one
+// second of perSecond, refilled evenly. Lease takes up to n tokens of key's bucket at once and
+// returns how many it took; with none taken, wait is how long until one is there.
+type RateLeaser interface {
+	Lease(ctx context.Context, key string, perSecond, n int) (granted int, wait time.Duration, err error)
+}
+
+// leasedBucket is a replica's share of a shared bucket: tokens leased and not yet spent (valid
+// for leaseLife), or a refusal remembered until a token is due, so that an over-limit burst
+// does not ask the database once per request.
+type leasedBucket struct {
+	mu           sync.Mutex
+	tokens       int
+	expires      time.Time
+	refusedUntil time.Time
+	// openUntil lets requests through without asking after a lease failed, so that a database
+	// that does not answer is not waited for by every request in turn.
+	openUntil time.Time
+}
+
+// leaseLife is how long leased tokens may be spent: one second, the bucket's own horizon, so
+// that tokens a replica leased and did not use cannot be spent much later.
+const leaseLife = time.Second
+
+// leaseSize is how many tokens a replica leases at once for a rate: 2 % of a second's worth
+// (at least one), so that with a few replicas the tokens leased and left unspent stay far below
+// the 10 % the limits must hold to, and a tenant at 5,000 screenings a second costs about 50
+// statements a second.
+func leaseSize(perSecond int) int { return max(1, perSecond/50) }
+
+// Share makes l spend from leaser's buckets, shared by every replica, instead of counting in
+// this process alone. Call it before the limiter is used.
+func (l *TenantLimiter) Share(leaser RateLeaser) {
+	l.leaser = leaser
+	l.shared = map[tenantBucket]*leasedBucket{}
 }
 
 // tenantBucket keys a tenant's bucket of one class (a struct, so that a lookup allocates
@@ -133,6 +173,9 @@ func (l *TenantLimiter) Allow(tenant, class string) (bool, time.Duration) {
 		return true, 0
 	}
 	key := tenantBucket{class: class, tenant: tenant}
+	if l.leaser != nil {
+		return l.allowShared(key, n)
+	}
 	l.mu.Lock()
 	lim, ok := l.buckets[key]
 	if !ok {
@@ -150,4 +193,44 @@ func (l *TenantLimiter) Allow(tenant, class string) (bool, time.Duration) {
 	d := r.DelayFrom(now)
 	r.CancelAt(now)
 	return false, d
+}
+
+// allowShared spends a token leased from the shared bucket, leasing more when none is left. A
+// lease that fails (the database cannot answer) allows the request, and the tenant's requests
+// for the next second without asking: the limit protects capacity, and a request that needs
+// the database fails on its own.
+func (l *TenantLimiter) allowShared(key tenantBucket, perSecond int) (bool, time.Duration) {
+	l.mu.Lock()
+	b, ok := l.shared[key]
+	if !ok {
+		b = &leasedBucket{}
+		l.shared[key] = b
+	}
+	l.mu.Unlock()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := l.now()
+	if b.tokens > 0 && now.Before(b.expires) {
+		b.tokens--
+		return true, 0
+	}
+	if now.Before(b.refusedUntil) {
+		return false, b.refusedUntil.Sub(now)
+	}
+	if now.Before(b.openUntil) {
+		return true, 0
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	granted, wait, err := l.leaser.Lease(ctx, key.class+":"+key.tenant, perSecond, leaseSize(perSecond))
+	if err != nil {
+		b.openUntil = now.Add(leaseLife)
+		return true, 0
+	}
+	if granted == 0 {
+		b.tokens, b.refusedUntil = 0, now.Add(wait)
+		return false, wait
+	}
+	b.tokens, b.expires = granted-1, now.Add(leaseLife)
+	return true, 0
 }

@@ -220,6 +220,7 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 	}
 	b := &pgx.Batch{}
 	setTenant(b)
+	b.Queue(lockAccountsSQL, accountLockKeys(tenant, recs))
 	inserted := map[string]bool{}
 	b.Queue(insertSQL, args...).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
@@ -267,7 +268,8 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 		if !inserted[ext] {
 			sum, ok := originals[ext]
 			if !ok {
-				return fmt.Errorf("externalId %q neither inserted nor found", ext)
+				r.err = screening.ErrHistoryChanged // screened again by the caller
+				continue
 			}
 			r.err = screening.DuplicateError(sum)
 		}

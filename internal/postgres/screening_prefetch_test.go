@@ -3,6 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"sync"
 	"testing"
@@ -149,9 +150,13 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 
 // record is a screened transaction of tenant ready to Save; withCase gives it a REVIEW verdict
 // and an automatic case of type caseType.
+// record is a screening of ext from an account of its own (derived from ext) with no history:
+// the store stores a record only on the account history it was screened on.
 func record(tenant tenancy.TenantID, ext, caseType string) *screening.Record {
+	h := fnv.New32a()
+	_, _ = h.Write([]byte(ext))
 	tx := &screening.Transaction{TenantID: tenant, ExternalID: ext, Type: "TRANSFER", Channel: "MOBILE_APP",
-		Amount: decimal.RequireFromString("1000"), SenderAccountNumber: "3100000001", SenderName: "Ada Obi",
+		Amount: decimal.RequireFromString("1000"), SenderAccountNumber: fmt.Sprintf("31%08d", h.Sum32()%100_000_000), SenderName: "Ada Obi",
 		Timestamp: time.Now().UTC().Truncate(time.Microsecond)}
 	tx.Normalize()
 	rec := &screening.Record{ID: screening.NewTransactionID(), VerdictID: screening.NewID("vrd_"), Tx: tx,
@@ -248,5 +253,31 @@ func TestScreeningGetByID(t *testing.T) {
 	}{{b.ID, id}, {a.ID, "not-a-uuid"}, {a.ID, id + "0"}, {a.ID, ""}, {a.ID, "urn:uuid:" + id}, {a.ID, "{" + id + "}"}} {
 		_, err := st.Get(ctx, c.tenant, c.id)
 		require.Equal(t, apperr.NotFound, apperr.CodeOf(err), "%s %q: %v", c.tenant, c.id, err)
+	}
+}
+
+// TestScreeningSaveRefusesChangedHistory: a record screened on an account history that another
+// screening of the account (on another replica) has since extended is not stored: Save answers
+// ErrHistoryChanged, and the same record on the history as it now is is stored.
+func TestScreeningSaveRefusesChangedHistory(t *testing.T) {
+	t.Parallel()
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
+	ten := pgtest.Tenant(ctx, t, db)
+	first := record(ten.ID, "hist-1", "")
+	_, err := st.Save(ctx, first)
+	require.NoError(t, err)
+	for i, caseType := range []string{"", "AML_ALERT"} { // the plain lane and the case lane
+		late := record(ten.ID, "hist-2"+caseType, caseType)
+		late.Tx.SenderAccountNumber, late.Tx.Timestamp = first.Tx.SenderAccountNumber, first.Tx.Timestamp.Add(time.Second)
+		_, err = st.Save(ctx, late) // screened on the empty history
+		require.ErrorIs(t, err, screening.ErrHistoryChanged, caseType)
+		p, err := st.Prefetch(ctx, late.Tx, false)
+		require.NoError(t, err)
+		require.Nil(t, p.Existing, "nothing was stored")
+		require.Equal(t, i+1, p.History.Amounts.Count)
+		late.History = p.History
+		_, err = st.Save(ctx, late)
+		require.NoError(t, err, caseType)
+		first = late
 	}
 }

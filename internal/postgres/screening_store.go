@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -383,7 +385,12 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 
 // insertSQL stores a batch of one tenant's screenings with one statement whatever the batch
 // size (column arrays through unnest, so the prepared statement is reused), skipping
-// externalIds already stored: RETURNING names the rows actually inserted.
+// externalIds already stored and records whose sender account's history is no longer the one
+// they were screened on ($43, $44: the 90-day count and the last activity the prefetch read;
+// the transactions are append-only, so an unchanged count and last activity mean an unchanged
+// history; with transactions in the 90 days the last activity is among them, so the count
+// alone decides and the last activity is read only for accounts without): RETURNING names the
+// rows actually inserted.
 const insertSQL = `insert into transactions (` + txColumns + `)
 select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::numeric, u.fxm,
 	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
@@ -395,12 +402,39 @@ from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
 	$18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::timestamptz[],
 	$26::text[], $27::text[], $28::text[], $29::text[], $30::float8[], $31::float8[], $32::timestamptz[],
 	$33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::text[], $40::int4[],
-	$41::timestamptz[], $42::timestamptz[])
+	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[])
 	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
 	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
-	score, actions, ev, lat_ms, processed, created)
+	score, actions, ev, lat_ms, processed, created, seen_n, seen_last)
+where (select count(*) from transactions t where t.tenant_id = $1 and t.sender_account_number = u.sacc
+		and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= u.ts - interval '90 days') = u.seen_n
+	and (u.seen_n > 0 or (select max(l.transaction_timestamp) from transactions l where l.tenant_id = $1
+		and l.sender_account_number = u.sacc and l.transaction_timestamp <= u.ts) is not distinct from u.seen_last)
 on conflict (tenant_id, external_id) do nothing
 returning external_id`
+
+// lockAccountsSQL takes the transaction-scoped advisory locks of a batch's sender accounts
+// ($1: accountLockKeys, sorted, so that concurrent batches take them in one order). Queued ahead
+// of insertSQL in the same transaction, it makes batches of one account on different replicas
+// commit one after the other, and insertSQL's snapshot, taken after the locks, sees what the
+// previous holder stored.
+const lockAccountsSQL = `select count(pg_advisory_xact_lock(k)) from unnest($1::int8[]) as k`
+
+// accountLockKeys returns the sorted, distinct advisory lock keys of recs' sender accounts:
+// 64 bits of FNV-1a over the tenant and the account (a collision only makes two accounts wait
+// for each other).
+func accountLockKeys(tenant tenancy.TenantID, recs []*screening.Record) []int64 {
+	keys := make([]int64, 0, len(recs))
+	for _, r := range recs {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(tenant))
+		_, _ = h.Write([]byte{0})
+		_, _ = h.Write([]byte(r.Tx.SenderAccountNumber))
+		keys = append(keys, int64(h.Sum64())) //nolint:gosec // a lock key: the bits, not the value, matter
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys)
+}
 
 // insertArgs builds insertSQL's arguments for one tenant's records.
 func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time) ([]any, error) {
@@ -421,7 +455,9 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	vid, outcome, risk, score, actions, ev := make([]string, n), make([]string, n), make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n)
 	latMs := make([]int32, n)
+	seenN, seenLast := make([]int64, n), make([]*time.Time, n)
 	for i, r := range recs {
+		seenN[i], seenLast[i] = int64(r.History.Amounts.Count), r.History.LastActivityAt
 		t := r.Tx
 		ids[i], ext[i], typ[i], chn[i], amt[i], cur[i] = r.ID, t.ExternalID, t.Type, t.Channel, t.Amount.String(), t.Currency
 		ngn[i], fxm[i] = r.AmountNGN.String(), r.FXMissing
@@ -457,7 +493,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	}
 	return []any{string(tenant), ids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
 		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
-		vid, outcome, risk, score, actions, ev, latMs, processed, created}, nil
+		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenN, seenLast}, nil
 }
 
 // txRow is a stored transaction row.

@@ -15,9 +15,9 @@ import (
 // exist to catch. Screenings of different accounts never wait for each other; those of one
 // account wait for its previous screening's commit (a few milliseconds each).
 //
-// The gate is per process: with several replicas, a bank core that sends one account's
-// transactions to different replicas at the same instant can still have them read the same
-// history (docs/screening.md "Decisions").
+// The gate is per process. Across replicas the store refuses a record whose account history
+// changed since it was read (Store.Save answers ErrHistoryChanged) and Screen runs it again
+// (docs/operations.md "One account's screenings across replicas").
 type accountGate struct {
 	mu   sync.Mutex
 	held map[accountKey]chan struct{} // closed when the holder's screening is stored

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base32"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -77,7 +78,22 @@ type Record struct {
 	ProcessedAt time.Time
 	// Case is the automatic case to open in the same database transaction, nil for APPROVE.
 	Case *CaseRequest
+	// History is the sender account's history the verdict was computed on. The store stores
+	// the record only if the account's history is still that one when it commits, and answers
+	// ErrHistoryChanged otherwise (another replica stored one of the account's transactions in
+	// between), so that the screening is run again on the new history.
+	History History
 }
+
+// ErrHistoryChanged is Store.Save's answer when the sender account's history is no longer the
+// one the record was screened on: a screening of the same account on another replica was stored
+// in between. Nothing was stored; Screen screens the transaction again.
+var ErrHistoryChanged = errors.New("the account's history changed during the screening")
+
+// maxHistoryRetries bounds the screenings of one transaction whose account keeps changing under
+// it; each retry follows a commit of the same account elsewhere, so a few are enough for any
+// burst of one account spread over a handful of replicas.
+const maxHistoryRetries = 16
 
 // CaseRequest is the automatic case of a screening (decisions.md §8).
 type CaseRequest struct {
@@ -115,7 +131,8 @@ type Store interface {
 	// dashboard notification and case.created webhook), queues the transaction.screened webhook
 	// for outcomes other than APPROVE and the retro-screening job when an engine failed open.
 	// It returns the case id ("" when none). Errors: DUPLICATE_EXTERNAL_ID (with the original
-	// verdict) when the externalId is already stored; INTERNAL.
+	// verdict) when the externalId is already stored; ErrHistoryChanged (nothing stored) when
+	// the sender account's history is no longer rec.History; INTERNAL.
 	Save(ctx context.Context, rec *Record) (caseID string, err error)
 	// Get returns a stored transaction. Errors: NOT_FOUND; INTERNAL.
 	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Stored, error)
@@ -184,6 +201,26 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 		return Screened{}, err
 	}
 	defer unlock()
+	// Within this process the gate makes one account's screenings take turns; across replicas
+	// the store refuses a record whose account history changed since it was read, and the
+	// screening runs again on the new history (docs/operations.md "Replicas").
+	for attempt := 1; ; attempt++ {
+		out, err := s.screenOnce(ctx, tx, set, start)
+		if errors.Is(err, ErrHistoryChanged) && attempt < maxHistoryRetries {
+			continue
+		}
+		if errors.Is(err, ErrHistoryChanged) {
+			return Screened{}, apperr.New(apperr.Unavailable, "the account's history kept changing; retry the screening")
+		}
+		return out, err
+	}
+}
+
+// screenOnce reads the account's history, runs the pipeline and stores the result (steps 2 to 8
+// of Screen); the caller holds the account's gate.
+func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings, start time.Time) (Screened, error) {
+	mode := set.Config.KYCTrustMode
+	tenantID := tx.TenantID
 	pre, err := s.d.Store.Prefetch(ctx, tx, NeedsStoredKYC(mode, tx))
 	if err != nil {
 		return Screened{}, err
@@ -211,7 +248,7 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	now := s.d.Now()
 	res.TotalLatencyMs = now.Sub(start).Milliseconds()
 	rec := &Record{ID: NewTransactionID(), VerdictID: NewID("vrd_"), Tx: tx, AmountNGN: res.AmountNGN, FXMissing: res.FXMissing,
-		Result: res, ProcessedAt: now.UTC()}
+		Result: res, ProcessedAt: now.UTC(), History: pre.History}
 	if res.Case != nil {
 		rec.Case = caseRequest(rec)
 	}

@@ -26,6 +26,13 @@ const DefaultTimeout = 10 * time.Second
 // connection can be reused; the rest is dropped.
 const maxResponseBody = 64 << 10
 
+// drainGrace is how long the body of an answer is read after its status line arrived. The
+// status decides the attempt; the body only matters for reusing the connection. Reading it
+// under the attempt's whole timeout kept a delivery the receiver had answered 2xx PENDING for
+// up to 10 s when the receiver held its body open, and a crash in that window sent it again
+// (issue 12 finding 2).
+const drainGrace = 250 * time.Millisecond
+
 // ErrForbiddenAddress is returned (wrapped) when the URL's host resolves to an address that
 // outbound.ForbiddenAddr refuses and private addresses are not allowed.
 var ErrForbiddenAddress = outbound.ErrForbiddenAddress
@@ -104,6 +111,8 @@ func (s *Sender) Send(ctx context.Context, rawURL, secret string, m webhook.Mess
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
 		return 0, fmt.Errorf("send webhook: invalid url")
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(m.Body))
 	if err != nil {
 		return 0, fmt.Errorf("send webhook: %w", err)
@@ -116,7 +125,11 @@ func (s *Sender) Send(ctx context.Context, rawURL, secret string, m webhook.Mess
 		return 0, fmt.Errorf("send webhook: %w", err)
 	}
 	defer resp.Body.Close()
+	// The answer is in: drain what the receiver sends promptly, and give up on the rest (the
+	// connection is then closed instead of reused).
+	stop := time.AfterFunc(drainGrace, cancel)
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, maxResponseBody))
+	stop.Stop()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp.StatusCode, &StatusError{StatusCode: resp.StatusCode}
 	}
