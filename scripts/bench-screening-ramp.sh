@@ -26,6 +26,7 @@
 #   BENCH_PG=recommended BENCH_START=seeded MODES=rest:apikey scripts/bench-screening-ramp.sh
 #   MODES= scripts/bench-screening-ramp.sh            # the stall phase only
 #   STALL=0 STEPS="1000" scripts/bench-screening-ramp.sh
+#   PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements" ...   # any other server option
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,7 +77,7 @@ trap cleanup EXIT
 "${as_pg[@]}" "$PG_BIN/initdb" -D "$CLUSTER" -U postgres -A trust -E UTF8 --no-locale >/dev/null
 # shellcheck disable=SC2086
 "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -l "$WORK/pg.log" -w -o "-c listen_addresses=127.0.0.1 -p $CPORT -k $WORK \
-  -c max_connections=200 $PG_OPTS" start >/dev/null
+  -c max_connections=200 $PG_OPTS ${PG_EXTRA_OPTS:-}" start >/dev/null
 PG_URL=postgres://postgres@127.0.0.1:$CPORT/postgres
 DB_URL=postgres://postgres@127.0.0.1:$CPORT/complyd
 psql "$PG_URL" -qc "create database complyd"
