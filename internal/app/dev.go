@@ -76,7 +76,7 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 	}
 	if cfg.DatabaseURL == "" {
 		dir, _ := filepath.Abs(filepath.Join(p.Dir, "pg"))
-		cl, err := pgcluster.Start(ctx, dir)
+		cl, err := pgcluster.Start(ctx, dir, pgcluster.RecommendedSettings...)
 		if errors.Is(err, pgcluster.ErrNoBinaries) {
 			return fmt.Errorf("complyd dev needs PostgreSQL: %w", err)
 		} else if err != nil {

@@ -31,20 +31,28 @@ type Cluster struct {
 	Port int
 	bin  string
 	cred *syscall.Credential
+	// settings are extra server settings (name=value), passed as -c at every start.
+	settings []string
 }
+
+// RecommendedSettings are the server settings docs/screening.md recommends for screening
+// (issue 15 point 4): fewer checkpoints, so fewer full-page images of the random-key indexes
+// in the WAL, and those compressed. `complyd dev` starts its own cluster with them.
+var RecommendedSettings = []string{"shared_buffers=1GB", "max_wal_size=8GB", "checkpoint_timeout=15min", "wal_compression=lz4"}
 
 // URL is the connection string of the cluster's postgres database.
 func (c *Cluster) URL() string {
 	return fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.Port)
 }
 
-// Start initialises dir (if empty) and starts a server on a free loopback port.
-func Start(ctx context.Context, dir string) (*Cluster, error) {
+// Start initialises dir (if empty) and starts a server on a free loopback port, with settings
+// (name=value, such as RecommendedSettings) on top of initdb's defaults.
+func Start(ctx context.Context, dir string, settings ...string) (*Cluster, error) {
 	bin, err := findBin()
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{Dir: dir, bin: bin}
+	c := &Cluster{Dir: dir, bin: bin, settings: settings}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -83,6 +91,9 @@ func Start(ctx context.Context, dir string) (*Cluster, error) {
 func (c *Cluster) Restart(ctx context.Context) error {
 	data := filepath.Join(c.Dir, "data")
 	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200", c.Port, c.Dir)
+	for _, kv := range c.settings {
+		opts += " -c " + kv
+	}
 	if err := c.run(ctx, "pg_ctl", "-D", data, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-o", opts, "start"); err != nil {
 		return fmt.Errorf("pg_ctl start (see %s): %w", filepath.Join(c.Dir, "server.log"), err)
 	}
