@@ -45,22 +45,17 @@ func (s *WalletStore) SettleForTest(ctx context.Context, h wallet.Hold, descript
 
 // MigrateDownToForTest rolls the goose migrations back to version.
 func MigrateDownToForTest(ctx context.Context, url string, version int64) error {
-	db, err := sql.Open("pgx", url)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
-	if err != nil {
-		return err
-	}
-	_, err = provider.DownTo(ctx, version)
-	return err
+	return withGoose(url, func(p *goose.Provider) error { _, err := p.DownTo(ctx, version); return err })
 }
 
 // MigrateUpToForTest applies the goose migrations up to and including version, and no River
 // migration: migration tests start from the schema an older release left.
 func MigrateUpToForTest(ctx context.Context, url string, version int64) error {
+	return withGoose(url, func(p *goose.Provider) error { _, err := p.UpTo(ctx, version); return err })
+}
+
+// withGoose runs fn with a goose provider of this package's migrations on url.
+func withGoose(url string, fn func(*goose.Provider) error) error {
 	db, err := sql.Open("pgx", url)
 	if err != nil {
 		return err
@@ -70,8 +65,7 @@ func MigrateUpToForTest(ctx context.Context, url string, version int64) error {
 	if err != nil {
 		return err
 	}
-	_, err = provider.UpTo(ctx, version)
-	return err
+	return fn(provider)
 }
 
 // PrefetchSQLForTest is screening's batched prefetch statement, for plan tests.
@@ -81,3 +75,9 @@ const PrefetchSQLForTest = prefetchSQL
 // batch whose oldest screening had waited d would.
 func (s *ScreeningStore) QueueWaitForTest() time.Duration     { return time.Duration(s.waited.Load()) }
 func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(int64(d)) }
+
+// PrefetchSQL is the screening prefetch statement; AnalyzeIfYoungForTest runs the young-table
+// check as the screening store does after stored screenings.
+const PrefetchSQL = prefetchSQL
+
+func (db *DB) AnalyzeIfYoungForTest(stored int64) { newYoungTable(db).check(stored) }

@@ -66,17 +66,13 @@ func (db *DB) kycBVNHash(tenantID tenancy.TenantID, bvn string) []byte {
 // each (rows locked FOR UPDATE, so a concurrent edit waits), and is idempotent: a run with nothing left
 // reads one empty partial index per tenant (kyc_applications_plaintext_idx).
 func (db *DB) SealKYCIdentifiers(ctx context.Context) (int, error) {
-	rows, err := db.Pool.Query(ctx, `select id::text from tenants`)
-	if err != nil {
-		return 0, fmt.Errorf("list tenants: %w", err)
-	}
-	tenants, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	tenants, err := db.tenantIDs(ctx)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
 	for _, t := range tenants {
-		n, err := db.SealTenantKYCIdentifiers(ctx, tenancy.TenantID(t))
+		n, err := db.SealTenantKYCIdentifiers(ctx, t)
 		total += n
 		if err != nil {
 			return total, err

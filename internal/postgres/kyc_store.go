@@ -327,29 +327,34 @@ func (s *KYCStore) ExpiryDays(ctx context.Context, tenantID tenancy.TenantID) (i
 	return n, err
 }
 
+// tenantIDs lists every tenant, for the sweeps that work tenant by tenant (each in a
+// transaction of its own, so that row-level security applies).
+func (db *DB) tenantIDs(ctx context.Context) ([]tenancy.TenantID, error) {
+	rows, err := db.Pool.Query(ctx, `select id::text from tenants`)
+	if err != nil {
+		return nil, fmt.Errorf("list tenants: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[tenancy.TenantID])
+}
+
 // ExpireApplications implements kyc.Expirer: tenant by tenant (each in its own transaction, so
 // RLS applies), the applications created more than expiry_days before now and still
 // non-terminal become EXPIRED, each audited with kyc.status_changed queued.
 func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, error) {
-	rows, err := s.db.Pool.Query(ctx, `select id::text from tenants`)
-	if err != nil {
-		return 0, fmt.Errorf("list tenants: %w", err)
-	}
-	tenants, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	tenants, err := s.db.tenantIDs(ctx)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
-	for _, t := range tenants {
-		tenantID := tenancy.TenantID(t)
+	for _, tenantID := range tenants {
 		err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 			days := kyc.DefaultExpiryDays
-			if err := tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, t).Scan(&days); err != nil && err != pgx.ErrNoRows {
+			if err := tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&days); err != nil && err != pgx.ErrNoRows {
 				return err
 			}
 			cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
 			apps, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").
-				Where(sq.And{sq.Eq{"a.tenant_id": t}, sq.NotEq{"a.status": []string{kyc.StatusApproved, kyc.StatusRejected, kyc.StatusExpired}},
+				Where(sq.And{sq.Eq{"a.tenant_id": string(tenantID)}, sq.NotEq{"a.status": []string{kyc.StatusApproved, kyc.StatusRejected, kyc.StatusExpired}},
 					sq.Lt{"a.created_at": cutoff}}).OrderBy("a.created_at").Suffix("FOR UPDATE OF a SKIP LOCKED"))
 			if err != nil {
 				return err
@@ -362,7 +367,7 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 				prev := a.Status
 				a.Status, a.UpdatedAt = kyc.StatusExpired, now
 				if err := exec(ctx, tx, psql.Update("kyc_applications").Set("status", a.Status).Set("updated_at", now).
-					Where(sq.Eq{"tenant_id": t, "id": a.ID})); err != nil {
+					Where(sq.Eq{"tenant_id": string(tenantID), "id": a.ID})); err != nil {
 					return err
 				}
 				if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
@@ -376,7 +381,7 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 			return nil
 		})
 		if err != nil {
-			return total, fmt.Errorf("expire applications of %s: %w", t, err)
+			return total, fmt.Errorf("expire applications of %s: %w", tenantID, err)
 		}
 	}
 	return total, nil

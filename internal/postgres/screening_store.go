@@ -32,6 +32,7 @@ type ScreeningStore struct {
 	// how long the oldest screening of the last batch read had waited in the queue, in ns.
 	maxWait time.Duration
 	waited  atomic.Int64
+	young   *youngTable
 }
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
@@ -91,9 +92,15 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	if o.MaxQueueWait <= 0 {
 		o.MaxQueueWait = 100 * time.Millisecond
 	}
-	s := &ScreeningStore{db: db, maxWait: o.MaxQueueWait}
+	s := &ScreeningStore{db: db, maxWait: o.MaxQueueWait, young: newYoungTable(db)}
 	m := newBatchMetrics(o.Metrics)
-	s.gc = newGroupCommitter(o, db, m, s.commit)
+	s.gc = newGroupCommitter(o, db, m, func(ctx context.Context, conn *tenantConn, batch []*saveReq) error {
+		err := s.commit(ctx, conn, batch)
+		if err == nil {
+			s.young.added(len(batch))
+		}
+		return err
+	})
 	s.pf = newBatcher(o.Readers, o.MaxBatch, o.MaxQueue, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop

@@ -1,0 +1,67 @@
+package postgres_test
+
+import (
+	"context"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/pgtest"
+	"github.com/complyd/complyd/internal/postgres"
+)
+
+// TestYoungTableAnalysed: the prefetch's generic plan, made while the transactions table was
+// empty, reads an account's history through an index that does not lead to the account (a scan
+// of the tenant's rows per screening once the table fills); the young-table check analyses the
+// table, which replaces that cached plan with one through transactions_sender_idx (issue 15:
+// the first minute of a new tenant).
+func TestYoungTableAnalysed(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, url := pgtest.Fresh(t)
+	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 4, Logger: slog.New(slog.DiscardHandler), CredentialsKey: pgtest.CredentialsKey})
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	ten := pgtest.Tenant(ctx, t, db)
+
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close(ctx) })
+	_, err = conn.Exec(ctx, "set plan_cache_mode = force_generic_plan")
+	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "prepare pf(uuid, text[], text[], timestamptz[], bytea[]) as "+postgres.PrefetchSQL)
+	require.NoError(t, err)
+	plan := func() string {
+		rows, err := conn.Query(ctx, `explain execute pf($1, array['x'], array['3000000001'], array[now()], array[null]::bytea[])`,
+			pgx.QueryExecModeSimpleProtocol, string(ten.ID))
+		require.NoError(t, err)
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return strings.Join(lines, "\n")
+	}
+	plan() // the generic plan is made now, on the empty table, and cached
+
+	tx, err := db.Pool.Begin(ctx)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID))
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
+		sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level, aggregate_score, actions,
+		engine_verdicts, total_latency_ms, processed_at, created_at)
+		select gen_random_uuid(), $1, 'young-' || g, 'TRANSFER', 'MOBILE_APP', 10, 'NGN', 10, lpad((3000000000 + g % 200)::text, 10, '0'),
+		  'A B', now() - g * interval '1 second', 'vrd', 'APPROVE', 'LOW', 0, '{}', '[]', 1, now(), now()
+		from generate_series(1, 5000) g`, string(ten.ID))
+	require.NoError(t, err)
+	require.NoError(t, tx.Commit(ctx))
+	require.NotContains(t, plan(), "transactions_sender_idx", "the plan cached on the empty table")
+
+	db.AnalyzeIfYoungForTest(5000)
+	require.Contains(t, plan(), "transactions_sender_idx", "after the analysis the history is read by account")
+
+	var analysed bool
+	require.NoError(t, db.Pool.QueryRow(ctx, `select last_analyze is not null from pg_stat_user_tables where relname = 'transactions'`).Scan(&analysed))
+	require.True(t, analysed)
+}
