@@ -184,5 +184,5 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getm
     c = j.get("cpuUsPerScreening", {})
     print(f"{os.path.basename(f)[:-5]:28} achieved {j['throughput']:7.0f}/s  p50 {j['p50ms']:7.2f}  p95 {j['p95ms']:7.2f}  "
           f"p99 {j['p99ms']:8.2f} ms  errors {j['errors']} {j.get('errorKinds') or ''}  "
-          f"CPU/screening server {c.get('server', 0):.0f} us, PostgreSQL {c.get('postgres', 0):.0f} us")
+          f"CPU per answered: server {c.get('serverPerAnswered', 0):.0f} us, PostgreSQL {c.get('postgresPerAnswered', 0):.0f} us")
 PY
