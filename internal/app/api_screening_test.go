@@ -96,6 +96,17 @@ func (o screenOut) rule(name string) bool {
 	return false
 }
 
+// countRule is how many of outs triggered rule.
+func countRule(outs []screenOut, rule string) int {
+	n := 0
+	for _, o := range outs {
+		if o.rule(rule) {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *testServer) screen(token string, body map[string]any) (screenOut, envelope) {
 	s.t.Helper()
 	env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: token}, body)
@@ -271,20 +282,11 @@ func TestScreeningAccountBurst(t *testing.T) {
 		wg.Wait()
 		return outs
 	}
-	count := func(outs []screenOut, rule string) int {
-		n := 0
-		for _, o := range outs {
-			if o.rule(rule) {
-				n++
-			}
-		}
-		return n
-	}
 	// AML-007: 5 or more in 60 minutes, this one included: the 5th and 6th of six.
-	require.Equal(t, 2, count(burst("0700000001", 6, 1000), "AML-007"))
+	require.Equal(t, 2, countRule(burst("0700000001", 6, 1000), "AML-007"))
 	// AML-003: three of 3,500,000 NGN (each under 80 % of the 10,000,000 transfer threshold)
 	// total 10,500,000 in 24 hours: the third one.
-	require.Equal(t, 1, count(burst("0700000002", 3, 3_500_000), "AML-003"))
+	require.Equal(t, 1, countRule(burst("0700000002", 3, 3_500_000), "AML-003"))
 }
 
 // TestTransactionListDateFilters: from and to take RFC 3339 timestamps or ISO 8601 dates (a

@@ -151,15 +151,6 @@ func TestThreeReplicas(t *testing.T) {
 			wg.Wait()
 			return outs
 		}
-		count := func(outs []screenOut, rule string) int {
-			n := 0
-			for _, o := range outs {
-				if o.rule(rule) {
-					n++
-				}
-			}
-			return n
-		}
 		for round := range 3 {
 			if round > 0 {
 				time.Sleep(time.Second) // the tenant's bucket (40 a second) refills between rounds of 15
@@ -167,11 +158,11 @@ func TestThreeReplicas(t *testing.T) {
 			// AML-007 (5 or more in 60 minutes, this one included): the 5th to the 12th; velocity
 			// (10 or more): the 10th to the 12th.
 			outs := burst(fmt.Sprintf("07100000%02d", round), 12, 1000)
-			require.Equal(t, 8, count(outs, "AML-007"), "round %d: AML-007 on a burst of 12 over three replicas", round)
-			require.Equal(t, 3, count(outs, "High Velocity"), "round %d: velocity on a burst of 12 over three replicas", round)
+			require.Equal(t, 8, countRule(outs, "AML-007"), "round %d: AML-007 on a burst of 12 over three replicas", round)
+			require.Equal(t, 3, countRule(outs, "High Velocity"), "round %d: velocity on a burst of 12 over three replicas", round)
 			// AML-003: three of 3,500,000 NGN total 10,500,000 in 24 hours: the third one.
 			outs = burst(fmt.Sprintf("07200000%02d", round), 3, 3_500_000)
-			require.Equal(t, 1, count(outs, "AML-003"), "round %d: AML-003 on three of 3.5M over three replicas", round)
+			require.Equal(t, 1, countRule(outs, "AML-003"), "round %d: AML-003 on three of 3.5M over three replicas", round)
 		}
 	})
 	// everywhere polls probe on every replica until it holds and fails when one takes longer than
