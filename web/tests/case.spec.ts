@@ -30,6 +30,8 @@ test('work a case from OPEN to a four-eyes resolution with a second officer', as
   await two.goto('/cases/' + f.caseId);
   await two.getByRole('button', { name: 'Confirm resolution' }).click();
   await expect(two.getByTestId('case-status')).toHaveText('resolved true positive');
+  // A resolved case takes no new proposal (the API would refuse it), so none is offered.
+  await expect(two.getByRole('button', { name: 'Propose resolution' })).toHaveCount(0);
   await shot(two, 'case-resolved');
 });
 

@@ -35,7 +35,7 @@ export function CasePage({ id }: { id: string }) {
       </dl>
       <p>{c.description}</p>
       {canAct && <Actions caseId={c.id} status={c.status} onDone={refetch} />}
-      <Proposals caseId={c.id} canAct={canAct} onDone={refetch} />
+      <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />
       <Interdictions caseId={c.id} canAct={canAct} />
       <h2>Timeline</h2>
       {c.timeline.length === 0 ? <Empty>No events yet.</Empty> : (
@@ -88,7 +88,9 @@ function Reassign({ onPick }: { onPick: (id: string) => void }) {
   );
 }
 
-function Proposals({ caseId, canAct, onDone }: { caseId: string; canAct: boolean; onDone: () => void }) {
+// Proposals lists the case's resolution proposals; a new one can be proposed only while the case
+// is neither resolved nor closed (the API refuses it then: INVALID_STATUS_TRANSITION).
+function Proposals({ caseId, canAct, resolved, onDone }: { caseId: string; canAct: boolean; resolved: boolean; onDone: () => void }) {
   const { me } = useSession();
   const q = useQuery(CaseService.method.listResolutionProposals, { id: caseId });
   const done = () => { void q.refetch(); onDone(); };
@@ -116,7 +118,7 @@ function Proposals({ caseId, canAct, onDone }: { caseId: string; canAct: boolean
         </ul>
       )}
       <ErrorText error={approve.error ?? reject.error} />
-      {canAct && !items.some((p) => p.status === 'PENDING') && (
+      {canAct && !resolved && !items.some((p) => p.status === 'PENDING') && (
         <form onSubmit={(e) => { e.preventDefault(); propose.mutate({ id: caseId, resolution, note }); }}>
           <Field label="Proposed resolution"><select value={resolution} onChange={(e) => setResolution(e.target.value)}><option value="TRUE_POSITIVE">true positive</option><option value="FALSE_POSITIVE">false positive</option></select></Field>
           <Field label="Resolution rationale"><textarea value={note} onChange={(e) => setNote(e.target.value)} /></Field>

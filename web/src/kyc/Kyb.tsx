@@ -6,6 +6,8 @@ import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
+import { ApplicationDecision } from '../ui/ApplicationDecision';
+import { DocumentFigure } from '../ui/DocumentFigure';
 
 const kybStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'CAC_VERIFIED', 'DIRECTORS_VERIFIED', 'BENEFICIAL_OWNERS_VERIFIED', 'SCREENING_PASSED', 'APPROVED', 'REJECTED', 'EXPIRED'];
 
@@ -41,8 +43,6 @@ export function KybPage({ id }: { id: string }) {
   const done = () => void q.refetch();
   const approve = useMutation(KybService.method.approveKybApplication, { onSuccess: done });
   const reject = useMutation(KybService.method.rejectKybApplication, { onSuccess: done });
-  const [reason, setReason] = useState('');
-  const [risk, setRisk] = useState('LOW');
   if (q.isPending) return <Loading />;
   if (q.isError) return <section><h1>Application not found</h1><ErrorText error={q.error} /></section>;
   const a = q.data;
@@ -70,28 +70,15 @@ export function KybPage({ id }: { id: string }) {
       <h2>Documents</h2>
       {a.documents.length === 0 ? <Empty>No documents uploaded.</Empty> : a.documents.map((d) => <KybDocumentPreview key={d.id} appId={a.id} d={d} />)}
       {canAct && !terminal && (
-        <div className="actions">
-          <h2>Decision</h2>
-          <Field label="Risk level"><select value={risk} onChange={(e) => setRisk(e.target.value)}><option>LOW</option><option>MEDIUM</option><option>HIGH</option></select></Field>
-          <Field label="Decision reason"><textarea value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-          <button type="button" onClick={() => approve.mutate({ id: a.id, riskLevel: risk, notes: reason || undefined })}>Approve application</button>
-          <button type="button" onClick={() => reject.mutate({ id: a.id, reason, riskLevel: risk })}>Reject application</button>
-          <ErrorText error={approve.error ?? reject.error} />
-        </div>
+        <ApplicationDecision error={approve.error ?? reject.error}
+          onApprove={(riskLevel, reason) => approve.mutate({ id: a.id, riskLevel, notes: reason || undefined })}
+          onReject={(riskLevel, reason) => reject.mutate({ id: a.id, reason, riskLevel })} />
       )}
     </section>
   );
 }
 
 function KybDocumentPreview({ appId, d }: { appId: string; d: KycDocument }) {
-  const q = useQuery(KybService.method.getKybDocumentDownload, { id: appId, docId: d.id });
-  return (
-    <figure className="doc">
-      <figcaption>{label(d.documentType)}: {d.fileName} ({d.mimeType})</figcaption>
-      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : d.mimeType.startsWith('image/')
-        ? <img src={q.data.url} alt={`${d.fileName} preview`} style={{ maxWidth: 480 }} />
-        : d.mimeType === 'application/pdf' ? <iframe title={`${d.fileName} preview`} src={q.data.url} width={480} height={600} /> : null}
-      {q.data && <p><a href={q.data.url} target="_blank" rel="noreferrer">Download {d.fileName}</a></p>}
-    </figure>
-  );
+  const link = useQuery(KybService.method.getKybDocumentDownload, { id: appId, docId: d.id });
+  return <DocumentFigure caption={<>{label(d.documentType)}: {d.fileName} ({d.mimeType})</>} fileName={d.fileName} mimeType={d.mimeType} link={link} />;
 }

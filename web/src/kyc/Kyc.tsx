@@ -5,6 +5,8 @@ import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
+import { ApplicationDecision } from '../ui/ApplicationDecision';
+import { DocumentFigure } from '../ui/DocumentFigure';
 
 const kycStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'NIN_VERIFIED', 'BVN_VERIFIED', 'LIVENESS_PASSED', 'APPROVED', 'REJECTED', 'EXPIRED'];
 
@@ -42,8 +44,6 @@ export function KycPage({ id }: { id: string }) {
   const done = () => void q.refetch();
   const approve = useMutation(KycService.method.approveApplication, { onSuccess: done });
   const reject = useMutation(KycService.method.rejectApplication, { onSuccess: done });
-  const [reason, setReason] = useState('');
-  const [risk, setRisk] = useState('LOW');
   if (q.isPending) return <Loading />;
   if (q.isError) return <section><h1>Application not found</h1><ErrorText error={q.error} /></section>;
   const a = q.data;
@@ -78,14 +78,9 @@ export function KycPage({ id }: { id: string }) {
         </div>
       ))}
       {canAct && !terminal && (
-        <div className="actions">
-          <h2>Decision</h2>
-          <Field label="Risk level"><select value={risk} onChange={(e) => setRisk(e.target.value)}><option>LOW</option><option>MEDIUM</option><option>HIGH</option></select></Field>
-          <Field label="Decision reason"><textarea value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-          <button type="button" onClick={() => approve.mutate({ id: a.id, riskLevel: risk, notes: reason || undefined })}>Approve application</button>
-          <button type="button" onClick={() => reject.mutate({ id: a.id, reason, riskLevel: risk })}>Reject application</button>
-          <ErrorText error={approve.error ?? reject.error} />
-        </div>
+        <ApplicationDecision error={approve.error ?? reject.error}
+          onApprove={(riskLevel, reason) => approve.mutate({ id: a.id, riskLevel, notes: reason || undefined })}
+          onReject={(riskLevel, reason) => reject.mutate({ id: a.id, reason, riskLevel })} />
       )}
     </section>
   );
@@ -93,18 +88,8 @@ export function KycPage({ id }: { id: string }) {
 
 // DocumentPreview asks the API for a short-lived download link and shows images and PDFs inline.
 function DocumentPreview({ appId, d }: { appId: string; d: KycDocument }) {
-  const q = useQuery(KycService.method.getDocumentDownload, { id: appId, docId: d.id });
-  return (
-    <figure className="doc">
-      <figcaption>{label(d.documentType)}: {d.fileName} ({d.mimeType}, {d.fileSizeBytes} bytes)</figcaption>
-      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : d.mimeType.startsWith('image/')
-        ? <img src={q.data.url} alt={`${d.fileName} preview`} style={{ maxWidth: 480 }} />
-        : d.mimeType === 'application/pdf'
-          ? <iframe title={`${d.fileName} preview`} src={q.data.url} width={480} height={600} />
-          : null}
-      {q.data && <p><a href={q.data.url} target="_blank" rel="noreferrer">Download {d.fileName}</a></p>}
-    </figure>
-  );
+  const link = useQuery(KycService.method.getDocumentDownload, { id: appId, docId: d.id });
+  return <DocumentFigure caption={<>{label(d.documentType)}: {d.fileName} ({d.mimeType}, {d.fileSizeBytes} bytes)</>} fileName={d.fileName} mimeType={d.mimeType} link={link} />;
 }
 
 // DocumentReview shows a document's verification status and, to officers, the decision: verify
