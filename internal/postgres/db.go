@@ -195,3 +195,13 @@ func (db *DB) readOne(ctx context.Context, tenant tenancy.TenantID, what string,
 	}
 	return scanErr
 }
+
+// tenantIDs lists every tenant, for the sweeps that work tenant by tenant (each in a
+// transaction of its own, so that row-level security applies).
+func (db *DB) tenantIDs(ctx context.Context) ([]tenancy.TenantID, error) {
+	rows, err := db.Pool.Query(ctx, `select id::text from tenants`)
+	if err != nil {
+		return nil, fmt.Errorf("list tenants: %w", err)
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[tenancy.TenantID])
+}

@@ -327,16 +327,6 @@ func (s *KYCStore) ExpiryDays(ctx context.Context, tenantID tenancy.TenantID) (i
 	return n, err
 }
 
-// tenantIDs lists every tenant, for the sweeps that work tenant by tenant (each in a
-// transaction of its own, so that row-level security applies).
-func (db *DB) tenantIDs(ctx context.Context) ([]tenancy.TenantID, error) {
-	rows, err := db.Pool.Query(ctx, `select id::text from tenants`)
-	if err != nil {
-		return nil, fmt.Errorf("list tenants: %w", err)
-	}
-	return pgx.CollectRows(rows, pgx.RowTo[tenancy.TenantID])
-}
-
 // ExpireApplications implements kyc.Expirer: tenant by tenant (each in its own transaction, so
 // RLS applies), the applications created more than expiry_days before now and still
 // non-terminal become EXPIRED, each audited with kyc.status_changed queued.

@@ -259,18 +259,14 @@ func (s *WebhookStore) Attempts(ctx context.Context, tenantID tenancy.TenantID, 
 // PurgeDead deletes DEAD deliveries that died before cutoff, tenant by tenant (each in its own
 // row-level-security scope), and returns how many it deleted. Errors: INTERNAL.
 func (s *WebhookStore) PurgeDead(ctx context.Context, cutoff time.Time) (int, error) {
-	rows, err := s.db.Pool.Query(ctx, "select id::text from tenants")
+	ids, err := s.db.tenantIDs(ctx)
 	if err != nil {
-		return 0, fmt.Errorf("list tenants: %w", err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	if err != nil {
-		return 0, fmt.Errorf("list tenants: %w", err)
+		return 0, err
 	}
 	total := 0
 	for _, id := range ids {
-		err := s.db.inTenant(ctx, tenancy.TenantID(id), func(tx pgx.Tx) error {
-			tag, err := tx.Exec(ctx, `delete from webhook_deliveries where tenant_id = $1 and status = 'DEAD' and dead_at < $2`, id, cutoff)
+		err := s.db.inTenant(ctx, id, func(tx pgx.Tx) error {
+			tag, err := tx.Exec(ctx, `delete from webhook_deliveries where tenant_id = $1 and status = 'DEAD' and dead_at < $2`, string(id), cutoff)
 			total += int(tag.RowsAffected())
 			return err
 		})
