@@ -22,7 +22,7 @@ func wireCases(w *wiring) error {
 
 	hooks := postgres.NewWebhookStore(w.db)
 	hookSvc := webhook.NewService(hooks, w.cfg.WebhookAllowPrivate, w.now)
-	p, h = complydv1connect.NewWebhookServiceHandler(connectapi.NewWebhookHandler(hookSvc, w.log), w.handlerOpts...)
+	p, h = complydv1connect.NewWebhookServiceHandler(connectapi.NewWebhookHandler(hookSvc, w.log).WithAttempts(hooks), w.handlerOpts...)
 	w.addService(complydv1connect.WebhookServiceName, p, h)
 
 	p, h = complydv1connect.NewNotificationServiceHandler(

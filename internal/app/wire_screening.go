@@ -71,7 +71,7 @@ func wireScreening(w *wiring) error {
 	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.validator, w.limits, w.log).WithDefaultDeadline(w.cfg.ScreeningDeadline), txOpts...)
 	w.addService(complydv1connect.TransactionServiceName, p, h)
 	p, h = complydv1connect.NewRuleServiceHandler(connectapi.NewRuleHandler(settingsStore, compiler, programs,
-		cache.Invalidate, w.now, w.log), w.handlerOpts...)
+		cache.Invalidate, w.now, w.log).WithBacktests(postgres.NewBacktestStore(w.db)), w.handlerOpts...)
 	w.addService(complydv1connect.RuleServiceName, p, h)
 	kycConfig := func(ctx context.Context) (*complydv1.KycConfig, error) {
 		res, err := w.providerHandler.GetKycConfig(ctx, connect.NewRequest(&complydv1.GetKycConfigRequest{}))

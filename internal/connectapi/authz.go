@@ -61,6 +61,19 @@ var permissions = map[string]access{
 	complydv1connect.WebhookServiceUpdateWebhookConfigProcedure:   {roles: auth.AdminOnly},
 	complydv1connect.WebhookServiceListWebhookDeliveriesProcedure: {roles: auth.AdminAndAuditor},
 	complydv1connect.WebhookServiceRetryWebhookDeliveryProcedure:  {roles: auth.AdminOnly},
+	complydv1connect.WebhookServiceReplayWebhookDeliveryProcedure: {roles: auth.AdminOnly},
+	complydv1connect.WebhookServiceListWebhookAttemptsProcedure:   {roles: auth.AdminAndAuditor},
+
+	// The own account (docs/dashboard.md "Users and roles"): every role changes its own
+	// password and enrols its own MFA; resetting another user's MFA is user management.
+	complydv1connect.AccountServiceChangePasswordProcedure:      {roles: auth.AnyRole},
+	complydv1connect.AccountServiceStartMfaEnrolmentProcedure:   {roles: auth.AnyRole},
+	complydv1connect.AccountServiceConfirmMfaEnrolmentProcedure: {roles: auth.AnyRole},
+	complydv1connect.AccountServiceResetUserMfaProcedure:        {roles: auth.AdminOnly},
+
+	// Branding is tenant configuration (decisions.md §4); every role reads it through /auth/me.
+	complydv1connect.BrandingServiceGetBrandingProcedure:    {roles: auth.AnyRole},
+	complydv1connect.BrandingServiceUpdateBrandingProcedure: {roles: auth.AdminOnly},
 
 	// Notifications (issue 5): every user reads and marks their own.
 	complydv1connect.NotificationServiceListNotificationsProcedure:    {roles: auth.AnyRole},
@@ -148,6 +161,8 @@ var permissions = map[string]access{
 	complydv1connect.RuleServiceGetRuleProcedure:                       {roles: auth.AnyRole},
 	complydv1connect.RuleServiceUpdateRuleProcedure:                    {roles: auth.AdminOnly},
 	complydv1connect.RuleServiceDeleteRuleProcedure:                    {roles: auth.AdminOnly},
+	complydv1connect.RuleServiceValidateRuleExpressionProcedure:        {roles: auth.AdminOnly},
+	complydv1connect.RuleServiceBacktestRuleProcedure:                  {roles: auth.AdminOnly},
 	complydv1connect.TenantConfigServiceUpdateKycConfigProcedure:       {roles: auth.AdminOnly},
 	complydv1connect.TenantConfigServiceGetFxRatesProcedure:            {roles: auth.AdminOnly},
 	complydv1connect.TenantConfigServiceUpdateFxRatesProcedure:         {roles: auth.AdminOnly},

@@ -43,6 +43,8 @@ type RuleHandler struct {
 	// invalidate drops the tenant's cached settings in this process at once (other replicas
 	// learn it through LISTEN/NOTIFY).
 	invalidate func(tenancy.TenantID)
+	// backtests is the source of BacktestRule (rule_backtest.go).
+	backtests screening.BacktestSource
 }
 
 // NewRuleHandler returns the handler.

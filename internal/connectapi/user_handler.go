@@ -30,7 +30,7 @@ func (h *UserHandler) fail(ctx context.Context, err error) error { return ToConn
 
 func userToProto(u auth.User) *complydv1.User {
 	return &complydv1.User{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName, Role: string(u.Role),
-		IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt)}
+		IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt), MfaEnabled: u.MFAEnabled}
 }
 
 // ListUsers implements UserService.ListUsers.

@@ -16,8 +16,9 @@ import (
 
 // WebhookHandler serves complyd.v1.WebhookService.
 type WebhookHandler struct {
-	svc *webhook.Service
-	log *slog.Logger
+	svc      *webhook.Service
+	log      *slog.Logger
+	attempts webhook.AttemptStore // webhook_replay.go
 }
 
 // NewWebhookHandler returns the handler.

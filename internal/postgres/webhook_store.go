@@ -237,7 +237,7 @@ func (s *WebhookStore) Attempts(ctx context.Context, tenantID tenancy.TenantID, 
 	var out []webhook.Attempt
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `select attempt, coalesce(status_code, 0), error, duration_ms, attempted_at from webhook_attempts
-			where tenant_id = $1 and delivery_id = $2 order by attempt, id`, string(tenantID), deliveryID)
+			where tenant_id = $1 and delivery_id = $2 order by attempted_at, id`, string(tenantID), deliveryID)
 		if err != nil {
 			return err
 		}
@@ -275,4 +275,14 @@ func (s *WebhookStore) PurgeDead(ctx context.Context, cutoff time.Time) (int, er
 		}
 	}
 	return total, nil
+}
+
+// Delivery returns one delivery of the tenant. Errors: NOT_FOUND.
+func (s *WebhookStore) Delivery(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, error) {
+	var d webhook.Delivery
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		d, err = getDelivery(ctx, tx, tenantID, id, false)
+		return err
+	})
+	return d, err
 }

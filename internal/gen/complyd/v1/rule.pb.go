@@ -590,6 +590,389 @@ func (x *DeleteRuleRequest) GetId() string {
 	return ""
 }
 
+// ValidateRuleExpressionRequest holds the expression.
+type ValidateRuleExpressionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// expression in CEL.
+	Expression    string `protobuf:"bytes,1,opt,name=expression,proto3" json:"expression,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateRuleExpressionRequest) Reset() {
+	*x = ValidateRuleExpressionRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateRuleExpressionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateRuleExpressionRequest) ProtoMessage() {}
+
+func (x *ValidateRuleExpressionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateRuleExpressionRequest.ProtoReflect.Descriptor instead.
+func (*ValidateRuleExpressionRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ValidateRuleExpressionRequest) GetExpression() string {
+	if x != nil {
+		return x.Expression
+	}
+	return ""
+}
+
+// ValidateRuleExpressionResponse says whether it compiles.
+type ValidateRuleExpressionResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// valid is true when the expression compiles to a bool.
+	Valid bool `protobuf:"varint,1,opt,name=valid,proto3" json:"valid,omitempty"`
+	// message is the compiler's message when it does not.
+	Message       string `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ValidateRuleExpressionResponse) Reset() {
+	*x = ValidateRuleExpressionResponse{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ValidateRuleExpressionResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ValidateRuleExpressionResponse) ProtoMessage() {}
+
+func (x *ValidateRuleExpressionResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ValidateRuleExpressionResponse.ProtoReflect.Descriptor instead.
+func (*ValidateRuleExpressionResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ValidateRuleExpressionResponse) GetValid() bool {
+	if x != nil {
+		return x.Valid
+	}
+	return false
+}
+
+func (x *ValidateRuleExpressionResponse) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// BacktestRuleRequest is a draft rule and a period.
+type BacktestRuleRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// expression in CEL.
+	Expression string `protobuf:"bytes,1,opt,name=expression,proto3" json:"expression,omitempty"`
+	// from: transactions at or after (transaction timestamp).
+	From *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=from,proto3" json:"from,omitempty"`
+	// to: transactions before.
+	To *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
+	// max_transactions scanned, default and maximum 100,000.
+	MaxTransactions *int32 `protobuf:"varint,4,opt,name=max_transactions,json=maxTransactions,proto3,oneof" json:"max_transactions,omitempty"`
+	// max_examples returned, default 10, maximum 50.
+	MaxExamples   *int32 `protobuf:"varint,5,opt,name=max_examples,json=maxExamples,proto3,oneof" json:"max_examples,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BacktestRuleRequest) Reset() {
+	*x = BacktestRuleRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BacktestRuleRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BacktestRuleRequest) ProtoMessage() {}
+
+func (x *BacktestRuleRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BacktestRuleRequest.ProtoReflect.Descriptor instead.
+func (*BacktestRuleRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *BacktestRuleRequest) GetExpression() string {
+	if x != nil {
+		return x.Expression
+	}
+	return ""
+}
+
+func (x *BacktestRuleRequest) GetFrom() *timestamppb.Timestamp {
+	if x != nil {
+		return x.From
+	}
+	return nil
+}
+
+func (x *BacktestRuleRequest) GetTo() *timestamppb.Timestamp {
+	if x != nil {
+		return x.To
+	}
+	return nil
+}
+
+func (x *BacktestRuleRequest) GetMaxTransactions() int32 {
+	if x != nil && x.MaxTransactions != nil {
+		return *x.MaxTransactions
+	}
+	return 0
+}
+
+func (x *BacktestRuleRequest) GetMaxExamples() int32 {
+	if x != nil && x.MaxExamples != nil {
+		return *x.MaxExamples
+	}
+	return 0
+}
+
+// BacktestExample is one transaction the rule would have triggered on.
+type BacktestExample struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// transaction_id of the stored transaction.
+	TransactionId string `protobuf:"bytes,1,opt,name=transaction_id,json=transactionId,proto3" json:"transaction_id,omitempty"`
+	// external_id given by the bank.
+	ExternalId string `protobuf:"bytes,2,opt,name=external_id,json=externalId,proto3" json:"external_id,omitempty"`
+	// amount and currency as screened.
+	Amount string `protobuf:"bytes,3,opt,name=amount,proto3" json:"amount,omitempty"`
+	// currency, ISO 4217.
+	Currency string `protobuf:"bytes,4,opt,name=currency,proto3" json:"currency,omitempty"`
+	// sender_name of the transaction.
+	SenderName string `protobuf:"bytes,5,opt,name=sender_name,json=senderName,proto3" json:"sender_name,omitempty"`
+	// outcome the transaction got when it was screened.
+	Outcome string `protobuf:"bytes,6,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// timestamp of the transaction.
+	Timestamp     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=timestamp,proto3" json:"timestamp,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BacktestExample) Reset() {
+	*x = BacktestExample{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BacktestExample) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BacktestExample) ProtoMessage() {}
+
+func (x *BacktestExample) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BacktestExample.ProtoReflect.Descriptor instead.
+func (*BacktestExample) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *BacktestExample) GetTransactionId() string {
+	if x != nil {
+		return x.TransactionId
+	}
+	return ""
+}
+
+func (x *BacktestExample) GetExternalId() string {
+	if x != nil {
+		return x.ExternalId
+	}
+	return ""
+}
+
+func (x *BacktestExample) GetAmount() string {
+	if x != nil {
+		return x.Amount
+	}
+	return ""
+}
+
+func (x *BacktestExample) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *BacktestExample) GetSenderName() string {
+	if x != nil {
+		return x.SenderName
+	}
+	return ""
+}
+
+func (x *BacktestExample) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *BacktestExample) GetTimestamp() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Timestamp
+	}
+	return nil
+}
+
+// BacktestRuleResponse counts what the rule would have triggered.
+type BacktestRuleResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// scanned transactions.
+	Scanned int32 `protobuf:"varint,1,opt,name=scanned,proto3" json:"scanned,omitempty"`
+	// matched: transactions the expression was true for.
+	Matched int32 `protobuf:"varint,2,opt,name=matched,proto3" json:"matched,omitempty"`
+	// errors: transactions whose evaluation failed (counted as not matched, as in screening).
+	Errors int32 `protobuf:"varint,3,opt,name=errors,proto3" json:"errors,omitempty"`
+	// truncated is true when the row or time bound stopped the scan before the period's end.
+	Truncated bool `protobuf:"varint,4,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	// examples of matched transactions, newest first.
+	Examples []*BacktestExample `protobuf:"bytes,5,rep,name=examples,proto3" json:"examples,omitempty"`
+	// elapsed_ms of the scan.
+	ElapsedMs int32 `protobuf:"varint,6,opt,name=elapsed_ms,json=elapsedMs,proto3" json:"elapsed_ms,omitempty"`
+	// oldest_scanned is the timestamp of the oldest transaction scanned (where a truncated scan stopped).
+	OldestScanned *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=oldest_scanned,json=oldestScanned,proto3" json:"oldest_scanned,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BacktestRuleResponse) Reset() {
+	*x = BacktestRuleResponse{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BacktestRuleResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BacktestRuleResponse) ProtoMessage() {}
+
+func (x *BacktestRuleResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BacktestRuleResponse.ProtoReflect.Descriptor instead.
+func (*BacktestRuleResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *BacktestRuleResponse) GetScanned() int32 {
+	if x != nil {
+		return x.Scanned
+	}
+	return 0
+}
+
+func (x *BacktestRuleResponse) GetMatched() int32 {
+	if x != nil {
+		return x.Matched
+	}
+	return 0
+}
+
+func (x *BacktestRuleResponse) GetErrors() int32 {
+	if x != nil {
+		return x.Errors
+	}
+	return 0
+}
+
+func (x *BacktestRuleResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+func (x *BacktestRuleResponse) GetExamples() []*BacktestExample {
+	if x != nil {
+		return x.Examples
+	}
+	return nil
+}
+
+func (x *BacktestRuleResponse) GetElapsedMs() int32 {
+	if x != nil {
+		return x.ElapsedMs
+	}
+	return 0
+}
+
+func (x *BacktestRuleResponse) GetOldestScanned() *timestamppb.Timestamp {
+	if x != nil {
+		return x.OldestScanned
+	}
+	return nil
+}
+
 var File_complyd_v1_rule_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_rule_proto_rawDesc = "" +
@@ -664,7 +1047,44 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\n" +
 	"\b_enabled\",\n" +
 	"\x11DeleteRuleRequest\x12\x17\n" +
-	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id2\xd5\x03\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"I\n" +
+	"\x1dValidateRuleExpressionRequest\x12(\n" +
+	"\n" +
+	"expression\x18\x01 \x01(\tB\b\xbaH\x05r\x03\x18\x80 R\n" +
+	"expression\"P\n" +
+	"\x1eValidateRuleExpressionResponse\x12\x14\n" +
+	"\x05valid\x18\x01 \x01(\bR\x05valid\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\"\xc3\x02\n" +
+	"\x13BacktestRuleRequest\x12*\n" +
+	"\n" +
+	"expression\x18\x01 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x80 R\n" +
+	"expression\x126\n" +
+	"\x04from\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xbaH\x03\xc8\x01\x01R\x04from\x122\n" +
+	"\x02to\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xbaH\x03\xc8\x01\x01R\x02to\x12;\n" +
+	"\x10max_transactions\x18\x04 \x01(\x05B\v\xbaH\b\x1a\x06\x18\xa0\x8d\x06(\x01H\x00R\x0fmaxTransactions\x88\x01\x01\x121\n" +
+	"\fmax_examples\x18\x05 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x00H\x01R\vmaxExamples\x88\x01\x01B\x13\n" +
+	"\x11_max_transactionsB\x0f\n" +
+	"\r_max_examples\"\x82\x02\n" +
+	"\x0fBacktestExample\x12%\n" +
+	"\x0etransaction_id\x18\x01 \x01(\tR\rtransactionId\x12\x1f\n" +
+	"\vexternal_id\x18\x02 \x01(\tR\n" +
+	"externalId\x12\x16\n" +
+	"\x06amount\x18\x03 \x01(\tR\x06amount\x12\x1a\n" +
+	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12\x1f\n" +
+	"\vsender_name\x18\x05 \x01(\tR\n" +
+	"senderName\x12\x18\n" +
+	"\aoutcome\x18\x06 \x01(\tR\aoutcome\x128\n" +
+	"\ttimestamp\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\ttimestamp\"\x9b\x02\n" +
+	"\x14BacktestRuleResponse\x12\x18\n" +
+	"\ascanned\x18\x01 \x01(\x05R\ascanned\x12\x18\n" +
+	"\amatched\x18\x02 \x01(\x05R\amatched\x12\x16\n" +
+	"\x06errors\x18\x03 \x01(\x05R\x06errors\x12\x1c\n" +
+	"\ttruncated\x18\x04 \x01(\bR\ttruncated\x127\n" +
+	"\bexamples\x18\x05 \x03(\v2\x1b.complyd.v1.BacktestExampleR\bexamples\x12\x1d\n" +
+	"\n" +
+	"elapsed_ms\x18\x06 \x01(\x05R\telapsedMs\x12A\n" +
+	"\x0eoldest_scanned\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\roldestScanned2\xe0\x05\n" +
 	"\vRuleService\x12W\n" +
 	"\n" +
 	"CreateRule\x12\x1d.complyd.v1.CreateRuleRequest\x1a\x10.complyd.v1.Rule\"\x18\x82\xd3\xe4\x93\x02\x12:\x01*\"\r/api/v1/rules\x12_\n" +
@@ -673,7 +1093,9 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\n" +
 	"UpdateRule\x12\x1d.complyd.v1.UpdateRuleRequest\x1a\x10.complyd.v1.Rule\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01*2\x12/api/v1/rules/{id}\x12Y\n" +
 	"\n" +
-	"DeleteRule\x12\x1d.complyd.v1.DeleteRuleRequest\x1a\x10.complyd.v1.Rule\"\x1a\x82\xd3\xe4\x93\x02\x14*\x12/api/v1/rules/{id}B>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"DeleteRule\x12\x1d.complyd.v1.DeleteRuleRequest\x1a\x10.complyd.v1.Rule\"\x1a\x82\xd3\xe4\x93\x02\x14*\x12/api/v1/rules/{id}\x12\x92\x01\n" +
+	"\x16ValidateRuleExpression\x12).complyd.v1.ValidateRuleExpressionRequest\x1a*.complyd.v1.ValidateRuleExpressionResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/validate\x12t\n" +
+	"\fBacktestRule\x12\x1f.complyd.v1.BacktestRuleRequest\x1a .complyd.v1.BacktestRuleResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/backtestB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_rule_proto_rawDescOnce sync.Once
@@ -687,38 +1109,52 @@ func file_complyd_v1_rule_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_rule_proto_rawDescData
 }
 
-var file_complyd_v1_rule_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_complyd_v1_rule_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_complyd_v1_rule_proto_goTypes = []any{
-	(*Rule)(nil),                   // 0: complyd.v1.Rule
-	(*CreateRuleRequest)(nil),      // 1: complyd.v1.CreateRuleRequest
-	(*ListRulesRequest)(nil),       // 2: complyd.v1.ListRulesRequest
-	(*ListRulesResponse)(nil),      // 3: complyd.v1.ListRulesResponse
-	(*GetRuleRequest)(nil),         // 4: complyd.v1.GetRuleRequest
-	(*UpdateRuleRequest)(nil),      // 5: complyd.v1.UpdateRuleRequest
-	(*DeleteRuleRequest)(nil),      // 6: complyd.v1.DeleteRuleRequest
-	(*wrapperspb.StringValue)(nil), // 7: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),  // 8: google.protobuf.Timestamp
+	(*Rule)(nil),                           // 0: complyd.v1.Rule
+	(*CreateRuleRequest)(nil),              // 1: complyd.v1.CreateRuleRequest
+	(*ListRulesRequest)(nil),               // 2: complyd.v1.ListRulesRequest
+	(*ListRulesResponse)(nil),              // 3: complyd.v1.ListRulesResponse
+	(*GetRuleRequest)(nil),                 // 4: complyd.v1.GetRuleRequest
+	(*UpdateRuleRequest)(nil),              // 5: complyd.v1.UpdateRuleRequest
+	(*DeleteRuleRequest)(nil),              // 6: complyd.v1.DeleteRuleRequest
+	(*ValidateRuleExpressionRequest)(nil),  // 7: complyd.v1.ValidateRuleExpressionRequest
+	(*ValidateRuleExpressionResponse)(nil), // 8: complyd.v1.ValidateRuleExpressionResponse
+	(*BacktestRuleRequest)(nil),            // 9: complyd.v1.BacktestRuleRequest
+	(*BacktestExample)(nil),                // 10: complyd.v1.BacktestExample
+	(*BacktestRuleResponse)(nil),           // 11: complyd.v1.BacktestRuleResponse
+	(*wrapperspb.StringValue)(nil),         // 12: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),          // 13: google.protobuf.Timestamp
 }
 var file_complyd_v1_rule_proto_depIdxs = []int32{
-	7, // 0: complyd.v1.Rule.description:type_name -> google.protobuf.StringValue
-	8, // 1: complyd.v1.Rule.created_at:type_name -> google.protobuf.Timestamp
-	8, // 2: complyd.v1.Rule.updated_at:type_name -> google.protobuf.Timestamp
-	0, // 3: complyd.v1.ListRulesResponse.items:type_name -> complyd.v1.Rule
-	1, // 4: complyd.v1.RuleService.CreateRule:input_type -> complyd.v1.CreateRuleRequest
-	2, // 5: complyd.v1.RuleService.ListRules:input_type -> complyd.v1.ListRulesRequest
-	4, // 6: complyd.v1.RuleService.GetRule:input_type -> complyd.v1.GetRuleRequest
-	5, // 7: complyd.v1.RuleService.UpdateRule:input_type -> complyd.v1.UpdateRuleRequest
-	6, // 8: complyd.v1.RuleService.DeleteRule:input_type -> complyd.v1.DeleteRuleRequest
-	0, // 9: complyd.v1.RuleService.CreateRule:output_type -> complyd.v1.Rule
-	3, // 10: complyd.v1.RuleService.ListRules:output_type -> complyd.v1.ListRulesResponse
-	0, // 11: complyd.v1.RuleService.GetRule:output_type -> complyd.v1.Rule
-	0, // 12: complyd.v1.RuleService.UpdateRule:output_type -> complyd.v1.Rule
-	0, // 13: complyd.v1.RuleService.DeleteRule:output_type -> complyd.v1.Rule
-	9, // [9:14] is the sub-list for method output_type
-	4, // [4:9] is the sub-list for method input_type
-	4, // [4:4] is the sub-list for extension type_name
-	4, // [4:4] is the sub-list for extension extendee
-	0, // [0:4] is the sub-list for field type_name
+	12, // 0: complyd.v1.Rule.description:type_name -> google.protobuf.StringValue
+	13, // 1: complyd.v1.Rule.created_at:type_name -> google.protobuf.Timestamp
+	13, // 2: complyd.v1.Rule.updated_at:type_name -> google.protobuf.Timestamp
+	0,  // 3: complyd.v1.ListRulesResponse.items:type_name -> complyd.v1.Rule
+	13, // 4: complyd.v1.BacktestRuleRequest.from:type_name -> google.protobuf.Timestamp
+	13, // 5: complyd.v1.BacktestRuleRequest.to:type_name -> google.protobuf.Timestamp
+	13, // 6: complyd.v1.BacktestExample.timestamp:type_name -> google.protobuf.Timestamp
+	10, // 7: complyd.v1.BacktestRuleResponse.examples:type_name -> complyd.v1.BacktestExample
+	13, // 8: complyd.v1.BacktestRuleResponse.oldest_scanned:type_name -> google.protobuf.Timestamp
+	1,  // 9: complyd.v1.RuleService.CreateRule:input_type -> complyd.v1.CreateRuleRequest
+	2,  // 10: complyd.v1.RuleService.ListRules:input_type -> complyd.v1.ListRulesRequest
+	4,  // 11: complyd.v1.RuleService.GetRule:input_type -> complyd.v1.GetRuleRequest
+	5,  // 12: complyd.v1.RuleService.UpdateRule:input_type -> complyd.v1.UpdateRuleRequest
+	6,  // 13: complyd.v1.RuleService.DeleteRule:input_type -> complyd.v1.DeleteRuleRequest
+	7,  // 14: complyd.v1.RuleService.ValidateRuleExpression:input_type -> complyd.v1.ValidateRuleExpressionRequest
+	9,  // 15: complyd.v1.RuleService.BacktestRule:input_type -> complyd.v1.BacktestRuleRequest
+	0,  // 16: complyd.v1.RuleService.CreateRule:output_type -> complyd.v1.Rule
+	3,  // 17: complyd.v1.RuleService.ListRules:output_type -> complyd.v1.ListRulesResponse
+	0,  // 18: complyd.v1.RuleService.GetRule:output_type -> complyd.v1.Rule
+	0,  // 19: complyd.v1.RuleService.UpdateRule:output_type -> complyd.v1.Rule
+	0,  // 20: complyd.v1.RuleService.DeleteRule:output_type -> complyd.v1.Rule
+	8,  // 21: complyd.v1.RuleService.ValidateRuleExpression:output_type -> complyd.v1.ValidateRuleExpressionResponse
+	11, // 22: complyd.v1.RuleService.BacktestRule:output_type -> complyd.v1.BacktestRuleResponse
+	16, // [16:23] is the sub-list for method output_type
+	9,  // [9:16] is the sub-list for method input_type
+	9,  // [9:9] is the sub-list for extension type_name
+	9,  // [9:9] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_rule_proto_init() }
@@ -729,13 +1165,14 @@ func file_complyd_v1_rule_proto_init() {
 	file_complyd_v1_rule_proto_msgTypes[1].OneofWrappers = []any{}
 	file_complyd_v1_rule_proto_msgTypes[2].OneofWrappers = []any{}
 	file_complyd_v1_rule_proto_msgTypes[5].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[9].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_rule_proto_rawDesc), len(file_complyd_v1_rule_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   12,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

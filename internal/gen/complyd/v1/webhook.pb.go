@@ -509,6 +509,226 @@ func (x *RetryWebhookDeliveryRequest) GetId() string {
 	return ""
 }
 
+// ReplayWebhookDeliveryRequest names the delivery.
+type ReplayWebhookDeliveryRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the delivery.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplayWebhookDeliveryRequest) Reset() {
+	*x = ReplayWebhookDeliveryRequest{}
+	mi := &file_complyd_v1_webhook_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplayWebhookDeliveryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplayWebhookDeliveryRequest) ProtoMessage() {}
+
+func (x *ReplayWebhookDeliveryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_webhook_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplayWebhookDeliveryRequest.ProtoReflect.Descriptor instead.
+func (*ReplayWebhookDeliveryRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_webhook_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ReplayWebhookDeliveryRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// ListWebhookAttemptsRequest names the delivery.
+type ListWebhookAttemptsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the delivery.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWebhookAttemptsRequest) Reset() {
+	*x = ListWebhookAttemptsRequest{}
+	mi := &file_complyd_v1_webhook_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWebhookAttemptsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWebhookAttemptsRequest) ProtoMessage() {}
+
+func (x *ListWebhookAttemptsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_webhook_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWebhookAttemptsRequest.ProtoReflect.Descriptor instead.
+func (*ListWebhookAttemptsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_webhook_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ListWebhookAttemptsRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// WebhookAttempt is one HTTP attempt of a delivery.
+type WebhookAttempt struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// attempt number within its round, from 1.
+	Attempt int32 `protobuf:"varint,1,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	// status_code of the receiver's answer, or null when none came (timeout, refused).
+	StatusCode *wrapperspb.Int32Value `protobuf:"bytes,2,opt,name=status_code,json=statusCode,proto3" json:"status_code,omitempty"`
+	// error, "" on success.
+	Error string `protobuf:"bytes,3,opt,name=error,proto3" json:"error,omitempty"`
+	// duration_ms of the attempt.
+	DurationMs int32 `protobuf:"varint,4,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	// attempted_at time.
+	AttemptedAt   *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=attempted_at,json=attemptedAt,proto3" json:"attempted_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WebhookAttempt) Reset() {
+	*x = WebhookAttempt{}
+	mi := &file_complyd_v1_webhook_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WebhookAttempt) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WebhookAttempt) ProtoMessage() {}
+
+func (x *WebhookAttempt) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_webhook_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WebhookAttempt.ProtoReflect.Descriptor instead.
+func (*WebhookAttempt) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_webhook_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *WebhookAttempt) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *WebhookAttempt) GetStatusCode() *wrapperspb.Int32Value {
+	if x != nil {
+		return x.StatusCode
+	}
+	return nil
+}
+
+func (x *WebhookAttempt) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *WebhookAttempt) GetDurationMs() int32 {
+	if x != nil {
+		return x.DurationMs
+	}
+	return 0
+}
+
+func (x *WebhookAttempt) GetAttemptedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AttemptedAt
+	}
+	return nil
+}
+
+// ListWebhookAttemptsResponse lists the attempts, oldest first.
+type ListWebhookAttemptsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// items in order.
+	Items         []*WebhookAttempt `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListWebhookAttemptsResponse) Reset() {
+	*x = ListWebhookAttemptsResponse{}
+	mi := &file_complyd_v1_webhook_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListWebhookAttemptsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListWebhookAttemptsResponse) ProtoMessage() {}
+
+func (x *ListWebhookAttemptsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_webhook_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListWebhookAttemptsResponse.ProtoReflect.Descriptor instead.
+func (*ListWebhookAttemptsResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_webhook_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ListWebhookAttemptsResponse) GetItems() []*WebhookAttempt {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 var File_complyd_v1_webhook_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_webhook_proto_rawDesc = "" +
@@ -558,12 +778,28 @@ const file_complyd_v1_webhook_proto_rawDesc = "" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
 	"totalPages\"8\n" +
 	"\x1bRetryWebhookDeliveryRequest\x12\x19\n" +
-	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id2\xb2\x04\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\"9\n" +
+	"\x1cReplayWebhookDeliveryRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\"7\n" +
+	"\x1aListWebhookAttemptsRequest\x12\x19\n" +
+	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\"\xde\x01\n" +
+	"\x0eWebhookAttempt\x12\x18\n" +
+	"\aattempt\x18\x01 \x01(\x05R\aattempt\x12<\n" +
+	"\vstatus_code\x18\x02 \x01(\v2\x1b.google.protobuf.Int32ValueR\n" +
+	"statusCode\x12\x14\n" +
+	"\x05error\x18\x03 \x01(\tR\x05error\x12\x1f\n" +
+	"\vduration_ms\x18\x04 \x01(\x05R\n" +
+	"durationMs\x12=\n" +
+	"\fattempted_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\vattemptedAt\"O\n" +
+	"\x1bListWebhookAttemptsResponse\x120\n" +
+	"\x05items\x18\x01 \x03(\v2\x1a.complyd.v1.WebhookAttemptR\x05items2\xe3\x06\n" +
 	"\x0eWebhookService\x12w\n" +
 	"\x10GetWebhookConfig\x12#.complyd.v1.GetWebhookConfigRequest\x1a\x19.complyd.v1.WebhookConfig\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/tenants/me/webhooks\x12\x80\x01\n" +
 	"\x13UpdateWebhookConfig\x12&.complyd.v1.UpdateWebhookConfigRequest\x1a\x19.complyd.v1.WebhookConfig\"&\x82\xd3\xe4\x93\x02 :\x01*2\x1b/api/v1/tenants/me/webhooks\x12\x91\x01\n" +
 	"\x15ListWebhookDeliveries\x12(.complyd.v1.ListWebhookDeliveriesRequest\x1a).complyd.v1.ListWebhookDeliveriesResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/webhooks/deliveries\x12\x8f\x01\n" +
-	"\x14RetryWebhookDelivery\x12'.complyd.v1.RetryWebhookDeliveryRequest\x1a\x1b.complyd.v1.WebhookDelivery\"1\x82\xd3\xe4\x93\x02+:\x01*\"&/api/v1/webhooks/deliveries/{id}/retryB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\x14RetryWebhookDelivery\x12'.complyd.v1.RetryWebhookDeliveryRequest\x1a\x1b.complyd.v1.WebhookDelivery\"1\x82\xd3\xe4\x93\x02+:\x01*\"&/api/v1/webhooks/deliveries/{id}/retry\x12\x92\x01\n" +
+	"\x15ReplayWebhookDelivery\x12(.complyd.v1.ReplayWebhookDeliveryRequest\x1a\x1b.complyd.v1.WebhookDelivery\"2\x82\xd3\xe4\x93\x02,:\x01*\"'/api/v1/webhooks/deliveries/{id}/replay\x12\x99\x01\n" +
+	"\x13ListWebhookAttempts\x12&.complyd.v1.ListWebhookAttemptsRequest\x1a'.complyd.v1.ListWebhookAttemptsResponse\"1\x82\xd3\xe4\x93\x02+\x12)/api/v1/webhooks/deliveries/{id}/attemptsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_webhook_proto_rawDescOnce sync.Once
@@ -577,7 +813,7 @@ func file_complyd_v1_webhook_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_webhook_proto_rawDescData
 }
 
-var file_complyd_v1_webhook_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_complyd_v1_webhook_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_complyd_v1_webhook_proto_goTypes = []any{
 	(*GetWebhookConfigRequest)(nil),       // 0: complyd.v1.GetWebhookConfigRequest
 	(*WebhookConfig)(nil),                 // 1: complyd.v1.WebhookConfig
@@ -586,31 +822,42 @@ var file_complyd_v1_webhook_proto_goTypes = []any{
 	(*ListWebhookDeliveriesRequest)(nil),  // 4: complyd.v1.ListWebhookDeliveriesRequest
 	(*ListWebhookDeliveriesResponse)(nil), // 5: complyd.v1.ListWebhookDeliveriesResponse
 	(*RetryWebhookDeliveryRequest)(nil),   // 6: complyd.v1.RetryWebhookDeliveryRequest
-	(*wrapperspb.Int32Value)(nil),         // 7: google.protobuf.Int32Value
-	(*wrapperspb.StringValue)(nil),        // 8: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),         // 9: google.protobuf.Timestamp
+	(*ReplayWebhookDeliveryRequest)(nil),  // 7: complyd.v1.ReplayWebhookDeliveryRequest
+	(*ListWebhookAttemptsRequest)(nil),    // 8: complyd.v1.ListWebhookAttemptsRequest
+	(*WebhookAttempt)(nil),                // 9: complyd.v1.WebhookAttempt
+	(*ListWebhookAttemptsResponse)(nil),   // 10: complyd.v1.ListWebhookAttemptsResponse
+	(*wrapperspb.Int32Value)(nil),         // 11: google.protobuf.Int32Value
+	(*wrapperspb.StringValue)(nil),        // 12: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),         // 13: google.protobuf.Timestamp
 }
 var file_complyd_v1_webhook_proto_depIdxs = []int32{
-	7,  // 0: complyd.v1.WebhookDelivery.last_status_code:type_name -> google.protobuf.Int32Value
-	8,  // 1: complyd.v1.WebhookDelivery.last_error:type_name -> google.protobuf.StringValue
-	9,  // 2: complyd.v1.WebhookDelivery.next_attempt_at:type_name -> google.protobuf.Timestamp
-	9,  // 3: complyd.v1.WebhookDelivery.delivered_at:type_name -> google.protobuf.Timestamp
-	9,  // 4: complyd.v1.WebhookDelivery.dead_at:type_name -> google.protobuf.Timestamp
-	9,  // 5: complyd.v1.WebhookDelivery.created_at:type_name -> google.protobuf.Timestamp
+	11, // 0: complyd.v1.WebhookDelivery.last_status_code:type_name -> google.protobuf.Int32Value
+	12, // 1: complyd.v1.WebhookDelivery.last_error:type_name -> google.protobuf.StringValue
+	13, // 2: complyd.v1.WebhookDelivery.next_attempt_at:type_name -> google.protobuf.Timestamp
+	13, // 3: complyd.v1.WebhookDelivery.delivered_at:type_name -> google.protobuf.Timestamp
+	13, // 4: complyd.v1.WebhookDelivery.dead_at:type_name -> google.protobuf.Timestamp
+	13, // 5: complyd.v1.WebhookDelivery.created_at:type_name -> google.protobuf.Timestamp
 	3,  // 6: complyd.v1.ListWebhookDeliveriesResponse.items:type_name -> complyd.v1.WebhookDelivery
-	0,  // 7: complyd.v1.WebhookService.GetWebhookConfig:input_type -> complyd.v1.GetWebhookConfigRequest
-	2,  // 8: complyd.v1.WebhookService.UpdateWebhookConfig:input_type -> complyd.v1.UpdateWebhookConfigRequest
-	4,  // 9: complyd.v1.WebhookService.ListWebhookDeliveries:input_type -> complyd.v1.ListWebhookDeliveriesRequest
-	6,  // 10: complyd.v1.WebhookService.RetryWebhookDelivery:input_type -> complyd.v1.RetryWebhookDeliveryRequest
-	1,  // 11: complyd.v1.WebhookService.GetWebhookConfig:output_type -> complyd.v1.WebhookConfig
-	1,  // 12: complyd.v1.WebhookService.UpdateWebhookConfig:output_type -> complyd.v1.WebhookConfig
-	5,  // 13: complyd.v1.WebhookService.ListWebhookDeliveries:output_type -> complyd.v1.ListWebhookDeliveriesResponse
-	3,  // 14: complyd.v1.WebhookService.RetryWebhookDelivery:output_type -> complyd.v1.WebhookDelivery
-	11, // [11:15] is the sub-list for method output_type
-	7,  // [7:11] is the sub-list for method input_type
-	7,  // [7:7] is the sub-list for extension type_name
-	7,  // [7:7] is the sub-list for extension extendee
-	0,  // [0:7] is the sub-list for field type_name
+	11, // 7: complyd.v1.WebhookAttempt.status_code:type_name -> google.protobuf.Int32Value
+	13, // 8: complyd.v1.WebhookAttempt.attempted_at:type_name -> google.protobuf.Timestamp
+	9,  // 9: complyd.v1.ListWebhookAttemptsResponse.items:type_name -> complyd.v1.WebhookAttempt
+	0,  // 10: complyd.v1.WebhookService.GetWebhookConfig:input_type -> complyd.v1.GetWebhookConfigRequest
+	2,  // 11: complyd.v1.WebhookService.UpdateWebhookConfig:input_type -> complyd.v1.UpdateWebhookConfigRequest
+	4,  // 12: complyd.v1.WebhookService.ListWebhookDeliveries:input_type -> complyd.v1.ListWebhookDeliveriesRequest
+	6,  // 13: complyd.v1.WebhookService.RetryWebhookDelivery:input_type -> complyd.v1.RetryWebhookDeliveryRequest
+	7,  // 14: complyd.v1.WebhookService.ReplayWebhookDelivery:input_type -> complyd.v1.ReplayWebhookDeliveryRequest
+	8,  // 15: complyd.v1.WebhookService.ListWebhookAttempts:input_type -> complyd.v1.ListWebhookAttemptsRequest
+	1,  // 16: complyd.v1.WebhookService.GetWebhookConfig:output_type -> complyd.v1.WebhookConfig
+	1,  // 17: complyd.v1.WebhookService.UpdateWebhookConfig:output_type -> complyd.v1.WebhookConfig
+	5,  // 18: complyd.v1.WebhookService.ListWebhookDeliveries:output_type -> complyd.v1.ListWebhookDeliveriesResponse
+	3,  // 19: complyd.v1.WebhookService.RetryWebhookDelivery:output_type -> complyd.v1.WebhookDelivery
+	3,  // 20: complyd.v1.WebhookService.ReplayWebhookDelivery:output_type -> complyd.v1.WebhookDelivery
+	10, // 21: complyd.v1.WebhookService.ListWebhookAttempts:output_type -> complyd.v1.ListWebhookAttemptsResponse
+	16, // [16:22] is the sub-list for method output_type
+	10, // [10:16] is the sub-list for method input_type
+	10, // [10:10] is the sub-list for extension type_name
+	10, // [10:10] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_webhook_proto_init() }
@@ -626,7 +873,7 @@ func file_complyd_v1_webhook_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_webhook_proto_rawDesc), len(file_complyd_v1_webhook_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

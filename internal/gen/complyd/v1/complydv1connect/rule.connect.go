@@ -43,6 +43,12 @@ const (
 	RuleServiceUpdateRuleProcedure = "/complyd.v1.RuleService/UpdateRule"
 	// RuleServiceDeleteRuleProcedure is the fully-qualified name of the RuleService's DeleteRule RPC.
 	RuleServiceDeleteRuleProcedure = "/complyd.v1.RuleService/DeleteRule"
+	// RuleServiceValidateRuleExpressionProcedure is the fully-qualified name of the RuleService's
+	// ValidateRuleExpression RPC.
+	RuleServiceValidateRuleExpressionProcedure = "/complyd.v1.RuleService/ValidateRuleExpression"
+	// RuleServiceBacktestRuleProcedure is the fully-qualified name of the RuleService's BacktestRule
+	// RPC.
+	RuleServiceBacktestRuleProcedure = "/complyd.v1.RuleService/BacktestRule"
 )
 
 // RuleServiceClient is a client for the complyd.v1.RuleService service.
@@ -58,6 +64,13 @@ type RuleServiceClient interface {
 	UpdateRule(context.Context, *connect.Request[v1.UpdateRuleRequest]) (*connect.Response[v1.Rule], error)
 	// DeleteRule deletes a custom rule; a mandatory rule is 409 CONFLICT.
 	DeleteRule(context.Context, *connect.Request[v1.DeleteRuleRequest]) (*connect.Response[v1.Rule], error)
+	// ValidateRuleExpression compiles an expression without saving anything: valid, or the
+	// compiler's message (the dashboard checks as the expression is typed).
+	ValidateRuleExpression(context.Context, *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error)
+	// BacktestRule evaluates a draft expression over the tenant's stored transactions of a
+	// period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
+	// bound was hit), and returns how many it would have triggered, with examples.
+	BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error)
 }
 
 // NewRuleServiceClient constructs a client for the complyd.v1.RuleService service. By default, it
@@ -101,16 +114,30 @@ func NewRuleServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(ruleServiceMethods.ByName("DeleteRule")),
 			connect.WithClientOptions(opts...),
 		),
+		validateRuleExpression: connect.NewClient[v1.ValidateRuleExpressionRequest, v1.ValidateRuleExpressionResponse](
+			httpClient,
+			baseURL+RuleServiceValidateRuleExpressionProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("ValidateRuleExpression")),
+			connect.WithClientOptions(opts...),
+		),
+		backtestRule: connect.NewClient[v1.BacktestRuleRequest, v1.BacktestRuleResponse](
+			httpClient,
+			baseURL+RuleServiceBacktestRuleProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("BacktestRule")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // ruleServiceClient implements RuleServiceClient.
 type ruleServiceClient struct {
-	createRule *connect.Client[v1.CreateRuleRequest, v1.Rule]
-	listRules  *connect.Client[v1.ListRulesRequest, v1.ListRulesResponse]
-	getRule    *connect.Client[v1.GetRuleRequest, v1.Rule]
-	updateRule *connect.Client[v1.UpdateRuleRequest, v1.Rule]
-	deleteRule *connect.Client[v1.DeleteRuleRequest, v1.Rule]
+	createRule             *connect.Client[v1.CreateRuleRequest, v1.Rule]
+	listRules              *connect.Client[v1.ListRulesRequest, v1.ListRulesResponse]
+	getRule                *connect.Client[v1.GetRuleRequest, v1.Rule]
+	updateRule             *connect.Client[v1.UpdateRuleRequest, v1.Rule]
+	deleteRule             *connect.Client[v1.DeleteRuleRequest, v1.Rule]
+	validateRuleExpression *connect.Client[v1.ValidateRuleExpressionRequest, v1.ValidateRuleExpressionResponse]
+	backtestRule           *connect.Client[v1.BacktestRuleRequest, v1.BacktestRuleResponse]
 }
 
 // CreateRule calls complyd.v1.RuleService.CreateRule.
@@ -138,6 +165,16 @@ func (c *ruleServiceClient) DeleteRule(ctx context.Context, req *connect.Request
 	return c.deleteRule.CallUnary(ctx, req)
 }
 
+// ValidateRuleExpression calls complyd.v1.RuleService.ValidateRuleExpression.
+func (c *ruleServiceClient) ValidateRuleExpression(ctx context.Context, req *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error) {
+	return c.validateRuleExpression.CallUnary(ctx, req)
+}
+
+// BacktestRule calls complyd.v1.RuleService.BacktestRule.
+func (c *ruleServiceClient) BacktestRule(ctx context.Context, req *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error) {
+	return c.backtestRule.CallUnary(ctx, req)
+}
+
 // RuleServiceHandler is an implementation of the complyd.v1.RuleService service.
 type RuleServiceHandler interface {
 	// CreateRule adds a custom rule; the expression is compiled at save (VALIDATION_ERROR with the
@@ -151,6 +188,13 @@ type RuleServiceHandler interface {
 	UpdateRule(context.Context, *connect.Request[v1.UpdateRuleRequest]) (*connect.Response[v1.Rule], error)
 	// DeleteRule deletes a custom rule; a mandatory rule is 409 CONFLICT.
 	DeleteRule(context.Context, *connect.Request[v1.DeleteRuleRequest]) (*connect.Response[v1.Rule], error)
+	// ValidateRuleExpression compiles an expression without saving anything: valid, or the
+	// compiler's message (the dashboard checks as the expression is typed).
+	ValidateRuleExpression(context.Context, *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error)
+	// BacktestRule evaluates a draft expression over the tenant's stored transactions of a
+	// period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
+	// bound was hit), and returns how many it would have triggered, with examples.
+	BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error)
 }
 
 // NewRuleServiceHandler builds an HTTP handler from the service implementation. It returns the path
@@ -190,6 +234,18 @@ func NewRuleServiceHandler(svc RuleServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(ruleServiceMethods.ByName("DeleteRule")),
 		connect.WithHandlerOptions(opts...),
 	)
+	ruleServiceValidateRuleExpressionHandler := connect.NewUnaryHandler(
+		RuleServiceValidateRuleExpressionProcedure,
+		svc.ValidateRuleExpression,
+		connect.WithSchema(ruleServiceMethods.ByName("ValidateRuleExpression")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceBacktestRuleHandler := connect.NewUnaryHandler(
+		RuleServiceBacktestRuleProcedure,
+		svc.BacktestRule,
+		connect.WithSchema(ruleServiceMethods.ByName("BacktestRule")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.RuleService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case RuleServiceCreateRuleProcedure:
@@ -202,6 +258,10 @@ func NewRuleServiceHandler(svc RuleServiceHandler, opts ...connect.HandlerOption
 			ruleServiceUpdateRuleHandler.ServeHTTP(w, r)
 		case RuleServiceDeleteRuleProcedure:
 			ruleServiceDeleteRuleHandler.ServeHTTP(w, r)
+		case RuleServiceValidateRuleExpressionProcedure:
+			ruleServiceValidateRuleExpressionHandler.ServeHTTP(w, r)
+		case RuleServiceBacktestRuleProcedure:
+			ruleServiceBacktestRuleHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -229,4 +289,12 @@ func (UnimplementedRuleServiceHandler) UpdateRule(context.Context, *connect.Requ
 
 func (UnimplementedRuleServiceHandler) DeleteRule(context.Context, *connect.Request[v1.DeleteRuleRequest]) (*connect.Response[v1.Rule], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.DeleteRule is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) ValidateRuleExpression(context.Context, *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.ValidateRuleExpression is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.BacktestRule is not implemented"))
 }

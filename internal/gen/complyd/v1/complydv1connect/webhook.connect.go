@@ -45,6 +45,12 @@ const (
 	// WebhookServiceRetryWebhookDeliveryProcedure is the fully-qualified name of the WebhookService's
 	// RetryWebhookDelivery RPC.
 	WebhookServiceRetryWebhookDeliveryProcedure = "/complyd.v1.WebhookService/RetryWebhookDelivery"
+	// WebhookServiceReplayWebhookDeliveryProcedure is the fully-qualified name of the WebhookService's
+	// ReplayWebhookDelivery RPC.
+	WebhookServiceReplayWebhookDeliveryProcedure = "/complyd.v1.WebhookService/ReplayWebhookDelivery"
+	// WebhookServiceListWebhookAttemptsProcedure is the fully-qualified name of the WebhookService's
+	// ListWebhookAttempts RPC.
+	WebhookServiceListWebhookAttemptsProcedure = "/complyd.v1.WebhookService/ListWebhookAttempts"
 )
 
 // WebhookServiceClient is a client for the complyd.v1.WebhookService service.
@@ -57,6 +63,12 @@ type WebhookServiceClient interface {
 	ListWebhookDeliveries(context.Context, *connect.Request[v1.ListWebhookDeliveriesRequest]) (*connect.Response[v1.ListWebhookDeliveriesResponse], error)
 	// RetryWebhookDelivery re-sends a DEAD delivery.
 	RetryWebhookDelivery(context.Context, *connect.Request[v1.RetryWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error)
+	// ReplayWebhookDelivery re-sends a DELIVERED or DEAD delivery: the same event id and body,
+	// signed with the current secret, through a new round of attempts (CONFLICT while one is
+	// PENDING or FAILED).
+	ReplayWebhookDelivery(context.Context, *connect.Request[v1.ReplayWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error)
+	// ListWebhookAttempts lists a delivery's attempts in order, with response codes.
+	ListWebhookAttempts(context.Context, *connect.Request[v1.ListWebhookAttemptsRequest]) (*connect.Response[v1.ListWebhookAttemptsResponse], error)
 }
 
 // NewWebhookServiceClient constructs a client for the complyd.v1.WebhookService service. By
@@ -94,6 +106,18 @@ func NewWebhookServiceClient(httpClient connect.HTTPClient, baseURL string, opts
 			connect.WithSchema(webhookServiceMethods.ByName("RetryWebhookDelivery")),
 			connect.WithClientOptions(opts...),
 		),
+		replayWebhookDelivery: connect.NewClient[v1.ReplayWebhookDeliveryRequest, v1.WebhookDelivery](
+			httpClient,
+			baseURL+WebhookServiceReplayWebhookDeliveryProcedure,
+			connect.WithSchema(webhookServiceMethods.ByName("ReplayWebhookDelivery")),
+			connect.WithClientOptions(opts...),
+		),
+		listWebhookAttempts: connect.NewClient[v1.ListWebhookAttemptsRequest, v1.ListWebhookAttemptsResponse](
+			httpClient,
+			baseURL+WebhookServiceListWebhookAttemptsProcedure,
+			connect.WithSchema(webhookServiceMethods.ByName("ListWebhookAttempts")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -103,6 +127,8 @@ type webhookServiceClient struct {
 	updateWebhookConfig   *connect.Client[v1.UpdateWebhookConfigRequest, v1.WebhookConfig]
 	listWebhookDeliveries *connect.Client[v1.ListWebhookDeliveriesRequest, v1.ListWebhookDeliveriesResponse]
 	retryWebhookDelivery  *connect.Client[v1.RetryWebhookDeliveryRequest, v1.WebhookDelivery]
+	replayWebhookDelivery *connect.Client[v1.ReplayWebhookDeliveryRequest, v1.WebhookDelivery]
+	listWebhookAttempts   *connect.Client[v1.ListWebhookAttemptsRequest, v1.ListWebhookAttemptsResponse]
 }
 
 // GetWebhookConfig calls complyd.v1.WebhookService.GetWebhookConfig.
@@ -125,6 +151,16 @@ func (c *webhookServiceClient) RetryWebhookDelivery(ctx context.Context, req *co
 	return c.retryWebhookDelivery.CallUnary(ctx, req)
 }
 
+// ReplayWebhookDelivery calls complyd.v1.WebhookService.ReplayWebhookDelivery.
+func (c *webhookServiceClient) ReplayWebhookDelivery(ctx context.Context, req *connect.Request[v1.ReplayWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error) {
+	return c.replayWebhookDelivery.CallUnary(ctx, req)
+}
+
+// ListWebhookAttempts calls complyd.v1.WebhookService.ListWebhookAttempts.
+func (c *webhookServiceClient) ListWebhookAttempts(ctx context.Context, req *connect.Request[v1.ListWebhookAttemptsRequest]) (*connect.Response[v1.ListWebhookAttemptsResponse], error) {
+	return c.listWebhookAttempts.CallUnary(ctx, req)
+}
+
 // WebhookServiceHandler is an implementation of the complyd.v1.WebhookService service.
 type WebhookServiceHandler interface {
 	// GetWebhookConfig returns {webhookUrl, secretSet}; the secret is never returned.
@@ -135,6 +171,12 @@ type WebhookServiceHandler interface {
 	ListWebhookDeliveries(context.Context, *connect.Request[v1.ListWebhookDeliveriesRequest]) (*connect.Response[v1.ListWebhookDeliveriesResponse], error)
 	// RetryWebhookDelivery re-sends a DEAD delivery.
 	RetryWebhookDelivery(context.Context, *connect.Request[v1.RetryWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error)
+	// ReplayWebhookDelivery re-sends a DELIVERED or DEAD delivery: the same event id and body,
+	// signed with the current secret, through a new round of attempts (CONFLICT while one is
+	// PENDING or FAILED).
+	ReplayWebhookDelivery(context.Context, *connect.Request[v1.ReplayWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error)
+	// ListWebhookAttempts lists a delivery's attempts in order, with response codes.
+	ListWebhookAttempts(context.Context, *connect.Request[v1.ListWebhookAttemptsRequest]) (*connect.Response[v1.ListWebhookAttemptsResponse], error)
 }
 
 // NewWebhookServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -168,6 +210,18 @@ func NewWebhookServiceHandler(svc WebhookServiceHandler, opts ...connect.Handler
 		connect.WithSchema(webhookServiceMethods.ByName("RetryWebhookDelivery")),
 		connect.WithHandlerOptions(opts...),
 	)
+	webhookServiceReplayWebhookDeliveryHandler := connect.NewUnaryHandler(
+		WebhookServiceReplayWebhookDeliveryProcedure,
+		svc.ReplayWebhookDelivery,
+		connect.WithSchema(webhookServiceMethods.ByName("ReplayWebhookDelivery")),
+		connect.WithHandlerOptions(opts...),
+	)
+	webhookServiceListWebhookAttemptsHandler := connect.NewUnaryHandler(
+		WebhookServiceListWebhookAttemptsProcedure,
+		svc.ListWebhookAttempts,
+		connect.WithSchema(webhookServiceMethods.ByName("ListWebhookAttempts")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.WebhookService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case WebhookServiceGetWebhookConfigProcedure:
@@ -178,6 +232,10 @@ func NewWebhookServiceHandler(svc WebhookServiceHandler, opts ...connect.Handler
 			webhookServiceListWebhookDeliveriesHandler.ServeHTTP(w, r)
 		case WebhookServiceRetryWebhookDeliveryProcedure:
 			webhookServiceRetryWebhookDeliveryHandler.ServeHTTP(w, r)
+		case WebhookServiceReplayWebhookDeliveryProcedure:
+			webhookServiceReplayWebhookDeliveryHandler.ServeHTTP(w, r)
+		case WebhookServiceListWebhookAttemptsProcedure:
+			webhookServiceListWebhookAttemptsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -201,4 +259,12 @@ func (UnimplementedWebhookServiceHandler) ListWebhookDeliveries(context.Context,
 
 func (UnimplementedWebhookServiceHandler) RetryWebhookDelivery(context.Context, *connect.Request[v1.RetryWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.WebhookService.RetryWebhookDelivery is not implemented"))
+}
+
+func (UnimplementedWebhookServiceHandler) ReplayWebhookDelivery(context.Context, *connect.Request[v1.ReplayWebhookDeliveryRequest]) (*connect.Response[v1.WebhookDelivery], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.WebhookService.ReplayWebhookDelivery is not implemented"))
+}
+
+func (UnimplementedWebhookServiceHandler) ListWebhookAttempts(context.Context, *connect.Request[v1.ListWebhookAttemptsRequest]) (*connect.Response[v1.ListWebhookAttemptsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.WebhookService.ListWebhookAttempts is not implemented"))
 }

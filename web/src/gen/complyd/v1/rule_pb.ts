@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/rule.proto.
  */
 export const file_complyd_v1_rule: GenFile = /*@__PURE__*/
-  fileDesc("ChVjb21wbHlkL3YxL3J1bGUucHJvdG8SCmNvbXBseWQudjEisAIKBFJ1bGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIxCgtkZXNjcmlwdGlvbhgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRISCgpleHByZXNzaW9uGAQgASgJEg0KBXNjb3JlGAUgASgFEg8KB291dGNvbWUYBiABKAkSDwoHZW5hYmxlZBgHIAEoCBIRCgltYW5kYXRvcnkYCCABKAgSDwoHYWN0aW9ucxgJIAMoCRISCgpjcmVhdGVkX2J5GAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvcBChFDcmVhdGVSdWxlUmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGMgBEiIKC2Rlc2NyaXB0aW9uGAIgASgJQgi6SAVyAxjQD0gAiAEBEh4KCmV4cHJlc3Npb24YAyABKAlCCrpIB3IFEAEYgCASGAoFc2NvcmUYBCABKAVCCbpIBhoEGGQoABI4CgdvdXRjb21lGAUgASgJQie6SCRyIlIHQVBQUk9WRVIGUkVWSUVXUghFU0NBTEFURVIFQkxPQ0sSFAoHZW5hYmxlZBgGIAEoCEgBiAEBQg4KDF9kZXNjcmlwdGlvbkIKCghfZW5hYmxlZCJeChBMaXN0UnVsZXNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBQgcKBV9wYWdlQggKBl9saW1pdCJ1ChFMaXN0UnVsZXNSZXNwb25zZRIfCgVpdGVtcxgBIAMoCzIQLmNvbXBseWQudjEuUnVsZRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIiUKDkdldFJ1bGVSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABIs4CChFVcGRhdGVSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQARIdCgRuYW1lGAIgASgJQgq6SAdyBRABGMgBSACIAQESIgoLZGVzY3JpcHRpb24YAyABKAlCCLpIBXIDGNAPSAGIAQESIwoKZXhwcmVzc2lvbhgEIAEoCUIKukgHcgUQARiAIEgCiAEBEh0KBXNjb3JlGAUgASgFQgm6SAYaBBhkKABIA4gBARI9CgdvdXRjb21lGAYgASgJQie6SCRyIlIHQVBQUk9WRVIGUkVWSUVXUghFU0NBTEFURVIFQkxPQ0tIBIgBARIUCgdlbmFibGVkGAcgASgISAWIAQFCBwoFX25hbWVCDgoMX2Rlc2NyaXB0aW9uQg0KC19leHByZXNzaW9uQggKBl9zY29yZUIKCghfb3V0Y29tZUIKCghfZW5hYmxlZCIoChFEZWxldGVSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQATLVAwoLUnVsZVNlcnZpY2USVwoKQ3JlYXRlUnVsZRIdLmNvbXBseWQudjEuQ3JlYXRlUnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiGILT5JMCEjoBKiINL2FwaS92MS9ydWxlcxJfCglMaXN0UnVsZXMSHC5jb21wbHlkLnYxLkxpc3RSdWxlc1JlcXVlc3QaHS5jb21wbHlkLnYxLkxpc3RSdWxlc1Jlc3BvbnNlIhWC0+STAg8SDS9hcGkvdjEvcnVsZXMSUwoHR2V0UnVsZRIaLmNvbXBseWQudjEuR2V0UnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiGoLT5JMCFBISL2FwaS92MS9ydWxlcy97aWR9ElwKClVwZGF0ZVJ1bGUSHS5jb21wbHlkLnYxLlVwZGF0ZVJ1bGVSZXF1ZXN0GhAuY29tcGx5ZC52MS5SdWxlIh2C0+STAhc6ASoyEi9hcGkvdjEvcnVsZXMve2lkfRJZCgpEZWxldGVSdWxlEh0uY29tcGx5ZC52MS5EZWxldGVSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIagtPkkwIUKhIvYXBpL3YxL3J1bGVzL3tpZH1CPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("ChVjb21wbHlkL3YxL3J1bGUucHJvdG8SCmNvbXBseWQudjEisAIKBFJ1bGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIxCgtkZXNjcmlwdGlvbhgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRISCgpleHByZXNzaW9uGAQgASgJEg0KBXNjb3JlGAUgASgFEg8KB291dGNvbWUYBiABKAkSDwoHZW5hYmxlZBgHIAEoCBIRCgltYW5kYXRvcnkYCCABKAgSDwoHYWN0aW9ucxgJIAMoCRISCgpjcmVhdGVkX2J5GAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvcBChFDcmVhdGVSdWxlUmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGMgBEiIKC2Rlc2NyaXB0aW9uGAIgASgJQgi6SAVyAxjQD0gAiAEBEh4KCmV4cHJlc3Npb24YAyABKAlCCrpIB3IFEAEYgCASGAoFc2NvcmUYBCABKAVCCbpIBhoEGGQoABI4CgdvdXRjb21lGAUgASgJQie6SCRyIlIHQVBQUk9WRVIGUkVWSUVXUghFU0NBTEFURVIFQkxPQ0sSFAoHZW5hYmxlZBgGIAEoCEgBiAEBQg4KDF9kZXNjcmlwdGlvbkIKCghfZW5hYmxlZCJeChBMaXN0UnVsZXNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBQgcKBV9wYWdlQggKBl9saW1pdCJ1ChFMaXN0UnVsZXNSZXNwb25zZRIfCgVpdGVtcxgBIAMoCzIQLmNvbXBseWQudjEuUnVsZRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIiUKDkdldFJ1bGVSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABIs4CChFVcGRhdGVSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQARIdCgRuYW1lGAIgASgJQgq6SAdyBRABGMgBSACIAQESIgoLZGVzY3JpcHRpb24YAyABKAlCCLpIBXIDGNAPSAGIAQESIwoKZXhwcmVzc2lvbhgEIAEoCUIKukgHcgUQARiAIEgCiAEBEh0KBXNjb3JlGAUgASgFQgm6SAYaBBhkKABIA4gBARI9CgdvdXRjb21lGAYgASgJQie6SCRyIlIHQVBQUk9WRVIGUkVWSUVXUghFU0NBTEFURVIFQkxPQ0tIBIgBARIUCgdlbmFibGVkGAcgASgISAWIAQFCBwoFX25hbWVCDgoMX2Rlc2NyaXB0aW9uQg0KC19leHByZXNzaW9uQggKBl9zY29yZUIKCghfb3V0Y29tZUIKCghfZW5hYmxlZCIoChFEZWxldGVSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASI9Ch1WYWxpZGF0ZVJ1bGVFeHByZXNzaW9uUmVxdWVzdBIcCgpleHByZXNzaW9uGAEgASgJQgi6SAVyAxiAICJACh5WYWxpZGF0ZVJ1bGVFeHByZXNzaW9uUmVzcG9uc2USDQoFdmFsaWQYASABKAgSDwoHbWVzc2FnZRgCIAEoCSKPAgoTQmFja3Rlc3RSdWxlUmVxdWVzdBIeCgpleHByZXNzaW9uGAEgASgJQgq6SAdyBRABGIAgEjAKBGZyb20YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQga6SAPIAQESLgoCdG8YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQga6SAPIAQESKgoQbWF4X3RyYW5zYWN0aW9ucxgEIAEoBUILukgIGgYYoI0GKAFIAIgBARIkCgxtYXhfZXhhbXBsZXMYBSABKAVCCbpIBhoEGDIoAEgBiAEBQhMKEV9tYXhfdHJhbnNhY3Rpb25zQg8KDV9tYXhfZXhhbXBsZXMitQEKD0JhY2t0ZXN0RXhhbXBsZRIWCg50cmFuc2FjdGlvbl9pZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIOCgZhbW91bnQYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEwoLc2VuZGVyX25hbWUYBSABKAkSDwoHb3V0Y29tZRgGIAEoCRItCgl0aW1lc3RhbXAYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItIBChRCYWNrdGVzdFJ1bGVSZXNwb25zZRIPCgdzY2FubmVkGAEgASgFEg8KB21hdGNoZWQYAiABKAUSDgoGZXJyb3JzGAMgASgFEhEKCXRydW5jYXRlZBgEIAEoCBItCghleGFtcGxlcxgFIAMoCzIbLmNvbXBseWQudjEuQmFja3Rlc3RFeGFtcGxlEhIKCmVsYXBzZWRfbXMYBiABKAUSMgoOb2xkZXN0X3NjYW5uZWQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMuAFCgtSdWxlU2VydmljZRJXCgpDcmVhdGVSdWxlEh0uY29tcGx5ZC52MS5DcmVhdGVSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIYgtPkkwISOgEqIg0vYXBpL3YxL3J1bGVzEl8KCUxpc3RSdWxlcxIcLmNvbXBseWQudjEuTGlzdFJ1bGVzUmVxdWVzdBodLmNvbXBseWQudjEuTGlzdFJ1bGVzUmVzcG9uc2UiFYLT5JMCDxINL2FwaS92MS9ydWxlcxJTCgdHZXRSdWxlEhouY29tcGx5ZC52MS5HZXRSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIagtPkkwIUEhIvYXBpL3YxL3J1bGVzL3tpZH0SXAoKVXBkYXRlUnVsZRIdLmNvbXBseWQudjEuVXBkYXRlUnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiHYLT5JMCFzoBKjISL2FwaS92MS9ydWxlcy97aWR9ElkKCkRlbGV0ZVJ1bGUSHS5jb21wbHlkLnYxLkRlbGV0ZVJ1bGVSZXF1ZXN0GhAuY29tcGx5ZC52MS5SdWxlIhqC0+STAhQqEi9hcGkvdjEvcnVsZXMve2lkfRKSAQoWVmFsaWRhdGVSdWxlRXhwcmVzc2lvbhIpLmNvbXBseWQudjEuVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlcXVlc3QaKi5jb21wbHlkLnYxLlZhbGlkYXRlUnVsZUV4cHJlc3Npb25SZXNwb25zZSIhgtPkkwIbOgEqIhYvYXBpL3YxL3J1bGVzL3ZhbGlkYXRlEnQKDEJhY2t0ZXN0UnVsZRIfLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlUmVxdWVzdBogLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS9ydWxlcy9iYWNrdGVzdEI+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * Rule is a screening rule.
@@ -353,6 +353,230 @@ export const DeleteRuleRequestSchema: GenMessage<DeleteRuleRequest> = /*@__PURE_
   messageDesc(file_complyd_v1_rule, 6);
 
 /**
+ * ValidateRuleExpressionRequest holds the expression.
+ *
+ * @generated from message complyd.v1.ValidateRuleExpressionRequest
+ */
+export type ValidateRuleExpressionRequest = Message<"complyd.v1.ValidateRuleExpressionRequest"> & {
+  /**
+   * expression in CEL.
+   *
+   * @generated from field: string expression = 1;
+   */
+  expression: string;
+};
+
+/**
+ * Describes the message complyd.v1.ValidateRuleExpressionRequest.
+ * Use `create(ValidateRuleExpressionRequestSchema)` to create a new message.
+ */
+export const ValidateRuleExpressionRequestSchema: GenMessage<ValidateRuleExpressionRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 7);
+
+/**
+ * ValidateRuleExpressionResponse says whether it compiles.
+ *
+ * @generated from message complyd.v1.ValidateRuleExpressionResponse
+ */
+export type ValidateRuleExpressionResponse = Message<"complyd.v1.ValidateRuleExpressionResponse"> & {
+  /**
+   * valid is true when the expression compiles to a bool.
+   *
+   * @generated from field: bool valid = 1;
+   */
+  valid: boolean;
+
+  /**
+   * message is the compiler's message when it does not.
+   *
+   * @generated from field: string message = 2;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message complyd.v1.ValidateRuleExpressionResponse.
+ * Use `create(ValidateRuleExpressionResponseSchema)` to create a new message.
+ */
+export const ValidateRuleExpressionResponseSchema: GenMessage<ValidateRuleExpressionResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 8);
+
+/**
+ * BacktestRuleRequest is a draft rule and a period.
+ *
+ * @generated from message complyd.v1.BacktestRuleRequest
+ */
+export type BacktestRuleRequest = Message<"complyd.v1.BacktestRuleRequest"> & {
+  /**
+   * expression in CEL.
+   *
+   * @generated from field: string expression = 1;
+   */
+  expression: string;
+
+  /**
+   * from: transactions at or after (transaction timestamp).
+   *
+   * @generated from field: google.protobuf.Timestamp from = 2;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * to: transactions before.
+   *
+   * @generated from field: google.protobuf.Timestamp to = 3;
+   */
+  to?: Timestamp | undefined;
+
+  /**
+   * max_transactions scanned, default and maximum 100,000.
+   *
+   * @generated from field: optional int32 max_transactions = 4;
+   */
+  maxTransactions?: number | undefined;
+
+  /**
+   * max_examples returned, default 10, maximum 50.
+   *
+   * @generated from field: optional int32 max_examples = 5;
+   */
+  maxExamples?: number | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.BacktestRuleRequest.
+ * Use `create(BacktestRuleRequestSchema)` to create a new message.
+ */
+export const BacktestRuleRequestSchema: GenMessage<BacktestRuleRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 9);
+
+/**
+ * BacktestExample is one transaction the rule would have triggered on.
+ *
+ * @generated from message complyd.v1.BacktestExample
+ */
+export type BacktestExample = Message<"complyd.v1.BacktestExample"> & {
+  /**
+   * transaction_id of the stored transaction.
+   *
+   * @generated from field: string transaction_id = 1;
+   */
+  transactionId: string;
+
+  /**
+   * external_id given by the bank.
+   *
+   * @generated from field: string external_id = 2;
+   */
+  externalId: string;
+
+  /**
+   * amount and currency as screened.
+   *
+   * @generated from field: string amount = 3;
+   */
+  amount: string;
+
+  /**
+   * currency, ISO 4217.
+   *
+   * @generated from field: string currency = 4;
+   */
+  currency: string;
+
+  /**
+   * sender_name of the transaction.
+   *
+   * @generated from field: string sender_name = 5;
+   */
+  senderName: string;
+
+  /**
+   * outcome the transaction got when it was screened.
+   *
+   * @generated from field: string outcome = 6;
+   */
+  outcome: string;
+
+  /**
+   * timestamp of the transaction.
+   *
+   * @generated from field: google.protobuf.Timestamp timestamp = 7;
+   */
+  timestamp?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.BacktestExample.
+ * Use `create(BacktestExampleSchema)` to create a new message.
+ */
+export const BacktestExampleSchema: GenMessage<BacktestExample> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 10);
+
+/**
+ * BacktestRuleResponse counts what the rule would have triggered.
+ *
+ * @generated from message complyd.v1.BacktestRuleResponse
+ */
+export type BacktestRuleResponse = Message<"complyd.v1.BacktestRuleResponse"> & {
+  /**
+   * scanned transactions.
+   *
+   * @generated from field: int32 scanned = 1;
+   */
+  scanned: number;
+
+  /**
+   * matched: transactions the expression was true for.
+   *
+   * @generated from field: int32 matched = 2;
+   */
+  matched: number;
+
+  /**
+   * errors: transactions whose evaluation failed (counted as not matched, as in screening).
+   *
+   * @generated from field: int32 errors = 3;
+   */
+  errors: number;
+
+  /**
+   * truncated is true when the row or time bound stopped the scan before the period's end.
+   *
+   * @generated from field: bool truncated = 4;
+   */
+  truncated: boolean;
+
+  /**
+   * examples of matched transactions, newest first.
+   *
+   * @generated from field: repeated complyd.v1.BacktestExample examples = 5;
+   */
+  examples: BacktestExample[];
+
+  /**
+   * elapsed_ms of the scan.
+   *
+   * @generated from field: int32 elapsed_ms = 6;
+   */
+  elapsedMs: number;
+
+  /**
+   * oldest_scanned is the timestamp of the oldest transaction scanned (where a truncated scan stopped).
+   *
+   * @generated from field: google.protobuf.Timestamp oldest_scanned = 7;
+   */
+  oldestScanned?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.BacktestRuleResponse.
+ * Use `create(BacktestRuleResponseSchema)` to create a new message.
+ */
+export const BacktestRuleResponseSchema: GenMessage<BacktestRuleResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 11);
+
+/**
  * RuleService manages the tenant's custom screening rules (CEL) and lists the mandatory
  * AML-001..AML-009 rules (decisions.md §10, docs/screening.md).
  *
@@ -409,6 +633,29 @@ export const RuleService: GenService<{
     methodKind: "unary";
     input: typeof DeleteRuleRequestSchema;
     output: typeof RuleSchema;
+  },
+  /**
+   * ValidateRuleExpression compiles an expression without saving anything: valid, or the
+   * compiler's message (the dashboard checks as the expression is typed).
+   *
+   * @generated from rpc complyd.v1.RuleService.ValidateRuleExpression
+   */
+  validateRuleExpression: {
+    methodKind: "unary";
+    input: typeof ValidateRuleExpressionRequestSchema;
+    output: typeof ValidateRuleExpressionResponseSchema;
+  },
+  /**
+   * BacktestRule evaluates a draft expression over the tenant's stored transactions of a
+   * period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
+   * bound was hit), and returns how many it would have triggered, with examples.
+   *
+   * @generated from rpc complyd.v1.RuleService.BacktestRule
+   */
+  backtestRule: {
+    methodKind: "unary";
+    input: typeof BacktestRuleRequestSchema;
+    output: typeof BacktestRuleResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_complyd_v1_rule, 0);

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/webhook.proto.
  */
 export const file_complyd_v1_webhook: GenFile = /*@__PURE__*/
-  fileDesc("Chhjb21wbHlkL3YxL3dlYmhvb2sucHJvdG8SCmNvbXBseWQudjEiGQoXR2V0V2ViaG9va0NvbmZpZ1JlcXVlc3QiOAoNV2ViaG9va0NvbmZpZxITCgt3ZWJob29rX3VybBgBIAEoCRISCgpzZWNyZXRfc2V0GAIgASgIIooBChpVcGRhdGVXZWJob29rQ29uZmlnUmVxdWVzdBIiCgt3ZWJob29rX3VybBgBIAEoCUIIukgFcgMYgBBIAIgBARIlCg53ZWJob29rX3NlY3JldBgCIAEoCUIIukgFcgMYgAJIAYgBAUIOCgxfd2ViaG9va191cmxCEQoPX3dlYmhvb2tfc2VjcmV0IpoDCg9XZWJob29rRGVsaXZlcnkSCgoCaWQYASABKAkSEAoIZXZlbnRfaWQYAiABKAkSDQoFZXZlbnQYAyABKAkSCwoDdXJsGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIQCghhdHRlbXB0cxgGIAEoBRI1ChBsYXN0X3N0YXR1c19jb2RlGAcgASgLMhsuZ29vZ2xlLnByb3RvYnVmLkludDMyVmFsdWUSMAoKbGFzdF9lcnJvchgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIzCg9uZXh0X2F0dGVtcHRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGRlbGl2ZXJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHZGVhZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiswEKHExpc3RXZWJob29rRGVsaXZlcmllc1JlcXVlc3QSGgoEcGFnZRgBIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAIgASgFQge6SAQaAigBSAGIAQESPAoGc3RhdHVzGAMgASgJQie6SCRyIlIHUEVORElOR1IJREVMSVZFUkVEUgZGQUlMRURSBERFQURIAogBAUIHCgVfcGFnZUIICgZfbGltaXRCCQoHX3N0YXR1cyKMAQodTGlzdFdlYmhvb2tEZWxpdmVyaWVzUmVzcG9uc2USKgoFaXRlbXMYASADKAsyGy5jb21wbHlkLnYxLldlYmhvb2tEZWxpdmVyeRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIjQKG1JldHJ5V2ViaG9va0RlbGl2ZXJ5UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkMrIECg5XZWJob29rU2VydmljZRJ3ChBHZXRXZWJob29rQ29uZmlnEiMuY29tcGx5ZC52MS5HZXRXZWJob29rQ29uZmlnUmVxdWVzdBoZLmNvbXBseWQudjEuV2ViaG9va0NvbmZpZyIjgtPkkwIdEhsvYXBpL3YxL3RlbmFudHMvbWUvd2ViaG9va3MSgAEKE1VwZGF0ZVdlYmhvb2tDb25maWcSJi5jb21wbHlkLnYxLlVwZGF0ZVdlYmhvb2tDb25maWdSZXF1ZXN0GhkuY29tcGx5ZC52MS5XZWJob29rQ29uZmlnIiaC0+STAiA6ASoyGy9hcGkvdjEvdGVuYW50cy9tZS93ZWJob29rcxKRAQoVTGlzdFdlYmhvb2tEZWxpdmVyaWVzEiguY29tcGx5ZC52MS5MaXN0V2ViaG9va0RlbGl2ZXJpZXNSZXF1ZXN0GikuY29tcGx5ZC52MS5MaXN0V2ViaG9va0RlbGl2ZXJpZXNSZXNwb25zZSIjgtPkkwIdEhsvYXBpL3YxL3dlYmhvb2tzL2RlbGl2ZXJpZXMSjwEKFFJldHJ5V2ViaG9va0RlbGl2ZXJ5EicuY29tcGx5ZC52MS5SZXRyeVdlYmhvb2tEZWxpdmVyeVJlcXVlc3QaGy5jb21wbHlkLnYxLldlYmhvb2tEZWxpdmVyeSIxgtPkkwIrOgEqIiYvYXBpL3YxL3dlYmhvb2tzL2RlbGl2ZXJpZXMve2lkfS9yZXRyeUI+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("Chhjb21wbHlkL3YxL3dlYmhvb2sucHJvdG8SCmNvbXBseWQudjEiGQoXR2V0V2ViaG9va0NvbmZpZ1JlcXVlc3QiOAoNV2ViaG9va0NvbmZpZxITCgt3ZWJob29rX3VybBgBIAEoCRISCgpzZWNyZXRfc2V0GAIgASgIIooBChpVcGRhdGVXZWJob29rQ29uZmlnUmVxdWVzdBIiCgt3ZWJob29rX3VybBgBIAEoCUIIukgFcgMYgBBIAIgBARIlCg53ZWJob29rX3NlY3JldBgCIAEoCUIIukgFcgMYgAJIAYgBAUIOCgxfd2ViaG9va191cmxCEQoPX3dlYmhvb2tfc2VjcmV0IpoDCg9XZWJob29rRGVsaXZlcnkSCgoCaWQYASABKAkSEAoIZXZlbnRfaWQYAiABKAkSDQoFZXZlbnQYAyABKAkSCwoDdXJsGAQgASgJEg4KBnN0YXR1cxgFIAEoCRIQCghhdHRlbXB0cxgGIAEoBRI1ChBsYXN0X3N0YXR1c19jb2RlGAcgASgLMhsuZ29vZ2xlLnByb3RvYnVmLkludDMyVmFsdWUSMAoKbGFzdF9lcnJvchgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIzCg9uZXh0X2F0dGVtcHRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGRlbGl2ZXJlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHZGVhZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiswEKHExpc3RXZWJob29rRGVsaXZlcmllc1JlcXVlc3QSGgoEcGFnZRgBIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAIgASgFQge6SAQaAigBSAGIAQESPAoGc3RhdHVzGAMgASgJQie6SCRyIlIHUEVORElOR1IJREVMSVZFUkVEUgZGQUlMRURSBERFQURIAogBAUIHCgVfcGFnZUIICgZfbGltaXRCCQoHX3N0YXR1cyKMAQodTGlzdFdlYmhvb2tEZWxpdmVyaWVzUmVzcG9uc2USKgoFaXRlbXMYASADKAsyGy5jb21wbHlkLnYxLldlYmhvb2tEZWxpdmVyeRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIjQKG1JldHJ5V2ViaG9va0RlbGl2ZXJ5UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIjUKHFJlcGxheVdlYmhvb2tEZWxpdmVyeVJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCIzChpMaXN0V2ViaG9va0F0dGVtcHRzUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIqkBCg5XZWJob29rQXR0ZW1wdBIPCgdhdHRlbXB0GAEgASgFEjAKC3N0YXR1c19jb2RlGAIgASgLMhsuZ29vZ2xlLnByb3RvYnVmLkludDMyVmFsdWUSDQoFZXJyb3IYAyABKAkSEwoLZHVyYXRpb25fbXMYBCABKAUSMAoMYXR0ZW1wdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJIChtMaXN0V2ViaG9va0F0dGVtcHRzUmVzcG9uc2USKQoFaXRlbXMYASADKAsyGi5jb21wbHlkLnYxLldlYmhvb2tBdHRlbXB0MuMGCg5XZWJob29rU2VydmljZRJ3ChBHZXRXZWJob29rQ29uZmlnEiMuY29tcGx5ZC52MS5HZXRXZWJob29rQ29uZmlnUmVxdWVzdBoZLmNvbXBseWQudjEuV2ViaG9va0NvbmZpZyIjgtPkkwIdEhsvYXBpL3YxL3RlbmFudHMvbWUvd2ViaG9va3MSgAEKE1VwZGF0ZVdlYmhvb2tDb25maWcSJi5jb21wbHlkLnYxLlVwZGF0ZVdlYmhvb2tDb25maWdSZXF1ZXN0GhkuY29tcGx5ZC52MS5XZWJob29rQ29uZmlnIiaC0+STAiA6ASoyGy9hcGkvdjEvdGVuYW50cy9tZS93ZWJob29rcxKRAQoVTGlzdFdlYmhvb2tEZWxpdmVyaWVzEiguY29tcGx5ZC52MS5MaXN0V2ViaG9va0RlbGl2ZXJpZXNSZXF1ZXN0GikuY29tcGx5ZC52MS5MaXN0V2ViaG9va0RlbGl2ZXJpZXNSZXNwb25zZSIjgtPkkwIdEhsvYXBpL3YxL3dlYmhvb2tzL2RlbGl2ZXJpZXMSjwEKFFJldHJ5V2ViaG9va0RlbGl2ZXJ5EicuY29tcGx5ZC52MS5SZXRyeVdlYmhvb2tEZWxpdmVyeVJlcXVlc3QaGy5jb21wbHlkLnYxLldlYmhvb2tEZWxpdmVyeSIxgtPkkwIrOgEqIiYvYXBpL3YxL3dlYmhvb2tzL2RlbGl2ZXJpZXMve2lkfS9yZXRyeRKSAQoVUmVwbGF5V2ViaG9va0RlbGl2ZXJ5EiguY29tcGx5ZC52MS5SZXBsYXlXZWJob29rRGVsaXZlcnlSZXF1ZXN0GhsuY29tcGx5ZC52MS5XZWJob29rRGVsaXZlcnkiMoLT5JMCLDoBKiInL2FwaS92MS93ZWJob29rcy9kZWxpdmVyaWVzL3tpZH0vcmVwbGF5EpkBChNMaXN0V2ViaG9va0F0dGVtcHRzEiYuY29tcGx5ZC52MS5MaXN0V2ViaG9va0F0dGVtcHRzUmVxdWVzdBonLmNvbXBseWQudjEuTGlzdFdlYmhvb2tBdHRlbXB0c1Jlc3BvbnNlIjGC0+STAisSKS9hcGkvdjEvd2ViaG9va3MvZGVsaXZlcmllcy97aWR9L2F0dGVtcHRzQj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * GetWebhookConfigRequest has no fields.
@@ -291,6 +291,118 @@ export const RetryWebhookDeliveryRequestSchema: GenMessage<RetryWebhookDeliveryR
   messageDesc(file_complyd_v1_webhook, 6);
 
 /**
+ * ReplayWebhookDeliveryRequest names the delivery.
+ *
+ * @generated from message complyd.v1.ReplayWebhookDeliveryRequest
+ */
+export type ReplayWebhookDeliveryRequest = Message<"complyd.v1.ReplayWebhookDeliveryRequest"> & {
+  /**
+   * id of the delivery.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message complyd.v1.ReplayWebhookDeliveryRequest.
+ * Use `create(ReplayWebhookDeliveryRequestSchema)` to create a new message.
+ */
+export const ReplayWebhookDeliveryRequestSchema: GenMessage<ReplayWebhookDeliveryRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_webhook, 7);
+
+/**
+ * ListWebhookAttemptsRequest names the delivery.
+ *
+ * @generated from message complyd.v1.ListWebhookAttemptsRequest
+ */
+export type ListWebhookAttemptsRequest = Message<"complyd.v1.ListWebhookAttemptsRequest"> & {
+  /**
+   * id of the delivery.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message complyd.v1.ListWebhookAttemptsRequest.
+ * Use `create(ListWebhookAttemptsRequestSchema)` to create a new message.
+ */
+export const ListWebhookAttemptsRequestSchema: GenMessage<ListWebhookAttemptsRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_webhook, 8);
+
+/**
+ * WebhookAttempt is one HTTP attempt of a delivery.
+ *
+ * @generated from message complyd.v1.WebhookAttempt
+ */
+export type WebhookAttempt = Message<"complyd.v1.WebhookAttempt"> & {
+  /**
+   * attempt number within its round, from 1.
+   *
+   * @generated from field: int32 attempt = 1;
+   */
+  attempt: number;
+
+  /**
+   * status_code of the receiver's answer, or null when none came (timeout, refused).
+   *
+   * @generated from field: google.protobuf.Int32Value status_code = 2;
+   */
+  statusCode?: number | undefined;
+
+  /**
+   * error, "" on success.
+   *
+   * @generated from field: string error = 3;
+   */
+  error: string;
+
+  /**
+   * duration_ms of the attempt.
+   *
+   * @generated from field: int32 duration_ms = 4;
+   */
+  durationMs: number;
+
+  /**
+   * attempted_at time.
+   *
+   * @generated from field: google.protobuf.Timestamp attempted_at = 5;
+   */
+  attemptedAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.WebhookAttempt.
+ * Use `create(WebhookAttemptSchema)` to create a new message.
+ */
+export const WebhookAttemptSchema: GenMessage<WebhookAttempt> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_webhook, 9);
+
+/**
+ * ListWebhookAttemptsResponse lists the attempts, oldest first.
+ *
+ * @generated from message complyd.v1.ListWebhookAttemptsResponse
+ */
+export type ListWebhookAttemptsResponse = Message<"complyd.v1.ListWebhookAttemptsResponse"> & {
+  /**
+   * items in order.
+   *
+   * @generated from field: repeated complyd.v1.WebhookAttempt items = 1;
+   */
+  items: WebhookAttempt[];
+};
+
+/**
+ * Describes the message complyd.v1.ListWebhookAttemptsResponse.
+ * Use `create(ListWebhookAttemptsResponseSchema)` to create a new message.
+ */
+export const ListWebhookAttemptsResponseSchema: GenMessage<ListWebhookAttemptsResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_webhook, 10);
+
+/**
  * WebhookService is the tenant's webhook configuration and delivery log (service-spec.md part 6,
  * decisions.md §9, §11).
  *
@@ -336,6 +448,28 @@ export const WebhookService: GenService<{
     methodKind: "unary";
     input: typeof RetryWebhookDeliveryRequestSchema;
     output: typeof WebhookDeliverySchema;
+  },
+  /**
+   * ReplayWebhookDelivery re-sends a DELIVERED or DEAD delivery: the same event id and body,
+   * signed with the current secret, through a new round of attempts (CONFLICT while one is
+   * PENDING or FAILED).
+   *
+   * @generated from rpc complyd.v1.WebhookService.ReplayWebhookDelivery
+   */
+  replayWebhookDelivery: {
+    methodKind: "unary";
+    input: typeof ReplayWebhookDeliveryRequestSchema;
+    output: typeof WebhookDeliverySchema;
+  },
+  /**
+   * ListWebhookAttempts lists a delivery's attempts in order, with response codes.
+   *
+   * @generated from rpc complyd.v1.WebhookService.ListWebhookAttempts
+   */
+  listWebhookAttempts: {
+    methodKind: "unary";
+    input: typeof ListWebhookAttemptsRequestSchema;
+    output: typeof ListWebhookAttemptsResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_complyd_v1_webhook, 0);
