@@ -180,9 +180,9 @@ const file_complyd_v1_branding_proto_rawDesc = "" +
 	"\x12GetBrandingRequest\"h\n" +
 	"\bBranding\x127\n" +
 	"\blogo_url\x18\x01 \x01(\v2\x1c.google.protobuf.StringValueR\alogoUrl\x12#\n" +
-	"\rprimary_color\x18\x02 \x01(\tR\fprimaryColor\"\xb9\x01\n" +
-	"\x15UpdateBrandingRequest\x12=\n" +
-	"\blogo_url\x18\x01 \x01(\tB\x1d\xbaH\x1ar\x18\x18\x80\x102\x13^(|https://[^\\s]+)$H\x00R\alogoUrl\x88\x01\x01\x12B\n" +
+	"\rprimary_color\x18\x02 \x01(\tR\fprimaryColor\"\xb8\x01\n" +
+	"\x15UpdateBrandingRequest\x12<\n" +
+	"\blogo_url\x18\x01 \x01(\tB\x1c\xbaH\x19r\x17\x18\x80\x102\x12^(|https:/{2}\\S+)$H\x00R\alogoUrl\x88\x01\x01\x12B\n" +
 	"\rprimary_color\x18\x02 \x01(\tB\x18\xbaH\x15r\x132\x11^#[0-9A-Fa-f]{6}$H\x01R\fprimaryColor\x88\x01\x01B\v\n" +
 	"\t_logo_urlB\x10\n" +
 	"\x0e_primary_color2\xee\x01\n" +
