@@ -11,7 +11,7 @@ export default defineConfig({
   timeout: 60_000,
   outputDir: 'test-results',
   use: {
-    baseURL: process.env.COMPLYD_TEST_URL ?? 'http://127.0.0.1:18089',
+    baseURL: process.env.COMPLYD_TEST_URL ?? `http://127.0.0.1:${process.env.COMPLYD_TEST_PORT ?? 18089}`,
     launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium' },
   },
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],

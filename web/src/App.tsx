@@ -7,6 +7,7 @@ import { Sanctions } from './sanctions/Sanctions';
 import { KycList, KycPage } from './kyc/Kyc';
 import { KybList, KybPage } from './kyc/Kyb';
 import { ApiReference } from './api/ApiReference';
+import { adminScreen, AdminLinks } from './admin/routes';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -24,6 +25,7 @@ export function App() {
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
   else if (loc.path.startsWith('/kyc/')) screen = <KycPage id={decodeURIComponent(loc.path.slice(5))} />;
+  else if (adminScreen(loc.path, me.role)) screen = adminScreen(loc.path, me.role);
   else screen = <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
   return (
     <>
@@ -35,6 +37,7 @@ export function App() {
           <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
           <Link to="/api">API</Link>
+          <AdminLinks role={me.role} />
         </nav>
         <span className="who">{me.firstName} {me.lastName} ({me.role.toLowerCase()}) — {me.tenant?.name}</span>
         <button type="button" onClick={() => void signOut()}>Sign out</button>

@@ -11,7 +11,10 @@ const watchSession: Interceptor = (next) => async (req) => {
     return await next(req);
   } catch (e) {
     const err = ConnectError.from(e);
-    if (err.code === Code.Unauthenticated && !req.url.includes('AuthService/')) sessionEvents.onUnauthenticated();
+    // INVALID_CREDENTIALS (also Unauthenticated) answers a wrong current password or MFA code
+    // of a live session (AccountService): that is the form's error, not an expired session.
+    const wrongSecret = err.findDetails(ErrorInfoSchema).some((i) => i.code === 'INVALID_CREDENTIALS');
+    if (err.code === Code.Unauthenticated && !wrongSecret && !req.url.includes('AuthService/')) sessionEvents.onUnauthenticated();
     throw e;
   }
 };

@@ -11,7 +11,7 @@ const png = 'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR4nGPQyt9AEmI
 // users and a case through the API. The fixture is written to artifacts/fixture.json.
 const root = resolve(import.meta.dirname, '..', '..');
 const art = resolve(import.meta.dirname, '..', 'artifacts');
-export const port = 18089;
+export const port = Number(process.env.COMPLYD_TEST_PORT ?? 18089); // another port lets suites of two worktrees run at once
 export const base = `http://127.0.0.1:${port}`;
 export const password = 'correct-horse-battery';
 
@@ -42,6 +42,7 @@ export default async function globalSetup() {
     COMPLYD_COOKIE_SECURE: 'false',
     COMPLYD_RATE_LIMIT_API: '0',
     COMPLYD_SANCTIONS_REFRESH: 'off',
+    COMPLYD_WEBHOOK_ALLOW_PRIVATE: 'true', // the webhook spec's receiver listens on 127.0.0.1
   };
   execFileSync(bin, ['migrate'], { env, stdio: 'ignore' });
   // A one-entry OFAC SDN list (the official download is not reachable from tests).

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { Link } from '../ui/router';
+import { Users } from './users/Users';
+import { Profile } from './users/Profile';
+import { ApiKeys } from './apikeys/ApiKeys';
+import { Webhooks } from './webhooks/Webhooks';
+import { Rules } from './rules/Rules';
+import { Settings } from './settings/Settings';
+
+// The administration screens (issue 17): BANK_ADMIN only, but for the own account, which every
+// role has. The API enforces the same roles; hiding the links only spares a refused screen.
+const adminScreens: Record<string, { name: string; screen: () => ReactNode }> = {
+  '/admin/users': { name: 'Users', screen: () => <Users /> },
+  '/admin/api-keys': { name: 'API keys', screen: () => <ApiKeys /> },
+  '/admin/webhooks': { name: 'Webhooks', screen: () => <Webhooks /> },
+  '/admin/rules': { name: 'Rules', screen: () => <Rules /> },
+  '/admin/settings': { name: 'Settings', screen: () => <Settings /> },
+};
+
+// adminScreen returns the screen for path, or null when path is not an administration path.
+export function adminScreen(path: string, role: string): ReactNode | null {
+  if (path === '/account') return <Profile />;
+  const s = adminScreens[path];
+  if (!s) return null;
+  return role === 'BANK_ADMIN' ? s.screen() : <section><h1>Not allowed</h1><p>Only a bank administrator manages {s.name.toLowerCase()}.</p></section>;
+}
+
+// AdminLinks are the navigation entries of the administration screens for role.
+export function AdminLinks({ role }: { role: string }) {
+  return (
+    <>
+      {role === 'BANK_ADMIN' && Object.entries(adminScreens).map(([to, s]) => <Link key={to} to={to}>{s.name}</Link>)}
+      <Link to="/account">My account</Link>
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { TrustMode } from './TrustMode';
+import { FxRates } from './FxRates';
+import { TierLimits } from './TierLimits';
+import { Branding } from './Branding';
+import { Providers } from './Providers';
+
+// Settings is the tenant's self-service configuration, one form per setting: each saves on its
+// own, so a rejected value names the one field that caused it.
+export function Settings() {
+  return (
+    <section aria-labelledby="set-h">
+      <h1 id="set-h">Settings</h1>
+      <TrustMode />
+      <TierLimits />
+      <FxRates />
+      <Branding />
+      <Providers />
+    </section>
+  );
+}
