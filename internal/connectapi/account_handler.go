@@ -25,7 +25,9 @@ func NewAccountHandler(account *auth.Account, me func(context.Context, auth.Prin
 	return &AccountHandler{account: account, me: me, log: log}
 }
 
-func (h *AccountHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *AccountHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 // ChangePassword implements AccountService.ChangePassword.
 func (h *AccountHandler) ChangePassword(ctx context.Context, req *connect.Request[complydv1.ChangePasswordRequest]) (*connect.Response[complydv1.ChangePasswordResponse], error) {
