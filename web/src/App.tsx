@@ -14,6 +14,7 @@ export function App() {
   const { me, signOut } = useSession();
   const { loc } = useRouter();
   const m = loc.path.match(/^\/cases\/([^/]+)$/);
+  const admin = adminScreen(loc.path, me.role);
   let screen;
   if (loc.path === '/' || loc.path === '/cases') screen = <Queue />;
   else if (m) screen = <CasePage key={m[1]} id={decodeURIComponent(m[1])} />;
@@ -25,7 +26,7 @@ export function App() {
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
   else if (loc.path.startsWith('/kyc/')) screen = <KycPage id={decodeURIComponent(loc.path.slice(5))} />;
-  else if (adminScreen(loc.path, me.role)) screen = adminScreen(loc.path, me.role);
+  else if (admin) screen = admin;
   else screen = <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
   return (
     <>
