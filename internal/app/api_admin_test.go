@@ -239,6 +239,18 @@ func TestAdminWebhookReplay(t *testing.T) {
 		require.NotNil(t, a.StatusCode)
 		require.Equal(t, http.StatusNoContent, *a.StatusCode)
 	}
+	// The same log over Connect.
+	hc, opts := s.clientOpts("connect", cred{Bearer: admin})
+	wc := complydv1connect.NewWebhookServiceClient(hc, s.URL, opts...)
+	la, err := wc.ListWebhookAttempts(context.Background(), connect.NewRequest(&complydv1.ListWebhookAttemptsRequest{Id: ds[0].ID}))
+	require.NoError(t, err)
+	require.Len(t, la.Msg.Items, 2)
+	require.Equal(t, int32(http.StatusNoContent), la.Msg.Items[1].StatusCode.GetValue())
+	_, err = wc.ReplayWebhookDelivery(context.Background(), connect.NewRequest(&complydv1.ReplayWebhookDeliveryRequest{Id: "whd_missing"}))
+	code, info := errorInfo(t, err)
+	require.Equal(t, connect.CodeNotFound, code)
+	require.Equal(t, "NOT_FOUND", info.Code)
+
 	p := s.audits(admin, "webhook.delivery_replayed")
 	require.Equal(t, 1, p.Total)
 	require.Equal(t, "DELIVERED", p.Items[0].Before["status"])
