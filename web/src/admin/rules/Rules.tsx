@@ -17,6 +17,7 @@ export function Rules() {
   return (
     <section aria-labelledby="rules-h">
       <h1 id="rules-h">Rules</h1>
+      {q.data.total > q.data.items.length && <p className="warn">Showing the first {q.data.items.length} of {q.data.total} rules.</p>}
       <h2>Custom rules (CEL)</h2>
       {editing ? <RuleEditor key={editing === 'new' ? 'new' : editing.id} rule={editing === 'new' ? undefined : editing} onDone={done} onCancel={() => setEditing(null)} />
         : <button type="button" onClick={() => setEditing('new')}>New rule</button>}
