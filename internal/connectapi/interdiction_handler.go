@@ -24,7 +24,9 @@ func NewInterdictionHandler(svc *cases.Service, queue cases.InterdictionQueue, l
 	return &InterdictionHandler{svc: svc, queue: queue, log: log}
 }
 
-func (h *InterdictionHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *InterdictionHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 // ListInterdictionQueue implements InterdictionService.ListInterdictionQueue.
 func (h *InterdictionHandler) ListInterdictionQueue(ctx context.Context, req *connect.Request[complydv1.ListInterdictionQueueRequest]) (*connect.Response[complydv1.ListInterdictionQueueResponse], error) {
