@@ -222,7 +222,11 @@ func parseJSONLRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
 				e.Reference = strings.TrimSpace(*s)
 			}
 		}
-		bad = append(bad, checkRow(line, &e)...)
+		for _, b := range checkRow(line, &e) {
+			if !slices.ContainsFunc(bad, func(x RowError) bool { return x.Field == b.Field }) { // one error a field
+				bad = append(bad, b)
+			}
+		}
 		errs, rows = collectRow(errs, rows, bad, line, e)
 		if n > MaxImportRows {
 			return nil, n, append(errs, RowError{Line: line, Message: fmt.Sprintf("more than %d rows; split the file", MaxImportRows)})
