@@ -1,10 +1,15 @@
 package app
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/stretchr/testify/require"
@@ -12,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/sanctions"
 )
 
 // pepCSV is a PEP list as a compliance team exports it from a spreadsheet: a header row, a BOM,
@@ -125,4 +131,78 @@ func TestWatchlistImportPEPEndToEnd(t *testing.T) {
 	// The global lists with their versions.
 	env = s.rest("GET", "/api/v1/sanctions/lists", cred{Bearer: analystTok}, nil)
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+}
+
+// TestGlobalListImportFormats: `complyd watchlist import` (importList) loads a PEP list in the
+// house CSV, the EU consolidated list XML and the UK list CSV into a running server, which
+// screens against them within seconds (the import's NOTIFY) and lists their versions.
+func TestGlobalListImportFormats(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{OwnDB: true})
+	_, admin := s.kycTenant()
+	ctx := context.Background()
+	bg, stop := context.WithCancel(ctx)
+	t.Cleanup(stop)
+	s.App.startBackground(bg) // the sanctions listener, as `serve` runs it
+	log := slog.New(slog.DiscardHandler)
+	read := func(name string) []sanctions.SourceFile {
+		b, err := os.ReadFile(filepath.Join("..", "sanctions", "testdata", "lists", name))
+		require.NoError(t, err)
+		return []sanctions.SourceFile{{Name: name, Data: b}}
+	}
+	var out bytes.Buffer
+	require.NoError(t, importList(ctx, s.DB, log, &out, sanctions.ImportParams{List: "NG-PEP", Type: sanctions.ListTypePEP,
+		Format: sanctions.FormatCSV, Files: []sanctions.SourceFile{{Name: "peps.csv", Data: []byte(pepCSV)}}}))
+	require.NoError(t, importList(ctx, s.DB, log, &out, sanctions.ImportParams{List: sanctions.ListEUFSF,
+		Format: sanctions.FormatEUXML, Files: read("eu_fsf_sample.xml")}))
+	require.NoError(t, importList(ctx, s.DB, log, &out, sanctions.ImportParams{List: sanctions.ListUK,
+		Format: sanctions.FormatUKCSV, Files: read("uk_sanctions_list_sample.csv")}))
+	err := importList(ctx, s.DB, log, &out, sanctions.ImportParams{List: "BAD-PEP", Type: sanctions.ListTypePEP,
+		Format: sanctions.FormatCSV, Files: []sanctions.SourceFile{{Name: "bad.csv", Data: []byte("name,dob\nA B,1970-01-01\n,x\n")}}})
+	require.ErrorIs(t, err, sanctions.ErrBadListFile)
+	require.ErrorContains(t, err, "line 3")
+
+	env := s.rest("GET", "/api/v1/sanctions/lists", cred{Bearer: admin}, nil)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	var lists struct {
+		Items []struct {
+			List       string `json:"list"`
+			Type       string `json:"type"`
+			Version    int    `json:"version"`
+			Format     string `json:"format"`
+			EntryCount int    `json:"entryCount"`
+			ImportedAt string `json:"importedAt"`
+		} `json:"items"`
+	}
+	env.decode(t, &lists)
+	got := map[string]int{}
+	for _, l := range lists.Items {
+		got[l.List+"/"+l.Format+"/"+l.Type] = l.EntryCount
+		require.NotEmpty(t, l.ImportedAt)
+	}
+	require.Equal(t, 3, got["NG-PEP/csv/PEP"], "%s", env.Raw)
+	require.Equal(t, 3, got["EU-FSF/eu-fsf-xml/SANCTIONS"], "%s", env.Raw)
+	require.Equal(t, 2, got["UK-SANCTIONS/uk-csv/SANCTIONS"], "%s", env.Raw)
+	require.NotContains(t, string(env.Raw), "BAD-PEP")
+
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		body := screenBody(ext("glob"), "3300000001", 1000)
+		body["senderName"] = "Ngozi Chinwe Okafor-Eze"
+		body["receiverName"] = "Ivan Petrovich Testovsky"
+		o, env := s.screen(admin, body)
+		require.True(t, env.Success, "%s", env.Raw)
+		pep, eu := false, false
+		for _, v := range o.RiskBreakdown {
+			for _, id := range v.RulesTriggered {
+				pep = pep || strings.HasPrefix(id, "AML-004")
+			}
+		}
+		eu = strings.Contains(string(env.Raw), "EU-FSF") || strings.Contains(string(env.Raw), "UK-SANCTIONS")
+		if pep && eu {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the imported lists are not screened: %s", env.Raw)
+		time.Sleep(50 * time.Millisecond)
+	}
 }

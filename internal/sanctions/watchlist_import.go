@@ -113,8 +113,8 @@ func parseCSVRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
-		line, _ := r.FieldPos(0)
 		if err != nil {
+			line := 0
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				line = pe.StartLine
@@ -122,6 +122,7 @@ func parseCSVRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
 			errs = append(errs, RowError{Line: line, Message: "not valid CSV: " + err.Error()})
 			break // the reader cannot resynchronise after a quoting error
 		}
+		line, _ := r.FieldPos(0)
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
