@@ -20,11 +20,11 @@ type euExport struct {
 }
 
 type euEntity struct {
-	LogicalID     string `xml:"logicalId,attr"`
-	EUReference   string `xml:"euReferenceNumber,attr"`
-	UNReference   string `xml:"unitedNationId,attr"`
-	Remark        string `xml:"remark"`
-	SubjectType   struct {
+	LogicalID   string `xml:"logicalId,attr"`
+	EUReference string `xml:"euReferenceNumber,attr"`
+	UNReference string `xml:"unitedNationId,attr"`
+	Remark      string `xml:"remark"`
+	SubjectType struct {
 		Code string `xml:"code,attr"` // person, enterprise
 	} `xml:"subjectType"`
 	Regulations []struct {
