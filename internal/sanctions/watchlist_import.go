@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -187,7 +188,8 @@ func parseJSONLRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
 		}
 		var e NewWatchlistEntry
 		var bad []RowError
-		for k, v := range obj {
+		for _, k := range slices.Sorted(maps.Keys(obj)) { // sorted: the same file gives the same errors
+			v := obj[k]
 			f, ok := canonicalField(k)
 			if !ok {
 				bad = append(bad, RowError{Line: line, Field: k, Message: "unknown field"})
