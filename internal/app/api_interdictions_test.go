@@ -183,6 +183,15 @@ func TestInterdictionsBite(t *testing.T) {
 		require.Len(t, res.Msg.Items, 1)
 		require.EqualValues(t, 1, res.Msg.Total)
 	}
+	env = s.rest("GET", "/api/v1/interdictions/"+fz.ID, cred{Bearer: officerTok}, nil)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	var one interdictionJSON
+	env.decode(t, &one)
+	require.Equal(t, "LIFTED", one.Status)
+	require.True(t, strings.HasPrefix(one.CaseNumber, "CASE-"), one.CaseNumber)
+	require.Equal(t, "court order vacated", *one.LiftReason)
+	require.NotNil(t, one.LiftedBy)
+
 	// Another tenant sees none of it.
 	_, otherAdmin := s.tenant()
 	requireRESTError(t, s.rest("GET", "/api/v1/interdictions/"+fz.ID, cred{Bearer: otherAdmin}, nil), http.StatusNotFound, "NOT_FOUND")

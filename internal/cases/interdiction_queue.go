@@ -23,6 +23,9 @@ type InterdictionQueue interface {
 	// ListInterdictions pages the tenant's interdictions, newest request first, with their case
 	// numbers. Errors: INTERNAL.
 	ListInterdictions(ctx context.Context, tenantID tenancy.TenantID, f InterdictionFilter, p paging.Params) (paging.Result[Interdiction], error)
+	// QueuedInterdiction returns one interdiction of the tenant with its case number.
+	// Errors: NOT_FOUND.
+	QueuedInterdiction(ctx context.Context, tenantID tenancy.TenantID, id string) (*Interdiction, error)
 }
 
 // Interdiction queue paging (decisions.md §11).
@@ -53,11 +56,6 @@ func (s *Service) RejectInterdictionLift(ctx context.Context, c Caller, interdic
 	return s.updateInterdictionByID(ctx, c, interdictionID, func(cs Case, in Interdiction, a Actor) (Case, Interdiction, Effects, error) {
 		return RejectLift(cs, in, a, reason)
 	})
-}
-
-// GetInterdiction returns one interdiction of the tenant. Errors: NOT_FOUND.
-func (s *Service) GetInterdiction(ctx context.Context, tenantID tenancy.TenantID, id string) (*Interdiction, error) {
-	return s.store.GetInterdiction(ctx, tenantID, id)
 }
 
 func (s *Service) updateInterdictionByID(ctx context.Context, c Caller, id string,

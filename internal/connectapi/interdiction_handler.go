@@ -58,7 +58,7 @@ func (h *InterdictionHandler) GetInterdiction(ctx context.Context, req *connect.
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	in, err := h.svc.GetInterdiction(ctx, c.TenantID, req.Msg.Id)
+	in, err := h.queue.QueuedInterdiction(ctx, c.TenantID, req.Msg.Id)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}

@@ -85,6 +85,22 @@ func (s *InterdictionStore) ListInterdictions(ctx context.Context, tenantID tena
 	return out, err
 }
 
+// QueuedInterdiction implements cases.InterdictionQueue.
+func (s *InterdictionStore) QueuedInterdiction(ctx context.Context, tenantID tenancy.TenantID, id string) (*cases.Interdiction, error) {
+	var in cases.Interdiction
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		r, err := one[queuedInterdictionRow](ctx, tx, psql.Select(interdictionColumns, caseNumberOfInterdiction).
+			From("case_interdictions").Where(sq.Eq{"tenant_id": string(tenantID), "id": id}), "interdiction")
+		in = toInterdiction(r.interdictionRow)
+		in.CaseNumber = r.CaseNumber
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &in, nil
+}
+
 // Restrictions loads the tenant's interdictions in force (one indexed query).
 func (s *InterdictionStore) Restrictions(ctx context.Context, tenantID tenancy.TenantID) (screening.Restrictions, error) {
 	out := screening.Restrictions{}
