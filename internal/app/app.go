@@ -169,7 +169,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
-	for _, wire := range []func(*wiring) error{wireSanctions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening, wireAdmin} {
+	for _, wire := range []func(*wiring) error{wireSanctions, wireInterdictions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening, wireAdmin} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -238,6 +238,8 @@ type wiring struct {
 	kyc *kyc.Service
 	// health holds the checks of GET /health; capabilities fill theirs (sanctions).
 	health restapi.HealthChecks
+	// interdictions is the in-memory cache of interdictions in force (set by wireInterdictions).
+	interdictions *postgres.InterdictionCache
 	// background tasks serve starts (app.Background).
 	background []func(ctx context.Context)
 	// sanctions is the live matcher service (set by wireSanctions).

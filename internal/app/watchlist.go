@@ -17,10 +17,14 @@ import (
 )
 
 const watchlistUsage = `usage:
-  complyd watchlist import --format ofac-sdn-csv|un-xml --list NAME [--type SANCTIONS|PEP] FILE...
+  complyd watchlist import --format FORMAT --list NAME [--type SANCTIONS|PEP] FILE...
       ofac-sdn-csv: sdn.csv and optionally alt.csv and add.csv (recognised by name: sdn*, alt*,
       add*, cons_prim/cons_alt/cons_add; otherwise taken in the order sdn, alt, add).
       un-xml: the UN consolidated list XML.
+      eu-fsf-xml: the EU Financial Sanctions Files XML (xmlFullSanctionsList_1_1).
+      uk-csv: the UK Sanctions List CSV or the OFSI consolidated list ConList.csv.
+      csv, jsonl: any list (a PEP list, a regulator's circular) in the house format of
+      docs/watchlists.md; a bad row fails the import with its line number.
       Stores a new version of the list and makes it current in one transaction; running
       replicas pick it up within seconds. A bad file fails and leaves the previous version.
   complyd watchlist eval [--set FILE] [--data DIR | --db]
@@ -44,7 +48,7 @@ func watchlistCmd(ctx context.Context, args []string, log *slog.Logger) error {
 
 func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out io.Writer) error {
 	fs := flag.NewFlagSet("watchlist import", flag.ContinueOnError)
-	format := fs.String("format", "", "ofac-sdn-csv or un-xml")
+	format := fs.String("format", "", "ofac-sdn-csv, un-xml, eu-fsf-xml, uk-csv, csv or jsonl")
 	list := fs.String("list", "", "list name, e.g. OFAC-SDN or UN-SC")
 	typ := fs.String("type", "SANCTIONS", "SANCTIONS or PEP")
 	if err := fs.Parse(args); err != nil {

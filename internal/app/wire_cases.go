@@ -17,6 +17,7 @@ import (
 func wireCases(w *wiring) error {
 	caseStore := postgres.NewCaseStore(w.db)
 	caseSvc := cases.NewService(caseStore, postgres.NewCaseUsers(w.db), w.now)
+	caseSvc.OnInterdictionChange = w.interdictions.Invalidate
 	p, h := complydv1connect.NewCaseServiceHandler(connectapi.NewCaseHandler(caseSvc, caseStore, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.CaseServiceName, p, h)
 

@@ -63,7 +63,7 @@ func wireScreening(w *wiring) error {
 		Timeouts:   w.screeningTimeouts,
 	})
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
-		Now: w.now})
+		Now: w.now, Interdictions: w.interdictions})
 
 	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
 	// bank's network, so only batch answers above 16 kB are compressed.

@@ -26,6 +26,10 @@ const (
 	EventResolutionRejected    = "RESOLUTION_REJECTED"
 	EventInterdictionRequested = "INTERDICTION_REQUESTED"
 	EventInterdictionConfirmed = "INTERDICTION_CONFIRMED"
+	// Lifting an interdiction (interdiction_lift.go).
+	EventInterdictionLiftRequested = "INTERDICTION_LIFT_REQUESTED"
+	EventInterdictionLifted        = "INTERDICTION_LIFTED"
+	EventInterdictionLiftRejected  = "INTERDICTION_LIFT_REJECTED"
 )
 
 // EventTypes lists every timeline event type.
@@ -34,6 +38,7 @@ func EventTypes() []string {
 		EventCaseCreated, EventNoteAdded, EventStatusChanged, EventAssigned,
 		EventResolutionProposed, EventResolutionApproved, EventResolutionRejected,
 		EventInterdictionRequested, EventInterdictionConfirmed,
+		EventInterdictionLiftRequested, EventInterdictionLifted, EventInterdictionLiftRejected,
 	}
 }
 
@@ -43,6 +48,7 @@ const (
 	WebhookCaseCreated           = "case.created"
 	WebhookCaseResolved          = "case.resolved"
 	WebhookInterdictionRequested = "interdiction.requested"
+	WebhookInterdictionLifted    = "interdiction.lifted"
 )
 
 // NotifyComplianceOfficers is the Notification kind for "automatically created cases notify

@@ -13,16 +13,24 @@ import (
 type Interdiction struct {
 	ID            string // intd_<id>
 	CaseID        string
+	CaseNumber    string // filled by reads that join the case (the queue, the screening cache)
 	Action        string // InterdictionFreeze, InterdictionBlock or InterdictionPostNoDebit
 	AccountNumber string // 10 digits (service-spec.md part 8)
 	Reason        string
-	Status        string // InterdictionRequested or InterdictionConfirmed
+	Status        string // InterdictionRequested, InterdictionConfirmed, InterdictionLiftRequested or InterdictionLifted
 	RequestedBy   string
 	RequestedAt   time.Time
 	ConfirmedBy   *string
 	ConfirmedAt   *time.Time
 	// Reference is the bank's own reference for the executed order, given on confirmation.
 	Reference string
+	// Lift (interdiction_lift.go): the reason given by the officer who asked for it, who and
+	// when; then who approved it (a second officer) and when.
+	LiftReason      string
+	LiftRequestedBy *string
+	LiftRequestedAt *time.Time
+	LiftedBy        *string
+	LiftedAt        *time.Time
 }
 
 // Interdiction actions.
@@ -34,8 +42,10 @@ const (
 
 // Interdiction states.
 const (
-	InterdictionRequested = "REQUESTED"
-	InterdictionConfirmed = "CONFIRMED"
+	InterdictionRequested     = "REQUESTED"
+	InterdictionConfirmed     = "CONFIRMED"
+	InterdictionLiftRequested = "LIFT_REQUESTED"
+	InterdictionLifted        = "LIFTED"
 )
 
 // InterdictionParams is the body of an interdiction request.

@@ -110,7 +110,7 @@ func TestAddNote(t *testing.T) {
 
 func TestEventTypes(t *testing.T) {
 	t.Parallel()
-	require.Len(t, EventTypes(), 9)
+	require.Len(t, EventTypes(), 12)
 	require.Len(t, Types(), 8)
 	require.Len(t, Priorities(), 4)
 }

@@ -19,6 +19,11 @@ type Caller struct {
 
 // Service is the cases capability: it runs the pure operations inside Store transactions.
 type Service struct {
+	// OnInterdictionChange, when set, runs after an interdiction was confirmed or lifted (after
+	// commit): it drops this process's cached interdictions of the tenant at once, before the
+	// LISTEN/NOTIFY announcement every replica follows reaches it (docs/interdictions.md).
+	OnInterdictionChange func(tenancy.TenantID)
+
 	store Store
 	users Users
 	now   func() time.Time
@@ -204,7 +209,7 @@ func (s *Service) RequestInterdiction(ctx context.Context, c Caller, caseID stri
 // ConfirmInterdiction records that the bank executed an interdiction. Errors: NOT_FOUND; CONFLICT.
 func (s *Service) ConfirmInterdiction(ctx context.Context, c Caller, caseID, interdictionID, reference string) (*Interdiction, error) {
 	a := s.actor(c)
-	return s.store.UpdateInterdiction(ctx, c.TenantID, caseID, interdictionID, func(cs *Case, in *Interdiction) (Effects, error) {
+	out, err := s.store.UpdateInterdiction(ctx, c.TenantID, caseID, interdictionID, func(cs *Case, in *Interdiction) (Effects, error) {
 		nextCase, nextIn, eff, err := ConfirmInterdiction(*cs, *in, a, reference)
 		if err != nil {
 			return Effects{}, err
@@ -212,6 +217,10 @@ func (s *Service) ConfirmInterdiction(ctx context.Context, c Caller, caseID, int
 		*cs, *in = nextCase, nextIn
 		return eff, nil
 	})
+	if err == nil && s.OnInterdictionChange != nil {
+		s.OnInterdictionChange(c.TenantID)
+	}
+	return out, err
 }
 
 // ConfirmInterdictionByID is ConfirmInterdiction for POST /interdictions/:id/confirm, where the

@@ -54,6 +54,13 @@ var permissions = map[string]access{
 	complydv1connect.CaseServiceCreateInterdictionProcedure:      {roles: auth.Officers},
 	complydv1connect.CaseServiceListInterdictionsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.CaseServiceConfirmInterdictionProcedure:     {roles: auth.Officers},
+	// Interdiction queue and four-eyes lift (docs/interdictions.md): reading is for every role,
+	// lifting (asking, approving, rejecting) for the officers who may request and confirm.
+	complydv1connect.InterdictionServiceListInterdictionQueueProcedure:   {roles: auth.AnyRole},
+	complydv1connect.InterdictionServiceGetInterdictionProcedure:         {roles: auth.AnyRole},
+	complydv1connect.InterdictionServiceRequestInterdictionLiftProcedure: {roles: auth.Officers},
+	complydv1connect.InterdictionServiceApproveInterdictionLiftProcedure: {roles: auth.Officers},
+	complydv1connect.InterdictionServiceRejectInterdictionLiftProcedure:  {roles: auth.Officers},
 
 	// Webhooks (issue 5): configuration is tenant configuration (BANK_ADMIN, decisions.md §4);
 	// the delivery log is readable by BANK_ADMIN and AUDITOR; a retry is BANK_ADMIN.
@@ -144,10 +151,13 @@ var permissions = map[string]access{
 	complydv1connect.WatchlistServiceAddWatchlistEntryProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.WatchlistServiceListWatchlistEntriesProcedure: {roles: auth.AnyRole},
 	complydv1connect.WatchlistServiceDeleteWatchlistEntryProcedure: {roles: auth.AdminOnly},
-	complydv1connect.SanctionsServiceSearchProcedure:               {roles: auth.AnyRole},
-	complydv1connect.SanctionsServiceCreateFalsePositiveProcedure:  {roles: auth.Officers},
-	complydv1connect.SanctionsServiceListFalsePositivesProcedure:   {roles: auth.AnyRole},
-	complydv1connect.SanctionsServiceRevokeFalsePositiveProcedure:  {roles: auth.Officers},
+	// Bulk import is adding entries (BANK_ADMIN); the global lists' versions are read by all.
+	complydv1connect.WatchlistServiceImportWatchlistEntriesProcedure: {roles: auth.AdminOnly},
+	complydv1connect.WatchlistServiceListGlobalListsProcedure:        {roles: auth.AnyRole},
+	complydv1connect.SanctionsServiceSearchProcedure:                 {roles: auth.AnyRole},
+	complydv1connect.SanctionsServiceCreateFalsePositiveProcedure:    {roles: auth.Officers},
+	complydv1connect.SanctionsServiceListFalsePositivesProcedure:     {roles: auth.AnyRole},
+	complydv1connect.SanctionsServiceRevokeFalsePositiveProcedure:    {roles: auth.Officers},
 
 	// Transaction screening (issue 3, decisions.md §4): writers screen; every role lists and
 	// views; custom rules and tenant configuration are BANK_ADMIN (AUDITOR and the other roles

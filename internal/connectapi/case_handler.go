@@ -282,7 +282,9 @@ func (h *CaseHandler) RejectResolution(ctx context.Context, req *connect.Request
 func interdictionToProto(in *cases.Interdiction) *complydv1.Interdiction {
 	return &complydv1.Interdiction{Id: in.ID, CaseId: in.CaseID, Action: in.Action, AccountNumber: in.AccountNumber,
 		Reason: in.Reason, Status: in.Status, RequestedBy: in.RequestedBy, RequestedAt: ts(in.RequestedAt),
-		ConfirmedBy: nullStringPtr(in.ConfirmedBy), ConfirmedAt: tsPtr(in.ConfirmedAt), Reference: nullString(in.Reference)}
+		ConfirmedBy: nullStringPtr(in.ConfirmedBy), ConfirmedAt: tsPtr(in.ConfirmedAt), Reference: nullString(in.Reference),
+		CaseNumber: in.CaseNumber, LiftReason: nullString(in.LiftReason), LiftRequestedBy: nullStringPtr(in.LiftRequestedBy),
+		LiftRequestedAt: tsPtr(in.LiftRequestedAt), LiftedBy: nullStringPtr(in.LiftedBy), LiftedAt: tsPtr(in.LiftedAt)}
 }
 
 // CreateInterdiction implements CaseService.CreateInterdiction.

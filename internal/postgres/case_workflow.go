@@ -114,7 +114,8 @@ func (s *CaseStore) Proposals(ctx context.Context, tenantID tenancy.TenantID, ca
 	return out, err
 }
 
-const interdictionColumns = "id, case_id, action, account_number, reason, status, requested_by, requested_at, confirmed_by, confirmed_at, reference"
+const interdictionColumns = "id, case_id, action, account_number, reason, status, requested_by, requested_at, confirmed_by, confirmed_at, reference, " +
+	"lift_reason, lift_requested_by, lift_requested_at, lifted_by, lifted_at"
 
 type interdictionRow struct {
 	ID            string     `db:"id"`
@@ -128,12 +129,19 @@ type interdictionRow struct {
 	ConfirmedBy   *string    `db:"confirmed_by"`
 	ConfirmedAt   *time.Time `db:"confirmed_at"`
 	Reference     string     `db:"reference"`
+	// Lift columns (migration 0015, interdiction_store.go).
+	LiftReason      string     `db:"lift_reason"`
+	LiftRequestedBy *string    `db:"lift_requested_by"`
+	LiftRequestedAt *time.Time `db:"lift_requested_at"`
+	LiftedBy        *string    `db:"lifted_by"`
+	LiftedAt        *time.Time `db:"lifted_at"`
 }
 
 func toInterdiction(r interdictionRow) cases.Interdiction {
 	return cases.Interdiction{ID: r.ID, CaseID: r.CaseID, Action: r.Action, AccountNumber: r.AccountNumber, Reason: r.Reason,
 		Status: r.Status, RequestedBy: r.RequestedBy, RequestedAt: r.RequestedAt, ConfirmedBy: r.ConfirmedBy,
-		ConfirmedAt: r.ConfirmedAt, Reference: r.Reference}
+		ConfirmedAt: r.ConfirmedAt, Reference: r.Reference, LiftReason: r.LiftReason, LiftRequestedBy: r.LiftRequestedBy,
+		LiftRequestedAt: r.LiftRequestedAt, LiftedBy: r.LiftedBy, LiftedAt: r.LiftedAt}
 }
 
 // CreateInterdiction implements cases.Store.
@@ -184,8 +192,13 @@ func (s *CaseStore) UpdateInterdiction(ctx context.Context, tenantID tenancy.Ten
 		}
 		if err := exec(ctx, tx, psql.Update("case_interdictions").SetMap(map[string]any{
 			"status": in.Status, "confirmed_by": in.ConfirmedBy, "confirmed_at": in.ConfirmedAt, "reference": in.Reference,
+			"lift_reason": in.LiftReason, "lift_requested_by": in.LiftRequestedBy, "lift_requested_at": in.LiftRequestedAt,
+			"lifted_by": in.LiftedBy, "lifted_at": in.LiftedAt,
 		}).Where(sq.Eq{"tenant_id": string(tenantID), "id": in.ID})); err != nil {
 			return fmt.Errorf("update interdiction: %w", err)
+		}
+		if err := notifyInterdictions(ctx, tx, tenantID); err != nil {
+			return fmt.Errorf("announce interdiction: %w", err)
 		}
 		if err := updateCase(ctx, tx, c); err != nil {
 			return fmt.Errorf("update case: %w", err)

@@ -99,8 +99,11 @@ func ParseFiles(format string, files []SourceFile) ([]Entry, error) {
 			return nil, fmt.Errorf("%w: un-xml takes exactly one file", ErrBadListFile)
 		}
 		return ParseUN(strings.NewReader(string(files[0].Data)))
+	case FormatEUXML, FormatUKCSV, FormatCSV, FormatJSONL:
+		return parseMoreFormats(format, files)
 	}
-	return nil, fmt.Errorf("unknown format %q (want %s or %s)", format, FormatOFACSDNCSV, FormatUNXML)
+	return nil, fmt.Errorf("unknown format %q (want %s, %s, %s, %s, %s or %s)", format, FormatOFACSDNCSV, FormatUNXML,
+		FormatEUXML, FormatUKCSV, FormatCSV, FormatJSONL)
 }
 
 // Import parses the files, stores them as a new version of the list and makes

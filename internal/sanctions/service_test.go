@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -22,6 +23,7 @@ type fakeStore struct {
 	Store
 	mu                       sync.Mutex
 	ActiveFalsePositivesFunc func(ctx context.Context, tenantID tenancy.TenantID) ([]FalsePositive, error)
+	AddEntriesFunc           func(ctx context.Context, tenantID tenancy.TenantID, watchlistID string, entries []WatchlistEntry, ev audit.Event, rescreen RescreenArgs) (Watchlist, error)
 	ImportListFunc           func(ctx context.Context, v ListVersion, entries []Entry, rescreen RescreenArgs) (ListVersion, error)
 	CurrentVersionsFunc      func(ctx context.Context) ([]ListVersion, error)
 	TenantEntriesFunc        func(ctx context.Context, tenantID tenancy.TenantID) ([]Entry, error)
@@ -40,6 +42,10 @@ func (f *fakeStore) ActiveFalsePositives(ctx context.Context, tenantID tenancy.T
 		return nil, nil
 	}
 	return f.ActiveFalsePositivesFunc(ctx, tenantID)
+}
+
+func (f *fakeStore) AddEntries(ctx context.Context, tenantID tenancy.TenantID, watchlistID string, entries []WatchlistEntry, ev audit.Event, rescreen RescreenArgs) (Watchlist, error) {
+	return f.AddEntriesFunc(ctx, tenantID, watchlistID, entries, ev, rescreen)
 }
 
 func (f *fakeStore) ImportList(ctx context.Context, v ListVersion, entries []Entry, rescreen RescreenArgs) (ListVersion, error) {

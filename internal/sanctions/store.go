@@ -43,6 +43,10 @@ type Store interface {
 	DeleteWatchlist(ctx context.Context, tenantID tenancy.TenantID, id string, actor audit.Actor) (Watchlist, error)
 	// AddEntry inserts e into its watchlist and enqueues rescreen. Codes: NOT_FOUND (watchlist).
 	AddEntry(ctx context.Context, e WatchlistEntry, ev audit.Event, rescreen RescreenArgs) (WatchlistEntry, Watchlist, error)
+	// AddEntries inserts entries into one watchlist in one transaction with one audit event,
+	// one re-screening job and the notification; it returns the watchlist with its new count.
+	// Errors: NOT_FOUND.
+	AddEntries(ctx context.Context, tenantID tenancy.TenantID, watchlistID string, entries []WatchlistEntry, ev audit.Event, rescreen RescreenArgs) (Watchlist, error)
 	// ListEntries pages a watchlist's entries, oldest first. Codes: NOT_FOUND (watchlist).
 	ListEntries(ctx context.Context, tenantID tenancy.TenantID, watchlistID string, p paging.Params) (paging.Result[WatchlistEntry], error)
 	// DeleteEntry deletes one entry. Codes: NOT_FOUND.

@@ -11,6 +11,10 @@
 //	stage 1, concurrently: Global Sanctions Screening | Identity Verification | Decision Engine | Behavioral Analysis
 //	stage 2, once sanctions is done, concurrently: Regulatory Compliance | Custom Rules
 //
+// After the pipeline, the tenant's interdictions in force (InterdictionSource, read from memory)
+// BLOCK a transaction on a frozen or post-no-debit account (interdiction.go,
+// docs/interdictions.md).
+//
 // Regulatory Compliance and Custom Rules wait for sanctions because AML-004 (and ctx.pep in
 // CEL) need its PEP hits. Verdicts are reported in the spec's order whatever finished first.
 //

@@ -154,6 +154,8 @@ type ServiceDeps struct {
 	KYB      KYBStore
 	Pipeline *Pipeline
 	Now      func() time.Time
+	// Interdictions, when set, BLOCKs transactions on interdicted accounts (interdiction.go).
+	Interdictions InterdictionSource
 }
 
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
@@ -243,6 +245,9 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 	}
 	res, err := s.d.Pipeline.Run(ctx, tx, e)
 	if err != nil {
+		return Screened{}, err
+	}
+	if err := s.checkInterdictions(ctx, tx, &res); err != nil {
 		return Screened{}, err
 	}
 	now := s.d.Now()

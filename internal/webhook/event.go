@@ -20,6 +20,7 @@ const (
 	EventKYCStatusChanged      = "kyc.status_changed"
 	EventKYBStatusChanged      = "kyb.status_changed"
 	EventInterdictionRequested = "interdiction.requested"
+	EventInterdictionLifted    = "interdiction.lifted"
 )
 
 // Events lists every event name.
@@ -27,6 +28,7 @@ func Events() []string {
 	return []string{
 		EventCaseCreated, EventCaseResolved, EventTransactionScreened,
 		EventKYCStatusChanged, EventKYBStatusChanged, EventInterdictionRequested,
+		EventInterdictionLifted,
 	}
 }
 

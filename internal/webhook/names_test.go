@@ -15,5 +15,6 @@ func TestCaseEventNames(t *testing.T) {
 	require.Equal(t, webhook.EventCaseCreated, cases.WebhookCaseCreated)
 	require.Equal(t, webhook.EventCaseResolved, cases.WebhookCaseResolved)
 	require.Equal(t, webhook.EventInterdictionRequested, cases.WebhookInterdictionRequested)
-	require.Len(t, webhook.Events(), 6)
+	require.Equal(t, webhook.EventInterdictionLifted, cases.WebhookInterdictionLifted)
+	require.Len(t, webhook.Events(), 7)
 }

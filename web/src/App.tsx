@@ -4,6 +4,7 @@ import { Queue } from './cases/Queue';
 import { CasePage } from './cases/CasePage';
 import { Transactions, TransactionPage } from './transactions/Transactions';
 import { Sanctions } from './sanctions/Sanctions';
+import { Watchlists } from './watchlists/Watchlists';
 import { KycList, KycPage } from './kyc/Kyc';
 import { KybList, KybPage } from './kyc/Kyb';
 import { ApiReference } from './api/ApiReference';
@@ -21,6 +22,7 @@ export function App() {
   else if (loc.path === '/transactions') screen = <Transactions />;
   else if (loc.path.startsWith('/transactions/')) screen = <TransactionPage id={decodeURIComponent(loc.path.slice(14))} />;
   else if (loc.path === '/sanctions') screen = <Sanctions />;
+  else if (loc.path === '/watchlists') screen = <Watchlists />;
   else if (loc.path === '/api') screen = <ApiReference />;
   else if (loc.path === '/kyc') screen = <KycList />;
   else if (loc.path === '/kyb') screen = <KybList />;
@@ -37,6 +39,7 @@ export function App() {
           <Link to="/kyc">KYC review</Link>
           <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
+          <Link to="/watchlists">Watchlists</Link>
           <Link to="/api">API</Link>
           <AdminLinks role={me.role} />
         </nav>

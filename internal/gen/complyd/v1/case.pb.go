@@ -1516,7 +1516,7 @@ type Interdiction struct {
 	AccountNumber string `protobuf:"bytes,4,opt,name=account_number,json=accountNumber,proto3" json:"account_number,omitempty"`
 	// reason given.
 	Reason string `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
-	// status: REQUESTED or CONFIRMED.
+	// status: REQUESTED, CONFIRMED, LIFT_REQUESTED or LIFTED (docs/interdictions.md).
 	Status string `protobuf:"bytes,6,opt,name=status,proto3" json:"status,omitempty"`
 	// requested_by, a user id.
 	RequestedBy string `protobuf:"bytes,7,opt,name=requested_by,json=requestedBy,proto3" json:"requested_by,omitempty"`
@@ -1527,7 +1527,19 @@ type Interdiction struct {
 	// confirmed_at, or null.
 	ConfirmedAt *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=confirmed_at,json=confirmedAt,proto3" json:"confirmed_at,omitempty"`
 	// reference the bank gave on confirmation, or null.
-	Reference     *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=reference,proto3" json:"reference,omitempty"`
+	Reference *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=reference,proto3" json:"reference,omitempty"`
+	// case_number of the case (CASE-YYYY-NNNNNN), on reads that join it (the queue), else empty.
+	CaseNumber string `protobuf:"bytes,12,opt,name=case_number,json=caseNumber,proto3" json:"case_number,omitempty"`
+	// lift_reason given by the officer who asked for the lift, or null.
+	LiftReason *wrapperspb.StringValue `protobuf:"bytes,13,opt,name=lift_reason,json=liftReason,proto3" json:"lift_reason,omitempty"`
+	// lift_requested_by, a user id, or null.
+	LiftRequestedBy *wrapperspb.StringValue `protobuf:"bytes,14,opt,name=lift_requested_by,json=liftRequestedBy,proto3" json:"lift_requested_by,omitempty"`
+	// lift_requested_at time, or null.
+	LiftRequestedAt *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=lift_requested_at,json=liftRequestedAt,proto3" json:"lift_requested_at,omitempty"`
+	// lifted_by, the second officer who approved the lift, or null.
+	LiftedBy *wrapperspb.StringValue `protobuf:"bytes,16,opt,name=lifted_by,json=liftedBy,proto3" json:"lifted_by,omitempty"`
+	// lifted_at time, or null.
+	LiftedAt      *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=lifted_at,json=liftedAt,proto3" json:"lifted_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1635,6 +1647,48 @@ func (x *Interdiction) GetConfirmedAt() *timestamppb.Timestamp {
 func (x *Interdiction) GetReference() *wrapperspb.StringValue {
 	if x != nil {
 		return x.Reference
+	}
+	return nil
+}
+
+func (x *Interdiction) GetCaseNumber() string {
+	if x != nil {
+		return x.CaseNumber
+	}
+	return ""
+}
+
+func (x *Interdiction) GetLiftReason() *wrapperspb.StringValue {
+	if x != nil {
+		return x.LiftReason
+	}
+	return nil
+}
+
+func (x *Interdiction) GetLiftRequestedBy() *wrapperspb.StringValue {
+	if x != nil {
+		return x.LiftRequestedBy
+	}
+	return nil
+}
+
+func (x *Interdiction) GetLiftRequestedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LiftRequestedAt
+	}
+	return nil
+}
+
+func (x *Interdiction) GetLiftedBy() *wrapperspb.StringValue {
+	if x != nil {
+		return x.LiftedBy
+	}
+	return nil
+}
+
+func (x *Interdiction) GetLiftedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.LiftedAt
 	}
 	return nil
 }
@@ -2017,7 +2071,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\vproposal_id\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\n" +
 	"proposalId\x12\"\n" +
 	"\x06reason\x18\x03 \x01(\tB\n" +
-	"\xbaH\ar\x05\x10\x01\x18\x90NR\x06reason\"\xc4\x03\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x90NR\x06reason\"\xaa\x06\n" +
 	"\fInterdiction\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\acase_id\x18\x02 \x01(\tR\x06caseId\x12\x16\n" +
@@ -2030,7 +2084,15 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\fconfirmed_by\x18\t \x01(\v2\x1c.google.protobuf.StringValueR\vconfirmedBy\x12=\n" +
 	"\fconfirmed_at\x18\n" +
 	" \x01(\v2\x1a.google.protobuf.TimestampR\vconfirmedAt\x12:\n" +
-	"\treference\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\treference\"\xd2\x01\n" +
+	"\treference\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\treference\x12\x1f\n" +
+	"\vcase_number\x18\f \x01(\tR\n" +
+	"caseNumber\x12=\n" +
+	"\vlift_reason\x18\r \x01(\v2\x1c.google.protobuf.StringValueR\n" +
+	"liftReason\x12H\n" +
+	"\x11lift_requested_by\x18\x0e \x01(\v2\x1c.google.protobuf.StringValueR\x0fliftRequestedBy\x12F\n" +
+	"\x11lift_requested_at\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\x0fliftRequestedAt\x129\n" +
+	"\tlifted_by\x18\x10 \x01(\v2\x1c.google.protobuf.StringValueR\bliftedBy\x127\n" +
+	"\tlifted_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\bliftedAt\"\xd2\x01\n" +
 	"\x19CreateInterdictionRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\x12;\n" +
 	"\x06action\x18\x02 \x01(\tB#\xbaH r\x1eR\x06FREEZER\x05BLOCKR\rPOST_NO_DEBITR\x06action\x129\n" +
@@ -2133,38 +2195,43 @@ var file_complyd_v1_case_proto_depIdxs = []int32{
 	23, // 25: complyd.v1.Interdiction.confirmed_by:type_name -> google.protobuf.StringValue
 	25, // 26: complyd.v1.Interdiction.confirmed_at:type_name -> google.protobuf.Timestamp
 	23, // 27: complyd.v1.Interdiction.reference:type_name -> google.protobuf.StringValue
-	18, // 28: complyd.v1.ListInterdictionsResponse.items:type_name -> complyd.v1.Interdiction
-	5,  // 29: complyd.v1.CaseService.CreateCase:input_type -> complyd.v1.CreateCaseRequest
-	6,  // 30: complyd.v1.CaseService.ListCases:input_type -> complyd.v1.ListCasesRequest
-	8,  // 31: complyd.v1.CaseService.GetCase:input_type -> complyd.v1.GetCaseRequest
-	9,  // 32: complyd.v1.CaseService.UpdateCaseStatus:input_type -> complyd.v1.UpdateCaseStatusRequest
-	10, // 33: complyd.v1.CaseService.AssignCase:input_type -> complyd.v1.AssignCaseRequest
-	11, // 34: complyd.v1.CaseService.AddCaseNote:input_type -> complyd.v1.AddCaseNoteRequest
-	13, // 35: complyd.v1.CaseService.ProposeResolution:input_type -> complyd.v1.ProposeResolutionRequest
-	14, // 36: complyd.v1.CaseService.ListResolutionProposals:input_type -> complyd.v1.ListResolutionProposalsRequest
-	16, // 37: complyd.v1.CaseService.ApproveResolution:input_type -> complyd.v1.ApproveResolutionRequest
-	17, // 38: complyd.v1.CaseService.RejectResolution:input_type -> complyd.v1.RejectResolutionRequest
-	19, // 39: complyd.v1.CaseService.CreateInterdiction:input_type -> complyd.v1.CreateInterdictionRequest
-	20, // 40: complyd.v1.CaseService.ListInterdictions:input_type -> complyd.v1.ListInterdictionsRequest
-	22, // 41: complyd.v1.CaseService.ConfirmInterdiction:input_type -> complyd.v1.ConfirmInterdictionRequest
-	4,  // 42: complyd.v1.CaseService.CreateCase:output_type -> complyd.v1.Case
-	7,  // 43: complyd.v1.CaseService.ListCases:output_type -> complyd.v1.ListCasesResponse
-	4,  // 44: complyd.v1.CaseService.GetCase:output_type -> complyd.v1.Case
-	4,  // 45: complyd.v1.CaseService.UpdateCaseStatus:output_type -> complyd.v1.Case
-	4,  // 46: complyd.v1.CaseService.AssignCase:output_type -> complyd.v1.Case
-	3,  // 47: complyd.v1.CaseService.AddCaseNote:output_type -> complyd.v1.CaseEvent
-	12, // 48: complyd.v1.CaseService.ProposeResolution:output_type -> complyd.v1.ResolutionProposal
-	15, // 49: complyd.v1.CaseService.ListResolutionProposals:output_type -> complyd.v1.ListResolutionProposalsResponse
-	4,  // 50: complyd.v1.CaseService.ApproveResolution:output_type -> complyd.v1.Case
-	4,  // 51: complyd.v1.CaseService.RejectResolution:output_type -> complyd.v1.Case
-	18, // 52: complyd.v1.CaseService.CreateInterdiction:output_type -> complyd.v1.Interdiction
-	21, // 53: complyd.v1.CaseService.ListInterdictions:output_type -> complyd.v1.ListInterdictionsResponse
-	18, // 54: complyd.v1.CaseService.ConfirmInterdiction:output_type -> complyd.v1.Interdiction
-	42, // [42:55] is the sub-list for method output_type
-	29, // [29:42] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	23, // 28: complyd.v1.Interdiction.lift_reason:type_name -> google.protobuf.StringValue
+	23, // 29: complyd.v1.Interdiction.lift_requested_by:type_name -> google.protobuf.StringValue
+	25, // 30: complyd.v1.Interdiction.lift_requested_at:type_name -> google.protobuf.Timestamp
+	23, // 31: complyd.v1.Interdiction.lifted_by:type_name -> google.protobuf.StringValue
+	25, // 32: complyd.v1.Interdiction.lifted_at:type_name -> google.protobuf.Timestamp
+	18, // 33: complyd.v1.ListInterdictionsResponse.items:type_name -> complyd.v1.Interdiction
+	5,  // 34: complyd.v1.CaseService.CreateCase:input_type -> complyd.v1.CreateCaseRequest
+	6,  // 35: complyd.v1.CaseService.ListCases:input_type -> complyd.v1.ListCasesRequest
+	8,  // 36: complyd.v1.CaseService.GetCase:input_type -> complyd.v1.GetCaseRequest
+	9,  // 37: complyd.v1.CaseService.UpdateCaseStatus:input_type -> complyd.v1.UpdateCaseStatusRequest
+	10, // 38: complyd.v1.CaseService.AssignCase:input_type -> complyd.v1.AssignCaseRequest
+	11, // 39: complyd.v1.CaseService.AddCaseNote:input_type -> complyd.v1.AddCaseNoteRequest
+	13, // 40: complyd.v1.CaseService.ProposeResolution:input_type -> complyd.v1.ProposeResolutionRequest
+	14, // 41: complyd.v1.CaseService.ListResolutionProposals:input_type -> complyd.v1.ListResolutionProposalsRequest
+	16, // 42: complyd.v1.CaseService.ApproveResolution:input_type -> complyd.v1.ApproveResolutionRequest
+	17, // 43: complyd.v1.CaseService.RejectResolution:input_type -> complyd.v1.RejectResolutionRequest
+	19, // 44: complyd.v1.CaseService.CreateInterdiction:input_type -> complyd.v1.CreateInterdictionRequest
+	20, // 45: complyd.v1.CaseService.ListInterdictions:input_type -> complyd.v1.ListInterdictionsRequest
+	22, // 46: complyd.v1.CaseService.ConfirmInterdiction:input_type -> complyd.v1.ConfirmInterdictionRequest
+	4,  // 47: complyd.v1.CaseService.CreateCase:output_type -> complyd.v1.Case
+	7,  // 48: complyd.v1.CaseService.ListCases:output_type -> complyd.v1.ListCasesResponse
+	4,  // 49: complyd.v1.CaseService.GetCase:output_type -> complyd.v1.Case
+	4,  // 50: complyd.v1.CaseService.UpdateCaseStatus:output_type -> complyd.v1.Case
+	4,  // 51: complyd.v1.CaseService.AssignCase:output_type -> complyd.v1.Case
+	3,  // 52: complyd.v1.CaseService.AddCaseNote:output_type -> complyd.v1.CaseEvent
+	12, // 53: complyd.v1.CaseService.ProposeResolution:output_type -> complyd.v1.ResolutionProposal
+	15, // 54: complyd.v1.CaseService.ListResolutionProposals:output_type -> complyd.v1.ListResolutionProposalsResponse
+	4,  // 55: complyd.v1.CaseService.ApproveResolution:output_type -> complyd.v1.Case
+	4,  // 56: complyd.v1.CaseService.RejectResolution:output_type -> complyd.v1.Case
+	18, // 57: complyd.v1.CaseService.CreateInterdiction:output_type -> complyd.v1.Interdiction
+	21, // 58: complyd.v1.CaseService.ListInterdictions:output_type -> complyd.v1.ListInterdictionsResponse
+	18, // 59: complyd.v1.CaseService.ConfirmInterdiction:output_type -> complyd.v1.Interdiction
+	47, // [47:60] is the sub-list for method output_type
+	34, // [34:47] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_case_proto_init() }

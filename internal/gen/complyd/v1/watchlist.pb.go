@@ -865,6 +865,454 @@ func (x *DeleteWatchlistEntryResponse) GetDeleted() bool {
 	return false
 }
 
+// ImportWatchlistEntriesRequest is the body of POST /watchlists/{id}/entries:import.
+type ImportWatchlistEntriesRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// watchlist_id from the path.
+	WatchlistId string `protobuf:"bytes,1,opt,name=watchlist_id,json=watchlistId,proto3" json:"watchlist_id,omitempty"`
+	// format of content: CSV (header row, docs/watchlists.md) or JSONL (one JSON object a line).
+	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
+	// content of the file, UTF-8, at most 10 MiB.
+	Content       string `protobuf:"bytes,3,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportWatchlistEntriesRequest) Reset() {
+	*x = ImportWatchlistEntriesRequest{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportWatchlistEntriesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportWatchlistEntriesRequest) ProtoMessage() {}
+
+func (x *ImportWatchlistEntriesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportWatchlistEntriesRequest.ProtoReflect.Descriptor instead.
+func (*ImportWatchlistEntriesRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ImportWatchlistEntriesRequest) GetWatchlistId() string {
+	if x != nil {
+		return x.WatchlistId
+	}
+	return ""
+}
+
+func (x *ImportWatchlistEntriesRequest) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *ImportWatchlistEntriesRequest) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+// ImportRowError is one rejected row of an import.
+type ImportRowError struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// line of the file (1-based; the CSV header is line 1).
+	Line int32 `protobuf:"varint,1,opt,name=line,proto3" json:"line,omitempty"`
+	// field at fault, or empty for the whole row.
+	Field string `protobuf:"bytes,2,opt,name=field,proto3" json:"field,omitempty"`
+	// message says what is wrong.
+	Message       string `protobuf:"bytes,3,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportRowError) Reset() {
+	*x = ImportRowError{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportRowError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportRowError) ProtoMessage() {}
+
+func (x *ImportRowError) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportRowError.ProtoReflect.Descriptor instead.
+func (*ImportRowError) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ImportRowError) GetLine() int32 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *ImportRowError) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *ImportRowError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+// ImportWatchlistEntriesResponse counts the import. When errors is not empty nothing was kept.
+type ImportWatchlistEntriesResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// rows read (data rows; blank lines are skipped).
+	Rows int32 `protobuf:"varint,1,opt,name=rows,proto3" json:"rows,omitempty"`
+	// imported entries (0 when any row failed).
+	Imported int32 `protobuf:"varint,2,opt,name=imported,proto3" json:"imported,omitempty"`
+	// errors, one per bad field of a bad row, in line order (at most 1000).
+	Errors []*ImportRowError `protobuf:"bytes,3,rep,name=errors,proto3" json:"errors,omitempty"`
+	// entry_count of the watchlist after the import.
+	EntryCount    int32 `protobuf:"varint,4,opt,name=entry_count,json=entryCount,proto3" json:"entry_count,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ImportWatchlistEntriesResponse) Reset() {
+	*x = ImportWatchlistEntriesResponse{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ImportWatchlistEntriesResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ImportWatchlistEntriesResponse) ProtoMessage() {}
+
+func (x *ImportWatchlistEntriesResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ImportWatchlistEntriesResponse.ProtoReflect.Descriptor instead.
+func (*ImportWatchlistEntriesResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ImportWatchlistEntriesResponse) GetRows() int32 {
+	if x != nil {
+		return x.Rows
+	}
+	return 0
+}
+
+func (x *ImportWatchlistEntriesResponse) GetImported() int32 {
+	if x != nil {
+		return x.Imported
+	}
+	return 0
+}
+
+func (x *ImportWatchlistEntriesResponse) GetErrors() []*ImportRowError {
+	if x != nil {
+		return x.Errors
+	}
+	return nil
+}
+
+func (x *ImportWatchlistEntriesResponse) GetEntryCount() int32 {
+	if x != nil {
+		return x.EntryCount
+	}
+	return 0
+}
+
+// ListGlobalListsRequest takes no field.
+type ListGlobalListsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListGlobalListsRequest) Reset() {
+	*x = ListGlobalListsRequest{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListGlobalListsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListGlobalListsRequest) ProtoMessage() {}
+
+func (x *ListGlobalListsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListGlobalListsRequest.ProtoReflect.Descriptor instead.
+func (*ListGlobalListsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{15}
+}
+
+// GlobalList is one global list's current version.
+type GlobalList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// list name (OFAC-SDN, UN-SC, EU-FSF, UK-SANCTIONS…).
+	List string `protobuf:"bytes,1,opt,name=list,proto3" json:"list,omitempty"`
+	// type: SANCTIONS or PEP.
+	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	// version number, from 1 per list.
+	Version int32 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	// format of the source files (OFAC_SDN_CSV, UN_XML, EU_FSF_XML, UK_CSV…).
+	Format string `protobuf:"bytes,4,opt,name=format,proto3" json:"format,omitempty"`
+	// entry_count of this version.
+	EntryCount int32 `protobuf:"varint,5,opt,name=entry_count,json=entryCount,proto3" json:"entry_count,omitempty"`
+	// imported_at time.
+	ImportedAt *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=imported_at,json=importedAt,proto3" json:"imported_at,omitempty"`
+	// files imported, with their SHA-256.
+	Files         []*GlobalListFile `protobuf:"bytes,7,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GlobalList) Reset() {
+	*x = GlobalList{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GlobalList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GlobalList) ProtoMessage() {}
+
+func (x *GlobalList) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GlobalList.ProtoReflect.Descriptor instead.
+func (*GlobalList) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *GlobalList) GetList() string {
+	if x != nil {
+		return x.List
+	}
+	return ""
+}
+
+func (x *GlobalList) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *GlobalList) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *GlobalList) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *GlobalList) GetEntryCount() int32 {
+	if x != nil {
+		return x.EntryCount
+	}
+	return 0
+}
+
+func (x *GlobalList) GetImportedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ImportedAt
+	}
+	return nil
+}
+
+func (x *GlobalList) GetFiles() []*GlobalListFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+// GlobalListFile is one imported source file.
+type GlobalListFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// name of the file.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// sha256 of its bytes, hex.
+	Sha256 string `protobuf:"bytes,2,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	// bytes of the file.
+	Bytes         int32 `protobuf:"varint,3,opt,name=bytes,proto3" json:"bytes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GlobalListFile) Reset() {
+	*x = GlobalListFile{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GlobalListFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GlobalListFile) ProtoMessage() {}
+
+func (x *GlobalListFile) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GlobalListFile.ProtoReflect.Descriptor instead.
+func (*GlobalListFile) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *GlobalListFile) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *GlobalListFile) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *GlobalListFile) GetBytes() int32 {
+	if x != nil {
+		return x.Bytes
+	}
+	return 0
+}
+
+// ListGlobalListsResponse lists the global lists.
+type ListGlobalListsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// items, by list name.
+	Items         []*GlobalList `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListGlobalListsResponse) Reset() {
+	*x = ListGlobalListsResponse{}
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListGlobalListsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListGlobalListsResponse) ProtoMessage() {}
+
+func (x *ListGlobalListsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_watchlist_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListGlobalListsResponse.ProtoReflect.Descriptor instead.
+func (*ListGlobalListsResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_watchlist_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ListGlobalListsResponse) GetItems() []*GlobalList {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
 var File_complyd_v1_watchlist_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_watchlist_proto_rawDesc = "" +
@@ -947,14 +1395,48 @@ const file_complyd_v1_watchlist_proto_rawDesc = "" +
 	"\fwatchlist_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\vwatchlistId\x12#\n" +
 	"\bentry_id\x18\x02 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\aentryId\"8\n" +
 	"\x1cDeleteWatchlistEntryResponse\x12\x18\n" +
-	"\adeleted\x18\x01 \x01(\bR\adeleted2\xa3\a\n" +
+	"\adeleted\x18\x01 \x01(\bR\adeleted\"\x9f\x01\n" +
+	"\x1dImportWatchlistEntriesRequest\x12+\n" +
+	"\fwatchlist_id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\vwatchlistId\x12)\n" +
+	"\x06format\x18\x02 \x01(\tB\x11\xbaH\x0er\fR\x03CSVR\x05JSONLR\x06format\x12&\n" +
+	"\acontent\x18\x03 \x01(\tB\f\xbaH\tr\a\x10\x01(\x80\x80\x80\x05R\acontent\"T\n" +
+	"\x0eImportRowError\x12\x12\n" +
+	"\x04line\x18\x01 \x01(\x05R\x04line\x12\x14\n" +
+	"\x05field\x18\x02 \x01(\tR\x05field\x12\x18\n" +
+	"\amessage\x18\x03 \x01(\tR\amessage\"\xa5\x01\n" +
+	"\x1eImportWatchlistEntriesResponse\x12\x12\n" +
+	"\x04rows\x18\x01 \x01(\x05R\x04rows\x12\x1a\n" +
+	"\bimported\x18\x02 \x01(\x05R\bimported\x122\n" +
+	"\x06errors\x18\x03 \x03(\v2\x1a.complyd.v1.ImportRowErrorR\x06errors\x12\x1f\n" +
+	"\ventry_count\x18\x04 \x01(\x05R\n" +
+	"entryCount\"\x18\n" +
+	"\x16ListGlobalListsRequest\"\xf6\x01\n" +
+	"\n" +
+	"GlobalList\x12\x12\n" +
+	"\x04list\x18\x01 \x01(\tR\x04list\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x05R\aversion\x12\x16\n" +
+	"\x06format\x18\x04 \x01(\tR\x06format\x12\x1f\n" +
+	"\ventry_count\x18\x05 \x01(\x05R\n" +
+	"entryCount\x12;\n" +
+	"\vimported_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
+	"importedAt\x120\n" +
+	"\x05files\x18\a \x03(\v2\x1a.complyd.v1.GlobalListFileR\x05files\"R\n" +
+	"\x0eGlobalListFile\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12\x14\n" +
+	"\x05bytes\x18\x03 \x01(\x05R\x05bytes\"G\n" +
+	"\x17ListGlobalListsResponse\x12,\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.complyd.v1.GlobalListR\x05items2\xcf\t\n" +
 	"\x10WatchlistService\x12k\n" +
 	"\x0fCreateWatchlist\x12\".complyd.v1.CreateWatchlistRequest\x1a\x15.complyd.v1.Watchlist\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/api/v1/watchlists\x12s\n" +
 	"\x0eListWatchlists\x12!.complyd.v1.ListWatchlistsRequest\x1a\".complyd.v1.ListWatchlistsResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/api/v1/watchlists\x12g\n" +
 	"\fGetWatchlist\x12\x1f.complyd.v1.GetWatchlistRequest\x1a\x15.complyd.v1.Watchlist\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/api/v1/watchlists/{id}\x12m\n" +
 	"\x0fDeleteWatchlist\x12\".complyd.v1.DeleteWatchlistRequest\x1a\x15.complyd.v1.Watchlist\"\x1f\x82\xd3\xe4\x93\x02\x19*\x17/api/v1/watchlists/{id}\x12\x8b\x01\n" +
 	"\x11AddWatchlistEntry\x12$.complyd.v1.AddWatchlistEntryRequest\x1a\x1a.complyd.v1.WatchlistEntry\"4\x82\xd3\xe4\x93\x02.:\x01*\")/api/v1/watchlists/{watchlist_id}/entries\x12\x9c\x01\n" +
-	"\x14ListWatchlistEntries\x12'.complyd.v1.ListWatchlistEntriesRequest\x1a(.complyd.v1.ListWatchlistEntriesResponse\"1\x82\xd3\xe4\x93\x02+\x12)/api/v1/watchlists/{watchlist_id}/entries\x12\xa7\x01\n" +
+	"\x14ListWatchlistEntries\x12'.complyd.v1.ListWatchlistEntriesRequest\x1a(.complyd.v1.ListWatchlistEntriesResponse\"1\x82\xd3\xe4\x93\x02+\x12)/api/v1/watchlists/{watchlist_id}/entries\x12\xac\x01\n" +
+	"\x16ImportWatchlistEntries\x12).complyd.v1.ImportWatchlistEntriesRequest\x1a*.complyd.v1.ImportWatchlistEntriesResponse\";\x82\xd3\xe4\x93\x025:\x01*\"0/api/v1/watchlists/{watchlist_id}/entries:import\x12{\n" +
+	"\x0fListGlobalLists\x12\".complyd.v1.ListGlobalListsRequest\x1a#.complyd.v1.ListGlobalListsResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/api/v1/sanctions/lists\x12\xa7\x01\n" +
 	"\x14DeleteWatchlistEntry\x12'.complyd.v1.DeleteWatchlistEntryRequest\x1a(.complyd.v1.DeleteWatchlistEntryResponse\"<\x82\xd3\xe4\x93\x026*4/api/v1/watchlists/{watchlist_id}/entries/{entry_id}B>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
@@ -969,52 +1451,67 @@ func file_complyd_v1_watchlist_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_watchlist_proto_rawDescData
 }
 
-var file_complyd_v1_watchlist_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_complyd_v1_watchlist_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_complyd_v1_watchlist_proto_goTypes = []any{
-	(*Watchlist)(nil),                    // 0: complyd.v1.Watchlist
-	(*WatchlistEntry)(nil),               // 1: complyd.v1.WatchlistEntry
-	(*CreateWatchlistRequest)(nil),       // 2: complyd.v1.CreateWatchlistRequest
-	(*ListWatchlistsRequest)(nil),        // 3: complyd.v1.ListWatchlistsRequest
-	(*ListWatchlistsResponse)(nil),       // 4: complyd.v1.ListWatchlistsResponse
-	(*GetWatchlistRequest)(nil),          // 5: complyd.v1.GetWatchlistRequest
-	(*DeleteWatchlistRequest)(nil),       // 6: complyd.v1.DeleteWatchlistRequest
-	(*AddWatchlistEntryRequest)(nil),     // 7: complyd.v1.AddWatchlistEntryRequest
-	(*ListWatchlistEntriesRequest)(nil),  // 8: complyd.v1.ListWatchlistEntriesRequest
-	(*ListWatchlistEntriesResponse)(nil), // 9: complyd.v1.ListWatchlistEntriesResponse
-	(*DeleteWatchlistEntryRequest)(nil),  // 10: complyd.v1.DeleteWatchlistEntryRequest
-	(*DeleteWatchlistEntryResponse)(nil), // 11: complyd.v1.DeleteWatchlistEntryResponse
-	(*wrapperspb.StringValue)(nil),       // 12: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),        // 13: google.protobuf.Timestamp
+	(*Watchlist)(nil),                      // 0: complyd.v1.Watchlist
+	(*WatchlistEntry)(nil),                 // 1: complyd.v1.WatchlistEntry
+	(*CreateWatchlistRequest)(nil),         // 2: complyd.v1.CreateWatchlistRequest
+	(*ListWatchlistsRequest)(nil),          // 3: complyd.v1.ListWatchlistsRequest
+	(*ListWatchlistsResponse)(nil),         // 4: complyd.v1.ListWatchlistsResponse
+	(*GetWatchlistRequest)(nil),            // 5: complyd.v1.GetWatchlistRequest
+	(*DeleteWatchlistRequest)(nil),         // 6: complyd.v1.DeleteWatchlistRequest
+	(*AddWatchlistEntryRequest)(nil),       // 7: complyd.v1.AddWatchlistEntryRequest
+	(*ListWatchlistEntriesRequest)(nil),    // 8: complyd.v1.ListWatchlistEntriesRequest
+	(*ListWatchlistEntriesResponse)(nil),   // 9: complyd.v1.ListWatchlistEntriesResponse
+	(*DeleteWatchlistEntryRequest)(nil),    // 10: complyd.v1.DeleteWatchlistEntryRequest
+	(*DeleteWatchlistEntryResponse)(nil),   // 11: complyd.v1.DeleteWatchlistEntryResponse
+	(*ImportWatchlistEntriesRequest)(nil),  // 12: complyd.v1.ImportWatchlistEntriesRequest
+	(*ImportRowError)(nil),                 // 13: complyd.v1.ImportRowError
+	(*ImportWatchlistEntriesResponse)(nil), // 14: complyd.v1.ImportWatchlistEntriesResponse
+	(*ListGlobalListsRequest)(nil),         // 15: complyd.v1.ListGlobalListsRequest
+	(*GlobalList)(nil),                     // 16: complyd.v1.GlobalList
+	(*GlobalListFile)(nil),                 // 17: complyd.v1.GlobalListFile
+	(*ListGlobalListsResponse)(nil),        // 18: complyd.v1.ListGlobalListsResponse
+	(*wrapperspb.StringValue)(nil),         // 19: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),          // 20: google.protobuf.Timestamp
 }
 var file_complyd_v1_watchlist_proto_depIdxs = []int32{
-	12, // 0: complyd.v1.Watchlist.created_by:type_name -> google.protobuf.StringValue
-	13, // 1: complyd.v1.Watchlist.created_at:type_name -> google.protobuf.Timestamp
-	12, // 2: complyd.v1.WatchlistEntry.entity_type:type_name -> google.protobuf.StringValue
-	13, // 3: complyd.v1.WatchlistEntry.date_of_birth:type_name -> google.protobuf.Timestamp
-	12, // 4: complyd.v1.WatchlistEntry.country:type_name -> google.protobuf.StringValue
-	12, // 5: complyd.v1.WatchlistEntry.reference:type_name -> google.protobuf.StringValue
-	13, // 6: complyd.v1.WatchlistEntry.created_at:type_name -> google.protobuf.Timestamp
+	19, // 0: complyd.v1.Watchlist.created_by:type_name -> google.protobuf.StringValue
+	20, // 1: complyd.v1.Watchlist.created_at:type_name -> google.protobuf.Timestamp
+	19, // 2: complyd.v1.WatchlistEntry.entity_type:type_name -> google.protobuf.StringValue
+	20, // 3: complyd.v1.WatchlistEntry.date_of_birth:type_name -> google.protobuf.Timestamp
+	19, // 4: complyd.v1.WatchlistEntry.country:type_name -> google.protobuf.StringValue
+	19, // 5: complyd.v1.WatchlistEntry.reference:type_name -> google.protobuf.StringValue
+	20, // 6: complyd.v1.WatchlistEntry.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 7: complyd.v1.ListWatchlistsResponse.items:type_name -> complyd.v1.Watchlist
 	1,  // 8: complyd.v1.ListWatchlistEntriesResponse.items:type_name -> complyd.v1.WatchlistEntry
-	2,  // 9: complyd.v1.WatchlistService.CreateWatchlist:input_type -> complyd.v1.CreateWatchlistRequest
-	3,  // 10: complyd.v1.WatchlistService.ListWatchlists:input_type -> complyd.v1.ListWatchlistsRequest
-	5,  // 11: complyd.v1.WatchlistService.GetWatchlist:input_type -> complyd.v1.GetWatchlistRequest
-	6,  // 12: complyd.v1.WatchlistService.DeleteWatchlist:input_type -> complyd.v1.DeleteWatchlistRequest
-	7,  // 13: complyd.v1.WatchlistService.AddWatchlistEntry:input_type -> complyd.v1.AddWatchlistEntryRequest
-	8,  // 14: complyd.v1.WatchlistService.ListWatchlistEntries:input_type -> complyd.v1.ListWatchlistEntriesRequest
-	10, // 15: complyd.v1.WatchlistService.DeleteWatchlistEntry:input_type -> complyd.v1.DeleteWatchlistEntryRequest
-	0,  // 16: complyd.v1.WatchlistService.CreateWatchlist:output_type -> complyd.v1.Watchlist
-	4,  // 17: complyd.v1.WatchlistService.ListWatchlists:output_type -> complyd.v1.ListWatchlistsResponse
-	0,  // 18: complyd.v1.WatchlistService.GetWatchlist:output_type -> complyd.v1.Watchlist
-	0,  // 19: complyd.v1.WatchlistService.DeleteWatchlist:output_type -> complyd.v1.Watchlist
-	1,  // 20: complyd.v1.WatchlistService.AddWatchlistEntry:output_type -> complyd.v1.WatchlistEntry
-	9,  // 21: complyd.v1.WatchlistService.ListWatchlistEntries:output_type -> complyd.v1.ListWatchlistEntriesResponse
-	11, // 22: complyd.v1.WatchlistService.DeleteWatchlistEntry:output_type -> complyd.v1.DeleteWatchlistEntryResponse
-	16, // [16:23] is the sub-list for method output_type
-	9,  // [9:16] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	13, // 9: complyd.v1.ImportWatchlistEntriesResponse.errors:type_name -> complyd.v1.ImportRowError
+	20, // 10: complyd.v1.GlobalList.imported_at:type_name -> google.protobuf.Timestamp
+	17, // 11: complyd.v1.GlobalList.files:type_name -> complyd.v1.GlobalListFile
+	16, // 12: complyd.v1.ListGlobalListsResponse.items:type_name -> complyd.v1.GlobalList
+	2,  // 13: complyd.v1.WatchlistService.CreateWatchlist:input_type -> complyd.v1.CreateWatchlistRequest
+	3,  // 14: complyd.v1.WatchlistService.ListWatchlists:input_type -> complyd.v1.ListWatchlistsRequest
+	5,  // 15: complyd.v1.WatchlistService.GetWatchlist:input_type -> complyd.v1.GetWatchlistRequest
+	6,  // 16: complyd.v1.WatchlistService.DeleteWatchlist:input_type -> complyd.v1.DeleteWatchlistRequest
+	7,  // 17: complyd.v1.WatchlistService.AddWatchlistEntry:input_type -> complyd.v1.AddWatchlistEntryRequest
+	8,  // 18: complyd.v1.WatchlistService.ListWatchlistEntries:input_type -> complyd.v1.ListWatchlistEntriesRequest
+	12, // 19: complyd.v1.WatchlistService.ImportWatchlistEntries:input_type -> complyd.v1.ImportWatchlistEntriesRequest
+	15, // 20: complyd.v1.WatchlistService.ListGlobalLists:input_type -> complyd.v1.ListGlobalListsRequest
+	10, // 21: complyd.v1.WatchlistService.DeleteWatchlistEntry:input_type -> complyd.v1.DeleteWatchlistEntryRequest
+	0,  // 22: complyd.v1.WatchlistService.CreateWatchlist:output_type -> complyd.v1.Watchlist
+	4,  // 23: complyd.v1.WatchlistService.ListWatchlists:output_type -> complyd.v1.ListWatchlistsResponse
+	0,  // 24: complyd.v1.WatchlistService.GetWatchlist:output_type -> complyd.v1.Watchlist
+	0,  // 25: complyd.v1.WatchlistService.DeleteWatchlist:output_type -> complyd.v1.Watchlist
+	1,  // 26: complyd.v1.WatchlistService.AddWatchlistEntry:output_type -> complyd.v1.WatchlistEntry
+	9,  // 27: complyd.v1.WatchlistService.ListWatchlistEntries:output_type -> complyd.v1.ListWatchlistEntriesResponse
+	14, // 28: complyd.v1.WatchlistService.ImportWatchlistEntries:output_type -> complyd.v1.ImportWatchlistEntriesResponse
+	18, // 29: complyd.v1.WatchlistService.ListGlobalLists:output_type -> complyd.v1.ListGlobalListsResponse
+	11, // 30: complyd.v1.WatchlistService.DeleteWatchlistEntry:output_type -> complyd.v1.DeleteWatchlistEntryResponse
+	22, // [22:31] is the sub-list for method output_type
+	13, // [13:22] is the sub-list for method input_type
+	13, // [13:13] is the sub-list for extension type_name
+	13, // [13:13] is the sub-list for extension extendee
+	0,  // [0:13] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_watchlist_proto_init() }
@@ -1031,7 +1528,7 @@ func file_complyd_v1_watchlist_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_watchlist_proto_rawDesc), len(file_complyd_v1_watchlist_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

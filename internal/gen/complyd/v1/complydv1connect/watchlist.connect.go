@@ -51,6 +51,12 @@ const (
 	// WatchlistServiceListWatchlistEntriesProcedure is the fully-qualified name of the
 	// WatchlistService's ListWatchlistEntries RPC.
 	WatchlistServiceListWatchlistEntriesProcedure = "/complyd.v1.WatchlistService/ListWatchlistEntries"
+	// WatchlistServiceImportWatchlistEntriesProcedure is the fully-qualified name of the
+	// WatchlistService's ImportWatchlistEntries RPC.
+	WatchlistServiceImportWatchlistEntriesProcedure = "/complyd.v1.WatchlistService/ImportWatchlistEntries"
+	// WatchlistServiceListGlobalListsProcedure is the fully-qualified name of the WatchlistService's
+	// ListGlobalLists RPC.
+	WatchlistServiceListGlobalListsProcedure = "/complyd.v1.WatchlistService/ListGlobalLists"
 	// WatchlistServiceDeleteWatchlistEntryProcedure is the fully-qualified name of the
 	// WatchlistService's DeleteWatchlistEntry RPC.
 	WatchlistServiceDeleteWatchlistEntryProcedure = "/complyd.v1.WatchlistService/DeleteWatchlistEntry"
@@ -70,6 +76,12 @@ type WatchlistServiceClient interface {
 	AddWatchlistEntry(context.Context, *connect.Request[v1.AddWatchlistEntryRequest]) (*connect.Response[v1.WatchlistEntry], error)
 	// ListWatchlistEntries pages a watchlist's entries, oldest first.
 	ListWatchlistEntries(context.Context, *connect.Request[v1.ListWatchlistEntriesRequest]) (*connect.Response[v1.ListWatchlistEntriesResponse], error)
+	// ImportWatchlistEntries adds many entries from a CSV or JSON Lines document
+	// (docs/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
+	ImportWatchlistEntries(context.Context, *connect.Request[v1.ImportWatchlistEntriesRequest]) (*connect.Response[v1.ImportWatchlistEntriesResponse], error)
+	// ListGlobalLists lists the global lists loaded (OFAC, UN, EU, UK…), their current version and
+	// when it was imported.
+	ListGlobalLists(context.Context, *connect.Request[v1.ListGlobalListsRequest]) (*connect.Response[v1.ListGlobalListsResponse], error)
 	// DeleteWatchlistEntry removes an entry; it stops matching at once.
 	DeleteWatchlistEntry(context.Context, *connect.Request[v1.DeleteWatchlistEntryRequest]) (*connect.Response[v1.DeleteWatchlistEntryResponse], error)
 }
@@ -121,6 +133,18 @@ func NewWatchlistServiceClient(httpClient connect.HTTPClient, baseURL string, op
 			connect.WithSchema(watchlistServiceMethods.ByName("ListWatchlistEntries")),
 			connect.WithClientOptions(opts...),
 		),
+		importWatchlistEntries: connect.NewClient[v1.ImportWatchlistEntriesRequest, v1.ImportWatchlistEntriesResponse](
+			httpClient,
+			baseURL+WatchlistServiceImportWatchlistEntriesProcedure,
+			connect.WithSchema(watchlistServiceMethods.ByName("ImportWatchlistEntries")),
+			connect.WithClientOptions(opts...),
+		),
+		listGlobalLists: connect.NewClient[v1.ListGlobalListsRequest, v1.ListGlobalListsResponse](
+			httpClient,
+			baseURL+WatchlistServiceListGlobalListsProcedure,
+			connect.WithSchema(watchlistServiceMethods.ByName("ListGlobalLists")),
+			connect.WithClientOptions(opts...),
+		),
 		deleteWatchlistEntry: connect.NewClient[v1.DeleteWatchlistEntryRequest, v1.DeleteWatchlistEntryResponse](
 			httpClient,
 			baseURL+WatchlistServiceDeleteWatchlistEntryProcedure,
@@ -132,13 +156,15 @@ func NewWatchlistServiceClient(httpClient connect.HTTPClient, baseURL string, op
 
 // watchlistServiceClient implements WatchlistServiceClient.
 type watchlistServiceClient struct {
-	createWatchlist      *connect.Client[v1.CreateWatchlistRequest, v1.Watchlist]
-	listWatchlists       *connect.Client[v1.ListWatchlistsRequest, v1.ListWatchlistsResponse]
-	getWatchlist         *connect.Client[v1.GetWatchlistRequest, v1.Watchlist]
-	deleteWatchlist      *connect.Client[v1.DeleteWatchlistRequest, v1.Watchlist]
-	addWatchlistEntry    *connect.Client[v1.AddWatchlistEntryRequest, v1.WatchlistEntry]
-	listWatchlistEntries *connect.Client[v1.ListWatchlistEntriesRequest, v1.ListWatchlistEntriesResponse]
-	deleteWatchlistEntry *connect.Client[v1.DeleteWatchlistEntryRequest, v1.DeleteWatchlistEntryResponse]
+	createWatchlist        *connect.Client[v1.CreateWatchlistRequest, v1.Watchlist]
+	listWatchlists         *connect.Client[v1.ListWatchlistsRequest, v1.ListWatchlistsResponse]
+	getWatchlist           *connect.Client[v1.GetWatchlistRequest, v1.Watchlist]
+	deleteWatchlist        *connect.Client[v1.DeleteWatchlistRequest, v1.Watchlist]
+	addWatchlistEntry      *connect.Client[v1.AddWatchlistEntryRequest, v1.WatchlistEntry]
+	listWatchlistEntries   *connect.Client[v1.ListWatchlistEntriesRequest, v1.ListWatchlistEntriesResponse]
+	importWatchlistEntries *connect.Client[v1.ImportWatchlistEntriesRequest, v1.ImportWatchlistEntriesResponse]
+	listGlobalLists        *connect.Client[v1.ListGlobalListsRequest, v1.ListGlobalListsResponse]
+	deleteWatchlistEntry   *connect.Client[v1.DeleteWatchlistEntryRequest, v1.DeleteWatchlistEntryResponse]
 }
 
 // CreateWatchlist calls complyd.v1.WatchlistService.CreateWatchlist.
@@ -171,6 +197,16 @@ func (c *watchlistServiceClient) ListWatchlistEntries(ctx context.Context, req *
 	return c.listWatchlistEntries.CallUnary(ctx, req)
 }
 
+// ImportWatchlistEntries calls complyd.v1.WatchlistService.ImportWatchlistEntries.
+func (c *watchlistServiceClient) ImportWatchlistEntries(ctx context.Context, req *connect.Request[v1.ImportWatchlistEntriesRequest]) (*connect.Response[v1.ImportWatchlistEntriesResponse], error) {
+	return c.importWatchlistEntries.CallUnary(ctx, req)
+}
+
+// ListGlobalLists calls complyd.v1.WatchlistService.ListGlobalLists.
+func (c *watchlistServiceClient) ListGlobalLists(ctx context.Context, req *connect.Request[v1.ListGlobalListsRequest]) (*connect.Response[v1.ListGlobalListsResponse], error) {
+	return c.listGlobalLists.CallUnary(ctx, req)
+}
+
 // DeleteWatchlistEntry calls complyd.v1.WatchlistService.DeleteWatchlistEntry.
 func (c *watchlistServiceClient) DeleteWatchlistEntry(ctx context.Context, req *connect.Request[v1.DeleteWatchlistEntryRequest]) (*connect.Response[v1.DeleteWatchlistEntryResponse], error) {
 	return c.deleteWatchlistEntry.CallUnary(ctx, req)
@@ -190,6 +226,12 @@ type WatchlistServiceHandler interface {
 	AddWatchlistEntry(context.Context, *connect.Request[v1.AddWatchlistEntryRequest]) (*connect.Response[v1.WatchlistEntry], error)
 	// ListWatchlistEntries pages a watchlist's entries, oldest first.
 	ListWatchlistEntries(context.Context, *connect.Request[v1.ListWatchlistEntriesRequest]) (*connect.Response[v1.ListWatchlistEntriesResponse], error)
+	// ImportWatchlistEntries adds many entries from a CSV or JSON Lines document
+	// (docs/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
+	ImportWatchlistEntries(context.Context, *connect.Request[v1.ImportWatchlistEntriesRequest]) (*connect.Response[v1.ImportWatchlistEntriesResponse], error)
+	// ListGlobalLists lists the global lists loaded (OFAC, UN, EU, UK…), their current version and
+	// when it was imported.
+	ListGlobalLists(context.Context, *connect.Request[v1.ListGlobalListsRequest]) (*connect.Response[v1.ListGlobalListsResponse], error)
 	// DeleteWatchlistEntry removes an entry; it stops matching at once.
 	DeleteWatchlistEntry(context.Context, *connect.Request[v1.DeleteWatchlistEntryRequest]) (*connect.Response[v1.DeleteWatchlistEntryResponse], error)
 }
@@ -237,6 +279,18 @@ func NewWatchlistServiceHandler(svc WatchlistServiceHandler, opts ...connect.Han
 		connect.WithSchema(watchlistServiceMethods.ByName("ListWatchlistEntries")),
 		connect.WithHandlerOptions(opts...),
 	)
+	watchlistServiceImportWatchlistEntriesHandler := connect.NewUnaryHandler(
+		WatchlistServiceImportWatchlistEntriesProcedure,
+		svc.ImportWatchlistEntries,
+		connect.WithSchema(watchlistServiceMethods.ByName("ImportWatchlistEntries")),
+		connect.WithHandlerOptions(opts...),
+	)
+	watchlistServiceListGlobalListsHandler := connect.NewUnaryHandler(
+		WatchlistServiceListGlobalListsProcedure,
+		svc.ListGlobalLists,
+		connect.WithSchema(watchlistServiceMethods.ByName("ListGlobalLists")),
+		connect.WithHandlerOptions(opts...),
+	)
 	watchlistServiceDeleteWatchlistEntryHandler := connect.NewUnaryHandler(
 		WatchlistServiceDeleteWatchlistEntryProcedure,
 		svc.DeleteWatchlistEntry,
@@ -257,6 +311,10 @@ func NewWatchlistServiceHandler(svc WatchlistServiceHandler, opts ...connect.Han
 			watchlistServiceAddWatchlistEntryHandler.ServeHTTP(w, r)
 		case WatchlistServiceListWatchlistEntriesProcedure:
 			watchlistServiceListWatchlistEntriesHandler.ServeHTTP(w, r)
+		case WatchlistServiceImportWatchlistEntriesProcedure:
+			watchlistServiceImportWatchlistEntriesHandler.ServeHTTP(w, r)
+		case WatchlistServiceListGlobalListsProcedure:
+			watchlistServiceListGlobalListsHandler.ServeHTTP(w, r)
 		case WatchlistServiceDeleteWatchlistEntryProcedure:
 			watchlistServiceDeleteWatchlistEntryHandler.ServeHTTP(w, r)
 		default:
@@ -290,6 +348,14 @@ func (UnimplementedWatchlistServiceHandler) AddWatchlistEntry(context.Context, *
 
 func (UnimplementedWatchlistServiceHandler) ListWatchlistEntries(context.Context, *connect.Request[v1.ListWatchlistEntriesRequest]) (*connect.Response[v1.ListWatchlistEntriesResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.WatchlistService.ListWatchlistEntries is not implemented"))
+}
+
+func (UnimplementedWatchlistServiceHandler) ImportWatchlistEntries(context.Context, *connect.Request[v1.ImportWatchlistEntriesRequest]) (*connect.Response[v1.ImportWatchlistEntriesResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.WatchlistService.ImportWatchlistEntries is not implemented"))
+}
+
+func (UnimplementedWatchlistServiceHandler) ListGlobalLists(context.Context, *connect.Request[v1.ListGlobalListsRequest]) (*connect.Response[v1.ListGlobalListsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.WatchlistService.ListGlobalLists is not implemented"))
 }
 
 func (UnimplementedWatchlistServiceHandler) DeleteWatchlistEntry(context.Context, *connect.Request[v1.DeleteWatchlistEntryRequest]) (*connect.Response[v1.DeleteWatchlistEntryResponse], error) {

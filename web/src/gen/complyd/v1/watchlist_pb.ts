@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/watchlist.proto.
  */
 export const file_complyd_v1_watchlist: GenFile = /*@__PURE__*/
-  fileDesc("Chpjb21wbHlkL3YxL3dhdGNobGlzdC5wcm90bxIKY29tcGx5ZC52MSKqAQoJV2F0Y2hsaXN0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEdHlwZRgDIAEoCRITCgtlbnRyeV9jb3VudBgEIAEoBRIwCgpjcmVhdGVkX2J5GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIscCCg5XYXRjaGxpc3RFbnRyeRIKCgJpZBgBIAEoCRIUCgx3YXRjaGxpc3RfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIPCgdhbGlhc2VzGAQgAygJEjEKC2VudGl0eV90eXBlGAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjEKDWRhdGVfb2ZfYmlydGgYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KB2NvdW50cnkYByABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLwoJcmVmZXJlbmNlGAggASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImAKFkNyZWF0ZVdhdGNobGlzdFJlcXVlc3QSFwoEbmFtZRgBIAEoCUIJukgGcgQQARhkEi0KBHR5cGUYAiABKAlCH7pIHHIaUglTQU5DVElPTlNSA1BFUFIISU5URVJOQUwiYwoVTGlzdFdhdGNobGlzdHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBQgcKBV9wYWdlQggKBl9saW1pdCJ/ChZMaXN0V2F0Y2hsaXN0c1Jlc3BvbnNlEiQKBWl0ZW1zGAEgAygLMhUuY29tcGx5ZC52MS5XYXRjaGxpc3QSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRINCgVsaW1pdBgEIAEoBRITCgt0b3RhbF9wYWdlcxgFIAEoBSIrChNHZXRXYXRjaGxpc3RSZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASIuChZEZWxldGVXYXRjaGxpc3RSZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASLxAgoYQWRkV2F0Y2hsaXN0RW50cnlSZXF1ZXN0Eh4KDHdhdGNobGlzdF9pZBgBIAEoCUIIukgFcgOwAQESGAoEbmFtZRgCIAEoCUIKukgHcgUQARisAhIiCgdhbGlhc2VzGAMgAygJQhG6SA6SAQsQMiIHcgUQARisAhI1CgtlbnRpdHlfdHlwZRgEIAEoCUIbukgYchZSCklORElWSURVQUxSCEJVU0lORVNTSACIAQESPwoNZGF0ZV9vZl9iaXJ0aBgFIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIAYgBARIfCgdjb3VudHJ5GAYgASgJQgm6SAZyBBABGGRIAogBARIiCglyZWZlcmVuY2UYByABKAlCCrpIB3IFEAEYyAFIA4gBAUIOCgxfZW50aXR5X3R5cGVCEAoOX2RhdGVfb2ZfYmlydGhCCgoIX2NvdW50cnlCDAoKX3JlZmVyZW5jZSKJAQobTGlzdFdhdGNobGlzdEVudHJpZXNSZXF1ZXN0Eh4KDHdhdGNobGlzdF9pZBgBIAEoCUIIukgFcgOwAQESGgoEcGFnZRgCIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAMgASgFQge6SAQaAigBSAGIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0IooBChxMaXN0V2F0Y2hsaXN0RW50cmllc1Jlc3BvbnNlEikKBWl0ZW1zGAEgAygLMhouY29tcGx5ZC52MS5XYXRjaGxpc3RFbnRyeRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIlkKG0RlbGV0ZVdhdGNobGlzdEVudHJ5UmVxdWVzdBIeCgx3YXRjaGxpc3RfaWQYASABKAlCCLpIBXIDsAEBEhoKCGVudHJ5X2lkGAIgASgJQgi6SAVyA7ABASIvChxEZWxldGVXYXRjaGxpc3RFbnRyeVJlc3BvbnNlEg8KB2RlbGV0ZWQYASABKAgyowcKEFdhdGNobGlzdFNlcnZpY2USawoPQ3JlYXRlV2F0Y2hsaXN0EiIuY29tcGx5ZC52MS5DcmVhdGVXYXRjaGxpc3RSZXF1ZXN0GhUuY29tcGx5ZC52MS5XYXRjaGxpc3QiHYLT5JMCFzoBKiISL2FwaS92MS93YXRjaGxpc3RzEnMKDkxpc3RXYXRjaGxpc3RzEiEuY29tcGx5ZC52MS5MaXN0V2F0Y2hsaXN0c1JlcXVlc3QaIi5jb21wbHlkLnYxLkxpc3RXYXRjaGxpc3RzUmVzcG9uc2UiGoLT5JMCFBISL2FwaS92MS93YXRjaGxpc3RzEmcKDEdldFdhdGNobGlzdBIfLmNvbXBseWQudjEuR2V0V2F0Y2hsaXN0UmVxdWVzdBoVLmNvbXBseWQudjEuV2F0Y2hsaXN0Ih+C0+STAhkSFy9hcGkvdjEvd2F0Y2hsaXN0cy97aWR9Em0KD0RlbGV0ZVdhdGNobGlzdBIiLmNvbXBseWQudjEuRGVsZXRlV2F0Y2hsaXN0UmVxdWVzdBoVLmNvbXBseWQudjEuV2F0Y2hsaXN0Ih+C0+STAhkqFy9hcGkvdjEvd2F0Y2hsaXN0cy97aWR9EosBChFBZGRXYXRjaGxpc3RFbnRyeRIkLmNvbXBseWQudjEuQWRkV2F0Y2hsaXN0RW50cnlSZXF1ZXN0GhouY29tcGx5ZC52MS5XYXRjaGxpc3RFbnRyeSI0gtPkkwIuOgEqIikvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllcxKcAQoUTGlzdFdhdGNobGlzdEVudHJpZXMSJy5jb21wbHlkLnYxLkxpc3RXYXRjaGxpc3RFbnRyaWVzUmVxdWVzdBooLmNvbXBseWQudjEuTGlzdFdhdGNobGlzdEVudHJpZXNSZXNwb25zZSIxgtPkkwIrEikvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllcxKnAQoURGVsZXRlV2F0Y2hsaXN0RW50cnkSJy5jb21wbHlkLnYxLkRlbGV0ZVdhdGNobGlzdEVudHJ5UmVxdWVzdBooLmNvbXBseWQudjEuRGVsZXRlV2F0Y2hsaXN0RW50cnlSZXNwb25zZSI8gtPkkwI2KjQvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllcy97ZW50cnlfaWR9Qj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("Chpjb21wbHlkL3YxL3dhdGNobGlzdC5wcm90bxIKY29tcGx5ZC52MSKqAQoJV2F0Y2hsaXN0EgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDAoEdHlwZRgDIAEoCRITCgtlbnRyeV9jb3VudBgEIAEoBRIwCgpjcmVhdGVkX2J5GAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIscCCg5XYXRjaGxpc3RFbnRyeRIKCgJpZBgBIAEoCRIUCgx3YXRjaGxpc3RfaWQYAiABKAkSDAoEbmFtZRgDIAEoCRIPCgdhbGlhc2VzGAQgAygJEjEKC2VudGl0eV90eXBlGAUgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjEKDWRhdGVfb2ZfYmlydGgYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi0KB2NvdW50cnkYByABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLwoJcmVmZXJlbmNlGAggASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCmNyZWF0ZWRfYXQYCSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wImAKFkNyZWF0ZVdhdGNobGlzdFJlcXVlc3QSFwoEbmFtZRgBIAEoCUIJukgGcgQQARhkEi0KBHR5cGUYAiABKAlCH7pIHHIaUglTQU5DVElPTlNSA1BFUFIISU5URVJOQUwiYwoVTGlzdFdhdGNobGlzdHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBQgcKBV9wYWdlQggKBl9saW1pdCJ/ChZMaXN0V2F0Y2hsaXN0c1Jlc3BvbnNlEiQKBWl0ZW1zGAEgAygLMhUuY29tcGx5ZC52MS5XYXRjaGxpc3QSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRINCgVsaW1pdBgEIAEoBRITCgt0b3RhbF9wYWdlcxgFIAEoBSIrChNHZXRXYXRjaGxpc3RSZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASIuChZEZWxldGVXYXRjaGxpc3RSZXF1ZXN0EhQKAmlkGAEgASgJQgi6SAVyA7ABASLxAgoYQWRkV2F0Y2hsaXN0RW50cnlSZXF1ZXN0Eh4KDHdhdGNobGlzdF9pZBgBIAEoCUIIukgFcgOwAQESGAoEbmFtZRgCIAEoCUIKukgHcgUQARisAhIiCgdhbGlhc2VzGAMgAygJQhG6SA6SAQsQMiIHcgUQARisAhI1CgtlbnRpdHlfdHlwZRgEIAEoCUIbukgYchZSCklORElWSURVQUxSCEJVU0lORVNTSACIAQESPwoNZGF0ZV9vZl9iaXJ0aBgFIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIAYgBARIfCgdjb3VudHJ5GAYgASgJQgm6SAZyBBABGGRIAogBARIiCglyZWZlcmVuY2UYByABKAlCCrpIB3IFEAEYyAFIA4gBAUIOCgxfZW50aXR5X3R5cGVCEAoOX2RhdGVfb2ZfYmlydGhCCgoIX2NvdW50cnlCDAoKX3JlZmVyZW5jZSKJAQobTGlzdFdhdGNobGlzdEVudHJpZXNSZXF1ZXN0Eh4KDHdhdGNobGlzdF9pZBgBIAEoCUIIukgFcgOwAQESGgoEcGFnZRgCIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAMgASgFQge6SAQaAigBSAGIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0IooBChxMaXN0V2F0Y2hsaXN0RW50cmllc1Jlc3BvbnNlEikKBWl0ZW1zGAEgAygLMhouY29tcGx5ZC52MS5XYXRjaGxpc3RFbnRyeRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIlkKG0RlbGV0ZVdhdGNobGlzdEVudHJ5UmVxdWVzdBIeCgx3YXRjaGxpc3RfaWQYASABKAlCCLpIBXIDsAEBEhoKCGVudHJ5X2lkGAIgASgJQgi6SAVyA7ABASIvChxEZWxldGVXYXRjaGxpc3RFbnRyeVJlc3BvbnNlEg8KB2RlbGV0ZWQYASABKAgigQEKHUltcG9ydFdhdGNobGlzdEVudHJpZXNSZXF1ZXN0Eh4KDHdhdGNobGlzdF9pZBgBIAEoCUIIukgFcgOwAQESIQoGZm9ybWF0GAIgASgJQhG6SA5yDFIDQ1NWUgVKU09OTBIdCgdjb250ZW50GAMgASgJQgy6SAlyBxABKICAgAUiPgoOSW1wb3J0Um93RXJyb3ISDAoEbGluZRgBIAEoBRINCgVmaWVsZBgCIAEoCRIPCgdtZXNzYWdlGAMgASgJIoEBCh5JbXBvcnRXYXRjaGxpc3RFbnRyaWVzUmVzcG9uc2USDAoEcm93cxgBIAEoBRIQCghpbXBvcnRlZBgCIAEoBRIqCgZlcnJvcnMYAyADKAsyGi5jb21wbHlkLnYxLkltcG9ydFJvd0Vycm9yEhMKC2VudHJ5X2NvdW50GAQgASgFIhgKFkxpc3RHbG9iYWxMaXN0c1JlcXVlc3QiugEKCkdsb2JhbExpc3QSDAoEbGlzdBgBIAEoCRIMCgR0eXBlGAIgASgJEg8KB3ZlcnNpb24YAyABKAUSDgoGZm9ybWF0GAQgASgJEhMKC2VudHJ5X2NvdW50GAUgASgFEi8KC2ltcG9ydGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIpCgVmaWxlcxgHIAMoCzIaLmNvbXBseWQudjEuR2xvYmFsTGlzdEZpbGUiPQoOR2xvYmFsTGlzdEZpbGUSDAoEbmFtZRgBIAEoCRIOCgZzaGEyNTYYAiABKAkSDQoFYnl0ZXMYAyABKAUiQAoXTGlzdEdsb2JhbExpc3RzUmVzcG9uc2USJQoFaXRlbXMYASADKAsyFi5jb21wbHlkLnYxLkdsb2JhbExpc3QyzwkKEFdhdGNobGlzdFNlcnZpY2USawoPQ3JlYXRlV2F0Y2hsaXN0EiIuY29tcGx5ZC52MS5DcmVhdGVXYXRjaGxpc3RSZXF1ZXN0GhUuY29tcGx5ZC52MS5XYXRjaGxpc3QiHYLT5JMCFzoBKiISL2FwaS92MS93YXRjaGxpc3RzEnMKDkxpc3RXYXRjaGxpc3RzEiEuY29tcGx5ZC52MS5MaXN0V2F0Y2hsaXN0c1JlcXVlc3QaIi5jb21wbHlkLnYxLkxpc3RXYXRjaGxpc3RzUmVzcG9uc2UiGoLT5JMCFBISL2FwaS92MS93YXRjaGxpc3RzEmcKDEdldFdhdGNobGlzdBIfLmNvbXBseWQudjEuR2V0V2F0Y2hsaXN0UmVxdWVzdBoVLmNvbXBseWQudjEuV2F0Y2hsaXN0Ih+C0+STAhkSFy9hcGkvdjEvd2F0Y2hsaXN0cy97aWR9Em0KD0RlbGV0ZVdhdGNobGlzdBIiLmNvbXBseWQudjEuRGVsZXRlV2F0Y2hsaXN0UmVxdWVzdBoVLmNvbXBseWQudjEuV2F0Y2hsaXN0Ih+C0+STAhkqFy9hcGkvdjEvd2F0Y2hsaXN0cy97aWR9EosBChFBZGRXYXRjaGxpc3RFbnRyeRIkLmNvbXBseWQudjEuQWRkV2F0Y2hsaXN0RW50cnlSZXF1ZXN0GhouY29tcGx5ZC52MS5XYXRjaGxpc3RFbnRyeSI0gtPkkwIuOgEqIikvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllcxKcAQoUTGlzdFdhdGNobGlzdEVudHJpZXMSJy5jb21wbHlkLnYxLkxpc3RXYXRjaGxpc3RFbnRyaWVzUmVxdWVzdBooLmNvbXBseWQudjEuTGlzdFdhdGNobGlzdEVudHJpZXNSZXNwb25zZSIxgtPkkwIrEikvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllcxKsAQoWSW1wb3J0V2F0Y2hsaXN0RW50cmllcxIpLmNvbXBseWQudjEuSW1wb3J0V2F0Y2hsaXN0RW50cmllc1JlcXVlc3QaKi5jb21wbHlkLnYxLkltcG9ydFdhdGNobGlzdEVudHJpZXNSZXNwb25zZSI7gtPkkwI1OgEqIjAvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllczppbXBvcnQSewoPTGlzdEdsb2JhbExpc3RzEiIuY29tcGx5ZC52MS5MaXN0R2xvYmFsTGlzdHNSZXF1ZXN0GiMuY29tcGx5ZC52MS5MaXN0R2xvYmFsTGlzdHNSZXNwb25zZSIfgtPkkwIZEhcvYXBpL3YxL3NhbmN0aW9ucy9saXN0cxKnAQoURGVsZXRlV2F0Y2hsaXN0RW50cnkSJy5jb21wbHlkLnYxLkRlbGV0ZVdhdGNobGlzdEVudHJ5UmVxdWVzdBooLmNvbXBseWQudjEuRGVsZXRlV2F0Y2hsaXN0RW50cnlSZXNwb25zZSI8gtPkkwI2KjQvYXBpL3YxL3dhdGNobGlzdHMve3dhdGNobGlzdF9pZH0vZW50cmllcy97ZW50cnlfaWR9Qj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * Watchlist is a tenant-managed list (decisions.md §10).
@@ -493,6 +493,252 @@ export const DeleteWatchlistEntryResponseSchema: GenMessage<DeleteWatchlistEntry
   messageDesc(file_complyd_v1_watchlist, 11);
 
 /**
+ * ImportWatchlistEntriesRequest is the body of POST /watchlists/{id}/entries:import.
+ *
+ * @generated from message complyd.v1.ImportWatchlistEntriesRequest
+ */
+export type ImportWatchlistEntriesRequest = Message<"complyd.v1.ImportWatchlistEntriesRequest"> & {
+  /**
+   * watchlist_id from the path.
+   *
+   * @generated from field: string watchlist_id = 1;
+   */
+  watchlistId: string;
+
+  /**
+   * format of content: CSV (header row, docs/watchlists.md) or JSONL (one JSON object a line).
+   *
+   * @generated from field: string format = 2;
+   */
+  format: string;
+
+  /**
+   * content of the file, UTF-8, at most 10 MiB.
+   *
+   * @generated from field: string content = 3;
+   */
+  content: string;
+};
+
+/**
+ * Describes the message complyd.v1.ImportWatchlistEntriesRequest.
+ * Use `create(ImportWatchlistEntriesRequestSchema)` to create a new message.
+ */
+export const ImportWatchlistEntriesRequestSchema: GenMessage<ImportWatchlistEntriesRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 12);
+
+/**
+ * ImportRowError is one rejected row of an import.
+ *
+ * @generated from message complyd.v1.ImportRowError
+ */
+export type ImportRowError = Message<"complyd.v1.ImportRowError"> & {
+  /**
+   * line of the file (1-based; the CSV header is line 1).
+   *
+   * @generated from field: int32 line = 1;
+   */
+  line: number;
+
+  /**
+   * field at fault, or empty for the whole row.
+   *
+   * @generated from field: string field = 2;
+   */
+  field: string;
+
+  /**
+   * message says what is wrong.
+   *
+   * @generated from field: string message = 3;
+   */
+  message: string;
+};
+
+/**
+ * Describes the message complyd.v1.ImportRowError.
+ * Use `create(ImportRowErrorSchema)` to create a new message.
+ */
+export const ImportRowErrorSchema: GenMessage<ImportRowError> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 13);
+
+/**
+ * ImportWatchlistEntriesResponse counts the import. When errors is not empty nothing was kept.
+ *
+ * @generated from message complyd.v1.ImportWatchlistEntriesResponse
+ */
+export type ImportWatchlistEntriesResponse = Message<"complyd.v1.ImportWatchlistEntriesResponse"> & {
+  /**
+   * rows read (data rows; blank lines are skipped).
+   *
+   * @generated from field: int32 rows = 1;
+   */
+  rows: number;
+
+  /**
+   * imported entries (0 when any row failed).
+   *
+   * @generated from field: int32 imported = 2;
+   */
+  imported: number;
+
+  /**
+   * errors, one per bad field of a bad row, in line order (at most 1000).
+   *
+   * @generated from field: repeated complyd.v1.ImportRowError errors = 3;
+   */
+  errors: ImportRowError[];
+
+  /**
+   * entry_count of the watchlist after the import.
+   *
+   * @generated from field: int32 entry_count = 4;
+   */
+  entryCount: number;
+};
+
+/**
+ * Describes the message complyd.v1.ImportWatchlistEntriesResponse.
+ * Use `create(ImportWatchlistEntriesResponseSchema)` to create a new message.
+ */
+export const ImportWatchlistEntriesResponseSchema: GenMessage<ImportWatchlistEntriesResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 14);
+
+/**
+ * ListGlobalListsRequest takes no field.
+ *
+ * @generated from message complyd.v1.ListGlobalListsRequest
+ */
+export type ListGlobalListsRequest = Message<"complyd.v1.ListGlobalListsRequest"> & {
+};
+
+/**
+ * Describes the message complyd.v1.ListGlobalListsRequest.
+ * Use `create(ListGlobalListsRequestSchema)` to create a new message.
+ */
+export const ListGlobalListsRequestSchema: GenMessage<ListGlobalListsRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 15);
+
+/**
+ * GlobalList is one global list's current version.
+ *
+ * @generated from message complyd.v1.GlobalList
+ */
+export type GlobalList = Message<"complyd.v1.GlobalList"> & {
+  /**
+   * list name (OFAC-SDN, UN-SC, EU-FSF, UK-SANCTIONS…).
+   *
+   * @generated from field: string list = 1;
+   */
+  list: string;
+
+  /**
+   * type: SANCTIONS or PEP.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * version number, from 1 per list.
+   *
+   * @generated from field: int32 version = 3;
+   */
+  version: number;
+
+  /**
+   * format of the source files (OFAC_SDN_CSV, UN_XML, EU_FSF_XML, UK_CSV…).
+   *
+   * @generated from field: string format = 4;
+   */
+  format: string;
+
+  /**
+   * entry_count of this version.
+   *
+   * @generated from field: int32 entry_count = 5;
+   */
+  entryCount: number;
+
+  /**
+   * imported_at time.
+   *
+   * @generated from field: google.protobuf.Timestamp imported_at = 6;
+   */
+  importedAt?: Timestamp | undefined;
+
+  /**
+   * files imported, with their SHA-256.
+   *
+   * @generated from field: repeated complyd.v1.GlobalListFile files = 7;
+   */
+  files: GlobalListFile[];
+};
+
+/**
+ * Describes the message complyd.v1.GlobalList.
+ * Use `create(GlobalListSchema)` to create a new message.
+ */
+export const GlobalListSchema: GenMessage<GlobalList> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 16);
+
+/**
+ * GlobalListFile is one imported source file.
+ *
+ * @generated from message complyd.v1.GlobalListFile
+ */
+export type GlobalListFile = Message<"complyd.v1.GlobalListFile"> & {
+  /**
+   * name of the file.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * sha256 of its bytes, hex.
+   *
+   * @generated from field: string sha256 = 2;
+   */
+  sha256: string;
+
+  /**
+   * bytes of the file.
+   *
+   * @generated from field: int32 bytes = 3;
+   */
+  bytes: number;
+};
+
+/**
+ * Describes the message complyd.v1.GlobalListFile.
+ * Use `create(GlobalListFileSchema)` to create a new message.
+ */
+export const GlobalListFileSchema: GenMessage<GlobalListFile> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 17);
+
+/**
+ * ListGlobalListsResponse lists the global lists.
+ *
+ * @generated from message complyd.v1.ListGlobalListsResponse
+ */
+export type ListGlobalListsResponse = Message<"complyd.v1.ListGlobalListsResponse"> & {
+  /**
+   * items, by list name.
+   *
+   * @generated from field: repeated complyd.v1.GlobalList items = 1;
+   */
+  items: GlobalList[];
+};
+
+/**
+ * Describes the message complyd.v1.ListGlobalListsResponse.
+ * Use `create(ListGlobalListsResponseSchema)` to create a new message.
+ */
+export const ListGlobalListsResponseSchema: GenMessage<ListGlobalListsResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_watchlist, 18);
+
+/**
  * WatchlistService manages the tenant's own watchlists, screened alongside the global lists
  * from the moment an entry is added (decisions.md §10). BANK_ADMIN changes; all roles read.
  *
@@ -558,6 +804,28 @@ export const WatchlistService: GenService<{
     methodKind: "unary";
     input: typeof ListWatchlistEntriesRequestSchema;
     output: typeof ListWatchlistEntriesResponseSchema;
+  },
+  /**
+   * ImportWatchlistEntries adds many entries from a CSV or JSON Lines document
+   * (docs/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
+   *
+   * @generated from rpc complyd.v1.WatchlistService.ImportWatchlistEntries
+   */
+  importWatchlistEntries: {
+    methodKind: "unary";
+    input: typeof ImportWatchlistEntriesRequestSchema;
+    output: typeof ImportWatchlistEntriesResponseSchema;
+  },
+  /**
+   * ListGlobalLists lists the global lists loaded (OFAC, UN, EU, UK…), their current version and
+   * when it was imported.
+   *
+   * @generated from rpc complyd.v1.WatchlistService.ListGlobalLists
+   */
+  listGlobalLists: {
+    methodKind: "unary";
+    input: typeof ListGlobalListsRequestSchema;
+    output: typeof ListGlobalListsResponseSchema;
   },
   /**
    * DeleteWatchlistEntry removes an entry; it stops matching at once.
