@@ -23,7 +23,9 @@ func NewNetworkHandler(svc *network.Service, log *slog.Logger) *NetworkHandler {
 	return &NetworkHandler{svc: svc, log: log}
 }
 
-func (h *NetworkHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *NetworkHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 // networkParams maps the optional bounds; absent fields take network.Normalize's defaults and
 // shared identifiers are on unless turned off.
