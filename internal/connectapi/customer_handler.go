@@ -22,7 +22,9 @@ func NewCustomerHandler(svc *customers.Service, log *slog.Logger) *CustomerHandl
 	return &CustomerHandler{svc: svc, log: log}
 }
 
-func (h *CustomerHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *CustomerHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 // Page sizes of the customer lists (decisions.md §7's list default and maximum).
 const (

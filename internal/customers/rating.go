@@ -66,7 +66,9 @@ type Rating struct {
 func Rate(in Inputs) Rating {
 	var fs []Factor
 	floor := RatingLow
-	add := func(name string, points int, detail string) { fs = append(fs, Factor{Name: name, Points: points, Detail: detail}) }
+	add := func(name string, points int, detail string) {
+		fs = append(fs, Factor{Name: name, Points: points, Detail: detail})
+	}
 	raise := func(r string) {
 		if rank(r) > rank(floor) {
 			floor = r

@@ -50,7 +50,7 @@ func (s *CustomerStore) links(tenantID tenancy.TenantID, bvn, rc string) custome
 }
 
 // linkedCasesSQL: the cases of the customer's transactions or KYC applications. $1 tenant,
-// $2 BVN ('' for none), $3 BVN hash (null for none), $4 limit.
+// $2 BVN (” for none), $3 BVN hash (null for none), $4 limit.
 const linkedCasesSQL = `select c.id, c.case_number, c.title, c.status, c.priority, c.type, c.created_at from cases c
 where c.tenant_id = $1 and (
   ($2 <> '' and c.related_transaction_id in (select t.id::text from transactions t where t.tenant_id = $1 and t.sender_bvn = $2))
@@ -549,4 +549,6 @@ returning r.customer_id, p.display_name, r.rating, r.next_review_at`, string(ten
 }
 
 // Tenants implements customers.Store.
-func (s *CustomerStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) { return s.db.tenantIDs(ctx) }
+func (s *CustomerStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) {
+	return s.db.tenantIDs(ctx)
+}
