@@ -18,6 +18,8 @@ CREATE INDEX transactions_sender_bvn_idx ON transactions (tenant_id, sender_bvn)
 
 -- A customer profile is found from a transaction or a case by its BVN.
 CREATE INDEX customer_profiles_tenant_bvn_idx ON customer_profiles (tenant_id, bvn) WHERE bvn <> '';
+-- The customer search finds a whole NIN too.
+CREATE INDEX customer_profiles_tenant_nin_idx ON customer_profiles (tenant_id, nin) WHERE nin <> '';
 
 -- 2. customer_risk: the current rating of a customer profile (one row per profile), with what
 --    the triggers below need to find it from a KYC or KYB application (the KYC BVN is sealed,
@@ -155,5 +157,5 @@ DROP TRIGGER customer_risk_kyc ON kyc_applications;
 DROP TRIGGER customer_risk_alert ON transactions;
 DROP FUNCTION customer_risk_queue_case(), customer_risk_queue_kyb(), customer_risk_queue_kyc(), customer_risk_queue_alert();
 DROP TABLE customer_risk_queue, customer_risk_history, customer_risk;
-DROP INDEX customer_profiles_tenant_bvn_idx;
+DROP INDEX customer_profiles_tenant_nin_idx, customer_profiles_tenant_bvn_idx;
 DROP INDEX transactions_sender_bvn_idx, transactions_ip_idx, transactions_device_idx, transactions_receiver_idx;

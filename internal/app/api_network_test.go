@@ -137,7 +137,9 @@ func TestNetworkAndCustomerAPI(t *testing.T) {
 	require.Equal(t, "MEDIUM", risk.Rating) // no KYC (25) + one alert (5)
 	require.Equal(t, 30, risk.Score)
 	require.NotEmpty(t, risk.NextReviewAt)
-	var hist struct{ Items []struct{ Rating, Reason string } }
+	var hist struct {
+		Items []struct{ Rating, Reason string }
+	}
 	s.rest("GET", "/api/v1/customers/"+cid+"/risk-history", cred{Bearer: auditor}, nil).decode(t, &hist)
 	require.Len(t, hist.Items, 1)
 	require.Equal(t, "MANUAL", hist.Items[0].Reason)

@@ -457,7 +457,12 @@ func (s *CustomerStore) page(ctx context.Context, tenantID tenancy.TenantID, whe
 // Search implements customers.Store: a name fragment (case-insensitive) or an identifier prefix.
 func (s *CustomerStore) Search(ctx context.Context, tenantID tenancy.TenantID, f customers.SearchParams, p paging.Params) (paging.Result[customers.ListItem], error) {
 	where := sq.And{sq.Eq{"p.tenant_id": string(tenantID)}}
-	if f.Query != "" {
+	if isIdentifier(f.Query) {
+		// A whole BVN or NIN: equality on each (two index probes, customer_profiles_tenant_bvn_idx
+		// and _nin_idx), instead of the pattern scan below over every profile of the tenant.
+		// The literal <> '' lets a generic plan use the partial indexes.
+		where = append(where, sq.Or{sq.Expr("(p.bvn = ? and p.bvn <> '')", f.Query), sq.Expr("(p.nin = ? and p.nin <> '')", f.Query)})
+	} else if f.Query != "" {
 		like := strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`).Replace(f.Query)
 		where = append(where, sq.Or{sq.ILike{"p.display_name": "%" + like + "%"}, sq.Like{"p.bvn": like + "%"},
 			sq.Like{"p.nin": like + "%"}, sq.ILike{"p.rc_number": like + "%"}})
@@ -466,6 +471,19 @@ func (s *CustomerStore) Search(ctx context.Context, tenantID tenancy.TenantID, f
 		where = append(where, sq.Eq{"r.rating": f.Rating})
 	}
 	return s.page(ctx, tenantID, where, "left join", "p.updated_at desc, p.id desc", p)
+}
+
+// isIdentifier reports whether q is a whole BVN or NIN (11 digits).
+func isIdentifier(q string) bool {
+	if len(q) != 11 {
+		return false
+	}
+	for _, r := range q {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // DueReviews implements customers.Store.
