@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/lookup"
+	"github.com/complyd/complyd/internal/webhook"
 )
 
 // Risk is a customer's current rating and its review dates.
@@ -92,7 +93,7 @@ const (
 // Events of the webhook and audit log.
 const (
 	// EventReviewDue is the webhook event of a due periodic review (docs/webhooks.md).
-	EventReviewDue = "customer.review_due"
+	EventReviewDue = webhook.EventCustomerReviewDue
 	// EventRiskChanged is the webhook event of a changed rating.
-	EventRiskChanged = "customer.risk_changed"
+	EventRiskChanged = webhook.EventCustomerRiskChanged
 )

@@ -73,6 +73,16 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	other := pgtest.Tenant(ctx, t, db)
 	bvn := "2" + time.Now().Format("150405") + "1234"
 	cid := insertProfile(ctx, t, admin, f.ID, "Amaka Obi", bvn)
+	// With a webhook endpoint configured, the rating change and the due review are delivered.
+	_, err = admin.Exec(ctx, `insert into webhook_endpoints (tenant_id, url, secret, updated_at) values ($1, 'https://hooks.example.test/x', 's', now())`, string(f.ID))
+	require.NoError(t, err)
+	events := func() []string {
+		rows, err := admin.Query(ctx, `select event from webhook_deliveries where tenant_id = $1 order by created_at, id`, string(f.ID))
+		require.NoError(t, err)
+		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return out
+	}
 
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	clock := now
@@ -119,6 +129,7 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	require.Equal(t, customers.RatingMedium, hist[0].PreviousRating)
 	require.Equal(t, "CASE_OPEN", hist[0].Reason)
 	require.Equal(t, customers.ReasonNewProfile, hist[1].Reason)
+	require.Contains(t, events(), "customer.risk_changed")
 	// HIGH: reviewed a year after the first rating.
 	require.WithinDuration(t, hist[1].CreatedAt.Add(365*24*time.Hour), r.NextReviewAt, time.Second)
 
@@ -151,6 +162,7 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, admin.QueryRow(ctx, `select count(*) from emails where tenant_id = $1 and kind = 'customer_review_due'`, string(f.ID)).Scan(&mails))
 	require.Equal(t, 1, mails, "one notice per due date")
+	require.Equal(t, 1, countOf(events(), "customer.review_due"))
 
 	// The review: recomputed (KYC approved now: TIER_1 10 instead of unverified 25), next review a
 	// year from the review since the case is still live.
@@ -184,4 +196,14 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
 	_, err = svc.History(ctx, other.ID, cid)
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
+}
+
+func countOf(s []string, v string) int {
+	n := 0
+	for _, x := range s {
+		if x == v {
+			n++
+		}
+	}
+	return n
 }

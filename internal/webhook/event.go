@@ -20,6 +20,10 @@ const (
 	EventKYCStatusChanged      = "kyc.status_changed"
 	EventKYBStatusChanged      = "kyb.status_changed"
 	EventInterdictionRequested = "interdiction.requested"
+	// EventCustomerRiskChanged: a customer's risk rating moved (docs/customers.md).
+	EventCustomerRiskChanged = "customer.risk_changed"
+	// EventCustomerReviewDue: a customer's periodic review fell due (docs/customers.md).
+	EventCustomerReviewDue = "customer.review_due"
 )
 
 // Events lists every event name.
@@ -27,6 +31,7 @@ func Events() []string {
 	return []string{
 		EventCaseCreated, EventCaseResolved, EventTransactionScreened,
 		EventKYCStatusChanged, EventKYBStatusChanged, EventInterdictionRequested,
+		EventCustomerRiskChanged, EventCustomerReviewDue,
 	}
 }
 
