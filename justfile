@@ -89,3 +89,13 @@ web-dev:
 web-test:
     test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium fonts-liberation)
     cd web && npm ci --no-audit --no-fund && npm run build && npx playwright test
+
+# Seed a tenant with random transactions for the benchmarks at scale (docs/network.md "Benchmark"):
+# `just seed-transactions "$DATABASE_URL" <tenant-uuid> 10000000`. The database must be migrated.
+seed-transactions url tenant count="10000000" accounts="500000":
+    psql "{{url}}" -v tenant={{tenant}} -v count={{count}} -v accounts={{accounts}} -f scripts/seed/transactions.sql
+
+# The network and customer queries on a seeded tenant (COMPLYD_BENCH_SEEDED_URL, COMPLYD_BENCH_SEEDED_TENANT):
+# p50/p99 per query (docs/network.md "Benchmark").
+bench-network:
+    go test ./internal/postgres -run '^$' -bench 'BenchmarkNetworkSeeded|BenchmarkCustomerSeeded' -benchtime 200x

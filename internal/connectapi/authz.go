@@ -184,6 +184,18 @@ var permissions = map[string]access{
 	// The screening stream: writers, like ScreenTransaction; each message is counted against the
 	// rate limit by the handler (docs/screening.md "Streaming").
 	complydv1connect.TransactionServiceScreenTransactionStreamProcedure: {roles: auth.Writers, perMessage: true},
+	// Network and customers (issue 16; docs/network.md, docs/customers.md): reading is every role's,
+	// opening a case from a finding the writers', recomputing and reviewing the officers'.
+	complydv1connect.NetworkServiceGetAccountNetworkProcedure:        {roles: auth.AnyRole},
+	complydv1connect.NetworkServiceGetCustomerNetworkProcedure:       {roles: auth.AnyRole},
+	complydv1connect.NetworkServiceOpenNetworkCaseProcedure:          {roles: auth.Writers},
+	complydv1connect.CustomerServiceSearchCustomersProcedure:         {roles: auth.AnyRole},
+	complydv1connect.CustomerServiceGetCustomerOverviewProcedure:     {roles: auth.AnyRole},
+	complydv1connect.CustomerServiceGetCustomerRiskProcedure:         {roles: auth.AnyRole},
+	complydv1connect.CustomerServiceListCustomerRiskHistoryProcedure: {roles: auth.AnyRole},
+	complydv1connect.CustomerServiceListDueReviewsProcedure:          {roles: auth.AnyRole},
+	complydv1connect.CustomerServiceRecomputeCustomerRiskProcedure:   {roles: auth.Officers},
+	complydv1connect.CustomerServiceCompleteCustomerReviewProcedure:  {roles: auth.Officers},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

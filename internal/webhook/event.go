@@ -21,6 +21,10 @@ const (
 	EventKYBStatusChanged      = "kyb.status_changed"
 	EventInterdictionRequested = "interdiction.requested"
 	EventInterdictionLifted    = "interdiction.lifted"
+	// EventCustomerRiskChanged: a customer's risk rating moved (docs/customers.md).
+	EventCustomerRiskChanged = "customer.risk_changed"
+	// EventCustomerReviewDue: a customer's periodic review fell due (docs/customers.md).
+	EventCustomerReviewDue = "customer.review_due"
 )
 
 // Events lists every event name.
@@ -29,6 +33,7 @@ func Events() []string {
 		EventCaseCreated, EventCaseResolved, EventTransactionScreened,
 		EventKYCStatusChanged, EventKYBStatusChanged, EventInterdictionRequested,
 		EventInterdictionLifted,
+		EventCustomerRiskChanged, EventCustomerReviewDue,
 	}
 }
 

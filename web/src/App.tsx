@@ -9,6 +9,8 @@ import { KycList, KycPage } from './kyc/Kyc';
 import { KybList, KybPage } from './kyc/Kyb';
 import { ApiReference } from './api/ApiReference';
 import { adminScreen, AdminLinks } from './admin/routes';
+import { Customers } from './customers/Customers';
+import { CustomerPage } from './customers/CustomerPage';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -24,6 +26,8 @@ export function App() {
   else if (loc.path === '/sanctions') screen = <Sanctions />;
   else if (loc.path === '/watchlists') screen = <Watchlists />;
   else if (loc.path === '/api') screen = <ApiReference />;
+  else if (loc.path === '/customers') screen = <Customers />;
+  else if (loc.path.startsWith('/customers/')) screen = <CustomerPage key={loc.path} id={decodeURIComponent(loc.path.slice(11))} />;
   else if (loc.path === '/kyc') screen = <KycList />;
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
@@ -40,6 +44,7 @@ export function App() {
           <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
           <Link to="/watchlists">Watchlists</Link>
+          <Link to="/customers">Customers</Link>
           <Link to="/api">API</Link>
           <AdminLinks role={me.role} />
         </nav>
