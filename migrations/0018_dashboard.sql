@@ -20,6 +20,8 @@ CREATE TABLE screening_rollups (
   PRIMARY KEY (tenant_id, bucket, outcome, risk_level, shard)
 );
 
+-- screening_rule_rollups count triggered rules per UTC day (bucket is a day's start): the top
+-- rules have no series, and a quarter is then 90 rows per rule and shard.
 CREATE TABLE screening_rule_rollups (
   tenant_id uuid NOT NULL,
   bucket    timestamptz NOT NULL,
@@ -53,7 +55,7 @@ SELECT tenant_id, date_trunc('hour', transaction_timestamp, 'UTC'), 0, outcome, 
 FROM transactions GROUP BY 1, 2, 4, 5;
 
 INSERT INTO screening_rule_rollups (tenant_id, bucket, shard, rule_id, rule_name, hits)
-SELECT t.tenant_id, date_trunc('hour', t.transaction_timestamp, 'UTC'), 0, r->>'id', max(r->>'name'), count(*)
+SELECT t.tenant_id, date_trunc('day', t.transaction_timestamp, 'UTC'), 0, r->>'id', max(r->>'name'), count(*)
 FROM transactions t, jsonb_array_elements(t.engine_verdicts) v, jsonb_array_elements(coalesce(v->'rules', '[]')) r
 WHERE r->>'id' IS NOT NULL
 GROUP BY 1, 2, 4;

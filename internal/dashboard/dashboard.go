@@ -99,8 +99,9 @@ func NewPeriod(from, to *time.Time, g Granularity, now time.Time) (Period, error
 	return p, nil
 }
 
-// NewSpan normalises the period of an answer without series (top rules, funnel, webhooks):
-// whole UTC hours (the rollups' buckets), 30 days before to by default, at most 366 days.
+// NewSpan normalises the period of an answer without series (funnel, webhooks): whole UTC
+// hours, 30 days before to by default, at most 366 days. The top rules use whole UTC days
+// (NewPeriod with Day), their rollup's buckets.
 // Errors: VALIDATION_ERROR.
 func NewSpan(from, to *time.Time, now time.Time) (Period, error) {
 	end := now

@@ -41,9 +41,9 @@ func (s *Service) Screenings(ctx context.Context, tenant tenancy.TenantID, q Que
 	return s.Store.ScreeningStats(ctx, tenant, p)
 }
 
-// TopRules returns the most triggered rules over the span (limit 1..50, default 10).
+// TopRules returns the most triggered rules over whole UTC days (limit 1..50, default 10).
 func (s *Service) TopRules(ctx context.Context, tenant tenancy.TenantID, q Query, limit int) (Period, []RuleHits, error) {
-	p, err := NewSpan(q.From, q.To, s.Now())
+	p, err := NewPeriod(q.From, q.To, Day, s.Now())
 	if err != nil {
 		return Period{}, nil, err
 	}

@@ -1,8 +1,11 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -74,25 +77,52 @@ func (s *DashboardStore) ScreeningStats(ctx context.Context, tenant tenancy.Tena
 	return st, nil
 }
 
-// TopRules implements dashboard.Store.
+// TopRules implements dashboard.Store. The sums are grouped by rule and name (a custom rule
+// may have been renamed), a few rows whatever the period; Go keeps per rule the name of its
+// latest hour and sorts (most hits first, then rule id).
 func (s *DashboardStore) TopRules(ctx context.Context, tenant tenancy.TenantID, p dashboard.Period, limit int) ([]dashboard.RuleHits, error) {
-	out := []dashboard.RuleHits{}
+	type named struct {
+		dashboard.RuleHits
+		latest time.Time
+	}
+	byID := map[string]*named{}
 	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
-		// The name is the one of the latest hour (a custom rule may have been renamed).
-		return s.query(ctx, tx, `select rule_id, (array_agg(rule_name order by bucket desc))[1], sum(hits)::int8
-			from screening_rule_rollups where tenant_id = $1 and bucket >= $2 and bucket < $3
-			group by rule_id order by 3 desc, rule_id limit $4`,
+		return s.query(ctx, tx, `select rule_id, rule_name, max(bucket), sum(hits)::int8
+			from screening_rule_rollups where tenant_id = $1 and bucket >= $2 and bucket < $3 group by 1, 2`,
 			func(rows pgx.Rows) error {
-				var r dashboard.RuleHits
-				if err := rows.Scan(&r.RuleID, &r.RuleName, &r.Hits); err != nil {
+				var id, name string
+				var latest time.Time
+				var n int64
+				if err := rows.Scan(&id, &name, &latest, &n); err != nil {
 					return err
 				}
-				out = append(out, r)
+				r, ok := byID[id]
+				if !ok {
+					r = &named{RuleHits: dashboard.RuleHits{RuleID: id}}
+					byID[id] = r
+				}
+				r.Hits += n
+				if r.RuleName == "" || latest.After(r.latest) {
+					r.RuleName, r.latest = name, latest
+				}
 				return nil
-			}, string(tenant), p.From, p.To, limit)
+			}, string(tenant), p.From, p.To)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("top rules: %w", err)
+	}
+	out := make([]dashboard.RuleHits, 0, len(byID))
+	for _, r := range byID {
+		out = append(out, r.RuleHits)
+	}
+	slices.SortFunc(out, func(a, b dashboard.RuleHits) int {
+		if a.Hits != b.Hits {
+			return cmp.Compare(b.Hits, a.Hits)
+		}
+		return strings.Compare(a.RuleID, b.RuleID)
+	})
+	if len(out) > limit {
+		out = out[:limit]
 	}
 	return out, nil
 }

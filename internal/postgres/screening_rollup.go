@@ -11,7 +11,8 @@ import (
 // kept") are written by the screening commit itself, in the statement that inserts the batch:
 // insertSQL becomes the first part of a writable CTE whose RETURNING rows (only the rows actually
 // inserted: duplicates and screenings whose history changed are not) are grouped per UTC hour,
-// outcome and risk level, and per hour and triggered rule, and added to the rollup rows with one
+// outcome and risk level, and per UTC day and triggered rule (the rule table has no series, and
+// days keep a quarter's sum to a few thousand rows), and added to the rollup rows with one
 // upsert each. So a batch of 256 screenings costs two small upserts, not 256, and the counts are
 // committed atomically with the rows they count, also on the one-statement fast path that has no
 // explicit transaction.
@@ -34,7 +35,7 @@ outcomes as (
 	do update set screenings = screening_rollups.screenings + excluded.screenings),
 hits as (
 	insert into screening_rule_rollups (tenant_id, bucket, shard, rule_id, rule_name, hits)
-	select $1::uuid, date_trunc('hour', i.transaction_timestamp, 'UTC') as b, $48::int2, r.id, max(r.name), count(*)
+	select $1::uuid, date_trunc('day', i.transaction_timestamp, 'UTC') as b, $48::int2, r.id, max(r.name), count(*)
 	from ins i join unnest($45::text[], $46::text[], $47::text[]) as r(ext, id, name) on r.ext = i.external_id
 	group by b, r.id order by b, r.id
 	on conflict (tenant_id, bucket, rule_id, shard)
