@@ -1662,13 +1662,13 @@ var File_complyd_v1_dashboard_proto protoreflect.FileDescriptor
 const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\n" +
 	"\x1acomplyd/v1/dashboard.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"<\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"8\n" +
 	"\x0eDashboardCount\x12\x10\n" +
-	"\x03key\x18\x01 \x01(\tR\x03key\x12\x18\n" +
-	"\x05count\x18\x02 \x01(\x03B\x020\x02R\x05count\"\xd8\x01\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\"\xd4\x01\n" +
 	"\x0fScreeningBucket\x120\n" +
-	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x18\n" +
-	"\x05total\x18\x02 \x01(\x03B\x020\x02R\x05total\x129\n" +
+	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x03R\x05total\x129\n" +
 	"\n" +
 	"by_outcome\x18\x03 \x03(\v2\x1a.complyd.v1.DashboardCountR\tbyOutcome\x12>\n" +
 	"\rby_risk_level\x18\x04 \x03(\v2\x1a.complyd.v1.DashboardCountR\vbyRiskLevel\"\xbf\x01\n" +
@@ -1676,12 +1676,12 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x127\n" +
 	"\vgranularity\x18\x03 \x01(\tB\x10\xbaH\rr\vR\x03DAYR\x04HOURH\x00R\vgranularity\x88\x01\x01B\x0e\n" +
-	"\f_granularity\"\xe5\x02\n" +
+	"\f_granularity\"\xe1\x02\n" +
 	"\x19GetScreeningStatsResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12 \n" +
-	"\vgranularity\x18\x03 \x01(\tR\vgranularity\x12\x18\n" +
-	"\x05total\x18\x04 \x01(\x03B\x020\x02R\x05total\x129\n" +
+	"\vgranularity\x18\x03 \x01(\tR\vgranularity\x12\x14\n" +
+	"\x05total\x18\x04 \x01(\x03R\x05total\x129\n" +
 	"\n" +
 	"by_outcome\x18\x05 \x03(\v2\x1a.complyd.v1.DashboardCountR\tbyOutcome\x12>\n" +
 	"\rby_risk_level\x18\x06 \x03(\v2\x1a.complyd.v1.DashboardCountR\vbyRiskLevel\x125\n" +
@@ -1690,11 +1690,11 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12$\n" +
 	"\x05limit\x18\x03 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x01H\x00R\x05limit\x88\x01\x01B\b\n" +
-	"\x06_limit\"X\n" +
+	"\x06_limit\"T\n" +
 	"\bRuleHits\x12\x17\n" +
 	"\arule_id\x18\x01 \x01(\tR\x06ruleId\x12\x1b\n" +
-	"\trule_name\x18\x02 \x01(\tR\bruleName\x12\x16\n" +
-	"\x04hits\x18\x03 \x01(\x03B\x020\x02R\x04hits\"\x9d\x01\n" +
+	"\trule_name\x18\x02 \x01(\tR\bruleName\x12\x12\n" +
+	"\x04hits\x18\x03 \x01(\x03R\x04hits\"\x9d\x01\n" +
 	"\x13GetTopRulesResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12*\n" +
@@ -1703,15 +1703,15 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x127\n" +
 	"\vgranularity\x18\x03 \x01(\tB\x10\xbaH\rr\vR\x03DAYR\x04HOURH\x00R\vgranularity\x88\x01\x01B\x0e\n" +
-	"\f_granularity\"v\n" +
+	"\f_granularity\"n\n" +
 	"\n" +
 	"CaseBucket\x120\n" +
-	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x1a\n" +
-	"\x06opened\x18\x02 \x01(\x03B\x020\x02R\x06opened\x12\x1a\n" +
-	"\x06closed\x18\x03 \x01(\x03B\x020\x02R\x06closed\"t\n" +
+	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x16\n" +
+	"\x06opened\x18\x02 \x01(\x03R\x06opened\x12\x16\n" +
+	"\x06closed\x18\x03 \x01(\x03R\x06closed\"p\n" +
 	"\tOpenCases\x12\x1a\n" +
-	"\bpriority\x18\x01 \x01(\tR\bpriority\x12\x18\n" +
-	"\x05total\x18\x02 \x01(\x03B\x020\x02R\x05total\x121\n" +
+	"\bpriority\x18\x01 \x01(\tR\bpriority\x12\x14\n" +
+	"\x05total\x18\x02 \x01(\x03R\x05total\x121\n" +
 	"\x06by_age\x18\x03 \x03(\v2\x1a.complyd.v1.DashboardCountR\x05byAge\"\xc0\x01\n" +
 	"\n" +
 	"OldestCase\x12\x0e\n" +
@@ -1722,61 +1722,61 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\x06status\x18\x04 \x01(\tR\x06status\x12\x12\n" +
 	"\x04type\x18\x05 \x01(\tR\x04type\x129\n" +
 	"\n" +
-	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x92\x03\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\x86\x03\n" +
 	"\x14GetCaseStatsResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12 \n" +
-	"\vgranularity\x18\x03 \x01(\tR\vgranularity\x12\x1a\n" +
-	"\x06opened\x18\x04 \x01(\x03B\x020\x02R\x06opened\x12\x1a\n" +
-	"\x06closed\x18\x05 \x01(\x03B\x020\x02R\x06closed\x120\n" +
-	"\abuckets\x18\x06 \x03(\v2\x16.complyd.v1.CaseBucketR\abuckets\x12!\n" +
+	"\vgranularity\x18\x03 \x01(\tR\vgranularity\x12\x16\n" +
+	"\x06opened\x18\x04 \x01(\x03R\x06opened\x12\x16\n" +
+	"\x06closed\x18\x05 \x01(\x03R\x06closed\x120\n" +
+	"\abuckets\x18\x06 \x03(\v2\x16.complyd.v1.CaseBucketR\abuckets\x12\x1d\n" +
 	"\n" +
-	"open_total\x18\a \x01(\x03B\x020\x02R\topenTotal\x12?\n" +
+	"open_total\x18\a \x01(\x03R\topenTotal\x12?\n" +
 	"\x10open_by_priority\x18\b \x03(\v2\x15.complyd.v1.OpenCasesR\x0eopenByPriority\x12.\n" +
 	"\x06oldest\x18\t \x03(\v2\x16.complyd.v1.OldestCaseR\x06oldest\"y\n" +
 	"\x1bGetApplicationFunnelRequest\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
-	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\"\x98\x02\n" +
+	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\"\x90\x02\n" +
 	"\x1cGetApplicationFunnelResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12,\n" +
-	"\x03kyc\x18\x03 \x03(\v2\x1a.complyd.v1.DashboardCountR\x03kyc\x12\x1f\n" +
-	"\tkyc_total\x18\x04 \x01(\x03B\x020\x02R\bkycTotal\x12,\n" +
-	"\x03kyb\x18\x05 \x03(\v2\x1a.complyd.v1.DashboardCountR\x03kyb\x12\x1f\n" +
-	"\tkyb_total\x18\x06 \x01(\x03B\x020\x02R\bkybTotal\"b\n" +
+	"\x03kyc\x18\x03 \x03(\v2\x1a.complyd.v1.DashboardCountR\x03kyc\x12\x1b\n" +
+	"\tkyc_total\x18\x04 \x01(\x03R\bkycTotal\x12,\n" +
+	"\x03kyb\x18\x05 \x03(\v2\x1a.complyd.v1.DashboardCountR\x03kyb\x12\x1b\n" +
+	"\tkyb_total\x18\x06 \x01(\x03R\bkybTotal\"^\n" +
 	"\x14DashboardCountBucket\x120\n" +
-	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x18\n" +
-	"\x05count\x18\x02 \x01(\x03B\x020\x02R\x05count\"\xbf\x01\n" +
+	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x14\n" +
+	"\x05count\x18\x02 \x01(\x03R\x05count\"\xbf\x01\n" +
 	"\x18GetSanctionsStatsRequest\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x127\n" +
 	"\vgranularity\x18\x03 \x01(\tB\x10\xbaH\rr\vR\x03DAYR\x04HOURH\x00R\vgranularity\x88\x01\x01B\x0e\n" +
-	"\f_granularity\"\xa6\x02\n" +
+	"\f_granularity\"\xa2\x02\n" +
 	"\x19GetSanctionsStatsResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12 \n" +
-	"\vgranularity\x18\x03 \x01(\tR\vgranularity\x12\x16\n" +
-	"\x04hits\x18\x04 \x01(\x03B\x020\x02R\x04hits\x127\n" +
+	"\vgranularity\x18\x03 \x01(\tR\vgranularity\x12\x12\n" +
+	"\x04hits\x18\x04 \x01(\x03R\x04hits\x127\n" +
 	"\tby_review\x18\x05 \x03(\v2\x1a.complyd.v1.DashboardCountR\bbyReview\x12:\n" +
 	"\abuckets\x18\x06 \x03(\v2 .complyd.v1.DashboardCountBucketR\abuckets\"t\n" +
 	"\x16GetWebhookStatsRequest\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
-	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\"\xeb\x01\n" +
+	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\"\xe7\x01\n" +
 	"\x17GetWebhookStatsResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
-	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12\x18\n" +
-	"\x05total\x18\x03 \x01(\x03B\x020\x02R\x05total\x127\n" +
+	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12\x14\n" +
+	"\x05total\x18\x03 \x01(\x03R\x05total\x127\n" +
 	"\tby_status\x18\x04 \x03(\v2\x1a.complyd.v1.DashboardCountR\bbyStatus\x12!\n" +
-	"\fsuccess_rate\x18\x05 \x01(\x01R\vsuccessRate\"t\n" +
+	"\fsuccess_rate\x18\x05 \x01(\x01R\vsuccessRate\"p\n" +
 	"\fWalletBucket\x120\n" +
 	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12\x14\n" +
-	"\x05spend\x18\x02 \x01(\tR\x05spend\x12\x1c\n" +
-	"\acharges\x18\x03 \x01(\x03B\x020\x02R\acharges\"\xbc\x01\n" +
+	"\x05spend\x18\x02 \x01(\tR\x05spend\x12\x18\n" +
+	"\acharges\x18\x03 \x01(\x03R\acharges\"\xbc\x01\n" +
 	"\x15GetWalletStatsRequest\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x127\n" +
 	"\vgranularity\x18\x03 \x01(\tB\x10\xbaH\rr\vR\x03DAYR\x04HOURH\x00R\vgranularity\x88\x01\x01B\x0e\n" +
-	"\f_granularity\"\xe2\x02\n" +
+	"\f_granularity\"\xde\x02\n" +
 	"\x16GetWalletStatsResponse\x12.\n" +
 	"\x04from\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
 	"\x02to\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x12 \n" +
@@ -1784,8 +1784,8 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\abalance\x18\x04 \x01(\tR\abalance\x12\x12\n" +
 	"\x04held\x18\x05 \x01(\tR\x04held\x12\x1a\n" +
 	"\bcurrency\x18\x06 \x01(\tR\bcurrency\x12\x14\n" +
-	"\x05spend\x18\a \x01(\tR\x05spend\x12\x1c\n" +
-	"\acharges\x18\b \x01(\x03B\x020\x02R\acharges\x12\x18\n" +
+	"\x05spend\x18\a \x01(\tR\x05spend\x12\x18\n" +
+	"\acharges\x18\b \x01(\x03R\acharges\x12\x18\n" +
 	"\acredits\x18\t \x01(\tR\acredits\x122\n" +
 	"\abuckets\x18\n" +
 	" \x03(\v2\x18.complyd.v1.WalletBucketR\abuckets2\x97\a\n" +

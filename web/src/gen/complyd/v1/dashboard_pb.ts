@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/dashboard.proto.
  */
 export const file_complyd_v1_dashboard: GenFile = /*@__PURE__*/
-  fileDesc("Chpjb21wbHlkL3YxL2Rhc2hib2FyZC5wcm90bxIKY29tcGx5ZC52MSIwCg5EYXNoYm9hcmRDb3VudBILCgNrZXkYASABKAkSEQoFY291bnQYAiABKANCAjACIrIBCg9TY3JlZW5pbmdCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKBXRvdGFsGAIgASgDQgIwAhIuCgpieV9vdXRjb21lGAMgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIxCg1ieV9yaXNrX2xldmVsGAQgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudCKoAQoYR2V0U2NyZWVuaW5nU3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgtncmFudWxhcml0eRgDIAEoCUIQukgNcgtSA0RBWVIESE9VUkgAiAEBQg4KDF9ncmFudWxhcml0eSKmAgoZR2V0U2NyZWVuaW5nU3RhdHNSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZ3JhbnVsYXJpdHkYAyABKAkSEQoFdG90YWwYBCABKANCAjACEi4KCmJ5X291dGNvbWUYBSADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EjEKDWJ5X3Jpc2tfbGV2ZWwYBiADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EiwKB2J1Y2tldHMYByADKAsyGy5jb21wbHlkLnYxLlNjcmVlbmluZ0J1Y2tldCKPAQoSR2V0VG9wUnVsZXNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdCgVsaW1pdBgDIAEoBUIJukgGGgQYMigBSACIAQFCCAoGX2xpbWl0IkAKCFJ1bGVIaXRzEg8KB3J1bGVfaWQYASABKAkSEQoJcnVsZV9uYW1lGAIgASgJEhAKBGhpdHMYAyABKANCAjACIowBChNHZXRUb3BSdWxlc1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCgVpdGVtcxgDIAMoCzIULmNvbXBseWQudjEuUnVsZUhpdHMiowEKE0dldENhc2VTdGF0c1JlcXVlc3QSKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKC2dyYW51bGFyaXR5GAMgASgJQhC6SA1yC1IDREFZUgRIT1VSSACIAQFCDgoMX2dyYW51bGFyaXR5Il8KCkNhc2VCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKBm9wZW5lZBgCIAEoA0ICMAISEgoGY2xvc2VkGAMgASgDQgIwAiJcCglPcGVuQ2FzZXMSEAoIcHJpb3JpdHkYASABKAkSEQoFdG90YWwYAiABKANCAjACEioKBmJ5X2FnZRgDIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQijQEKCk9sZGVzdENhc2USCgoCaWQYASABKAkSEwoLY2FzZV9udW1iZXIYAiABKAkSEAoIcHJpb3JpdHkYAyABKAkSDgoGc3RhdHVzGAQgASgJEgwKBHR5cGUYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwIKFEdldENhc2VTdGF0c1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtncmFudWxhcml0eRgDIAEoCRISCgZvcGVuZWQYBCABKANCAjACEhIKBmNsb3NlZBgFIAEoA0ICMAISJwoHYnVja2V0cxgGIAMoCzIWLmNvbXBseWQudjEuQ2FzZUJ1Y2tldBIWCgpvcGVuX3RvdGFsGAcgASgDQgIwAhIvChBvcGVuX2J5X3ByaW9yaXR5GAggAygLMhUuY29tcGx5ZC52MS5PcGVuQ2FzZXMSJgoGb2xkZXN0GAkgAygLMhYuY29tcGx5ZC52MS5PbGRlc3RDYXNlIm8KG0dldEFwcGxpY2F0aW9uRnVubmVsUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi8AEKHEdldEFwcGxpY2F0aW9uRnVubmVsUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEicKA2t5YxgDIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSFQoJa3ljX3RvdGFsGAQgASgDQgIwAhInCgNreWIYBSADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EhUKCWt5Yl90b3RhbBgGIAEoA0ICMAIiVAoURGFzaGJvYXJkQ291bnRCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKBWNvdW50GAIgASgDQgIwAiKoAQoYR2V0U2FuY3Rpb25zU3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgtncmFudWxhcml0eRgDIAEoCUIQukgNcgtSA0RBWVIESE9VUkgAiAEBQg4KDF9ncmFudWxhcml0eSL2AQoZR2V0U2FuY3Rpb25zU3RhdHNSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZ3JhbnVsYXJpdHkYAyABKAkSEAoEaGl0cxgEIAEoA0ICMAISLQoJYnlfcmV2aWV3GAUgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIxCgdidWNrZXRzGAYgAygLMiAuY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudEJ1Y2tldCJqChZHZXRXZWJob29rU3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLDAQoXR2V0V2ViaG9va1N0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhEKBXRvdGFsGAMgASgDQgIwAhItCglieV9zdGF0dXMYBCADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EhQKDHN1Y2Nlc3NfcmF0ZRgFIAEoASJdCgxXYWxsZXRCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXNwZW5kGAIgASgJEhMKB2NoYXJnZXMYAyABKANCAjACIqUBChVHZXRXYWxsZXRTdGF0c1JlcXVlc3QSKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKC2dyYW51bGFyaXR5GAMgASgJQhC6SA1yC1IDREFZUgRIT1VSSACIAQFCDgoMX2dyYW51bGFyaXR5IpACChZHZXRXYWxsZXRTdGF0c1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtncmFudWxhcml0eRgDIAEoCRIPCgdiYWxhbmNlGAQgASgJEgwKBGhlbGQYBSABKAkSEAoIY3VycmVuY3kYBiABKAkSDQoFc3BlbmQYByABKAkSEwoHY2hhcmdlcxgIIAEoA0ICMAISDwoHY3JlZGl0cxgJIAEoCRIpCgdidWNrZXRzGAogAygLMhguY29tcGx5ZC52MS5XYWxsZXRCdWNrZXQylwcKEERhc2hib2FyZFNlcnZpY2UShgEKEUdldFNjcmVlbmluZ1N0YXRzEiQuY29tcGx5ZC52MS5HZXRTY3JlZW5pbmdTdGF0c1JlcXVlc3QaJS5jb21wbHlkLnYxLkdldFNjcmVlbmluZ1N0YXRzUmVzcG9uc2UiJILT5JMCHhIcL2FwaS92MS9kYXNoYm9hcmQvc2NyZWVuaW5ncxJvCgtHZXRUb3BSdWxlcxIeLmNvbXBseWQudjEuR2V0VG9wUnVsZXNSZXF1ZXN0Gh8uY29tcGx5ZC52MS5HZXRUb3BSdWxlc1Jlc3BvbnNlIh+C0+STAhkSFy9hcGkvdjEvZGFzaGJvYXJkL3J1bGVzEnIKDEdldENhc2VTdGF0cxIfLmNvbXBseWQudjEuR2V0Q2FzZVN0YXRzUmVxdWVzdBogLmNvbXBseWQudjEuR2V0Q2FzZVN0YXRzUmVzcG9uc2UiH4LT5JMCGRIXL2FwaS92MS9kYXNoYm9hcmQvY2FzZXMSkQEKFEdldEFwcGxpY2F0aW9uRnVubmVsEicuY29tcGx5ZC52MS5HZXRBcHBsaWNhdGlvbkZ1bm5lbFJlcXVlc3QaKC5jb21wbHlkLnYxLkdldEFwcGxpY2F0aW9uRnVubmVsUmVzcG9uc2UiJoLT5JMCIBIeL2FwaS92MS9kYXNoYm9hcmQvYXBwbGljYXRpb25zEoUBChFHZXRTYW5jdGlvbnNTdGF0cxIkLmNvbXBseWQudjEuR2V0U2FuY3Rpb25zU3RhdHNSZXF1ZXN0GiUuY29tcGx5ZC52MS5HZXRTYW5jdGlvbnNTdGF0c1Jlc3BvbnNlIiOC0+STAh0SGy9hcGkvdjEvZGFzaGJvYXJkL3NhbmN0aW9ucxJ+Cg9HZXRXZWJob29rU3RhdHMSIi5jb21wbHlkLnYxLkdldFdlYmhvb2tTdGF0c1JlcXVlc3QaIy5jb21wbHlkLnYxLkdldFdlYmhvb2tTdGF0c1Jlc3BvbnNlIiKC0+STAhwSGi9hcGkvdjEvZGFzaGJvYXJkL3dlYmhvb2tzEnkKDkdldFdhbGxldFN0YXRzEiEuY29tcGx5ZC52MS5HZXRXYWxsZXRTdGF0c1JlcXVlc3QaIi5jb21wbHlkLnYxLkdldFdhbGxldFN0YXRzUmVzcG9uc2UiIILT5JMCGhIYL2FwaS92MS9kYXNoYm9hcmQvd2FsbGV0Qj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Chpjb21wbHlkL3YxL2Rhc2hib2FyZC5wcm90bxIKY29tcGx5ZC52MSIsCg5EYXNoYm9hcmRDb3VudBILCgNrZXkYASABKAkSDQoFY291bnQYAiABKAMirgEKD1NjcmVlbmluZ0J1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFdG90YWwYAiABKAMSLgoKYnlfb3V0Y29tZRgDIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSMQoNYnlfcmlza19sZXZlbBgEIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQiqAEKGEdldFNjcmVlbmluZ1N0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHkiogIKGUdldFNjcmVlbmluZ1N0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEg0KBXRvdGFsGAQgASgDEi4KCmJ5X291dGNvbWUYBSADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EjEKDWJ5X3Jpc2tfbGV2ZWwYBiADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EiwKB2J1Y2tldHMYByADKAsyGy5jb21wbHlkLnYxLlNjcmVlbmluZ0J1Y2tldCKPAQoSR2V0VG9wUnVsZXNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdCgVsaW1pdBgDIAEoBUIJukgGGgQYMigBSACIAQFCCAoGX2xpbWl0IjwKCFJ1bGVIaXRzEg8KB3J1bGVfaWQYASABKAkSEQoJcnVsZV9uYW1lGAIgASgJEgwKBGhpdHMYAyABKAMijAEKE0dldFRvcFJ1bGVzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiMKBWl0ZW1zGAMgAygLMhQuY29tcGx5ZC52MS5SdWxlSGl0cyKjAQoTR2V0Q2FzZVN0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHkiVwoKQ2FzZUJ1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGb3BlbmVkGAIgASgDEg4KBmNsb3NlZBgDIAEoAyJYCglPcGVuQ2FzZXMSEAoIcHJpb3JpdHkYASABKAkSDQoFdG90YWwYAiABKAMSKgoGYnlfYWdlGAMgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudCKNAQoKT2xkZXN0Q2FzZRIKCgJpZBgBIAEoCRITCgtjYXNlX251bWJlchgCIAEoCRIQCghwcmlvcml0eRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSDAoEdHlwZRgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKzAgoUR2V0Q2FzZVN0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEg4KBm9wZW5lZBgEIAEoAxIOCgZjbG9zZWQYBSABKAMSJwoHYnVja2V0cxgGIAMoCzIWLmNvbXBseWQudjEuQ2FzZUJ1Y2tldBISCgpvcGVuX3RvdGFsGAcgASgDEi8KEG9wZW5fYnlfcHJpb3JpdHkYCCADKAsyFS5jb21wbHlkLnYxLk9wZW5DYXNlcxImCgZvbGRlc3QYCSADKAsyFi5jb21wbHlkLnYxLk9sZGVzdENhc2UibwobR2V0QXBwbGljYXRpb25GdW5uZWxSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLoAQocR2V0QXBwbGljYXRpb25GdW5uZWxSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDa3ljGAMgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIRCglreWNfdG90YWwYBCABKAMSJwoDa3liGAUgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIRCglreWJfdG90YWwYBiABKAMiUAoURGFzaGJvYXJkQ291bnRCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWNvdW50GAIgASgDIqgBChhHZXRTYW5jdGlvbnNTdGF0c1JlcXVlc3QSKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKC2dyYW51bGFyaXR5GAMgASgJQhC6SA1yC1IDREFZUgRIT1VSSACIAQFCDgoMX2dyYW51bGFyaXR5IvIBChlHZXRTYW5jdGlvbnNTdGF0c1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtncmFudWxhcml0eRgDIAEoCRIMCgRoaXRzGAQgASgDEi0KCWJ5X3JldmlldxgFIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSMQoHYnVja2V0cxgGIAMoCzIgLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnRCdWNrZXQiagoWR2V0V2ViaG9va1N0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKF0dldFdlYmhvb2tTdGF0c1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgV0b3RhbBgDIAEoAxItCglieV9zdGF0dXMYBCADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EhQKDHN1Y2Nlc3NfcmF0ZRgFIAEoASJZCgxXYWxsZXRCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXNwZW5kGAIgASgJEg8KB2NoYXJnZXMYAyABKAMipQEKFUdldFdhbGxldFN0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHkijAIKFkdldFdhbGxldFN0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEg8KB2JhbGFuY2UYBCABKAkSDAoEaGVsZBgFIAEoCRIQCghjdXJyZW5jeRgGIAEoCRINCgVzcGVuZBgHIAEoCRIPCgdjaGFyZ2VzGAggASgDEg8KB2NyZWRpdHMYCSABKAkSKQoHYnVja2V0cxgKIAMoCzIYLmNvbXBseWQudjEuV2FsbGV0QnVja2V0MpcHChBEYXNoYm9hcmRTZXJ2aWNlEoYBChFHZXRTY3JlZW5pbmdTdGF0cxIkLmNvbXBseWQudjEuR2V0U2NyZWVuaW5nU3RhdHNSZXF1ZXN0GiUuY29tcGx5ZC52MS5HZXRTY3JlZW5pbmdTdGF0c1Jlc3BvbnNlIiSC0+STAh4SHC9hcGkvdjEvZGFzaGJvYXJkL3NjcmVlbmluZ3MSbwoLR2V0VG9wUnVsZXMSHi5jb21wbHlkLnYxLkdldFRvcFJ1bGVzUmVxdWVzdBofLmNvbXBseWQudjEuR2V0VG9wUnVsZXNSZXNwb25zZSIfgtPkkwIZEhcvYXBpL3YxL2Rhc2hib2FyZC9ydWxlcxJyCgxHZXRDYXNlU3RhdHMSHy5jb21wbHlkLnYxLkdldENhc2VTdGF0c1JlcXVlc3QaIC5jb21wbHlkLnYxLkdldENhc2VTdGF0c1Jlc3BvbnNlIh+C0+STAhkSFy9hcGkvdjEvZGFzaGJvYXJkL2Nhc2VzEpEBChRHZXRBcHBsaWNhdGlvbkZ1bm5lbBInLmNvbXBseWQudjEuR2V0QXBwbGljYXRpb25GdW5uZWxSZXF1ZXN0GiguY29tcGx5ZC52MS5HZXRBcHBsaWNhdGlvbkZ1bm5lbFJlc3BvbnNlIiaC0+STAiASHi9hcGkvdjEvZGFzaGJvYXJkL2FwcGxpY2F0aW9ucxKFAQoRR2V0U2FuY3Rpb25zU3RhdHMSJC5jb21wbHlkLnYxLkdldFNhbmN0aW9uc1N0YXRzUmVxdWVzdBolLmNvbXBseWQudjEuR2V0U2FuY3Rpb25zU3RhdHNSZXNwb25zZSIjgtPkkwIdEhsvYXBpL3YxL2Rhc2hib2FyZC9zYW5jdGlvbnMSfgoPR2V0V2ViaG9va1N0YXRzEiIuY29tcGx5ZC52MS5HZXRXZWJob29rU3RhdHNSZXF1ZXN0GiMuY29tcGx5ZC52MS5HZXRXZWJob29rU3RhdHNSZXNwb25zZSIigtPkkwIcEhovYXBpL3YxL2Rhc2hib2FyZC93ZWJob29rcxJ5Cg5HZXRXYWxsZXRTdGF0cxIhLmNvbXBseWQudjEuR2V0V2FsbGV0U3RhdHNSZXF1ZXN0GiIuY29tcGx5ZC52MS5HZXRXYWxsZXRTdGF0c1Jlc3BvbnNlIiCC0+STAhoSGC9hcGkvdjEvZGFzaGJvYXJkL3dhbGxldEI+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * DashboardCount is one labelled count (an outcome, a risk level, a status, an age bucket).
@@ -32,7 +32,7 @@ export type DashboardCount = Message<"complyd.v1.DashboardCount"> & {
   /**
    * count for the key.
    *
-   * @generated from field: int64 count = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 count = 2;
    */
   count: bigint;
 };
@@ -60,7 +60,7 @@ export type ScreeningBucket = Message<"complyd.v1.ScreeningBucket"> & {
   /**
    * total screenings in the bucket.
    *
-   * @generated from field: int64 total = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 total = 2;
    */
   total: bigint;
 
@@ -151,7 +151,7 @@ export type GetScreeningStatsResponse = Message<"complyd.v1.GetScreeningStatsRes
   /**
    * total screenings in the period.
    *
-   * @generated from field: int64 total = 4 [jstype = JS_NUMBER];
+   * @generated from field: int64 total = 4;
    */
   total: bigint;
 
@@ -242,7 +242,7 @@ export type RuleHits = Message<"complyd.v1.RuleHits"> & {
   /**
    * hits: screenings that triggered the rule.
    *
-   * @generated from field: int64 hits = 3 [jstype = JS_NUMBER];
+   * @generated from field: int64 hits = 3;
    */
   hits: bigint;
 };
@@ -340,14 +340,14 @@ export type CaseBucket = Message<"complyd.v1.CaseBucket"> & {
   /**
    * opened: automatic cases created in the bucket.
    *
-   * @generated from field: int64 opened = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 opened = 2;
    */
   opened: bigint;
 
   /**
    * closed: automatic cases resolved in the bucket (resolved_at).
    *
-   * @generated from field: int64 closed = 3 [jstype = JS_NUMBER];
+   * @generated from field: int64 closed = 3;
    */
   closed: bigint;
 };
@@ -375,7 +375,7 @@ export type OpenCases = Message<"complyd.v1.OpenCases"> & {
   /**
    * total open cases of this priority.
    *
-   * @generated from field: int64 total = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 total = 2;
    */
   total: bigint;
 
@@ -480,14 +480,14 @@ export type GetCaseStatsResponse = Message<"complyd.v1.GetCaseStatsResponse"> & 
   /**
    * opened: automatic cases created in the period.
    *
-   * @generated from field: int64 opened = 4 [jstype = JS_NUMBER];
+   * @generated from field: int64 opened = 4;
    */
   opened: bigint;
 
   /**
    * closed: automatic cases resolved in the period.
    *
-   * @generated from field: int64 closed = 5 [jstype = JS_NUMBER];
+   * @generated from field: int64 closed = 5;
    */
   closed: bigint;
 
@@ -501,7 +501,7 @@ export type GetCaseStatsResponse = Message<"complyd.v1.GetCaseStatsResponse"> & 
   /**
    * open_total: every open case now (OPEN, IN_PROGRESS, PENDING_REVIEW, ESCALATED), of any origin.
    *
-   * @generated from field: int64 open_total = 7 [jstype = JS_NUMBER];
+   * @generated from field: int64 open_total = 7;
    */
   openTotal: bigint;
 
@@ -585,7 +585,7 @@ export type GetApplicationFunnelResponse = Message<"complyd.v1.GetApplicationFun
   /**
    * kyc_total applications.
    *
-   * @generated from field: int64 kyc_total = 4 [jstype = JS_NUMBER];
+   * @generated from field: int64 kyc_total = 4;
    */
   kycTotal: bigint;
 
@@ -599,7 +599,7 @@ export type GetApplicationFunnelResponse = Message<"complyd.v1.GetApplicationFun
   /**
    * kyb_total applications.
    *
-   * @generated from field: int64 kyb_total = 6 [jstype = JS_NUMBER];
+   * @generated from field: int64 kyb_total = 6;
    */
   kybTotal: bigint;
 };
@@ -627,7 +627,7 @@ export type DashboardCountBucket = Message<"complyd.v1.DashboardCountBucket"> & 
   /**
    * count in the bucket.
    *
-   * @generated from field: int64 count = 2 [jstype = JS_NUMBER];
+   * @generated from field: int64 count = 2;
    */
   count: bigint;
 };
@@ -704,7 +704,7 @@ export type GetSanctionsStatsResponse = Message<"complyd.v1.GetSanctionsStatsRes
   /**
    * hits: SANCTIONS_HIT cases created in the period.
    *
-   * @generated from field: int64 hits = 4 [jstype = JS_NUMBER];
+   * @generated from field: int64 hits = 4;
    */
   hits: bigint;
 
@@ -781,7 +781,7 @@ export type GetWebhookStatsResponse = Message<"complyd.v1.GetWebhookStatsRespons
   /**
    * total deliveries.
    *
-   * @generated from field: int64 total = 3 [jstype = JS_NUMBER];
+   * @generated from field: int64 total = 3;
    */
   total: bigint;
 
@@ -830,7 +830,7 @@ export type WalletBucket = Message<"complyd.v1.WalletBucket"> & {
   /**
    * charges: how many paid calls were charged.
    *
-   * @generated from field: int64 charges = 3 [jstype = JS_NUMBER];
+   * @generated from field: int64 charges = 3;
    */
   charges: bigint;
 };
@@ -935,7 +935,7 @@ export type GetWalletStatsResponse = Message<"complyd.v1.GetWalletStatsResponse"
   /**
    * charges in the period.
    *
-   * @generated from field: int64 charges = 8 [jstype = JS_NUMBER];
+   * @generated from field: int64 charges = 8;
    */
   charges: bigint;
 
