@@ -188,6 +188,15 @@ func TestDashboardStoreKnownFigures(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, map[string]int64{"DELIVERED": 3, "DEAD": 1, "FAILED": 1}, w.ByStatus.Values)
 		require.InDelta(t, 0.75, w.SuccessRate(), 1e-9)
+		// A retry that succeeds moves the count; a purged dead letter leaves it; an approval too.
+		inTenantSQL(ctx, t, db, ten.ID, `update webhook_deliveries set status = 'DELIVERED' where id = 'whd_d5'`,
+			`delete from webhook_deliveries where id = 'whd_d4'`, `update kyc_applications set status = 'APPROVED' where id = 'kyc_d1'`)
+		w, err = ds.WebhookStats(ctx, ten.ID, days)
+		require.NoError(t, err)
+		require.Equal(t, map[string]int64{"DELIVERED": 4}, w.ByStatus.Values)
+		f, err := ds.ApplicationFunnel(ctx, ten.ID, days)
+		require.NoError(t, err)
+		require.Equal(t, map[string]int64{"PENDING": 1, "APPROVED": 2}, f.KYC.Values)
 	})
 	t.Run("wallet", func(t *testing.T) {
 		w, err := ds.WalletStats(ctx, ten.ID, days)
