@@ -55,7 +55,9 @@ func TestDashboardStoreKnownFigures(t *testing.T) {
 	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	d0 := time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC)
-	at := func(day, hour, minute int) time.Time { return d0.Add(time.Duration(day*24+hour)*time.Hour + time.Duration(minute)*time.Minute) }
+	at := func(day, hour, minute int) time.Time {
+		return d0.Add(time.Duration(day*24+hour)*time.Hour + time.Duration(minute)*time.Minute)
+	}
 
 	// Screenings: day 0: 3 APPROVE/LOW at 10:xx (two trigger AML-001), 1 ESCALATE/HIGH at 23:59;
 	// day 1: 2 BLOCK/CRITICAL at 05:00 (SANC-1 and AML-001); day 2: none. Outside: one the day
