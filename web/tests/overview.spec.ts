@@ -114,3 +114,16 @@ test('the audit log filters by action and exports the filtered events as CSV', a
   expect(new Set(csv.slice(1).map((r) => r[4]))).toEqual(new Set(['user.created']));
   expect(csv.slice(1).map((r) => r[0]).sort()).toEqual(expected.items.map((e: { id: string }) => e.id).sort());
 });
+
+test('the case queue exports its filtered cases as CSV', async ({ page }) => {
+  await signIn(page, email);
+  await page.goto('/?scope=all&status=OPEN');
+  const want = screened.filter((s) => s.caseId).map((s) => s.caseId!);
+  await expect(page.getByText(`(${want.length} in all)`)).toBeVisible();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^cases-.*\.csv$/);
+  const csv = csvRows(await readDownload(download));
+  expect(csv[0].slice(0, 5)).toEqual(['id', 'caseNumber', 'type', 'priority', 'status']);
+  expect(csv.slice(1).map((r) => r[0]).sort()).toEqual([...want].sort());
+  for (const r of csv.slice(1)) expect(r[4]).toBe('OPEN');
+});
