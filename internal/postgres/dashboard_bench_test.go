@@ -71,4 +71,3 @@ func BenchmarkScreeningStoreWebhooks(b *testing.B) {
 	})
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "screenings/s")
 }
-
