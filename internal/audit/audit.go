@@ -45,6 +45,8 @@ type Event struct {
 type ListParams struct {
 	ActorID string
 	Action  string
-	From    *time.Time
-	To      *time.Time
+	// ResourceType filters on the changed resource's type (user, case, kyc_application, ...).
+	ResourceType string
+	From         *time.Time
+	To           *time.Time
 }

@@ -86,6 +86,16 @@ var permissions = map[string]access{
 	complydv1connect.NotificationServiceListNotificationsProcedure:    {roles: auth.AnyRole},
 	complydv1connect.NotificationServiceMarkNotificationReadProcedure: {roles: auth.AnyRole},
 
+	// Dashboard (issue 17): the Overview's aggregates are read by every role, like the lists
+	// behind them (decisions.md §4) and the wallet.
+	complydv1connect.DashboardServiceGetScreeningStatsProcedure:    {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetTopRulesProcedure:          {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetCaseStatsProcedure:         {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetApplicationFunnelProcedure: {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetSanctionsStatsProcedure:    {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetWebhookStatsProcedure:      {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetWalletStatsProcedure:       {roles: auth.AnyRole},
+
 	// Wallet (decisions.md §6): every role may read the balance and the ledger.
 	complydv1connect.WalletServiceGetWalletProcedure:              {roles: auth.AnyRole},
 	complydv1connect.WalletServiceListWalletTransactionsProcedure: {roles: auth.AnyRole},

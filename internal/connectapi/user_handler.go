@@ -112,7 +112,7 @@ func (h *UserHandler) ListAuditEvents(ctx context.Context, req *connect.Request[
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	res, err := h.svc.ListAudit(ctx, p, audit.ListParams{ActorID: req.Msg.GetActorId(), Action: req.Msg.GetAction(),
+	res, err := h.svc.ListAudit(ctx, p, audit.ListParams{ActorID: req.Msg.GetActorId(), Action: req.Msg.GetAction(), ResourceType: req.Msg.GetResourceType(),
 		From: timePtr(req.Msg.From), To: timePtr(req.Msg.To)}, pg)
 	if err != nil {
 		return nil, h.fail(ctx, err)

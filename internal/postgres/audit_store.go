@@ -111,6 +111,9 @@ func (db *DB) ListAudit(ctx context.Context, tenantID tenancy.TenantID, f audit.
 	if f.Action != "" {
 		where = append(where, sq.Eq{"action": f.Action})
 	}
+	if f.ResourceType != "" {
+		where = append(where, sq.Eq{"resource_type": f.ResourceType})
+	}
 	if f.From != nil {
 		where = append(where, sq.GtOrEq{"created_at": *f.From})
 	}

@@ -222,7 +222,8 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 	setTenant(b)
 	b.Queue(lockAccountsSQL, accountLockKeys(tenant, recs))
 	inserted := map[string]bool{}
-	b.Queue(insertSQL, args...).Query(func(rows pgx.Rows) error {
+	// The insert adds the batch's counts to the dashboard's rollups (screening_rollup.go).
+	b.Queue(rollupInsertSQL, rollupArgs(args, recs)...).Query(func(rows pgx.Rows) error {
 		for rows.Next() {
 			var ext string
 			if err := rows.Scan(&ext); err != nil {

@@ -11,6 +11,8 @@ import { ApiReference } from './api/ApiReference';
 import { adminScreen, AdminLinks } from './admin/routes';
 import { Customers } from './customers/Customers';
 import { CustomerPage } from './customers/CustomerPage';
+import { Overview } from './overview/Overview';
+import { AuditLog } from './audit/AuditLog';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -28,6 +30,8 @@ export function App() {
   else if (loc.path === '/api') screen = <ApiReference />;
   else if (loc.path === '/customers') screen = <Customers />;
   else if (loc.path.startsWith('/customers/')) screen = <CustomerPage key={loc.path} id={decodeURIComponent(loc.path.slice(11))} />;
+  else if (loc.path === '/overview') screen = <Overview />;
+  else if (loc.path === '/audit') screen = <AuditLog />;
   else if (loc.path === '/kyc') screen = <KycList />;
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
@@ -39,12 +43,14 @@ export function App() {
       <header>
         <nav aria-label="Main">
           <Link to="/">My queue</Link>
+          <Link to="/overview">Overview</Link>
           <Link to="/transactions">Transactions</Link>
           <Link to="/kyc">KYC review</Link>
           <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
           <Link to="/watchlists">Watchlists</Link>
           <Link to="/customers">Customers</Link>
+          {(me.role === 'BANK_ADMIN' || me.role === 'AUDITOR') && <Link to="/audit">Audit log</Link>}
           <Link to="/api">API</Link>
           <AdminLinks role={me.role} />
         </nav>

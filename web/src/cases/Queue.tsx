@@ -3,7 +3,7 @@ import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { CaseService } from '../gen/complyd/v1/case_pb';
 import { NotificationService } from '../gen/complyd/v1/notification_pb';
 import { useSession } from '../auth/session';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label, priorities, statuses, types } from './states';
 
@@ -11,11 +11,13 @@ import { label, priorities, statuses, types } from './states';
 // (status, type, priority, assignee), sorted (priority or age) and paged on the server.
 export function Queue() {
   const { me } = useSession();
-  const [status, setStatus] = useState('OPEN');
-  const [type, setType] = useState('');
-  const [priority, setPriority] = useState('');
-  const [scope, setScope] = useState<'queue' | 'mine' | 'unassigned' | 'all'>('queue');
-  const [sort, setSort] = useState('PRIORITY');
+  // The filters start from the query string, so a link (an Overview chart) opens a filtered queue.
+  const { search } = useRouter().loc;
+  const [status, setStatus] = useState(search.get('status') ?? 'OPEN');
+  const [type, setType] = useState(search.get('type') ?? '');
+  const [priority, setPriority] = useState(search.get('priority') ?? '');
+  const [scope, setScope] = useState<'queue' | 'mine' | 'unassigned' | 'all'>((search.get('scope') as 'all' | null) ?? 'queue');
+  const [sort, setSort] = useState(search.get('sort') ?? 'PRIORITY');
   const [page, setPage] = useState(1);
   const q = useQuery(CaseService.method.listCases, {
     page, limit: 20,
@@ -38,6 +40,9 @@ export function Queue() {
           <option value="queue">me and unassigned</option><option value="mine">me only</option><option value="unassigned">unassigned only</option><option value="all">anyone</option></select></Field>
         <Field label="Sort by"><select value={sort} onChange={(e) => reset(() => setSort(e.target.value))}><option value="PRIORITY">priority</option><option value="OLDEST">age (oldest first)</option><option value="NEWEST">newest first</option></select></Field>
       </form>
+      <a className="export" href={`/api/v1/cases/export.csv?${new URLSearchParams(Object.entries({ status, type, priority,
+        assigneeId: scope === 'queue' || scope === 'mine' ? me.id : '', includeUnassigned: scope === 'queue' || scope === 'unassigned' ? 'true' : '' })
+        .filter(([, v]) => v) as [string, string][])}`} download>Export CSV</a>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : items.length === 0 ? <Empty>No cases match these filters.</Empty> : (
         <table>
           <thead><tr><th>Case</th><th>Title</th><th>Type</th><th>Priority</th><th>Status</th><th>Assignee</th><th>Opened</th></tr></thead>

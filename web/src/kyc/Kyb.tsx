@@ -3,7 +3,7 @@ import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { KybService } from '../gen/complyd/v1/kyb_pb';
 import type { KycDocument } from '../gen/complyd/v1/kyc_pb';
 import { useSession } from '../auth/session';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
@@ -13,7 +13,8 @@ const kybStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'CAC_VERIFIED', 'DIRECTORS_
 
 // KybList is the review queue of business (KYB) applications, filtered and paged by the server.
 export function KybList() {
-  const [status, setStatus] = useState('');
+  const { search } = useRouter().loc; // a link (an Overview funnel bar) opens a filtered list
+  const [status, setStatus] = useState(search.get('status') ?? '');
   const [page, setPage] = useState(1);
   const q = useQuery(KybService.method.listKybApplications, { page, limit: 20, status: status || undefined });
   return (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { KycService, type KycDocument } from '../gen/complyd/v1/kyc_pb';
 import { useSession } from '../auth/session';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
@@ -12,7 +12,8 @@ const kycStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'NIN_VERIFIED', 'BVN_VERIFI
 
 // KycList is the review queue of KYC applications, filtered and paged by the server.
 export function KycList() {
-  const [status, setStatus] = useState('');
+  const { search } = useRouter().loc; // a link (an Overview funnel bar) opens a filtered list
+  const [status, setStatus] = useState(search.get('status') ?? '');
   const [page, setPage] = useState(1);
   const q = useQuery(KycService.method.listApplications, { page, limit: 20, status: status || undefined });
   return (

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { TransactionService } from '../gen/complyd/v1/screening_pb';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 
@@ -12,10 +12,12 @@ const txTypes = ['CASH_DEPOSIT', 'CASH_WITHDRAWAL', 'TRANSFER', 'INTERNATIONAL_T
 // Transactions searches screened transactions with the server's filters and paging (outcome,
 // type, date range, account, amount range).
 export function Transactions() {
-  const [outcome, setOutcome] = useState('');
-  const [type, setType] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  // The filters start from the query string, so a link (an Overview chart) opens a filtered list.
+  const { search } = useRouter().loc;
+  const [outcome, setOutcome] = useState(search.get('outcome') ?? '');
+  const [type, setType] = useState(search.get('type') ?? '');
+  const [from, setFrom] = useState(search.get('from') ?? '');
+  const [to, setTo] = useState(search.get('to') ?? '');
   const [account, setAccount] = useState('');
   const [minAmount, setMinAmount] = useState('');
   const [maxAmount, setMaxAmount] = useState('');
@@ -27,6 +29,8 @@ export function Transactions() {
     account: account.trim() || undefined, minAmount: amount(minAmount.trim()), maxAmount: amount(maxAmount.trim()),
   });
   const reset = (f: () => void) => { f(); setPage(1); };
+  const exportQuery = new URLSearchParams(Object.entries({ outcome, type, from: day(from, false) && from + 'T00:00:00Z', to: day(to, true) && to + 'T23:59:59.999Z',
+    account: account.trim(), minAmount: amount(minAmount.trim()) ?? '', maxAmount: amount(maxAmount.trim()) ?? '' }).filter(([, v]) => v) as [string, string][]);
   return (
     <section aria-labelledby="tx-h">
       <h1 id="tx-h">Transactions</h1>
@@ -39,6 +43,7 @@ export function Transactions() {
         <Field label="Minimum amount"><input inputMode="decimal" value={minAmount} onChange={(e) => reset(() => setMinAmount(e.target.value))} /></Field>
         <Field label="Maximum amount"><input inputMode="decimal" value={maxAmount} onChange={(e) => reset(() => setMaxAmount(e.target.value))} /></Field>
       </form>
+      <a className="export" href={`/api/v1/transactions/export.csv?${exportQuery}`} download>Export CSV</a>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.items.length === 0 ? <Empty>No transactions match.</Empty> : (
         <table>
           <thead><tr><th>Reference</th><th>Type</th><th>Amount</th><th>Sender</th><th>Receiver</th><th>Outcome</th><th>Score</th><th>When</th></tr></thead>

@@ -176,7 +176,9 @@ type ListAuditEventsRequest struct {
 	// from, inclusive.
 	From *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=from,proto3" json:"from,omitempty"`
 	// to, exclusive.
-	To            *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=to,proto3" json:"to,omitempty"`
+	To *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=to,proto3" json:"to,omitempty"`
+	// resource_type filter, exact (user, case, kyc_application, ...).
+	ResourceType  *string `protobuf:"bytes,7,opt,name=resource_type,json=resourceType,proto3,oneof" json:"resource_type,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -251,6 +253,13 @@ func (x *ListAuditEventsRequest) GetTo() *timestamppb.Timestamp {
 		return x.To
 	}
 	return nil
+}
+
+func (x *ListAuditEventsRequest) GetResourceType() string {
+	if x != nil && x.ResourceType != nil {
+		return *x.ResourceType
+	}
+	return ""
 }
 
 // ListAuditEventsResponse is the paginated list payload.
@@ -359,18 +368,20 @@ const file_complyd_v1_audit_proto_rawDesc = "" +
 	"request_id\x18\n" +
 	" \x01(\v2\x1c.google.protobuf.StringValueR\trequestId\x129\n" +
 	"\n" +
-	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xb5\x02\n" +
+	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xfa\x02\n" +
 	"\x16ListAuditEventsRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12(\n" +
 	"\bactor_id\x18\x03 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01H\x02R\aactorId\x88\x01\x01\x12$\n" +
 	"\x06action\x18\x04 \x01(\tB\a\xbaH\x04r\x02\x18dH\x03R\x06action\x88\x01\x01\x12.\n" +
 	"\x04from\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x04from\x12*\n" +
-	"\x02to\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x02toB\a\n" +
+	"\x02to\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x02to\x121\n" +
+	"\rresource_type\x18\a \x01(\tB\a\xbaH\x04r\x02\x18dH\x04R\fresourceType\x88\x01\x01B\a\n" +
 	"\x05_pageB\b\n" +
 	"\x06_limitB\v\n" +
 	"\t_actor_idB\t\n" +
-	"\a_action\"\xa8\x01\n" +
+	"\a_actionB\x10\n" +
+	"\x0e_resource_type\"\xa8\x01\n" +
 	"\x17ListAuditEventsResponse\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.complyd.v1.AuditEventR\x05items\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x12\n" +

@@ -1,0 +1,23 @@
+package app
+
+import (
+	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/dashboard"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/restapi"
+)
+
+// wireDashboard wires issue 17: DashboardService (the Overview's aggregates) and the streamed
+// CSV exports of the transactions, cases and audit lists.
+func wireDashboard(w *wiring) error {
+	svc := dashboard.NewService(postgres.NewDashboardStore(w.db), w.now)
+	p, h := complydv1connect.NewDashboardServiceHandler(connectapi.NewDashboardHandler(svc, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.DashboardServiceName, p, h)
+
+	exports := postgres.NewExportStore(w.db)
+	w.mux.Handle(restapi.TransactionsExportPattern, restapi.TransactionsExport(w.authn, exports, postgres.TransactionHeader, w.now, w.log))
+	w.mux.Handle(restapi.CasesExportPattern, restapi.CasesExport(w.authn, exports, postgres.CaseHeader, w.now, w.log))
+	w.mux.Handle(restapi.AuditExportPattern, restapi.AuditExport(w.authn, exports, postgres.AuditHeader, w.now, w.log))
+	return nil
+}
