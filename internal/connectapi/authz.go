@@ -159,6 +159,17 @@ var permissions = map[string]access{
 	// The screening stream: writers, like ScreenTransaction; each message is counted against the
 	// rate limit by the handler (docs/screening.md "Streaming").
 	complydv1connect.TransactionServiceScreenTransactionStreamProcedure: {roles: auth.Writers, perMessage: true},
+
+	// Issue 16 (docs/application-assignment.md, docs/kyc-tiers.md, docs/behavioral-profiles.md):
+	// application assignment follows case assignment (officers); the tier table, an
+	// application's tier standing and behavioral profiles are reads, open to every role.
+	complydv1connect.ApplicationAssignmentServiceAssignKycApplicationProcedure:   {roles: auth.Officers},
+	complydv1connect.ApplicationAssignmentServiceUnassignKycApplicationProcedure: {roles: auth.Officers},
+	complydv1connect.ApplicationAssignmentServiceAssignKybApplicationProcedure:   {roles: auth.Officers},
+	complydv1connect.ApplicationAssignmentServiceUnassignKybApplicationProcedure: {roles: auth.Officers},
+	complydv1connect.KycTierServiceListTierRequirementsProcedure:                 {roles: auth.AnyRole},
+	complydv1connect.KycTierServiceGetApplicationTierRequirementsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.BehavioralProfileServiceGetBehavioralProfileProcedure:       {roles: auth.AnyRole},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

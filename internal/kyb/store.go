@@ -14,6 +14,10 @@ import (
 // ListParams filters the application list.
 type ListParams struct {
 	Status string
+	// AssignedTo lists only applications assigned to this user id (docs/application-assignment.md).
+	AssignedTo string
+	// Unassigned lists only applications nobody is assigned to.
+	Unassigned bool
 }
 
 // Change is what an update returns to the store: the audit event and the side records to write
