@@ -287,6 +287,11 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 				return err
 			}
 		}
+		if ch.OpenCase != nil {
+			if _, err := s.db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
+				return err
+			}
+		}
 		if d := ch.AddDocument; d != nil {
 			if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
 				return err

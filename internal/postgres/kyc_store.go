@@ -300,6 +300,11 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 			return a, fmt.Errorf("insert verification result: %w", err)
 		}
 	}
+	if ch.OpenCase != nil {
+		if _, err := s.db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
+			return a, err
+		}
+	}
 	if d := ch.AddDocument; d != nil {
 		if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
 			return a, err
