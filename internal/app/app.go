@@ -265,6 +265,9 @@ type wiring struct {
 	// limits are the per-tenant rate limits authn enforces per call; handlers of perMessage
 	// procedures (the screening stream and batch) spend them per message instead.
 	limits *auth.TenantLimiter
+	// invalidateSettings drops a tenant's cached screening settings in this process (set by
+	// wireScreening; other replicas drop theirs on the NOTIFY).
+	invalidateSettings func(tenancy.TenantID)
 	// validator is handlerOpts' protovalidate validator (stream handlers validate each message).
 	validator protovalidate.Validator
 }

@@ -11,10 +11,10 @@ import (
 )
 
 // wireConfig serves issue 16's configuration and review surfaces: KYC tier requirements,
-// assignment of KYC and KYB applications, and behavioral profiles. It needs wireKYC and wireKYB.
+// assignment of KYC and KYB applications, behavioral profiles and the country risk lists. It needs wireKYC, wireKYB and wireScreening.
 func wireConfig(w *wiring) error {
-	if w.kyc == nil || w.kyb == nil {
-		return fmt.Errorf("wireConfig needs KYC and KYB (wireKYC, wireKYB first)")
+	if w.kyc == nil || w.kyb == nil || w.invalidateSettings == nil {
+		return fmt.Errorf("wireConfig needs KYC, KYB and screening (wireKYC, wireKYB, wireScreening first)")
 	}
 	p, h := complydv1connect.NewKycTierServiceHandler(connectapi.NewKYCTierHandler(w.kyc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.KycTierServiceName, p, h)
@@ -26,5 +26,9 @@ func wireConfig(w *wiring) error {
 	bs := screening.NewBaselineService(postgres.NewBehavioralProfileStore(w.db), w.now)
 	p, h = complydv1connect.NewBehavioralProfileServiceHandler(connectapi.NewBehavioralProfileHandler(bs, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.BehavioralProfileServiceName, p, h)
+
+	cs := screening.NewCountryService(postgres.NewCountryStore(w.db), w.invalidateSettings)
+	p, h = complydv1connect.NewCountryServiceHandler(connectapi.NewCountryHandler(cs, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.CountryServiceName, p, h)
 	return nil
 }

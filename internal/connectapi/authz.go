@@ -170,6 +170,11 @@ var permissions = map[string]access{
 	complydv1connect.KycTierServiceListTierRequirementsProcedure:                 {roles: auth.AnyRole},
 	complydv1connect.KycTierServiceGetApplicationTierRequirementsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.BehavioralProfileServiceGetBehavioralProfileProcedure:       {roles: auth.AnyRole},
+	// Countries (docs/countries.md): every role reads the lists that explain verdicts; changing
+	// them is tenant configuration (BANK_ADMIN, decisions.md §4).
+	complydv1connect.CountryServiceListCountriesProcedure:         {roles: auth.AnyRole},
+	complydv1connect.CountryServiceSetCountryOverrideProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.CountryServiceDeleteCountryOverrideProcedure: {roles: auth.AdminOnly},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

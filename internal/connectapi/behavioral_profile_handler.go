@@ -49,7 +49,7 @@ func (h *BehavioralProfileHandler) GetBehavioralProfile(ctx context.Context, req
 		out.LastActivityAt = timestamppb.New(*hi.LastActivityAt)
 	}
 	if pr.LastLatitude != nil && pr.LastLongitude != nil && pr.LastLocationAt != nil {
-		out.LastLocation = &complydv1.Location{Latitude: *pr.LastLatitude, Longitude: *pr.LastLongitude,
+		out.LastLocation = &complydv1.BehavioralLocation{Latitude: *pr.LastLatitude, Longitude: *pr.LastLongitude,
 			SeenAt: timestamppb.New(*pr.LastLocationAt)}
 	}
 	return connect.NewResponse(out), nil

@@ -29,6 +29,9 @@ const (
 type Settings struct {
 	Config tenancy.Config
 	Rules  []rules.Rule
+	// Countries are the tenant's jurisdiction lists (docs/countries.md); nil: the Decision
+	// Engine's built-in lists.
+	Countries *CountryRisk
 }
 
 // SettingsSource returns a tenant's Settings (implemented by a per-tenant cache over the store,
@@ -228,7 +231,7 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 	if pre.Existing != nil {
 		return Screened{}, DuplicateError(*pre.Existing)
 	}
-	e := &Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules}
+	e := &Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules, Countries: set.Countries}
 	if e.KYC, err = ResolveKYC(mode, tx, pre.KYC); err != nil {
 		return Screened{}, err
 	}

@@ -70,8 +70,8 @@ func (x *GetBehavioralProfileRequest) GetAccountNumber() string {
 	return ""
 }
 
-// Location is a point with the time it was seen.
-type Location struct {
+// BehavioralLocation is a point with the time it was seen.
+type BehavioralLocation struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// latitude in degrees.
 	Latitude float64 `protobuf:"fixed64,1,opt,name=latitude,proto3" json:"latitude,omitempty"`
@@ -83,20 +83,20 @@ type Location struct {
 	sizeCache     protoimpl.SizeCache
 }
 
-func (x *Location) Reset() {
-	*x = Location{}
+func (x *BehavioralLocation) Reset() {
+	*x = BehavioralLocation{}
 	mi := &file_complyd_v1_behavioral_profile_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
 
-func (x *Location) String() string {
+func (x *BehavioralLocation) String() string {
 	return protoimpl.X.MessageStringOf(x)
 }
 
-func (*Location) ProtoMessage() {}
+func (*BehavioralLocation) ProtoMessage() {}
 
-func (x *Location) ProtoReflect() protoreflect.Message {
+func (x *BehavioralLocation) ProtoReflect() protoreflect.Message {
 	mi := &file_complyd_v1_behavioral_profile_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
@@ -108,26 +108,26 @@ func (x *Location) ProtoReflect() protoreflect.Message {
 	return mi.MessageOf(x)
 }
 
-// Deprecated: Use Location.ProtoReflect.Descriptor instead.
-func (*Location) Descriptor() ([]byte, []int) {
+// Deprecated: Use BehavioralLocation.ProtoReflect.Descriptor instead.
+func (*BehavioralLocation) Descriptor() ([]byte, []int) {
 	return file_complyd_v1_behavioral_profile_proto_rawDescGZIP(), []int{1}
 }
 
-func (x *Location) GetLatitude() float64 {
+func (x *BehavioralLocation) GetLatitude() float64 {
 	if x != nil {
 		return x.Latitude
 	}
 	return 0
 }
 
-func (x *Location) GetLongitude() float64 {
+func (x *BehavioralLocation) GetLongitude() float64 {
 	if x != nil {
 		return x.Longitude
 	}
 	return 0
 }
 
-func (x *Location) GetSeenAt() *timestamppb.Timestamp {
+func (x *BehavioralLocation) GetSeenAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.SeenAt
 	}
@@ -219,7 +219,7 @@ type BehavioralProfile struct {
 	// last_ip_address, the latest IP address (BEHAV-IP-CHANGE).
 	LastIpAddress *string `protobuf:"bytes,8,opt,name=last_ip_address,json=lastIpAddress,proto3,oneof" json:"last_ip_address,omitempty"`
 	// last_location, the latest location (BEHAV-IMPOSSIBLE-TRAVEL).
-	LastLocation *Location `protobuf:"bytes,9,opt,name=last_location,json=lastLocation,proto3,oneof" json:"last_location,omitempty"`
+	LastLocation *BehavioralLocation `protobuf:"bytes,9,opt,name=last_location,json=lastLocation,proto3,oneof" json:"last_location,omitempty"`
 	// count_60m: transactions in the last 60 minutes (BEHAV-VELOCITY, AML-007).
 	Count_60M int32 `protobuf:"varint,10,opt,name=count_60m,json=count60m,proto3" json:"count_60m,omitempty"`
 	// count_24h: transactions in the last 24 hours (AML-003 structuring).
@@ -318,7 +318,7 @@ func (x *BehavioralProfile) GetLastIpAddress() string {
 	return ""
 }
 
-func (x *BehavioralProfile) GetLastLocation() *Location {
+func (x *BehavioralProfile) GetLastLocation() *BehavioralLocation {
 	if x != nil {
 		return x.LastLocation
 	}
@@ -360,15 +360,15 @@ const file_complyd_v1_behavioral_profile_proto_rawDesc = "" +
 	"#complyd/v1/behavioral_profile.proto\x12\n" +
 	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"X\n" +
 	"\x1bGetBehavioralProfileRequest\x129\n" +
-	"\x0eaccount_number\x18\x01 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{10}$R\raccountNumber\"y\n" +
-	"\bLocation\x12\x1a\n" +
+	"\x0eaccount_number\x18\x01 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{10}$R\raccountNumber\"\x83\x01\n" +
+	"\x12BehavioralLocation\x12\x1a\n" +
 	"\blatitude\x18\x01 \x01(\x01R\blatitude\x12\x1c\n" +
 	"\tlongitude\x18\x02 \x01(\x01R\tlongitude\x123\n" +
 	"\aseen_at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x06seenAt\"a\n" +
 	"\x0eAmountBaseline\x12\x14\n" +
 	"\x05count\x18\x01 \x01(\x05R\x05count\x12\x19\n" +
 	"\bmean_ngn\x18\x02 \x01(\tR\ameanNgn\x12\x1e\n" +
-	"\vstd_dev_ngn\x18\x03 \x01(\tR\tstdDevNgn\"\xcf\x05\n" +
+	"\vstd_dev_ngn\x18\x03 \x01(\tR\tstdDevNgn\"\xd9\x05\n" +
 	"\x11BehavioralProfile\x12%\n" +
 	"\x0eaccount_number\x18\x01 \x01(\tR\raccountNumber\x12/\n" +
 	"\x05as_of\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x04asOf\x12\x1f\n" +
@@ -378,8 +378,8 @@ const file_complyd_v1_behavioral_profile_proto_rawDesc = "" +
 	"\x10last_activity_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampH\x01R\x0elastActivityAt\x88\x01\x01\x12#\n" +
 	"\rknown_devices\x18\x06 \x03(\tR\fknownDevices\x12)\n" +
 	"\x0elast_device_id\x18\a \x01(\tH\x02R\flastDeviceId\x88\x01\x01\x12+\n" +
-	"\x0flast_ip_address\x18\b \x01(\tH\x03R\rlastIpAddress\x88\x01\x01\x12>\n" +
-	"\rlast_location\x18\t \x01(\v2\x14.complyd.v1.LocationH\x04R\flastLocation\x88\x01\x01\x12\x1b\n" +
+	"\x0flast_ip_address\x18\b \x01(\tH\x03R\rlastIpAddress\x88\x01\x01\x12H\n" +
+	"\rlast_location\x18\t \x01(\v2\x1e.complyd.v1.BehavioralLocationH\x04R\flastLocation\x88\x01\x01\x12\x1b\n" +
 	"\tcount_60m\x18\n" +
 	" \x01(\x05R\bcount60m\x12\x1b\n" +
 	"\tcount_24h\x18\v \x01(\x05R\bcount24h\x12\x1e\n" +
@@ -408,17 +408,17 @@ func file_complyd_v1_behavioral_profile_proto_rawDescGZIP() []byte {
 var file_complyd_v1_behavioral_profile_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_complyd_v1_behavioral_profile_proto_goTypes = []any{
 	(*GetBehavioralProfileRequest)(nil), // 0: complyd.v1.GetBehavioralProfileRequest
-	(*Location)(nil),                    // 1: complyd.v1.Location
+	(*BehavioralLocation)(nil),          // 1: complyd.v1.BehavioralLocation
 	(*AmountBaseline)(nil),              // 2: complyd.v1.AmountBaseline
 	(*BehavioralProfile)(nil),           // 3: complyd.v1.BehavioralProfile
 	(*timestamppb.Timestamp)(nil),       // 4: google.protobuf.Timestamp
 }
 var file_complyd_v1_behavioral_profile_proto_depIdxs = []int32{
-	4, // 0: complyd.v1.Location.seen_at:type_name -> google.protobuf.Timestamp
+	4, // 0: complyd.v1.BehavioralLocation.seen_at:type_name -> google.protobuf.Timestamp
 	4, // 1: complyd.v1.BehavioralProfile.as_of:type_name -> google.protobuf.Timestamp
 	4, // 2: complyd.v1.BehavioralProfile.last_updated_at:type_name -> google.protobuf.Timestamp
 	4, // 3: complyd.v1.BehavioralProfile.last_activity_at:type_name -> google.protobuf.Timestamp
-	1, // 4: complyd.v1.BehavioralProfile.last_location:type_name -> complyd.v1.Location
+	1, // 4: complyd.v1.BehavioralProfile.last_location:type_name -> complyd.v1.BehavioralLocation
 	2, // 5: complyd.v1.BehavioralProfile.amounts:type_name -> complyd.v1.AmountBaseline
 	0, // 6: complyd.v1.BehavioralProfileService.GetBehavioralProfile:input_type -> complyd.v1.GetBehavioralProfileRequest
 	3, // 7: complyd.v1.BehavioralProfileService.GetBehavioralProfile:output_type -> complyd.v1.BehavioralProfile

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/behavioral_profile.proto.
  */
 export const file_complyd_v1_behavioral_profile: GenFile = /*@__PURE__*/
-  fileDesc("CiNjb21wbHlkL3YxL2JlaGF2aW9yYWxfcHJvZmlsZS5wcm90bxIKY29tcGx5ZC52MSJJChtHZXRCZWhhdmlvcmFsUHJvZmlsZVJlcXVlc3QSKgoOYWNjb3VudF9udW1iZXIYASABKAlCErpID3INMgteWzAtOV17MTB9JCJcCghMb2NhdGlvbhIQCghsYXRpdHVkZRgBIAEoARIRCglsb25naXR1ZGUYAiABKAESKwoHc2Vlbl9hdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiRgoOQW1vdW50QmFzZWxpbmUSDQoFY291bnQYASABKAUSEAoIbWVhbl9uZ24YAiABKAkSEwoLc3RkX2Rldl9uZ24YAyABKAkirgQKEUJlaGF2aW9yYWxQcm9maWxlEhYKDmFjY291bnRfbnVtYmVyGAEgASgJEikKBWFzX29mGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgt3aW5kb3dfZGF5cxgDIAEoBRI4Cg9sYXN0X3VwZGF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSACIAQESOQoQbGFzdF9hY3Rpdml0eV9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBIAYgBARIVCg1rbm93bl9kZXZpY2VzGAYgAygJEhsKDmxhc3RfZGV2aWNlX2lkGAcgASgJSAKIAQESHAoPbGFzdF9pcF9hZGRyZXNzGAggASgJSAOIAQESMAoNbGFzdF9sb2NhdGlvbhgJIAEoCzIULmNvbXBseWQudjEuTG9jYXRpb25IBIgBARIRCgljb3VudF82MG0YCiABKAUSEQoJY291bnRfMjRoGAsgASgFEhMKC3N1bV8yNGhfbmduGAwgASgJEisKB2Ftb3VudHMYDSABKAsyGi5jb21wbHlkLnYxLkFtb3VudEJhc2VsaW5lQhIKEF9sYXN0X3VwZGF0ZWRfYXRCEwoRX2xhc3RfYWN0aXZpdHlfYXRCEQoPX2xhc3RfZGV2aWNlX2lkQhIKEF9sYXN0X2lwX2FkZHJlc3NCEAoOX2xhc3RfbG9jYXRpb24ysQEKGEJlaGF2aW9yYWxQcm9maWxlU2VydmljZRKUAQoUR2V0QmVoYXZpb3JhbFByb2ZpbGUSJy5jb21wbHlkLnYxLkdldEJlaGF2aW9yYWxQcm9maWxlUmVxdWVzdBodLmNvbXBseWQudjEuQmVoYXZpb3JhbFByb2ZpbGUiNILT5JMCLhIsL2FwaS92MS9iZWhhdmlvcmFsLXByb2ZpbGVzL3thY2NvdW50X251bWJlcn1CPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("CiNjb21wbHlkL3YxL2JlaGF2aW9yYWxfcHJvZmlsZS5wcm90bxIKY29tcGx5ZC52MSJJChtHZXRCZWhhdmlvcmFsUHJvZmlsZVJlcXVlc3QSKgoOYWNjb3VudF9udW1iZXIYASABKAlCErpID3INMgteWzAtOV17MTB9JCJmChJCZWhhdmlvcmFsTG9jYXRpb24SEAoIbGF0aXR1ZGUYASABKAESEQoJbG9uZ2l0dWRlGAIgASgBEisKB3NlZW5fYXQYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkYKDkFtb3VudEJhc2VsaW5lEg0KBWNvdW50GAEgASgFEhAKCG1lYW5fbmduGAIgASgJEhMKC3N0ZF9kZXZfbmduGAMgASgJIrgEChFCZWhhdmlvcmFsUHJvZmlsZRIWCg5hY2NvdW50X251bWJlchgBIAEoCRIpCgVhc19vZhgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLd2luZG93X2RheXMYAyABKAUSOAoPbGFzdF91cGRhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEgAiAEBEjkKEGxhc3RfYWN0aXZpdHlfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wSAGIAQESFQoNa25vd25fZGV2aWNlcxgGIAMoCRIbCg5sYXN0X2RldmljZV9pZBgHIAEoCUgCiAEBEhwKD2xhc3RfaXBfYWRkcmVzcxgIIAEoCUgDiAEBEjoKDWxhc3RfbG9jYXRpb24YCSABKAsyHi5jb21wbHlkLnYxLkJlaGF2aW9yYWxMb2NhdGlvbkgEiAEBEhEKCWNvdW50XzYwbRgKIAEoBRIRCgljb3VudF8yNGgYCyABKAUSEwoLc3VtXzI0aF9uZ24YDCABKAkSKwoHYW1vdW50cxgNIAEoCzIaLmNvbXBseWQudjEuQW1vdW50QmFzZWxpbmVCEgoQX2xhc3RfdXBkYXRlZF9hdEITChFfbGFzdF9hY3Rpdml0eV9hdEIRCg9fbGFzdF9kZXZpY2VfaWRCEgoQX2xhc3RfaXBfYWRkcmVzc0IQCg5fbGFzdF9sb2NhdGlvbjKxAQoYQmVoYXZpb3JhbFByb2ZpbGVTZXJ2aWNlEpQBChRHZXRCZWhhdmlvcmFsUHJvZmlsZRInLmNvbXBseWQudjEuR2V0QmVoYXZpb3JhbFByb2ZpbGVSZXF1ZXN0Gh0uY29tcGx5ZC52MS5CZWhhdmlvcmFsUHJvZmlsZSI0gtPkkwIuEiwvYXBpL3YxL2JlaGF2aW9yYWwtcHJvZmlsZXMve2FjY291bnRfbnVtYmVyfUI+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * GetBehavioralProfileRequest names a sender account.
@@ -38,11 +38,11 @@ export const GetBehavioralProfileRequestSchema: GenMessage<GetBehavioralProfileR
   messageDesc(file_complyd_v1_behavioral_profile, 0);
 
 /**
- * Location is a point with the time it was seen.
+ * BehavioralLocation is a point with the time it was seen.
  *
- * @generated from message complyd.v1.Location
+ * @generated from message complyd.v1.BehavioralLocation
  */
-export type Location = Message<"complyd.v1.Location"> & {
+export type BehavioralLocation = Message<"complyd.v1.BehavioralLocation"> & {
   /**
    * latitude in degrees.
    *
@@ -66,10 +66,10 @@ export type Location = Message<"complyd.v1.Location"> & {
 };
 
 /**
- * Describes the message complyd.v1.Location.
- * Use `create(LocationSchema)` to create a new message.
+ * Describes the message complyd.v1.BehavioralLocation.
+ * Use `create(BehavioralLocationSchema)` to create a new message.
  */
-export const LocationSchema: GenMessage<Location> = /*@__PURE__*/
+export const BehavioralLocationSchema: GenMessage<BehavioralLocation> = /*@__PURE__*/
   messageDesc(file_complyd_v1_behavioral_profile, 1);
 
 /**
@@ -173,9 +173,9 @@ export type BehavioralProfile = Message<"complyd.v1.BehavioralProfile"> & {
   /**
    * last_location, the latest location (BEHAV-IMPOSSIBLE-TRAVEL).
    *
-   * @generated from field: optional complyd.v1.Location last_location = 9;
+   * @generated from field: optional complyd.v1.BehavioralLocation last_location = 9;
    */
-  lastLocation?: Location | undefined;
+  lastLocation?: BehavioralLocation | undefined;
 
   /**
    * count_60m: transactions in the last 60 minutes (BEHAV-VELOCITY, AML-007).
