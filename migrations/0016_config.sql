@@ -37,5 +37,28 @@ CREATE POLICY tenant_isolation ON tenant_country_overrides USING (tenant_id = ap
 GRANT SELECT ON country_risk_defaults TO complyd_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON tenant_country_overrides TO complyd_app;
 
+-- Issue 16 point 9 (docs/engines.md): versions of a tenant's engine configuration (weights within
+-- bounds, optional engines disabled). Append-only: a change inserts the next version; the latest
+-- is in force. Every stored verdict names the version it was scored with (engine_config_id;
+-- 'default' for the built-in configuration, and for verdicts stored before this migration).
+CREATE TABLE tenant_engine_configs (
+  id         text PRIMARY KEY,
+  tenant_id  uuid NOT NULL REFERENCES tenants (id),
+  version    integer NOT NULL CHECK (version > 0),
+  weights    jsonb NOT NULL,
+  disabled   text[] NOT NULL,
+  reason     text NOT NULL,
+  created_by uuid,
+  created_at timestamptz NOT NULL,
+  UNIQUE (tenant_id, version)
+);
+ALTER TABLE tenant_engine_configs ENABLE ROW LEVEL SECURITY;
+ALTER TABLE tenant_engine_configs FORCE ROW LEVEL SECURITY;
+CREATE POLICY tenant_isolation ON tenant_engine_configs USING (tenant_id = app_tenant()) WITH CHECK (tenant_id = app_tenant());
+GRANT SELECT, INSERT ON tenant_engine_configs TO complyd_app;
+
+ALTER TABLE transactions ADD COLUMN engine_config_id text NOT NULL DEFAULT 'default';
+
 -- +goose Down
-DROP TABLE tenant_country_overrides, country_risk_defaults;
+ALTER TABLE transactions DROP COLUMN engine_config_id;
+DROP TABLE tenant_engine_configs, tenant_country_overrides, country_risk_defaults;

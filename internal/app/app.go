@@ -268,6 +268,8 @@ type wiring struct {
 	// invalidateSettings drops a tenant's cached screening settings in this process (set by
 	// wireScreening; other replicas drop theirs on the NOTIFY).
 	invalidateSettings func(tenancy.TenantID)
+	// pipeline is the screening pipeline (set by wireScreening; EngineService reads its deadlines).
+	pipeline *screening.Pipeline
 	// validator is handlerOpts' protovalidate validator (stream handlers validate each message).
 	validator protovalidate.Validator
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // wireConfig serves issue 16's configuration and review surfaces: KYC tier requirements,
-// assignment of KYC and KYB applications, behavioral profiles and the country risk lists. It needs wireKYC, wireKYB and wireScreening.
+// assignment of KYC and KYB applications, behavioral profiles, the country risk lists and the engine configuration. It needs wireKYC, wireKYB and wireScreening.
 func wireConfig(w *wiring) error {
 	if w.kyc == nil || w.kyb == nil || w.invalidateSettings == nil {
 		return fmt.Errorf("wireConfig needs KYC, KYB and screening (wireKYC, wireKYB, wireScreening first)")
@@ -30,5 +30,9 @@ func wireConfig(w *wiring) error {
 	cs := screening.NewCountryService(postgres.NewCountryStore(w.db), w.invalidateSettings)
 	p, h = complydv1connect.NewCountryServiceHandler(connectapi.NewCountryHandler(cs, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.CountryServiceName, p, h)
+
+	es := screening.NewEngineService(postgres.NewEngineConfigStore(w.db), w.pipeline, w.invalidateSettings)
+	p, h = complydv1connect.NewEngineServiceHandler(connectapi.NewEngineHandler(es, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.EngineServiceName, p, h)
 	return nil
 }

@@ -63,6 +63,7 @@ func wireScreening(w *wiring) error {
 		Behavioral: behavioral,
 		Timeouts:   w.screeningTimeouts,
 	})
+	w.pipeline = pipeline
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
 		Now: w.now})
 

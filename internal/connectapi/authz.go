@@ -175,6 +175,10 @@ var permissions = map[string]access{
 	complydv1connect.CountryServiceListCountriesProcedure:         {roles: auth.AnyRole},
 	complydv1connect.CountryServiceSetCountryOverrideProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.CountryServiceDeleteCountryOverrideProcedure: {roles: auth.AdminOnly},
+	// Engines (docs/engines.md): every role reads the configuration that explains verdicts; a
+	// change is tenant configuration (BANK_ADMIN).
+	complydv1connect.EngineServiceListEnginesProcedure:  {roles: auth.AnyRole},
+	complydv1connect.EngineServiceUpdateEngineProcedure: {roles: auth.AdminOnly},
 }
 
 // Access describes who may call one procedure, for documentation and tests.
