@@ -122,4 +122,3 @@ func (s *EngineConfigStore) Update(ctx context.Context, tenantID tenancy.TenantI
 	})
 	return out, err
 }
-

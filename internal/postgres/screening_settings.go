@@ -79,7 +79,7 @@ func (s *SettingsStore) Load(ctx context.Context, tenant tenancy.TenantID) (scre
 		}
 		return err
 	})
-	queueCountries(b, tenant, &out) // country_store.go
+	queueCountries(b, tenant, &out)    // country_store.go
 	queueEngineConfig(b, tenant, &out) // engine_config_store.go
 	b.Queue("commit")
 	if err := s.db.Pool.SendBatch(ctx, b).Close(); err != nil {
