@@ -169,7 +169,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
-	for _, wire := range []func(*wiring) error{wireSanctions, wireInterdictions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening, wireAdmin, wireNetwork, wireCustomers, wireDashboard} {
+	for _, wire := range []func(*wiring) error{wireSanctions, wireInterdictions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening, wireAdmin, wireNetwork, wireCustomers, wireDashboard, wireConfig} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}
@@ -267,6 +267,11 @@ type wiring struct {
 	// limits are the per-tenant rate limits authn enforces per call; handlers of perMessage
 	// procedures (the screening stream and batch) spend them per message instead.
 	limits *auth.TenantLimiter
+	// invalidateSettings drops a tenant's cached screening settings in this process (set by
+	// wireScreening; other replicas drop theirs on the NOTIFY).
+	invalidateSettings func(tenancy.TenantID)
+	// pipeline is the screening pipeline (set by wireScreening; EngineService reads its deadlines).
+	pipeline *screening.Pipeline
 	// validator is handlerOpts' protovalidate validator (stream handlers validate each message).
 	validator protovalidate.Validator
 }

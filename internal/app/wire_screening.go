@@ -43,6 +43,7 @@ func wireScreening(w *wiring) error {
 		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger, MaxQueue: w.cfg.ScreeningMaxQueue, MaxQueueWait: w.cfg.ScreeningMaxQueueWait,
 		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
+	w.invalidateSettings = cache.Invalidate
 
 	startPprof(w.cfg.PprofAddr)
 	screener := screening.NameScreener(newNameScreener(w.sanctions))
@@ -62,6 +63,7 @@ func wireScreening(w *wiring) error {
 		Behavioral: behavioral,
 		Timeouts:   w.screeningTimeouts,
 	})
+	w.pipeline = pipeline
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
 		Now: w.now, Interdictions: w.interdictions})
 

@@ -206,6 +206,26 @@ var permissions = map[string]access{
 	complydv1connect.CustomerServiceListDueReviewsProcedure:          {roles: auth.AnyRole},
 	complydv1connect.CustomerServiceRecomputeCustomerRiskProcedure:   {roles: auth.Officers},
 	complydv1connect.CustomerServiceCompleteCustomerReviewProcedure:  {roles: auth.Officers},
+
+	// Issue 16 (docs/application-assignment.md, docs/kyc-tiers.md, docs/behavioral-profiles.md):
+	// application assignment follows case assignment (officers); the tier table, an
+	// application's tier standing and behavioral profiles are reads, open to every role.
+	complydv1connect.ApplicationAssignmentServiceAssignKycApplicationProcedure:   {roles: auth.Officers},
+	complydv1connect.ApplicationAssignmentServiceUnassignKycApplicationProcedure: {roles: auth.Officers},
+	complydv1connect.ApplicationAssignmentServiceAssignKybApplicationProcedure:   {roles: auth.Officers},
+	complydv1connect.ApplicationAssignmentServiceUnassignKybApplicationProcedure: {roles: auth.Officers},
+	complydv1connect.KycTierServiceListTierRequirementsProcedure:                 {roles: auth.AnyRole},
+	complydv1connect.KycTierServiceGetApplicationTierRequirementsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.BehavioralProfileServiceGetBehavioralProfileProcedure:       {roles: auth.AnyRole},
+	// Countries (docs/countries.md): every role reads the lists that explain verdicts; changing
+	// them is tenant configuration (BANK_ADMIN, decisions.md §4).
+	complydv1connect.CountryServiceListCountriesProcedure:         {roles: auth.AnyRole},
+	complydv1connect.CountryServiceSetCountryOverrideProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.CountryServiceDeleteCountryOverrideProcedure: {roles: auth.AdminOnly},
+	// Engines (docs/engines.md): every role reads the configuration that explains verdicts; a
+	// change is tenant configuration (BANK_ADMIN).
+	complydv1connect.EngineServiceListEnginesProcedure:  {roles: auth.AnyRole},
+	complydv1connect.EngineServiceUpdateEngineProcedure: {roles: auth.AdminOnly},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

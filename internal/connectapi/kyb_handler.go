@@ -139,7 +139,7 @@ func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Reque
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	res, err := h.svc.List(ctx, p.TenantID, kyb.ListParams{Status: req.Msg.GetStatus()}, pg)
+	res, err := h.svc.List(ctx, p.TenantID, kybQueue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}

@@ -112,7 +112,7 @@ func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	res, err := h.svc.List(ctx, p.TenantID, kyc.ListParams{Status: req.Msg.GetStatus()}, pg)
+	res, err := h.svc.List(ctx, p.TenantID, kycQueue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}

@@ -53,7 +53,7 @@ func (w *RetroScreeningWorker) Work(ctx context.Context, job *river.Job[screenin
 	if err != nil {
 		return err
 	}
-	e := &screening.Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules}
+	e := &screening.Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules, Countries: set.Countries, Engines: set.Engines}
 	timeout := w.RunTimeout
 	if timeout <= 0 {
 		timeout = 10 * time.Second

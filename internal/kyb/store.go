@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -14,6 +15,10 @@ import (
 // ListParams filters the application list.
 type ListParams struct {
 	Status string
+	// AssignedTo lists only applications assigned to this user id (docs/application-assignment.md).
+	AssignedTo string
+	// Unassigned lists only applications nobody is assigned to.
+	Unassigned bool
 }
 
 // Change is what an update returns to the store: the audit event and the side records to write
@@ -27,6 +32,9 @@ type Change struct {
 	ChargeDescription string
 	AddDocument       *document.Document
 	DeleteDocumentID  string
+	// OpenCase, when set, is an automatic KYC_REVIEW case (review_case.go) the store opens in
+	// the same transaction unless the application already has an open KYC_REVIEW case.
+	OpenCase *cases.NewParams
 }
 
 // Store is the persistence port of KYB applications (internal/postgres.KYBStore). Every method is

@@ -241,6 +241,14 @@ func (s *Service) verifyDirectors(ctx context.Context, tenantID tenancy.TenantID
 		out.Charged = out.Charged.Add(r.Charged)
 		out.Directors = append(out.Directors, r)
 	}
+	// Directors are screened against the watchlists too (in memory, no call): a hit opens a
+	// KYC_REVIEW case but does not unverify the director's identity (docs/kyc-review-cases.md).
+	hits := map[string][]Hit{}
+	for _, r := range out.Directors {
+		if hs := s.Screen(tenantID, r.Name); len(hs) > 0 {
+			hits[r.Name] = hs
+		}
+	}
 	now := s.Now()
 	app, err := s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
 		if err := checkOpen(*a, StatusDirectorsVerified); err != nil {
@@ -276,7 +284,9 @@ func (s *Service) verifyDirectors(ctx context.Context, tenantID tenancy.TenantID
 		a.UpdatedAt = now
 		return Change{Checks: free, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.verified_directors",
 			ResourceType: "kyb_application", ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status,
-				"allVerified": out.AllVerified, "directors": directorsAudit(out.Directors), "charged": out.Charged.StringFixed(2)}}}, nil
+				"allVerified": out.AllVerified, "directors": directorsAudit(out.Directors), "charged": out.Charged.StringFixed(2),
+				"watchlistHits": len(hits)}},
+			OpenCase: reviewCase(*a, directorFindings(out.Directors, hits))}, nil
 	})
 	if err != nil {
 		return DirectorsOutcome{}, err
@@ -395,7 +405,8 @@ func (s *Service) screenOwners(ctx context.Context, tenantID tenancy.TenantID, a
 		a.UpdatedAt = now
 		return Change{Checks: checks, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.screened_beneficial_owners",
 			ResourceType: "kyb_application", ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status,
-				"allClean": out.AllClean, "owners": ownersAudit(out.BeneficialOwners)}}}, nil
+				"allClean": out.AllClean, "owners": ownersAudit(out.BeneficialOwners)}},
+			OpenCase: reviewCase(*a, ownerFindings(out.BeneficialOwners))}, nil
 	})
 	if err != nil {
 		return OwnersOutcome{}, err

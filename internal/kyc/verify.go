@@ -112,7 +112,8 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 					Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.verified_" + field, ResourceType: "kyc_application",
 						ResourceID: a.ID, Before: snapshot(prior), After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": match,
 							"found": res.Found, "confidence": res.Confidence, "provider": res.Provider, "resultId": r.ID,
-							"mismatchedFields": mismatched, "changedFields": changedFields(prior, *a)}}}, nil
+							"mismatchedFields": mismatched, "changedFields": changedFields(prior, *a)}},
+					OpenCase: ReviewCase(*a, []Result{r})}, nil
 			})
 			if err != nil {
 				return err

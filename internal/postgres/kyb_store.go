@@ -207,12 +207,21 @@ func (s *KYBStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyb.Li
 	if f.Status != "" {
 		where["status"] = f.Status
 	}
+	// The review queue (docs/application-assignment.md): assigned_to is a uuid, compared as
+	// text so that an id of no user matches nothing rather than failing.
+	cond := sq.And{where}
+	switch {
+	case f.AssignedTo != "":
+		cond = append(cond, sq.Expr("assigned_to::text = ?", f.AssignedTo))
+	case f.Unassigned:
+		cond = append(cond, sq.Expr("assigned_to IS NULL"))
+	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("kyb_applications").Where(where))
+		n, err := count(ctx, tx, psql.Select("count(*)").From("kyb_applications").Where(cond))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[kybRow](ctx, tx, psql.Select(kybColumns).From("kyb_applications").Where(where).
+		rows, err := collect[kybRow](ctx, tx, psql.Select(kybColumns).From("kyb_applications").Where(cond).
 			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err
@@ -275,6 +284,11 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 		}
 		for _, c := range ch.Checks {
 			if err := insertKYBCheck(ctx, tx, tenantID, c); err != nil {
+				return err
+			}
+		}
+		if ch.OpenCase != nil {
+			if _, err := s.db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
 				return err
 			}
 		}

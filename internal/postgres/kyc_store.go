@@ -188,12 +188,21 @@ func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.Li
 	if f.Status != "" {
 		where["a.status"] = f.Status
 	}
+	// The review queue (docs/application-assignment.md): assigned_to is a uuid, compared as
+	// text so that an id of no user matches nothing rather than failing.
+	cond := sq.And{where}
+	switch {
+	case f.AssignedTo != "":
+		cond = append(cond, sq.Expr("a.assigned_to::text = ?", f.AssignedTo))
+	case f.Unassigned:
+		cond = append(cond, sq.Expr("a.assigned_to IS NULL"))
+	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("kyc_applications a").Where(where))
+		n, err := count(ctx, tx, psql.Select("count(*)").From("kyc_applications a").Where(cond))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").Where(where).
+		rows, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").Where(cond).
 			OrderBy("a.created_at DESC", "a.id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err
@@ -289,6 +298,11 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 			r.ID, string(tenantID), id, string(r.IdentityType), r.Provider, r.ProviderSource, r.IsMatch, r.Confidence,
 			raw, nullIfEmpty(r.ErrorMessage), r.Charged.String(), r.VerifiedAt); err != nil {
 			return a, fmt.Errorf("insert verification result: %w", err)
+		}
+	}
+	if ch.OpenCase != nil {
+		if _, err := s.db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
+			return a, err
 		}
 	}
 	if d := ch.AddDocument; d != nil {

@@ -388,7 +388,7 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 	receiver_name, receiver_bank_code, receiver_country, receiver_kyc_status, receiver_kyc_verified_at,
 	receiver_kyc_external_ref, narration, device_id, ip_address, latitude, longitude, transaction_timestamp,
 	metadata, verdict_id, outcome, risk_level, aggregate_score, actions, engine_verdicts, total_latency_ms,
-	processed_at, created_at`
+	processed_at, created_at, engine_config_id`
 
 // insertSQL stores a batch of one tenant's screenings with one statement whatever the batch
 // size (column arrays through unnest, so the prepared statement is reused), skipping
@@ -403,16 +403,16 @@ select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::nu
 	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
 	u.rname, u.rbank, u.rcountry, u.rkyc, u.rkycat, u.rkycref, u.narr, u.dev, u.ip, u.lat, u.lon, u.ts,
 	u.meta::jsonb, u.vid, u.outcome, u.risk, u.score::numeric, string_to_array(u.actions, ','), u.ev::jsonb, u.lat_ms,
-	u.processed, u.created
+	u.processed, u.created, u.ecfg
 from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[],
 	$10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::timestamptz[], $17::text[],
 	$18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::timestamptz[],
 	$26::text[], $27::text[], $28::text[], $29::text[], $30::float8[], $31::float8[], $32::timestamptz[],
 	$33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::text[], $40::int4[],
-	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[])
+	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[], $45::text[])
 	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
 	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
-	score, actions, ev, lat_ms, processed, created, seen_n, seen_last)
+	score, actions, ev, lat_ms, processed, created, seen_n, seen_last, ecfg)
 where (select count(*) from transactions t where t.tenant_id = $1 and t.sender_account_number = u.sacc
 		and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= u.ts - interval '90 days') = u.seen_n
 	and (u.seen_n > 0 or (select max(l.transaction_timestamp) from transactions l where l.tenant_id = $1
@@ -463,6 +463,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 		make([]string, n), make([]string, n)
 	latMs := make([]int32, n)
 	seenN, seenLast := make([]int64, n), make([]*time.Time, n)
+	ecfg := make([]string, n) // engine_config_id (docs/engines.md)
 	for i, r := range recs {
 		seenN[i], seenLast[i] = int64(r.History.Amounts.Count), r.History.LastActivityAt
 		t := r.Tx
@@ -497,10 +498,13 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 		ev[i] = string(b)
 		latMs[i] = int32(res.TotalLatencyMs)
 		processed[i], created[i] = r.ProcessedAt, now
+		if ecfg[i] = r.EngineConfigID; ecfg[i] == "" {
+			ecfg[i] = screening.DefaultEngineConfigID
+		}
 	}
 	return []any{string(tenant), ids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
 		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
-		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenN, seenLast}, nil
+		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenN, seenLast, ecfg}, nil
 }
 
 // txRow is a stored transaction row.

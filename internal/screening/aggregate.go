@@ -40,7 +40,12 @@ type Aggregate struct {
 //   - riskLevel = RiskLevelFor(score, outcome);
 //   - actions = the union of the engines' actions in engine order, then FX_RATE_MISSING and
 //     RETROACTIVE_REVIEW where they apply, deduplicated.
-func AggregateVerdicts(verdicts []EngineVerdict) Aggregate {
+func AggregateVerdicts(verdicts []EngineVerdict) Aggregate { return aggregateWith(verdicts, nil) }
+
+// aggregateWith is AggregateVerdicts with the weights of the tenant's engine configuration cfg
+// (nil: the spec's); verdicts of disabled engines are left out like skipped ones, without
+// RETROACTIVE_REVIEW.
+func aggregateWith(verdicts []EngineVerdict, cfg *EngineConfig) Aggregate {
 	var weighted, weights float64
 	highest := 0
 	out := Aggregate{Outcome: rules.Approve}
@@ -55,7 +60,10 @@ func AggregateVerdicts(verdicts []EngineVerdict) Aggregate {
 			skipped = true
 			continue
 		}
-		w := Weights[v.Category]
+		if v.Disabled {
+			continue
+		}
+		w := cfg.Weight(v.Category)
 		weighted += w * float64(v.Score)
 		weights += w
 		highest = max(highest, v.Score)

@@ -88,12 +88,16 @@ func (d *DecisionEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enric
 		b.trigger(TriggeredRule{ID: "HEUR-NARRATION", Name: "High-Risk Narration", RiskScore: 50, Outcome: rules.Review,
 			Details: fmt.Sprintf("narration contains %q", kw)}, rules.ActionEnhancedDueDiligence, rules.ActionNotifyOfficer)
 	}
+	callForAction, monitored := d.callForAction, d.monitored
+	if cr := e.Countries; cr != nil {
+		callForAction, monitored = cr.CallForAction, cr.Monitored
+	}
 	switch c := tx.ReceiverCountry; {
-	case d.callForAction[c]:
+	case callForAction[c]:
 		b.trigger(TriggeredRule{ID: "HEUR-JURISDICTION", Name: "High-Risk Jurisdiction", RiskScore: 90, Outcome: rules.Block,
 			Details: fmt.Sprintf("receiver country %s is subject to a FATF call for action", c)},
 			rules.ActionEnhancedDueDiligence, rules.ActionNotifyCompliance, rules.ActionCreateCase)
-	case d.monitored[c]:
+	case monitored[c]:
 		b.trigger(TriggeredRule{ID: "HEUR-JURISDICTION", Name: "High-Risk Jurisdiction", RiskScore: 50, Outcome: rules.Review,
 			Details: fmt.Sprintf("receiver country %s is under FATF increased monitoring", c)},
 			rules.ActionEnhancedDueDiligence, rules.ActionNotifyOfficer)

@@ -22,6 +22,12 @@ type Enrichment struct {
 	// PEPHits are the sender's PEP matches found by the sanctions stage. The Pipeline sets them
 	// on the copy it gives stage 2 (Regulatory Compliance, Custom Rules); callers leave them nil.
 	PEPHits []NameHit
+	// Countries are the tenant's jurisdiction lists from its settings (nil: the Decision
+	// Engine's built-in ones).
+	Countries *CountryRisk
+	// Engines is the tenant's engine configuration (weights, disabled optional engines); nil:
+	// the built-in one.
+	Engines *EngineConfig
 
 	// ngn is the transaction's NGN conversion, computed once per screening by the Pipeline
 	// (decimal rounding is costly enough to matter on the screening path).

@@ -139,6 +139,10 @@ func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Res
 	var errs [6]error
 	var wg sync.WaitGroup
 	run := func(i int, e *Enrichment) {
+		if cat := p.engines[i].Category(); e.Engines.IsDisabled(cat) {
+			out[i] = EngineVerdict{Category: cat, Outcome: rules.Approve, Disabled: true}
+			return
+		}
 		if p.inline[i] {
 			out[i], errs[i] = p.runInline(ctx, i, tx, e)
 			return
@@ -174,7 +178,7 @@ func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Res
 	if err := errors.Join(errs[:]...); err != nil {
 		return Result{}, err
 	}
-	res := Result{Breakdown: out[:], Aggregate: AggregateVerdicts(out[:]), FX: fx, AmountNGN: amountNGN, FXMissing: missing}
+	res := Result{Breakdown: out[:], Aggregate: aggregateWith(out[:], e.Engines), FX: fx, AmountNGN: amountNGN, FXMissing: missing}
 	for _, v := range out {
 		res.TriggeredRules = append(res.TriggeredRules, v.RulesTriggered...)
 		if v.Skipped {

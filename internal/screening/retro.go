@@ -43,7 +43,7 @@ func Rerun(ctx context.Context, engines []Engine, categories []string, tx *Trans
 		for _, c := range categories {
 			want = want || c == eng.Category()
 		}
-		if !want {
+		if !want || e.Engines.IsDisabled(eng.Category()) {
 			continue
 		}
 		v, err := eng.Evaluate(ctx, tx, e)
@@ -53,7 +53,7 @@ func Rerun(ctx context.Context, engines []Engine, categories []string, tx *Trans
 		v.Category = eng.Category()
 		out = append(out, v)
 	}
-	agg := AggregateVerdicts(out)
+	agg := aggregateWith(out, e.Engines)
 	return out, agg, nil
 }
 

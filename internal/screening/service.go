@@ -29,6 +29,11 @@ const (
 type Settings struct {
 	Config tenancy.Config
 	Rules  []rules.Rule
+	// Countries are the tenant's jurisdiction lists (docs/countries.md); nil: the Decision
+	// Engine's built-in lists.
+	Countries *CountryRisk
+	// Engines is the tenant's engine configuration in force (docs/engines.md); nil: built-in.
+	Engines *EngineConfig
 }
 
 // SettingsSource returns a tenant's Settings (implemented by a per-tenant cache over the store,
@@ -83,6 +88,8 @@ type Record struct {
 	// ErrHistoryChanged otherwise (another replica stored one of the account's transactions in
 	// between), so that the screening is run again on the new history.
 	History History
+	// EngineConfigID names the engine configuration the verdict was scored with (docs/engines.md).
+	EngineConfigID string
 }
 
 // ErrHistoryChanged is Store.Save's answer when the sender account's history is no longer the
@@ -230,7 +237,7 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 	if pre.Existing != nil {
 		return Screened{}, DuplicateError(*pre.Existing)
 	}
-	e := &Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules}
+	e := &Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules, Countries: set.Countries, Engines: set.Engines}
 	if e.KYC, err = ResolveKYC(mode, tx, pre.KYC); err != nil {
 		return Screened{}, err
 	}
@@ -253,7 +260,7 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 	now := s.d.Now()
 	res.TotalLatencyMs = now.Sub(start).Milliseconds()
 	rec := &Record{ID: NewTransactionID(), VerdictID: NewID("vrd_"), Tx: tx, AmountNGN: res.AmountNGN, FXMissing: res.FXMissing,
-		Result: res, ProcessedAt: now.UTC(), History: pre.History}
+		Result: res, ProcessedAt: now.UTC(), History: pre.History, EngineConfigID: set.Engines.configID()}
 	if res.Case != nil {
 		rec.Case = caseRequest(rec)
 	}

@@ -34,8 +34,11 @@ type EngineVerdict struct {
 	// scores 0, APPROVE, and does not count in the aggregation.
 	Skipped    bool
 	SkipReason string
-	FX         *FX      // the applied conversion, on engines that used NGN amounts
-	Actions    []string // deduplicated, in the order the rules added them
+	// Disabled is set for an optional engine the tenant's engine configuration switched off: it
+	// did not run and does not count in the aggregation (docs/engines.md).
+	Disabled bool
+	FX       *FX      // the applied conversion, on engines that used NGN amounts
+	Actions  []string // deduplicated, in the order the rules added them
 	// Hits are the sanctions engine's name matches (sender and receiver), PEP included.
 	Hits []PartyHit
 }

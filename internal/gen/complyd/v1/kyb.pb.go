@@ -1042,7 +1042,10 @@ type ListKybApplicationsRequest struct {
 	// page, from 1.
 	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// limit, default 20; above 100 is clamped to 100.
-	Limit         *int32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Limit *int32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	// assigned_to filter (docs/application-assignment.md): "me" (the caller), a user id, or
+	// "unassigned".
+	AssignedTo    *string `protobuf:"bytes,4,opt,name=assigned_to,json=assignedTo,proto3,oneof" json:"assigned_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1096,6 +1099,13 @@ func (x *ListKybApplicationsRequest) GetLimit() int32 {
 		return *x.Limit
 	}
 	return 0
+}
+
+func (x *ListKybApplicationsRequest) GetAssignedTo() string {
+	if x != nil && x.AssignedTo != nil {
+		return *x.AssignedTo
+	}
+	return ""
 }
 
 // ListKybApplicationsResponse is the paginated list payload.
@@ -2666,14 +2676,17 @@ const file_complyd_v1_kyb_proto_rawDesc = "" +
 	"\b_addressB\x15\n" +
 	"\x13_incorporation_dateB\x14\n" +
 	"\x12_business_activityB\x14\n" +
-	"\x12_operating_country\"\xa8\x02\n" +
+	"\x12_operating_country\"\xc5\x03\n" +
 	"\x1aListKybApplicationsRequest\x12\xa5\x01\n" +
 	"\x06status\x18\x01 \x01(\tB\x87\x01\xbaH\x83\x01r\x80\x01R\aPENDINGR\x11DOCUMENT_UPLOADEDR\fCAC_VERIFIEDR\x12DIRECTORS_VERIFIEDR\x1aBENEFICIAL_OWNERS_VERIFIEDR\x10SCREENING_PASSEDR\bAPPROVEDR\bREJECTEDH\x00R\x06status\x88\x01\x01\x12 \n" +
 	"\x04page\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x04page\x88\x01\x01\x12\"\n" +
-	"\x05limit\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x02R\x05limit\x88\x01\x01B\t\n" +
+	"\x05limit\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x02R\x05limit\x88\x01\x01\x12\x8a\x01\n" +
+	"\vassigned_to\x18\x04 \x01(\tBd\xbaHar_2]^(me|unassigned|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$H\x03R\n" +
+	"assignedTo\x88\x01\x01B\t\n" +
 	"\a_statusB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xb0\x01\n" +
+	"\x06_limitB\x0e\n" +
+	"\f_assigned_to\"\xb0\x01\n" +
 	"\x1bListKybApplicationsResponse\x120\n" +
 	"\x05items\x18\x01 \x03(\v2\x1a.complyd.v1.KybApplicationR\x05items\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x12\n" +

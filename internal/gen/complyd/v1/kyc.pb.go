@@ -714,7 +714,10 @@ type ListApplicationsRequest struct {
 	// page, from 1.
 	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// limit, default 20; above 100 is clamped to 100.
-	Limit         *int32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Limit *int32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	// assigned_to filter (docs/application-assignment.md): "me" (the caller), a user id, or
+	// "unassigned".
+	AssignedTo    *string `protobuf:"bytes,4,opt,name=assigned_to,json=assignedTo,proto3,oneof" json:"assigned_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -768,6 +771,13 @@ func (x *ListApplicationsRequest) GetLimit() int32 {
 		return *x.Limit
 	}
 	return 0
+}
+
+func (x *ListApplicationsRequest) GetAssignedTo() string {
+	if x != nil && x.AssignedTo != nil {
+		return *x.AssignedTo
+	}
+	return ""
 }
 
 // ListApplicationsResponse is the paginated list payload.
@@ -2756,14 +2766,17 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\n" +
 	"\b_addressB\x10\n" +
 	"\x0e_date_of_birthB\a\n" +
-	"\x05_tier\"\x88\x02\n" +
+	"\x05_tier\"\xa5\x03\n" +
 	"\x17ListApplicationsRequest\x12\x88\x01\n" +
 	"\x06status\x18\x01 \x01(\tBk\xbaHhrfR\aPENDINGR\x11DOCUMENT_UPLOADEDR\fNIN_VERIFIEDR\fBVN_VERIFIEDR\x0fLIVENESS_PASSEDR\bAPPROVEDR\bREJECTEDR\aEXPIREDH\x00R\x06status\x88\x01\x01\x12 \n" +
 	"\x04page\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x04page\x88\x01\x01\x12\"\n" +
-	"\x05limit\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x02R\x05limit\x88\x01\x01B\t\n" +
+	"\x05limit\x18\x03 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x02R\x05limit\x88\x01\x01\x12\x8a\x01\n" +
+	"\vassigned_to\x18\x04 \x01(\tBd\xbaHar_2]^(me|unassigned|[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$H\x03R\n" +
+	"assignedTo\x88\x01\x01B\t\n" +
 	"\a_statusB\a\n" +
 	"\x05_pageB\b\n" +
-	"\x06_limit\"\xad\x01\n" +
+	"\x06_limitB\x0e\n" +
+	"\f_assigned_to\"\xad\x01\n" +
 	"\x18ListApplicationsResponse\x120\n" +
 	"\x05items\x18\x01 \x03(\v2\x1a.complyd.v1.KycApplicationR\x05items\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x12\n" +
