@@ -15,5 +15,5 @@ func TestCaseEventNames(t *testing.T) {
 	require.Equal(t, webhook.EventCaseCreated, cases.WebhookCaseCreated)
 	require.Equal(t, webhook.EventCaseResolved, cases.WebhookCaseResolved)
 	require.Equal(t, webhook.EventInterdictionRequested, cases.WebhookInterdictionRequested)
-	require.Len(t, webhook.Events(), 6)
+	require.Len(t, webhook.Events(), 9)
 }
