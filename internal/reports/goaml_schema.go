@@ -254,7 +254,7 @@ var reportEl = group("report", 1, 1,
 	leaf("action", 0, maxLen(4000)),
 	transactionEl,
 	activityEl,
-	group("report_indicators", 0, 1, leaf("indicator", 1, maxLen(25))),
+	group("report_indicators", 0, 1, el{name: "indicator", min: 1, max: 0, text: maxLen(25)}),
 )
 
 // node is a parsed element.
