@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -141,7 +142,7 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 		rec := k.req.rec
 		reason := fmt.Sprintf("Drafted by the screening of transaction %s: %s.", rec.Tx.ExternalID, ruleNames(rec.Result, k.rules))
 		b.Queue(upsertDraftSQL, reports.NewID("rpt_"), string(tenant), k.typ, k.customer, rec.Tx.SenderName, k.day,
-			nullIfEmpty(caseIDFor(k)), k.rules, reason, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ], now, rec.ID).
+			nullIfEmpty(caseIDFor(k)), nonNil(k.rules), reason, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ], now, rec.ID).
 			QueryRow(func(row pgx.Row) error {
 				return row.Scan(&results[i].id, &results[i].inserted, &results[i].deadline)
 			})
@@ -209,10 +210,15 @@ func (db *DB) draftCaseReport(ctx context.Context, tx pgx.Tx, tenant tenancy.Ten
 		var ts time.Time
 		err := tx.QueryRow(ctx, `select sender_account_number, sender_name, transaction_timestamp from transactions
 			where tenant_id = $1 and id = $2`, string(tenant), txIDs[0]).Scan(&account, &name, &ts)
-		if err != nil {
-			return mapErr(err, "transaction")
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			// A case may name a transaction that was never screened here: report the activity.
+			typ, txIDs = reports.TypeSAR, nil
+		case err != nil:
+			return fmt.Errorf("read case transaction: %w", err)
+		default:
+			day = reports.DayOf(ts)
 		}
-		day = reports.DayOf(ts)
 	}
 	set, err := readReportSettings(ctx, tx, tenant)
 	if err != nil {
@@ -228,7 +234,7 @@ func (db *DB) draftCaseReport(ctx context.Context, tx pgx.Tx, tenant tenancy.Ten
 		select $1, $2, $3, 'DRAFT', 'CASE', $4, $5, $6, $7, $8, $9, $10, $10
 		where not exists (select 1 from reports where tenant_id = $2 and case_id = $7 and type in ('STR', 'SAR'))
 		returning id`, r.ID, string(tenant), typ, account, name, day, c.ID, r.Reason, r.DeadlineAt, now).Scan(&id)
-	if err == pgx.ErrNoRows {
+	if errors.Is(err, pgx.ErrNoRows) {
 		return nil // the case has its report already (drafted by its screening)
 	}
 	if err != nil {

@@ -108,7 +108,7 @@ func rate(s string) string {
 
 func country(s string) string {
 	r, err := language.ParseRegion(s)
-	if err != nil || len(s) != 2 || !r.IsCountry() || r.String() != s {
+	if err != nil || len(s) != 2 || !r.IsCountry() || r.Canonicalize().String() != s {
 		return fmt.Sprintf("%q is not an ISO 3166-1 alpha-2 country code", s)
 	}
 	return ""

@@ -20,6 +20,10 @@ const (
 	EventKYCStatusChanged      = "kyc.status_changed"
 	EventKYBStatusChanged      = "kyb.status_changed"
 	EventInterdictionRequested = "interdiction.requested"
+	// Regulatory reports (issue 14, docs/reports.md "Webhooks").
+	EventReportCreated  = "report.created"
+	EventReportApproved = "report.approved"
+	EventReportFiled    = "report.filed"
 )
 
 // Events lists every event name.
@@ -27,6 +31,7 @@ func Events() []string {
 	return []string{
 		EventCaseCreated, EventCaseResolved, EventTransactionScreened,
 		EventKYCStatusChanged, EventKYBStatusChanged, EventInterdictionRequested,
+		EventReportCreated, EventReportApproved, EventReportFiled,
 	}
 }
 
