@@ -9,6 +9,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/reporthttp"
 	"github.com/complyd/complyd/internal/reports"
+	"github.com/complyd/complyd/internal/restapi"
 )
 
 // wireReports wires issue 14: ReportService, the HTTP filer (behind the outbound guard, private
@@ -21,11 +22,13 @@ func wireReports(w *wiring) error {
 	if a := reporthttp.NewAssistant(os.Getenv("COMPLYD_ASSIST_URL"), os.Getenv("COMPLYD_ASSIST_KEY"), os.Getenv("COMPLYD_ASSIST_MODEL")); a != nil {
 		assistant = a
 	}
-	svc := reports.NewService(postgres.NewReportStore(w.db), filer, assistant, w.now)
+	store := postgres.NewReportStore(w.db)
+	svc := reports.NewService(store, filer, assistant, w.now)
 	if d, err := time.ParseDuration(os.Getenv("COMPLYD_ASSIST_TIMEOUT")); err == nil && d > 0 {
 		svc.WithAssistTimeout(d)
 	}
 	p, h := complydv1connect.NewReportServiceHandler(connectapi.NewReportHandler(svc, filer.CheckURL, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.ReportServiceName, p, h)
+	w.mux.Handle(restapi.ReportExportPattern, restapi.ReportExport(w.authn, svc, store, w.log))
 	return nil
 }

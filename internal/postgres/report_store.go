@@ -404,3 +404,44 @@ func (s *ReportStore) SaveSettings(ctx context.Context, tenantID tenancy.TenantI
 		return insertAudit(ctx, tx, ev, s.db.now())
 	})
 }
+
+var _ reports.DayStore = (*ReportStore)(nil)
+
+// DayReports implements reports.DayStore: two queries in one read-only transaction.
+func (s *ReportStore) DayReports(ctx context.Context, tenantID tenancy.TenantID, typ string, day time.Time, after string, limit int) ([]reports.Report, []reports.Transaction, error) {
+	var rs []reports.Report
+	var txs []reports.Transaction
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, "select "+reportColumns+` from reports r where r.tenant_id = $1 and r.type = $2 and r.report_day = $3
+			and r.status in ('APPROVED', 'FILED') and r.id > $4 order by r.id limit $5`, string(tenantID), typ, day, after, limit)
+		if err != nil {
+			return err
+		}
+		out, err := pgx.CollectRows(rows, pgx.RowToStructByName[reportRow])
+		if err != nil {
+			return err
+		}
+		var ids []string
+		for _, r := range out {
+			rs = append(rs, toReport(r))
+			ids = append(ids, r.TransactionIDs...)
+		}
+		if len(ids) == 0 {
+			return nil
+		}
+		trows, err := tx.Query(ctx, reportTxSQL+` where t.tenant_id = $1 and t.id = any($2::uuid[])`, string(tenantID), ids)
+		if err != nil {
+			return err
+		}
+		defer trows.Close()
+		for trows.Next() {
+			t, err := scanReportTx(trows)
+			if err != nil {
+				return err
+			}
+			txs = append(txs, t)
+		}
+		return trows.Err()
+	})
+	return rs, txs, err
+}

@@ -37,14 +37,18 @@ func (f *fakeStore) List(context.Context, tenancy.TenantID, reports.ListParams) 
 func (f *fakeStore) Update(context.Context, tenancy.TenantID, string, func(*reports.Report) (reports.Effects, error)) (*reports.Report, error) {
 	return nil, nil
 }
-func (f *fakeStore) Events(context.Context, tenancy.TenantID, string) ([]reports.Event, error) { return nil, nil }
+func (f *fakeStore) Events(context.Context, tenancy.TenantID, string) ([]reports.Event, error) {
+	return nil, nil
+}
 func (f *fakeStore) Transactions(context.Context, tenancy.TenantID, []string) ([]reports.Transaction, error) {
 	return f.txs, nil
 }
 func (f *fakeStore) Case(context.Context, tenancy.TenantID, string) (reports.CaseFacts, error) {
 	return reports.CaseFacts{ID: "case_1", Number: "CASE-2026-00007", Title: "Structuring", Notes: []string{"Teller saw three lodgements"}}, nil
 }
-func (f *fakeStore) Settings(context.Context, tenancy.TenantID) (reports.Settings, error) { return reports.Settings{}, nil }
+func (f *fakeStore) Settings(context.Context, tenancy.TenantID) (reports.Settings, error) {
+	return reports.Settings{}, nil
+}
 func (f *fakeStore) SaveSettings(context.Context, tenancy.TenantID, reports.Settings, audit.Event) error {
 	return nil
 }

@@ -85,3 +85,10 @@ type Filer interface {
 type Assistant interface {
 	Improve(ctx context.Context, facts Facts, draft string) (string, error)
 }
+
+// DayStore reads a day's reports for the streamed export, a chunk at a time.
+type DayStore interface {
+	// DayReports returns up to limit APPROVED or FILED reports of typ whose day is day and whose
+	// id is after after (id order), with the transactions of all of them.
+	DayReports(ctx context.Context, tenantID tenancy.TenantID, typ string, day time.Time, after string, limit int) ([]Report, []Transaction, error)
+}
