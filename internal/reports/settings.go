@@ -37,9 +37,9 @@ type Settings struct {
 // DefaultDeadlineHours are the deadlines by report type (docs/reports.md "Deadlines", each
 // with its source).
 var DefaultDeadlineHours = map[string]int{
-	TypeCTR: 7 * 24, // MLPPA 2022 s.11(1): within 7 days of the transaction
-	TypeFTR: 24,     // MLPPA 2022 s.12(1): transfers to or from abroad over US$10,000, within 1 day
-	TypeSTR: 24,     // MLPPA 2022 s.7(1)(b): suspicious transactions within 24 hours
+	TypeCTR: 7 * 24, // MLPPA 2022 s.11 (mandatory disclosure): 7 days, as s.10 of the 2011 Act it replaced
+	TypeFTR: 24,     // MLPPA 2022 s.3: transfers to or from abroad over US$10,000, within 1 day
+	TypeSTR: 24,     // MLPPA 2022 s.7: suspicious transactions within 24 hours
 	TypeSAR: 24,     // same section: suspicious activity is reported like a transaction
 }
 
