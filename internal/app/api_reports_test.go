@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/reports"
 )
 
@@ -371,7 +372,8 @@ func TestReportsEachTypeExports(t *testing.T) {
 func TestReportDeadlines(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	_, admin := s.kycTenant()
+	f, admin := s.kycTenant()
+	_, officer := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
 	s.reportSettings(admin, map[string]any{"deadlineHours": map[string]any{"ctr": 1}, "nearDeadlineHours": 48})
 	account := newAccount()
 	_, env := s.screen(admin, cashBody(account, 5_000_000))
@@ -383,6 +385,31 @@ func TestReportDeadlines(t *testing.T) {
 	require.Equal(t, 2, l.Total, "%s", env.Raw)
 	require.Equal(t, "CTR", l.Items[0].Type)
 	require.Equal(t, "STR", l.Items[1].Type)
+
+	// The sweep notifies the compliance officers once per report.
+	store := postgres.NewReportStore(s.DB)
+	n, err := store.NotifyDeadlines(context.Background(), time.Now())
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, n, 2) // this tenant's two (other tests' tenants share the database)
+	var inbox struct {
+		Items []struct{ Kind, Title, Message string } `json:"items"`
+	}
+	deadlineNotes := func() int {
+		s.rest("GET", "/api/v1/notifications", cred{Bearer: officer}, nil).decode(t, &inbox)
+		k := 0
+		for _, it := range inbox.Items {
+			if it.Kind == "REPORT_DEADLINE" { // the screening's case notified the officer too
+				require.Contains(t, it.Message, account)
+				k++
+			}
+		}
+		return k
+	}
+	require.Equal(t, 2, deadlineNotes())
+	_, err = store.NotifyDeadlines(context.Background(), time.Now())
+	require.NoError(t, err)
+	require.Equal(t, 2, deadlineNotes(), "notified once")
+
 	s.reportSettings(admin, map[string]any{"deadlineHours": map[string]any{"ctr": 1}, "nearDeadlineHours": 1})
 	env = s.rest("GET", "/api/v1/reports/deadlines", cred{Bearer: admin}, nil)
 	env.decode(t, &l)

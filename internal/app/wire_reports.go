@@ -4,8 +4,11 @@ import (
 	"os"
 	"time"
 
+	"github.com/riverqueue/river"
+
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/reporthttp"
 	"github.com/complyd/complyd/internal/reports"
@@ -30,5 +33,7 @@ func wireReports(w *wiring) error {
 	p, h := complydv1connect.NewReportServiceHandler(connectapi.NewReportHandler(svc, filer.CheckURL, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.ReportServiceName, p, h)
 	w.mux.Handle(restapi.ReportExportPattern, restapi.ReportExport(w.authn, svc, store, w.log))
+	river.AddWorker(w.workers, &jobs.ReportDeadlinesWorker{Store: store, NowFunc: w.now})
+	w.periodic = append(w.periodic, jobs.ReportDeadlinesJob())
 	return nil
 }
