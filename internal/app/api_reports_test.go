@@ -415,3 +415,36 @@ func TestReportDeadlines(t *testing.T) {
 	env.decode(t, &l)
 	require.Zero(t, l.Total, "%s", env.Raw) // both beyond a 1 h window (the day ends later than now)
 }
+
+// TestReportsConcurrentDraftsOneCTR: concurrent qualifying deposits of one customer on one day
+// all land in a single CTR draft (the upsert key), none lost, none duplicated.
+func TestReportsConcurrentDraftsOneCTR(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.kycTenant()
+	account := newAccount()
+	const n = 12
+	ids := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			out, env := s.screen(admin, cashBody(account, 5_000_000))
+			if env.Status == http.StatusOK {
+				ids <- out.TransactionID
+			}
+		})
+	}
+	wg.Wait()
+	close(ids)
+	var want []string
+	for id := range ids {
+		want = append(want, id)
+	}
+	require.Len(t, want, n)
+	ctrs := s.reports(admin, "?type=CTR&customerAccount="+account)
+	require.Equal(t, 1, ctrs.Total)
+	require.ElementsMatch(t, want, ctrs.Items[0].TransactionIDs)
+	strs := s.reports(admin, "?type=STR&customerAccount="+account)
+	require.Equal(t, 1, strs.Total)
+	require.Len(t, strs.Items[0].TransactionIDs, n)
+}
