@@ -7,6 +7,8 @@ import { Sanctions } from './sanctions/Sanctions';
 import { KycList, KycPage } from './kyc/Kyc';
 import { KybList, KybPage } from './kyc/Kyb';
 import { ApiReference } from './api/ApiReference';
+import { Reports } from './reports/Reports';
+import { ReportPage } from './reports/ReportPage';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -20,6 +22,8 @@ export function App() {
   else if (loc.path.startsWith('/transactions/')) screen = <TransactionPage id={decodeURIComponent(loc.path.slice(14))} />;
   else if (loc.path === '/sanctions') screen = <Sanctions />;
   else if (loc.path === '/api') screen = <ApiReference />;
+  else if (loc.path === '/reports') screen = <Reports />;
+  else if (loc.path.startsWith('/reports/')) screen = <ReportPage key={loc.path} id={decodeURIComponent(loc.path.slice(9))} />;
   else if (loc.path === '/kyc') screen = <KycList />;
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
@@ -34,6 +38,7 @@ export function App() {
           <Link to="/kyc">KYC review</Link>
           <Link to="/kyb">KYB review</Link>
           <Link to="/sanctions">Sanctions</Link>
+          <Link to="/reports">Reports</Link>
           <Link to="/api">API</Link>
         </nav>
         <span className="who">{me.firstName} {me.lastName} ({me.role.toLowerCase()}) — {me.tenant?.name}</span>
