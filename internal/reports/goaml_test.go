@@ -146,3 +146,20 @@ func TestCheckXMLOrder(t *testing.T) {
 
 	require.Equal(t, "report", reports.CheckXML([]byte("<report><rentity_id>1</report>"))[0].Field)
 }
+
+// TestNarrativeIsDeterministic: the same facts give the same text, with who, what, when,
+// amounts, rules and case notes.
+func TestNarrativeIsDeterministic(t *testing.T) {
+	t.Parallel()
+	cash := cashTx()
+	cash.Timestamp = at.Add(-time.Hour)
+	f := reports.Facts{Type: reports.TypeSTR, CustomerName: "Ada Obi", CustomerAccount: "0123456789",
+		Transactions: []reports.Transaction{wireTx(), cash}, Rules: []string{"AML-003"}, CaseNumber: "CASE-2026-00042",
+		CaseTitle: "Structuring", CaseNotes: []string{"Teller confirmed the split"}}
+	got := reports.Narrative(f)
+	require.Equal(t, got, reports.Narrative(f))
+	require.Equal(t, "This suspicious transaction report concerns Ada Obi (account 0123456789). Ada Obi carried out 2 transactions "+
+		"totalling NGN 23,000,000.00 between 24 November 2026 10:30 and 24 November 2026 11:30 (Lagos time): cash deposit TXN-1 "+
+		"of NGN 5,000,000.00 (NGN 5,000,000.00); international transfer TXN-2 of USD 12,000.00 (NGN 18,000,000.00) to "+
+		"Thames Imports Ltd GB29NWBK60161331926819 in GB. Rules triggered: AML-003. Case CASE-2026-00042 (Structuring). Case note: Teller confirmed the split.", got)
+}

@@ -51,20 +51,23 @@ func Narrative(f Facts) string {
 			when = "on " + when
 		}
 		fmt.Fprintf(&b, " %s carried out %d transaction%s totalling NGN %s %s (Lagos time):", who, n, plural(n), group3(total), when)
+		parts := make([]string, 0, len(txs))
 		for _, t := range txs {
-			fmt.Fprintf(&b, " %s %s of %s %s (NGN %s)", strings.ReplaceAll(strings.ToLower(t.Type), "_", " "), t.ExternalID,
+			var p strings.Builder
+			fmt.Fprintf(&p, "%s %s of %s %s (NGN %s)", strings.ReplaceAll(strings.ToLower(t.Type), "_", " "), t.ExternalID,
 				t.Currency, group3(t.Amount), group3(t.AmountNGN))
 			if t.ReceiverName != "" || t.ReceiverAccountNumber != "" {
-				fmt.Fprintf(&b, " to %s", strings.TrimSpace(t.ReceiverName+" "+t.ReceiverAccountNumber))
+				fmt.Fprintf(&p, " to %s", strings.TrimSpace(t.ReceiverName+" "+t.ReceiverAccountNumber))
 			}
 			if t.ReceiverCountry != "" && t.ReceiverCountry != "NG" {
-				fmt.Fprintf(&b, " in %s", t.ReceiverCountry)
+				fmt.Fprintf(&p, " in %s", t.ReceiverCountry)
 			}
 			if t.Narration != "" {
-				fmt.Fprintf(&b, ", narration %q", t.Narration)
+				fmt.Fprintf(&p, ", narration %q", t.Narration)
 			}
-			b.WriteString(";")
+			parts = append(parts, p.String())
 		}
+		b.WriteString(" " + strings.Join(parts, "; ") + ".")
 	}
 	if len(f.Rules) > 0 {
 		fmt.Fprintf(&b, " Rules triggered: %s.", strings.Join(f.Rules, ", "))
