@@ -448,3 +448,18 @@ func TestReportsConcurrentDraftsOneCTR(t *testing.T) {
 	require.Equal(t, 1, strs.Total)
 	require.Len(t, strs.Items[0].TransactionIDs, n)
 }
+
+// TestReportFilingURLGuarded: without private addresses allowed, a filing endpoint on loopback,
+// a private network or cloud metadata is refused when saved (the outbound guard of webhooks).
+func TestReportFilingURLGuarded(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{Config: func(c *config) { c.WebhookAllowPrivate = false }})
+	_, admin := s.tenant()
+	for _, u := range []string{"http://127.0.0.1:8080/goaml", "https://10.0.0.5/goaml", "https://169.254.169.254/latest", "http://nfiu.example/goaml"} {
+		env := s.rest("PUT", "/api/v1/tenants/me/report-settings", cred{Bearer: admin}, map[string]any{"rentityId": "4711", "filingUrl": u})
+		requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+		require.Contains(t, string(env.Raw), "filingUrl", u)
+	}
+	env := s.rest("PUT", "/api/v1/tenants/me/report-settings", cred{Bearer: admin}, map[string]any{"rentityId": "4711", "filingUrl": "https://goaml.nfiu.example/upload"})
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+}
