@@ -11,9 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"connectrpc.com/connect"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/reports"
 )
@@ -463,3 +466,40 @@ func TestReportFilingURLGuarded(t *testing.T) {
 	env := s.rest("PUT", "/api/v1/tenants/me/report-settings", cred{Bearer: admin}, map[string]any{"rentityId": "4711", "filingUrl": "https://goaml.nfiu.example/upload"})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 }
+
+// TestReportsOverConnectAndGRPC: the same ReportService answers Connect and gRPC clients, with
+// the four-eyes refusal as PermissionDenied carrying FORBIDDEN.
+func TestReportsOverConnectAndGRPC(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.kycTenant()
+	s.reportSettings(admin, nil)
+	_, officer := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
+	account := newAccount()
+	_, env := s.screen(admin, cashBody(account, 5_000_000))
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	for _, proto := range []string{"connect", "grpc"} {
+		hc, opts := s.clientOpts(proto, cred{Bearer: officer})
+		c := complydv1connect.NewReportServiceClient(hc, s.URL, opts...)
+		ctx := context.Background()
+		l, err := c.ListReports(ctx, connect.NewRequest(&complydv1.ListReportsRequest{Type: ptr("CTR"), CustomerAccount: &account}))
+		require.NoError(t, err, proto)
+		require.Len(t, l.Msg.Items, 1, proto)
+		id := l.Msg.Items[0].Id
+		if proto == "connect" {
+			r, err := c.SubmitReport(ctx, connect.NewRequest(&complydv1.SubmitReportRequest{Id: id}))
+			require.NoError(t, err)
+			require.Equal(t, "PENDING_APPROVAL", r.Msg.Status)
+		}
+		_, err = c.ApproveReport(ctx, connect.NewRequest(&complydv1.ApproveReportRequest{Id: id}))
+		code, info := errorInfo(t, err)
+		require.Equal(t, connect.CodePermissionDenied, code, proto)
+		require.Equal(t, "FORBIDDEN", info.Code, proto)
+		g, err := c.GetReport(ctx, connect.NewRequest(&complydv1.GetReportRequest{Id: id}))
+		require.NoError(t, err, proto)
+		require.Equal(t, "PENDING_APPROVAL", g.Msg.Status)
+		require.Equal(t, "CTR", g.Msg.Type)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
