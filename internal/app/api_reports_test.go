@@ -287,6 +287,9 @@ func TestReportsFourEyesAndFiling(t *testing.T) {
 	env = s.rest("GET", "/api/v1/tenants/me/report-settings", cred{Bearer: admin}, nil)
 	require.Contains(t, string(env.Raw), `"filingTokenSet":true`)
 	require.NotContains(t, string(env.Raw), "s3cret")
+	var stored string
+	require.NoError(t, s.admin().QueryRow(context.Background(), "select filing_token from report_settings where tenant_id = $1", string(f.ID)).Scan(&stored))
+	require.NotContains(t, stored, "s3cret", "the token is sealed at rest")
 }
 
 // TestReportsEachTypeExports: a CTR, an STR, an FTR and a SAR (drafted by hand, and from a case

@@ -38,7 +38,7 @@ func (s *ReportStore) NotifyDeadlines(ctx context.Context, now time.Time) (int, 
 func (s *ReportStore) notifyTenantDeadlines(ctx context.Context, tenant tenancy.TenantID, now time.Time) (int, error) {
 	n := 0
 	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
-		set, err := readReportSettings(ctx, tx, tenant)
+		set, err := s.db.readReportSettings(ctx, tx, tenant)
 		if err != nil {
 			return err
 		}

@@ -220,7 +220,7 @@ func (db *DB) draftCaseReport(ctx context.Context, tx pgx.Tx, tenant tenancy.Ten
 			day = reports.DayOf(ts)
 		}
 	}
-	set, err := readReportSettings(ctx, tx, tenant)
+	set, err := db.readReportSettings(ctx, tx, tenant)
 	if err != nil {
 		return err
 	}

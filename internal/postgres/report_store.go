@@ -337,13 +337,14 @@ func (s *ReportStore) Settings(ctx context.Context, tenantID tenancy.TenantID) (
 	var set reports.Settings
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
-		set, err = readReportSettings(ctx, tx, tenantID)
+		set, err = s.db.readReportSettings(ctx, tx, tenantID)
 		return err
 	})
 	return set, err
 }
 
-func readReportSettings(ctx context.Context, tx writer, tenantID tenancy.TenantID) (reports.Settings, error) {
+// readReportSettings reads the tenant's settings; the filing token is stored sealed (sealer.go).
+func (db *DB) readReportSettings(ctx context.Context, tx writer, tenantID tenancy.TenantID) (reports.Settings, error) {
 	var s reports.Settings
 	var ctr, str, sar, ftr, near *int
 	err := tx.QueryRow(ctx, `select rentity_id, rentity_branch, institution_name, institution_code, person_first_name,
@@ -357,6 +358,9 @@ func readReportSettings(ctx context.Context, tx writer, tenantID tenancy.TenantI
 	}
 	if err != nil {
 		return s, fmt.Errorf("read report settings: %w", err)
+	}
+	if s.FilingToken, err = db.seal.openText(tenantID, s.FilingToken); err != nil {
+		return s, fmt.Errorf("open filing token: %w", err)
 	}
 	s.DeadlineHours = map[string]int{}
 	for t, v := range map[string]*int{reports.TypeCTR: ctr, reports.TypeSTR: str, reports.TypeSAR: sar, reports.TypeFTR: ftr} {
@@ -397,7 +401,7 @@ func (s *ReportStore) SaveSettings(ctx context.Context, tenantID tenancy.TenantI
 			updated_at = excluded.updated_at`,
 			string(tenantID), set.RentityID, set.RentityBranch, set.InstitutionName, set.InstitutionCode, set.ReportingPerson.FirstName,
 			set.ReportingPerson.LastName, set.ReportingPerson.Email, set.ReportingPerson.Phone, set.ReportingPerson.Occupation,
-			set.FilingURL, set.FilingToken, hours(reports.TypeCTR), hours(reports.TypeSTR), hours(reports.TypeSAR),
+			set.FilingURL, s.db.seal.sealText(tenantID, set.FilingToken), hours(reports.TypeCTR), hours(reports.TypeSTR), hours(reports.TypeSAR),
 			hours(reports.TypeFTR), near, set.UpdatedAt); err != nil {
 			return fmt.Errorf("save report settings: %w", err)
 		}

@@ -64,7 +64,7 @@ func auditEvent(c Caller, action string, r *Report, before any) audit.Event {
 // Summary is the audit and webhook view of a report.
 func Summary(r *Report) map[string]any {
 	return map[string]any{"reportId": r.ID, "type": r.Type, "status": r.Status, "customerAccount": r.CustomerAccount,
-		"caseId": nilIfEmpty(r.CaseID), "deadlineAt": r.DeadlineAt, "filingReference": nilIfEmpty(r.FilingReference),
+		"caseId": nilIfEmpty(r.CaseID), "deadlineAt": r.DeadlineAt.UTC(), "filingReference": nilIfEmpty(r.FilingReference),
 		"transactionCount": len(r.TransactionIDs)}
 }
 
