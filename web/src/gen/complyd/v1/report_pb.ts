@@ -1147,7 +1147,8 @@ export const UpdateReportSettingsRequestSchema: GenMessage<UpdateReportSettingsR
 /**
  * ReportService is regulatory reporting to the NFIU: CTR, STR, SAR and FTR drafted from
  * screening and cases, approved with four eyes, exported as goAML XML and filed (issue 14,
- * docs/reports.md).
+ * docs/reports.md). A day's export is a plain HTTP route streaming a ZIP of goAML documents,
+ * GET /api/v1/reports/export?type=CTR&day=yyyy-mm-dd (every role).
  *
  * @generated from service complyd.v1.ReportService
  */
