@@ -112,12 +112,14 @@ func (s *testServer) deliveries(tok, query string) []deliveryJSON {
 	return page.Items
 }
 
-// resolveCase creates a case and resolves it through /api/v1 (case.resolved).
+// resolveCase creates a case and resolves it through /api/v1 (case.resolved) as a false
+// positive: a true positive would also draft its STR/SAR and queue report.created
+// (docs/reports.md), one more delivery than these tests count.
 func (s *testServer) resolveCase(tok string) caseJSON {
 	var c caseJSON
 	s.rest("POST", "/api/v1/cases", cred{Bearer: tok}, newCaseBody).decode(s.t, &c)
 	s.rest("PATCH", "/api/v1/cases/"+c.ID+"/status", cred{Bearer: tok}, map[string]any{"status": "ESCALATED"}).decode(s.t, &c)
-	s.rest("PATCH", "/api/v1/cases/"+c.ID+"/status", cred{Bearer: tok}, map[string]any{"status": "RESOLVED_TRUE_POSITIVE", "resolutionNote": "confirmed"}).decode(s.t, &c)
+	s.rest("PATCH", "/api/v1/cases/"+c.ID+"/status", cred{Bearer: tok}, map[string]any{"status": "RESOLVED_FALSE_POSITIVE", "resolutionNote": "confirmed"}).decode(s.t, &c)
 	return c
 }
 
@@ -185,7 +187,7 @@ func TestWebhookSignedDelivery(t *testing.T) {
 	require.Equal(t, "case.resolved", got.Payload.Event)
 	data := got.Payload.Data.(map[string]any)
 	require.Equal(t, c.ID, data["caseId"])
-	require.Equal(t, "RESOLVED_TRUE_POSITIVE", data["status"])
+	require.Equal(t, "RESOLVED_FALSE_POSITIVE", data["status"])
 	require.Equal(t, "ESCALATED", data["previousStatus"])
 	require.Equal(t, "confirmed", data["resolutionNote"])
 

@@ -226,6 +226,24 @@ var permissions = map[string]access{
 	// change is tenant configuration (BANK_ADMIN).
 	complydv1connect.EngineServiceListEnginesProcedure:  {roles: auth.AnyRole},
 	complydv1connect.EngineServiceUpdateEngineProcedure: {roles: auth.AdminOnly},
+
+	// Regulatory reports (issue 14, docs/reports.md "Permissions"): writers draft, edit and submit;
+	// officers approve, reject and file, never the preparer (four eyes, like case resolutions);
+	// every role reads and downloads; the goAML settings are tenant configuration.
+	complydv1connect.ReportServiceCreateReportProcedure:         {roles: auth.Writers},
+	complydv1connect.ReportServiceListReportsProcedure:          {roles: auth.AnyRole},
+	complydv1connect.ReportServiceListReportDeadlinesProcedure:  {roles: auth.AnyRole},
+	complydv1connect.ReportServiceGetReportProcedure:            {roles: auth.AnyRole},
+	complydv1connect.ReportServiceUpdateReportProcedure:         {roles: auth.Writers},
+	complydv1connect.ReportServiceSubmitReportProcedure:         {roles: auth.Writers},
+	complydv1connect.ReportServiceApproveReportProcedure:        {roles: auth.Officers},
+	complydv1connect.ReportServiceRejectReportProcedure:         {roles: auth.Officers},
+	complydv1connect.ReportServiceFileReportProcedure:           {roles: auth.Officers},
+	complydv1connect.ReportServiceDownloadReportProcedure:       {roles: auth.AnyRole},
+	complydv1connect.ReportServiceValidateReportProcedure:       {roles: auth.AnyRole},
+	complydv1connect.ReportServiceSuggestNarrativeProcedure:     {roles: auth.Writers},
+	complydv1connect.ReportServiceGetReportSettingsProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.ReportServiceUpdateReportSettingsProcedure: {roles: auth.AdminOnly},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

@@ -304,6 +304,7 @@ func (s *CaseStore) Update(ctx context.Context, tenantID tenancy.TenantID, id st
 		if err != nil {
 			return err
 		}
+		was := c.Status
 		eff, err := fn(&c)
 		if err != nil {
 			return err
@@ -311,7 +312,13 @@ func (s *CaseStore) Update(ctx context.Context, tenantID tenancy.TenantID, id st
 		if err := updateCase(ctx, tx, c); err != nil {
 			return fmt.Errorf("update case: %w", err)
 		}
-		return s.db.applyCaseEffects(ctx, tx, tenantID, eff)
+		if err := s.db.applyCaseEffects(ctx, tx, tenantID, eff); err != nil {
+			return err
+		}
+		if c.Status == cases.StatusResolvedTruePositive && was != c.Status { // report_drafts.go
+			return s.db.draftCaseReport(ctx, tx, tenantID, c)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

@@ -77,6 +77,7 @@ func (s *CaseStore) DecideProposal(ctx context.Context, tenantID tenancy.TenantI
 			return err
 		}
 		p = toProposal(r)
+		was := c.Status
 		eff, err := fn(&c, &p)
 		if err != nil {
 			return err
@@ -89,7 +90,13 @@ func (s *CaseStore) DecideProposal(ctx context.Context, tenantID tenancy.TenantI
 		if err := updateCase(ctx, tx, c); err != nil {
 			return fmt.Errorf("update case: %w", err)
 		}
-		return s.db.applyCaseEffects(ctx, tx, tenantID, eff)
+		if err := s.db.applyCaseEffects(ctx, tx, tenantID, eff); err != nil {
+			return err
+		}
+		if c.Status == cases.StatusResolvedTruePositive && was != c.Status { // report_drafts.go
+			return s.db.draftCaseReport(ctx, tx, tenantID, c)
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, nil, err

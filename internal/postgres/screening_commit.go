@@ -181,7 +181,7 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 // needsEffects reports whether storing rec causes more than its row: a case, a webhook or a
 // retro-screening job.
 func needsEffects(rec *screening.Record) bool {
-	return rec.Case != nil || rec.Result.Outcome != rules.Approve || rec.Result.RetroScreening
+	return rec.Case != nil || rec.Result.Outcome != rules.Approve || rec.Result.RetroScreening || needsReport(rec)
 }
 
 // batchQuerier is what commitTenant runs on: a transaction, or a held connection.
@@ -356,6 +356,9 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipeline
 		for i, r := range withCase {
 			r.caseID = cs[i].ID
 		}
+	}
+	if err := s.draftReports(ctx, tx, w, tenant, stored); err != nil { // report_drafts.go
+		return err
 	}
 	for _, r := range stored {
 		rec := r.rec

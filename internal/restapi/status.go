@@ -70,6 +70,7 @@ var created = []string{
 	"POST /api/v1/customers/{id}/kyb-application",
 	"POST /api/v1/rules",
 	"POST /api/v1/network/findings/case",
+	"POST /api/v1/reports",
 }
 
 func createdMatcher() *http.ServeMux {

@@ -25,6 +25,10 @@ const (
 	EventCustomerRiskChanged = "customer.risk_changed"
 	// EventCustomerReviewDue: a customer's periodic review fell due (docs/customers.md).
 	EventCustomerReviewDue = "customer.review_due"
+	// Regulatory reports (issue 14, docs/reports.md "Webhooks").
+	EventReportCreated  = "report.created"
+	EventReportApproved = "report.approved"
+	EventReportFiled    = "report.filed"
 )
 
 // Events lists every event name.
@@ -34,6 +38,7 @@ func Events() []string {
 		EventKYCStatusChanged, EventKYBStatusChanged, EventInterdictionRequested,
 		EventInterdictionLifted,
 		EventCustomerRiskChanged, EventCustomerReviewDue,
+		EventReportCreated, EventReportApproved, EventReportFiled,
 	}
 }
 

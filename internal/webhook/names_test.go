@@ -16,5 +16,5 @@ func TestCaseEventNames(t *testing.T) {
 	require.Equal(t, webhook.EventCaseResolved, cases.WebhookCaseResolved)
 	require.Equal(t, webhook.EventInterdictionRequested, cases.WebhookInterdictionRequested)
 	require.Equal(t, webhook.EventInterdictionLifted, cases.WebhookInterdictionLifted)
-	require.Len(t, webhook.Events(), 9)
+	require.Len(t, webhook.Events(), 12)
 }

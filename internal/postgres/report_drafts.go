@@ -1,0 +1,253 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/reports"
+	"github.com/complyd/complyd/internal/rules"
+	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// The automatic drafting of regulatory reports in the screening's own transaction (issue 14,
+// docs/reports.md "Drafting"). It costs nothing unless a verdict carries GENERATE_CTR,
+// GENERATE_FTR or GENERATE_SAR: then one more round trip, of one upsert per (customer, type,
+// day) key, that adds the transaction to the day's open draft or starts it. The upsert takes the
+// draft's row lock until the batch commits, never a read-modify-write.
+
+// reportActions maps a verdict action to the report it drafts. GENERATE_SAR on a screened
+// transaction drafts an STR: the NFIU's report of a suspicious transaction (a SAR, of activity
+// without a single transaction, is drafted by hand or from a case without one).
+var reportActions = map[string]string{
+	rules.ActionGenerateCTR: reports.TypeCTR,
+	rules.ActionGenerateFTR: reports.TypeFTR,
+	rules.ActionGenerateSAR: reports.TypeSTR,
+}
+
+// needsReport reports whether rec's verdict drafts a report (needsEffects counts it as an
+// effect, so the screening takes the transactional path).
+func needsReport(rec *screening.Record) bool {
+	for _, a := range rec.Result.Actions {
+		if _, ok := reportActions[a]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// draftKey is one upsert: a transaction added to a (customer, type, day) draft.
+type draftKey struct {
+	req      *saveReq
+	typ      string
+	customer string
+	day      time.Time
+	rules    []string
+}
+
+// ruleIDsFor returns the triggered rules of res that carry action (the mandatory rules'
+// actions), or every triggered AML rule when none does (a custom rule's action).
+func ruleIDsFor(res screening.Result, action string) []string {
+	var out, all []string
+	for _, t := range res.TriggeredRules {
+		if !strings.HasPrefix(t.ID, "AML-") {
+			continue
+		}
+		all = append(all, t.ID)
+		if m, ok := rules.MandatoryRule(t.ID); ok {
+			for _, a := range m.Actions {
+				if a == action {
+					out = append(out, t.ID)
+				}
+			}
+		}
+	}
+	if len(out) == 0 {
+		return all
+	}
+	return out
+}
+
+// upsertDraftSQL adds a transaction to the open draft of its key, or starts the draft with the
+// tenant's deadline for the type. xmax = 0 tells a row this statement inserted.
+const upsertDraftSQL = `with rep as (
+	insert into reports (id, tenant_id, type, status, origin, customer_account, customer_name, report_day, aggregating,
+		case_id, rules, reason, deadline_at, created_at, updated_at)
+	values ($1, $2, $3, 'DRAFT', 'SCREENING', $4, $5, $6, true, $7, $8, $9,
+		$10::timestamptz + coalesce((select case $3 when 'CTR' then ctr_deadline_hours when 'STR' then str_deadline_hours
+			when 'SAR' then sar_deadline_hours else ftr_deadline_hours end from report_settings where tenant_id = $2), $11) * interval '1 hour',
+		$12, $12)
+	on conflict (tenant_id, customer_account, type, report_day) where aggregating do update
+		set updated_at = excluded.updated_at, case_id = coalesce(reports.case_id, excluded.case_id),
+			rules = array(select distinct x from unnest(reports.rules || excluded.rules) x order by 1)
+	returning id, (xmax = 0) as inserted, deadline_at
+), link as (
+	insert into report_transactions (tenant_id, report_id, transaction_id, added_at)
+	select $2, rep.id, $13, $12 from rep on conflict do nothing
+)
+select id, inserted, deadline_at from rep`
+
+// draftReports upserts the drafts that reqs' verdicts call for (those stored without error),
+// after their cases were numbered (an STR links its transaction's case), and queues on w the
+// report.created webhook and audit record of each draft it started.
+func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq) error {
+	var keys []draftKey
+	for _, r := range reqs {
+		if r.err != nil || !needsReport(r.rec) {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, a := range r.rec.Result.Actions {
+			typ, ok := reportActions[a]
+			if !ok || seen[typ] {
+				continue
+			}
+			seen[typ] = true
+			keys = append(keys, draftKey{req: r, typ: typ, customer: r.rec.Tx.SenderAccountNumber,
+				day: reports.DayOf(r.rec.Tx.Timestamp), rules: ruleIDsFor(r.rec.Result, a)})
+		}
+	}
+	if len(keys) == 0 {
+		return nil
+	}
+	// One lock order for every committer: concurrent batches upserting the same drafts wait
+	// for each other instead of deadlocking.
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, b := keys[i], keys[j]
+		if a.customer != b.customer {
+			return a.customer < b.customer
+		}
+		if a.typ != b.typ {
+			return a.typ < b.typ
+		}
+		return a.day.Before(b.day)
+	})
+	now := s.db.now().UTC()
+	type result struct {
+		id       string
+		inserted bool
+		deadline time.Time
+	}
+	results := make([]result, len(keys))
+	b := &pgx.Batch{}
+	for i, k := range keys {
+		rec := k.req.rec
+		reason := fmt.Sprintf("Drafted by the screening of transaction %s: %s.", rec.Tx.ExternalID, ruleNames(rec.Result, k.rules))
+		b.Queue(upsertDraftSQL, reports.NewID("rpt_"), string(tenant), k.typ, k.customer, rec.Tx.SenderName, k.day,
+			nullIfEmpty(caseIDFor(k)), nonNil(k.rules), reason, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ], now, rec.ID).
+			QueryRow(func(row pgx.Row) error {
+				return row.Scan(&results[i].id, &results[i].inserted, &results[i].deadline)
+			})
+	}
+	if err := tx.SendBatch(ctx, b).Close(); err != nil {
+		return fmt.Errorf("draft reports: %w", err)
+	}
+	for i, k := range keys {
+		res := results[i]
+		if !res.inserted {
+			continue
+		}
+		r := &reports.Report{ID: res.id, TenantID: tenant, Type: k.typ, Status: reports.StatusDraft, CustomerAccount: k.customer,
+			CaseID: caseIDFor(k), DeadlineAt: res.deadline, TransactionIDs: []string{k.req.rec.ID}}
+		if _, err := w.Exec(ctx, `insert into report_events (id, tenant_id, report_id, action, note, created_at)
+			values ($1, $2, $3, 'CREATED', 'drafted by screening', $4)`, reports.NewID("revt_"), string(tenant), r.ID, now); err != nil {
+			return err
+		}
+		if err := insertAudit(ctx, w, audit.Event{TenantID: tenant, Actor: audit.System, Action: "report.created",
+			ResourceType: "report", ResourceID: r.ID, After: reports.Summary(r)}, now); err != nil {
+			return err
+		}
+		if err := s.db.queueWebhook(ctx, w, tenant, reports.EventReportCreated, reports.Summary(r)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// caseIDFor links an STR to the case its screening opened.
+func caseIDFor(k draftKey) string {
+	if k.typ == reports.TypeSTR {
+		return k.req.caseID
+	}
+	return ""
+}
+
+func ruleNames(res screening.Result, ids []string) string {
+	var names []string
+	for _, t := range res.TriggeredRules {
+		for _, id := range ids {
+			if t.ID == id {
+				names = append(names, t.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "verdict " + string(res.Outcome)
+	}
+	return strings.Join(names, ", ")
+}
+
+// draftCaseReport drafts the STR (the case has a transaction) or SAR of a case resolved as a
+// true positive, unless the case already has one, in the resolution's transaction.
+func (db *DB) draftCaseReport(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, c cases.Case) error {
+	typ := reports.TypeSAR
+	var txIDs []string
+	if c.RelatedTransactionID != nil && isUUID(*c.RelatedTransactionID) {
+		typ, txIDs = reports.TypeSTR, []string{*c.RelatedTransactionID}
+	}
+	now := db.now().UTC()
+	var account, name string
+	day := reports.DayOf(now)
+	if len(txIDs) > 0 {
+		var ts time.Time
+		err := tx.QueryRow(ctx, `select sender_account_number, sender_name, transaction_timestamp from transactions
+			where tenant_id = $1 and id = $2`, string(tenant), txIDs[0]).Scan(&account, &name, &ts)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			// A case may name a transaction that was never screened here: report the activity.
+			typ, txIDs = reports.TypeSAR, nil
+		case err != nil:
+			return fmt.Errorf("read case transaction: %w", err)
+		default:
+			day = reports.DayOf(ts)
+		}
+	}
+	set, err := db.readReportSettings(ctx, tx, tenant)
+	if err != nil {
+		return err
+	}
+	r := &reports.Report{ID: reports.NewID("rpt_"), TenantID: tenant, Type: typ, Status: reports.StatusDraft,
+		Origin: reports.OriginCase, CustomerAccount: account, CustomerName: name, Day: day, CaseID: c.ID,
+		Reason:     fmt.Sprintf("Case %s (%s) was resolved as suspicious: %s", c.CaseNumber, c.Title, c.ResolutionNote),
+		DeadlineAt: set.DeadlineFor(typ, reports.DayOf(now)), TransactionIDs: txIDs, CreatedAt: now, UpdatedAt: now}
+	var id string
+	err = tx.QueryRow(ctx, `insert into reports (id, tenant_id, type, status, origin, customer_account, customer_name, report_day,
+		case_id, reason, deadline_at, created_at, updated_at)
+		select $1, $2, $3, 'DRAFT', 'CASE', $4, $5, $6, $7, $8, $9, $10, $10
+		where not exists (select 1 from reports where tenant_id = $2 and case_id = $7 and type in ('STR', 'SAR'))
+		returning id`, r.ID, string(tenant), typ, account, name, day, c.ID, r.Reason, r.DeadlineAt, now).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil // the case has its report already (drafted by its screening)
+	}
+	if err != nil {
+		return fmt.Errorf("draft case report: %w", err)
+	}
+	if len(txIDs) > 0 {
+		if _, err := tx.Exec(ctx, `insert into report_transactions (tenant_id, report_id, transaction_id, added_at)
+			values ($1, $2, $3, $4)`, string(tenant), id, txIDs[0], now); err != nil {
+			return fmt.Errorf("link transaction: %w", err)
+		}
+	}
+	return db.applyReportEffects(ctx, tx, tenant, reports.Effects{
+		Events:   []reports.Event{{ID: reports.NewID("revt_"), ReportID: id, Action: "CREATED", Note: "drafted from case " + c.CaseNumber, CreatedAt: now}},
+		Audit:    []audit.Event{{TenantID: tenant, Actor: audit.System, Action: "report.created", ResourceType: "report", ResourceID: id, After: reports.Summary(r)}},
+		Webhooks: []reports.Webhook{{Event: reports.EventReportCreated, Data: reports.Summary(r)}}})
+}

@@ -1,0 +1,164 @@
+package reports
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// Report types. STR is the NFIU's suspicious transaction report (grounds tied to one or more
+// transactions); SAR is a suspicious activity report (an activity, no single transaction);
+// docs/reports.md "STR and SAR".
+const (
+	TypeCTR = "CTR"
+	TypeSTR = "STR"
+	TypeSAR = "SAR"
+	TypeFTR = "FTR"
+)
+
+// Types lists the report types.
+var Types = []string{TypeCTR, TypeSTR, TypeSAR, TypeFTR}
+
+// Statuses.
+const (
+	StatusDraft           = "DRAFT"
+	StatusPendingApproval = "PENDING_APPROVAL"
+	StatusApproved        = "APPROVED"
+	StatusFiled           = "FILED"
+)
+
+// Statuses lists the report statuses.
+var Statuses = []string{StatusDraft, StatusPendingApproval, StatusApproved, StatusFiled}
+
+// Origins: who drafted the report.
+const (
+	OriginScreening = "SCREENING"
+	OriginCase      = "CASE"
+	OriginManual    = "MANUAL"
+)
+
+// Filing methods.
+const (
+	FilingManual = "MANUAL" // uploaded on the goAML web portal; the NFIU's reference is typed in
+	FilingHTTP   = "HTTP"   // submitted to the tenant's configured endpoint
+)
+
+// Report is one regulatory report (tenant-scoped).
+type Report struct {
+	ID               string
+	TenantID         tenancy.TenantID
+	Type             string
+	Status           string
+	Origin           string
+	CustomerAccount  string
+	CustomerName     string
+	Day              time.Time // the report's day (Lagos), midnight UTC of that date
+	CaseID           string
+	CorrectsReportID string
+	// CorrectsReference is the NFIU's reference of the corrected report (fiu_ref_number).
+	CorrectsReference string
+	Reason            string
+	Action            string
+	Narrative         string
+	Indicators        []string
+	Rules             []string
+	DeadlineAt        time.Time
+	PreparedBy        string // "" when the screening drafted it
+	SubmittedBy       string
+	SubmittedAt       *time.Time
+	ApprovedBy        string
+	ApprovedAt        *time.Time
+	RejectionReason   string
+	FiledBy           string
+	FiledAt           *time.Time
+	FilingReference   string
+	FilingMethod      string
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+	TransactionIDs    []string
+}
+
+// Event is one entry of a report's timeline.
+type Event struct {
+	ID        string
+	ReportID  string
+	Action    string // CREATED, UPDATED, SUBMITTED, APPROVED, REJECTED, FILED, CORRECTED
+	ActorID   string
+	Note      string
+	CreatedAt time.Time
+}
+
+// Transaction is a stored transaction as a report uses it (read from the screening's rows).
+type Transaction struct {
+	ID                    string
+	ExternalID            string
+	Type                  string
+	Channel               string
+	Amount                decimal.Decimal
+	Currency              string
+	AmountNGN             decimal.Decimal
+	SenderAccountNumber   string
+	SenderName            string
+	SenderBVN             string
+	SenderBankCode        string
+	ReceiverAccountNumber string
+	ReceiverName          string
+	ReceiverBankCode      string
+	ReceiverCountry       string
+	Narration             string
+	Timestamp             time.Time
+	Rules                 []string
+}
+
+var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
+
+// NewID returns "rpt_" (or prefix) followed by 26 lowercase base32 characters of 128 random bits.
+func NewID(prefix string) string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
+}
+
+// Lagos is West Africa Time (UTC+1, no daylight saving): a report's day is the Lagos calendar
+// day of its transactions, as the NFIU reads dates.
+var Lagos = time.FixedZone("WAT", 3600)
+
+// DayOf returns the Lagos calendar day of t as midnight UTC of that date (the date column).
+func DayOf(t time.Time) time.Time {
+	y, m, d := t.In(Lagos).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// EndOfDay returns the instant the Lagos day ends: deadlines count from it.
+func EndOfDay(day time.Time) time.Time {
+	return time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, Lagos).AddDate(0, 0, 1)
+}
+
+// ValidType reports whether t is a report type.
+func ValidType(t string) bool { return slices.Contains(Types, t) }
+
+// transitions is the status machine (docs/reports.md "Statuses"): a rejection returns the
+// report to DRAFT with its reason; FILED is final.
+var transitions = map[string][]string{
+	StatusDraft:           {StatusPendingApproval},
+	StatusPendingApproval: {StatusApproved, StatusDraft},
+	StatusApproved:        {StatusFiled},
+	StatusFiled:           {},
+}
+
+// move changes r's status to to, or answers INVALID_STATUS_TRANSITION with the allowed moves.
+func (r *Report) move(to string) error {
+	allowed := transitions[r.Status]
+	if !slices.Contains(allowed, to) {
+		return apperr.Transition(r.Status, to, allowed)
+	}
+	r.Status = to
+	return nil
+}

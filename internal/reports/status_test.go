@@ -1,0 +1,42 @@
+package reports
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/apperr"
+)
+
+// TestStatusMachine covers every from × to pair (docs/reports.md "Statuses").
+func TestStatusMachine(t *testing.T) {
+	t.Parallel()
+	allowed := map[[2]string]bool{
+		{StatusDraft, StatusPendingApproval}:    true,
+		{StatusPendingApproval, StatusApproved}: true,
+		{StatusPendingApproval, StatusDraft}:    true, // rejection
+		{StatusApproved, StatusFiled}:           true,
+	}
+	for _, from := range Statuses {
+		for _, to := range Statuses {
+			r := &Report{Status: from}
+			err := r.move(to)
+			if allowed[[2]string{from, to}] {
+				require.NoError(t, err, "%s → %s", from, to)
+				require.Equal(t, to, r.Status)
+				continue
+			}
+			require.Equal(t, apperr.InvalidStatusTransition, apperr.CodeOf(err), "%s → %s", from, to)
+			require.Equal(t, from, r.Status)
+		}
+	}
+}
+
+// TestFourEyes: the preparer and the submitter may not decide; anyone else may.
+func TestFourEyes(t *testing.T) {
+	t.Parallel()
+	r := &Report{PreparedBy: "u1", SubmittedBy: "u2"}
+	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u1"})))
+	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u2"})))
+	require.NoError(t, fourEyes(r, Caller{UserID: "u3"}))
+}

@@ -1,0 +1,66 @@
+import { test, expect } from '@playwright/test';
+import { fixture, password, shot, signIn } from './fixture';
+
+// The tenant's goAML identity, set through the API as its administrator would.
+test.beforeAll(async ({ request }) => {
+  const f = fixture();
+  const login = await (await request.post('/api/v1/auth/login', { data: { email: f.admin, password } })).json();
+  const res = await request.put('/api/v1/tenants/me/report-settings', {
+    headers: { Authorization: 'Bearer ' + login.data.accessToken },
+    data: { rentityId: '4711', institutionName: 'Web Test Bank', institutionCode: '999',
+      reportingPerson: { firstName: 'Ngozi', lastName: 'Eze', email: 'mlro@web.test' } },
+  });
+  expect(res.ok()).toBeTruthy();
+});
+
+test('draft a CTR, four-eyes review, file it with the NFIU reference and download the XML', async ({ browser }) => {
+  const f = fixture();
+  const one = await (await browser.newContext()).newPage();
+  await signIn(one, f.users.officer1);
+  await one.getByRole('link', { name: 'Reports' }).click();
+  await one.getByLabel('Type of the new report').selectOption('CTR');
+  await one.getByLabel('Transaction ids').fill(f.txId);
+  await one.getByRole('button', { name: 'Draft report' }).click();
+  await expect(one.getByTestId('report-status')).toHaveText('draft');
+  await one.getByRole('button', { name: 'Suggest a narrative' }).click();
+  await expect(one.getByText('Drafted from the facts.')).toBeVisible();
+  await expect(one.getByLabel('Narrative')).toHaveValue(/This currency transaction report concerns/);
+  await one.getByLabel('Action taken').fill('Source of funds documented by the branch.');
+  await one.getByRole('button', { name: 'Save draft' }).click();
+  await expect(one.getByText('UPDATED', { exact: false }).first()).toBeVisible();
+  await expect(one.getByRole('status').filter({ hasText: 'goAML checks' })).toBeVisible();
+  await one.getByRole('button', { name: 'Submit for approval' }).click();
+  await expect(one.getByTestId('report-status')).toHaveText('pending approval');
+  // The preparer cannot approve (four eyes): the refusal is shown next to the button.
+  await one.getByRole('button', { name: 'Approve report' }).click();
+  await expect(one.getByText('four eyes', { exact: false })).toBeVisible();
+  await expect(one.getByTestId('report-status')).toHaveText('pending approval');
+  await shot(one, 'report-four-eyes');
+  const url = one.url();
+
+  const two = await (await browser.newContext()).newPage();
+  await signIn(two, f.users.officer2);
+  await two.goto(url);
+  await two.getByRole('button', { name: 'Approve report' }).click();
+  await expect(two.getByTestId('report-status')).toHaveText('approved');
+  const download = two.waitForEvent('download');
+  await two.getByRole('button', { name: 'Download goAML XML' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^rpt_.*\.xml$/);
+  await two.getByLabel('NFIU reference').fill('NFIU-WEB-0001');
+  await two.getByRole('button', { name: 'Mark as filed' }).click();
+  await expect(two.getByTestId('report-status')).toHaveText('filed');
+  await expect(two.getByText('NFIU-WEB-0001 (MANUAL)')).toBeVisible();
+  await shot(two, 'report-filed');
+});
+
+test('an auditor reads the reports but drafts nothing', async ({ page }) => {
+  const f = fixture();
+  await signIn(page, f.users.auditor);
+  await page.getByRole('link', { name: 'Reports' }).click();
+  await expect(page.getByRole('heading', { name: /Regulatory reports/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Draft report' })).toHaveCount(0);
+  await page.getByLabel('Report status').selectOption('FILED');
+  await page.getByRole('link', { name: /^rpt_/ }).first().click();
+  await expect(page.getByTestId('report-status')).toHaveText('filed');
+  await expect(page.getByRole('button', { name: 'Mark as filed' })).toHaveCount(0);
+});
