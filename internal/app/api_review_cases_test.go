@@ -161,3 +161,38 @@ func TestKYBDirectorWatchlistHitOpensReviewCase(t *testing.T) {
 	require.Contains(t, cs[0].Description, "CUST-0042")
 	require.Contains(t, s.caseCreatedWebhooks(f), cs[0].ID)
 }
+
+// TestKYCWatchlistHitOpensReviewCase: an applicant whose verified name is on the tenant's
+// watchlist opens a HIGH KYC_REVIEW case when the BVN ties the application to that identity; the
+// verification itself stands. Before, individual KYC was never screened and no case opened.
+func TestKYCWatchlistHitOpensReviewCase(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.reviewTenant()
+
+	// Not yet listed: a verified applicant opens no case.
+	clean := s.createKYC(admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Adebayo", "lastName": "Ogunleye", "dateOfBirth": "1985-03-14"})
+	var out verifyOut
+	s.verify(admin, clean.ID, "bvn", bvnBody(adebayo)).decode(t, &out)
+	require.True(t, out.IsMatch)
+	require.Empty(t, s.reviewCases(admin, clean.ID))
+
+	env := s.rest("POST", "/api/v1/watchlists", cred{Bearer: admin}, map[string]any{"name": "Local PEPs", "type": "PEP"})
+	require.Equal(t, 201, env.Status, "%s", env.Raw)
+	var wl struct{ ID string }
+	env.decode(t, &wl)
+	env = s.rest("POST", "/api/v1/watchlists/"+wl.ID+"/entries", cred{Bearer: admin},
+		map[string]any{"name": "Adebayo Ogunleye", "entityType": "INDIVIDUAL", "reference": "PEP-0007"})
+	require.Equal(t, 201, env.Status, "%s", env.Raw)
+
+	a := s.createKYC(admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Adebayo", "lastName": "Ogunleye", "dateOfBirth": "1985-03-14"})
+	s.verify(admin, a.ID, "bvn", bvnBody(adebayo)).decode(t, &out)
+	require.True(t, out.IsMatch, "a watchlist hit does not undo the verification")
+	cs := s.reviewCases(admin, a.ID)
+	require.Len(t, cs, 1)
+	require.Equal(t, "HIGH", cs[0].Priority)
+	require.Equal(t, "OPEN", cs[0].Status)
+	require.Contains(t, cs[0].Description, "watchlist hit")
+	require.Contains(t, cs[0].Description, "PEP-0007")
+	require.Contains(t, s.caseCreatedWebhooks(f), cs[0].ID)
+}

@@ -140,7 +140,7 @@ func wireKYC(w *wiring) error {
 	}
 	store := postgres.NewKYCStore(w.db)
 	svc := kyc.NewService(kyc.Deps{Store: store, Wallet: w.wallet, Providers: providers, Biometrics: bio, Blobs: blobs,
-		Now: w.now, Logger: w.log, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second)})
+		Now: w.now, Logger: w.log, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second), Matcher: w.matcher})
 
 	p, h := complydv1connect.NewKycServiceHandler(connectapi.NewKYCHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.KycServiceName, p, h)

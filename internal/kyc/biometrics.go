@@ -346,7 +346,7 @@ func (s *Service) record(ctx context.Context, tenantID tenancy.TenantID, actor a
 		return Change{Results: results, Hold: h, ChargeDescription: desc, Audit: audit.Event{TenantID: tenantID, Actor: actor,
 			Action: "kyc.verified_" + lower(string(r.IdentityType)), ResourceType: "kyc_application", ResourceID: a.ID, Before: before,
 			After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": r.IsMatch, "reason": r.ErrorMessage, "resultId": r.ID}},
-			OpenCase: ReviewCase(*a, results)}, nil
+			OpenCase: ReviewCase(*a, results, nil)}, nil
 	})
 }
 

@@ -6,16 +6,18 @@ import (
 
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/sanctions"
 )
 
 // ReviewCase returns the KYC_REVIEW case a verification opens (docs/kyc-review-cases.md), or nil
 // when every result passed: a BVN or NIN that did not match (or that the registry does not
 // know), a failed liveness check (locally detected NO_FACE or MULTIPLE_FACES included: the
-// officer, not complyd, decides whether it was a bad photo) or a face that did not match. The
+// officer, not complyd, decides whether it was a bad photo), a face that did not match, or
+// watchlist hits on the applicant's name (HIGH; CRITICAL on a sanctions list). The
 // case is automatic, like the screening cases: unassigned, announced by case.created and to the
 // compliance officers; the store opens it in the transaction of the change, and only when the
 // application has no KYC_REVIEW case still open (one open review per application).
-func ReviewCase(a Application, results []Result) *cases.NewParams {
+func ReviewCase(a Application, results []Result, hits []WatchlistHit) *cases.NewParams {
 	var failed []string
 	priority := cases.PriorityMedium
 	for _, r := range results {
@@ -31,6 +33,15 @@ func ReviewCase(a Application, results []Result) *cases.NewParams {
 		// mistyped number.
 		if r.IdentityType == identity.VerifyLiveness || r.IdentityType == identity.VerifyFaceMatch {
 			priority = cases.PriorityHigh
+		}
+	}
+	if len(hits) > 0 {
+		failed = append(failed, "watchlist hit: "+describeHits(hits))
+		priority = cases.PriorityHigh
+		for _, h := range hits {
+			if h.ListType == string(sanctions.ListTypeSanctions) {
+				priority = cases.PriorityCritical
+			}
 		}
 	}
 	if len(failed) == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -32,6 +33,10 @@ type Deps struct {
 	// Images bounds the memory of the selfie and document images being decoded at once
 	// (nil: identity.DefaultDecodeBudget, waiting at most 2 s for room).
 	Images *identity.DecodeBudget
+	// Matcher screens the applicant's name against the global sanctions/PEP lists and the
+	// tenant's watchlists once a BVN or NIN has tied the application to a registry identity
+	// (watchlist.go); a hit opens a KYC_REVIEW case.
+	Matcher *sanctions.Matcher
 }
 
 // Service applies the KYC rules.
@@ -39,7 +44,7 @@ type Service struct{ Deps }
 
 // NewService returns the service; it panics on a missing dependency.
 func NewService(d Deps) *Service {
-	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Biometrics == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
+	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Biometrics == nil || d.Blobs == nil || d.Matcher == nil || d.Now == nil || d.Logger == nil {
 		panic("kyc: NewService needs every dependency")
 	}
 	if d.Images == nil {

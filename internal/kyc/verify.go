@@ -101,6 +101,13 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 				}
 				res.IsMatch = match
 				prior := *a
+				// Once the registry has tied the number to this applicant, the applicant is
+				// screened against the watchlists (in memory, no charge): a hit opens a
+				// KYC_REVIEW case but does not undo the verification (docs/kyc-review-cases.md).
+				var hits []WatchlistHit
+				if match {
+					hits = s.screen(tenantID, *a)
+				}
 				if match {
 					setNumber(a, v, c.Number, true)
 					a.advance(milestone)
@@ -112,8 +119,8 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 					Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.verified_" + field, ResourceType: "kyc_application",
 						ResourceID: a.ID, Before: snapshot(prior), After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": match,
 							"found": res.Found, "confidence": res.Confidence, "provider": res.Provider, "resultId": r.ID,
-							"mismatchedFields": mismatched, "changedFields": changedFields(prior, *a)}},
-					OpenCase: ReviewCase(*a, []Result{r})}, nil
+							"mismatchedFields": mismatched, "changedFields": changedFields(prior, *a), "watchlistHits": len(hits)}},
+					OpenCase: ReviewCase(*a, []Result{r}, hits)}, nil
 			})
 			if err != nil {
 				return err
