@@ -11,8 +11,8 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/identity"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
