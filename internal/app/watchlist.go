@@ -138,7 +138,7 @@ func watchlistEval(ctx context.Context, args []string, log *slog.Logger, out io.
 	idx := sanctions.NewIndex(entries)
 	fmt.Fprintf(out, "%d cases from %s; %d entries, %d names indexed in %s\n\n", len(cases), *set, idx.Len(), idx.Names(),
 		time.Since(start).Round(time.Millisecond))
-	return sanctions.WriteEvalTable(out, sanctions.Evaluate(idx, cases, []float64{0.75, 0.85, 0.95}))
+	return writeEvalReport(out, idx, cases)
 }
 
 // Default evaluation lists (shared/data/sanctions/README.md; the eval set was built from them).
