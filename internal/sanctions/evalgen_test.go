@@ -538,8 +538,8 @@ func couldBeListed(idx *Index, q string) bool {
 	seen := map[int32]bool{}
 	for _, t := range qs {
 		forDeletes(t.canon, func(k string) {
-			for _, id := range idx.lookup([]byte(k)) {
-				seen[id] = true
+			for _, p := range idx.lookup([]byte(k)) {
+				seen[p>>slotBits] = true
 			}
 		})
 	}

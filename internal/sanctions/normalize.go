@@ -13,18 +13,31 @@ type token struct {
 	canon string
 	// phon is the phonetic key of canon.
 	phon string
+	// skel is the romanisation skeleton of canon (skeleton.go).
+	skel string
+	// bare is canon without an attached particle (alzawahiri → zawahiri), "" if none.
+	bare string
 	// weak tokens (al, bin, trading, …) weigh little and never match alone.
 	weak bool
+	// w is the token's weight: its rarity across the loaded lists (Index.weightOf),
+	// at most weakWeight for a weak token.
+	w float64
 }
 
 // weakWeight is a weak token's share of a strong token's weight.
 const weakWeight = 0.3
 
-func (t token) weight() float64 {
+func (t token) weight() float64 { return t.w }
+
+// newToken builds a token from its folded and canonical spellings, weighted as
+// if rare (the index lowers the weight of tokens common in its lists).
+func newToken(raw, canon string) token {
+	t := token{raw: raw, canon: canon, phon: phoneticKey(canon), skel: skeleton(canon), bare: stripParticle(canon),
+		weak: weakTokens[canon], w: 1}
 	if t.weak {
-		return weakWeight
+		t.w = weakWeight
 	}
-	return 1
+	return t
 }
 
 // foldTable maps precomposed Latin letters to ASCII. Combining marks are
@@ -142,12 +155,19 @@ func tokenize(name string) []token {
 		if honorifics[f] || companySuffixes[f] {
 			continue
 		}
+		// A legal form split in two (COMP ANY) or written onto the name (ZENIT-OOO
+		// folds apart, OOOZENIT and CULTURELLC do not).
+		if i+1 < len(fields) && len(f)+len(fields[i+1]) >= 5 && companySuffixes[f+fields[i+1]] {
+			i++
+			continue
+		}
+		f = stripAttachedForm(f)
 		for _, c := range canonicalize(f) {
 			// "abd al rahman": the article after abd is part of the compound.
 			if c == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
 				i++
 			}
-			out = append(out, token{raw: f, canon: c, phon: phoneticKey(c), weak: weakTokens[c]})
+			out = append(out, newToken(f, c))
 		}
 	}
 	return out
@@ -174,4 +194,24 @@ func joinSpelledSuffixes(fields []string) []string {
 		out = append(out, fields[i])
 	}
 	return out
+}
+
+// attachedForms are legal forms that lists and customers write onto the name
+// without a space (OOOZENIT, CULTURELLC).
+var attachedPrefixForms = []string{"ooo", "oao", "zao", "pjsc", "ojsc", "cjsc"}
+var attachedSuffixForms = []string{"llc", "ltd", "ooo", "plc", "gmbh", "jsc", "llp", "fze"}
+
+// stripAttachedForm removes an attached legal form when at least four letters remain.
+func stripAttachedForm(f string) string {
+	for _, p := range attachedPrefixForms {
+		if rest, ok := strings.CutPrefix(f, p); ok && len(rest) >= 4 {
+			return rest
+		}
+	}
+	for _, p := range attachedSuffixForms {
+		if rest, ok := strings.CutSuffix(f, p); ok && len(rest) >= 4 {
+			return rest
+		}
+	}
+	return f
 }

@@ -73,21 +73,22 @@ func (idx *Index) Search(q Query) []Match {
 	if len(qt) > maxQueryTokens {
 		qt = qt[:maxQueryTokens]
 	}
-	// wInitials and wUncounted (weak and repeated tokens) do not generate
-	// candidates; the bound below assumes they match.
-	qStrong, wQuery, wInitials, wUncounted := 0, 0.0, 0.0, 0.0
+	for i := range qt {
+		qt[i].w = idx.weightOf(qt[i])
+	}
+	// Strong query tokens generate candidates; initials, weak and repeated
+	// tokens do not (the bound below assumes they may match anything).
+	qStrong, wCounted, nOptional := 0, 0.0, 0
 	for i, t := range qt {
-		wQuery += t.weight()
 		switch {
-		case t.initial():
-			wInitials += t.weight()
-		case t.weak || seenCanon(qt[:i], t.canon):
-			wUncounted += t.weight()
-			if !t.weak {
-				qStrong++
-			}
+		case t.initial() || t.weak:
+			nOptional++
+		case seenCanon(qt[:i], t.canon):
+			nOptional++
+			qStrong++
 		default:
 			qStrong++
+			wCounted += t.unmatchedCost()
 		}
 	}
 	if qStrong == 0 || len(idx.names) == 0 {
@@ -95,36 +96,75 @@ func (idx *Index) Search(q Query) []Match {
 	}
 	s := idx.scratch.Get().(*scratch)
 	defer func() { s.reset(); idx.scratch.Put(s) }()
+	s.qcomp = joinPairs(qt, s.qcomp[:0])
 
-	// Candidate generation: each strong query token hits the names holding a
-	// token that shares it or one of its one-letter deletions (symmetric
-	// delete: equal after transliteration, or about one or two edits apart).
-	// Phonetic keys are too coarse for generation (muhammad and mahmud share
-	// one); they only refine the score of candidates found here.
+	// Candidate generation, one unit at a time: each strong query token (its
+	// spelling and one-letter deletions, the same without an attached
+	// particle, its skeleton) and each pair of adjacent query tokens joined
+	// (Bin Laden → binladen). Phonetic keys are too coarse for generation
+	// (muhammad and mahmud share one); they only refine the score of
+	// candidates found here. Per name, the search keeps the name weight the
+	// units hit (the heaviest per unit) and the query weight of those units.
+	unit := int32(0)
+	visit := func(list []int32) {
+		for _, p := range list {
+			id := p >> slotBits
+			w := idx.names[id].spanWeight(p & slotMask)
+			if s.umark[id] != unit {
+				if s.umark[id] == 0 {
+					s.touched = append(s.touched, id)
+				}
+				s.umark[id] = unit
+				s.ucur[id] = w
+				s.utouch = append(s.utouch, id)
+			} else if w > s.ucur[id] {
+				s.ucur[id] = w
+			}
+		}
+	}
+	endUnit := func(qw float64) {
+		for _, id := range s.utouch {
+			s.hitN[id] += s.ucur[id]
+			s.hitQ[id] += qw
+		}
+		s.utouch = s.utouch[:0]
+	}
+	probeSkel := func(sk string) {
+		if len(sk) >= 3 {
+			s.keyBuf = append(append(s.keyBuf[:0], skelMark), sk...)
+			visit(idx.lookup(s.keyBuf))
+		}
+	}
 	for qi, t := range qt {
 		if t.weak || t.initial() || seenCanon(qt[:qi], t.canon) {
 			// A repeated token (Muhammad … Muhammad) would hit the same
 			// names twice and defeat the bound below; it still scores.
 			continue
 		}
-		mark := int32(qi + 1)
-		visit := func(list []int32) {
-			for _, id := range list {
-				if s.mark[id] == mark {
-					continue
-				}
-				if s.mark[id] == 0 && s.hit[id] == 0 {
-					s.touched = append(s.touched, id)
-				}
-				s.mark[id] = mark
-				s.hit[id] += 1
-			}
-		}
+		unit++
 		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		if t.bare != "" {
+			s.keyBuf = forDeleteKeys(t.bare, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		}
+		probeSkel(t.skel)
+		endUnit(t.unmatchedCost())
+	}
+	for j, c := range s.qcomp {
+		if c.canon == "" {
+			continue
+		}
+		unit++
+		s.keyBuf = forDeleteKeys(c.canon, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		probeSkel(c.skel)
+		endUnit(qt[j].unmatchedCost() + qt[j+1].unmatchedCost())
 	}
 
-	// The best a candidate can score is when every hit is exact and the rest
-	// of the name is all that is left over; evidence can only add boost.
+	// The best a candidate can score: every name token it hit matched exactly
+	// (adding the optional query tokens' best case), and the counted query
+	// tokens that hit nothing stay unmatched at their own weight. With M the
+	// matched name weight, U that unmatched query weight and W the name's
+	// weight, the score 2M / (1.5M + U + W/2) grows with M. Evidence can only
+	// add boost.
 	boost := 0.0
 	if q.DateOfBirth != "" {
 		boost += dobExactBoost
@@ -134,11 +174,10 @@ func (idx *Index) Search(q Query) []Match {
 	}
 	floor := q.Threshold - boost
 	for _, id := range s.touched {
-		h := s.hit[id]
 		nm := &idx.names[id]
-		opt := wInitials + wUncounted
-		rest := max(nm.weight-h-opt, 0)
-		if 2*(h+wUncounted+simInitial*wInitials)/(wQuery+h+opt+unmatchedNameWeight*rest) < floor {
+		m := min(nm.weight, s.hitN[id]+float64(nOptional)*nm.maxW)
+		u := max(wCounted-s.hitQ[id], 0)
+		if 2*m/(1.5*m+u+0.5*nm.weight) < floor {
 			continue
 		}
 		e := &idx.entries[nm.entry]
@@ -146,7 +185,7 @@ func (idx *Index) Search(q Query) []Match {
 			continue
 		}
 		mark := len(s.pairs)
-		al, grown := nameScore(qt, qStrong, nm, s.pairs)
+		al, grown := nameScore(qt, s.qcomp, qStrong, nm, s.pairs)
 		if al.score == 0 {
 			continue
 		}
@@ -201,8 +240,8 @@ func (idx *Index) match(q Query, qt []token, c candidate) Match {
 	ex.Tokens = make([]TokenMatch, 0, len(c.pairs))
 	for _, p := range c.pairs {
 		ex.Tokens = append(ex.Tokens, TokenMatch{
-			Query: qt[p.qi].raw, Name: nm.tokens[p.ni].raw, Kind: p.kind, Edits: p.dist,
-			Similarity: p.sim, Weak: qt[p.qi].weak || nm.tokens[p.ni].weak,
+			Query: spanText(qt, p.qi, p.qn), Name: spanText(nm.tokens, p.ni, p.nn), Kind: p.kind, Edits: p.dist,
+			Similarity: p.sim, Weak: p.weak,
 		})
 	}
 	ex.explainUnmatched(qt, nm, c.pairs)
@@ -254,8 +293,8 @@ func round3(x float64) float64 {
 func (ex *Explanation) explainUnmatched(q []token, nm *indexedName, pairs []pairSim) {
 	var usedQ, usedN uint64
 	for _, p := range pairs {
-		usedQ |= 1 << p.qi
-		usedN |= 1 << p.ni
+		usedQ |= p.qmask()
+		usedN |= p.nmask()
 	}
 	for i, t := range q {
 		if usedQ&(1<<i) == 0 {
@@ -285,4 +324,12 @@ func seenCanon(ts []token, c string) bool {
 		}
 	}
 	return false
+}
+
+// spanText is the folded text of n tokens from i, joined by spaces.
+func spanText(ts []token, i, n int8) string {
+	if n == 1 {
+		return ts[i].raw
+	}
+	return ts[i].raw + " " + ts[i+1].raw
 }
