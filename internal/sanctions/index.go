@@ -225,6 +225,9 @@ func (idx *Index) indexName(del map[string][]int32, id int32) {
 		if t.bare != "" {
 			forDeletes(t.bare, func(k string) { add(k, slot) })
 		}
+		if t.raw != t.canon && skeleton(t.raw) != "" { // the spelling as listed, for typos of it (Moahmed ~ Mohamed)
+			forDeletes(t.raw, func(k string) { add(k, slot) })
+		}
 		if len(t.skel) >= 3 {
 			add(string(skelMark)+t.skel, slot)
 		}

@@ -50,8 +50,9 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	}
 	if q.weak || n.weak {
 		// Particles match only exactly; longer weak words (foundation,
-		// industries) may carry a typo, and still never count as strong.
-		if !q.weak || !n.weak || min(len(q.canon), len(n.canon)) < 5 {
+		// industries) may carry a typo, and a pair with a weak side never
+		// counts as strong.
+		if min(len(q.canon), len(n.canon)) < 5 {
 			return 0, "", 0
 		}
 	}
@@ -84,10 +85,11 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	}
 	// The same romanisation skeleton (Yevgeniy ~ Evgeny, Khaled ~ Haled):
 	// the first letter must agree (or both be vowels, y included).
-	// Short tokens are left out (with every vowel one symbol, Aisha and Isse
-	// would agree), and so are spellings more than a third apart.
-	if best < simSkeleton && minLen >= 5 && q.skel == n.skel && q.skel != "" &&
-		(q.canon[0] == n.canon[0] || q.skel[0] == 'a') &&
+	// Four-letter tokens need the same first letter (with every vowel one
+	// symbol, Aisha and Isse would agree), and spellings more than a third
+	// apart are left out.
+	if best < simSkeleton && minLen >= 4 && q.skel == n.skel && q.skel != "" &&
+		(q.canon[0] == n.canon[0] || q.skel[0] == 'a' && minLen >= 5) &&
 		osaDistance(q.canon, n.canon, max(2, maxLen/3)) <= max(2, maxLen/3) {
 		best, kind, dist = simSkeleton, KindTransliteration, 0
 	}

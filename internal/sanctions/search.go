@@ -146,6 +146,9 @@ func (idx *Index) Search(q Query) []Match {
 		if t.bare != "" {
 			s.keyBuf = forDeleteKeys(t.bare, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
 		}
+		if t.raw != t.canon && len(t.raw) < 32 {
+			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		}
 		probeSkel(t.skel)
 		endUnit(t.unmatchedCost())
 	}

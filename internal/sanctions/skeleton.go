@@ -4,9 +4,10 @@ import "strings"
 
 // skeletonReplacer folds the letter groups romanisations of Arabic, Persian,
 // Cyrillic and West African names write differently (kh/h, ou/u, ee/i, q/k,
-// ks/x, dj/j, zh/j, w/v, …) before every vowel becomes one symbol.
+// ks/x, dj/j, zh/j, w/v, dh/z for the Arabic letters romanised either way,
+// …) before every vowel becomes one symbol.
 var skeletonReplacer = strings.NewReplacer(
-	"kh", "h", "gh", "g", "ph", "f", "th", "t", "dh", "d", "sh", "s", "ch", "s", "zh", "j", "dj", "j", "dz", "j",
+	"kh", "h", "gh", "g", "ph", "f", "th", "t", "dh", "s", "sh", "s", "ch", "s", "zh", "j", "dj", "j", "dz", "j",
 	"ks", "x", "ck", "k", "ts", "s", "tz", "s", "q", "k", "c", "k", "z", "s", "w", "v",
 )
 
