@@ -19,6 +19,9 @@ type indexedName struct {
 	strong int     // number of strong tokens
 	weight float64 // sum of token weights
 	maxW   float64 // the largest token weight
+	// firsts has bit c-'a' set when a token starts with letter c (an initial
+	// in the query can only match those).
+	firsts uint32
 }
 
 // Index is an immutable, searchable set of entries. Build it with NewIndex;
@@ -41,6 +44,9 @@ type Index struct {
 	// candidates, which the scoring then rejects.
 	del      map[uint64]span
 	postings []int32
+	// postW[i] is the weight of the token or pair postings[i] points at, so
+	// that the search reads it in sequence instead of chasing every name.
+	postW []float32
 	// weights maps the hash of a canonical token to its rarity weight (weightOf).
 	weights map[uint64]float32
 	seed    maphash.Seed
@@ -62,11 +68,17 @@ type span struct{ off, n uint32 }
 
 // lookup returns the postings of the token or deletion key.
 func (idx *Index) lookup(key []byte) []int32 {
+	p, _ := idx.lookupW(key)
+	return p
+}
+
+// lookupW returns the postings of a key and their weights.
+func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
 	sp, ok := idx.del[maphash.Bytes(idx.seed, key)]
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return idx.postings[sp.off : sp.off+sp.n]
+	return idx.postings[sp.off : sp.off+sp.n], idx.postW[sp.off : sp.off+sp.n]
 }
 
 // spanWeight is the weight of the token or joined pair a posting points at.
@@ -187,9 +199,13 @@ func (idx *Index) freeze(del map[string][]int32) {
 		}
 		byHash[h] = l
 	}
+	idx.postW = make([]float32, 0, total)
 	for h, l := range byHash {
 		idx.del[h] = span{off: uint32(len(idx.postings)), n: uint32(len(l))}
 		idx.postings = append(idx.postings, l...)
+		for _, p := range l {
+			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
+		}
 	}
 }
 
@@ -202,6 +218,9 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 	for _, t := range toks {
 		if !t.weak && !t.initial() {
 			nm.strong++
+		}
+		if c := t.canon[0]; c >= 'a' && c <= 'z' {
+			nm.firsts |= 1 << (c - 'a')
 		}
 	}
 	if nm.strong == 0 {
@@ -326,13 +345,8 @@ func (idx *Index) Entries() []Entry { return idx.entries }
 
 // scratch is per-search working memory, pooled per Index.
 type scratch struct {
-	// Per name: hitN is the name weight the query's units hit (the largest
-	// per unit, summed over units), hitQ the query weight of those units;
-	// umark/ucur track the current unit.
-	hitN    []float64
-	hitQ    []float64
-	ucur    []float64
-	umark   []int32
+	// acc holds, per name, what the query's units hit (nameAcc).
+	acc     []nameAcc
 	touched []int32
 	utouch  []int32
 	keyBuf  []byte              // deletion keys of the query tokens
@@ -352,15 +366,13 @@ type candidate struct {
 }
 
 func newScratch(n int) *scratch {
-	return &scratch{hitN: make([]float64, n), hitQ: make([]float64, n), ucur: make([]float64, n), umark: make([]int32, n),
+	return &scratch{acc: make([]nameAcc, n),
 		best: map[int32]candidate{}}
 }
 
 func (s *scratch) reset() {
 	for _, id := range s.touched {
-		s.hitN[id] = 0
-		s.hitQ[id] = 0
-		s.umark[id] = 0
+		s.acc[id] = nameAcc{}
 	}
 	s.touched = s.touched[:0]
 	s.utouch = s.utouch[:0]
@@ -368,4 +380,15 @@ func (s *scratch) reset() {
 	s.pairs = s.pairs[:0]
 	clear(s.best)
 	s.ranked = s.ranked[:0]
+}
+
+// nameAcc is one name's accumulator during a search, kept in one struct so
+// that a posting visit touches one cache line. hitN is the name weight the
+// query's units hit (the heaviest per unit, summed over units), hitS the weight
+// of the distinct name tokens hit (slots), hitQ the query weight of the units
+// that hit; umark and ucur track the current unit.
+type nameAcc struct {
+	slots                  uint64
+	hitN, hitS, hitQ, ucur float32
+	umark                  int32
 }

@@ -15,8 +15,13 @@ type token struct {
 	phon string
 	// skel is the romanisation skeleton of canon (skeleton.go).
 	skel string
-	// bare is canon without an attached particle (alzawahiri → zawahiri), "" if none.
-	bare string
+	// bare is canon without an attached particle (alzawahiri → zawahiri), "" if none;
+	// bareSkel is its skeleton.
+	bare, bareSkel string
+	// mask and rawMask have bit c-'a' set for each letter c in canon, raw: an
+	// edit changes at most two bits, so tokens whose masks differ in more than
+	// 2·d bits are more than d edits apart (a cheap test before osaDistance).
+	mask, rawMask uint32
 	// weak tokens (al, bin, trading, …) weigh little and never match alone.
 	weak bool
 	// w is the token's weight: its rarity across the loaded lists (Index.weightOf),
@@ -37,7 +42,24 @@ func newToken(raw, canon string) token {
 	if t.weak {
 		t.w = weakWeight
 	}
+	if t.bare != "" {
+		t.bareSkel = skeleton(t.bare)
+	}
+	t.mask, t.rawMask = letterMask(canon), letterMask(raw)
 	return t
+}
+
+// letterMask sets bit c-'a' for each ASCII letter c of s (other bytes share bit 26).
+func letterMask(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			m |= 1 << (c - 'a')
+		} else {
+			m |= 1 << 26
+		}
+	}
+	return m
 }
 
 // foldTable maps precomposed Latin letters to ASCII. Combining marks are

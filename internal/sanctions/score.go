@@ -1,5 +1,7 @@
 package sanctions
 
+import "math/bits"
+
 // MatchKind says how a query token matched a listed name token.
 type MatchKind string
 
@@ -68,9 +70,21 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	if maxLen >= 4 && minLen >= 3 && abs(la-lb) <= 3 {
 		// Typo tolerance grows with length: one edit from four letters, two
 		// from six, three from twelve.
-		d := osaDistance(q.canon, n.canon, 3)
-		if q.raw != q.canon || n.raw != n.canon { // Terek ~ Tarek, though tarek is canonically tariq
-			d = min(d, osaDistance(q.raw, n.raw, 3))
+		limit := 1
+		switch {
+		case minLen >= 12:
+			limit = 3
+		case minLen >= 6:
+			limit = 2
+		}
+		d := limit + 1
+		if abs(la-lb) <= limit && bits.OnesCount32(q.mask^n.mask) <= 2*limit {
+			d = osaDistance(q.canon, n.canon, limit)
+		}
+		// Terek ~ Tarek, though tarek is canonically tariq.
+		if (q.raw != q.canon || n.raw != n.canon) && d > 1 && abs(len(q.raw)-len(n.raw)) <= limit &&
+			bits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit {
+			d = min(d, osaDistance(q.raw, n.raw, limit))
 		}
 		switch {
 		case d == 1 && (maxLen >= 5 || q.canon[0] == n.canon[0]):
@@ -194,10 +208,10 @@ func pairTokens(q, n token) (float64, MatchKind, int) {
 		}
 	}
 	if q.bare != "" {
-		try(token{canon: q.bare, raw: q.bare, skel: skeleton(q.bare)}, n)
+		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n)
 	}
 	if n.bare != "" {
-		try(q, token{canon: n.bare, raw: n.bare, skel: skeleton(n.bare)})
+		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel})
 	}
 	return sim, kind, dist
 }

@@ -2,6 +2,7 @@ package sanctions
 
 import (
 	"cmp"
+	mbits "math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -18,6 +19,10 @@ const (
 	// weakAliasFactor caps a weak alias's score below the BLOCK band.
 	weakAliasFactor = 0.93
 )
+
+// commonPostings is the number of names holding a token above which the
+// search does not probe the token's deletions.
+const commonPostings = 400
 
 // Query is one name search.
 type Query struct {
@@ -78,13 +83,16 @@ func (idx *Index) Search(q Query) []Match {
 	}
 	// Strong query tokens generate candidates; initials, weak and repeated
 	// tokens do not (the bound below assumes they may match anything).
-	qStrong, wCounted, nOptional := 0, 0.0, 0
+	qStrong, wCounted, nWeak, wRepeated := 0, 0.0, 0, 0.0
+	var initials []byte
 	for i, t := range qt {
 		switch {
-		case t.initial() || t.weak:
-			nOptional++
+		case t.initial():
+			initials = append(initials, t.canon[0])
+		case t.weak:
+			nWeak++
 		case seenCanon(qt[:i], t.canon):
-			nOptional++
+			wRepeated += t.w
 			qStrong++
 		default:
 			qStrong++
@@ -106,33 +114,58 @@ func (idx *Index) Search(q Query) []Match {
 	// candidates found here. Per name, the search keeps the name weight the
 	// units hit (the heaviest per unit) and the query weight of those units.
 	unit := int32(0)
-	visit := func(list []int32) {
-		for _, p := range list {
+	visit := func(list []int32, ws []float32) {
+		for i, p := range list {
 			id := p >> slotBits
-			w := idx.names[id].spanWeight(p & slotMask)
-			if s.umark[id] != unit {
-				if s.umark[id] == 0 {
+			w := ws[i]
+			// The distinct name tokens hit, each counted once however many
+			// query tokens hit it (a second bound on the matched weight).
+			var bits uint64
+			if sl := p & slotMask; sl >= compSlot {
+				bits = 3 << (sl - compSlot)
+			} else {
+				bits = 1 << sl
+			}
+			if nb := bits &^ s.acc[id].slots; nb != 0 {
+				if s.acc[id].umark == 0 {
+					s.acc[id].hitS = 0
+				}
+				s.acc[id].slots |= nb
+				if nb == bits && nb&(nb-1) == 0 {
+					s.acc[id].hitS += w
+				} else {
+					toks := idx.names[id].tokens
+					for nb != 0 {
+						j := mbits.TrailingZeros64(nb)
+						s.acc[id].hitS += float32(toks[j].w)
+						nb &= nb - 1
+					}
+				}
+			}
+			if s.acc[id].umark != unit {
+				if s.acc[id].umark == 0 {
 					s.touched = append(s.touched, id)
 				}
-				s.umark[id] = unit
-				s.ucur[id] = w
+				s.acc[id].umark = unit
+				s.acc[id].ucur = w
 				s.utouch = append(s.utouch, id)
-			} else if w > s.ucur[id] {
-				s.ucur[id] = w
+			} else if w > s.acc[id].ucur {
+				s.acc[id].ucur = w
 			}
 		}
 	}
-	endUnit := func(qw float64) {
+	endUnit := func(qw32 float64) {
+		qw := float32(qw32)
 		for _, id := range s.utouch {
-			s.hitN[id] += s.ucur[id]
-			s.hitQ[id] += qw
+			s.acc[id].hitN += s.acc[id].ucur
+			s.acc[id].hitQ += qw
 		}
 		s.utouch = s.utouch[:0]
 	}
 	probeSkel := func(sk string) {
 		if len(sk) >= 3 {
 			s.keyBuf = append(append(s.keyBuf[:0], skelMark), sk...)
-			visit(idx.lookup(s.keyBuf))
+			visit(idx.lookupW(s.keyBuf))
 		}
 	}
 	for qi, t := range qt {
@@ -142,12 +175,22 @@ func (idx *Index) Search(q Query) []Match {
 			continue
 		}
 		unit++
-		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		// A token hundreds of names hold (muhammad, abd) is probed as
+		// spelled only: its deletions, listed spellings and skeleton would
+		// revisit the same names many times over, and a misspelt listed copy
+		// of so common a token weighs too little to matter.
+		s.keyBuf = append(s.keyBuf[:0], t.canon...)
+		if ps, ws := idx.lookupW(s.keyBuf); len(ps) >= commonPostings {
+			visit(ps, ws)
+			endUnit(t.unmatchedCost())
+			continue
+		}
+		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
 		if t.bare != "" {
-			s.keyBuf = forDeleteKeys(t.bare, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+			s.keyBuf = forDeleteKeys(t.bare, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
 		}
 		if t.raw != t.canon && len(t.raw) < 32 {
-			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
 		}
 		probeSkel(t.skel)
 		endUnit(t.unmatchedCost())
@@ -157,17 +200,24 @@ func (idx *Index) Search(q Query) []Match {
 			continue
 		}
 		unit++
-		s.keyBuf = forDeleteKeys(c.canon, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		// The joined spelling itself and its skeleton: a query that splits a
+		// listed word and also misspells it is left to the other tokens.
+		s.keyBuf = append(s.keyBuf[:0], c.canon...)
+		visit(idx.lookupW(s.keyBuf))
 		probeSkel(c.skel)
 		endUnit(qt[j].unmatchedCost() + qt[j+1].unmatchedCost())
 	}
 
-	// The best a candidate can score: every name token it hit matched exactly
-	// (adding the optional query tokens' best case), and the counted query
-	// tokens that hit nothing stay unmatched at their own weight. With M the
+	// The best a candidate can score: every name token it hit matched exactly,
+	// and the counted query tokens that hit nothing stay unmatched at their
+	// own weight. With S the similarity-weighted matched name weight, M the
 	// matched name weight, U that unmatched query weight and W the name's
-	// weight, the score 2M / (1.5M + U + W/2) grows with M. Evidence can only
-	// add boost.
+	// weight, the score is 2S / (1.5M + U + W/2). Weak and repeated query
+	// tokens may still match (at most weakWeight, resp. another token of
+	// the same spelling and weight, exactly), and so may initials (at
+	// simInitial, only a token with that first letter): the score is
+	// monotone in their weight, so the bound takes the better of initials
+	// matching the heaviest tokens or nothing. Evidence can only add boost.
 	boost := 0.0
 	if q.DateOfBirth != "" {
 		boost += dobExactBoost
@@ -178,9 +228,19 @@ func (idx *Index) Search(q Query) []Match {
 	floor := q.Threshold - boost
 	for _, id := range s.touched {
 		nm := &idx.names[id]
-		m := min(nm.weight, s.hitN[id]+float64(nOptional)*nm.maxW)
-		u := max(wCounted-s.hitQ[id], 0)
-		if 2*m/(1.5*m+u+0.5*nm.weight) < floor {
+		m := float64(min(s.acc[id].hitN, s.acc[id].hitS)) + float64(nWeak)*min(weakWeight, nm.maxW) + wRepeated
+		u := max(wCounted-float64(s.acc[id].hitQ), 0)
+		bound := 2 * m / (1.5*m + u + 0.5*nm.weight)
+		wi := 0.0
+		for _, c := range initials {
+			if nm.firsts&(1<<(c-'a')) != 0 {
+				wi += nm.maxW
+			}
+		}
+		if wi > 0 {
+			bound = max(bound, 2*(m+simInitial*wi)/(1.5*(m+wi)+u+0.5*nm.weight))
+		}
+		if bound < floor {
 			continue
 		}
 		e := &idx.entries[nm.entry]

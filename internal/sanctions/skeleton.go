@@ -12,7 +12,8 @@ var skeletonReplacer = strings.NewReplacer(
 )
 
 // skeleton returns the romanisation skeleton of a canonical token: letter
-// groups folded, every vowel (and y) written "a", repeated letters collapsed.
+// groups folded, every vowel (and y at either end) written "a", repeated
+// letters collapsed.
 // Yevgeniy and Evgeny, Aleksandr and Aleksander (one letter apart), Khaled and
 // Haled share or nearly share one. It is "" for tokens outside a–z.
 func skeleton(t string) string {
@@ -26,8 +27,14 @@ func skeleton(t string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
-		case 'e', 'i', 'o', 'u', 'y':
+		case 'e', 'i', 'o', 'u':
 			c = 'a'
+		case 'y':
+			// y is a vowel at either end (Yevgeniy ~ Evgeny) but a consonant
+			// inside (Husayn is not Hasan).
+			if i == 0 || i == len(s)-1 {
+				c = 'a'
+			}
 		}
 		if n := len(b); n > 0 && b[n-1] == c {
 			continue
