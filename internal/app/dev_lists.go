@@ -99,3 +99,13 @@ func importSnapshot(ctx context.Context, log *slog.Logger, out io.Writer) error 
 	}
 	return nil
 }
+
+// sanctionsListsHealth is /health's data.sanctionsLists: nil (left out) when the versions
+// cannot be read, since checks.sanctions already says whether lists are loaded.
+func sanctionsListsHealth(ctx context.Context, svc *sanctions.Service) any {
+	ls, err := svc.ListsHealth(ctx)
+	if err != nil {
+		return nil
+	}
+	return ls
+}

@@ -56,7 +56,10 @@ func Lists() ([]List, error) {
 			if err != nil {
 				return nil, err
 			}
-			sl.Files = append(sl.Files, sanctions.SourceFile{Name: name, Data: data})
+			// sdn.snapshot-2023-12-28.csv: the stored version's file names say what it is and
+			// its date (sanctions.Service.ListsHealth reports the age from it).
+			base, ext, _ := strings.Cut(name, ".")
+			sl.Files = append(sl.Files, sanctions.SourceFile{Name: base + ".snapshot-" + l.date + "." + ext, Data: data})
 		}
 		out = append(out, sl)
 	}
