@@ -16,7 +16,9 @@ import (
 // its publication date, not from the import.
 func TestHealthSanctionsLists(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, &serverOpts{NoGlobalLists: true})
+	// Its own database: global lists imported into the shared test database would reach every
+	// other test server of the package.
+	s := newTestServer(t, &serverOpts{NoGlobalLists: true, OwnDB: true})
 	type listHealth struct {
 		List        string    `json:"list"`
 		Version     int       `json:"version"`
