@@ -162,10 +162,15 @@ func (idx *Index) Search(q Query) []Match {
 		}
 		s.utouch = s.utouch[:0]
 	}
+	// A skeleton hundreds of names share (mahamad: every Muhammad) is not
+	// probed: the names it would add are found by their spelling if they are
+	// the same name, and would only be scored to be rejected if not.
 	probeSkel := func(sk string) {
 		if len(sk) >= 3 {
 			s.keyBuf = append(append(s.keyBuf[:0], skelMark), sk...)
-			visit(idx.lookupW(s.keyBuf))
+			if ps, ws := idx.lookupW(s.keyBuf); len(ps) < commonPostings {
+				visit(ps, ws)
+			}
 		}
 	}
 	for qi, t := range qt {
