@@ -221,6 +221,10 @@ func joinedSim(a, b token) (float64, int) {
 	if a.canon == "" || b.initial() || (b.weak && len(b.canon) < 5) {
 		return 0, 0
 	}
+	// Lengths further apart than any typo or skeleton rule allows: no match.
+	if la, lb := len(a.canon), len(b.canon); abs(la-lb) > max(3, max(la, lb)/3) {
+		return 0, 0
+	}
 	s, _, d := tokenSim(a, b)
 	if s < simTypo2 {
 		return 0, 0
