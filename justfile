@@ -41,10 +41,12 @@ bench-auth:
     go test ./internal/app -run '^$' -bench BenchmarkMe -benchtime 3000x
 
 # Sanctions matcher: one search over OFAC SDN + UN with all aliases (p50/p99 per op, one core),
-# then loading and indexing the lists (s/op) and the index's memory (index-MB).
+# then loading and indexing the lists (s/op) and the index's memory (index-MB), then the search
+# over HTTP from one client (p50/p99).
 bench-sanctions:
     go test ./internal/sanctions -run '^$' -bench BenchmarkSearch -cpu 1 -benchtime 30000x
     go test ./internal/sanctions -run '^$' -bench BenchmarkBuildIndex -cpu 1 -benchtime 5x
+    go test ./internal/app -run '^$' -bench BenchmarkSanctionsSearchHTTP -benchtime 3000x
 
 # Precision, recall and F1 at 0.75/0.85/0.95 on the labelled set against the shared lists.
 eval-sanctions:

@@ -21,6 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/pgcluster"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
+	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
 // Demo credentials printed by `complyd dev`.
@@ -96,7 +97,7 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 		return err
 	}
 	defer db.Close()
-	if err := seedDevLists(ctx, db, log, p.ListsDir); err != nil {
+	if err := seedDevLists(ctx, db, log, p.ListsDir, sanctionshttp.Sources(cfg.SanctionsOFACURL, cfg.SanctionsUNURL)); err != nil {
 		log.Warn("dev: sanctions lists not imported", "err", err)
 	}
 	a, err := buildApp(ctx, cfg, db, log, appOptions{})
@@ -167,16 +168,27 @@ func devSecret(path string) (string, error) {
 	return s, os.WriteFile(path, []byte(s), 0o600)
 }
 
-// seedDevLists imports the OFAC SDN and UN lists of the project's shared data into an empty dev
-// database, so `complyd dev` screens against real lists from the first run. Without the shared
-// data it says how to import lists.
-func seedDevLists(ctx context.Context, db *postgres.DB, log *slog.Logger, dir string) error {
+// seedDevLists imports the OFAC SDN and UN lists into an empty dev database, so `complyd dev`
+// screens against real lists from the first run: the project's shared data when it is beside the
+// checkout, else the official lists downloaded from sources, else (per list) the snapshot
+// shipped with the binary, with a warning naming its date (devLists).
+func seedDevLists(ctx context.Context, db *postgres.DB, log *slog.Logger, dir string, sources []sanctionshttp.Source) error {
 	versions, err := postgres.NewSanctionsStore(db).CurrentVersions(ctx)
 	if err != nil || len(versions) > 0 {
 		return err
 	}
 	if dir == "" {
-		log.Info("no sanctions lists loaded; import them with `complyd watchlist import` (README)")
+		lists, err := devLists(ctx, log, sanctionshttp.NewFetcher(), sources, devDownloadTimeout)
+		if err != nil {
+			return err
+		}
+		for _, l := range lists {
+			if err := importList(ctx, db, log, io.Discard, sanctions.ImportParams{List: l.List, Type: sanctions.ListTypeSanctions,
+				Format: l.Format, Files: l.Files}); err != nil {
+				return err
+			}
+			log.Info("dev: sanctions list imported", "list", l.List, "from", l.From)
+		}
 		return nil
 	}
 	read := func(rel string) (sanctions.SourceFile, error) {

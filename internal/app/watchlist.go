@@ -27,6 +27,9 @@ const watchlistUsage = `usage:
       docs/watchlists.md; a bad row fails the import with its line number.
       Stores a new version of the list and makes it current in one transaction; running
       replicas pick it up within seconds. A bad file fails and leaves the previous version.
+  complyd watchlist import --snapshot
+      Imports the dated OFAC SDN and UN snapshot shipped with complyd (see docs/sanctions.md;
+      serve never falls back to it by itself).
   complyd watchlist eval [--set FILE] [--data DIR | --db]
       Precision, recall and F1 at 0.75, 0.85 and 0.95 on the labelled set (default
       internal/sanctions/testdata/eval.jsonl) against the shared list files (default: the
@@ -51,8 +54,12 @@ func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out i
 	format := fs.String("format", "", "ofac-sdn-csv, un-xml, eu-fsf-xml, uk-csv, csv or jsonl")
 	list := fs.String("list", "", "list name, e.g. OFAC-SDN or UN-SC")
 	typ := fs.String("type", "SANCTIONS", "SANCTIONS or PEP")
+	snap := fs.Bool("snapshot", false, "import the dated OFAC and UN snapshot shipped with complyd")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *snap {
+		return importSnapshot(ctx, log, out)
 	}
 	if *format == "" || *list == "" || fs.NArg() == 0 {
 		return errors.New(watchlistUsage)
@@ -142,7 +149,7 @@ func watchlistEval(ctx context.Context, args []string, log *slog.Logger, out io.
 	idx := sanctions.NewIndex(entries)
 	fmt.Fprintf(out, "%d cases from %s; %d entries, %d names indexed in %s\n\n", len(cases), *set, idx.Len(), idx.Names(),
 		time.Since(start).Round(time.Millisecond))
-	return sanctions.WriteEvalTable(out, sanctions.Evaluate(idx, cases, []float64{0.75, 0.85, 0.95}))
+	return writeEvalReport(out, idx, cases)
 }
 
 // Default evaluation lists (shared/data/sanctions/README.md; the eval set was built from them).

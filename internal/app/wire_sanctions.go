@@ -56,6 +56,7 @@ func wireSanctions(w *wiring) error {
 		w.background = append(w.background, r.Run)
 	}
 	w.health.Sanctions = svc.Health
+	w.health.SanctionsLists = func(ctx context.Context) any { return sanctionsListsHealth(ctx, svc) }
 	return nil
 }
 

@@ -17,6 +17,9 @@ type HealthChecks struct {
 	// enabled, "none" when only tenants' own (BYOL) providers can verify, as `serve` runs by
 	// default; a tenant without one gets PROVIDER_UNAVAILABLE.
 	Identity string
+	// SanctionsLists, when set, describes each global list's version in force and its age
+	// (reported as data.sanctionsLists; nil leaves it out).
+	SanctionsLists func(ctx context.Context) any
 }
 
 // Health serves GET /health and GET /api/v1/health without authentication.
@@ -38,7 +41,13 @@ func Health(c HealthChecks) http.Handler {
 		if checks["sanctions"] != "ok" {
 			st = "degraded"
 		}
-		WriteSuccess(w, http.StatusOK, map[string]any{"status": st, "checks": checks})
+		data := map[string]any{"status": st, "checks": checks}
+		if c.SanctionsLists != nil {
+			if ls := c.SanctionsLists(ctx); ls != nil {
+				data["sanctionsLists"] = ls
+			}
+		}
+		WriteSuccess(w, http.StatusOK, data)
 	})
 }
 

@@ -347,7 +347,12 @@ func addPlainRoutes(paths obj) {
 				"status": obj{"type": "string", "enum": []any{"ok", "degraded"}},
 				"checks": obj{"type": "object", "properties": obj{
 					"database":  obj{"type": "string", "enum": []any{"ok", "error"}},
-					"sanctions": obj{"type": "string", "enum": []any{"ok", "empty", "error"}}}}}}}}}}},
+					"sanctions": obj{"type": "string", "enum": []any{"ok", "empty", "error"}}}},
+				"sanctionsLists": obj{"type": "array", "description": "Each global sanctions list in force: version, entries, import time, publication date when known (the shipped snapshot) and age in days.",
+					"items": obj{"type": "object", "properties": obj{
+						"list": obj{"type": "string"}, "version": obj{"type": "integer"}, "entries": obj{"type": "integer"},
+						"importedAt": obj{"type": "string", "format": "date-time"}, "publishedOn": obj{"type": "string", "format": "date"},
+						"ageDays": obj{"type": "integer"}}}}}}}}}}},
 			"503": obj{"$ref": "#/components/responses/503"}},
 	}}
 	paths[OpenAPIPath] = obj{"get": obj{

@@ -25,7 +25,16 @@ type EvalCase struct {
 	// Kind names the variant (exact, typo, transliteration, …) or negative
 	// family (common-nigerian, hard-negative, …).
 	Kind string `json:"kind"`
+	// Split is SplitTune or SplitHeldOut (the matcher is never tuned on the
+	// held-out quarter); empty in older sets.
+	Split string `json:"split,omitempty"`
 }
+
+// Evaluation splits.
+const (
+	SplitTune    = "tune"
+	SplitHeldOut = "heldout"
+)
 
 // EvalResult is the confusion count and derived metrics at one threshold. A
 // positive is a TP when its expected entry is among the returned matches
@@ -130,6 +139,119 @@ func WriteEvalTable(w io.Writer, results []EvalResult) error {
 	for _, r := range results {
 		if _, err := fmt.Fprintf(w, "| %.2f | %.4f | %.4f | %.4f | %d | %d | %d | %d |\n",
 			r.Threshold, r.Precision, r.Recall, r.F1, r.TP, r.FP, r.FN, r.TN); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// KindResult is the outcome of one kind of case at one threshold: for a
+// positive kind the share of queries whose entry was found (recall), for a
+// negative kind the share that raised any alert (false alert rate).
+type KindResult struct {
+	Kind  string
+	Label string
+	N     int
+	Hits  int
+	Rate  float64
+}
+
+// EvaluateKinds scores cases at threshold th, per kind, in kind order
+// (positives first).
+func EvaluateKinds(idx *Index, cases []EvalCase, th float64) []KindResult {
+	by := map[[2]string]*KindResult{}
+	for _, c := range cases {
+		k := [2]string{c.Label, c.Kind}
+		r := by[k]
+		if r == nil {
+			r = &KindResult{Kind: c.Kind, Label: c.Label}
+			by[k] = r
+		}
+		r.N++
+		ms := idx.Search(Query{Name: c.Query, EntityType: c.EntityType, Threshold: th, Limit: DefaultLimit})
+		if c.Label == LabelNegative {
+			if len(ms) > 0 {
+				r.Hits++
+			}
+			continue
+		}
+		if slices.ContainsFunc(ms, func(m Match) bool { return m.EntryID == *c.ExpectEntryID }) {
+			r.Hits++
+		}
+	}
+	out := make([]KindResult, 0, len(by))
+	for _, r := range by {
+		r.Rate = float64(r.Hits) / float64(r.N)
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b KindResult) int {
+		if a.Label != b.Label {
+			return strings.Compare(b.Label, a.Label) // positive before negative
+		}
+		return strings.Compare(a.Kind, b.Kind)
+	})
+	return out
+}
+
+// FilterSplit returns the cases of one split ("" keeps all).
+func FilterSplit(cases []EvalCase, split string) []EvalCase {
+	if split == "" {
+		return cases
+	}
+	var out []EvalCase
+	for _, c := range cases {
+		if c.Split == split {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// WriteKindTable writes per-kind recall (positives) and false alert rate
+// (negatives) as a Markdown table, one column per named set of results.
+func WriteKindTable(w io.Writer, names []string, results [][]KindResult) error {
+	head := "| kind | measure |"
+	sep := "|---|---|"
+	for _, n := range names {
+		head += " " + n + " |"
+		sep += "---:|"
+	}
+	if _, err := fmt.Fprintln(w, head+"\n"+sep); err != nil {
+		return err
+	}
+	type key struct{ label, kind string }
+	var order []key
+	seen := map[key]bool{}
+	for _, rs := range results {
+		for _, r := range rs {
+			if k := (key{r.Label, r.Kind}); !seen[k] {
+				seen[k] = true
+				order = append(order, k)
+			}
+		}
+	}
+	slices.SortStableFunc(order, func(a, b key) int {
+		if a.label != b.label {
+			return strings.Compare(b.label, a.label)
+		}
+		return strings.Compare(a.kind, b.kind)
+	})
+	for _, k := range order {
+		measure := "recall"
+		if k.label == LabelNegative {
+			measure = "false alerts"
+		}
+		line := fmt.Sprintf("| %s | %s |", k.kind, measure)
+		for _, rs := range results {
+			cell := " – |"
+			for _, r := range rs {
+				if r.Label == k.label && r.Kind == k.kind {
+					cell = fmt.Sprintf(" %.4f (%d/%d) |", r.Rate, r.Hits, r.N)
+				}
+			}
+			line += cell
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
 		}
 	}

@@ -17,8 +17,10 @@ var update = flag.Bool("update", false, "regenerate testdata/eval.jsonl from the
 
 const evalSetPath = "testdata/eval.jsonl"
 
-// TestEvaluate is the issue's acceptance check: at 0.75, precision ≥ 0.98
-// and recall ≥ 0.95 on OFAC SDN 2023-12-28 (sdn+alt+add) plus UN 2026-02-27.
+// TestEvaluate checks issue 18's figures on OFAC SDN 2023-12-28 (sdn+alt+add)
+// plus UN 2026-02-27 at 0.75: F1 ≥ 0.98 overall, and per kind of variation and
+// of negative on the tuning split and on the held-out one (set EVAL_ERRORS=1
+// or -v to list the misses of the tuning split).
 // Run with -v to print the table.
 func TestEvaluate(t *testing.T) {
 	t.Parallel()
@@ -33,12 +35,26 @@ func TestEvaluate(t *testing.T) {
 	res := Evaluate(idx, cases, []float64{0.75, 0.85, 0.95})
 	var b bytes.Buffer
 	require.NoError(t, WriteEvalTable(&b, res))
+	tune, held := FilterSplit(cases, SplitTune), FilterSplit(cases, SplitHeldOut)
+	kt, kh := EvaluateKinds(idx, tune, 0.75), EvaluateKinds(idx, held, 0.75)
+	require.NoError(t, WriteKindTable(&b, []string{"tune", "held-out"}, [][]KindResult{kt, kh}))
 	t.Logf("%d cases\n%s", len(cases), b.String())
-	if testing.Verbose() {
-		logEvalErrors(t, idx, cases, 0.75)
+	if testing.Verbose() || os.Getenv("EVAL_ERRORS") != "" {
+		logEvalErrors(t, idx, tune, 0.75)
 	}
+	require.GreaterOrEqual(t, res[0].F1, 0.98)
 	require.GreaterOrEqual(t, res[0].Precision, 0.98)
 	require.GreaterOrEqual(t, res[0].Recall, 0.95)
+	// The issue's per-kind targets are recall ≥ 0.95 and false alerts < 1%;
+	// typo-2 (about 0.82) and hard-negative (about 2%) do not reach them yet
+	// (docs/sanctions-matcher.md). These floors guard what is reached.
+	for _, k := range append(kt, kh...) {
+		if k.Label == LabelPositive {
+			require.GreaterOrEqual(t, k.Rate, 0.78, "recall of %s", k.Kind)
+		} else {
+			require.Less(t, k.Rate, 0.025, "false alerts of %s", k.Kind)
+		}
+	}
 }
 
 // logEvalErrors prints the false positives and false negatives at th.

@@ -1,7 +1,9 @@
 package sanctions
 
 import (
+	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -11,8 +13,8 @@ import (
 // known entry; negatives are names from pools of common Nigerian and
 // international names, and hard negatives that keep one token of a listed
 // name. A negative is discarded when it could be a listed name: when some
-// listed name and the query cover each other's strong tokens (each token
-// equal after transliteration or within one edit). That check uses only the
+// listed name covers every strong token of the query (each token equal after
+// transliteration or within one edit). That check uses only the
 // list data and an edit distance, never the matcher's scores.
 
 var (
@@ -45,9 +47,22 @@ type evalSource struct {
 	words []string
 }
 
+// evalSplit assigns a case to the tuning or the held-out split: positives by
+// their entry (every variant of one entry lands in the same split), negatives by
+// their query text. A quarter is held out; the matcher is never tuned on it.
+func evalSplit(key string) string {
+	h := fnv.New32a()
+	h.Write([]byte(key))
+	if h.Sum32()%4 == 0 {
+		return SplitHeldOut
+	}
+	return SplitTune
+}
+
 func generateEvalSet(entries []Entry, idx *Index) []EvalCase {
 	rng := rand.New(rand.NewPCG(20260227, 20231228))
 	var ofac, un []evalSource
+	strongNames := map[string][]string{} // entry id → its usable strong names (for the alias kind)
 	for i := range entries {
 		e := &entries[i]
 		names := []string{e.Name}
@@ -60,6 +75,7 @@ func generateEvalSet(entries []Entry, idx *Index) []EvalCase {
 			if !evalUsable(n) {
 				continue
 			}
+			strongNames[e.ID] = append(strongNames[e.ID], n)
 			s := evalSource{entry: e, name: n, words: strings.Fields(strings.NewReplacer(",", " ", ";", " ").Replace(n))}
 			if e.List == ListUNSC {
 				un = append(un, s)
@@ -71,27 +87,49 @@ func generateEvalSet(entries []Entry, idx *Index) []EvalCase {
 	var out []EvalCase
 	pick := func(src []evalSource, n int) {
 		for _, i := range rng.Perm(len(src))[:n] {
-			out = append(out, positives(rng, src[i])...)
+			for _, c := range positives(rng, src[i], strongNames[src[i].entry.ID]) {
+				c.Split = evalSplit(*c.ExpectEntryID)
+				out = append(out, c)
+			}
 		}
 	}
-	pick(ofac, 420)
-	pick(un, 180)
+	pick(ofac, 700)
+	pick(un, 300)
 
 	neg := func(q, kind string, et EntityType) {
 		if !couldBeListed(idx, q) {
-			out = append(out, EvalCase{Query: q, EntityType: et, Label: LabelNegative, Kind: kind})
+			out = append(out, EvalCase{Query: q, EntityType: et, Label: LabelNegative, Kind: kind, Split: evalSplit(q)})
 		}
 	}
-	for range 450 {
+	for range 500 {
 		neg(pickOne(rng, ngFirst)+" "+pickOne(rng, ngLast), "common-nigerian", "")
 	}
-	for range 150 {
+	for range 200 {
 		neg(pickOne(rng, ngFirst)+" "+pickOne(rng, ngFirst)+" "+pickOne(rng, ngLast), "common-nigerian", EntityIndividual)
 	}
-	for range 250 {
+	for range 300 {
 		neg(pickOne(rng, intFirst)+" "+pickOne(rng, intLast), "common-international", "")
 	}
 	all := append(append([]evalSource{}, ofac...), un...)
+	// Listed surnames and company words that several listed parties share: an
+	// ordinary customer who carries one of them must not alert.
+	surnames, companyWords := sharedListTokens(all)
+	for range 600 {
+		first := pickOne(rng, append(ngFirst, intFirst...))
+		q := first + " " + pickOne(rng, surnames)
+		if rng.IntN(3) == 0 {
+			q = first + " " + pickOne(rng, append(ngFirst, intFirst...)) + " " + pickOne(rng, surnames)
+		}
+		neg(q, "shared-surname", "")
+	}
+	for range 500 {
+		w := []string{pickOne(rng, bizWords), pickOne(rng, companyWords)}
+		if rng.IntN(2) == 0 {
+			w = append(w, pickOne(rng, companyWords))
+		}
+		rng.Shuffle(len(w), func(i, j int) { w[i], w[j] = w[j], w[i] })
+		neg(strings.Join(w, " ")+" "+pickOne(rng, suffixWords), "company-word", "")
+	}
 	for range 700 {
 		s := all[rng.IntN(len(all))]
 		w := cloneStrings(s.words)
@@ -111,6 +149,44 @@ func generateEvalSet(entries []Entry, idx *Index) []EvalCase {
 		}
 	}
 	return out
+}
+
+// sharedListTokens returns the last words of listed individuals' names and the
+// words of listed business names that at least three different entries share
+// (sorted, so the generator stays deterministic).
+func sharedListTokens(src []evalSource) (surnames, companyWords []string) {
+	ind, biz := map[string]map[string]bool{}, map[string]map[string]bool{}
+	add := func(m map[string]map[string]bool, w, id string) {
+		w = strings.Trim(w, ".-'")
+		if len(w) < 3 {
+			return
+		}
+		w = strings.ToUpper(w[:1]) + strings.ToLower(w[1:])
+		if m[w] == nil {
+			m[w] = map[string]bool{}
+		}
+		m[w][id] = true
+	}
+	for _, s := range src {
+		if s.entry.EntityType == EntityIndividual {
+			add(ind, s.words[len(s.words)-1], s.entry.ID)
+		} else {
+			for _, w := range s.words {
+				add(biz, w, s.entry.ID)
+			}
+		}
+	}
+	keep := func(m map[string]map[string]bool) []string {
+		var out []string
+		for w, ids := range m {
+			if len(ids) >= 3 {
+				out = append(out, w)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	return keep(ind), keep(biz)
 }
 
 // evalUsable keeps ASCII names with two to five strong tokens.
@@ -133,8 +209,48 @@ func pickOne(rng *rand.Rand, s []string) string { return s[rng.IntN(len(s))] }
 
 func cloneStrings(s []string) []string { return append([]string(nil), s...) }
 
-// positives derives up to four labelled variants of one listed name.
-func positives(rng *rand.Rand, s evalSource) []EvalCase {
+// particles are the name particles the particle kind attaches, drops or respells.
+var particles = setOf("al", "el", "bin", "ibn", "abu", "abou", "bint", "ben", "ould", "van", "von", "de", "da", "del", "der", "du", "le", "la")
+
+// translitRules are spelling changes that romanisations of Arabic, Persian,
+// Cyrillic and West African names make; the transliteration kind applies one
+// or two of them to one token (old→new, matched anywhere in the lower-cased
+// token). They were written from romanisation tables, not from the matcher.
+var translitRules = [][2]string{
+	{"ou", "u"}, {"u", "ou"}, {"ee", "i"}, {"i", "ee"}, {"oo", "u"}, {"u", "oo"}, {"kh", "h"}, {"kh", "k"},
+	{"q", "k"}, {"k", "q"}, {"y", "i"}, {"i", "y"}, {"j", "dj"}, {"dj", "j"}, {"sh", "ch"}, {"ch", "sh"},
+	{"x", "ks"}, {"ks", "x"}, {"ei", "ai"}, {"ai", "ei"}, {"ov", "off"}, {"ev", "yev"}, {"iy", "y"}, {"y", "iy"},
+	{"dh", "d"}, {"th", "t"}, {"gh", "g"}, {"ph", "f"}, {"f", "ph"}, {"ts", "tz"}, {"zh", "j"}, {"j", "zh"},
+	{"e", "a"}, {"a", "e"}, {"o", "u"}, {"u", "o"}, {"i", "e"}, {"e", "i"}, {"w", "v"}, {"v", "w"}, {"c", "k"},
+	{"ss", "s"}, {"s", "ss"}, {"mm", "m"}, {"dd", "d"}, {"z", "dh"}, {"aa", "a"}, {"ya", "ia"}, {"yu", "iu"},
+}
+
+// transliterate applies one rule at a random occurrence in w (keeping the first letter's case).
+func transliterate(rng *rand.Rand, w string) (string, bool) {
+	lw := strings.ToLower(w)
+	for _, ri := range rng.Perm(len(translitRules)) {
+		r := translitRules[ri]
+		var at []int
+		for i := 1; i+len(r[0]) <= len(lw); i++ { // never the first letter's rule at 0 for single vowels
+			if lw[i:i+len(r[0])] == r[0] {
+				at = append(at, i)
+			}
+		}
+		if len(at) == 0 {
+			continue
+		}
+		i := at[rng.IntN(len(at))]
+		out := lw[:i] + r[1] + lw[i+len(r[0]):]
+		if w == strings.ToUpper(w) {
+			return strings.ToUpper(out), true
+		}
+		return strings.ToUpper(out[:1]) + out[1:], true
+	}
+	return w, false
+}
+
+// positives derives up to six labelled variants of one listed name.
+func positives(rng *rand.Rand, s evalSource, others []string) []EvalCase {
 	id := s.entry.ID
 	et := ""
 	if rng.IntN(3) == 0 {
@@ -147,6 +263,7 @@ func positives(rng *rand.Rand, s evalSource) []EvalCase {
 		return EvalCase{Query: q, EntityType: EntityType(et), ExpectEntryID: &id, Label: LabelPositive, Kind: kind}
 	}
 	w := s.words
+	individual := s.entry.EntityType == EntityIndividual
 	variants := map[string]func() (string, bool){
 		"exact": func() (string, bool) { return s.name, true },
 		"case": func() (string, bool) {
@@ -162,22 +279,38 @@ func positives(rng *rand.Rand, s evalSource) []EvalCase {
 		},
 		"transliteration": func() (string, bool) {
 			c := cloneStrings(w)
-			for _, i := range rng.Perm(len(c)) {
-				canon, ok := variantCanon[strings.ToLower(c[i])]
-				if !ok {
-					continue
-				}
-				for _, g := range variantGroups {
-					if g[0] == canon {
-						alt := g[rng.IntN(len(g))]
-						if alt != strings.ToLower(c[i]) {
-							c[i] = strings.ToUpper(alt[:1]) + alt[1:]
-							return strings.Join(c, " "), true
+			if rng.IntN(2) == 0 { // a known spelling variant of a common name
+				for _, i := range rng.Perm(len(c)) {
+					canon, ok := variantCanon[strings.ToLower(c[i])]
+					if !ok {
+						continue
+					}
+					for _, g := range variantGroups {
+						if g[0] == canon {
+							alt := g[rng.IntN(len(g))]
+							if alt != strings.ToLower(c[i]) {
+								c[i] = strings.ToUpper(alt[:1]) + alt[1:]
+								return strings.Join(c, " "), true
+							}
 						}
 					}
 				}
 			}
-			return "", false
+			// a romanisation rule on one or two tokens of four letters or more
+			changed := 0
+			for _, i := range rng.Perm(len(c)) {
+				if len(c[i]) < 4 || particles[strings.ToLower(c[i])] {
+					continue
+				}
+				if t, ok := transliterate(rng, c[i]); ok {
+					c[i] = t
+					changed++
+					if changed == 2 || rng.IntN(2) == 0 {
+						break
+					}
+				}
+			}
+			return strings.Join(c, " "), changed > 0
 		},
 		"typo": func() (string, bool) {
 			c := cloneStrings(w)
@@ -193,13 +326,125 @@ func positives(rng *rand.Rand, s evalSource) []EvalCase {
 			c[best] = typo(rng, c[best])
 			return strings.Join(c, " "), true
 		},
+		// two edits: both in one long token (≥9 letters) or one in each of two tokens of ≥6
+		"typo-2": func() (string, bool) {
+			c := cloneStrings(w)
+			var long, mid []int
+			for i, x := range c {
+				if len(x) >= 9 {
+					long = append(long, i)
+				}
+				if len(x) >= 6 {
+					mid = append(mid, i)
+				}
+			}
+			switch {
+			case len(long) > 0 && (len(mid) < 2 || rng.IntN(2) == 0):
+				i := long[rng.IntN(len(long))]
+				c[i] = typo(rng, typo(rng, c[i]))
+			case len(mid) >= 2:
+				p := rng.Perm(len(mid))
+				c[mid[p[0]]] = typo(rng, c[mid[p[0]]])
+				c[mid[p[1]]] = typo(rng, c[mid[p[1]]])
+			default:
+				return "", false
+			}
+			return strings.Join(c, " "), true
+		},
+		// two adjacent words written as one ("Abdul Rahman" → "AbdulRahman")
+		"spacing-joined": func() (string, bool) {
+			if len(w) < 2 {
+				return "", false
+			}
+			c := cloneStrings(w)
+			i := rng.IntN(len(c) - 1)
+			joined := c[i] + strings.ToLower(c[i+1])
+			if c[i] == strings.ToUpper(c[i]) {
+				joined = c[i] + c[i+1]
+			}
+			c = append(append(c[:i:i], joined), c[i+2:]...)
+			return strings.Join(c, " "), true
+		},
+		// one word written as two ("Nasrallah" → "Nasr Allah")
+		"spacing-split": func() (string, bool) {
+			c := cloneStrings(w)
+			var long []int
+			for i, x := range c {
+				if len(x) >= 7 && !strings.ContainsAny(x, "-.'") {
+					long = append(long, i)
+				}
+			}
+			if len(long) == 0 {
+				return "", false
+			}
+			i := long[rng.IntN(len(long))]
+			at := 3 + rng.IntN(len(c[i])-5)
+			c[i] = c[i][:at] + " " + c[i][at:]
+			return strings.Join(c, " "), true
+		},
+		// a particle attached to the next word, detached from it, dropped or respelled
+		"particle": func() (string, bool) {
+			c := cloneStrings(w)
+			for _, i := range rng.Perm(len(c)) {
+				lw := strings.ToLower(c[i])
+				if p, rest, ok := strings.Cut(lw, "-"); ok && particles[p] && len(rest) >= 3 {
+					// AL-ZOMOR → ALZOMOR or AL ZOMOR
+					if rng.IntN(2) == 0 {
+						c[i] = strings.Replace(c[i], "-", "", 1)
+					} else {
+						c[i] = strings.Replace(c[i], "-", " ", 1)
+					}
+					return strings.Join(c, " "), true
+				}
+				if !particles[lw] || i+1 >= len(c) {
+					continue
+				}
+				switch r := rng.IntN(10); {
+				case r < 6: // attach
+					c[i] = c[i] + c[i+1]
+					c = append(c[:i+1], c[i+2:]...)
+				case r < 8 && len(c) > 2: // drop
+					c = append(c[:i], c[i+1:]...)
+				default: // respell al↔el, bin↔ben, abu↔abou
+					alt := map[string]string{"al": "el", "el": "al", "bin": "ben", "ben": "bin", "abu": "abou", "abou": "abu",
+						"de": "di", "van": "von", "von": "van", "da": "de", "du": "de", "le": "la", "la": "le"}[lw]
+					if alt == "" {
+						c[i] = c[i] + c[i+1]
+						c = append(c[:i+1], c[i+2:]...)
+					} else {
+						c[i] = alt
+					}
+				}
+				return strings.Join(c, " "), true
+			}
+			return "", false
+		},
 		"initials": func() (string, bool) {
-			if s.entry.EntityType != EntityIndividual || len(w) < 3 || len(w[0]) < 2 {
+			if !individual || len(w) < 3 || len(w[0]) < 2 {
 				return "", false
 			}
 			c := cloneStrings(w)
 			c[0] = c[0][:1] + "."
+			if len(c) >= 4 && rng.IntN(2) == 0 {
+				c[1] = c[1][:1] + "."
+			}
 			return strings.Join(c, " "), true
+		},
+		"alias": func() (string, bool) {
+			var alts []string
+			for _, o := range others {
+				if o != s.name {
+					alts = append(alts, o)
+				}
+			}
+			if len(alts) == 0 {
+				return "", false
+			}
+			a := strings.Fields(strings.NewReplacer(",", " ", ";", " ").Replace(alts[rng.IntN(len(alts))]))
+			if rng.IntN(2) == 0 {
+				rng.Shuffle(len(a), func(i, j int) { a[i], a[j] = a[j], a[i] })
+			}
+			return strings.Join(a, " "), true
 		},
 		"diacritics": func() (string, bool) {
 			var b strings.Builder
@@ -215,7 +460,7 @@ func positives(rng *rand.Rand, s evalSource) []EvalCase {
 			return b.String(), changed
 		},
 		"honorific-suffix": func() (string, bool) {
-			if s.entry.EntityType == EntityIndividual {
+			if individual {
 				return pickOne(rng, honorificWords) + " " + s.name, true
 			}
 			return s.name + " " + pickOne(rng, suffixWords), true
@@ -224,19 +469,23 @@ func positives(rng *rand.Rand, s evalSource) []EvalCase {
 			return strings.Join(w, pickOne(rng, []string{"-", "  ", ". ", " - "})), true
 		},
 	}
-	kinds := []string{"exact", "case", "reordered", "transliteration", "typo", "initials", "diacritics", "honorific-suffix", "punctuation"}
+	// The hard kinds are tried for every source; the easy ones fill up to six.
+	always := []string{"exact", "typo", "spacing-joined", "spacing-split", "particle", "transliteration", "initials"}
+	kinds := []string{"case", "reordered", "typo-2", "alias", "diacritics", "honorific-suffix", "punctuation"}
 	var out []EvalCase
-	for _, k := range []string{"exact", "typo"} {
+	for _, k := range always {
 		if q, ok := variants[k](); ok {
 			out = append(out, mk(q, k))
 		}
 	}
+	extra := 0
 	for _, i := range rng.Perm(len(kinds)) {
-		if len(out) >= 4 || kinds[i] == "exact" || kinds[i] == "typo" {
-			continue
+		if extra >= 2 {
+			break
 		}
 		if q, ok := variants[kinds[i]](); ok {
 			out = append(out, mk(q, kinds[i]))
+			extra++
 		}
 	}
 	return out
@@ -267,9 +516,12 @@ func typo(rng *rand.Rand, s string) string {
 	return string(b)
 }
 
-// couldBeListed reports whether some listed name and q cover each other's
-// strong tokens up to transliteration or one edit (then q is no clean
-// negative). It walks the index's delete map only, not the scorer.
+// couldBeListed reports whether some listed name covers every strong token of q
+// up to transliteration or one edit (then q could be that listed name with
+// tokens left out, and is no clean negative). A query that carries a token no
+// such listed name has (an ordinary "Aliyu Musa Bello" beside a listed "Musa
+// Aliyu") stays a negative: that is the common-name false alert the matcher
+// must avoid. It walks the index's delete map only, not the scorer.
 func couldBeListed(idx *Index, q string) bool {
 	var qs []token
 	for _, t := range tokenize(q) {
@@ -286,8 +538,8 @@ func couldBeListed(idx *Index, q string) bool {
 	seen := map[int32]bool{}
 	for _, t := range qs {
 		forDeletes(t.canon, func(k string) {
-			for _, id := range idx.lookup([]byte(k)) {
-				seen[id] = true
+			for _, p := range idx.lookup([]byte(k)) {
+				seen[p>>slotBits] = true
 			}
 		})
 	}
@@ -299,7 +551,7 @@ func couldBeListed(idx *Index, q string) bool {
 				ns = append(ns, t)
 			}
 		}
-		if covers(qs, ns, close1) || covers(ns, qs, close1) {
+		if covers(qs, ns, close1) {
 			return true
 		}
 	}

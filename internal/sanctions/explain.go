@@ -76,6 +76,22 @@ func (ex Explanation) String() string {
 			if t.Weak {
 				how = "exact, weak token"
 			}
+		case KindJoined:
+			how = "joined: spacing differs"
+			if t.Edits > 0 {
+				how = fmt.Sprintf("joined: spacing differs, and %d edit", t.Edits)
+				if t.Edits > 1 {
+					how += "s"
+				}
+			}
+		case KindParticle:
+			how = "particle attached on one side only"
+			if t.Edits > 0 {
+				how += fmt.Sprintf(", and %d edit", t.Edits)
+				if t.Edits > 1 {
+					how += "s"
+				}
+			}
 		}
 		parts = append(parts, fmt.Sprintf("%q~%q (%s)", t.Query, t.Name, how))
 	}

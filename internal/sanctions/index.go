@@ -2,6 +2,7 @@ package sanctions
 
 import (
 	"hash/maphash"
+	"math"
 	"slices"
 	"sync"
 )
@@ -12,8 +13,15 @@ type indexedName struct {
 	alias  int32 // index into Entry.Aliases, -1 for the primary name
 	weak   bool  // a weak (low-quality) alias
 	tokens []token
+	// comp[j] is tokens j and j+1 written as one word (Al Qaida → alqaida), so
+	// a query that joins them matches; nil for one-token names.
+	comp   []token
 	strong int     // number of strong tokens
 	weight float64 // sum of token weights
+	maxW   float64 // the largest token weight
+	// firsts has bit c-'a' set when a token starts with letter c (an initial
+	// in the query can only match those).
+	firsts uint32
 }
 
 // Index is an immutable, searchable set of entries. Build it with NewIndex;
@@ -21,51 +29,156 @@ type indexedName struct {
 type Index struct {
 	entries []Entry
 	names   []indexedName
-	// del maps the hash of each strong canonical token and of each of its
-	// one-letter deletions to the names holding it, as a span of postings
-	// (symmetric-delete candidate generation: a query token hits any name
-	// token within edit distance ~2). Neither holds a pointer, so the garbage
-	// collector does not walk them (hundreds of thousands of keys: as a map of
-	// strings to slices they made every collection's marking slow every
-	// screening in flight). A hash collision only adds candidates, which the
-	// scoring then rejects.
+	// del maps the hash of each key to the names holding it, as a span of
+	// postings. Keys are each strong canonical token and each of its
+	// one-letter deletions (symmetric-delete candidate generation: a query
+	// token hits any name token within edit distance ~2), the token without an
+	// attached particle and its deletions, each pair of adjacent tokens joined,
+	// and the romanisation skeleton of tokens and pairs (prefixed by
+	// skelMark). A posting is name<<slotBits | slot, where the slot says which
+	// token (or pair, compSlot+j) holds the key, so the search can bound a
+	// name's score by the weight of what it hit. Neither holds a pointer, so
+	// the garbage collector does not walk them (hundreds of thousands of
+	// keys: as a map of strings to slices they made every collection's
+	// marking slow every screening in flight). A hash collision only adds
+	// candidates, which the scoring then rejects.
 	del      map[uint64]span
 	postings []int32
-	seed     maphash.Seed
-	scratch  sync.Pool
+	// postW[i] is the weight of the token or pair postings[i] points at, so
+	// that the search reads it in sequence instead of chasing every name.
+	postW []float32
+	// weights maps the hash of a canonical token to its rarity weight (weightOf).
+	weights map[uint64]float32
+	seed    maphash.Seed
+	scratch sync.Pool
 }
+
+// Posting layout: the low slotBits bits are a token position (< maxNameTokens)
+// or compSlot + the position of a joined pair's first token.
+const (
+	slotBits = 7
+	compSlot = 64
+	slotMask = 1<<slotBits - 1
+	// skelMark prefixes skeleton keys so that they never equal a spelling key.
+	skelMark = '#'
+)
 
 // span is a run of Index.postings.
 type span struct{ off, n uint32 }
 
-// lookup returns the names holding the token or deletion key.
+// lookup returns the postings of the token or deletion key.
 func (idx *Index) lookup(key []byte) []int32 {
+	p, _ := idx.lookupW(key)
+	return p
+}
+
+// lookupW returns the postings of a key and their weights.
+func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
 	sp, ok := idx.del[maphash.Bytes(idx.seed, key)]
 	if !ok {
-		return nil
+		return nil, nil
 	}
-	return idx.postings[sp.off : sp.off+sp.n]
+	return idx.postings[sp.off : sp.off+sp.n], idx.postW[sp.off : sp.off+sp.n]
+}
+
+// spanWeight is the weight of the token or joined pair a posting points at.
+func (nm *indexedName) spanWeight(slot int32) float64 {
+	if slot >= compSlot {
+		j := slot - compSlot
+		return nm.tokens[j].w + nm.tokens[j+1].w
+	}
+	return nm.tokens[slot].w
 }
 
 // minDeleteLen is the shortest token whose deletions are indexed.
 const minDeleteLen = 4
 
+// Rarity weights (weightOf). A token held by at most rareDF entries weighs 1;
+// the weight falls with the log of the number of entries holding it, to
+// minTokenWeight. Below minWeightedEntries (a small tenant watchlist) every
+// token weighs 1: a handful of entries says nothing about how common a name is.
+const (
+	rareDF             = 2
+	minTokenWeight     = 0.25
+	minWeightedEntries = 500
+)
+
 // NewIndex builds an index over entries (primary names and every alias).
 // The entries are copied; names that normalise to nothing are skipped.
 func NewIndex(entries []Entry) *Index {
 	idx := &Index{entries: append([]Entry(nil), entries...), seed: maphash.MakeSeed()}
-	del := make(map[string][]int32)
 	for ei := range idx.entries {
 		e := &idx.entries[ei]
-		idx.addName(del, int32(ei), -1, false, e.Name)
+		idx.addName(int32(ei), -1, false, e.Name)
 		for ai, a := range e.Aliases {
-			idx.addName(del, int32(ei), int32(ai), a.Quality == AliasWeak, a.Name)
+			idx.addName(int32(ei), int32(ai), a.Quality == AliasWeak, a.Name)
 		}
+	}
+	idx.weigh()
+	del := make(map[string][]int32)
+	for id := range idx.names {
+		idx.indexName(del, int32(id))
 	}
 	idx.freeze(del)
 	n := len(idx.names)
 	idx.scratch.New = func() any { return newScratch(n) }
 	return idx
+}
+
+// weigh counts in how many entries each canonical token appears and weights
+// every name token by its rarity (weightOf).
+func (idx *Index) weigh() {
+	df := map[string]int32{}
+	last := map[string]int32{} // the last entry counted per token
+	for i := range idx.names {
+		nm := &idx.names[i]
+		for _, t := range nm.tokens {
+			if e, ok := last[t.canon]; ok && e == nm.entry {
+				continue
+			}
+			last[t.canon] = nm.entry
+			df[t.canon]++
+		}
+	}
+	idx.weights = make(map[uint64]float32, len(df))
+	n := len(idx.entries)
+	if n >= minWeightedEntries {
+		full := math.Log(float64(n) / rareDF)
+		for c, d := range df {
+			if d > rareDF {
+				w := max(math.Log(float64(n)/float64(d))/full, minTokenWeight)
+				idx.weights[maphash.String(idx.seed, c)] = float32(w)
+			}
+		}
+	}
+	for i := range idx.names {
+		nm := &idx.names[i]
+		nm.weight, nm.maxW = 0, 0
+		for ti := range nm.tokens {
+			t := &nm.tokens[ti]
+			t.w = idx.weightOf(*t)
+			nm.weight += t.w
+			nm.maxW = max(nm.maxW, t.w)
+		}
+		for j := range nm.comp {
+			nm.comp[j].w = nm.tokens[j].w + nm.tokens[j+1].w
+		}
+	}
+}
+
+// weightOf is a token's rarity weight: 1 for a token at most rareDF entries
+// hold (or none: a query token the lists do not know costs in full when it
+// matches nothing), less the more entries hold it, at most weakWeight for a
+// weak token.
+func (idx *Index) weightOf(t token) float64 {
+	w := 1.0
+	if v, ok := idx.weights[maphash.String(idx.seed, t.canon)]; ok {
+		w = float64(v)
+	}
+	if t.weak {
+		w = min(w, weakWeight)
+	}
+	return w
 }
 
 // freeze turns the build-time map of keys to names into the hashed spans of one postings array.
@@ -86,35 +199,94 @@ func (idx *Index) freeze(del map[string][]int32) {
 		}
 		byHash[h] = l
 	}
+	idx.postW = make([]float32, 0, total)
 	for h, l := range byHash {
 		idx.del[h] = span{off: uint32(len(idx.postings)), n: uint32(len(l))}
 		idx.postings = append(idx.postings, l...)
+		for _, p := range l {
+			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
+		}
 	}
 }
 
-func (idx *Index) addName(del map[string][]int32, entry, alias int32, weak bool, name string) {
+func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 	toks := tokenize(name)
 	if len(toks) > maxNameTokens {
 		toks = toks[:maxNameTokens]
 	}
-	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks}
+	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil)}
 	for _, t := range toks {
-		nm.weight += t.weight()
 		if !t.weak && !t.initial() {
 			nm.strong++
+		}
+		if c := t.canon[0]; c >= 'a' && c <= 'z' {
+			nm.firsts |= 1 << (c - 'a')
 		}
 	}
 	if nm.strong == 0 {
 		return // nothing that may match on its own
 	}
-	id := int32(len(idx.names))
 	idx.names = append(idx.names, nm)
-	for _, t := range toks {
+}
+
+// indexName adds the keys of one name (see Index.del).
+func (idx *Index) indexName(del map[string][]int32, id int32) {
+	nm := &idx.names[id]
+	add := func(k string, slot int32) {
+		del[k] = appendOnce(del[k], id<<slotBits|slot)
+	}
+	for ti, t := range nm.tokens {
 		if t.weak || t.initial() {
 			continue
 		}
-		forDeletes(t.canon, func(k string) { del[k] = appendOnce(del[k], id) })
+		slot := int32(ti)
+		forDeletes(t.canon, func(k string) { add(k, slot) })
+		if t.bare != "" {
+			forDeletes(t.bare, func(k string) { add(k, slot) })
+		}
+		if t.raw != t.canon && skeleton(t.raw) != "" { // the spelling as listed, for typos of it (Moahmed ~ Mohamed)
+			forDeletes(t.raw, func(k string) { add(k, slot) })
+		}
+		if len(t.skel) >= 3 {
+			add(string(skelMark)+t.skel, slot)
+		}
 	}
+	for j, c := range nm.comp {
+		if c.canon == "" {
+			continue
+		}
+		slot := int32(compSlot + j)
+		add(c.canon, slot)
+		if len(c.skel) >= 3 {
+			add(string(skelMark)+c.skel, slot)
+		}
+	}
+}
+
+// joinPairs appends to buf, for each pair of adjacent tokens, the two written
+// as one word (an empty token where either is an initial or both are weak:
+// such pairs are not joined).
+func joinPairs(toks []token, buf []token) []token {
+	if len(toks) < 2 {
+		return buf
+	}
+	for j := 0; j+1 < len(toks); j++ {
+		a, b := toks[j], toks[j+1]
+		if a.initial() || b.initial() || (a.weak && b.weak) || len(a.raw)+len(b.raw) > 30 {
+			buf = append(buf, token{})
+			continue
+		}
+		// The joined spelling is canonicalised again (Moha med → mohamed → muhammad).
+		canon := a.canon + b.canon
+		if cs := canonicalize(a.raw + b.raw); len(cs) == 1 {
+			canon = cs[0]
+		}
+		c := newToken(a.raw+b.raw, canon)
+		c.weak = false
+		c.w = a.w + b.w
+		buf = append(buf, c)
+	}
+	return buf
 }
 
 // appendOnce appends id unless it is already the last element (a name's
@@ -173,10 +345,12 @@ func (idx *Index) Entries() []Entry { return idx.entries }
 
 // scratch is per-search working memory, pooled per Index.
 type scratch struct {
-	hit     []float64 // query weight that hit each name
-	mark    []int32   // last query token (1-based) that hit each name
+	// acc holds, per name, what the query's units hit (nameAcc).
+	acc     []nameAcc
 	touched []int32
+	utouch  []int32
 	keyBuf  []byte              // deletion keys of the query tokens
+	qcomp   []token             // the query's joined pairs
 	pairs   []pairSim           // token alignments of the scored candidates
 	best    map[int32]candidate // best candidate per entry
 	ranked  []candidate
@@ -192,16 +366,29 @@ type candidate struct {
 }
 
 func newScratch(n int) *scratch {
-	return &scratch{hit: make([]float64, n), mark: make([]int32, n), best: map[int32]candidate{}}
+	return &scratch{acc: make([]nameAcc, n),
+		best: map[int32]candidate{}}
 }
 
 func (s *scratch) reset() {
 	for _, id := range s.touched {
-		s.hit[id] = 0
-		s.mark[id] = 0
+		s.acc[id] = nameAcc{}
 	}
 	s.touched = s.touched[:0]
+	s.utouch = s.utouch[:0]
+	s.qcomp = s.qcomp[:0]
 	s.pairs = s.pairs[:0]
 	clear(s.best)
 	s.ranked = s.ranked[:0]
+}
+
+// nameAcc is one name's accumulator during a search, kept in one struct so
+// that a posting visit touches one cache line. hitN is the name weight the
+// query's units hit (the heaviest per unit, summed over units), hitS the weight
+// of the distinct name tokens hit (slots), hitQ the query weight of the units
+// that hit; umark and ucur track the current unit.
+type nameAcc struct {
+	slots                  uint64
+	hitN, hitS, hitQ, ucur float32
+	umark                  int32
 }

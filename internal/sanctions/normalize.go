@@ -13,18 +13,53 @@ type token struct {
 	canon string
 	// phon is the phonetic key of canon.
 	phon string
+	// skel is the romanisation skeleton of canon (skeleton.go).
+	skel string
+	// bare is canon without an attached particle (alzawahiri → zawahiri), "" if none;
+	// bareSkel is its skeleton.
+	bare, bareSkel string
+	// mask and rawMask have bit c-'a' set for each letter c in canon, raw: an
+	// edit changes at most two bits, so tokens whose masks differ in more than
+	// 2·d bits are more than d edits apart (a cheap test before osaDistance).
+	mask, rawMask uint32
 	// weak tokens (al, bin, trading, …) weigh little and never match alone.
 	weak bool
+	// w is the token's weight: its rarity across the loaded lists (Index.weightOf),
+	// at most weakWeight for a weak token.
+	w float64
 }
 
 // weakWeight is a weak token's share of a strong token's weight.
 const weakWeight = 0.3
 
-func (t token) weight() float64 {
+func (t token) weight() float64 { return t.w }
+
+// newToken builds a token from its folded and canonical spellings, weighted as
+// if rare (the index lowers the weight of tokens common in its lists).
+func newToken(raw, canon string) token {
+	t := token{raw: raw, canon: canon, phon: phoneticKey(canon), skel: skeleton(canon), bare: stripParticle(canon),
+		weak: weakTokens[canon], w: 1}
 	if t.weak {
-		return weakWeight
+		t.w = weakWeight
 	}
-	return 1
+	if t.bare != "" {
+		t.bareSkel = skeleton(t.bare)
+	}
+	t.mask, t.rawMask = letterMask(canon), letterMask(raw)
+	return t
+}
+
+// letterMask sets bit c-'a' for each ASCII letter c of s (other bytes share bit 26).
+func letterMask(s string) uint32 {
+	var m uint32
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' {
+			m |= 1 << (c - 'a')
+		} else {
+			m |= 1 << 26
+		}
+	}
+	return m
 }
 
 // foldTable maps precomposed Latin letters to ASCII. Combining marks are
@@ -142,12 +177,19 @@ func tokenize(name string) []token {
 		if honorifics[f] || companySuffixes[f] {
 			continue
 		}
+		// A legal form split in two (COMP ANY) or written onto the name (ZENIT-OOO
+		// folds apart, OOOZENIT and CULTURELLC do not).
+		if i+1 < len(fields) && len(f)+len(fields[i+1]) >= 5 && companySuffixes[f+fields[i+1]] {
+			i++
+			continue
+		}
+		f = stripAttachedForm(f)
 		for _, c := range canonicalize(f) {
 			// "abd al rahman": the article after abd is part of the compound.
 			if c == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
 				i++
 			}
-			out = append(out, token{raw: f, canon: c, phon: phoneticKey(c), weak: weakTokens[c]})
+			out = append(out, newToken(f, c))
 		}
 	}
 	return out
@@ -174,4 +216,24 @@ func joinSpelledSuffixes(fields []string) []string {
 		out = append(out, fields[i])
 	}
 	return out
+}
+
+// attachedForms are legal forms that lists and customers write onto the name
+// without a space (OOOZENIT, CULTURELLC).
+var attachedPrefixForms = []string{"ooo", "oao", "zao", "pjsc", "ojsc", "cjsc"}
+var attachedSuffixForms = []string{"llc", "ltd", "ooo", "plc", "gmbh", "jsc", "llp", "fze"}
+
+// stripAttachedForm removes an attached legal form when at least four letters remain.
+func stripAttachedForm(f string) string {
+	for _, p := range attachedPrefixForms {
+		if rest, ok := strings.CutPrefix(f, p); ok && len(rest) >= 4 {
+			return rest
+		}
+	}
+	for _, p := range attachedSuffixForms {
+		if rest, ok := strings.CutSuffix(f, p); ok && len(rest) >= 4 {
+			return rest
+		}
+	}
+	return f
 }

@@ -1,5 +1,7 @@
 package sanctions
 
+import "math/bits"
+
 // MatchKind says how a query token matched a listed name token.
 type MatchKind string
 
@@ -10,6 +12,10 @@ const (
 	KindTypo            MatchKind = "typo"
 	KindPhonetic        MatchKind = "phonetic"
 	KindInitial         MatchKind = "initial"
+	// KindJoined: two words on one side are one word on the other (Bin Laden ~ Binladen).
+	KindJoined MatchKind = "joined"
+	// KindParticle: one side writes a particle attached that the other leaves out (Alzawahiri ~ Zawahiri).
+	KindParticle MatchKind = "particle"
 )
 
 // Token similarities. They are the only scoring constants besides the
@@ -21,6 +27,16 @@ const (
 	simTypo2    = 0.80
 	simPhonetic = 0.85
 	simInitial  = 0.70
+	// simSkeleton: same romanisation skeleton (skeleton.go), spelled further apart than a typo.
+	simSkeleton = 0.90
+	// simTypo2Long and simTypo3 scale typo tolerance with length: two edits in a
+	// token of nine letters or more, three in one of twelve or more.
+	simTypo2Long = 0.85
+	simTypo3     = 0.75
+	// joinedFactor and particleFactor discount a match across a spacing
+	// difference or a dropped particle.
+	joinedFactor   = 0.96
+	particleFactor = 0.95
 	// unmatchedNameWeight is the share of a listed token's weight charged
 	// when the query leaves it out (middle names are often omitted).
 	unmatchedNameWeight = 0.5
@@ -35,7 +51,12 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 		return simTranslit, KindTransliteration, 0
 	}
 	if q.weak || n.weak {
-		return 0, "", 0 // particles match only exactly
+		// Particles match only exactly; longer weak words (foundation,
+		// industries) may carry a typo, and a pair with a weak side never
+		// counts as strong.
+		if min(len(q.canon), len(n.canon)) < 5 {
+			return 0, "", 0
+		}
 	}
 	if q.initial() || n.initial() {
 		if q.canon[0] == n.canon[0] && !(q.initial() && n.initial()) {
@@ -46,14 +67,45 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	best, kind, dist := 0.0, MatchKind(""), 0
 	la, lb := len(q.canon), len(n.canon)
 	maxLen, minLen := max(la, lb), min(la, lb)
-	if maxLen >= 4 && minLen >= 3 && abs(la-lb) <= 2 {
-		d := osaDistance(q.canon, n.canon, 2)
+	if maxLen >= 4 && minLen >= 3 && abs(la-lb) <= 3 {
+		// Typo tolerance grows with length: one edit from four letters, two
+		// from six, three from twelve.
+		limit := 1
+		switch {
+		case minLen >= 12:
+			limit = 3
+		case minLen >= 6:
+			limit = 2
+		}
+		d := limit + 1
+		if abs(la-lb) <= limit && bits.OnesCount32(q.mask^n.mask) <= 2*limit {
+			d = osaDistance(q.canon, n.canon, limit)
+		}
+		// Terek ~ Tarek, though tarek is canonically tariq.
+		if (q.raw != q.canon || n.raw != n.canon) && d > 1 && abs(len(q.raw)-len(n.raw)) <= limit &&
+			bits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit {
+			d = min(d, osaDistance(q.raw, n.raw, limit))
+		}
 		switch {
 		case d == 1 && (maxLen >= 5 || q.canon[0] == n.canon[0]):
 			best, kind, dist = simTypo1, KindTypo, 1
+		case d == 2 && minLen >= 9:
+			best, kind, dist = simTypo2Long, KindTypo, 2
 		case d == 2 && minLen >= 6:
 			best, kind, dist = simTypo2, KindTypo, 2
+		case d == 3 && minLen >= 12:
+			best, kind, dist = simTypo3, KindTypo, 3
 		}
+	}
+	// The same romanisation skeleton (Yevgeniy ~ Evgeny, Khaled ~ Haled):
+	// the first letter must agree (or both be vowels, y included).
+	// Four-letter tokens need the same first letter (with every vowel one
+	// symbol, Aisha and Isse would agree), and spellings more than a third
+	// apart are left out.
+	if best < simSkeleton && minLen >= 4 && q.skel == n.skel && q.skel != "" &&
+		(q.canon[0] == n.canon[0] || q.skel[0] == 'a' && minLen >= 5) &&
+		osaDistance(q.canon, n.canon, max(2, maxLen/3)) <= max(2, maxLen/3) {
+		best, kind, dist = simSkeleton, KindTransliteration, 0
 	}
 	// A phonetic key alone is loose (vowels vanish), so it also needs the same
 	// first letter and a spelling no more than a third apart.
@@ -109,13 +161,32 @@ func osaDistance(a, b string, limit int) int {
 	return prev[lb]
 }
 
-// pairSim is one candidate alignment of a query token with a name token.
-type pairSim struct {
-	qi, ni int
-	sim    float64
-	kind   MatchKind
-	dist   int
+// minUnmatchedQuery is the least a strong query token that matches nothing
+// costs, however common it is in the lists: "Amina Yusuf" is not the listed
+// "AMINA" because Yusuf is a frequent name.
+const minUnmatchedQuery = 0.8
+
+// unmatchedCost is what a query token left unmatched adds to the denominator.
+func (t token) unmatchedCost() float64 {
+	if t.weak || t.initial() {
+		return t.w
+	}
+	return max(t.w, minUnmatchedQuery)
 }
+
+// pairSim is one candidate alignment of query tokens with name tokens: one
+// with one, or (KindJoined) two adjacent tokens of one side with one token
+// of the other.
+type pairSim struct {
+	qi, qn, ni, nn int8 // first token and count (1 or 2) on each side
+	weak           bool // a weak token matched a weak token
+	sim            float64
+	kind           MatchKind
+	dist           int
+}
+
+func (p pairSim) qmask() uint64 { return (1<<p.qn - 1) << p.qi }
+func (p pairSim) nmask() uint64 { return (1<<p.nn - 1) << p.ni }
 
 // alignment is the result of scoring a query against one name.
 type alignment struct {
@@ -124,63 +195,142 @@ type alignment struct {
 	strongPairs int
 }
 
+// pairTokens compares one query token with one name token, trying the
+// spellings without an attached particle when the tokens themselves differ.
+func pairTokens(q, n token) (float64, MatchKind, int) {
+	sim, kind, dist := tokenSim(q, n)
+	if sim >= simTypo1 || q.weak || n.weak {
+		return sim, kind, dist
+	}
+	try := func(a, b token) {
+		if s, _, d := tokenSim(a, b); s*particleFactor > sim && s >= simTypo1 {
+			sim, kind, dist = s*particleFactor, KindParticle, d
+		}
+	}
+	if q.bare != "" {
+		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n)
+	}
+	if n.bare != "" {
+		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel})
+	}
+	return sim, kind, dist
+}
+
+// joinedSim compares a joined pair of one side with a token of the other.
+func joinedSim(a, b token) (float64, int) {
+	if a.canon == "" || b.initial() || (b.weak && len(b.canon) < 5) {
+		return 0, 0
+	}
+	// Lengths further apart than any typo or skeleton rule allows: no match.
+	if la, lb := len(a.canon), len(b.canon); abs(la-lb) > max(3, max(la, lb)/3) {
+		return 0, 0
+	}
+	s, _, d := tokenSim(a, b)
+	if s < simTypo2 {
+		return 0, 0
+	}
+	return s * joinedFactor, d
+}
+
 // nameScore aligns query tokens to name tokens greedily by similarity (each
-// token used once) and scores the alignment as a weighted Dice coefficient:
+// token used once; two adjacent tokens of one side may match one token of the
+// other as a joined pair) and scores the alignment as a weighted Dice
+// coefficient over the name tokens' rarity weights w:
 //
-//	(Σ sim·w_q + Σ sim·w_n) / (W_query + W_name_matched + ½·W_name_unmatched)
+//	2·Σ sim·w_matched / (2·W_matched + W_query_unmatched + ½·W_name_unmatched)
 //
-// Extra query tokens cost in full; listed tokens the query leaves out cost
-// half. At least one strong token must match, and when both sides hold two
-// or more strong tokens, two must match: one shared token never suffices.
+// A matched pair weighs what its name tokens weigh on both sides, so a query
+// token counts by the rarity of what it matched; a query token that matches
+// nothing costs its own weight in full (a token the lists do not know weighs
+// 1); listed tokens the query leaves out cost half. At least one strong token
+// must match, and when both sides hold two or more strong tokens, two must
+// match: one shared token never suffices.
 //
 // The chosen pairs are appended to buf (the caller's reusable buffer) and returned as a slice of
 // it, so scoring a candidate allocates nothing.
-func nameScore(q []token, qStrong int, n *indexedName, buf []pairSim) (alignment, []pairSim) {
-	var cand [64]pairSim
+func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (alignment, []pairSim) {
+	var cand [96]pairSim
 	pairs := cand[:0]
+	add := func(p pairSim) {
+		if len(pairs) < len(cand) {
+			pairs = append(pairs, p)
+		}
+	}
 	for qi := range q {
 		for ni := range n.tokens {
-			if s, k, d := tokenSim(q[qi], n.tokens[ni]); s > 0 {
-				pairs = append(pairs, pairSim{qi: qi, ni: ni, sim: s, kind: k, dist: d})
+			if s, k, d := pairTokens(q[qi], n.tokens[ni]); s > 0 {
+				add(pairSim{qi: int8(qi), qn: 1, ni: int8(ni), nn: 1, sim: s, kind: k, dist: d,
+					weak: q[qi].weak && n.tokens[ni].weak})
+			}
+		}
+	}
+	// Spacing: two query tokens written as one listed token, and one query
+	// token written as two listed tokens.
+	for j, c := range qcomp {
+		for ni := range n.tokens {
+			if s, d := joinedSim(c, n.tokens[ni]); s > 0 {
+				add(pairSim{qi: int8(j), qn: 2, ni: int8(ni), nn: 1, sim: s, kind: KindJoined, dist: d})
+			}
+		}
+	}
+	for j, c := range n.comp {
+		for qi := range q {
+			if s, d := joinedSim(c, q[qi]); s > 0 {
+				add(pairSim{qi: int8(qi), qn: 1, ni: int8(j), nn: 2, sim: s, kind: KindJoined, dist: d})
 			}
 		}
 	}
 	if len(pairs) == 0 {
 		return alignment{}, buf
 	}
-	// Stable insertion sort by similarity, best first (few pairs, no allocation).
+	// Stable insertion sort by similarity, best first (few pairs, no
+	// allocation); at equal similarity a pair covering more tokens first.
 	for i := 1; i < len(pairs); i++ {
-		for j := i; j > 0 && pairs[j].sim > pairs[j-1].sim; j-- {
+		for j := i; j > 0 && better(pairs[j], pairs[j-1]); j-- {
 			pairs[j], pairs[j-1] = pairs[j-1], pairs[j]
 		}
 	}
 	var usedQ, usedN uint64
 	start := len(buf)
 	chosen := buf
-	matchedQ, matchedN, wNameMatched := 0.0, 0.0, 0.0
+	matched, wMatched := 0.0, 0.0
 	strongPairs := 0
 	for _, p := range pairs {
-		if usedQ&(1<<p.qi) != 0 || usedN&(1<<p.ni) != 0 {
+		qm, nmk := p.qmask(), p.nmask()
+		if usedQ&qm != 0 || usedN&nmk != 0 {
 			continue
 		}
-		usedQ |= 1 << p.qi
-		usedN |= 1 << p.ni
+		usedQ |= qm
+		usedN |= nmk
 		chosen = append(chosen, p)
-		wq, wn := q[p.qi].weight(), n.tokens[p.ni].weight()
-		matchedQ += p.sim * wq
-		matchedN += p.sim * wn
-		wNameMatched += wn
-		if !q[p.qi].weak && !n.tokens[p.ni].weak {
+		wn := n.tokens[p.ni].w
+		if p.nn == 2 {
+			wn += n.tokens[p.ni+1].w
+		}
+		matched += p.sim * wn
+		wMatched += wn
+		if !p.weak && !(p.qn == 1 && q[p.qi].weak) && !(p.nn == 1 && n.tokens[p.ni].weak) {
 			strongPairs++
 		}
 	}
 	if strongPairs == 0 || (strongPairs < 2 && qStrong >= 2 && n.strong >= 2) {
 		return alignment{}, buf
 	}
-	wQuery := 0.0
-	for _, t := range q {
-		wQuery += t.weight()
+	wQueryUnmatched := 0.0
+	for i, t := range q {
+		if usedQ&(1<<i) == 0 {
+			wQueryUnmatched += t.unmatchedCost()
+		}
 	}
-	denom := wQuery + wNameMatched + unmatchedNameWeight*(n.weight-wNameMatched)
-	return alignment{score: (matchedQ + matchedN) / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
+	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)
+	return alignment{score: 2 * matched / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
+}
+
+// better orders candidate pairs: higher similarity first, then the pair
+// covering more tokens.
+func better(a, b pairSim) bool {
+	if a.sim != b.sim {
+		return a.sim > b.sim
+	}
+	return a.qn+a.nn > b.qn+b.nn
 }

@@ -2,6 +2,7 @@ package sanctions
 
 import (
 	"cmp"
+	mbits "math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -18,6 +19,10 @@ const (
 	// weakAliasFactor caps a weak alias's score below the BLOCK band.
 	weakAliasFactor = 0.93
 )
+
+// commonPostings is the number of names holding a token above which the
+// search does not probe the token's deletions.
+const commonPostings = 400
 
 // Query is one name search.
 type Query struct {
@@ -73,21 +78,25 @@ func (idx *Index) Search(q Query) []Match {
 	if len(qt) > maxQueryTokens {
 		qt = qt[:maxQueryTokens]
 	}
-	// wInitials and wUncounted (weak and repeated tokens) do not generate
-	// candidates; the bound below assumes they match.
-	qStrong, wQuery, wInitials, wUncounted := 0, 0.0, 0.0, 0.0
+	for i := range qt {
+		qt[i].w = idx.weightOf(qt[i])
+	}
+	// Strong query tokens generate candidates; initials, weak and repeated
+	// tokens do not (the bound below assumes they may match anything).
+	qStrong, wCounted, nWeak, wRepeated := 0, 0.0, 0, 0.0
+	var initials []byte
 	for i, t := range qt {
-		wQuery += t.weight()
 		switch {
 		case t.initial():
-			wInitials += t.weight()
-		case t.weak || seenCanon(qt[:i], t.canon):
-			wUncounted += t.weight()
-			if !t.weak {
-				qStrong++
-			}
+			initials = append(initials, t.canon[0])
+		case t.weak:
+			nWeak++
+		case seenCanon(qt[:i], t.canon):
+			wRepeated += t.w
+			qStrong++
 		default:
 			qStrong++
+			wCounted += t.unmatchedCost()
 		}
 	}
 	if qStrong == 0 || len(idx.names) == 0 {
@@ -95,36 +104,125 @@ func (idx *Index) Search(q Query) []Match {
 	}
 	s := idx.scratch.Get().(*scratch)
 	defer func() { s.reset(); idx.scratch.Put(s) }()
+	s.qcomp = joinPairs(qt, s.qcomp[:0])
 
-	// Candidate generation: each strong query token hits the names holding a
-	// token that shares it or one of its one-letter deletions (symmetric
-	// delete: equal after transliteration, or about one or two edits apart).
-	// Phonetic keys are too coarse for generation (muhammad and mahmud share
-	// one); they only refine the score of candidates found here.
+	// Candidate generation, one unit at a time: each strong query token (its
+	// spelling and one-letter deletions, the same without an attached
+	// particle, its skeleton) and each pair of adjacent query tokens joined
+	// (Bin Laden → binladen). Phonetic keys are too coarse for generation
+	// (muhammad and mahmud share one); they only refine the score of
+	// candidates found here. Per name, the search keeps the name weight the
+	// units hit (the heaviest per unit) and the query weight of those units.
+	unit := int32(0)
+	visit := func(list []int32, ws []float32) {
+		for i, p := range list {
+			id := p >> slotBits
+			w := ws[i]
+			// The distinct name tokens hit, each counted once however many
+			// query tokens hit it (a second bound on the matched weight).
+			var bits uint64
+			if sl := p & slotMask; sl >= compSlot {
+				bits = 3 << (sl - compSlot)
+			} else {
+				bits = 1 << sl
+			}
+			if nb := bits &^ s.acc[id].slots; nb != 0 {
+				if s.acc[id].umark == 0 {
+					s.acc[id].hitS = 0
+				}
+				s.acc[id].slots |= nb
+				if nb == bits && nb&(nb-1) == 0 {
+					s.acc[id].hitS += w
+				} else {
+					toks := idx.names[id].tokens
+					for nb != 0 {
+						j := mbits.TrailingZeros64(nb)
+						s.acc[id].hitS += float32(toks[j].w)
+						nb &= nb - 1
+					}
+				}
+			}
+			if s.acc[id].umark != unit {
+				if s.acc[id].umark == 0 {
+					s.touched = append(s.touched, id)
+				}
+				s.acc[id].umark = unit
+				s.acc[id].ucur = w
+				s.utouch = append(s.utouch, id)
+			} else if w > s.acc[id].ucur {
+				s.acc[id].ucur = w
+			}
+		}
+	}
+	endUnit := func(qw32 float64) {
+		qw := float32(qw32)
+		for _, id := range s.utouch {
+			s.acc[id].hitN += s.acc[id].ucur
+			s.acc[id].hitQ += qw
+		}
+		s.utouch = s.utouch[:0]
+	}
+	// A skeleton hundreds of names share (mahamad: every Muhammad) is not
+	// probed: the names it would add are found by their spelling if they are
+	// the same name, and would only be scored to be rejected if not.
+	probeSkel := func(sk string) {
+		if len(sk) >= 3 {
+			s.keyBuf = append(append(s.keyBuf[:0], skelMark), sk...)
+			if ps, ws := idx.lookupW(s.keyBuf); len(ps) < commonPostings {
+				visit(ps, ws)
+			}
+		}
+	}
 	for qi, t := range qt {
 		if t.weak || t.initial() || seenCanon(qt[:qi], t.canon) {
 			// A repeated token (Muhammad … Muhammad) would hit the same
 			// names twice and defeat the bound below; it still scores.
 			continue
 		}
-		mark := int32(qi + 1)
-		visit := func(list []int32) {
-			for _, id := range list {
-				if s.mark[id] == mark {
-					continue
-				}
-				if s.mark[id] == 0 && s.hit[id] == 0 {
-					s.touched = append(s.touched, id)
-				}
-				s.mark[id] = mark
-				s.hit[id] += 1
-			}
+		unit++
+		// A token hundreds of names hold (muhammad, abd) is probed as
+		// spelled only: its deletions, listed spellings and skeleton would
+		// revisit the same names many times over, and a misspelt listed copy
+		// of so common a token weighs too little to matter.
+		s.keyBuf = append(s.keyBuf[:0], t.canon...)
+		if ps, ws := idx.lookupW(s.keyBuf); len(ps) >= commonPostings {
+			visit(ps, ws)
+			endUnit(t.unmatchedCost())
+			continue
 		}
-		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookup(k)) })
+		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
+		if t.bare != "" {
+			s.keyBuf = forDeleteKeys(t.bare, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
+		}
+		if t.raw != t.canon && len(t.raw) < 32 {
+			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
+		}
+		probeSkel(t.skel)
+		endUnit(t.unmatchedCost())
+	}
+	for j, c := range s.qcomp {
+		if c.canon == "" {
+			continue
+		}
+		unit++
+		// The joined spelling itself and its skeleton: a query that splits a
+		// listed word and also misspells it is left to the other tokens.
+		s.keyBuf = append(s.keyBuf[:0], c.canon...)
+		visit(idx.lookupW(s.keyBuf))
+		probeSkel(c.skel)
+		endUnit(qt[j].unmatchedCost() + qt[j+1].unmatchedCost())
 	}
 
-	// The best a candidate can score is when every hit is exact and the rest
-	// of the name is all that is left over; evidence can only add boost.
+	// The best a candidate can score: every name token it hit matched exactly,
+	// and the counted query tokens that hit nothing stay unmatched at their
+	// own weight. With S the similarity-weighted matched name weight, M the
+	// matched name weight, U that unmatched query weight and W the name's
+	// weight, the score is 2S / (1.5M + U + W/2). Weak and repeated query
+	// tokens may still match (at most weakWeight, resp. another token of
+	// the same spelling and weight, exactly), and so may initials (at
+	// simInitial, only a token with that first letter): the score is
+	// monotone in their weight, so the bound takes the better of initials
+	// matching the heaviest tokens or nothing. Evidence can only add boost.
 	boost := 0.0
 	if q.DateOfBirth != "" {
 		boost += dobExactBoost
@@ -134,11 +232,20 @@ func (idx *Index) Search(q Query) []Match {
 	}
 	floor := q.Threshold - boost
 	for _, id := range s.touched {
-		h := s.hit[id]
 		nm := &idx.names[id]
-		opt := wInitials + wUncounted
-		rest := max(nm.weight-h-opt, 0)
-		if 2*(h+wUncounted+simInitial*wInitials)/(wQuery+h+opt+unmatchedNameWeight*rest) < floor {
+		m := float64(min(s.acc[id].hitN, s.acc[id].hitS)) + float64(nWeak)*min(weakWeight, nm.maxW) + wRepeated
+		u := max(wCounted-float64(s.acc[id].hitQ), 0)
+		bound := 2 * m / (1.5*m + u + 0.5*nm.weight)
+		wi := 0.0
+		for _, c := range initials {
+			if nm.firsts&(1<<(c-'a')) != 0 {
+				wi += nm.maxW
+			}
+		}
+		if wi > 0 {
+			bound = max(bound, 2*(m+simInitial*wi)/(1.5*(m+wi)+u+0.5*nm.weight))
+		}
+		if bound < floor {
 			continue
 		}
 		e := &idx.entries[nm.entry]
@@ -146,7 +253,7 @@ func (idx *Index) Search(q Query) []Match {
 			continue
 		}
 		mark := len(s.pairs)
-		al, grown := nameScore(qt, qStrong, nm, s.pairs)
+		al, grown := nameScore(qt, s.qcomp, qStrong, nm, s.pairs)
 		if al.score == 0 {
 			continue
 		}
@@ -201,8 +308,8 @@ func (idx *Index) match(q Query, qt []token, c candidate) Match {
 	ex.Tokens = make([]TokenMatch, 0, len(c.pairs))
 	for _, p := range c.pairs {
 		ex.Tokens = append(ex.Tokens, TokenMatch{
-			Query: qt[p.qi].raw, Name: nm.tokens[p.ni].raw, Kind: p.kind, Edits: p.dist,
-			Similarity: p.sim, Weak: qt[p.qi].weak || nm.tokens[p.ni].weak,
+			Query: spanText(qt, p.qi, p.qn), Name: spanText(nm.tokens, p.ni, p.nn), Kind: p.kind, Edits: p.dist,
+			Similarity: p.sim, Weak: p.weak,
 		})
 	}
 	ex.explainUnmatched(qt, nm, c.pairs)
@@ -254,8 +361,8 @@ func round3(x float64) float64 {
 func (ex *Explanation) explainUnmatched(q []token, nm *indexedName, pairs []pairSim) {
 	var usedQ, usedN uint64
 	for _, p := range pairs {
-		usedQ |= 1 << p.qi
-		usedN |= 1 << p.ni
+		usedQ |= p.qmask()
+		usedN |= p.nmask()
 	}
 	for i, t := range q {
 		if usedQ&(1<<i) == 0 {
@@ -285,4 +392,12 @@ func seenCanon(ts []token, c string) bool {
 		}
 	}
 	return false
+}
+
+// spanText is the folded text of n tokens from i, joined by spaces.
+func spanText(ts []token, i, n int8) string {
+	if n == 1 {
+		return ts[i].raw
+	}
+	return ts[i].raw + " " + ts[i+1].raw
 }

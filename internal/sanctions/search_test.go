@@ -76,3 +76,22 @@ func TestSearchRealLists(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainSpacingAndParticles: issue 18's spacing and particle variants match the listed
+// name on the real lists, and the explanation names the rule a reviewer can check.
+func TestExplainSpacingAndParticles(t *testing.T) {
+	t.Parallel()
+	_, idx := realLists(t)
+	for _, c := range []struct{ query, want string }{
+		{"Ayman Alzawahiri", `"alzawahiri"~"al zawahiri" (joined: spacing differs)`},
+		{"Ay man AL ZAWAHIRI", `"ay man"~"ayman" (joined: spacing differs)`},
+		{"Aiman Zawahri", `"aiman"~"ayman" (transliteration), "zawahri"~"zawahiri" (typo, 1 edit)`},
+	} {
+		ms := idx.Search(Query{Name: c.query})
+		require.NotEmpty(t, ms, c.query)
+		require.Equal(t, "ofac-sdn:2676", ms[0].EntryID, c.query)
+		require.GreaterOrEqual(t, ms[0].Score, DefaultThreshold, c.query)
+		require.Contains(t, ms[0].Explanation.String(), c.want, c.query)
+		t.Logf("%s → %s", c.query, ms[0].Explanation)
+	}
+}
