@@ -3,6 +3,7 @@ package connectapi
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"connectrpc.com/connect"
 
@@ -104,7 +105,7 @@ func (h *CustomerHandler) GetCustomerOverview(ctx context.Context, req *connect.
 	}
 	out := &complydv1.CustomerOverview{Customer: profileProto(o.Profile), AccountsTruncated: o.AccountsTruncated, CasesTruncated: o.CasesTruncated,
 		Applications: []*complydv1.CustomerApplication{}, Accounts: []*complydv1.CustomerAccount{}, Cases: []*complydv1.CustomerCase{},
-		SanctionsReviews: []*complydv1.SanctionsReview{}}
+		SanctionsReviews: []*complydv1.SanctionsReview{}, Reports: []*complydv1.CustomerReport{}, ReportsTruncated: o.ReportsTruncated}
 	if o.Risk != nil {
 		out.Risk = riskProto(*o.Risk)
 	}
@@ -123,6 +124,10 @@ func (h *CustomerHandler) GetCustomerOverview(ctx context.Context, req *connect.
 	for _, r := range o.SanctionsReviews {
 		out.SanctionsReviews = append(out.SanctionsReviews, &complydv1.SanctionsReview{Id: r.ID, SubjectKey: r.SubjectKey, EntryId: r.EntryID,
 			Reason: r.Reason, Active: r.Active, CreatedAt: ts(r.CreatedAt)})
+	}
+	for _, r := range o.Reports {
+		out.Reports = append(out.Reports, &complydv1.CustomerReport{Id: r.ID, Type: r.Type, Status: r.Status, Account: r.Account,
+			CaseId: r.CaseID, Day: r.Day.Format(time.DateOnly), CreatedAt: ts(r.CreatedAt)})
 	}
 	return connect.NewResponse(out), nil
 }

@@ -51,8 +51,15 @@ type SanctionsReview struct {
 	CreatedAt                       time.Time
 }
 
-// Overview is a profile with everything linked to it. Reports (migration 0014, another change)
-// will be one more list here once merged.
+// Report is a regulatory report of the customer: drafted for one of its accounts or from one of
+// its cases (docs/reports.md).
+type Report struct {
+	ID, Type, Status, Account, CaseID string
+	Day                               time.Time
+	CreatedAt                         time.Time
+}
+
+// Overview is a profile with everything linked to it.
 type Overview struct {
 	Profile           lookup.Profile
 	Risk              *Risk
@@ -62,6 +69,8 @@ type Overview struct {
 	Cases             []Case
 	CasesTruncated    bool
 	SanctionsReviews  []SanctionsReview
+	Reports           []Report
+	ReportsTruncated  bool
 }
 
 // ListItem is a profile with its rating (Risk nil until rated).

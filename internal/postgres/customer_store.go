@@ -127,10 +127,44 @@ func (s *CustomerStore) Overview(ctx context.Context, tenantID tenancy.TenantID,
 		for _, a := range o.Accounts {
 			keys = append(keys, a.Account)
 		}
-		o.SanctionsReviews, err = sanctionsReviews(ctx, tx, tenantID, keys)
-		return err
+		if o.SanctionsReviews, err = sanctionsReviews(ctx, tx, tenantID, keys); err != nil {
+			return err
+		}
+		accounts := make([]string, 0, len(o.Accounts))
+		for _, a := range o.Accounts {
+			accounts = append(accounts, a.Account)
+		}
+		caseIDs := make([]string, 0, len(o.Cases))
+		for _, c := range o.Cases {
+			caseIDs = append(caseIDs, c.ID)
+		}
+		if o.Reports, err = linkedReports(ctx, tx, tenantID, accounts, caseIDs, overviewLimit+1); err != nil {
+			return err
+		}
+		if len(o.Reports) > overviewLimit {
+			o.Reports, o.ReportsTruncated = o.Reports[:overviewLimit], true
+		}
+		return nil
 	})
 	return o, err
+}
+
+// linkedReports are the regulatory reports of the customer's accounts (the screening drafts one
+// per account and day) or of its cases (drafted on a suspicious resolution), newest first.
+func linkedReports(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, accounts, caseIDs []string, limit int) ([]customers.Report, error) {
+	if len(accounts) == 0 && len(caseIDs) == 0 {
+		return []customers.Report{}, nil
+	}
+	rows, err := tx.Query(ctx, `select id, type, status, customer_account, coalesce(case_id, ''), report_day, created_at
+from reports where tenant_id = $1 and (customer_account = any($2::text[]) or case_id = any($3::text[]))
+order by created_at desc, id desc limit $4`, string(tenantID), accounts, caseIDs, limit)
+	if err != nil {
+		return nil, fmt.Errorf("linked reports: %w", err)
+	}
+	return pgx.CollectRows(rows, func(r pgx.CollectableRow) (customers.Report, error) {
+		var x customers.Report
+		return x, r.Scan(&x.ID, &x.Type, &x.Status, &x.Account, &x.CaseID, &x.Day, &x.CreatedAt)
+	})
 }
 
 func linkedApplications(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, l customerLinks) ([]customers.Application, error) {

@@ -178,7 +178,21 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, due.Total)
 
-	// Overview: the KYC application, the account, the case.
+	// Reports: a CTR drafted for the customer's account, an STR drafted from its case, and one of
+	// another customer's account, which the overview leaves out.
+	insertReport := func(id, typ, account string, caseID *string, at time.Time) {
+		_, err := admin.Exec(ctx, `insert into reports (id, tenant_id, type, status, origin, customer_account, report_day,
+  case_id, deadline_at, created_at, updated_at) values ($1, $2, $3, 'DRAFT', 'MANUAL', $4, $5::date, $6, $5, $5, $5)`,
+			id, string(f.ID), typ, account, at, caseID)
+		require.NoError(t, err)
+	}
+	var account string
+	require.NoError(t, admin.QueryRow(ctx, `select sender_account_number from transactions where id = $1::uuid`, txID).Scan(&account))
+	insertReport("rpt_ctr_"+cid, "CTR", account, nil, now.Add(-time.Hour))
+	insertReport("rpt_str_"+cid, "STR", "", &c.ID, now)
+	insertReport("rpt_other_"+cid, "CTR", "9999999999", nil, now)
+
+	// Overview: the KYC application, the account, the case, the reports.
 	o, err := svc.Overview(ctx, f.ID, cid)
 	require.NoError(t, err)
 	require.Len(t, o.Applications, 1)
@@ -187,6 +201,11 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	require.Equal(t, 1, o.Accounts[0].Alerts)
 	require.Len(t, o.Cases, 1)
 	require.Equal(t, c.ID, o.Cases[0].ID)
+	require.Len(t, o.Reports, 2)
+	require.Equal(t, "rpt_str_"+cid, o.Reports[0].ID, "newest first")
+	require.Equal(t, c.ID, o.Reports[0].CaseID)
+	require.Equal(t, "rpt_ctr_"+cid, o.Reports[1].ID)
+	require.Equal(t, account, o.Reports[1].Account)
 
 	// Search by name and rating; another tenant sees nothing.
 	res, err := svc.Search(ctx, f.ID, customers.SearchParams{Query: "amaka", Rating: customers.RatingHigh}, paging.Params{Page: 1, Limit: 20})

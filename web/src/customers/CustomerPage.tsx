@@ -67,6 +67,11 @@ export function CustomerPage({ id }: { id: string }) {
       {q.data.cases.length === 0 ? <Empty>No case.</Empty> : (
         <ul>{q.data.cases.map((k) => <li key={k.id}><Link to={`/cases/${k.id}`}>{k.caseNumber}</Link> {k.title} — {label(k.status)}</li>)}</ul>
       )}
+      <h2>Reports</h2>
+      {q.data.reports.length === 0 ? <Empty>No regulatory report.</Empty> : (
+        <ul aria-label="Reports">{q.data.reports.map((r) => <li key={r.id}><Link to={`/reports/${r.id}`}>{r.type} {r.day}</Link>: {label(r.status)}{r.account ? ` — account ${r.account}` : ''}</li>)}</ul>
+      )}
+      {q.data.reportsTruncated && <p>More than 100 reports: the newest are listed.</p>}
       <h2>Sanctions reviews</h2>
       {q.data.sanctionsReviews.length === 0 ? <Empty>No reviewed sanctions match.</Empty> : (
         <ul>{q.data.sanctionsReviews.map((r) => <li key={r.id}>{r.entryId} for {r.subjectKey}: {r.reason} {r.active ? '' : '(revoked)'}</li>)}</ul>

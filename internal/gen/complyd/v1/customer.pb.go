@@ -643,8 +643,107 @@ func (x *SanctionsReview) GetCreatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
-// CustomerOverview is a profile with everything linked to it. Reports (migration 0014, another
-// change) are not part of it yet: field 9 is kept for them.
+// CustomerReport is a regulatory report of the customer (docs/reports.md).
+type CustomerReport struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the report.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// type: CTR, STR, SAR or FTR.
+	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	// status: DRAFT, PENDING_APPROVAL, APPROVED or FILED.
+	Status string `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	// account the report was drafted for, empty for one drafted from a case only.
+	Account string `protobuf:"bytes,4,opt,name=account,proto3" json:"account,omitempty"`
+	// case_id it was drafted from, empty otherwise.
+	CaseId string `protobuf:"bytes,5,opt,name=case_id,json=caseId,proto3" json:"case_id,omitempty"`
+	// day the report covers (YYYY-MM-DD, Africa/Lagos).
+	Day string `protobuf:"bytes,6,opt,name=day,proto3" json:"day,omitempty"`
+	// created_at.
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CustomerReport) Reset() {
+	*x = CustomerReport{}
+	mi := &file_complyd_v1_customer_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CustomerReport) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CustomerReport) ProtoMessage() {}
+
+func (x *CustomerReport) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_customer_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CustomerReport.ProtoReflect.Descriptor instead.
+func (*CustomerReport) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *CustomerReport) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *CustomerReport) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *CustomerReport) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CustomerReport) GetAccount() string {
+	if x != nil {
+		return x.Account
+	}
+	return ""
+}
+
+func (x *CustomerReport) GetCaseId() string {
+	if x != nil {
+		return x.CaseId
+	}
+	return ""
+}
+
+func (x *CustomerReport) GetDay() string {
+	if x != nil {
+		return x.Day
+	}
+	return ""
+}
+
+func (x *CustomerReport) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+// CustomerOverview is a profile with everything linked to it.
 type CustomerOverview struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// customer profile.
@@ -663,13 +762,17 @@ type CustomerOverview struct {
 	AccountsTruncated bool `protobuf:"varint,7,opt,name=accounts_truncated,json=accountsTruncated,proto3" json:"accounts_truncated,omitempty"`
 	// cases_truncated: more than 100 cases.
 	CasesTruncated bool `protobuf:"varint,8,opt,name=cases_truncated,json=casesTruncated,proto3" json:"cases_truncated,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// reports of its accounts and cases (up to 100, newest first).
+	Reports []*CustomerReport `protobuf:"bytes,9,rep,name=reports,proto3" json:"reports,omitempty"`
+	// reports_truncated: more than 100 reports.
+	ReportsTruncated bool `protobuf:"varint,10,opt,name=reports_truncated,json=reportsTruncated,proto3" json:"reports_truncated,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *CustomerOverview) Reset() {
 	*x = CustomerOverview{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[7]
+	mi := &file_complyd_v1_customer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -681,7 +784,7 @@ func (x *CustomerOverview) String() string {
 func (*CustomerOverview) ProtoMessage() {}
 
 func (x *CustomerOverview) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[7]
+	mi := &file_complyd_v1_customer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -694,7 +797,7 @@ func (x *CustomerOverview) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerOverview.ProtoReflect.Descriptor instead.
 func (*CustomerOverview) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CustomerOverview) GetCustomer() *CustomerProfile {
@@ -753,6 +856,20 @@ func (x *CustomerOverview) GetCasesTruncated() bool {
 	return false
 }
 
+func (x *CustomerOverview) GetReports() []*CustomerReport {
+	if x != nil {
+		return x.Reports
+	}
+	return nil
+}
+
+func (x *CustomerOverview) GetReportsTruncated() bool {
+	if x != nil {
+		return x.ReportsTruncated
+	}
+	return false
+}
+
 // CustomerListItem is a profile with its rating.
 type CustomerListItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -776,7 +893,7 @@ type CustomerListItem struct {
 
 func (x *CustomerListItem) Reset() {
 	*x = CustomerListItem{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[8]
+	mi := &file_complyd_v1_customer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -788,7 +905,7 @@ func (x *CustomerListItem) String() string {
 func (*CustomerListItem) ProtoMessage() {}
 
 func (x *CustomerListItem) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[8]
+	mi := &file_complyd_v1_customer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -801,7 +918,7 @@ func (x *CustomerListItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerListItem.ProtoReflect.Descriptor instead.
 func (*CustomerListItem) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CustomerListItem) GetId() string {
@@ -870,7 +987,7 @@ type SearchCustomersRequest struct {
 
 func (x *SearchCustomersRequest) Reset() {
 	*x = SearchCustomersRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[9]
+	mi := &file_complyd_v1_customer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -882,7 +999,7 @@ func (x *SearchCustomersRequest) String() string {
 func (*SearchCustomersRequest) ProtoMessage() {}
 
 func (x *SearchCustomersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[9]
+	mi := &file_complyd_v1_customer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -895,7 +1012,7 @@ func (x *SearchCustomersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCustomersRequest.ProtoReflect.Descriptor instead.
 func (*SearchCustomersRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SearchCustomersRequest) GetQ() string {
@@ -945,7 +1062,7 @@ type SearchCustomersResponse struct {
 
 func (x *SearchCustomersResponse) Reset() {
 	*x = SearchCustomersResponse{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[10]
+	mi := &file_complyd_v1_customer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -957,7 +1074,7 @@ func (x *SearchCustomersResponse) String() string {
 func (*SearchCustomersResponse) ProtoMessage() {}
 
 func (x *SearchCustomersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[10]
+	mi := &file_complyd_v1_customer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -970,7 +1087,7 @@ func (x *SearchCustomersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCustomersResponse.ProtoReflect.Descriptor instead.
 func (*SearchCustomersResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SearchCustomersResponse) GetItems() []*CustomerListItem {
@@ -1019,7 +1136,7 @@ type GetCustomerOverviewRequest struct {
 
 func (x *GetCustomerOverviewRequest) Reset() {
 	*x = GetCustomerOverviewRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[11]
+	mi := &file_complyd_v1_customer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1031,7 +1148,7 @@ func (x *GetCustomerOverviewRequest) String() string {
 func (*GetCustomerOverviewRequest) ProtoMessage() {}
 
 func (x *GetCustomerOverviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[11]
+	mi := &file_complyd_v1_customer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1044,7 +1161,7 @@ func (x *GetCustomerOverviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCustomerOverviewRequest.ProtoReflect.Descriptor instead.
 func (*GetCustomerOverviewRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetCustomerOverviewRequest) GetId() string {
@@ -1065,7 +1182,7 @@ type GetCustomerRiskRequest struct {
 
 func (x *GetCustomerRiskRequest) Reset() {
 	*x = GetCustomerRiskRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[12]
+	mi := &file_complyd_v1_customer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1077,7 +1194,7 @@ func (x *GetCustomerRiskRequest) String() string {
 func (*GetCustomerRiskRequest) ProtoMessage() {}
 
 func (x *GetCustomerRiskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[12]
+	mi := &file_complyd_v1_customer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1090,7 +1207,7 @@ func (x *GetCustomerRiskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCustomerRiskRequest.ProtoReflect.Descriptor instead.
 func (*GetCustomerRiskRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{12}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetCustomerRiskRequest) GetId() string {
@@ -1111,7 +1228,7 @@ type ListCustomerRiskHistoryRequest struct {
 
 func (x *ListCustomerRiskHistoryRequest) Reset() {
 	*x = ListCustomerRiskHistoryRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[13]
+	mi := &file_complyd_v1_customer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1123,7 +1240,7 @@ func (x *ListCustomerRiskHistoryRequest) String() string {
 func (*ListCustomerRiskHistoryRequest) ProtoMessage() {}
 
 func (x *ListCustomerRiskHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[13]
+	mi := &file_complyd_v1_customer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1136,7 +1253,7 @@ func (x *ListCustomerRiskHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCustomerRiskHistoryRequest.ProtoReflect.Descriptor instead.
 func (*ListCustomerRiskHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ListCustomerRiskHistoryRequest) GetId() string {
@@ -1157,7 +1274,7 @@ type ListCustomerRiskHistoryResponse struct {
 
 func (x *ListCustomerRiskHistoryResponse) Reset() {
 	*x = ListCustomerRiskHistoryResponse{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[14]
+	mi := &file_complyd_v1_customer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1169,7 +1286,7 @@ func (x *ListCustomerRiskHistoryResponse) String() string {
 func (*ListCustomerRiskHistoryResponse) ProtoMessage() {}
 
 func (x *ListCustomerRiskHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[14]
+	mi := &file_complyd_v1_customer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1182,7 +1299,7 @@ func (x *ListCustomerRiskHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCustomerRiskHistoryResponse.ProtoReflect.Descriptor instead.
 func (*ListCustomerRiskHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ListCustomerRiskHistoryResponse) GetItems() []*RiskHistoryEntry {
@@ -1203,7 +1320,7 @@ type RecomputeCustomerRiskRequest struct {
 
 func (x *RecomputeCustomerRiskRequest) Reset() {
 	*x = RecomputeCustomerRiskRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[15]
+	mi := &file_complyd_v1_customer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1215,7 +1332,7 @@ func (x *RecomputeCustomerRiskRequest) String() string {
 func (*RecomputeCustomerRiskRequest) ProtoMessage() {}
 
 func (x *RecomputeCustomerRiskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[15]
+	mi := &file_complyd_v1_customer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1228,7 +1345,7 @@ func (x *RecomputeCustomerRiskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecomputeCustomerRiskRequest.ProtoReflect.Descriptor instead.
 func (*RecomputeCustomerRiskRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{15}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RecomputeCustomerRiskRequest) GetId() string {
@@ -1251,7 +1368,7 @@ type ListDueReviewsRequest struct {
 
 func (x *ListDueReviewsRequest) Reset() {
 	*x = ListDueReviewsRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[16]
+	mi := &file_complyd_v1_customer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1263,7 +1380,7 @@ func (x *ListDueReviewsRequest) String() string {
 func (*ListDueReviewsRequest) ProtoMessage() {}
 
 func (x *ListDueReviewsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[16]
+	mi := &file_complyd_v1_customer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1276,7 +1393,7 @@ func (x *ListDueReviewsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDueReviewsRequest.ProtoReflect.Descriptor instead.
 func (*ListDueReviewsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{16}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListDueReviewsRequest) GetPage() int32 {
@@ -1306,7 +1423,7 @@ type CompleteCustomerReviewRequest struct {
 
 func (x *CompleteCustomerReviewRequest) Reset() {
 	*x = CompleteCustomerReviewRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[17]
+	mi := &file_complyd_v1_customer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1318,7 +1435,7 @@ func (x *CompleteCustomerReviewRequest) String() string {
 func (*CompleteCustomerReviewRequest) ProtoMessage() {}
 
 func (x *CompleteCustomerReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[17]
+	mi := &file_complyd_v1_customer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1331,7 +1448,7 @@ func (x *CompleteCustomerReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteCustomerReviewRequest.ProtoReflect.Descriptor instead.
 func (*CompleteCustomerReviewRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{17}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CompleteCustomerReviewRequest) GetId() string {
@@ -1410,7 +1527,16 @@ const file_complyd_v1_customer_proto_rawDesc = "" +
 	"\x06reason\x18\x04 \x01(\tR\x06reason\x12\x16\n" +
 	"\x06active\x18\x05 \x01(\bR\x06active\x129\n" +
 	"\n" +
-	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xcf\x03\n" +
+	"created_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xcc\x01\n" +
+	"\x0eCustomerReport\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
+	"\x06status\x18\x03 \x01(\tR\x06status\x12\x18\n" +
+	"\aaccount\x18\x04 \x01(\tR\aaccount\x12\x17\n" +
+	"\acase_id\x18\x05 \x01(\tR\x06caseId\x12\x10\n" +
+	"\x03day\x18\x06 \x01(\tR\x03day\x129\n" +
+	"\n" +
+	"created_at\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xac\x04\n" +
 	"\x10CustomerOverview\x127\n" +
 	"\bcustomer\x18\x01 \x01(\v2\x1b.complyd.v1.CustomerProfileR\bcustomer\x12,\n" +
 	"\x04risk\x18\x02 \x01(\v2\x18.complyd.v1.CustomerRiskR\x04risk\x12C\n" +
@@ -1419,8 +1545,10 @@ const file_complyd_v1_customer_proto_rawDesc = "" +
 	"\x05cases\x18\x05 \x03(\v2\x18.complyd.v1.CustomerCaseR\x05cases\x12H\n" +
 	"\x11sanctions_reviews\x18\x06 \x03(\v2\x1b.complyd.v1.SanctionsReviewR\x10sanctionsReviews\x12-\n" +
 	"\x12accounts_truncated\x18\a \x01(\bR\x11accountsTruncated\x12'\n" +
-	"\x0fcases_truncated\x18\b \x01(\bR\x0ecasesTruncatedJ\x04\b\t\x10\n" +
-	"\"\xf5\x01\n" +
+	"\x0fcases_truncated\x18\b \x01(\bR\x0ecasesTruncated\x124\n" +
+	"\areports\x18\t \x03(\v2\x1a.complyd.v1.CustomerReportR\areports\x12+\n" +
+	"\x11reports_truncated\x18\n" +
+	" \x01(\bR\x10reportsTruncated\"\xf5\x01\n" +
 	"\x10CustomerListItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x12\n" +
@@ -1486,7 +1614,7 @@ func file_complyd_v1_customer_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_customer_proto_rawDescData
 }
 
-var file_complyd_v1_customer_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
+var file_complyd_v1_customer_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
 var file_complyd_v1_customer_proto_goTypes = []any{
 	(*RiskFactor)(nil),                      // 0: complyd.v1.RiskFactor
 	(*CustomerRisk)(nil),                    // 1: complyd.v1.CustomerRisk
@@ -1495,61 +1623,64 @@ var file_complyd_v1_customer_proto_goTypes = []any{
 	(*CustomerAccount)(nil),                 // 4: complyd.v1.CustomerAccount
 	(*CustomerCase)(nil),                    // 5: complyd.v1.CustomerCase
 	(*SanctionsReview)(nil),                 // 6: complyd.v1.SanctionsReview
-	(*CustomerOverview)(nil),                // 7: complyd.v1.CustomerOverview
-	(*CustomerListItem)(nil),                // 8: complyd.v1.CustomerListItem
-	(*SearchCustomersRequest)(nil),          // 9: complyd.v1.SearchCustomersRequest
-	(*SearchCustomersResponse)(nil),         // 10: complyd.v1.SearchCustomersResponse
-	(*GetCustomerOverviewRequest)(nil),      // 11: complyd.v1.GetCustomerOverviewRequest
-	(*GetCustomerRiskRequest)(nil),          // 12: complyd.v1.GetCustomerRiskRequest
-	(*ListCustomerRiskHistoryRequest)(nil),  // 13: complyd.v1.ListCustomerRiskHistoryRequest
-	(*ListCustomerRiskHistoryResponse)(nil), // 14: complyd.v1.ListCustomerRiskHistoryResponse
-	(*RecomputeCustomerRiskRequest)(nil),    // 15: complyd.v1.RecomputeCustomerRiskRequest
-	(*ListDueReviewsRequest)(nil),           // 16: complyd.v1.ListDueReviewsRequest
-	(*CompleteCustomerReviewRequest)(nil),   // 17: complyd.v1.CompleteCustomerReviewRequest
-	(*timestamppb.Timestamp)(nil),           // 18: google.protobuf.Timestamp
-	(*CustomerProfile)(nil),                 // 19: complyd.v1.CustomerProfile
+	(*CustomerReport)(nil),                  // 7: complyd.v1.CustomerReport
+	(*CustomerOverview)(nil),                // 8: complyd.v1.CustomerOverview
+	(*CustomerListItem)(nil),                // 9: complyd.v1.CustomerListItem
+	(*SearchCustomersRequest)(nil),          // 10: complyd.v1.SearchCustomersRequest
+	(*SearchCustomersResponse)(nil),         // 11: complyd.v1.SearchCustomersResponse
+	(*GetCustomerOverviewRequest)(nil),      // 12: complyd.v1.GetCustomerOverviewRequest
+	(*GetCustomerRiskRequest)(nil),          // 13: complyd.v1.GetCustomerRiskRequest
+	(*ListCustomerRiskHistoryRequest)(nil),  // 14: complyd.v1.ListCustomerRiskHistoryRequest
+	(*ListCustomerRiskHistoryResponse)(nil), // 15: complyd.v1.ListCustomerRiskHistoryResponse
+	(*RecomputeCustomerRiskRequest)(nil),    // 16: complyd.v1.RecomputeCustomerRiskRequest
+	(*ListDueReviewsRequest)(nil),           // 17: complyd.v1.ListDueReviewsRequest
+	(*CompleteCustomerReviewRequest)(nil),   // 18: complyd.v1.CompleteCustomerReviewRequest
+	(*timestamppb.Timestamp)(nil),           // 19: google.protobuf.Timestamp
+	(*CustomerProfile)(nil),                 // 20: complyd.v1.CustomerProfile
 }
 var file_complyd_v1_customer_proto_depIdxs = []int32{
 	0,  // 0: complyd.v1.CustomerRisk.factors:type_name -> complyd.v1.RiskFactor
-	18, // 1: complyd.v1.CustomerRisk.computed_at:type_name -> google.protobuf.Timestamp
-	18, // 2: complyd.v1.CustomerRisk.next_review_at:type_name -> google.protobuf.Timestamp
-	18, // 3: complyd.v1.CustomerRisk.last_reviewed_at:type_name -> google.protobuf.Timestamp
+	19, // 1: complyd.v1.CustomerRisk.computed_at:type_name -> google.protobuf.Timestamp
+	19, // 2: complyd.v1.CustomerRisk.next_review_at:type_name -> google.protobuf.Timestamp
+	19, // 3: complyd.v1.CustomerRisk.last_reviewed_at:type_name -> google.protobuf.Timestamp
 	0,  // 4: complyd.v1.RiskHistoryEntry.factors:type_name -> complyd.v1.RiskFactor
-	18, // 5: complyd.v1.RiskHistoryEntry.created_at:type_name -> google.protobuf.Timestamp
-	18, // 6: complyd.v1.CustomerApplication.created_at:type_name -> google.protobuf.Timestamp
-	18, // 7: complyd.v1.CustomerAccount.first_at:type_name -> google.protobuf.Timestamp
-	18, // 8: complyd.v1.CustomerAccount.last_at:type_name -> google.protobuf.Timestamp
-	18, // 9: complyd.v1.CustomerCase.created_at:type_name -> google.protobuf.Timestamp
-	18, // 10: complyd.v1.SanctionsReview.created_at:type_name -> google.protobuf.Timestamp
-	19, // 11: complyd.v1.CustomerOverview.customer:type_name -> complyd.v1.CustomerProfile
-	1,  // 12: complyd.v1.CustomerOverview.risk:type_name -> complyd.v1.CustomerRisk
-	3,  // 13: complyd.v1.CustomerOverview.applications:type_name -> complyd.v1.CustomerApplication
-	4,  // 14: complyd.v1.CustomerOverview.accounts:type_name -> complyd.v1.CustomerAccount
-	5,  // 15: complyd.v1.CustomerOverview.cases:type_name -> complyd.v1.CustomerCase
-	6,  // 16: complyd.v1.CustomerOverview.sanctions_reviews:type_name -> complyd.v1.SanctionsReview
-	18, // 17: complyd.v1.CustomerListItem.next_review_at:type_name -> google.protobuf.Timestamp
-	18, // 18: complyd.v1.CustomerListItem.updated_at:type_name -> google.protobuf.Timestamp
-	8,  // 19: complyd.v1.SearchCustomersResponse.items:type_name -> complyd.v1.CustomerListItem
-	2,  // 20: complyd.v1.ListCustomerRiskHistoryResponse.items:type_name -> complyd.v1.RiskHistoryEntry
-	9,  // 21: complyd.v1.CustomerService.SearchCustomers:input_type -> complyd.v1.SearchCustomersRequest
-	11, // 22: complyd.v1.CustomerService.GetCustomerOverview:input_type -> complyd.v1.GetCustomerOverviewRequest
-	12, // 23: complyd.v1.CustomerService.GetCustomerRisk:input_type -> complyd.v1.GetCustomerRiskRequest
-	13, // 24: complyd.v1.CustomerService.ListCustomerRiskHistory:input_type -> complyd.v1.ListCustomerRiskHistoryRequest
-	15, // 25: complyd.v1.CustomerService.RecomputeCustomerRisk:input_type -> complyd.v1.RecomputeCustomerRiskRequest
-	16, // 26: complyd.v1.CustomerService.ListDueReviews:input_type -> complyd.v1.ListDueReviewsRequest
-	17, // 27: complyd.v1.CustomerService.CompleteCustomerReview:input_type -> complyd.v1.CompleteCustomerReviewRequest
-	10, // 28: complyd.v1.CustomerService.SearchCustomers:output_type -> complyd.v1.SearchCustomersResponse
-	7,  // 29: complyd.v1.CustomerService.GetCustomerOverview:output_type -> complyd.v1.CustomerOverview
-	1,  // 30: complyd.v1.CustomerService.GetCustomerRisk:output_type -> complyd.v1.CustomerRisk
-	14, // 31: complyd.v1.CustomerService.ListCustomerRiskHistory:output_type -> complyd.v1.ListCustomerRiskHistoryResponse
-	1,  // 32: complyd.v1.CustomerService.RecomputeCustomerRisk:output_type -> complyd.v1.CustomerRisk
-	10, // 33: complyd.v1.CustomerService.ListDueReviews:output_type -> complyd.v1.SearchCustomersResponse
-	1,  // 34: complyd.v1.CustomerService.CompleteCustomerReview:output_type -> complyd.v1.CustomerRisk
-	28, // [28:35] is the sub-list for method output_type
-	21, // [21:28] is the sub-list for method input_type
-	21, // [21:21] is the sub-list for extension type_name
-	21, // [21:21] is the sub-list for extension extendee
-	0,  // [0:21] is the sub-list for field type_name
+	19, // 5: complyd.v1.RiskHistoryEntry.created_at:type_name -> google.protobuf.Timestamp
+	19, // 6: complyd.v1.CustomerApplication.created_at:type_name -> google.protobuf.Timestamp
+	19, // 7: complyd.v1.CustomerAccount.first_at:type_name -> google.protobuf.Timestamp
+	19, // 8: complyd.v1.CustomerAccount.last_at:type_name -> google.protobuf.Timestamp
+	19, // 9: complyd.v1.CustomerCase.created_at:type_name -> google.protobuf.Timestamp
+	19, // 10: complyd.v1.SanctionsReview.created_at:type_name -> google.protobuf.Timestamp
+	19, // 11: complyd.v1.CustomerReport.created_at:type_name -> google.protobuf.Timestamp
+	20, // 12: complyd.v1.CustomerOverview.customer:type_name -> complyd.v1.CustomerProfile
+	1,  // 13: complyd.v1.CustomerOverview.risk:type_name -> complyd.v1.CustomerRisk
+	3,  // 14: complyd.v1.CustomerOverview.applications:type_name -> complyd.v1.CustomerApplication
+	4,  // 15: complyd.v1.CustomerOverview.accounts:type_name -> complyd.v1.CustomerAccount
+	5,  // 16: complyd.v1.CustomerOverview.cases:type_name -> complyd.v1.CustomerCase
+	6,  // 17: complyd.v1.CustomerOverview.sanctions_reviews:type_name -> complyd.v1.SanctionsReview
+	7,  // 18: complyd.v1.CustomerOverview.reports:type_name -> complyd.v1.CustomerReport
+	19, // 19: complyd.v1.CustomerListItem.next_review_at:type_name -> google.protobuf.Timestamp
+	19, // 20: complyd.v1.CustomerListItem.updated_at:type_name -> google.protobuf.Timestamp
+	9,  // 21: complyd.v1.SearchCustomersResponse.items:type_name -> complyd.v1.CustomerListItem
+	2,  // 22: complyd.v1.ListCustomerRiskHistoryResponse.items:type_name -> complyd.v1.RiskHistoryEntry
+	10, // 23: complyd.v1.CustomerService.SearchCustomers:input_type -> complyd.v1.SearchCustomersRequest
+	12, // 24: complyd.v1.CustomerService.GetCustomerOverview:input_type -> complyd.v1.GetCustomerOverviewRequest
+	13, // 25: complyd.v1.CustomerService.GetCustomerRisk:input_type -> complyd.v1.GetCustomerRiskRequest
+	14, // 26: complyd.v1.CustomerService.ListCustomerRiskHistory:input_type -> complyd.v1.ListCustomerRiskHistoryRequest
+	16, // 27: complyd.v1.CustomerService.RecomputeCustomerRisk:input_type -> complyd.v1.RecomputeCustomerRiskRequest
+	17, // 28: complyd.v1.CustomerService.ListDueReviews:input_type -> complyd.v1.ListDueReviewsRequest
+	18, // 29: complyd.v1.CustomerService.CompleteCustomerReview:input_type -> complyd.v1.CompleteCustomerReviewRequest
+	11, // 30: complyd.v1.CustomerService.SearchCustomers:output_type -> complyd.v1.SearchCustomersResponse
+	8,  // 31: complyd.v1.CustomerService.GetCustomerOverview:output_type -> complyd.v1.CustomerOverview
+	1,  // 32: complyd.v1.CustomerService.GetCustomerRisk:output_type -> complyd.v1.CustomerRisk
+	15, // 33: complyd.v1.CustomerService.ListCustomerRiskHistory:output_type -> complyd.v1.ListCustomerRiskHistoryResponse
+	1,  // 34: complyd.v1.CustomerService.RecomputeCustomerRisk:output_type -> complyd.v1.CustomerRisk
+	11, // 35: complyd.v1.CustomerService.ListDueReviews:output_type -> complyd.v1.SearchCustomersResponse
+	1,  // 36: complyd.v1.CustomerService.CompleteCustomerReview:output_type -> complyd.v1.CustomerRisk
+	30, // [30:37] is the sub-list for method output_type
+	23, // [23:30] is the sub-list for method input_type
+	23, // [23:23] is the sub-list for extension type_name
+	23, // [23:23] is the sub-list for extension extendee
+	0,  // [0:23] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_customer_proto_init() }
@@ -1558,15 +1689,15 @@ func file_complyd_v1_customer_proto_init() {
 		return
 	}
 	file_complyd_v1_lookup_proto_init()
-	file_complyd_v1_customer_proto_msgTypes[9].OneofWrappers = []any{}
-	file_complyd_v1_customer_proto_msgTypes[16].OneofWrappers = []any{}
+	file_complyd_v1_customer_proto_msgTypes[10].OneofWrappers = []any{}
+	file_complyd_v1_customer_proto_msgTypes[17].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_customer_proto_rawDesc), len(file_complyd_v1_customer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   18,
+			NumMessages:   19,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/customer.proto.
  */
 export const file_complyd_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("Chljb21wbHlkL3YxL2N1c3RvbWVyLnByb3RvEgpjb21wbHlkLnYxIjoKClJpc2tGYWN0b3ISDAoEbmFtZRgBIAEoCRIOCgZwb2ludHMYAiABKAUSDgoGZGV0YWlsGAMgASgJIoYCCgxDdXN0b21lclJpc2sSEwoLY3VzdG9tZXJfaWQYASABKAkSDgoGcmF0aW5nGAIgASgJEg0KBXNjb3JlGAMgASgFEicKB2ZhY3RvcnMYBCADKAsyFi5jb21wbHlkLnYxLlJpc2tGYWN0b3ISLwoLY29tcHV0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDm5leHRfcmV2aWV3X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChBsYXN0X3Jldmlld2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK/AQoQUmlza0hpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIOCgZyYXRpbmcYAiABKAkSFwoPcHJldmlvdXNfcmF0aW5nGAMgASgJEg0KBXNjb3JlGAQgASgFEicKB2ZhY3RvcnMYBSADKAsyFi5jb21wbHlkLnYxLlJpc2tGYWN0b3ISDgoGcmVhc29uGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpEBChNDdXN0b21lckFwcGxpY2F0aW9uEgoKAmlkGAEgASgJEgwKBGtpbmQYAiABKAkSDgoGc3RhdHVzGAMgASgJEgwKBHRpZXIYBCABKAkSEgoKcmlza19sZXZlbBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKjAQoPQ3VzdG9tZXJBY2NvdW50Eg8KB2FjY291bnQYASABKAkSFAoMdHJhbnNhY3Rpb25zGAIgASgFEg4KBmFsZXJ0cxgDIAEoBRIsCghmaXJzdF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHbGFzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikAEKDEN1c3RvbWVyQ2FzZRIKCgJpZBgBIAEoCRITCgtjYXNlX251bWJlchgCIAEoCRINCgV0aXRsZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEAoIcHJpb3JpdHkYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilAEKD1NhbmN0aW9uc1JldmlldxIKCgJpZBgBIAEoCRITCgtzdWJqZWN0X2tleRgCIAEoCRIQCghlbnRyeV9pZBgDIAEoCRIOCgZyZWFzb24YBCABKAkSDgoGYWN0aXZlGAUgASgIEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIusCChBDdXN0b21lck92ZXJ2aWV3Ei0KCGN1c3RvbWVyGAEgASgLMhsuY29tcGx5ZC52MS5DdXN0b21lclByb2ZpbGUSJgoEcmlzaxgCIAEoCzIYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrEjUKDGFwcGxpY2F0aW9ucxgDIAMoCzIfLmNvbXBseWQudjEuQ3VzdG9tZXJBcHBsaWNhdGlvbhItCghhY2NvdW50cxgEIAMoCzIbLmNvbXBseWQudjEuQ3VzdG9tZXJBY2NvdW50EicKBWNhc2VzGAUgAygLMhguY29tcGx5ZC52MS5DdXN0b21lckNhc2USNgoRc2FuY3Rpb25zX3Jldmlld3MYBiADKAsyGy5jb21wbHlkLnYxLlNhbmN0aW9uc1JldmlldxIaChJhY2NvdW50c190cnVuY2F0ZWQYByABKAgSFwoPY2FzZXNfdHJ1bmNhdGVkGAggASgISgQICRAKIr0BChBDdXN0b21lckxpc3RJdGVtEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAkSDQoFc2NvcmUYBSABKAUSMgoObmV4dF9yZXZpZXdfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr0BChZTZWFyY2hDdXN0b21lcnNSZXF1ZXN0EhcKAXEYASABKAlCB7pIBHICGGRIAIgBARItCgZyYXRpbmcYAiABKAlCGLpIFXITUgNMT1dSBk1FRElVTVIESElHSEgBiAEBEhoKBHBhZ2UYAyABKAVCB7pIBBoCKAFIAogBARIbCgVsaW1pdBgEIAEoBUIHukgEGgIoAUgDiAEBQgQKAl9xQgkKB19yYXRpbmdCBwoFX3BhZ2VCCAoGX2xpbWl0IocBChdTZWFyY2hDdXN0b21lcnNSZXNwb25zZRIrCgVpdGVtcxgBIAMoCzIcLmNvbXBseWQudjEuQ3VzdG9tZXJMaXN0SXRlbRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIjMKGkdldEN1c3RvbWVyT3ZlcnZpZXdSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEAiLwoWR2V0Q3VzdG9tZXJSaXNrUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAIjcKHkxpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAIk4KH0xpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVzcG9uc2USKwoFaXRlbXMYASADKAsyHC5jb21wbHlkLnYxLlJpc2tIaXN0b3J5RW50cnkiNQocUmVjb21wdXRlQ3VzdG9tZXJSaXNrUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAImMKFUxpc3REdWVSZXZpZXdzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQiUAodQ29tcGxldGVDdXN0b21lclJldmlld1JlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQBIYCgRub3RlGAIgASgJQgq6SAdyBRABGNAPMsoHCg9DdXN0b21lclNlcnZpY2USfAoPU2VhcmNoQ3VzdG9tZXJzEiIuY29tcGx5ZC52MS5TZWFyY2hDdXN0b21lcnNSZXF1ZXN0GiMuY29tcGx5ZC52MS5TZWFyY2hDdXN0b21lcnNSZXNwb25zZSIggtPkkwIaEhgvYXBpL3YxL2N1c3RvbWVycy9zZWFyY2gShAEKE0dldEN1c3RvbWVyT3ZlcnZpZXcSJi5jb21wbHlkLnYxLkdldEN1c3RvbWVyT3ZlcnZpZXdSZXF1ZXN0GhwuY29tcGx5ZC52MS5DdXN0b21lck92ZXJ2aWV3IieC0+STAiESHy9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vb3ZlcnZpZXcSdAoPR2V0Q3VzdG9tZXJSaXNrEiIuY29tcGx5ZC52MS5HZXRDdXN0b21lclJpc2tSZXF1ZXN0GhguY29tcGx5ZC52MS5DdXN0b21lclJpc2siI4LT5JMCHRIbL2FwaS92MS9jdXN0b21lcnMve2lkfS9yaXNrEp8BChdMaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeRIqLmNvbXBseWQudjEuTGlzdEN1c3RvbWVyUmlza0hpc3RvcnlSZXF1ZXN0GisuY29tcGx5ZC52MS5MaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeVJlc3BvbnNlIiuC0+STAiUSIy9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmlzay1oaXN0b3J5Eo0BChVSZWNvbXB1dGVDdXN0b21lclJpc2sSKC5jb21wbHlkLnYxLlJlY29tcHV0ZUN1c3RvbWVyUmlza1JlcXVlc3QaGC5jb21wbHlkLnYxLkN1c3RvbWVyUmlzayIwgtPkkwIqOgEqIiUvYXBpL3YxL2N1c3RvbWVycy97aWR9L3Jpc2svcmVjb21wdXRlEn8KDkxpc3REdWVSZXZpZXdzEiEuY29tcGx5ZC52MS5MaXN0RHVlUmV2aWV3c1JlcXVlc3QaIy5jb21wbHlkLnYxLlNlYXJjaEN1c3RvbWVyc1Jlc3BvbnNlIiWC0+STAh8SHS9hcGkvdjEvY3VzdG9tZXJzL3Jldmlld3MvZHVlEogBChZDb21wbGV0ZUN1c3RvbWVyUmV2aWV3EikuY29tcGx5ZC52MS5Db21wbGV0ZUN1c3RvbWVyUmV2aWV3UmVxdWVzdBoYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrIimC0+STAiM6ASoiHi9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmV2aWV3c0I+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_complyd_v1_lookup, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Chljb21wbHlkL3YxL2N1c3RvbWVyLnByb3RvEgpjb21wbHlkLnYxIjoKClJpc2tGYWN0b3ISDAoEbmFtZRgBIAEoCRIOCgZwb2ludHMYAiABKAUSDgoGZGV0YWlsGAMgASgJIoYCCgxDdXN0b21lclJpc2sSEwoLY3VzdG9tZXJfaWQYASABKAkSDgoGcmF0aW5nGAIgASgJEg0KBXNjb3JlGAMgASgFEicKB2ZhY3RvcnMYBCADKAsyFi5jb21wbHlkLnYxLlJpc2tGYWN0b3ISLwoLY29tcHV0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDm5leHRfcmV2aWV3X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChBsYXN0X3Jldmlld2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK/AQoQUmlza0hpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIOCgZyYXRpbmcYAiABKAkSFwoPcHJldmlvdXNfcmF0aW5nGAMgASgJEg0KBXNjb3JlGAQgASgFEicKB2ZhY3RvcnMYBSADKAsyFi5jb21wbHlkLnYxLlJpc2tGYWN0b3ISDgoGcmVhc29uGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpEBChNDdXN0b21lckFwcGxpY2F0aW9uEgoKAmlkGAEgASgJEgwKBGtpbmQYAiABKAkSDgoGc3RhdHVzGAMgASgJEgwKBHRpZXIYBCABKAkSEgoKcmlza19sZXZlbBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKjAQoPQ3VzdG9tZXJBY2NvdW50Eg8KB2FjY291bnQYASABKAkSFAoMdHJhbnNhY3Rpb25zGAIgASgFEg4KBmFsZXJ0cxgDIAEoBRIsCghmaXJzdF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHbGFzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikAEKDEN1c3RvbWVyQ2FzZRIKCgJpZBgBIAEoCRITCgtjYXNlX251bWJlchgCIAEoCRINCgV0aXRsZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEAoIcHJpb3JpdHkYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilAEKD1NhbmN0aW9uc1JldmlldxIKCgJpZBgBIAEoCRITCgtzdWJqZWN0X2tleRgCIAEoCRIQCghlbnRyeV9pZBgDIAEoCRIOCgZyZWFzb24YBCABKAkSDgoGYWN0aXZlGAUgASgIEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpkBCg5DdXN0b21lclJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIPCgdhY2NvdW50GAQgASgJEg8KB2Nhc2VfaWQYBSABKAkSCwoDZGF5GAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIq0DChBDdXN0b21lck92ZXJ2aWV3Ei0KCGN1c3RvbWVyGAEgASgLMhsuY29tcGx5ZC52MS5DdXN0b21lclByb2ZpbGUSJgoEcmlzaxgCIAEoCzIYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrEjUKDGFwcGxpY2F0aW9ucxgDIAMoCzIfLmNvbXBseWQudjEuQ3VzdG9tZXJBcHBsaWNhdGlvbhItCghhY2NvdW50cxgEIAMoCzIbLmNvbXBseWQudjEuQ3VzdG9tZXJBY2NvdW50EicKBWNhc2VzGAUgAygLMhguY29tcGx5ZC52MS5DdXN0b21lckNhc2USNgoRc2FuY3Rpb25zX3Jldmlld3MYBiADKAsyGy5jb21wbHlkLnYxLlNhbmN0aW9uc1JldmlldxIaChJhY2NvdW50c190cnVuY2F0ZWQYByABKAgSFwoPY2FzZXNfdHJ1bmNhdGVkGAggASgIEisKB3JlcG9ydHMYCSADKAsyGi5jb21wbHlkLnYxLkN1c3RvbWVyUmVwb3J0EhkKEXJlcG9ydHNfdHJ1bmNhdGVkGAogASgIIr0BChBDdXN0b21lckxpc3RJdGVtEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAkSDQoFc2NvcmUYBSABKAUSMgoObmV4dF9yZXZpZXdfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr0BChZTZWFyY2hDdXN0b21lcnNSZXF1ZXN0EhcKAXEYASABKAlCB7pIBHICGGRIAIgBARItCgZyYXRpbmcYAiABKAlCGLpIFXITUgNMT1dSBk1FRElVTVIESElHSEgBiAEBEhoKBHBhZ2UYAyABKAVCB7pIBBoCKAFIAogBARIbCgVsaW1pdBgEIAEoBUIHukgEGgIoAUgDiAEBQgQKAl9xQgkKB19yYXRpbmdCBwoFX3BhZ2VCCAoGX2xpbWl0IocBChdTZWFyY2hDdXN0b21lcnNSZXNwb25zZRIrCgVpdGVtcxgBIAMoCzIcLmNvbXBseWQudjEuQ3VzdG9tZXJMaXN0SXRlbRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIjMKGkdldEN1c3RvbWVyT3ZlcnZpZXdSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEAiLwoWR2V0Q3VzdG9tZXJSaXNrUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAIjcKHkxpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAIk4KH0xpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVzcG9uc2USKwoFaXRlbXMYASADKAsyHC5jb21wbHlkLnYxLlJpc2tIaXN0b3J5RW50cnkiNQocUmVjb21wdXRlQ3VzdG9tZXJSaXNrUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAImMKFUxpc3REdWVSZXZpZXdzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQiUAodQ29tcGxldGVDdXN0b21lclJldmlld1JlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQBIYCgRub3RlGAIgASgJQgq6SAdyBRABGNAPMsoHCg9DdXN0b21lclNlcnZpY2USfAoPU2VhcmNoQ3VzdG9tZXJzEiIuY29tcGx5ZC52MS5TZWFyY2hDdXN0b21lcnNSZXF1ZXN0GiMuY29tcGx5ZC52MS5TZWFyY2hDdXN0b21lcnNSZXNwb25zZSIggtPkkwIaEhgvYXBpL3YxL2N1c3RvbWVycy9zZWFyY2gShAEKE0dldEN1c3RvbWVyT3ZlcnZpZXcSJi5jb21wbHlkLnYxLkdldEN1c3RvbWVyT3ZlcnZpZXdSZXF1ZXN0GhwuY29tcGx5ZC52MS5DdXN0b21lck92ZXJ2aWV3IieC0+STAiESHy9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vb3ZlcnZpZXcSdAoPR2V0Q3VzdG9tZXJSaXNrEiIuY29tcGx5ZC52MS5HZXRDdXN0b21lclJpc2tSZXF1ZXN0GhguY29tcGx5ZC52MS5DdXN0b21lclJpc2siI4LT5JMCHRIbL2FwaS92MS9jdXN0b21lcnMve2lkfS9yaXNrEp8BChdMaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeRIqLmNvbXBseWQudjEuTGlzdEN1c3RvbWVyUmlza0hpc3RvcnlSZXF1ZXN0GisuY29tcGx5ZC52MS5MaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeVJlc3BvbnNlIiuC0+STAiUSIy9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmlzay1oaXN0b3J5Eo0BChVSZWNvbXB1dGVDdXN0b21lclJpc2sSKC5jb21wbHlkLnYxLlJlY29tcHV0ZUN1c3RvbWVyUmlza1JlcXVlc3QaGC5jb21wbHlkLnYxLkN1c3RvbWVyUmlzayIwgtPkkwIqOgEqIiUvYXBpL3YxL2N1c3RvbWVycy97aWR9L3Jpc2svcmVjb21wdXRlEn8KDkxpc3REdWVSZXZpZXdzEiEuY29tcGx5ZC52MS5MaXN0RHVlUmV2aWV3c1JlcXVlc3QaIy5jb21wbHlkLnYxLlNlYXJjaEN1c3RvbWVyc1Jlc3BvbnNlIiWC0+STAh8SHS9hcGkvdjEvY3VzdG9tZXJzL3Jldmlld3MvZHVlEogBChZDb21wbGV0ZUN1c3RvbWVyUmV2aWV3EikuY29tcGx5ZC52MS5Db21wbGV0ZUN1c3RvbWVyUmV2aWV3UmVxdWVzdBoYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrIimC0+STAiM6ASoiHi9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmV2aWV3c0I+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_complyd_v1_lookup, file_google_api_annotations, file_google_protobuf_timestamp]);
 
 /**
  * RiskFactor is one documented input of a rating and the points it added.
@@ -397,8 +397,70 @@ export const SanctionsReviewSchema: GenMessage<SanctionsReview> = /*@__PURE__*/
   messageDesc(file_complyd_v1_customer, 6);
 
 /**
- * CustomerOverview is a profile with everything linked to it. Reports (migration 0014, another
- * change) are not part of it yet: field 9 is kept for them.
+ * CustomerReport is a regulatory report of the customer (docs/reports.md).
+ *
+ * @generated from message complyd.v1.CustomerReport
+ */
+export type CustomerReport = Message<"complyd.v1.CustomerReport"> & {
+  /**
+   * id of the report.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * type: CTR, STR, SAR or FTR.
+   *
+   * @generated from field: string type = 2;
+   */
+  type: string;
+
+  /**
+   * status: DRAFT, PENDING_APPROVAL, APPROVED or FILED.
+   *
+   * @generated from field: string status = 3;
+   */
+  status: string;
+
+  /**
+   * account the report was drafted for, empty for one drafted from a case only.
+   *
+   * @generated from field: string account = 4;
+   */
+  account: string;
+
+  /**
+   * case_id it was drafted from, empty otherwise.
+   *
+   * @generated from field: string case_id = 5;
+   */
+  caseId: string;
+
+  /**
+   * day the report covers (YYYY-MM-DD, Africa/Lagos).
+   *
+   * @generated from field: string day = 6;
+   */
+  day: string;
+
+  /**
+   * created_at.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 7;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.CustomerReport.
+ * Use `create(CustomerReportSchema)` to create a new message.
+ */
+export const CustomerReportSchema: GenMessage<CustomerReport> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_customer, 7);
+
+/**
+ * CustomerOverview is a profile with everything linked to it.
  *
  * @generated from message complyd.v1.CustomerOverview
  */
@@ -458,6 +520,20 @@ export type CustomerOverview = Message<"complyd.v1.CustomerOverview"> & {
    * @generated from field: bool cases_truncated = 8;
    */
   casesTruncated: boolean;
+
+  /**
+   * reports of its accounts and cases (up to 100, newest first).
+   *
+   * @generated from field: repeated complyd.v1.CustomerReport reports = 9;
+   */
+  reports: CustomerReport[];
+
+  /**
+   * reports_truncated: more than 100 reports.
+   *
+   * @generated from field: bool reports_truncated = 10;
+   */
+  reportsTruncated: boolean;
 };
 
 /**
@@ -465,7 +541,7 @@ export type CustomerOverview = Message<"complyd.v1.CustomerOverview"> & {
  * Use `create(CustomerOverviewSchema)` to create a new message.
  */
 export const CustomerOverviewSchema: GenMessage<CustomerOverview> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 7);
+  messageDesc(file_complyd_v1_customer, 8);
 
 /**
  * CustomerListItem is a profile with its rating.
@@ -528,7 +604,7 @@ export type CustomerListItem = Message<"complyd.v1.CustomerListItem"> & {
  * Use `create(CustomerListItemSchema)` to create a new message.
  */
 export const CustomerListItemSchema: GenMessage<CustomerListItem> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 8);
+  messageDesc(file_complyd_v1_customer, 9);
 
 /**
  * SearchCustomersRequest filters and pages.
@@ -570,7 +646,7 @@ export type SearchCustomersRequest = Message<"complyd.v1.SearchCustomersRequest"
  * Use `create(SearchCustomersRequestSchema)` to create a new message.
  */
 export const SearchCustomersRequestSchema: GenMessage<SearchCustomersRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 9);
+  messageDesc(file_complyd_v1_customer, 10);
 
 /**
  * SearchCustomersResponse is a page of profiles.
@@ -619,7 +695,7 @@ export type SearchCustomersResponse = Message<"complyd.v1.SearchCustomersRespons
  * Use `create(SearchCustomersResponseSchema)` to create a new message.
  */
 export const SearchCustomersResponseSchema: GenMessage<SearchCustomersResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 10);
+  messageDesc(file_complyd_v1_customer, 11);
 
 /**
  * GetCustomerOverviewRequest names a profile.
@@ -640,7 +716,7 @@ export type GetCustomerOverviewRequest = Message<"complyd.v1.GetCustomerOverview
  * Use `create(GetCustomerOverviewRequestSchema)` to create a new message.
  */
 export const GetCustomerOverviewRequestSchema: GenMessage<GetCustomerOverviewRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 11);
+  messageDesc(file_complyd_v1_customer, 12);
 
 /**
  * GetCustomerRiskRequest names a profile.
@@ -661,7 +737,7 @@ export type GetCustomerRiskRequest = Message<"complyd.v1.GetCustomerRiskRequest"
  * Use `create(GetCustomerRiskRequestSchema)` to create a new message.
  */
 export const GetCustomerRiskRequestSchema: GenMessage<GetCustomerRiskRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 12);
+  messageDesc(file_complyd_v1_customer, 13);
 
 /**
  * ListCustomerRiskHistoryRequest names a profile.
@@ -682,7 +758,7 @@ export type ListCustomerRiskHistoryRequest = Message<"complyd.v1.ListCustomerRis
  * Use `create(ListCustomerRiskHistoryRequestSchema)` to create a new message.
  */
 export const ListCustomerRiskHistoryRequestSchema: GenMessage<ListCustomerRiskHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 13);
+  messageDesc(file_complyd_v1_customer, 14);
 
 /**
  * ListCustomerRiskHistoryResponse lists the changes, newest first (at most 200).
@@ -703,7 +779,7 @@ export type ListCustomerRiskHistoryResponse = Message<"complyd.v1.ListCustomerRi
  * Use `create(ListCustomerRiskHistoryResponseSchema)` to create a new message.
  */
 export const ListCustomerRiskHistoryResponseSchema: GenMessage<ListCustomerRiskHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 14);
+  messageDesc(file_complyd_v1_customer, 15);
 
 /**
  * RecomputeCustomerRiskRequest names a profile.
@@ -724,7 +800,7 @@ export type RecomputeCustomerRiskRequest = Message<"complyd.v1.RecomputeCustomer
  * Use `create(RecomputeCustomerRiskRequestSchema)` to create a new message.
  */
 export const RecomputeCustomerRiskRequestSchema: GenMessage<RecomputeCustomerRiskRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 15);
+  messageDesc(file_complyd_v1_customer, 16);
 
 /**
  * ListDueReviewsRequest pages due reviews.
@@ -752,7 +828,7 @@ export type ListDueReviewsRequest = Message<"complyd.v1.ListDueReviewsRequest"> 
  * Use `create(ListDueReviewsRequestSchema)` to create a new message.
  */
 export const ListDueReviewsRequestSchema: GenMessage<ListDueReviewsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 16);
+  messageDesc(file_complyd_v1_customer, 17);
 
 /**
  * CompleteCustomerReviewRequest records a review.
@@ -780,7 +856,7 @@ export type CompleteCustomerReviewRequest = Message<"complyd.v1.CompleteCustomer
  * Use `create(CompleteCustomerReviewRequestSchema)` to create a new message.
  */
 export const CompleteCustomerReviewRequestSchema: GenMessage<CompleteCustomerReviewRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 17);
+  messageDesc(file_complyd_v1_customer, 18);
 
 /**
  * CustomerService gathers what the tenant knows of a customer profile (KYC/KYB, accounts seen
