@@ -45,16 +45,15 @@ func TestHealthSanctionsLists(t *testing.T) {
 	}
 	s.rest("GET", "/health", cred{}, nil).decode(t, &h)
 	require.Equal(t, "ok", h.Checks["sanctions"])
-	require.Len(t, h.SanctionsLists, 2)
+	require.Len(t, h.SanctionsLists, 1)
 	byList := map[string]listHealth{}
 	for _, l := range h.SanctionsLists {
 		byList[l.List] = l
 	}
-	ofac, un := byList[sanctions.ListOFACSDN], byList[sanctions.ListUNSC]
+	ofac := byList[sanctions.ListOFACSDN]
 	require.Equal(t, 1, ofac.Version)
 	require.Equal(t, 13821, ofac.Entries)
 	require.Equal(t, snapshot.OFACDate, ofac.PublishedOn)
-	require.Equal(t, snapshot.UNDate, un.PublishedOn)
 	published, _ := time.Parse(time.DateOnly, snapshot.OFACDate)
 	require.Equal(t, int(time.Since(published).Hours()/24), ofac.AgeDays)
 	require.WithinDuration(t, time.Now(), ofac.ImportedAt, time.Minute)

@@ -26,37 +26,54 @@ type devList struct {
 
 // devLists fetches the official OFAC and UN lists (each source within timeout) and, for a list
 // that cannot be downloaded or does not parse, falls back to the snapshot shipped with the binary
-// with a warning that names its date. Only `complyd dev` does this: `serve` never loads the
+// (OFAC only: the public-domain list) with a warning that names its date, or, for the UN list,
+// goes without it with a warning. Only `complyd dev` does this: `serve` never loads the
 // snapshot by itself (`complyd watchlist import --snapshot` imports it explicitly).
 func devLists(ctx context.Context, log *slog.Logger, f *sanctionshttp.Fetcher, sources []sanctionshttp.Source, timeout time.Duration) ([]devList, error) {
 	snap, err := snapshot.Lists()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]devList, 0, len(snap))
+	shipped := map[string]snapshot.List{}
 	for _, s := range snap {
+		shipped[s.List] = s
+	}
+	out := make([]devList, 0, len(devListNames))
+	for _, name := range devListNames {
 		var src *sanctionshttp.Source
 		for i := range sources {
-			if sources[i].List == s.List {
+			if sources[i].List == name {
 				src = &sources[i]
 			}
 		}
+		var why error
 		if src != nil {
 			files, err := fetchParsed(ctx, f, *src, timeout)
 			if err == nil {
-				out = append(out, devList{List: s.List, Format: src.Format, From: src.URLs[0], Files: files})
+				out = append(out, devList{List: name, Format: src.Format, From: src.URLs[0], Files: files})
 				continue
 			}
-			log.Warn(fmt.Sprintf("dev: the official %s list could not be downloaded; using the snapshot shipped with complyd, dated %s: screening misses every change since", s.List, s.Date),
-				"list", s.List, "snapshotDate", s.Date, "err", err)
+			why = err
 		} else {
-			log.Warn(fmt.Sprintf("dev: no download address for %s; using the snapshot shipped with complyd, dated %s", s.List, s.Date),
-				"list", s.List, "snapshotDate", s.Date)
+			why = errors.New("no download address")
 		}
-		out = append(out, devList{List: s.List, Format: s.Format, From: "snapshot of " + s.Date, Files: s.Files})
+		s, ok := shipped[name]
+		if !ok {
+			// Only public-domain lists are shipped (OFAC's); the UN list's terms of use do not
+			// allow redistributing it, so without a download dev runs without it, and says so.
+			log.Warn(fmt.Sprintf("dev: the official %s list could not be downloaded and complyd ships no snapshot of it (it is not public domain): screening runs without it until it is imported with `complyd watchlist import`", name),
+				"list", name, "err", why)
+			continue
+		}
+		log.Warn(fmt.Sprintf("dev: the official %s list could not be downloaded; using the snapshot shipped with complyd, dated %s: screening misses every change since", name, s.Date),
+			"list", name, "snapshotDate", s.Date, "err", why)
+		out = append(out, devList{List: name, Format: s.Format, From: "snapshot of " + s.Date, Files: s.Files})
 	}
 	return out, nil
 }
+
+// devListNames are the lists dev loads, in order.
+var devListNames = []string{sanctions.ListOFACSDN, sanctions.ListUNSC}
 
 func fetchParsed(ctx context.Context, f *sanctionshttp.Fetcher, src sanctionshttp.Source, timeout time.Duration) ([]sanctions.SourceFile, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)

@@ -14,7 +14,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
@@ -61,16 +60,13 @@ func TestDevListsDownloadOrSnapshot(t *testing.T) {
 	lists, err = devLists(ctx, log, sanctionshttp.NewFetcher(), sources, 20*time.Second)
 	require.NoError(t, err)
 	require.Equal(t, srv.URL+"/ofac/sdn.csv", lists[0].From)
-	require.Equal(t, "snapshot of 2026-02-27", lists[1].From)
-	require.Contains(t, logs.String(), "dated 2026-02-27")
-	es, err := sanctions.ParseFiles(lists[1].Format, lists[1].Files)
-	require.NoError(t, err)
-	require.Len(t, es, 1003)
+	require.Len(t, lists, 1, "no UN snapshot is shipped: it is not public domain")
+	require.Contains(t, logs.String(), "ships no snapshot of it")
 
-	// Nothing answers at all (no network): both lists from the snapshot.
+	// Nothing answers at all (no network): OFAC from the snapshot, no UN list.
 	dead := sanctionshttp.Sources("http://127.0.0.1:1/", "http://127.0.0.1:1/consolidated.xml")
 	lists, err = devLists(ctx, log, sanctionshttp.NewFetcher(), dead, 5*time.Second)
 	require.NoError(t, err)
+	require.Len(t, lists, 1)
 	require.Equal(t, "snapshot of 2023-12-28", lists[0].From)
-	require.Equal(t, "snapshot of 2026-02-27", lists[1].From)
 }

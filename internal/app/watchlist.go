@@ -28,7 +28,7 @@ const watchlistUsage = `usage:
       Stores a new version of the list and makes it current in one transaction; running
       replicas pick it up within seconds. A bad file fails and leaves the previous version.
   complyd watchlist import --snapshot
-      Imports the dated OFAC SDN and UN snapshot shipped with complyd (see docs/sanctions.md;
+      Imports the dated OFAC SDN snapshot shipped with complyd (public domain; the UN list is not shipped) (see docs/sanctions.md;
       serve never falls back to it by itself).
   complyd watchlist eval [--set FILE] [--data DIR | --db]
       Precision, recall and F1 at 0.75, 0.85 and 0.95 on the labelled set (default
@@ -54,7 +54,7 @@ func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out i
 	format := fs.String("format", "", "ofac-sdn-csv, un-xml, eu-fsf-xml, uk-csv, csv or jsonl")
 	list := fs.String("list", "", "list name, e.g. OFAC-SDN or UN-SC")
 	typ := fs.String("type", "SANCTIONS", "SANCTIONS or PEP")
-	snap := fs.Bool("snapshot", false, "import the dated OFAC and UN snapshot shipped with complyd")
+	snap := fs.Bool("snapshot", false, "import the dated OFAC SDN snapshot shipped with complyd")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

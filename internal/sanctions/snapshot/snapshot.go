@@ -3,10 +3,10 @@
 // downloaded (docs/sanctions.md). `serve` never loads it by itself; an operator imports it
 // explicitly with `complyd watchlist import --snapshot`.
 //
-// The files are gzip -9 -n of, byte for byte: OFAC SDN sdn.csv, alt.csv and add.csv of the
-// 2023-12-28 publication (US Government work, public domain) and the UN Security Council
-// Consolidated List generated 2026-02-27 (published by the UN for implementation of sanctions;
-// not public domain, see the UN website's terms of use). 1.4 MB compressed.
+// The files are gzip -9 -n of, byte for byte, OFAC SDN sdn.csv, alt.csv and add.csv of the
+// 2023-12-28 publication (US Government work, public domain; 1.2 MB compressed). The UN Security
+// Council Consolidated List is not shipped: it is not public domain (the UN website's terms of
+// use apply), so `dev` loads it only when it can be downloaded.
 package snapshot
 
 import (
@@ -32,21 +32,18 @@ type List struct {
 	Files []sanctions.SourceFile
 }
 
-// Dates of the shipped lists.
-const (
-	OFACDate = "2023-12-28"
-	UNDate   = "2026-02-27"
-)
+// OFACDate is the publication date of the shipped OFAC SDN list.
+const OFACDate = "2023-12-28"
+
 
 var lists = []struct {
 	list, format, date string
 	files              []string
 }{
 	{sanctions.ListOFACSDN, sanctions.FormatOFACSDNCSV, OFACDate, []string{"sdn.csv", "alt.csv", "add.csv"}},
-	{sanctions.ListUNSC, sanctions.FormatUNXML, UNDate, []string{"consolidated.xml"}},
 }
 
-// Lists decompresses the snapshot: OFAC-SDN then UN-SC.
+// Lists decompresses the snapshot (OFAC-SDN).
 func Lists() ([]List, error) {
 	out := make([]List, 0, len(lists))
 	for _, l := range lists {
@@ -66,7 +63,7 @@ func Lists() ([]List, error) {
 	return out, nil
 }
 
-// Describe names the snapshot's lists and dates, for warnings: "OFAC-SDN of 2023-12-28, UN-SC of 2026-02-27".
+// Describe names the snapshot's lists and dates, for warnings: "OFAC-SDN of 2023-12-28".
 func Describe() string {
 	parts := make([]string, 0, len(lists))
 	for _, l := range lists {
