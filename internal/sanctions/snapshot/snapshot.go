@@ -35,7 +35,6 @@ type List struct {
 // OFACDate is the publication date of the shipped OFAC SDN list.
 const OFACDate = "2023-12-28"
 
-
 var lists = []struct {
 	list, format, date string
 	files              []string
