@@ -33,7 +33,7 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await expect(one.getByTestId('report-status')).toHaveText('pending approval');
   // The preparer cannot approve (four eyes): the refusal is shown next to the button.
   await one.getByRole('button', { name: 'Approve report' }).click();
-  await expect(one.getByText('four eyes', { exact: false })).toBeVisible();
+  await expect(one.getByRole('alert').filter({ hasText: 'four eyes' })).toBeVisible();
   await expect(one.getByTestId('report-status')).toHaveText('pending approval');
   await shot(one, 'report-four-eyes');
   const url = one.url();
