@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
-import { audit, call, token, uniq } from './adminapi';
+import { audit, call, token, uniq, newUser } from './adminapi';
 
 // jurisdictionFired screens a small transfer to country and tells whether the High-Risk
 // Jurisdiction rule fired (it does for a country on the tenant's effective CALL_FOR_ACTION list).
@@ -16,7 +16,7 @@ test('countries: the FATF lists are shown with source; an override set in the br
   const tok = await token(f.admin);
   try {
     expect(await jurisdictionFired(tok, 'GH')).toBe(false);
-    await signIn(page, f.admin);
+    await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
     await page.getByRole('link', { name: 'Countries' }).click();
     const table = page.getByRole('table', { name: 'Countries' });
     // A global default: North Korea is on the FATF call-for-action list, with its source.

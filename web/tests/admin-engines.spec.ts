@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
-import { call, token } from './adminapi';
+import { call, token, newUser } from './adminapi';
 
 test('engines: a weight changed in the browser makes a new configuration version; out of bounds shows the API\'s error; an optional engine is disabled', async ({ page }) => {
   const f = fixture();
@@ -8,7 +8,7 @@ test('engines: a weight changed in the browser makes a new configuration version
   const before = (await call('GET', '/engines', { token: tok })).json.data as { version: number; engines: { key: string; weight: number; enabled: boolean }[] };
   const behav = before.engines.find((e) => e.key === 'BEHAVIORAL')!;
   try {
-    await signIn(page, f.admin);
+    await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
     await page.getByRole('link', { name: 'Engines' }).click();
     const version = page.getByLabel('Configuration version');
     await expect(version).toContainText(`version ${before.version}`);

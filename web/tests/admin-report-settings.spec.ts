@@ -1,13 +1,13 @@
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
-import { audit, call, token } from './adminapi';
+import { audit, call, token, newUser } from './adminapi';
 
 test('report settings: a BANK_ADMIN edits the goAML settings in the browser; an invalid entity id shows the field; the token stays write-only', async ({ page }) => {
   const f = fixture();
   const tok = await token(f.admin);
   const before = (await call('GET', '/tenants/me/report-settings', { token: tok })).json.data;
   try {
-    await signIn(page, f.admin);
+    await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
     await page.getByRole('link', { name: 'Settings' }).click();
     const form = page.getByRole('form', { name: 'Report settings' });
     await form.getByLabel('Reporting entity id').fill('NFIU-12');

@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
-import { audit, call, token, uniq } from './adminapi';
+import { audit, call, token, uniq, newUser } from './adminapi';
 
 test('assignment: a KYC application assigned in the browser is found by the list\'s assignedTo filter; take it and unassign', async ({ page }) => {
   const f = fixture();
@@ -13,7 +13,7 @@ test('assignment: a KYC application assigned in the browser is found by the list
   expect((await call('POST', '/kyc/applications', { token: tok }, { entityType: 'INDIVIDUAL', firstName: 'Ngozi', lastName: control })).json.success).toBe(true);
   const officer = (await call('GET', '/auth/users?limit=100', { token: tok })).json.data.items.find((u: { email: string }) => u.email === f.users.officer1);
 
-  await signIn(page, f.admin);
+  await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
   await page.goto(`/kyc/${app.data.id}`);
   const group = page.getByRole('group', { name: 'Assignment' });
   await expect(group.getByTestId('assignee')).toHaveText('unassigned');
@@ -58,7 +58,7 @@ test('assignment: a KYB application is taken from its page and found under "me"'
     incorporationDate: '2019-01-10', directors: [{ name: 'Funke Adeyemi', bvn: '22234567809', nationality: 'Nigerian' }],
     beneficialOwners: [{ name: 'Funke Adeyemi', percentage: 100, bvn: '22234567809' }] })).json;
   expect(app.success, JSON.stringify(app)).toBe(true);
-  await signIn(page, f.admin);
+  await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
   await page.goto(`/kyb/${app.data.id}`);
   const group = page.getByRole('group', { name: 'Assignment' });
   await group.getByRole('button', { name: 'Take it' }).click();

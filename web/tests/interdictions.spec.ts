@@ -1,6 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { fixture, password, shot, signIn } from './fixture';
-import { call, token, uniq } from './adminapi';
+import { call, token, uniq, newUser } from './adminapi';
 
 test('interdictions: the queue filters by account; a lift asked in the browser cannot be approved by its requester (403) and is approved by a second officer', async ({ page, browser }) => {
   const f = fixture();
@@ -18,7 +18,7 @@ test('interdictions: the queue filters by account; a lift asked in the browser c
   const confirmed = (await call('POST', `/interdictions/${id}/confirm`, { token: tok }, { reference: 'CORE-77' })).json;
   expect(confirmed.success, JSON.stringify(confirmed)).toBe(true);
 
-  await signIn(page, f.admin);
+  await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
   await page.getByRole('link', { name: 'Interdictions' }).click();
   const filters = page.getByRole('form', { name: 'Interdiction filters' });
   await filters.getByLabel('Account number').fill(account);
