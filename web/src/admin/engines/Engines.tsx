@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { EngineService, type Engine } from '../../gen/complyd/v1/engine_pb';
+import { useSession } from '../../auth/session';
 import { ErrorText, Field, Loading, when } from '../../ui/parts';
 
 // Engines is the tenant's engine configuration (docs/engines.md): each engine's weight within
@@ -8,6 +9,7 @@ import { ErrorText, Field, Loading, when } from '../../ui/parts';
 // with a reason; the API refuses a weight out of bounds (400) and disabling a mandatory engine
 // (409), and the screen shows its answer rather than second-guessing it.
 export function Engines() {
+  const { me } = useSession();
   const q = useQuery(EngineService.method.listEngines, {});
   if (q.isPending) return <Loading />;
   if (q.isError) return <ErrorText error={q.error} />;
@@ -16,7 +18,7 @@ export function Engines() {
     <section aria-labelledby="eng-h">
       <h1 id="eng-h">Engines</h1>
       <p aria-label="Configuration version">Configuration <code>{c.configId}</code>, version <strong>{c.version}</strong>
-        {c.updatedAt && <> — {when(c.updatedAt)}{c.updatedBy && <> by {c.updatedBy}</>}{c.reason && <>: {c.reason}</>}</>}</p>
+        {c.updatedAt && <> — {when(c.updatedAt)}{c.updatedBy && <> by {c.updatedBy === me.id ? 'you' : c.updatedBy}</>}{c.reason && <>: {c.reason}</>}</>}</p>
       <table aria-label="Engines">
         <thead><tr><th>Engine</th><th>Category</th><th>Weight</th><th>Default</th><th>Bounds</th><th>Deadline</th><th>On timeout</th><th>Mandatory</th><th>Enabled</th><th /></tr></thead>
         <tbody>{c.engines.map((e) => <EngineRow key={e.key} e={e} onChange={() => void q.refetch()} />)}</tbody>
