@@ -14,13 +14,13 @@ export function Countries() {
   return (
     <section aria-labelledby="ctry-h">
       <h1 id="ctry-h">Country risk</h1>
+      <OverrideForm onSaved={() => void q.refetch()} />
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.countries.length === 0 ? <Empty>No country is on a list.</Empty> : (
         <table aria-label="Countries">
           <thead><tr><th>Country</th><th>Level</th><th>FATF list</th><th>Source</th><th>Published</th><th>Override</th><th>Reason</th><th>Set</th><th /></tr></thead>
           <tbody>{q.data.countries.map((c) => <CountryRow key={c.country} c={c} onChange={() => void q.refetch()} />)}</tbody>
         </table>
       )}
-      <OverrideForm onSaved={() => void q.refetch()} />
     </section>
   );
 }
