@@ -15,6 +15,7 @@ import { Overview } from './overview/Overview';
 import { AuditLog } from './audit/AuditLog';
 import { Reports } from './reports/Reports';
 import { ReportPage } from './reports/ReportPage';
+import { Interdictions } from './interdictions/Interdictions';
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
@@ -36,6 +37,7 @@ export function App() {
   else if (loc.path === '/audit') screen = <AuditLog />;
   else if (loc.path === '/reports') screen = <Reports />;
   else if (loc.path.startsWith('/reports/')) screen = <ReportPage key={loc.path} id={decodeURIComponent(loc.path.slice(9))} />;
+  else if (loc.path === '/interdictions') screen = <Interdictions />;
   else if (loc.path === '/kyc') screen = <KycList />;
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
@@ -56,6 +58,7 @@ export function App() {
           <Link to="/customers">Customers</Link>
           {(me.role === 'BANK_ADMIN' || me.role === 'AUDITOR') && <Link to="/audit">Audit log</Link>}
           <Link to="/reports">Reports</Link>
+          <Link to="/interdictions">Interdictions</Link>
           <Link to="/api">API</Link>
           <AdminLinks role={me.role} />
         </nav>

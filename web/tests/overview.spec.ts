@@ -8,7 +8,7 @@ import { fixture, password, shot, signIn } from './fixture';
 // transactions through the API; the Overview shows exactly what those screenings answered, and
 // a chart's bar opens the transactions list filtered to them, which exports them as CSV. The
 // audit log filters by action and exports the same rows as CSV.
-const base = process.env.COMPLYD_TEST_URL ?? 'http://127.0.0.1:18089';
+const base = process.env.COMPLYD_TEST_URL ?? `http://127.0.0.1:${process.env.COMPLYD_TEST_PORT ?? 18089}`;
 const art = resolve(import.meta.dirname, '..', 'artifacts');
 const label = (s: string) => s.replace(/_/g, ' ').toLowerCase();
 

@@ -6,6 +6,8 @@ import { ApiKeys } from './apikeys/ApiKeys';
 import { Webhooks } from './webhooks/Webhooks';
 import { Rules } from './rules/Rules';
 import { Settings } from './settings/Settings';
+import { Countries } from './countries/Countries';
+import { Engines } from './engines/Engines';
 
 // The administration screens (issue 17): BANK_ADMIN only, but for the own account, which every
 // role has. The API enforces the same roles; hiding the links only spares a refused screen.
@@ -15,6 +17,8 @@ const adminScreens: Record<string, { name: string; screen: () => ReactNode }> = 
   '/admin/webhooks': { name: 'Webhooks', screen: () => <Webhooks /> },
   '/admin/rules': { name: 'Rules', screen: () => <Rules /> },
   '/admin/settings': { name: 'Settings', screen: () => <Settings /> },
+  '/admin/countries': { name: 'Countries', screen: () => <Countries /> },
+  '/admin/engines': { name: 'Engines', screen: () => <Engines /> },
 };
 
 // adminScreen returns the screen for path, or null when path is not an administration path.

@@ -4,6 +4,7 @@ import { KybService } from '../gen/complyd/v1/kyb_pb';
 import type { KycDocument } from '../gen/complyd/v1/kyc_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
+import { Assignment, AssignedToFilter, useAssigneeName } from './Assignment';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
@@ -15,19 +16,22 @@ const kybStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'CAC_VERIFIED', 'DIRECTORS_
 export function KybList() {
   const { search } = useRouter().loc; // a link (an Overview funnel bar) opens a filtered list
   const [status, setStatus] = useState(search.get('status') ?? '');
+  const [assignedTo, setAssignedTo] = useState(search.get('assignedTo') ?? '');
   const [page, setPage] = useState(1);
-  const q = useQuery(KybService.method.listKybApplications, { page, limit: 20, status: status || undefined });
+  const who = useAssigneeName();
+  const q = useQuery(KybService.method.listKybApplications, { page, limit: 20, status: status || undefined, assignedTo: assignedTo || undefined });
   return (
     <section aria-labelledby="kyb-h">
       <h1 id="kyb-h">KYB review</h1>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Business application status"><select value={status} onChange={(e) => { setStatus(e.target.value); setPage(1); }}><option value="">any</option>{kybStatuses.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
+        <AssignedToFilter value={assignedTo} onChange={(v) => { setAssignedTo(v); setPage(1); }} />
       </form>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.items.length === 0 ? <Empty>No business applications.</Empty> : (
         <table>
-          <thead><tr><th>Company</th><th>RC number</th><th>Status</th><th>Created</th></tr></thead>
+          <thead><tr><th>Company</th><th>RC number</th><th>Status</th><th>Assigned to</th><th>Created</th></tr></thead>
           <tbody>{q.data.items.map((a) => (
-            <tr key={a.id}><td><Link to={`/kyb/${a.id}`}>{a.companyName}</Link></td><td>{a.rcNumber ?? '—'}</td><td>{label(a.status)}</td><td>{when(a.createdAt)}</td></tr>))}
+            <tr key={a.id}><td><Link to={`/kyb/${a.id}`}>{a.companyName}</Link></td><td>{a.rcNumber ?? '—'}</td><td>{label(a.status)}</td><td>{who(a.assignedTo)}</td><td>{when(a.createdAt)}</td></tr>))}
           </tbody>
         </table>
       )}
@@ -58,6 +62,7 @@ export function KybPage({ id }: { id: string }) {
         <dt>Beneficial owners</dt><dd>{a.beneficialOwnersClean ? 'clean' : 'not screened clean'}</dd>
         <dt>Risk level</dt><dd>{a.riskLevel ?? '—'}</dd>
       </dl>
+      <Assignment kind="kyb" id={a.id} assignedTo={a.assignedTo} onDone={done} />
       <h2>Directors</h2>
       {a.directors.length === 0 ? <Empty>No directors.</Empty> : <ul>{a.directors.map((d, i) => <li key={i}>{d.name} {d.bvn ? `BVN ${d.bvn}` : ''} — {d.verified ? 'verified' : 'not verified'}</li>)}</ul>}
       <h2>Beneficial owners</h2>

@@ -3,6 +3,7 @@ import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { KycService, type KycDocument } from '../gen/complyd/v1/kyc_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
+import { Assignment, AssignedToFilter, useAssigneeName } from './Assignment';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
@@ -14,19 +15,22 @@ const kycStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'NIN_VERIFIED', 'BVN_VERIFI
 export function KycList() {
   const { search } = useRouter().loc; // a link (an Overview funnel bar) opens a filtered list
   const [status, setStatus] = useState(search.get('status') ?? '');
+  const [assignedTo, setAssignedTo] = useState(search.get('assignedTo') ?? '');
   const [page, setPage] = useState(1);
-  const q = useQuery(KycService.method.listApplications, { page, limit: 20, status: status || undefined });
+  const who = useAssigneeName();
+  const q = useQuery(KycService.method.listApplications, { page, limit: 20, status: status || undefined, assignedTo: assignedTo || undefined });
   return (
     <section aria-labelledby="kyc-h">
       <h1 id="kyc-h">KYC review</h1>
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Application status"><select value={status} onChange={(e) => { setStatus(e.target.value); setPage(1); }}><option value="">any</option>{kycStatuses.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
+        <AssignedToFilter value={assignedTo} onChange={(v) => { setAssignedTo(v); setPage(1); }} />
       </form>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.items.length === 0 ? <Empty>No applications.</Empty> : (
         <table>
-          <thead><tr><th>Applicant</th><th>Type</th><th>Tier</th><th>Status</th><th>Created</th></tr></thead>
+          <thead><tr><th>Applicant</th><th>Type</th><th>Tier</th><th>Status</th><th>Assigned to</th><th>Created</th></tr></thead>
           <tbody>{q.data.items.map((a) => (
-            <tr key={a.id}><td><Link to={`/kyc/${a.id}`}>{a.firstName} {a.lastName}</Link></td><td>{label(a.entityType)}</td><td>{a.tier}</td><td>{label(a.status)}</td><td>{when(a.createdAt)}</td></tr>))}
+            <tr key={a.id}><td><Link to={`/kyc/${a.id}`}>{a.firstName} {a.lastName}</Link></td><td>{label(a.entityType)}</td><td>{a.tier}</td><td>{label(a.status)}</td><td>{who(a.assignedTo)}</td><td>{when(a.createdAt)}</td></tr>))}
           </tbody>
         </table>
       )}
@@ -61,6 +65,7 @@ export function KycPage({ id }: { id: string }) {
         <dt>Risk level</dt><dd>{a.riskLevel ?? '—'}</dd>
         <dt>Notes</dt><dd>{a.notes ?? '—'}</dd>
       </dl>
+      <Assignment kind="kyc" id={a.id} assignedTo={a.assignedTo} onDone={done} />
       <h2>Verification results</h2>
       {a.verificationResults.length === 0 ? <Empty>No verification run yet.</Empty> : (
         <table aria-label="Verification results">

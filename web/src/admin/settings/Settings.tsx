@@ -3,6 +3,7 @@ import { FxRates } from './FxRates';
 import { TierLimits } from './TierLimits';
 import { Branding } from './Branding';
 import { Providers } from './Providers';
+import { ReportSettings } from './ReportSettings';
 
 // Settings is the tenant's self-service configuration, one form per setting: each saves on its
 // own, so a rejected value names the one field that caused it.
@@ -15,6 +16,7 @@ export function Settings() {
       <FxRates />
       <Branding />
       <Providers />
+      <ReportSettings />
     </section>
   );
 }

@@ -1,0 +1,69 @@
+import { useState } from 'react';
+import { useQuery, useMutation } from '@connectrpc/connect-query';
+import { ApplicationAssignmentService } from '../gen/complyd/v1/application_assignment_pb';
+import { UserService } from '../gen/complyd/v1/user_pb';
+import { useSession } from '../auth/session';
+import { ErrorText, Field } from '../ui/parts';
+
+// useUsers is the tenant's active users when the caller may list them (an administrator's call;
+// for others the pickers offer only "me" and "unassigned").
+function useUsers() {
+  const q = useQuery(UserService.method.listUsers, { page: 1, limit: 100 }, { retry: false });
+  return (q.data?.items ?? []).filter((u) => u.isActive);
+}
+
+// useAssigneeName names an assignee id: "you", the user's name when listed, else the id.
+export function useAssigneeName() {
+  const { me } = useSession();
+  const users = useUsers();
+  return (id?: string) => {
+    if (!id) return 'unassigned';
+    if (id === me.id) return `${me.firstName} ${me.lastName} (you)`;
+    const u = users.find((x) => x.id === id);
+    return u ? `${u.firstName} ${u.lastName}` : id;
+  };
+}
+
+// AssignedToFilter is the list filter of docs/application-assignment.md: anyone, me,
+// unassigned or one user (the value the API takes: "", "me", "unassigned" or a user id).
+export function AssignedToFilter({ value, onChange }: { value: string; onChange: (v: string) => void }) {
+  const users = useUsers();
+  return (
+    <Field label="Assigned to"><select value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">anyone</option><option value="me">me</option><option value="unassigned">unassigned</option>
+      {users.map((u) => <option key={u.id} value={u.id}>{u.firstName} {u.lastName}</option>)}
+    </select></Field>
+  );
+}
+
+// Assignment shows who reviews an application and lets an officer take it, assign it to a user
+// or unassign it. The API checks who may be assigned (an active officer of the tenant) and its
+// refusal is shown as it comes.
+export function Assignment({ kind, id, assignedTo, onDone }: { kind: 'kyc' | 'kyb'; id: string; assignedTo?: string; onDone: () => void }) {
+  const { me, canAct } = useSession();
+  const users = useUsers();
+  const name = useAssigneeName();
+  const [pick, setPick] = useState('');
+  const opts = { onSuccess: () => { setPick(''); onDone(); } };
+  const kycAssign = useMutation(ApplicationAssignmentService.method.assignKycApplication, opts);
+  const kycUnassign = useMutation(ApplicationAssignmentService.method.unassignKycApplication, opts);
+  const kybAssign = useMutation(ApplicationAssignmentService.method.assignKybApplication, opts);
+  const kybUnassign = useMutation(ApplicationAssignmentService.method.unassignKybApplication, opts);
+  const [assign, unassign] = kind === 'kyc' ? [kycAssign, kycUnassign] : [kybAssign, kybUnassign];
+  const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
+  return (
+    <div role="group" aria-label="Assignment" className="filters">
+      <p>Assigned to: <strong data-testid="assignee">{name(assignedTo)}</strong></p>
+      {canAct && officer && <>
+        {assignedTo !== me.id && <button type="button" disabled={assign.isPending} onClick={() => assign.mutate({ id, assigneeId: me.id })}>Take it</button>}
+        {users.length > 0 && <>
+          <Field label="Assign to"><select value={pick} onChange={(e) => setPick(e.target.value)}><option value="">choose…</option>
+            {users.map((u) => <option key={u.id} value={u.id}>{u.firstName} {u.lastName} ({u.role.toLowerCase()})</option>)}</select></Field>
+          <button type="button" disabled={!pick || assign.isPending} onClick={() => assign.mutate({ id, assigneeId: pick })}>Assign</button>
+        </>}
+        {assignedTo && <button type="button" disabled={unassign.isPending} onClick={() => unassign.mutate({ id })}>Unassign</button>}
+      </>}
+      <ErrorText error={assign.error ?? unassign.error} />
+    </div>
+  );
+}

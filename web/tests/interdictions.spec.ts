@@ -1,0 +1,58 @@
+import { test, expect } from '@playwright/test';
+import { fixture, password, shot, signIn } from './fixture';
+import { call, token, uniq, newUser } from './adminapi';
+
+test('interdictions: the queue filters by account; a lift asked in the browser cannot be approved by its requester (403) and is approved by a second officer', async ({ page, browser }) => {
+  const f = fixture();
+  const tok = await token(f.admin);
+  // The second officer, created through the API for this test.
+  const second = `lift-${uniq()}@web.test`;
+  const u = await call('POST', '/auth/users', { token: tok }, { email: second, password, firstName: 'Second', lastName: 'Officer', role: 'COMPLIANCE_OFFICER' });
+  expect(u.json.success, JSON.stringify(u.json)).toBe(true);
+  // A case with a confirmed FREEZE on a fresh account: in force, so it can be lifted.
+  const account = '30' + String(Date.now()).slice(-8);
+  const kase = (await call('POST', '/cases', { token: tok }, { type: 'AML_ALERT', priority: 'HIGH', title: 'Mule account', description: 'Funds layered through a new account' })).json.data;
+  const created = (await call('POST', `/cases/${kase.id}/interdictions`, { token: tok }, { action: 'FREEZE', accountNumber: account, reason: 'court order pending' })).json;
+  expect(created.success, JSON.stringify(created)).toBe(true);
+  const id = created.data.id as string;
+  const confirmed = (await call('POST', `/interdictions/${id}/confirm`, { token: tok }, { reference: 'CORE-77' })).json;
+  expect(confirmed.success, JSON.stringify(confirmed)).toBe(true);
+
+  await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
+  await page.getByRole('link', { name: 'Interdictions' }).click();
+  const filters = page.getByRole('form', { name: 'Interdiction filters' });
+  await filters.getByLabel('Account number').fill(account);
+  await filters.getByLabel('In force').selectOption('yes');
+  const table = page.getByRole('table', { name: 'Interdictions' });
+  await expect(table.getByRole('row')).toHaveCount(2); // the header and ours
+  const row = table.getByRole('row', { name: id });
+  await expect(row.getByRole('link', { name: kase.caseNumber })).toHaveAttribute('href', `/cases/${kase.id}`);
+  await expect(row).toContainText('CONFIRMED');
+
+  await row.getByLabel('Lift reason').fill('court order discharged');
+  await row.getByRole('button', { name: 'Request lift' }).click();
+  await expect(row).toContainText('LIFT_REQUESTED');
+  await expect(row).toContainText('by you: court order discharged');
+  // Four eyes: the requester's approval is refused by the API and the screen says why.
+  await row.getByRole('button', { name: 'Approve lift' }).click();
+  await expect(row.getByRole('alert').first()).toContainText('the officer who asked for this lift cannot approve');
+  await expect(row.getByRole('alert').last()).toContainText('Not allowed');
+  await shot(page, 'interdictions-four-eyes');
+  expect((await call('GET', `/interdictions/${id}`, { token: tok })).json.data.status).toBe('LIFT_REQUESTED');
+
+  // The second officer approves.
+  const two = await (await browser.newContext()).newPage();
+  await signIn(two, second);
+  await two.getByRole('link', { name: 'Interdictions' }).click();
+  await two.getByRole('form', { name: 'Interdiction filters' }).getByLabel('Status').selectOption('LIFT_REQUESTED');
+  const row2 = two.getByRole('table', { name: 'Interdictions' }).getByRole('row', { name: id });
+  await row2.getByLabel('Note or rejection reason').fill('checked the discharge order');
+  await row2.getByRole('button', { name: 'Approve lift' }).click();
+  // Lifted: it leaves the LIFT_REQUESTED filter and shows under LIFTED.
+  await expect(row2).toHaveCount(0);
+  await two.getByRole('form', { name: 'Interdiction filters' }).getByLabel('Status').selectOption('LIFTED');
+  await expect(two.getByRole('table', { name: 'Interdictions' }).getByRole('row', { name: id })).toContainText('lifted');
+  const after = (await call('GET', `/interdictions/${id}`, { token: tok })).json.data;
+  expect(after.status).toBe('LIFTED');
+  expect(after.liftedBy).not.toBe(after.liftRequestedBy);
+});
