@@ -18,14 +18,9 @@ func (s *Service) SetAssignee(ctx context.Context, tenantID tenancy.TenantID, ac
 		if a.AssignedTo == assigneeID {
 			cp := *a
 			unchanged = &cp
-			return Change{}, errUnchanged
+			return Change{}, audit.ErrUnchanged
 		}
-		action := "kyb.assigned"
-		if assigneeID == "" {
-			action = "kyb.unassigned"
-		}
-		ev := audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyb_application", ResourceID: a.ID,
-			Before: map[string]any{"assignedTo": nullable(a.AssignedTo)}, After: map[string]any{"assignedTo": nullable(assigneeID)}}
+		ev := audit.Assignment(tenantID, actor, "kyb", "kyb_application", a.ID, a.AssignedTo, assigneeID)
 		a.AssignedTo = assigneeID
 		a.UpdatedAt = s.Now()
 		return Change{Audit: ev}, nil
@@ -34,18 +29,4 @@ func (s *Service) SetAssignee(ctx context.Context, tenantID tenancy.TenantID, ac
 		return *unchanged, nil
 	}
 	return a, err
-}
-
-// errUnchanged rolls back an assignment that would change nothing.
-var errUnchanged = unchangedError{}
-
-type unchangedError struct{}
-
-func (unchangedError) Error() string { return "assignment unchanged" }
-
-func nullable(s string) any {
-	if s == "" {
-		return nil
-	}
-	return s
 }
