@@ -122,28 +122,7 @@ func (s *ExportStore) ExportTransactions(ctx context.Context, tenant tenancy.Ten
 	if err != nil {
 		return nil, "", err
 	}
-	where := sq.And{sq.Eq{"t.tenant_id": string(tenant)}}
-	if f.Outcome != "" {
-		where = append(where, sq.Eq{"t.outcome": f.Outcome})
-	}
-	if f.Type != "" {
-		where = append(where, sq.Eq{"t.type": f.Type})
-	}
-	if f.From != nil {
-		where = append(where, sq.GtOrEq{"t.transaction_timestamp": *f.From})
-	}
-	if f.To != nil {
-		where = append(where, sq.LtOrEq{"t.transaction_timestamp": *f.To})
-	}
-	if f.Account != "" {
-		where = append(where, sq.Or{sq.Eq{"t.sender_account_number": f.Account}, sq.Eq{"t.receiver_account_number": f.Account}})
-	}
-	if f.MinAmount != nil {
-		where = append(where, sq.GtOrEq{"t.amount": f.MinAmount.String()})
-	}
-	if f.MaxAmount != nil {
-		where = append(where, sq.LtOrEq{"t.amount": f.MaxAmount.String()})
-	}
+	where := transactionFilter(tenant, f)
 	b := psql.Select("t.transaction_timestamp", "t.id::text", "t.id::text", "t.external_id", isoUTC("t.transaction_timestamp"),
 		"t.type", "t.channel", "t.amount::text", "t.currency", "t.amount_ngn::text", "t.sender_account_number", "t.sender_name",
 		"t.receiver_account_number", "t.receiver_name", "t.receiver_country", "t.outcome", "t.risk_level",

@@ -617,9 +617,9 @@ func (s *ScreeningStore) Get(ctx context.Context, tenantID tenancy.TenantID, id 
 	return out, err
 }
 
-// List implements screening.Store.
-func (s *ScreeningStore) List(ctx context.Context, tenantID tenancy.TenantID, f screening.ListParams, p paging.Params) (paging.Result[screening.Stored], error) {
-	out := paging.Result[screening.Stored]{Items: []screening.Stored{}, Page: p.Page, Limit: p.Limit}
+// transactionFilter is the WHERE clause of the transactions list (GET /transactions), which its
+// CSV export (export_store.go) applies too, so the file holds exactly the rows the list shows.
+func transactionFilter(tenantID tenancy.TenantID, f screening.ListParams) sq.And {
 	where := sq.And{sq.Eq{"t.tenant_id": string(tenantID)}}
 	if f.Outcome != "" {
 		where = append(where, sq.Eq{"t.outcome": f.Outcome})
@@ -642,6 +642,13 @@ func (s *ScreeningStore) List(ctx context.Context, tenantID tenancy.TenantID, f 
 	if f.MaxAmount != nil {
 		where = append(where, sq.LtOrEq{"t.amount": f.MaxAmount.String()})
 	}
+	return where
+}
+
+// List implements screening.Store.
+func (s *ScreeningStore) List(ctx context.Context, tenantID tenancy.TenantID, f screening.ListParams, p paging.Params) (paging.Result[screening.Stored], error) {
+	out := paging.Result[screening.Stored]{Items: []screening.Stored{}, Page: p.Page, Limit: p.Limit}
+	where := transactionFilter(tenantID, f)
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		n, err := count(ctx, tx, psql.Select("count(*)").From("transactions t").Where(where))
 		if err != nil {
