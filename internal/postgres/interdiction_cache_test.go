@@ -20,7 +20,7 @@ func TestInterdictionCacheReadsOncePerChange(t *testing.T) {
 	var loads atomic.Int64
 	var state atomic.Value
 	state.Store(screening.Restrictions{})
-	c := &InterdictionCache{log: slog.New(slog.DiscardHandler), entries: map[tenancy.TenantID]screening.Restrictions{}}
+	c := &InterdictionCache{log: slog.New(slog.DiscardHandler), entries: newTenantEntries[screening.Restrictions]()}
 	c.load = func(context.Context, tenancy.TenantID) (screening.Restrictions, error) {
 		loads.Add(1)
 		return state.Load().(screening.Restrictions), nil
@@ -54,14 +54,15 @@ func TestInterdictionCacheReadsOncePerChange(t *testing.T) {
 	require.EqualValues(t, 5, loads.Load())
 
 	c.Invalidate("") // a reconnection of the listener empties everything
-	c.mu.RLock()
-	require.Empty(t, c.entries)
-	c.mu.RUnlock()
+	c.entries.mu.RLock()
+	require.Empty(t, c.entries.entries)
+	c.entries.mu.RUnlock()
 }
 
 // BenchmarkInterdictionCacheHit is the cost a screening pays for the interdiction check's read.
 func BenchmarkInterdictionCacheHit(b *testing.B) {
-	c := &InterdictionCache{entries: map[tenancy.TenantID]screening.Restrictions{"t1": {"0123456789": {{Action: screening.RestrictionFreeze}}}}}
+	c := &InterdictionCache{entries: newTenantEntries[screening.Restrictions]()}
+	c.entries.put("t1", screening.Restrictions{"0123456789": {{Action: screening.RestrictionFreeze}}}, c.entries.begin())
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
@@ -130,48 +128,30 @@ type InterdictionCache struct {
 	load func(context.Context, tenancy.TenantID) (screening.Restrictions, error)
 	log  *slog.Logger
 
-	gen     atomic.Uint64 // bumped by every invalidation; a load started before one is not kept
-	mu      sync.RWMutex
-	entries map[tenancy.TenantID]screening.Restrictions
+	entries *tenantEntries[screening.Restrictions]
 }
 
 // NewInterdictionCache returns a cache over store.
 func NewInterdictionCache(store *InterdictionStore, log *slog.Logger) *InterdictionCache {
-	return &InterdictionCache{load: store.Restrictions, log: log, entries: map[tenancy.TenantID]screening.Restrictions{}}
+	return &InterdictionCache{load: store.Restrictions, log: log, entries: newTenantEntries[screening.Restrictions]()}
 }
 
 // Restrictions implements screening.InterdictionSource.
 func (c *InterdictionCache) Restrictions(ctx context.Context, tenant tenancy.TenantID) (screening.Restrictions, error) {
-	c.mu.RLock()
-	r, ok := c.entries[tenant]
-	c.mu.RUnlock()
-	if ok {
+	if r, ok := c.entries.get(tenant); ok {
 		return r, nil
 	}
-	gen := c.gen.Load()
+	gen := c.entries.begin()
 	r, err := c.load(ctx, tenant)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	if c.gen.Load() == gen {
-		c.entries[tenant] = r
-	}
-	c.mu.Unlock()
+	c.entries.put(tenant, r, gen)
 	return r, nil
 }
 
 // Invalidate drops tenant's entry ("" drops every entry).
-func (c *InterdictionCache) Invalidate(tenant tenancy.TenantID) {
-	c.mu.Lock()
-	c.gen.Add(1)
-	if tenant == "" {
-		clear(c.entries)
-	} else {
-		delete(c.entries, tenant)
-	}
-	c.mu.Unlock()
-}
+func (c *InterdictionCache) Invalidate(tenant tenancy.TenantID) { c.entries.invalidate(tenant) }
 
 // Listen follows InterdictionChannel on a dedicated connection until ctx ends (the settings
 // cache's listen loop), invalidating the announced tenants and everything on (re)connection.

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -315,9 +313,7 @@ type SettingsCache struct {
 	// warm compiles each loaded rule's expression once (rules.Cache), off the screening path.
 	warm func(expr string)
 
-	gen     atomic.Uint64 // bumped by every invalidation; a load started before one is not kept
-	mu      sync.RWMutex
-	entries map[tenancy.TenantID]settingsEntry
+	entries *tenantEntries[settingsEntry]
 }
 
 type settingsEntry struct {
@@ -327,7 +323,7 @@ type settingsEntry struct {
 
 // NewSettingsCache returns a cache over store with entries kept at most ttl.
 func NewSettingsCache(store *SettingsStore, ttl time.Duration, cache *rules.Cache, log *slog.Logger) *SettingsCache {
-	c := &SettingsCache{load: store.Load, ttl: ttl, now: time.Now, log: log, entries: map[tenancy.TenantID]settingsEntry{}}
+	c := &SettingsCache{load: store.Load, ttl: ttl, now: time.Now, log: log, entries: newTenantEntries[settingsEntry]()}
 	if cache != nil {
 		c.warm = func(expr string) { _, _ = cache.Program(expr) }
 	}
@@ -336,13 +332,11 @@ func NewSettingsCache(store *SettingsStore, ttl time.Duration, cache *rules.Cach
 
 // Settings implements screening.SettingsSource.
 func (c *SettingsCache) Settings(ctx context.Context, tenant tenancy.TenantID) (screening.Settings, error) {
-	c.mu.RLock()
-	e, ok := c.entries[tenant]
-	c.mu.RUnlock()
+	e, ok := c.entries.get(tenant)
 	if ok && c.now().Sub(e.at) < c.ttl {
 		return e.s, nil
 	}
-	gen := c.gen.Load()
+	gen := c.entries.begin()
 	s, err := c.load(ctx, tenant)
 	if err != nil {
 		return screening.Settings{}, err
@@ -354,25 +348,12 @@ func (c *SettingsCache) Settings(ctx context.Context, tenant tenancy.TenantID) (
 			}
 		}
 	}
-	c.mu.Lock()
-	if c.gen.Load() == gen {
-		c.entries[tenant] = settingsEntry{s: s, at: c.now()}
-	}
-	c.mu.Unlock()
+	c.entries.put(tenant, settingsEntry{s: s, at: c.now()}, gen)
 	return s, nil
 }
 
 // Invalidate drops tenant's entry ("" drops every entry).
-func (c *SettingsCache) Invalidate(tenant tenancy.TenantID) {
-	c.mu.Lock()
-	c.gen.Add(1)
-	if tenant == "" {
-		clear(c.entries)
-	} else {
-		delete(c.entries, tenant)
-	}
-	c.mu.Unlock()
-}
+func (c *SettingsCache) Invalidate(tenant tenancy.TenantID) { c.entries.invalidate(tenant) }
 
 // Listen follows SettingsChannel on a dedicated connection until ctx ends, invalidating the
 // announced tenants. While the connection is down nothing can be announced, so the cache is
