@@ -134,9 +134,15 @@ func (idx *Index) Search(q Query) []Match {
 	// candidates found here. Per name, the search keeps the name weight the
 	// units hit (the heaviest per unit) and the query weight of those units.
 	unit := int32(0)
+	var commonBuf [maxQueryTokens]commonUnit
+	common := commonBuf[:0]
+	noNew := false // visit raises only the names already touched
 	visit := func(list []int32, ws []float32) {
 		for i, p := range list {
 			id := p >> slotBits
+			if noNew && s.acc[id].umark == 0 {
+				continue
+			}
 			w := ws[i]
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
@@ -212,8 +218,8 @@ func (idx *Index) Search(q Query) []Match {
 		// of so common a token weighs too little to matter.
 		s.keyBuf = append(s.keyBuf[:0], t.canon...)
 		if ps, ws := idx.lookupW(s.keyBuf); len(ps) >= commonPostings {
-			visit(ps, ws)
-			endUnit(1 << qi)
+			common = append(common, commonUnit{ps, ws, int8(qi)})
+			unit--
 			continue
 		}
 		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
@@ -237,6 +243,21 @@ func (idx *Index) Search(q Query) []Match {
 		visit(idx.lookupW(s.keyBuf))
 		probeSkel(c.skel)
 		endUnit(3 << j)
+	}
+	// The common tokens last. A name none of the other units hit can only
+	// match through them (and through initials, particles, repeats, and
+	// the tokens that may match without a hit: long ones, ones near a long
+	// weak word); if that cannot reach the threshold for any name, their
+	// postings only raise the names already touched.
+	if len(common) > 0 {
+		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, wRepeated,
+			nParticles+nWeakLong+len(initials), q.Threshold-evidenceBoost(q))
+		for _, c := range common {
+			unit++
+			visit(c.ps, c.ws)
+			endUnit(1 << c.qi)
+		}
+		noNew = false
 	}
 
 	// The best a candidate can score: every name token it hit matched exactly,
@@ -624,4 +645,65 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// commonUnit is a query token hundreds of names hold, probed as spelled.
+type commonUnit struct {
+	ps []int32
+	ws []float32
+	qi int8
+}
+
+// evidenceBoost is the most the query's evidence can add to a score.
+func evidenceBoost(q Query) float64 {
+	boost := 0.0
+	if q.DateOfBirth != "" {
+		boost += dobExactBoost
+	}
+	if q.Country != "" {
+		boost += countryBoost
+	}
+	return boost
+}
+
+// commonAloneReaches reports whether a name that only the common tokens hit
+// could score floor: it matches them at their heaviest posting, every
+// initial, particle, weak word and repeat at weight 1 (initials at
+// simInitial), and the counted tokens that may match without a hit (long
+// ones, ones near a long weak word) at joinedFactor, weight 1; the other
+// counted tokens stay unmatched. The name's own weight is at least what it
+// matched.
+func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ uint32, wRepeated float64, nExtra int, floor float64) bool {
+	m := wRepeated
+	for _, c := range common {
+		w := float32(0)
+		for _, x := range c.ws {
+			w = max(w, x)
+		}
+		m += float64(w)
+		counted &^= 1 << c.qi
+	}
+	// A counted token that may match without a hit does better matched
+	// (at joinedFactor, weight 1) than unmatched; the others stay unmatched.
+	xs, x, u := 0.0, 0.0, 0.0
+	for i := range qt {
+		if counted&(1<<i) == 0 {
+			continue
+		}
+		if longQ&(1<<i) != 0 || nearWeakWords(qt[i:i+1], nil, 1) != 0 {
+			xs += joinedFactor
+			x++
+			continue
+		}
+		u += qt[i].unmatchedCost()
+	}
+	// Joined, two counted tokens may match one listed token.
+	if len(qcomp) > 0 && nearWeakWords(qt[:0], qcomp, 0) != 0 {
+		xs += joinedFactor
+		x++
+	}
+	// 2S / (1.5M + U + W/2) with W ≥ M is largest at W = M; initials,
+	// particles and repeats help only below simInitial, so both ways.
+	e := float64(nExtra)
+	return max(2*(m+xs)/(2*(m+x)+u), 2*(m+xs+simInitial*e)/(2*(m+x+e)+u)) >= floor-1e-6
 }
