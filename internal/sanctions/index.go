@@ -441,10 +441,15 @@ type nameAcc struct {
 type nameHot struct {
 	weight, maxW, weakW, longW, weakLongW float32
 	firsts                                uint32
-	longLens                              uint32 // lenBits of the long strong tokens
-	strong, nWeak                         uint8
-	weakLong                              bool
+	// firstsHeavy: the first letters of the tokens weighing at least
+	// heavyWeight (an initial matching another letter adds less).
+	firstsHeavy   uint32
+	longLens      uint16 // lenBits of the long strong tokens
+	strong, nWeak uint8
 }
+
+// heavyWeight splits a name's first letters for the initials bound.
+const heavyWeight = 0.6
 
 // packHot fills idx.hot from idx.names (after weigh).
 func (idx *Index) packHot() {
@@ -453,10 +458,15 @@ func (idx *Index) packHot() {
 		nm := &idx.names[i]
 		idx.hot[i] = nameHot{weight: float32(nm.weight), maxW: float32(nm.maxW), weakW: float32(nm.weakW),
 			longW: float32(nm.longW), weakLongW: float32(nm.weakLongW), firsts: nm.firsts,
-			strong: uint8(min(nm.strong, 255)), nWeak: uint8(min(nm.nWeak, 255)), weakLong: nm.weakLong}
+			strong: uint8(min(nm.strong, 255)), nWeak: uint8(min(nm.nWeak, 255))}
+		for _, t := range nm.tokens {
+			if c := t.canon[0]; c >= 'a' && c <= 'z' && !t.weak && t.w >= heavyWeight {
+				idx.hot[i].firstsHeavy |= 1 << (c - 'a')
+			}
+		}
 		for fl := nm.long; fl != 0; fl &= fl - 1 {
 			l := len(nm.tokens[bits.TrailingZeros64(fl)].canon)
-			idx.hot[i].longLens |= lenBits(l, l)
+			idx.hot[i].longLens |= uint16(lenBits(l, l))
 		}
 	}
 }

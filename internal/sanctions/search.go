@@ -289,8 +289,11 @@ func (idx *Index) Search(q Query) []Match {
 		// repeated token or an initial.
 		wi, ni := 0.0, 0
 		for _, c := range initials {
-			if h.firsts&(1<<(c-'a')) != 0 {
+			if bit := uint32(1) << (c - 'a'); h.firstsHeavy&bit != 0 {
 				wi += float64(h.maxW)
+				ni++
+			} else if h.firsts&bit != 0 {
+				wi += min(heavyWeight, float64(h.maxW))
 				ni++
 			}
 		}
@@ -338,10 +341,10 @@ func (idx *Index) Search(q Query) []Match {
 				lens |= qLens[qi]
 				firsts |= qFirst[qi]
 			}
-			if lens&h.longLens != 0 && firsts&h.firsts != 0 {
+			if lens&uint32(h.longLens) != 0 && firsts&h.firsts != 0 {
 				xa, xas = float64(h.longW), simTypo2Long*float64(h.longW)
 			}
-			if h.weakLong {
+			if h.weakLongW > 0 {
 				xa += float64(h.weakLongW)
 				xas += joinedFactor * float64(h.weakLongW)
 			}
@@ -369,7 +372,7 @@ func (idx *Index) Search(q Query) []Match {
 					du++
 				}
 			}
-			if h.weakLong && !nearDone {
+			if h.weakLongW > 0 && !nearDone {
 				nearDone = true
 				near = nearWeakWords(qt, s.qcomp, counted)
 			}
@@ -631,11 +634,11 @@ func withinReach(qt []token, ql uint32, n *token) bool {
 }
 
 // lenBits sets bit l-6 for each length l in [lo, hi] from 6 (long tokens),
-// the last bit standing for 37 letters and more.
+// the last bit standing for 21 letters and more.
 func lenBits(lo, hi int) uint32 {
 	var m uint32
 	for l := max(lo, 6); l <= hi; l++ {
-		m |= 1 << min(l-6, 31)
+		m |= 1 << min(l-6, 15)
 	}
 	return m
 }
