@@ -42,17 +42,24 @@ func TestEvaluate(t *testing.T) {
 	if testing.Verbose() || os.Getenv("EVAL_ERRORS") != "" {
 		logEvalErrors(t, idx, tune, 0.75)
 	}
-	require.GreaterOrEqual(t, res[0].F1, 0.98)
-	require.GreaterOrEqual(t, res[0].Precision, 0.98)
-	require.GreaterOrEqual(t, res[0].Recall, 0.95)
-	// The per-kind targets are recall ≥ 0.95 and false alerts < 1%;
-	// typo-2 (about 0.82) and hard-negative (about 2%) do not reach them yet
-	// (docs/sanctions-matcher.md). These floors guard what is reached.
+	require.GreaterOrEqual(t, res[0].F1, 0.985)
+	require.GreaterOrEqual(t, res[0].Precision, 0.99)
+	require.GreaterOrEqual(t, res[0].Recall, 0.975)
+	// The per-kind targets are recall ≥ 0.95 and false alerts < 1%.
+	// typo-2 (0.89 / 0.84) does not reach it yet; hard-negative (2%) is left
+	// on purpose: its alerts are queries holding a whole listed name plus a
+	// generic word (docs/sanctions-matcher.md). These floors guard what is
+	// reached.
 	for _, k := range append(kt, kh...) {
-		if k.Label == LabelPositive {
-			require.GreaterOrEqual(t, k.Rate, 0.78, "recall of %s", k.Kind)
-		} else {
+		switch {
+		case k.Label == LabelPositive && k.Kind == "typo-2":
+			require.GreaterOrEqual(t, k.Rate, 0.84, "recall of %s", k.Kind)
+		case k.Label == LabelPositive:
+			require.GreaterOrEqual(t, k.Rate, 0.95, "recall of %s", k.Kind)
+		case k.Kind == "hard-negative":
 			require.Less(t, k.Rate, 0.025, "false alerts of %s", k.Kind)
+		default:
+			require.Less(t, k.Rate, 0.01, "false alerts of %s", k.Kind)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package sanctions
 import (
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"sync"
 )
@@ -19,6 +20,23 @@ type indexedName struct {
 	strong int     // number of strong tokens
 	weight float64 // sum of token weights
 	maxW   float64 // the largest token weight
+	// nWeak and weakW are the number of weak tokens and the largest weight
+	// among them: a particle of the query can only match one of those.
+	nWeak int
+	weakW float64
+	// long has a bit set for each strong token of six letters or more
+	// (two edits may match it without a shared deletion key).
+	long uint64
+	// strongMask has a bit set for each strong token.
+	strongMask uint64
+	// weakLong: the name holds a weak word of five letters or more (not
+	// indexed; a query token may match it with a typo).
+	weakLong bool
+	// longW and weakLongW: the weight of the long strong tokens, of the
+	// weak tokens of five letters or more.
+	longW, weakLongW float64
+	// weakBits: the long weak words it holds (bits of longWeakTokens).
+	weakBits uint64
 	// firsts has bit c-'a' set when a token starts with letter c (an initial
 	// in the query can only match those).
 	firsts uint32
@@ -29,6 +47,9 @@ type indexedName struct {
 type Index struct {
 	entries []Entry
 	names   []indexedName
+	// hot[i] holds what the search's bound reads of names[i], packed so that
+	// the thousands of names a query touches cost one cache line per two.
+	hot []nameHot
 	// del maps the hash of each key to the names holding it, as a span of
 	// postings. Keys are each strong canonical token and each of its
 	// one-letter deletions (symmetric-delete candidate generation: a query
@@ -115,6 +136,7 @@ func NewIndex(entries []Entry) *Index {
 		}
 	}
 	idx.weigh()
+	idx.packHot()
 	del := make(map[string][]int32)
 	for id := range idx.names {
 		idx.indexName(del, int32(id))
@@ -153,12 +175,22 @@ func (idx *Index) weigh() {
 	}
 	for i := range idx.names {
 		nm := &idx.names[i]
-		nm.weight, nm.maxW = 0, 0
+		nm.weight, nm.maxW, nm.nWeak, nm.weakW, nm.longW, nm.weakLongW = 0, 0, 0, 0, 0, 0
 		for ti := range nm.tokens {
 			t := &nm.tokens[ti]
 			t.w = idx.weightOf(*t)
 			nm.weight += t.w
 			nm.maxW = max(nm.maxW, t.w)
+			if t.weak {
+				nm.nWeak++
+				nm.weakW = max(nm.weakW, t.w)
+				if len(t.canon) >= 5 {
+					nm.weakLongW += t.w
+				}
+			}
+			if nm.long&(1<<ti) != 0 {
+				nm.longW += t.w
+			}
 		}
 		for j := range nm.comp {
 			nm.comp[j].w = nm.tokens[j].w + nm.tokens[j+1].w
@@ -215,11 +247,20 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 		toks = toks[:maxNameTokens]
 	}
 	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil)}
-	for _, t := range toks {
+	for i, t := range toks {
 		if !t.weak && !t.initial() {
 			nm.strong++
+			nm.strongMask |= 1 << i
+			if len(t.canon) >= 6 {
+				nm.long |= 1 << i
+			}
 		}
-		if c := t.canon[0]; c >= 'a' && c <= 'z' {
+		if t.weak && len(t.canon) >= 5 {
+			nm.weakLong = true
+			nm.weakBits |= longWeakBit(t.canon)
+		}
+		// An initial matches no weak token (particles match only exactly).
+		if c := t.canon[0]; c >= 'a' && c <= 'z' && !t.weak {
 			nm.firsts |= 1 << (c - 'a')
 		}
 	}
@@ -391,4 +432,41 @@ type nameAcc struct {
 	slots                  uint64
 	hitN, hitS, hitQ, ucur float32
 	umark                  int32
+	units                  uint16 // the number of units that hit the name
+	qmask                  uint16 // the query tokens those units cover
+}
+
+// nameHot is the part of an indexed name the search bound reads for every
+// name a query touches (see indexedName; float32 like the postings).
+type nameHot struct {
+	weight, maxW, weakW, longW, weakLongW float32
+	firsts                                uint32
+	// firstsHeavy: the first letters of the tokens weighing at least
+	// heavyWeight (an initial matching another letter adds less).
+	firstsHeavy   uint32
+	longLens      uint16 // lenBits of the long strong tokens
+	strong, nWeak uint8
+}
+
+// heavyWeight splits a name's first letters for the initials bound.
+const heavyWeight = 0.6
+
+// packHot fills idx.hot from idx.names (after weigh).
+func (idx *Index) packHot() {
+	idx.hot = make([]nameHot, len(idx.names))
+	for i := range idx.names {
+		nm := &idx.names[i]
+		idx.hot[i] = nameHot{weight: float32(nm.weight), maxW: float32(nm.maxW), weakW: float32(nm.weakW),
+			longW: float32(nm.longW), weakLongW: float32(nm.weakLongW), firsts: nm.firsts,
+			strong: uint8(min(nm.strong, 255)), nWeak: uint8(min(nm.nWeak, 255))}
+		for _, t := range nm.tokens {
+			if c := t.canon[0]; c >= 'a' && c <= 'z' && !t.weak && t.w >= heavyWeight {
+				idx.hot[i].firstsHeavy |= 1 << (c - 'a')
+			}
+		}
+		for fl := nm.long; fl != 0; fl &= fl - 1 {
+			l := len(nm.tokens[bits.TrailingZeros64(fl)].canon)
+			idx.hot[i].longLens |= uint16(lenBits(l, l))
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Search defaults and limits (decisions.md §10).
@@ -83,20 +84,39 @@ func (idx *Index) Search(q Query) []Match {
 	}
 	// Strong query tokens generate candidates; initials, weak and repeated
 	// tokens do not (the bound below assumes they may match anything).
-	qStrong, wCounted, nWeak, wRepeated := 0, 0.0, 0, 0.0
+	qStrong, wCounted, wRepeated := 0, 0.0, 0.0
+	nParticles, nWeakLong, nRepeated := 0, 0, 0
 	var initials []byte
+	// costQ is what each counted query token costs when it matches nothing.
+	var costQ [maxQueryTokens]float32
+	// qLens and qFirst: the lengths (lenBits) a long query token may
+	// reach by two edits, and its first letter.
+	var qLens, qFirst [maxQueryTokens]uint32
+	var counted, longQ uint32 // the counted query tokens, those of six letters or more (bits)
 	for i, t := range qt {
 		switch {
 		case t.initial():
 			initials = append(initials, t.canon[0])
+		case t.weak && len(t.canon) < 5:
+			nParticles++
 		case t.weak:
-			nWeak++
+			nWeakLong++
 		case seenCanon(qt[:i], t.canon):
 			wRepeated += t.w
+			nRepeated++
 			qStrong++
 		default:
 			qStrong++
 			wCounted += t.unmatchedCost()
+			costQ[i] = float32(t.unmatchedCost())
+			counted |= 1 << i
+			if len(t.canon) >= 6 {
+				longQ |= 1 << i
+				qLens[i] = lenBits(len(t.canon)-2, len(t.canon)+2+b2i(len(t.canon) >= 12))
+				if c := t.canon[0]; c >= 'a' && c <= 'z' {
+					qFirst[i] = 1 << (c - 'a')
+				}
+			}
 		}
 	}
 	if qStrong == 0 || len(idx.names) == 0 {
@@ -114,9 +134,15 @@ func (idx *Index) Search(q Query) []Match {
 	// candidates found here. Per name, the search keeps the name weight the
 	// units hit (the heaviest per unit) and the query weight of those units.
 	unit := int32(0)
+	var commonBuf [maxQueryTokens]commonUnit
+	common := commonBuf[:0]
+	noNew := false // visit raises only the names already touched
 	visit := func(list []int32, ws []float32) {
 		for i, p := range list {
 			id := p >> slotBits
+			if noNew && s.acc[id].umark == 0 {
+				continue
+			}
 			w := ws[i]
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
@@ -147,6 +173,7 @@ func (idx *Index) Search(q Query) []Match {
 					s.touched = append(s.touched, id)
 				}
 				s.acc[id].umark = unit
+				s.acc[id].units++
 				s.acc[id].ucur = w
 				s.utouch = append(s.utouch, id)
 			} else if w > s.acc[id].ucur {
@@ -154,11 +181,16 @@ func (idx *Index) Search(q Query) []Match {
 			}
 		}
 	}
-	endUnit := func(qw32 float64) {
-		qw := float32(qw32)
+	// endUnit closes a unit covering the query tokens qm: a token covered by
+	// two units (a token and a joined pair holding it) is counted once.
+	endUnit := func(qm uint16) {
 		for _, id := range s.utouch {
-			s.acc[id].hitN += s.acc[id].ucur
-			s.acc[id].hitQ += qw
+			a := &s.acc[id]
+			a.hitN += a.ucur
+			for nb := qm &^ a.qmask; nb != 0; nb &= nb - 1 {
+				a.hitQ += costQ[mbits.TrailingZeros16(nb)]
+			}
+			a.qmask |= qm
 		}
 		s.utouch = s.utouch[:0]
 	}
@@ -186,8 +218,8 @@ func (idx *Index) Search(q Query) []Match {
 		// of so common a token weighs too little to matter.
 		s.keyBuf = append(s.keyBuf[:0], t.canon...)
 		if ps, ws := idx.lookupW(s.keyBuf); len(ps) >= commonPostings {
-			visit(ps, ws)
-			endUnit(t.unmatchedCost())
+			common = append(common, commonUnit{ps, ws, int8(qi)})
+			unit--
 			continue
 		}
 		s.keyBuf = forDeleteKeys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
@@ -198,7 +230,7 @@ func (idx *Index) Search(q Query) []Match {
 			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
 		}
 		probeSkel(t.skel)
-		endUnit(t.unmatchedCost())
+		endUnit(1 << qi)
 	}
 	for j, c := range s.qcomp {
 		if c.canon == "" {
@@ -210,7 +242,22 @@ func (idx *Index) Search(q Query) []Match {
 		s.keyBuf = append(s.keyBuf[:0], c.canon...)
 		visit(idx.lookupW(s.keyBuf))
 		probeSkel(c.skel)
-		endUnit(qt[j].unmatchedCost() + qt[j+1].unmatchedCost())
+		endUnit(3 << j)
+	}
+	// The common tokens last. A name none of the other units hit can only
+	// match through them (and through initials, particles, repeats, and
+	// the tokens that may match without a hit: long ones, ones near a long
+	// weak word); if that cannot reach the threshold for any name, their
+	// postings only raise the names already touched.
+	if len(common) > 0 {
+		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, wRepeated,
+			nParticles+nWeakLong+len(initials), q.Threshold-evidenceBoost(q))
+		for _, c := range common {
+			unit++
+			visit(c.ps, c.ws)
+			endUnit(1 << c.qi)
+		}
+		noNew = false
 	}
 
 	// The best a candidate can score: every name token it hit matched exactly,
@@ -230,24 +277,123 @@ func (idx *Index) Search(q Query) []Match {
 	if q.Country != "" {
 		boost += countryBoost
 	}
-	floor := q.Threshold - boost
+	// The bound adds float32 weights; a hair of slack keeps it above the score.
+	floor := q.Threshold - boost - 1e-6
+	// The long weak words (foundation, shipping) some query token may
+	// match, found once when a candidate first needs them.
+	near, nearDone := uint64(0), false
 	for _, id := range s.touched {
-		nm := &idx.names[id]
-		m := float64(min(s.acc[id].hitN, s.acc[id].hitS)) + float64(nWeak)*min(weakWeight, nm.maxW) + wRepeated
-		u := max(wCounted-float64(s.acc[id].hitQ), 0)
-		bound := 2 * m / (1.5*m + u + 0.5*nm.weight)
-		wi := 0.0
+		h := &idx.hot[id]
+		// Two strong pairs are needed when both sides hold two strong
+		// tokens (nameScore); each comes from a unit that hit the name, a
+		// repeated token or an initial.
+		wi, ni := 0.0, 0
 		for _, c := range initials {
-			if nm.firsts&(1<<(c-'a')) != 0 {
-				wi += nm.maxW
+			if bit := uint32(1) << (c - 'a'); h.firstsHeavy&bit != 0 {
+				wi += float64(h.maxW)
+				ni++
+			} else if h.firsts&bit != 0 {
+				wi += min(heavyWeight, float64(h.maxW))
+				ni++
 			}
 		}
+		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
+			continue
+		}
+		// A repeated token can only match a name token the first one hit
+		// (hitS counts each hit name token once); a particle only a weak
+		// token of the name, exactly.
+		m := float64(min(s.acc[id].hitN+float32(wRepeated), s.acc[id].hitS)) +
+			float64(min(nParticles, int(h.nWeak)))*float64(h.weakW) + float64(nWeakLong)*min(weakWeight, float64(h.maxW))
+		m = min(m, float64(h.weight))
+		u := max(wCounted-float64(s.acc[id].hitQ), 0)
+		// The score 2S / (1.5M + U + W/2) with extra matched weight x at
+		// similarity-weighted xs, the unmatched query weight then du less.
+		bnd := func(xs, x, du float64) float64 {
+			return 2 * (m + xs) / (1.5*(m+x) + max(u-du, 0) + 0.5*float64(h.weight))
+		}
+		// Initials may match (at simInitial) only a token with that first
+		// letter; they cost nothing unmatched in the bound (not counted).
+		bi, bx := simInitial*wi, 0.0
+		bound0 := bnd(0, 0, 0)
 		if wi > 0 {
-			bound = max(bound, 2*(m+simInitial*wi)/(1.5*(m+wi)+u+0.5*nm.weight))
+			bound0 = max(bound0, bnd(bi, wi, 0))
+		}
+		// A counted query token that hit nothing may still match a name
+		// token that was not hit, by a route the index does not hold: two
+		// edits or a phonetic key between long tokens (at most
+		// simTypo2Long), or a weak listed word (light, at most joined).
+		x, du := 0.0, 0.0
+		nq := counted &^ uint32(s.acc[id].qmask)
+		if nq != 0 && bound0 < floor {
+			// First from the packed figures alone (most touched names stop
+			// here, without reading their tokens): at best the long listed
+			// tokens match at simTypo2Long and the long weak ones at
+			// joinedFactor.
+			xa, xas, da := 0.0, 0.0, float64(mbits.OnesCount32(nq))
+			// A long query token may match a long listed token by two
+			// edits with the same first letter (the skeleton and
+			// phonetic rules need it too) and a length at most two (three
+			// from twelve letters) apart.
+			var lens, firsts uint32
+			for ql := nq & longQ; ql != 0; ql &= ql - 1 {
+				qi := mbits.TrailingZeros32(ql)
+				lens |= qLens[qi]
+				firsts |= qFirst[qi]
+			}
+			if lens&uint32(h.longLens) != 0 && firsts&h.firsts != 0 {
+				xa, xas = float64(h.longW), simTypo2Long*float64(h.longW)
+			}
+			if h.weakLongW > 0 {
+				xa += float64(h.weakLongW)
+				xas += joinedFactor * float64(h.weakLongW)
+			}
+			xa = min(xa, float64(h.weight)-float64(s.acc[id].hitS))
+			xas = min(xas, xa)
+			if xa <= 0 || max(bnd(xas, xa, da), bnd(bi+xas, wi+xa, da)) < floor {
+				nq = 0
+			}
+		}
+		if nq != 0 && bound0 < floor {
+			nm := &idx.names[id]
+			free := ^s.acc[id].slots
+			nfree := mbits.OnesCount32(nq)
+			if ql := nq & longQ; ql != 0 {
+				nl := mbits.OnesCount32(ql)
+				for fl := free & nm.long; fl != 0 && nl > 0; fl &= fl - 1 {
+					b := mbits.TrailingZeros64(fl)
+					if !withinReach(qt, ql, &nm.tokens[b]) {
+						continue
+					}
+					free &^= 1 << b
+					x += nm.tokens[b].w
+					bx += simTypo2Long * nm.tokens[b].w
+					nl--
+					du++
+				}
+			}
+			if h.weakLongW > 0 && !nearDone {
+				nearDone = true
+				near = nearWeakWords(qt, s.qcomp, counted)
+			}
+			if k := min(nfree, mbits.OnesCount64(near&nm.weakBits)); k > 0 {
+				x += float64(k) * float64(h.weakW)
+				bx += joinedFactor * float64(k) * float64(h.weakW)
+				du += float64(k)
+			}
+			du = min(du, float64(nfree))
+		}
+		bound := bound0
+		if x > 0 {
+			bound = max(bound, bnd(bx, x, du))
+			if wi > 0 {
+				bound = max(bound, bnd(bi+bx, wi+x, du))
+			}
 		}
 		if bound < floor {
 			continue
 		}
+		nm := &idx.names[id]
 		e := &idx.entries[nm.entry]
 		if !typeMatches(q.EntityType, e.EntityType) {
 			continue
@@ -400,4 +546,167 @@ func spanText(ts []token, i, n int8) string {
 		return ts[i].raw
 	}
 	return ts[i].raw + " " + ts[i+1].raw
+}
+
+// longWeakTokens are the weak words of five letters or more (fewer than
+// 64): the ones a strong query token may match with a typo, or a query pair
+// joined. A name records the ones it holds as bits (weakBits).
+var longWeakTokens = sync.OnceValue(func() []token {
+	var ts []token
+	for w := range weakTokens {
+		if len(w) >= 5 {
+			ts = append(ts, newToken(w, w))
+		}
+	}
+	slices.SortFunc(ts, func(a, b token) int { return strings.Compare(a.canon, b.canon) })
+	return ts[:min(len(ts), 64)]
+})
+
+// longWeakBit is the bit of a long weak word in longWeakTokens, 0 if none.
+func longWeakBit(canon string) uint64 {
+	ts := longWeakTokens()
+	if i, ok := slices.BinarySearchFunc(ts, canon, func(t token, c string) int { return strings.Compare(t.canon, c) }); ok {
+		return 1 << i
+	}
+	return 0
+}
+
+// nearWeakWords is the set (bits of longWeakTokens) of long weak words that
+// a counted query token (bits of counted) or a joined pair of the query
+// could match. Weak listed tokens are not indexed, so the search bound
+// allows for these.
+func nearWeakWords(qt, qcomp []token, counted uint32) uint64 {
+	var near uint64
+	for b, lw := range longWeakTokens() {
+		hit := false
+		for i := range qt {
+			if counted&(1<<i) != 0 && mayReach(&qt[i], &lw) {
+				if s, _, _ := pairTokens(qt[i], lw); s > 0 {
+					hit = true
+					break
+				}
+			}
+		}
+		for j := 0; !hit && j < len(qcomp); j++ {
+			if qcomp[j].canon != "" && mayReach(&qcomp[j], &lw) {
+				if s, _ := joinedSim(qcomp[j], lw); s > 0 {
+					hit = true
+				}
+			}
+		}
+		if hit {
+			near |= 1 << b
+		}
+	}
+	return near
+}
+
+// mayReach is a cheap necessary condition for tokenSim (and pairTokens) to
+// match q and n: lengths and letter sets within three edits, the same
+// skeleton or phonetic key, or an attached particle to try without.
+func mayReach(q, n *token) bool {
+	return q.bare != "" || n.bare != "" ||
+		abs(len(q.canon)-len(n.canon)) <= 3 && mbits.OnesCount32(q.mask^n.mask) <= 6 ||
+		abs(len(q.raw)-len(n.raw)) <= 3 && mbits.OnesCount32(q.rawMask^n.rawMask) <= 6 ||
+		q.skel == n.skel || q.phon == n.phon
+}
+
+// withinReach reports whether a long name token could match one of the
+// query tokens ql (bits) by a rule the index does not probe: two or three
+// edits (lengths and letter sets close enough), a phonetic key or a skeleton.
+func withinReach(qt []token, ql uint32, n *token) bool {
+	for ; ql != 0; ql &= ql - 1 {
+		q := &qt[mbits.TrailingZeros32(ql)]
+		limit := 2
+		if min(len(q.canon), len(n.canon)) >= 12 {
+			limit = 3
+		}
+		// The skeleton and phonetic rules need spellings at most a third
+		// apart, so lengths at most that far apart.
+		far := abs(len(q.canon)-len(n.canon)) > max(2, max(len(q.canon), len(n.canon))/3)
+		if abs(len(q.canon)-len(n.canon)) <= limit && mbits.OnesCount32(q.mask^n.mask) <= 2*limit ||
+			abs(len(q.raw)-len(n.raw)) <= limit && mbits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit ||
+			!far && (q.phon == n.phon || q.skel == n.skel) {
+			return true
+		}
+	}
+	return false
+}
+
+// lenBits sets bit l-6 for each length l in [lo, hi] from 6 (long tokens),
+// the last bit standing for 21 letters and more.
+func lenBits(lo, hi int) uint32 {
+	var m uint32
+	for l := max(lo, 6); l <= hi; l++ {
+		m |= 1 << min(l-6, 15)
+	}
+	return m
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// commonUnit is a query token hundreds of names hold, probed as spelled.
+type commonUnit struct {
+	ps []int32
+	ws []float32
+	qi int8
+}
+
+// evidenceBoost is the most the query's evidence can add to a score.
+func evidenceBoost(q Query) float64 {
+	boost := 0.0
+	if q.DateOfBirth != "" {
+		boost += dobExactBoost
+	}
+	if q.Country != "" {
+		boost += countryBoost
+	}
+	return boost
+}
+
+// commonAloneReaches reports whether a name that only the common tokens hit
+// could score floor: it matches them at their heaviest posting, every
+// initial, particle, weak word and repeat at weight 1 (initials at
+// simInitial), and the counted tokens that may match without a hit (long
+// ones, ones near a long weak word) at joinedFactor, weight 1; the other
+// counted tokens stay unmatched. The name's own weight is at least what it
+// matched.
+func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ uint32, wRepeated float64, nExtra int, floor float64) bool {
+	m := wRepeated
+	for _, c := range common {
+		w := float32(0)
+		for _, x := range c.ws {
+			w = max(w, x)
+		}
+		m += float64(w)
+		counted &^= 1 << c.qi
+	}
+	// A counted token that may match without a hit does better matched
+	// (at joinedFactor, weight 1) than unmatched; the others stay unmatched.
+	xs, x, u := 0.0, 0.0, 0.0
+	for i := range qt {
+		if counted&(1<<i) == 0 {
+			continue
+		}
+		if longQ&(1<<i) != 0 || nearWeakWords(qt[i:i+1], nil, 1) != 0 {
+			xs += joinedFactor
+			x++
+			continue
+		}
+		u += qt[i].unmatchedCost()
+	}
+	// Joined, two counted tokens may match one listed token.
+	if len(qcomp) > 0 && nearWeakWords(qt[:0], qcomp, 0) != 0 {
+		xs += joinedFactor
+		x++
+	}
+	// 2S / (1.5M + U + W/2) with W ≥ M is largest at W = M; initials,
+	// particles and repeats help only below simInitial, so both ways.
+	e := float64(nExtra)
+	return max(2*(m+xs)/(2*(m+x)+u), 2*(m+xs+simInitial*e)/(2*(m+x+e)+u)) >= floor-1e-6
 }
