@@ -353,21 +353,27 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 // whole days between (account_activity, at most 89 rows). Count, sum and sum of squares add up
 // across the three; the mean is sum/n as avg computes it, and the standard deviation is
 // stddev_pop's formula on the same exact numerics (amountStatsSQL). The latest device, IP and
-// location are each one backward probe of the (tenant, sender, timestamp) index.
+// location are the raw last day's latest, else the latest whole day's (one backward probe of
+// account_activity each), else the raw first day's.
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	r.c24, r.s24, r.c60, s.n, s.mean, s.sd,
 	(select coalesce(array_agg(distinct x order by x), '{}') from (
 		select unnest(a.devices) x from account_activity a where a.tenant_id = $1 and a.account = u.acct
-		  and a.day >= w.first_day + interval '24 hours' and a.day < w.last_day
+		  and a.day >= w.mid and a.day < w.last_day
 		union all select unnest(r.devs) union all select unnest(e.devs)) z),
-	dv.device_id, ip.ip_address, loc.latitude, loc.longitude, loc.transaction_timestamp,
+	coalesce(r.dev, bd.dev, e.dev),
+	coalesce(r.ip, bi.ip, e.ip),
+	case when r.loc_at is not null then r.lat when bl.loc_at is not null then bl.lat else e.lat end,
+	case when r.loc_at is not null then r.lon when bl.loc_at is not null then bl.lon else e.lon end,
+	coalesce(r.loc_at, bl.loc_at, e.loc_at),
 	(select max(l.transaction_timestamp) from transactions l
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts),
 	k.id, k.status, k.tier,
 	coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.acct), 0)
 from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[]) with ordinality as u(ext, acct, ts, bvn_hash, i)
-cross join lateral (select u.ts - interval '90 days' as lo,
-	date_trunc('day', u.ts - interval '90 days', 'UTC') as first_day, date_trunc('day', u.ts, 'UTC') as last_day) w
+cross join lateral (select u.ts - interval '90 days' as lo, u.ts - interval '24 hours' as lo24,
+	date_trunc('day', u.ts - interval '90 days', 'UTC') + interval '24 hours' as mid, date_trunc('day', u.ts, 'UTC') as last_day
+	offset 0) w
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true
 cross join lateral (select
@@ -377,32 +383,41 @@ cross join lateral (select
 	count(*) filter (where t.transaction_timestamp >= w.last_day) as n,
 	coalesce(sum(t.amount_ngn) filter (where t.transaction_timestamp >= w.last_day), 0) as s,
 	coalesce(sum(t.amount_ngn * t.amount_ngn) filter (where t.transaction_timestamp >= w.last_day), 0) as ss,
-	array_agg(distinct t.device_id) filter (where t.device_id is not null and t.transaction_timestamp >= w.last_day) as devs
+	array_agg(distinct t.device_id) filter (where t.device_id is not null and t.transaction_timestamp >= w.last_day) as devs,
+	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null and t.transaction_timestamp >= w.last_day))[1] as dev,
+	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null and t.transaction_timestamp >= w.last_day))[1] as ip,
+	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null and t.transaction_timestamp >= w.last_day))[1] as lat,
+	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null and t.transaction_timestamp >= w.last_day))[1] as lon,
+	max(t.transaction_timestamp) filter (where t.latitude is not null and t.transaction_timestamp >= w.last_day) as loc_at
 	from transactions t
 	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp <= u.ts
-	  and t.transaction_timestamp >= u.ts - interval '24 hours') r
+	  and t.transaction_timestamp >= w.lo24) r
 cross join lateral (select count(*) as n, coalesce(sum(t.amount_ngn), 0) as s,
 	coalesce(sum(t.amount_ngn * t.amount_ngn), 0) as ss,
-	array_agg(distinct t.device_id) filter (where t.device_id is not null) as devs
+	array_agg(distinct t.device_id) filter (where t.device_id is not null) as devs,
+	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null))[1] as dev,
+	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null))[1] as ip,
+	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lat,
+	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lon,
+	max(t.transaction_timestamp) filter (where t.latitude is not null) as loc_at
 	from transactions t
 	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp >= w.lo
-	  and t.transaction_timestamp < w.first_day + interval '24 hours') e
+	  and t.transaction_timestamp < w.mid) e
 cross join lateral (select coalesce(sum(a.n), 0) as n, coalesce(sum(a.sum_ngn), 0) as s,
 	coalesce(sum(a.sum_sq_ngn), 0) as ss
 	from account_activity a where a.tenant_id = $1 and a.account = u.acct
-	  and a.day >= w.first_day + interval '24 hours' and a.day < w.last_day) b
+	  and a.day >= w.mid and a.day < w.last_day) b
 cross join lateral (select r.n + e.n + b.n as n, r.s + e.s + b.s as s, r.ss + e.ss + b.ss as ss) g
 cross join lateral (` + amountStatsSQL + `) s
-left join lateral (select t.device_id from transactions t where t.tenant_id = $1 and t.sender_account_number = u.acct
-	and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= w.lo and t.device_id is not null
-	order by t.transaction_timestamp desc limit 1) dv on true
-left join lateral (select t.ip_address from transactions t where t.tenant_id = $1 and t.sender_account_number = u.acct
-	and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= w.lo and t.ip_address is not null
-	order by t.transaction_timestamp desc limit 1) ip on true
-left join lateral (select t.latitude, t.longitude, t.transaction_timestamp from transactions t
-	where t.tenant_id = $1 and t.sender_account_number = u.acct
-	and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= w.lo and t.latitude is not null
-	order by t.transaction_timestamp desc limit 1) loc on true
+left join lateral (select a.last_device as dev from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	and a.day >= w.mid and a.day < w.last_day and a.last_device_at is not null
+	order by a.day desc limit 1) bd on true
+left join lateral (select a.last_ip as ip from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	and a.day >= w.mid and a.day < w.last_day and a.last_ip_at is not null
+	order by a.day desc limit 1) bi on true
+left join lateral (select a.last_lat as lat, a.last_lon as lon, a.last_loc_at as loc_at from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	and a.day >= w.mid and a.day < w.last_day and a.last_loc_at is not null
+	order by a.day desc limit 1) bl on true
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
 	order by a.created_at desc, a.id desc limit 1) k on true`
