@@ -310,7 +310,7 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 	)
 	if err := rows.Scan(&i, &dupID, &dupOutcome, &dupRisk, &dupScore, &dupLatency, &h.Count24h, &sum24, &h.Count60m,
 		&h.Amounts.Count, &mean, &sd, &devices, &lastDev, &lastIP, &lat, &lon, &locAt, &lastActivity,
-		&kycRef, &kycStatus, &kycTier); err != nil {
+		&kycRef, &kycStatus, &kycTier, &h.Version); err != nil {
 		return fmt.Errorf("scan prefetch: %w", err)
 	}
 	if i < 1 || int(i) > len(reqs) {
@@ -338,41 +338,99 @@ func scanPrefetch(rows pgx.Rows, reqs []*prefetchReq) error {
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
 // transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not
-// needed), one row per
-// screening numbered by ordinality: the original verdict of a repeated externalId; the sender
-// account's activity in the 90 days up to the transaction's timestamp, stored transactions of
-// the same instant included (24-hour count and NGN sum, 60-minute count, amount statistics,
-// known devices, latest device, IP and location); the last activity of all time (dormancy, 180
-// days); and the tenant's most recent KYC application for the BVN, found by its lookup hash
-// (kyc_pii.go) through the partial index on tenant, BVN hash and creation time (a null hash
-// matches nothing).
+// needed), one row per screening numbered by ordinality: the original verdict of a repeated
+// externalId; the sender account's activity in the 90 days up to the transaction's timestamp,
+// stored transactions of the same instant included (24-hour count and NGN sum, 60-minute count,
+// amount statistics, known devices, latest device, IP and location); the last activity of all
+// time (dormancy, 180 days); the tenant's most recent KYC application for the BVN, found by its
+// lookup hash (kyc_pii.go) through the partial index on tenant, BVN hash and creation time (a
+// null hash matches nothing); and the account's history version (account_versions, which the
+// insert compares).
+//
+// No part reads the account's whole 90 days (docs/screening.md "How history is kept"): the
+// window [ts - 90 days, ts] is cut at UTC day boundaries into its last partial day and the 24
+// hours before ts (raw rows r, read once for both), its first partial day (raw rows e) and the
+// whole days between (account_activity, at most 89 rows). Count, sum and sum of squares add up
+// across the three; the mean is sum/n as avg computes it, and the standard deviation is
+// stddev_pop's formula on the same exact numerics (amountStatsSQL). The latest device, IP and
+// location are the raw last day's latest, else the latest whole day's (one backward probe of
+// account_activity each), else the raw first day's.
 const prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
-	h.c24, h.s24, h.c60, h.n, h.mean, h.sd, h.devices, h.dev, h.ip, h.lat, h.lon, h.loc_at,
+	r.c24, r.s24, r.c60, s.n, s.mean, s.sd,
+	(select coalesce(array_agg(distinct x order by x), '{}') from (
+		select unnest(a.devices) x from account_activity a where a.tenant_id = $1 and a.account = u.acct
+		  and a.day >= w.mid and a.day < w.last_day
+		union all select unnest(r.devs) union all select unnest(e.devs)) z),
+	coalesce(r.dev, bd.dev, e.dev),
+	coalesce(r.ip, bi.ip, e.ip),
+	case when r.loc_at is not null then r.lat when bl.loc_at is not null then bl.lat else e.lat end,
+	case when r.loc_at is not null then r.lon when bl.loc_at is not null then bl.lon else e.lon end,
+	coalesce(r.loc_at, bl.loc_at, e.loc_at),
 	(select max(l.transaction_timestamp) from transactions l
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts),
-	k.id, k.status, k.tier
+	k.id, k.status, k.tier,
+	coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.acct), 0)
 from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[]) with ordinality as u(ext, acct, ts, bvn_hash, i)
+cross join lateral (select u.ts - interval '90 days' as lo, u.ts - interval '24 hours' as lo24,
+	date_trunc('day', u.ts - interval '90 days', 'UTC') + interval '24 hours' as mid, date_trunc('day', u.ts, 'UTC') as last_day
+	offset 0) w
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true
 cross join lateral (select
-	count(*) filter (where t.transaction_timestamp >= u.ts - interval '24 hours') as c24,
-	coalesce(sum(t.amount_ngn) filter (where t.transaction_timestamp >= u.ts - interval '24 hours'), 0)::text as s24,
+	count(*) as c24,
+	coalesce(sum(t.amount_ngn), 0)::text as s24,
 	count(*) filter (where t.transaction_timestamp >= u.ts - interval '60 minutes') as c60,
-	count(*) as n,
-	coalesce(avg(t.amount_ngn), 0)::text as mean,
-	coalesce(stddev_pop(t.amount_ngn), 0)::text as sd,
-	coalesce(array_agg(distinct t.device_id) filter (where t.device_id is not null), '{}') as devices,
+	count(*) filter (where t.transaction_timestamp >= w.last_day) as n,
+	coalesce(sum(t.amount_ngn) filter (where t.transaction_timestamp >= w.last_day), 0) as s,
+	coalesce(sum(t.amount_ngn * t.amount_ngn) filter (where t.transaction_timestamp >= w.last_day), 0) as ss,
+	array_agg(distinct t.device_id) filter (where t.device_id is not null and t.transaction_timestamp >= w.last_day) as devs,
+	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null and t.transaction_timestamp >= w.last_day))[1] as dev,
+	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null and t.transaction_timestamp >= w.last_day))[1] as ip,
+	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null and t.transaction_timestamp >= w.last_day))[1] as lat,
+	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null and t.transaction_timestamp >= w.last_day))[1] as lon,
+	max(t.transaction_timestamp) filter (where t.latitude is not null and t.transaction_timestamp >= w.last_day) as loc_at
+	from transactions t
+	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp <= u.ts
+	  and t.transaction_timestamp >= w.lo24) r
+cross join lateral (select count(*) as n, coalesce(sum(t.amount_ngn), 0) as s,
+	coalesce(sum(t.amount_ngn * t.amount_ngn), 0) as ss,
+	array_agg(distinct t.device_id) filter (where t.device_id is not null) as devs,
 	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null))[1] as dev,
 	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null))[1] as ip,
 	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lat,
 	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lon,
-	(array_agg(t.transaction_timestamp order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as loc_at
+	max(t.transaction_timestamp) filter (where t.latitude is not null) as loc_at
 	from transactions t
-	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp <= u.ts
-	  and t.transaction_timestamp >= u.ts - interval '90 days') h
+	where t.tenant_id = $1 and t.sender_account_number = u.acct and t.transaction_timestamp >= w.lo
+	  and t.transaction_timestamp < w.mid) e
+cross join lateral (select coalesce(sum(a.n), 0) as n, coalesce(sum(a.sum_ngn), 0) as s,
+	coalesce(sum(a.sum_sq_ngn), 0) as ss
+	from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	  and a.day >= w.mid and a.day < w.last_day) b
+cross join lateral (select r.n + e.n + b.n as n, r.s + e.s + b.s as s, r.ss + e.ss + b.ss as ss) g
+cross join lateral (` + amountStatsSQL + `) s
+left join lateral (select a.last_device as dev from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	and a.day >= w.mid and a.day < w.last_day and a.last_device_at is not null
+	order by a.day desc limit 1) bd on true
+left join lateral (select a.last_ip as ip from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	and a.day >= w.mid and a.day < w.last_day and a.last_ip_at is not null
+	order by a.day desc limit 1) bi on true
+left join lateral (select a.last_lat as lat, a.last_lon as lon, a.last_loc_at as loc_at from account_activity a where a.tenant_id = $1 and a.account = u.acct
+	and a.day >= w.mid and a.day < w.last_day and a.last_loc_at is not null
+	order by a.day desc limit 1) bl on true
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
 	order by a.created_at desc, a.id desc limit 1) k on true`
+
+// amountStatsSQL derives, from g's count n, sum s and sum of squares ss of the amounts, the
+// values avg and stddev_pop would give over the amounts themselves, digit for digit: avg is
+// numeric division of the sum by the count; stddev_pop divides n*ss - s*s (exact, at the sum's
+// scale doubled, 0 when not positive) by n*n at the division's scale and takes the square root
+// at that same scale. sqrt alone picks its own scale, so the root is taken 20 digits finer and
+// rounded to the variance's scale (both correctly rounded).
+const amountStatsSQL = `select g.n, (case when g.n > 0 then g.s / g.n::numeric else 0 end)::text as mean,
+	(case when g.n > 0 and g.n * g.ss - g.s * g.s > 0 then (select round(sqrt(round(q.v, scale(q.v) + 20)), scale(q.v))
+		from (select (g.n * g.ss - g.s * g.s) / (g.n::numeric * g.n) as v) q) else 0 end)::text as sd`
 
 // Save implements screening.Store through the group committer: the record joins the next
 // batch, and Save returns once that batch's database transaction has committed.
@@ -393,11 +451,12 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 // insertSQL stores a batch of one tenant's screenings with one statement whatever the batch
 // size (column arrays through unnest, so the prepared statement is reused), skipping
 // externalIds already stored and records whose sender account's history is no longer the one
-// they were screened on ($43, $44: the 90-day count and the last activity the prefetch read;
-// the transactions are append-only, so an unchanged count and last activity mean an unchanged
-// history; with transactions in the 90 days the last activity is among them, so the count
-// alone decides and the last activity is read only for accounts without): RETURNING names the
-// rows actually inserted.
+// they were screened on ($43: the history version the prefetch read, History.Version; the
+// trigger of migration 0020 bumps account_versions with every stored transaction of the
+// account, so an unchanged version means an unchanged history, and checking it is one index
+// probe whatever the account's history holds. $44, the last activity the prefetch read, is no
+// longer compared; it keeps its place so that the parameters after it keep their numbers):
+// RETURNING names the rows actually inserted.
 const insertSQL = `insert into transactions (` + txColumns + `)
 select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::numeric, u.fxm,
 	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
@@ -412,11 +471,8 @@ from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
 	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[], $45::text[])
 	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
 	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
-	score, actions, ev, lat_ms, processed, created, seen_n, seen_last, ecfg)
-where (select count(*) from transactions t where t.tenant_id = $1 and t.sender_account_number = u.sacc
-		and t.transaction_timestamp <= u.ts and t.transaction_timestamp >= u.ts - interval '90 days') = u.seen_n
-	and (u.seen_n > 0 or (select max(l.transaction_timestamp) from transactions l where l.tenant_id = $1
-		and l.sender_account_number = u.sacc and l.transaction_timestamp <= u.ts) is not distinct from u.seen_last)
+	score, actions, ev, lat_ms, processed, created, seen_v, seen_last, ecfg)
+where coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.sacc), 0) = u.seen_v
 on conflict (tenant_id, external_id) do nothing
 returning external_id`
 
@@ -462,10 +518,10 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	vid, outcome, risk, score, actions, ev := make([]string, n), make([]string, n), make([]string, n), make([]string, n),
 		make([]string, n), make([]string, n)
 	latMs := make([]int32, n)
-	seenN, seenLast := make([]int64, n), make([]*time.Time, n)
+	seenV, seenLast := make([]int64, n), make([]*time.Time, n)
 	ecfg := make([]string, n) // engine_config_id (docs/engines.md)
 	for i, r := range recs {
-		seenN[i], seenLast[i] = int64(r.History.Amounts.Count), r.History.LastActivityAt
+		seenV[i], seenLast[i] = r.History.Version, r.History.LastActivityAt
 		t := r.Tx
 		ids[i], ext[i], typ[i], chn[i], amt[i], cur[i] = r.ID, t.ExternalID, t.Type, t.Channel, t.Amount.String(), t.Currency
 		ngn[i], fxm[i] = r.AmountNGN.String(), r.FXMissing
@@ -504,7 +560,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	}
 	return []any{string(tenant), ids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
 		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
-		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenN, seenLast, ecfg}, nil
+		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenV, seenLast, ecfg}, nil
 }
 
 // txRow is a stored transaction row.

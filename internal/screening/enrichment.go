@@ -56,6 +56,10 @@ type History struct {
 	// LastActivityAt is the account's latest earlier transaction; nil for a new account.
 	LastActivityAt *time.Time
 	Amounts        AmountStats
+	// Version is the store's version of the account's history when these values were read
+	// (the PostgreSQL store: a counter bumped by every stored transaction of the account). No
+	// engine reads it; Store.Save stores the record only while it is unchanged.
+	Version int64
 }
 
 // AmountStats summarise the account's own earlier NGN amounts (for example the last 90 days),
