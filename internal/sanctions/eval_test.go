@@ -46,14 +46,14 @@ func TestEvaluate(t *testing.T) {
 	require.GreaterOrEqual(t, res[0].Precision, 0.99)
 	require.GreaterOrEqual(t, res[0].Recall, 0.975)
 	// The per-kind targets are recall ≥ 0.95 and false alerts < 1%.
-	// typo-2 (0.89 / 0.84) does not reach it yet; hard-negative (2%) is left
+	// typo-2 (0.93 / 0.89) does not reach it yet; hard-negative (2%) is left
 	// on purpose: its alerts are queries holding a whole listed name plus a
 	// generic word (docs/sanctions-matcher.md). These floors guard what is
 	// reached.
 	for _, k := range append(kt, kh...) {
 		switch {
 		case k.Label == LabelPositive && k.Kind == "typo-2":
-			require.GreaterOrEqual(t, k.Rate, 0.84, "recall of %s", k.Kind)
+			require.GreaterOrEqual(t, k.Rate, 0.89, "recall of %s", k.Kind)
 		case k.Label == LabelPositive:
 			require.GreaterOrEqual(t, k.Rate, 0.95, "recall of %s", k.Kind)
 		case k.Kind == "hard-negative":

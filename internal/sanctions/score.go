@@ -91,7 +91,7 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 			best, kind, dist = simTypo1, KindTypo, 1
 		case d == 2 && minLen >= 9:
 			best, kind, dist = simTypo2Long, KindTypo, 2
-		case d == 2 && minLen >= 6:
+		case d == 2 && minLen >= 6 && !suffixed(q.canon, n.canon):
 			best, kind, dist = simTypo2, KindTypo, 2
 		case d == 3 && minLen >= 12:
 			best, kind, dist = simTypo3, KindTypo, 3
@@ -114,6 +114,18 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 		best, kind, dist = simPhonetic, KindPhonetic, 0
 	}
 	return best, kind, dist
+}
+
+// suffixed reports whether one token is the other with two letters added at
+// the end (Ivanov ~ Ivanovna: a patronymic or a derived form, another name
+// rather than two typos), unless the two letters are a weak word written
+// attached (Refineryco ~ Refinery Co). Only below nine letters, where two
+// edits score simTypo2.
+func suffixed(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	return len(b) == len(a)+2 && b[:len(a)] == a && !weakTokens[b[len(a):]] && !companySuffixes[b[len(a):]]
 }
 
 func abs(x int) int {

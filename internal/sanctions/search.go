@@ -286,7 +286,9 @@ func (idx *Index) Search(q Query) []Match {
 		h := &idx.hot[id]
 		// Two strong pairs are needed when both sides hold two strong
 		// tokens (nameScore); each comes from a unit that hit the name, a
-		// repeated token or an initial.
+		// repeated token, an initial or, for the second, a long query token
+		// that hit nothing but may match by two edits (Pkiytani Taliban ~
+		// Pakistani Taliban: the index holds one-letter deletions only).
 		wi, ni := 0.0, 0
 		for _, c := range initials {
 			if bit := uint32(1) << (c - 'a'); h.firstsHeavy&bit != 0 {
@@ -297,7 +299,8 @@ func (idx *Index) Search(q Query) []Match {
 				ni++
 			}
 		}
-		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
+		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 &&
+			!(int(s.acc[id].units)+nRepeated+ni == 1 && longMayPair(counted&^uint32(s.acc[id].qmask)&longQ, &qLens, &qFirst, h)) {
 			continue
 		}
 		// A repeated token can only match a name token the first one hit
@@ -709,4 +712,18 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ u
 	// particles and repeats help only below simInitial, so both ways.
 	e := float64(nExtra)
 	return max(2*(m+xs)/(2*(m+x)+u), 2*(m+xs+simInitial*e)/(2*(m+x+e)+u)) >= floor-1e-6
+}
+
+// longMayPair reports whether one of the long query tokens ql that hit
+// nothing may still make the second strong pair with a long listed token by
+// two edits (the index holds one-letter deletions only): a length within
+// reach and the same first letter, from the packed figures alone.
+func longMayPair(ql uint32, qLens, qFirst *[maxQueryTokens]uint32, h *nameHot) bool {
+	for ; ql != 0; ql &= ql - 1 {
+		qi := mbits.TrailingZeros32(ql)
+		if qLens[qi]&uint32(h.longLens) != 0 && qFirst[qi]&h.firsts != 0 {
+			return true
+		}
+	}
+	return false
 }
