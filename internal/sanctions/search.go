@@ -299,9 +299,16 @@ func (idx *Index) Search(q Query) []Match {
 				ni++
 			}
 		}
-		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 &&
-			!(int(s.acc[id].units)+nRepeated+ni == 1 && longMayPair(counted&^uint32(s.acc[id].qmask)&longQ, &qLens, &qFirst, h)) {
-			continue
+		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
+			// Let in for its second strong pair only when both sides hold
+			// two strong tokens and a long listed token no unit hit matches
+			// a long query token that hit nothing (else nameScore would only
+			// reject it).
+			ql := counted &^ uint32(s.acc[id].qmask) & longQ
+			if h.strong != 2 || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 || !longMayPair(ql, &qLens, &qFirst, h) ||
+				!longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots) {
+				continue
+			}
 		}
 		// A repeated token can only match a name token the first one hit
 		// (hitS counts each hit name token once); a particle only a weak
@@ -723,6 +730,24 @@ func longMayPair(ql uint32, qLens, qFirst *[maxQueryTokens]uint32, h *nameHot) b
 		qi := mbits.TrailingZeros32(ql)
 		if qLens[qi]&uint32(h.longLens) != 0 && qFirst[qi]&h.firsts != 0 {
 			return true
+		}
+	}
+	return false
+}
+
+// longPairReachable reports whether a long strong token of nm that no unit
+// hit matches one of the long query tokens ql (tokenSim, letter sets first):
+// cheaper than scoring the whole name only to find one strong pair.
+func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) bool {
+	for fl := ^slots & nm.long; fl != 0; fl &= fl - 1 {
+		n := &nm.tokens[mbits.TrailingZeros64(fl)]
+		if n.weak || !withinReach(qt, ql, n) {
+			continue
+		}
+		for q := ql; q != 0; q &= q - 1 {
+			if s, _, _ := tokenSim(qt[mbits.TrailingZeros32(q)], *n); s > 0 {
+				return true
+			}
 		}
 	}
 	return false
