@@ -299,16 +299,20 @@ func (idx *Index) Search(q Query) []Match {
 				ni++
 			}
 		}
+		viaLong, lxs, lx := false, 0.0, 0.0
 		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
 			// Let in for its second strong pair only when both sides hold
 			// two strong tokens and a long listed token no unit hit matches
 			// a long query token that hit nothing (else nameScore would only
 			// reject it).
 			ql := counted &^ uint32(s.acc[id].qmask) & longQ
-			if h.strong != 2 || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 || !longMayPair(ql, &qLens, &qFirst, h) ||
-				!longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots) {
+			if h.strong != 2 || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 || !longMayPair(ql, &qLens, &qFirst, h) {
 				continue
 			}
+			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots); lx == 0 {
+				continue
+			}
+			viaLong = true
 		}
 		// A repeated token can only match a name token the first one hit
 		// (hitS counts each hit name token once); a particle only a weak
@@ -325,6 +329,10 @@ func (idx *Index) Search(q Query) []Match {
 		// Initials may match (at simInitial) only a token with that first
 		// letter; they cost nothing unmatched in the bound (not counted).
 		bi, bx := simInitial*wi, 0.0
+		// Let in for that one pair: the bound with it at its similarity.
+		if viaLong && max(bnd(lxs, lx, 1), bnd(bi+lxs, wi+lx, 1)) < floor {
+			continue
+		}
 		bound0 := bnd(0, 0, 0)
 		if wi > 0 {
 			bound0 = max(bound0, bnd(bi, wi, 0))
@@ -735,20 +743,22 @@ func longMayPair(ql uint32, qLens, qFirst *[maxQueryTokens]uint32, h *nameHot) b
 	return false
 }
 
-// longPairReachable reports whether a long strong token of nm that no unit
-// hit matches one of the long query tokens ql (tokenSim, letter sets first):
-// cheaper than scoring the whole name only to find one strong pair.
-func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) bool {
+// longPairReachable finds the long strong tokens of nm that no unit hit and
+// that match one of the long query tokens ql (tokenSim, letter sets first),
+// and returns the best one's similarity-weighted weight and weight (0, 0 when
+// none): cheaper than scoring the whole name only to find no second pair.
+func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (float64, float64) {
+	bs, bw := 0.0, 0.0
 	for fl := ^slots & nm.long; fl != 0; fl &= fl - 1 {
 		n := &nm.tokens[mbits.TrailingZeros64(fl)]
 		if n.weak || !withinReach(qt, ql, n) {
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
-			if s, _, _ := tokenSim(qt[mbits.TrailingZeros32(q)], *n); s > 0 {
-				return true
+			if s, _, _ := pairTokens(qt[mbits.TrailingZeros32(q)], *n); s*n.w > bs {
+				bs, bw = s*n.w, n.w
 			}
 		}
 	}
-	return false
+	return bs, bw
 }
