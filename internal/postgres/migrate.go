@@ -66,7 +66,8 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 		return fmt.Errorf("grant app role: %w", err)
 	}
 	// The blanket grant above must not undo the migrations' append-only revokes: the wallet
-	// ledger and stored screenings are never updated or deleted by the application.
+	// ledger, stored screenings, audit log and report timelines are never updated or deleted by
+	// the application.
 	for _, t := range appendOnlyTables {
 		if _, err := pool.Exec(ctx, "DO $$ BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
 			"REVOKE UPDATE, DELETE ON "+t+" FROM "+AppRole+"; END IF; END $$"); err != nil {
@@ -77,4 +78,4 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 }
 
 // appendOnlyTables are the tables the application role may only insert into and read.
-var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings"}
+var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings", "audit_events", "report_events"}
