@@ -1,8 +1,11 @@
 package postgres
 
 import (
+	"context"
 	"sync"
 	"time"
+
+	"github.com/complyd/complyd/internal/apperr"
 )
 
 // batcher runs batches of the items sent to it on `workers` goroutines, each with a function of
@@ -22,6 +25,46 @@ type batcher[T any] struct {
 	observe func(n int, d time.Duration)
 	wg      sync.WaitGroup
 	once    sync.Once
+	// mu guards ch against close: senders hold it for reading while they send, close takes it
+	// for writing before closing ch, so a screening still in flight when the store shuts down
+	// gets errClosed instead of a panic (send on closed channel).
+	mu     sync.RWMutex
+	closed bool
+}
+
+// errClosed answers an item sent after close: the process is shutting down.
+var errClosed = apperr.New(apperr.Unavailable, "the service is shutting down; retry")
+
+// send queues item, waiting for room until ctx ends. Errors: errClosed, ctx's error.
+func (b *batcher[T]) send(ctx context.Context, item T) error {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return errClosed
+	}
+	// The workers keep draining ch while close waits for the lock, so a sender blocked on a
+	// full queue still gets through.
+	select {
+	case b.ch <- item:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// offer queues item only if there is room now; it reports whether it did. Errors: errClosed.
+func (b *batcher[T]) offer(item T) (bool, error) {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	if b.closed {
+		return false, errClosed
+	}
+	select {
+	case b.ch <- item:
+		return true, nil
+	default:
+		return false, nil
+	}
 }
 
 func newBatcher[T any](workers, max, queue int, linger time.Duration, observe func(int, time.Duration),
@@ -36,7 +79,12 @@ func newBatcher[T any](workers, max, queue int, linger time.Duration, observe fu
 
 // close stops the workers once every queued item has been handed to fn.
 func (b *batcher[T]) close() {
-	b.once.Do(func() { close(b.ch) })
+	b.once.Do(func() {
+		b.mu.Lock()
+		b.closed = true
+		close(b.ch)
+		b.mu.Unlock()
+	})
 	b.wg.Wait()
 }
 

@@ -1,6 +1,9 @@
 package postgres
 
 import (
+	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -48,4 +51,49 @@ func TestBatcherLingersOnlyUnderLoad(t *testing.T) {
 	c = <-calls
 	require.Equal(t, 1, c.n)
 	require.GreaterOrEqual(t, c.at.Sub(sent), 250*time.Millisecond, "lingers after a batch of %d", lingerFrom)
+}
+
+// TestBatcherCloseWhileSending: senders still running when the store closes (a screening stream
+// in flight at shutdown) get errClosed, never a panic. Before, send and offer were plain channel
+// sends and close closed the channel under them: "send on closed channel" crashed the process
+// (seen in TestScreeningStream's shutdown in CI).
+func TestBatcherCloseWhileSending(t *testing.T) {
+	t.Parallel()
+	var handled atomic.Int64
+	b := newBatcher(2, 8, 4, 0, nil, func() (func([]int), func()) {
+		return func(batch []int) { handled.Add(int64(len(batch))) }, nil
+	})
+	var wg sync.WaitGroup
+	var sent, refused atomic.Int64
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 2000 {
+				var err error
+				if g%2 == 0 {
+					err = b.send(context.Background(), i)
+				} else {
+					var ok bool
+					if ok, err = b.offer(i); err == nil && !ok {
+						continue
+					}
+				}
+				if err != nil {
+					require.ErrorIs(t, err, errClosed)
+					refused.Add(1)
+					return
+				}
+				sent.Add(1)
+			}
+		}()
+	}
+	time.Sleep(time.Millisecond)
+	b.close()
+	wg.Wait()
+	require.Equal(t, sent.Load(), handled.Load(), "every item queued before close is handed to a worker")
+	ok, err := b.offer(1)
+	require.False(t, ok)
+	require.ErrorIs(t, err, errClosed)
+	require.ErrorIs(t, b.send(context.Background(), 1), errClosed)
 }

@@ -80,10 +80,8 @@ func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (strin
 	if rec.Case != nil {
 		lane = g.withCase
 	}
-	select {
-	case lane.ch <- r:
-	case <-ctx.Done():
-		return "", ctx.Err()
+	if err := lane.send(ctx, r); err != nil {
+		return "", err
 	}
 	// Once queued the screening is stored whatever happens to the caller, so wait for it: an
 	// answer must never say "failed" for a transaction that was in fact stored.

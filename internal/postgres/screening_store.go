@@ -198,9 +198,9 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 		return screening.Prefetch{}, s.refuse()
 	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, queued: time.Now(), done: make(chan struct{})}
-	select {
-	case s.pf.ch <- r:
-	default:
+	if queued, err := s.pf.offer(r); err != nil {
+		return screening.Prefetch{}, err
+	} else if !queued {
 		return screening.Prefetch{}, s.refuse()
 	}
 	select {
