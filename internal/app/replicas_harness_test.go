@@ -217,6 +217,19 @@ func (c *cluster) stopAll() {
 // remote end (as a server sees it, r.RemoteAddr) is remote, or -1. Linux only: it reads the
 // socket's inode from /proc/net/tcp and looks for it among each replica's descriptors.
 func (c *cluster) ownerOf(remote string) int {
+	// The socket tables are read while the sender is live; one read can miss the connection
+	// (a replica's fd table scanned while it changes), so look a few times before giving up.
+	for range 5 {
+		if o := c.ownerOnce(remote); o >= 0 {
+			return o
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return -1
+}
+
+// ownerOnce is one attempt of ownerOf.
+func (c *cluster) ownerOnce(remote string) int {
 	_, port, err := remotePort(remote)
 	if err != nil {
 		return -1
