@@ -69,7 +69,7 @@ func withGoose(url string, fn func(*goose.Provider) error) error {
 }
 
 // PrefetchSQLForTest is screening's batched prefetch statement, for plan tests.
-const PrefetchSQLForTest = prefetchSQL
+var PrefetchSQLForTest = prefetchSQL
 
 // QueueWaitForTest is the queue delay the last batch read saw; SetQueueWaitForTest sets it, as a
 // batch whose oldest screening had waited d would.
@@ -78,6 +78,6 @@ func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(i
 
 // PrefetchSQL is the screening prefetch statement; AnalyzeIfYoungForTest runs the young-table
 // check as the screening store does after stored screenings.
-const PrefetchSQL = prefetchSQL
+var PrefetchSQL = prefetchSQL
 
 func (db *DB) AnalyzeIfYoungForTest(stored int64) { newYoungTable(db).check(stored) }

@@ -27,7 +27,7 @@ import (
 // either side). The engines' inputs the bucketed prefetch gives must equal those of the old
 // statement that scanned the raw 90 days: counts, sums, mean and standard deviation exactly
 // (decimal equality, not to a tolerance), known devices, latest device, IP and location, last
-// activity.
+// activity. Probes on minute and hour edges check the grains of migration 0022.
 func TestScreeningHistoryMatchesScan(t *testing.T) {
 	t.Parallel()
 	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
@@ -57,6 +57,9 @@ func TestScreeningHistoryMatchesScan(t *testing.T) {
 		ts := now.Add(-time.Duration(rng.Int64N(int64(130 * 24 * time.Hour)))).Truncate(time.Microsecond)
 		if n%3 == 0 { // bursts: the recent windows
 			ts = now.Add(-time.Duration(rng.Int64N(int64(3 * time.Hour)))).Truncate(time.Microsecond)
+		}
+		if n%7 == 0 { // several in one minute and one hour: the minute and hour grains
+			ts = now.Add(-time.Duration(rng.Int64N(int64(10 * time.Minute)))).Truncate(time.Microsecond)
 		}
 		amt := amount()
 		r := record(ten.ID, fmt.Sprintf("hist-%d", n), "")
@@ -100,6 +103,14 @@ func TestScreeningHistoryMatchesScan(t *testing.T) {
 				s.Add(90*24*time.Hour-time.Microsecond), s.Add(24*time.Hour), s.Add(24*time.Hour+time.Microsecond),
 				s.Add(time.Hour), s.Add(time.Hour+time.Microsecond), midnight, midnight.Add(-time.Microsecond),
 				midnight.Add(90*24*time.Hour), midnight.Add(90*24*time.Hour-time.Microsecond), midnight.Add(24*time.Hour))
+			// The grains' edges: a stored instant's minute and hour, and the windows that start
+			// or end on them.
+			for _, g := range []time.Duration{time.Minute, time.Hour} {
+				e := s.Truncate(g)
+				probes = append(probes, e, e.Add(-time.Microsecond), e.Add(g), e.Add(g-time.Microsecond),
+					e.Add(time.Hour), e.Add(time.Hour+time.Microsecond), e.Add(24*time.Hour), e.Add(24*time.Hour-time.Microsecond),
+					e.Add(90*24*time.Hour), e.Add(90*24*time.Hour+time.Microsecond))
+			}
 		}
 		var pa []string
 		var pt []time.Time
