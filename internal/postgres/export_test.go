@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -81,3 +82,40 @@ func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(i
 var PrefetchSQL = prefetchSQL
 
 func (db *DB) AnalyzeIfYoungForTest(stored int64) { newYoungTable(db).check(stored) }
+
+// CaseWritesForTest writes n automatic cases for each of tenants (in that order) through one
+// pipelined writer in one transaction, as a screening batch's side effects do, and returns how
+// many statements the writer sent for them (the tenant switches and COMMIT included).
+func (db *DB) CaseWritesForTest(ctx context.Context, tenants []tenancy.TenantID, n int) (int, error) {
+	tx, err := db.Pool.Begin(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = tx.Rollback(ctx) }()
+	w := newPipelined(tx)
+	for _, t := range tenants {
+		if _, err := w.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(t)); err != nil {
+			return 0, err
+		}
+		ps := make([]cases.NewParams, n)
+		for i := range ps {
+			ps[i] = cases.NewParams{Type: cases.TypeAMLAlert, Priority: "MEDIUM", Title: fmt.Sprintf("Case %d", i),
+				Description: "coalesced", Tags: []string{"screening"}}
+		}
+		a, err := db.validateAutomaticCases(t, ps)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := db.writeCases(ctx, w, t, ps, a, n); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := w.Exec(ctx, "commit"); err != nil {
+		return 0, err
+	}
+	var b pgx.Batch
+	for _, q := range w.writes {
+		q.queue(&b)
+	}
+	return b.Len(), w.flush(ctx, db)
+}

@@ -33,19 +33,35 @@ var (
 // and puts in urls and officers.
 type pipelined struct {
 	tx       pgx.Tx
-	batch    pgx.Batch
+	writes   []queuedWrite
+	groups   map[string]int // single-row insert text → its group in writes, since the last barrier
 	jobs     []river.InsertManyParams
 	urls     map[tenancy.TenantID]string
 	officers map[tenancy.TenantID][]userRow
 }
 
 func newPipelined(tx pgx.Tx) *pipelined {
-	return &pipelined{tx: tx, urls: map[tenancy.TenantID]string{}, officers: map[tenancy.TenantID][]userRow{}}
+	return &pipelined{tx: tx, groups: map[string]int{}, urls: map[tenancy.TenantID]string{},
+		officers: map[tenancy.TenantID][]userRow{}}
 }
 
-// Exec queues a write; its error, if any, comes from flush.
+// Exec queues a write; its error, if any, comes from flush. Single-row inserts into the tables
+// a batch of automatic cases writes a row per case into join the first such insert queued since
+// the last tenant switch, and go as multi-row inserts (coalesce.go).
 func (p *pipelined) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	p.batch.Queue(sql, args...)
+	if isTenantSwitch(sql) {
+		clear(p.groups)
+	} else if width, ok := coalescibleInsert(sql, len(args)); ok {
+		if i, ok := p.groups[sql]; ok {
+			p.writes[i].args = append(p.writes[i].args, args...)
+			p.writes[i].rows++
+			return pgconn.CommandTag{}, nil
+		}
+		p.groups[sql] = len(p.writes)
+		p.writes = append(p.writes, queuedWrite{sql: sql, args: args, rows: 1, width: width})
+		return pgconn.CommandTag{}, nil
+	}
+	p.writes = append(p.writes, queuedWrite{sql: sql, args: args})
 	return pgconn.CommandTag{}, nil
 }
 
@@ -68,11 +84,15 @@ func (p *pipelined) flush(ctx context.Context, db *DB) error {
 		}
 		p.jobs = nil
 	}
-	if p.batch.Len() > 0 {
-		if err := p.tx.SendBatch(ctx, &p.batch).Close(); err != nil {
+	if len(p.writes) > 0 {
+		var b pgx.Batch
+		for _, w := range p.writes {
+			w.queue(&b)
+		}
+		p.writes, p.groups = nil, map[string]int{}
+		if err := p.tx.SendBatch(ctx, &b).Close(); err != nil {
 			return fmt.Errorf("pipelined writes: %w", err)
 		}
-		p.batch = pgx.Batch{}
 	}
 	return nil
 }

@@ -1,0 +1,104 @@
+package postgres
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Coalescing of the screening commit's side-effect inserts (pipelined.go).
+//
+// A batch of case-opening screenings writes, per case, a row into cases, case_events and
+// audit_events (and notifications per officer), each a single-row INSERT as squirrel builds
+// it. Sent as they are, every row costs a statement: parse, bind, an executor start, a
+// row-security check plan, its own protocol messages. Merged into multi-row inserts, the rows of
+// one table cost one statement per chunk.
+//
+// Merging moves a row's insert earlier, to the first insert of the same text queued since the
+// last tenant switch (the rows of a tenant are written under its own app.tenant_id setting, so
+// the groups start afresh at each set_config). That is safe for these tables and no others
+// without thought: a case comes before its events and notifications in the queue, so the cases
+// group comes first too; events, audit records and notifications reference nothing queued after
+// them; and no statement of the commit reads these tables back before COMMIT.
+
+// coalesced are the tables whose single-row inserts are merged.
+var coalesced = map[string]bool{"cases": true, "case_events": true, "audit_events": true, "notifications": true}
+
+// chunks are the row counts a merged insert is sent in (a group of 27 rows is 16 + 8 + 2 + 1
+// rows): few distinct statement texts, so the connection's prepared-statement cache keeps
+// them all.
+var chunks = []int{32, 16, 8, 4, 2, 1}
+
+// queuedWrite is a statement of a pipelined writer: one as written, or (rows > 0) rows rows of
+// a single-row insert of width columns, their arguments one row after the other.
+type queuedWrite struct {
+	sql   string
+	args  []any
+	rows  int
+	width int
+}
+
+// queue adds w to b: a group as multi-row inserts of the chunk sizes.
+func (w queuedWrite) queue(b *pgx.Batch) {
+	if w.rows <= 1 {
+		b.Queue(w.sql, w.args...)
+		return
+	}
+	prefix := w.sql[:strings.LastIndex(w.sql, " VALUES (")+len(" VALUES ")]
+	done := 0
+	for _, n := range chunks {
+		for w.rows-done >= n {
+			b.Queue(multiRowInsert(prefix, w.width, n), w.args[done*w.width:(done+n)*w.width]...)
+			done += n
+		}
+	}
+}
+
+// multiRowInsert is prefix ("INSERT INTO t (cols) VALUES ") followed by rows tuples of width
+// placeholders, numbered on.
+func multiRowInsert(prefix string, width, rows int) string {
+	var sb strings.Builder
+	sb.WriteString(prefix)
+	k := 1
+	for r := range rows {
+		if r > 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteByte('(')
+		for c := range width {
+			if c > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteByte('$')
+			sb.WriteString(strconv.Itoa(k))
+			k++
+		}
+		sb.WriteByte(')')
+	}
+	return sb.String()
+}
+
+// coalescibleInsert reports whether sql is a single-row INSERT into a coalesced table exactly as
+// squirrel writes it ("INSERT INTO t (c1,c2) VALUES ($1,$2)", nothing after the tuple) with
+// nargs placeholders, and its width.
+func coalescibleInsert(sql string, nargs int) (int, bool) {
+	rest, ok := strings.CutPrefix(sql, "INSERT INTO ")
+	if !ok || nargs == 0 {
+		return 0, false
+	}
+	table, _, ok := strings.Cut(rest, " ")
+	if !ok || !coalesced[table] {
+		return 0, false
+	}
+	i := strings.LastIndex(sql, " VALUES (")
+	if i < 0 || sql[i+len(" VALUES "):] != multiRowInsert("", nargs, 1) {
+		return 0, false
+	}
+	return nargs, true
+}
+
+// isTenantSwitch reports whether sql sets the session's tenant (a barrier for coalescing).
+func isTenantSwitch(sql string) bool {
+	return strings.HasPrefix(sql, "select set_config('app.tenant_id'")
+}

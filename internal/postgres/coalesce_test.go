@@ -1,0 +1,46 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/pgtest"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// TestCaseWritesCoalesce writes 27 automatic cases for each of two tenants through the
+// screening commit's pipelined writer: the per-case inserts go as multi-row inserts (27 rows in
+// chunks of 16, 8, 2 and 1), each tenant's rows under its own setting, and every case has its
+// CASE_CREATED event (in case-number order) and its audit record.
+func TestCaseWritesCoalesce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
+	sent, err := db.CaseWritesForTest(ctx, []tenancy.TenantID{a.ID, b.ID}, 27)
+	require.NoError(t, err)
+	// Per tenant: its switch, then cases, case_events and audit_events in 4 chunks each (27 rows:
+	// 16 + 8 + 2 + 1); then COMMIT. One statement per row would be 2 × (1 + 3 × 27) + 1 = 165.
+	require.Equal(t, 2*(1+3*4)+1, sent)
+	for _, ten := range []tenancy.TenantID{a.ID, b.ID} {
+		var ncases, nevents, naudit int
+		var ordered bool
+		err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten)); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, `select (select count(*) from cases where tenant_id = $1),
+			(select count(*) from case_events where tenant_id = $1 and event_type = 'CASE_CREATED'),
+			(select count(*) from audit_events where tenant_id = $1 and action = 'case.case_created'),
+			(select bool_and(o.rn = o.num) from (select row_number() over (order by e.seq) rn,
+				row_number() over (order by c.case_number) num from case_events e join cases c on c.id = e.case_id
+				where e.tenant_id = $1) o)`, string(ten)).Scan(&ncases, &nevents, &naudit, &ordered)
+		})
+		require.NoError(t, err)
+		require.Equal(t, []int{27, 27, 27}, []int{ncases, nevents, naudit}, "tenant %s", ten)
+		require.True(t, ordered, "timeline in case order")
+	}
+}
