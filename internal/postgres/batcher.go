@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
@@ -30,6 +31,11 @@ type batcher[T any] struct {
 	// gets errClosed instead of a panic (send on closed channel).
 	mu     sync.RWMutex
 	closed bool
+	// busy holds, per worker, when its batch in hand started (unix ns, 0 when idle); waited how
+	// long the oldest item of the last batch taken had waited (ns), when queuedAt is set.
+	busy     []atomic.Int64
+	waited   atomic.Int64
+	queuedAt func(T) time.Time
 }
 
 // errClosed answers an item sent after close: the process is shutting down.
@@ -69,12 +75,33 @@ func (b *batcher[T]) offer(item T) (bool, error) {
 
 func newBatcher[T any](workers, max, queue int, linger time.Duration, observe func(int, time.Duration),
 	newWorker func() (fn func([]T), done func())) *batcher[T] {
-	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, start: newWorker, observe: observe}
-	for range workers {
+	b := &batcher[T]{ch: make(chan T, queue), max: max, linger: linger, start: newWorker, observe: observe,
+		busy: make([]atomic.Int64, workers)}
+	for i := range workers {
 		b.wg.Add(1)
-		go b.run()
+		go b.run(&b.busy[i])
 	}
 	return b
+}
+
+// behind reports whether the batcher is not draining within d: items are waiting and either
+// the oldest item of the last batch taken had waited longer than d (queuedAt set), or every
+// worker has been on its batch in hand for longer than d (a stalled database: no batch is
+// taken, so no wait is measured, while the queue grows).
+func (b *batcher[T]) behind(d time.Duration) bool {
+	if len(b.ch) == 0 {
+		return false
+	}
+	if time.Duration(b.waited.Load()) > d {
+		return true
+	}
+	now := time.Now().UnixNano()
+	for i := range b.busy {
+		if s := b.busy[i].Load(); s == 0 || time.Duration(now-s) <= d {
+			return false
+		}
+	}
+	return true
 }
 
 // close stops the workers once every queued item has been handed to fn.
@@ -91,7 +118,7 @@ func (b *batcher[T]) close() {
 // lingerFrom is the size of the previous batch from which a worker lingers.
 const lingerFrom = 4
 
-func (b *batcher[T]) run() {
+func (b *batcher[T]) run(busy *atomic.Int64) {
 	defer b.wg.Done()
 	fn, done := b.start()
 	if done != nil {
@@ -134,12 +161,15 @@ func (b *batcher[T]) run() {
 			timer.Stop()
 		}
 		last = len(batch)
-		if b.observe == nil {
-			fn(batch)
-			continue
-		}
 		t0 := time.Now()
+		if b.queuedAt != nil {
+			b.waited.Store(int64(t0.Sub(b.queuedAt(batch[0]))))
+		}
+		busy.Store(t0.UnixNano())
 		fn(batch)
-		b.observe(len(batch), time.Since(t0))
+		busy.Store(0)
+		if b.observe != nil {
+			b.observe(len(batch), time.Since(t0))
+		}
 	}
 }

@@ -146,3 +146,49 @@ func TestScreeningAdmissionShedsOnQueueDelay(t *testing.T) {
 	wg.Wait()
 	require.GreaterOrEqual(t, st.QueueWaitForTest(), 300*time.Millisecond, "the reader measured the stall")
 }
+
+// TestScreeningAdmissionShedsOnCommitBacklog: the commit lanes count for admission too. With the
+// case lane's commit stuck (another transaction holds the tenant's case counter) and screenings
+// queued behind it, a new screening is refused at once with SERVICE_UNAVAILABLE instead of being
+// admitted to wait behind the backlog for its commit (and its answer with it). Before, only the
+// read queue counted: the read went through, and the answer waited for the stuck lane. Once the
+// lane drains, admission reopens and every queued screening is stored.
+func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
+	t.Parallel()
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{MaxQueueWait: 50 * time.Millisecond})
+	ten := pgtest.Tenant(ctx, t, db)
+	year := time.Now().UTC().Year()
+	lock, err := db.Pool.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = lock.Rollback(ctx) }()
+	_, err = lock.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID))
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, 0)
+		on conflict (tenant_id, year) do update set last_value = case_counters.last_value`, string(ten.ID), year)
+	require.NoError(t, err)
+
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = st.Save(ctx, record(ten.ID, fmt.Sprint("backlog-", i), "AML_ALERT"))
+		})
+		time.Sleep(20 * time.Millisecond) // the first takes the lane; the others queue behind it
+	}
+	probe := record(ten.ID, "backlog-probe", "").Tx
+	require.Eventually(t, func() bool {
+		start := time.Now()
+		_, err := st.Prefetch(ctx, probe, false)
+		return apperr.CodeOf(err) == apperr.Unavailable && time.Since(start) < 50*time.Millisecond
+	}, 5*time.Second, 10*time.Millisecond, "a screening is refused at once while the case lane is stuck")
+
+	require.NoError(t, lock.Rollback(ctx)) // the lane drains
+	wg.Wait()
+	for i, err := range errs {
+		require.NoError(t, err, "queued screening %d is stored", i)
+	}
+	require.Eventually(t, func() bool {
+		_, err := st.Prefetch(ctx, probe, false)
+		return err == nil
+	}, 5*time.Second, 10*time.Millisecond, "admission reopens once the lane drains")
+}

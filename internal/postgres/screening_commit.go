@@ -26,6 +26,7 @@ func jsonMarshal(v any) (string, error) {
 
 // saveReq is one screening waiting for its batch to commit.
 type saveReq struct {
+	queued time.Time
 	rec    *screening.Record
 	caseID string
 	err    error
@@ -63,7 +64,16 @@ func newGroupCommitter(o ScreeningStoreOptions, db *DB, m *batchMetrics, commit 
 	// No linger in the case lane: its batches cost four round trips whatever their size, and
 	// the screenings queue for it anyway while the previous batch is in flight.
 	g.withCase = newBatcher(1, o.MaxBatch, 4096, 0, m.observer("case"), worker)
+	queuedAt := func(r *saveReq) time.Time { return r.queued }
+	g.plain.queuedAt, g.withCase.queuedAt = queuedAt, queuedAt
 	return g
+}
+
+// behind reports whether either lane is not draining within d (batcher.behind): admission
+// refuses new screenings then, since an admitted one would wait behind the backlog for its
+// commit, and its answer with it.
+func (g *groupCommitter) behind(d time.Duration) bool {
+	return g.plain.behind(d) || g.withCase.behind(d)
 }
 
 func (g *groupCommitter) close() {
@@ -75,7 +85,7 @@ func (g *groupCommitter) save(ctx context.Context, rec *screening.Record) (strin
 	if err := ctx.Err(); err != nil {
 		return "", err // the caller has gone before anything was stored: store nothing
 	}
-	r := &saveReq{rec: rec, done: make(chan struct{})}
+	r := &saveReq{queued: time.Now(), rec: rec, done: make(chan struct{})}
 	lane := g.plain
 	if rec.Case != nil {
 		lane = g.withCase

@@ -67,7 +67,9 @@ type ScreeningStoreOptions struct {
 	// screenings are still waiting, a new one is refused at once like one that finds the queue
 	// full. A count alone cannot tell a queue of 1,000 that drains in a third of a second from
 	// one that takes ten (a slow database, a lane of case-opening screenings): the wait can. As
-	// soon as a batch is read whose oldest screening waited less, admission resumes.
+	// soon as a batch is read whose oldest screening waited less, admission resumes. The commit
+	// lanes count the same way (groupCommitter.behind): a screening admitted while its commit
+	// would wait behind a backlog would have its answer wait too.
 	MaxQueueWait time.Duration
 }
 
@@ -194,7 +196,7 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	if err := ctx.Err(); err != nil {
 		return screening.Prefetch{}, err // the caller has gone: no database work for it
 	}
-	if time.Duration(s.waited.Load()) > s.maxWait && len(s.pf.ch) > 0 {
+	if time.Duration(s.waited.Load()) > s.maxWait && len(s.pf.ch) > 0 || s.gc.behind(s.maxWait) {
 		return screening.Prefetch{}, s.refuse()
 	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, queued: time.Now(), done: make(chan struct{})}
