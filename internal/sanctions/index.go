@@ -319,16 +319,26 @@ func joinPairs(toks []token, buf []token) []token {
 		}
 		// The joined spelling is canonicalised again (Moha med → mohamed → muhammad).
 		canon := a.canon + b.canon
-		if cs := canonicalize(a.raw + b.raw); len(cs) == 1 {
+		raw := a.raw + b.raw
+		if oneWord(a, b) {
+			// Two tokens canonicalize split from one written word
+			// (Abdulalhi → abd + alhi): joined, they are that word.
+			raw = a.raw
+		} else if cs := canonicalize(raw); len(cs) == 1 {
 			canon = cs[0]
 		}
-		c := newToken(a.raw+b.raw, canon)
+		c := newToken(raw, canon)
 		c.weak = false
 		c.w = a.w + b.w
 		buf = append(buf, c)
 	}
 	return buf
 }
+
+// oneWord reports whether adjacent tokens a and b are one written word that
+// canonicalize split (abd + rahman from Abdelrahman): both carry the word as
+// their raw spelling, and b continues a's word.
+func oneWord(_, b token) bool { return b.cont }
 
 // appendOnce appends id unless it is already the last element (a name's
 // tokens are added consecutively, so that dedupes within a name).

@@ -24,6 +24,9 @@ type token struct {
 	mask, rawMask uint32
 	// weak tokens (al, bin, trading, …) weigh little and never match alone.
 	weak bool
+	// cont: the token continues the written word of the one before it
+	// (canonicalize split Abdelrahman into abd + rahman; this is rahman).
+	cont bool
 	// w is the token's weight: its rarity across the loaded lists (Index.weightOf),
 	// at most weakWeight for a weak token.
 	w float64
@@ -184,12 +187,14 @@ func tokenize(name string) []token {
 			continue
 		}
 		f = stripAttachedForm(f)
-		for _, c := range canonicalize(f) {
+		for k, c := range canonicalize(f) {
 			// "abd al rahman": the article after abd is part of the compound.
 			if c == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
 				i++
 			}
-			out = append(out, newToken(f, c))
+			t := newToken(f, c)
+			t.cont = k > 0
+			out = append(out, t)
 		}
 	}
 	return out

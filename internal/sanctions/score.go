@@ -278,17 +278,23 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	// Spacing: two query tokens written as one listed token, and one query
 	// token written as two listed tokens.
+	// A pair canonicalize split from one written word (Abdwllah → abd +
+	// wllah) is that word: matched with a word of the other side, the
+	// spacing does not differ, so no joinedFactor, and at equal similarity
+	// the pair (both tokens) wins over one of its tokens.
 	for j, c := range qcomp {
+		one := c.canon != "" && oneWord(q[j], q[j+1])
 		for ni := range n.tokens {
 			if s, d := joinedSim(c, n.tokens[ni]); s > 0 {
-				add(pairSim{qi: int8(j), qn: 2, ni: int8(ni), nn: 1, sim: s, kind: KindJoined, dist: d})
+				add(compPair(int8(j), 2, int8(ni), 1, s, d, one && !n.tokens[ni].joinedIn(n.tokens, ni)))
 			}
 		}
 	}
 	for j, c := range n.comp {
+		one := c.canon != "" && oneWord(n.tokens[j], n.tokens[j+1])
 		for qi := range q {
 			if s, d := joinedSim(c, q[qi]); s > 0 {
-				add(pairSim{qi: int8(qi), qn: 1, ni: int8(j), nn: 2, sim: s, kind: KindJoined, dist: d})
+				add(compPair(int8(qi), 1, int8(j), 2, s, d, one && !q[qi].joinedIn(q, qi)))
 			}
 		}
 	}
@@ -336,6 +342,26 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)
 	return alignment{score: 2 * matched / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
+}
+
+// compPair is a joined pair (two tokens of one side, one of the other) at
+// joinedSim's similarity s; sameWord: both sides are one written word, so the
+// spacing does not differ and the joinedFactor comes off.
+func compPair(qi, qn, ni, nn int8, s float64, d int, sameWord bool) pairSim {
+	if sameWord {
+		kind := KindTypo
+		if d == 0 {
+			kind = KindTransliteration
+		}
+		return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: min(s/joinedFactor, simExact), kind: kind, dist: d}
+	}
+	return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: s, kind: KindJoined, dist: d}
+}
+
+// joinedIn reports whether token i of ts is itself a piece of a word
+// canonicalize split (then it is not the whole word on its own).
+func (t token) joinedIn(ts []token, i int) bool {
+	return i > 0 && oneWord(ts[i-1], t) || i+1 < len(ts) && oneWord(t, ts[i+1])
 }
 
 // better orders candidate pairs: higher similarity first, then the pair

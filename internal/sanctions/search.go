@@ -560,7 +560,7 @@ func seenCanon(ts []token, c string) bool {
 
 // spanText is the folded text of n tokens from i, joined by spaces.
 func spanText(ts []token, i, n int8) string {
-	if n == 1 {
+	if n == 1 || ts[i+1].cont { // one written word canonicalize split
 		return ts[i].raw
 	}
 	return ts[i].raw + " " + ts[i+1].raw
