@@ -79,12 +79,12 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 		}
 		d := limit + 1
 		if abs(la-lb) <= limit && bits.OnesCount32(q.mask^n.mask) <= 2*limit {
-			d = osaDistance(q.canon, n.canon, limit)
+			d = typoDistance(q.canon, n.canon, limit)
 		}
 		// Terek ~ Tarek, though tarek is canonically tariq.
 		if (q.raw != q.canon || n.raw != n.canon) && d > 1 && abs(len(q.raw)-len(n.raw)) <= limit &&
 			bits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit {
-			d = min(d, osaDistance(q.raw, n.raw, limit))
+			d = min(d, typoDistance(q.raw, n.raw, limit))
 		}
 		switch {
 		case d == 1 && (maxLen >= 5 || q.canon[0] == n.canon[0]):
@@ -133,6 +133,55 @@ func abs(x int) int {
 		return -x
 	}
 	return x
+}
+
+// typoDistance is the number of typing errors between a and b up to limit:
+// osaDistance, except that two errors may be a transposition and a letter
+// added or dropped between the transposed pair (Sergeevich → Sergeevchih),
+// which osaDistance counts as three: there the unrestricted
+// Damerau-Levenshtein distance is taken. Only then (a limit of two and
+// lengths one apart), so the common path stays osaDistance alone.
+func typoDistance(a, b string, limit int) int {
+	d := osaDistance(a, b, limit)
+	if d > limit && limit == 2 && abs(len(a)-len(b)) == 1 {
+		d = min(d, damerauDistance(a, b))
+	}
+	return d
+}
+
+// damerauDistance is the unrestricted Damerau-Levenshtein distance (a
+// transposed pair may have letters inserted between it) of strings under 32
+// bytes; longer ones are reported as 32 edits apart.
+func damerauDistance(a, b string) int {
+	la, lb := len(a), len(b)
+	if la >= 32 || lb >= 32 {
+		return 32
+	}
+	// d[i+1][j+1] is the distance of a[:i] and b[:j]; row and column 0 are
+	// the "infinite" border of the Lowrance-Wagner recurrence.
+	var d [34][34]int
+	inf := la + lb
+	d[0][0] = inf
+	for i := 0; i <= la; i++ {
+		d[i+1][0], d[i+1][1] = inf, i
+	}
+	for j := 0; j <= lb; j++ {
+		d[0][j+1], d[1][j+1] = inf, j
+	}
+	var last [256]int // the last row of a holding each byte
+	for i := 1; i <= la; i++ {
+		db := 0
+		for j := 1; j <= lb; j++ {
+			i1, j1 := last[b[j-1]], db
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost, db = 0, j
+			}
+			d[i+1][j+1] = min(d[i][j]+cost, d[i+1][j]+1, d[i][j+1]+1, d[i1][j1]+(i-i1-1)+1+(j-j1-1))
+		}
+		last[a[i-1]] = i
+	}
+	return d[la+1][lb+1]
 }
 
 // osaDistance is the optimal-string-alignment edit distance (Damerau with

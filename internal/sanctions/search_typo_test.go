@@ -18,6 +18,9 @@ func TestSearchTypoRules(t *testing.T) {
 		{"ABDWLLAH AL-SEUSSI", "un-sc:690779", `"abdwllah"~"abdullah" (typo, 1 edit)`},
 		{"Abshiir ABDULALHI", "ofac-sdn:11737", `"abdulalhi"~"abdullahi" (typo, 1 edit)`},
 		{"Abshir ABDULLAI", "ofac-sdn:11737", `"abdullai"~"abdullahi" (typo, 1 edit)`},
+		// Two typing errors that optimal string alignment counts as three
+		// (a transposition over a dropped letter).
+		{"Dmitryi Sergeevchih PESKOV", "ofac-sdn:35320", `"sergeevchih"~"sergeevich" (typo, 2 edits)`},
 	} {
 		ms := idx.Search(Query{Name: c.query})
 		var got *Match
@@ -29,5 +32,30 @@ func TestSearchTypoRules(t *testing.T) {
 		require.NotNil(t, got, "%s: %v", c.query, ms)
 		require.Contains(t, got.Explanation.String(), c.want, c.query)
 		t.Logf("%s → %s", c.query, got.Explanation)
+	}
+}
+
+func TestTypoDistance(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		a, b  string
+		limit int
+		want  int
+	}{
+		{"sergeevich", "sergeevchih", 2, 2}, // a letter dropped and a transposition over it: OSA says 3
+		{"ca", "abc", 2, 2},
+		{"abcdef", "abcdef", 2, 0},
+		{"abcdef", "abdcef", 2, 1},
+		{"abcdefgh", "axcdefgy", 2, 2},
+		{"abcdefgh", "bacdfegy", 2, 3},
+		{"kobolt", "kobalt", 1, 1},
+		{"sergeevich", "sergeevchih", 1, -1}, // -1: more than the limit of 1
+	} {
+		if c.want < 0 {
+			require.Greater(t, typoDistance(c.a, c.b, c.limit), c.limit, "%s %s", c.a, c.b)
+			continue
+		}
+		require.Equal(t, c.want, typoDistance(c.a, c.b, c.limit), "%s %s", c.a, c.b)
+		require.Equal(t, typoDistance(c.a, c.b, c.limit), typoDistance(c.b, c.a, c.limit), "%s %s symmetric", c.a, c.b)
 	}
 }
