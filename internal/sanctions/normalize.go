@@ -1,6 +1,7 @@
 package sanctions
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -186,6 +187,9 @@ func tokenize(name string) []token {
 			i++
 			continue
 		}
+		if misspeltLegalForm(fields, i) {
+			continue
+		}
 		f = stripAttachedForm(f)
 		for k, c := range canonicalize(f) {
 			// "abd al rahman": the article after abd is part of the compound.
@@ -221,6 +225,42 @@ func joinSpelledSuffixes(fields []string) []string {
 		out = append(out, fields[i])
 	}
 	return out
+}
+
+// longLegalForms are the legal-form words long enough (seven letters or
+// more) that one typing error leaves them recognisable: COMANY, LIMTED,
+// CROPORATION.
+var longLegalForms = func() []string {
+	var out []string
+	for w := range companySuffixes {
+		if len(w) >= 7 && !strings.Contains(w, " ") {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
+
+// misspeltLegalForm reports whether fields[i] is a long legal form with one
+// typing error (one edit, six letters or more) in the place legal forms
+// take: after the name, last or followed by legal forms only. Such a word is dropped like
+// the legal form it is, rather than left as a name token matching nothing.
+func misspeltLegalForm(fields []string, i int) bool {
+	f := fields[i]
+	if i == 0 || len(f) < 6 {
+		return false
+	}
+	for _, g := range fields[i+1:] {
+		if !companySuffixes[g] {
+			return false
+		}
+	}
+	for _, w := range longLegalForms {
+		if abs(len(f)-len(w)) <= 1 && osaDistance(f, w, 1) <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // attachedForms are legal forms that lists and customers write onto the name

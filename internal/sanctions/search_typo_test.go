@@ -21,6 +21,8 @@ func TestSearchTypoRules(t *testing.T) {
 		// Two typing errors that optimal string alignment counts as three
 		// (a transposition over a dropped letter).
 		{"Dmitryi Sergeevchih PESKOV", "ofac-sdn:35320", `"sergeevchih"~"sergeevich" (typo, 2 edits)`},
+		// A legal form misspelt is still a legal form.
+		{"AL MAHDI ALUMINM COMANY", "ofac-sdn:28292", `"aluminm"~"aluminum" (typo, 1 edit)`},
 	} {
 		ms := idx.Search(Query{Name: c.query})
 		var got *Match
@@ -58,4 +60,20 @@ func TestTypoDistance(t *testing.T) {
 		require.Equal(t, c.want, typoDistance(c.a, c.b, c.limit), "%s %s", c.a, c.b)
 		require.Equal(t, typoDistance(c.a, c.b, c.limit), typoDistance(c.b, c.a, c.limit), "%s %s symmetric", c.a, c.b)
 	}
+}
+
+func TestMisspeltLegalForm(t *testing.T) {
+	t.Parallel()
+	canon := func(name string) []string {
+		var out []string
+		for _, t := range tokenize(name) {
+			out = append(out, t.canon)
+		}
+		return out
+	}
+	require.Equal(t, []string{"mahdi", "aluminm"}, canon("MAHDI ALUMINM COMANY"))
+	require.Equal(t, []string{"oceanic", "star"}, canon("Oceanic Star Limted"))
+	require.Equal(t, []string{"zenit"}, canon("Zenit Croporation Ltd")) // followed by a legal form only
+	require.Equal(t, []string{"comany", "star"}, canon("Comany Star"))  // not where a legal form stands
+	require.Equal(t, []string{"compan"}, canon("Compan"))               // the first word is the name
 }
