@@ -28,6 +28,12 @@ type token struct {
 	// cont: the token continues the written word of the one before it
 	// (canonicalize split Abdelrahman into abd + rahman; this is rahman).
 	cont bool
+	// piece: canonicalize split the written word into several tokens and
+	// this is one of them (raw is the whole word).
+	piece bool
+	// ptypo: a query token that may be a particle misspelt (particleTypo;
+	// set by Search, which knows the weights).
+	ptypo bool
 	// w is the token's weight: its rarity across the loaded lists (Index.weightOf),
 	// at most weakWeight for a weak token.
 	w float64
@@ -191,13 +197,14 @@ func tokenize(name string) []token {
 			continue
 		}
 		f = stripAttachedForm(f)
-		for k, c := range canonicalize(f) {
+		cs := canonicalize(f)
+		for k, c := range cs {
 			// "abd al rahman": the article after abd is part of the compound.
 			if c == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
 				i++
 			}
 			t := newToken(f, c)
-			t.cont = k > 0
+			t.cont, t.piece = k > 0, len(cs) > 1
 			out = append(out, t)
 		}
 	}

@@ -1,6 +1,9 @@
 package sanctions
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // MatchKind says how a query token matched a listed name token.
 type MatchKind string
@@ -53,8 +56,13 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	if q.weak || n.weak {
 		// Particles match only exactly; longer weak words (foundation,
 		// industries) may carry a typo, and a pair with a weak side never
-		// counts as strong.
+		// counts as strong. A rare short query token one edit from a
+		// listed particle is that particle misspelt (ALn-KA'ATBI,
+		// AP-HARBI for AL-…): particleTypo.
 		if min(len(q.canon), len(n.canon)) < 5 {
+			if n.weak && q.ptypo && len(n.canon) <= 3 && q.canon[0] == n.canon[0] && osaDistance(q.canon, n.canon, 1) == 1 {
+				return simTypo1, KindTypo, 1
+			}
 			return 0, "", 0
 		}
 	}
@@ -116,6 +124,35 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	return best, kind, dist
 }
 
+// particleTypo reports whether q may be a listed particle with one typing
+// error (Search sets token.ptypo from it, once per query token): a strong token of two or three letters that is rare in the lists
+// (weight 1, Index.weightOf; common short names such as Li or Ali are not)
+// and one edit from a particle (shortParticles) with its first letter (as a
+// typo of a four-letter token needs: Red is not De, Sin not Bin).
+func (q token) particleTypo() bool {
+	if q.weak || q.w < 1 || len(q.canon) < 2 || len(q.canon) > 3 {
+		return false
+	}
+	for _, p := range shortParticles {
+		if p[0] == q.canon[0] && abs(len(p)-len(q.canon)) <= 1 && osaDistance(q.canon, p, 1) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// shortParticles are the weak tokens of two or three letters (al, bin, de).
+var shortParticles = func() []string {
+	var out []string
+	for w := range weakTokens {
+		if len(w) >= 2 && len(w) <= 3 {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
+
 // suffixed reports whether one token is the other with two letters added at
 // the end (Ivanov ~ Ivanovna: a patronymic or a derived form, another name
 // rather than two typos), unless the two letters are a weak word written
@@ -143,10 +180,28 @@ func abs(x int) int {
 // lengths one apart), so the common path stays osaDistance alone.
 func typoDistance(a, b string, limit int) int {
 	d := osaDistance(a, b, limit)
-	if d > limit && limit == 2 && abs(len(a)-len(b)) == 1 {
+	if d > limit && limit == 2 && abs(len(a)-len(b)) == 1 && oneLetterApart(a, b) {
 		d = min(d, damerauDistance(a, b))
 	}
 	return d
+}
+
+// oneLetterApart reports whether a and b hold the same letters but one (as
+// counts): a transposition keeps them, a letter added or dropped changes
+// one. Cheap, it keeps damerauDistance to the few pairs it can help.
+func oneLetterApart(a, b string) bool {
+	var n [27]int8
+	for i := 0; i < len(a); i++ {
+		n[letterIndex(a[i])]++
+	}
+	for i := 0; i < len(b); i++ {
+		n[letterIndex(b[i])]--
+	}
+	off := 0
+	for _, c := range n {
+		off += abs(int(c))
+	}
+	return off == 1
 }
 
 // damerauDistance is the unrestricted Damerau-Levenshtein distance (a
@@ -158,30 +213,43 @@ func damerauDistance(a, b string) int {
 		return 32
 	}
 	// d[i+1][j+1] is the distance of a[:i] and b[:j]; row and column 0 are
-	// the "infinite" border of the Lowrance-Wagner recurrence.
-	var d [34][34]int
-	inf := la + lb
+	// the "infinite" border of the Lowrance-Wagner recurrence. Small
+	// integers keep the table to one kilobyte.
+	var d [34][34]uint8
+	inf := uint8(la + lb)
 	d[0][0] = inf
 	for i := 0; i <= la; i++ {
-		d[i+1][0], d[i+1][1] = inf, i
+		d[i+1][0], d[i+1][1] = inf, uint8(i)
 	}
 	for j := 0; j <= lb; j++ {
-		d[0][j+1], d[1][j+1] = inf, j
+		d[0][j+1], d[1][j+1] = inf, uint8(j)
 	}
-	var last [256]int // the last row of a holding each byte
+	// last: the last row of a holding each letter; other bytes (digits)
+	// stay 0, the infinite row: they are not transposed over insertions.
+	var last [27]uint8
 	for i := 1; i <= la; i++ {
 		db := 0
 		for j := 1; j <= lb; j++ {
-			i1, j1 := last[b[j-1]], db
-			cost := 1
+			i1, j1 := int(last[letterIndex(b[j-1])]), db
+			cost := uint8(1)
 			if a[i-1] == b[j-1] {
 				cost, db = 0, j
 			}
-			d[i+1][j+1] = min(d[i][j]+cost, d[i+1][j]+1, d[i][j+1]+1, d[i1][j1]+(i-i1-1)+1+(j-j1-1))
+			d[i+1][j+1] = min(d[i][j]+cost, d[i+1][j]+1, d[i][j+1]+1, d[i1][j1]+uint8((i-i1-1)+1+(j-j1-1)))
 		}
-		last[a[i-1]] = i
+		if k := letterIndex(a[i-1]); k < 26 {
+			last[k] = uint8(i)
+		}
 	}
-	return d[la+1][lb+1]
+	return int(d[la+1][lb+1])
+}
+
+// letterIndex is c-'a' for a lower-case ASCII letter, 26 (never set) for any other byte.
+func letterIndex(c byte) int {
+	if c >= 'a' && c <= 'z' {
+		return int(c - 'a')
+	}
+	return 26
 }
 
 // osaDistance is the optimal-string-alignment edit distance (Damerau with
@@ -331,19 +399,27 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	// wllah) is that word: matched with a word of the other side, the
 	// spacing does not differ, so no joinedFactor, and at equal similarity
 	// the pair (both tokens) wins over one of its tokens.
+	// A word is not matched with a piece of another split word: the pieces
+	// are compared one by one, or as their word (the other side's pair).
 	for j, c := range qcomp {
 		one := c.canon != "" && oneWord(q[j], q[j+1])
 		for ni := range n.tokens {
+			if one && n.tokens[ni].piece {
+				continue
+			}
 			if s, d := joinedSim(c, n.tokens[ni]); s > 0 {
-				add(compPair(int8(j), 2, int8(ni), 1, s, d, one && !n.tokens[ni].joinedIn(n.tokens, ni)))
+				add(compPair(int8(j), 2, int8(ni), 1, s, d, one))
 			}
 		}
 	}
 	for j, c := range n.comp {
 		one := c.canon != "" && oneWord(n.tokens[j], n.tokens[j+1])
 		for qi := range q {
+			if one && q[qi].piece {
+				continue
+			}
 			if s, d := joinedSim(c, q[qi]); s > 0 {
-				add(compPair(int8(qi), 1, int8(j), 2, s, d, one && !q[qi].joinedIn(q, qi)))
+				add(compPair(int8(qi), 1, int8(j), 2, s, d, one))
 			}
 		}
 	}
@@ -405,12 +481,6 @@ func compPair(qi, qn, ni, nn int8, s float64, d int, sameWord bool) pairSim {
 		return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: min(s/joinedFactor, simExact), kind: kind, dist: d}
 	}
 	return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: s, kind: KindJoined, dist: d}
-}
-
-// joinedIn reports whether token i of ts is itself a piece of a word
-// canonicalize split (then it is not the whole word on its own).
-func (t token) joinedIn(ts []token, i int) bool {
-	return i > 0 && oneWord(ts[i-1], t) || i+1 < len(ts) && oneWord(t, ts[i+1])
 }
 
 // better orders candidate pairs: higher similarity first, then the pair

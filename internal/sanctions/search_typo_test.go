@@ -21,6 +21,13 @@ func TestSearchTypoRules(t *testing.T) {
 		// Two typing errors that optimal string alignment counts as three
 		// (a transposition over a dropped letter).
 		{"Dmitryi Sergeevchih PESKOV", "ofac-sdn:35320", `"sergeevchih"~"sergeevich" (typo, 2 edits)`},
+		// A particle misspelt (a rare two- or three-letter token one edit
+		// from a listed particle).
+		{"Shaykh Abu-Akram ALn-KA'ATBI", "ofac-sdn:11170", `"aln"~"al" (typo, 1 edit`},
+		{"Abu Abjdalla AP-HARBI", "ofac-sdn:15270", `"ap"~"al" (typo, 1 edit`},
+		// A letter of a hyphenated prefix slid onto the next word, and two
+		// edits in it.
+		{"Fahad H.A. A-LKHASHPBAN", "ofac-sdn:10475", `"lkhashpban"~"khashiban" (typo, 2 edits)`},
 		// A legal form misspelt is still a legal form.
 		{"AL MAHDI ALUMINM COMANY", "ofac-sdn:28292", `"aluminm"~"aluminum" (typo, 1 edit)`},
 	} {
@@ -76,4 +83,22 @@ func TestMisspeltLegalForm(t *testing.T) {
 	require.Equal(t, []string{"zenit"}, canon("Zenit Croporation Ltd")) // followed by a legal form only
 	require.Equal(t, []string{"comany", "star"}, canon("Comany Star"))  // not where a legal form stands
 	require.Equal(t, []string{"compan"}, canon("Compan"))               // the first word is the name
+}
+
+func TestParticleTypo(t *testing.T) {
+	t.Parallel()
+	_, idx := realLists(t)
+	for q, want := range map[string]bool{
+		"ap":   true,  // one edit from al, rare
+		"aln":  true,  // al with a letter added
+		"bim":  true,  // bin
+		"ali":  false, // one edit from al, but a common name
+		"li":   false, // common
+		"xq":   false, // no particle one edit away
+		"abdu": false, // four letters
+	} {
+		tok := newToken(q, q)
+		tok.w = idx.weightOf(tok)
+		require.Equal(t, want, tok.particleTypo(), q)
+	}
 }
