@@ -259,35 +259,46 @@ func osaDistance(a, b string, limit int) int {
 	if abs(la-lb) > limit {
 		return limit + 1
 	}
-	var buf [3][32]int
-	if lb+1 > len(buf[0]) {
+	if lb+2 > 34 || limit > 30 {
 		return limit + 1
 	}
-	prev2, prev, cur := buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
+	// Only the diagonal band |i-j| ≤ limit can hold a distance within
+	// limit: cells outside it are taken as limit+1 (capped values keep the
+	// result exact up to limit). Small integers keep the rows in 102 bytes.
+	big := uint8(limit + 1)
+	var buf [3][34]uint8
+	prev2, prev, cur := &buf[0], &buf[1], &buf[2]
 	for j := 0; j <= lb; j++ {
-		prev[j] = j
+		prev[j] = min(uint8(j), big)
 	}
+	prev[lb+1] = big
 	for i := 1; i <= la; i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= lb; j++ {
-			cost := 1
+		lo, hi := max(1, i-limit), min(lb, i+limit)
+		if lo == 1 {
+			cur[0] = min(uint8(i), big)
+		} else {
+			cur[lo-1] = big
+		}
+		rowMin := big
+		for j := lo; j <= hi; j++ {
+			cost := uint8(1)
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, big)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				v = min(v, prev2[j-2]+1)
 			}
 			cur[j] = v
 			rowMin = min(rowMin, v)
 		}
-		if rowMin > limit {
+		cur[hi+1] = big
+		if rowMin >= big && lo <= hi {
 			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[lb]
+	return int(prev[lb])
 }
 
 // minUnmatchedQuery is the least a strong query token that matches nothing
