@@ -396,8 +396,17 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			pairs = append(pairs, p)
 		}
 	}
+	// A token that has exactly one partner of the same canonical spelling,
+	// each the other's only one, pairs with it: the greedy alignment takes
+	// that pair (0.97 or more) before any other pair holding either token
+	// (only the same canonical spelling reaches 0.97), so their other pairs
+	// are not computed. Long business names share many such tokens.
+	qDone, nDone := uniqueExact(q, n.tokens)
 	for qi := range q {
 		for ni := range n.tokens {
+			if (qDone|nDone) != 0 && (qDone>>qi|nDone>>ni)&1 != 0 && q[qi].canon != n.tokens[ni].canon {
+				continue
+			}
 			if s, k, d := pairTokens(q[qi], n.tokens[ni]); s > 0 {
 				add(pairSim{qi: int8(qi), qn: 1, ni: int8(ni), nn: 1, sim: s, kind: k, dist: d,
 					weak: q[qi].weak && n.tokens[ni].weak})
@@ -413,9 +422,12 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	// A word is not matched with a piece of another split word: the pieces
 	// are compared one by one, or as their word (the other side's pair).
 	for j, c := range qcomp {
+		if qDone&(3<<j) != 0 {
+			continue
+		}
 		one := c.canon != "" && oneWord(q[j], q[j+1])
 		for ni := range n.tokens {
-			if one && n.tokens[ni].piece {
+			if one && n.tokens[ni].piece || nDone&(1<<ni) != 0 {
 				continue
 			}
 			if s, d := joinedSim(c, n.tokens[ni]); s > 0 {
@@ -424,9 +436,12 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		}
 	}
 	for j, c := range n.comp {
+		if nDone&(3<<j) != 0 {
+			continue
+		}
 		one := c.canon != "" && oneWord(n.tokens[j], n.tokens[j+1])
 		for qi := range q {
-			if one && q[qi].piece {
+			if one && q[qi].piece || qDone&(1<<qi) != 0 {
 				continue
 			}
 			if s, d := joinedSim(c, q[qi]); s > 0 {
@@ -478,6 +493,43 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)
 	return alignment{score: 2 * matched / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
+}
+
+// uniqueExact returns, as bits, the query and name tokens that have exactly
+// one token of the same canonical spelling on the other side and none on
+// their own (an initial is never one: it pairs with many).
+func uniqueExact(q, n []token) (qDone, nDone uint64) {
+	for qi := range q {
+		c := q[qi].canon
+		if len(c) < 2 {
+			continue
+		}
+		at := -1
+		for ni := range n {
+			if n[ni].canon == c {
+				if at >= 0 {
+					at = -2
+					break
+				}
+				at = ni
+			}
+		}
+		if at < 0 || qDone&(1<<qi) != 0 {
+			continue
+		}
+		dup := false
+		for qj := range q {
+			if qj != qi && q[qj].canon == c {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			qDone |= 1 << qi
+			nDone |= 1 << at
+		}
+	}
+	return qDone, nDone
 }
 
 // compPair is a joined pair (two tokens of one side, one of the other) at

@@ -3,6 +3,8 @@ package sanctions
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // osaReference is the full-table optimal-string-alignment distance (capped at
@@ -76,5 +78,23 @@ func TestOSADistanceBand(t *testing.T) {
 				t.Fatalf("%q %q limit %d: got %d want %d", a, b, limit, got, want)
 			}
 		}
+	}
+}
+
+func TestUniqueExact(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		q, n         string
+		wantQ, wantN uint64
+	}{
+		// institute and academy once on each side; of is twice in the name
+		{"Institute of the Academy", "Academy Institute of Physics of Moscow", 0b1001, 0b0011},
+		{"Mohamed Omar Mohamed", "Omar Mohamed", 0b010, 0b01}, // mohamed twice in the query
+		{"J. Smith", "John Smith J.", 0b10, 0b010},            // an initial never counts
+		{"Ahmed Ali", "Ali Ali Ahmed", 0b01, 0b100},           // ali twice in the name
+	} {
+		gq, gn := uniqueExact(tokenize(c.q), tokenize(c.n))
+		require.Equal(t, c.wantQ, gq, "%s / %s: query", c.q, c.n)
+		require.Equal(t, c.wantN, gn, "%s / %s: name", c.q, c.n)
 	}
 }
