@@ -63,7 +63,7 @@ type Index struct {
 	// keys: as a map of strings to slices they made every collection's
 	// marking slow every screening in flight). A hash collision only adds
 	// candidates, which the scoring then rejects.
-	del      map[uint64]span
+	del      keyTable
 	postings []int32
 	// postW[i] is the weight of the token or pair postings[i] points at, so
 	// that the search reads it in sequence instead of chasing every name.
@@ -95,7 +95,7 @@ func (idx *Index) lookup(key []byte) []int32 {
 
 // lookupW returns the postings of a key and their weights.
 func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
-	sp, ok := idx.del[maphash.Bytes(idx.seed, key)]
+	sp, ok := idx.del.get(maphash.Bytes(idx.seed, key))
 	if !ok {
 		return nil, nil
 	}
@@ -219,7 +219,7 @@ func (idx *Index) freeze(del map[string][]int32) {
 	for _, l := range del {
 		total += len(l)
 	}
-	idx.del = make(map[uint64]span, len(del))
+	idx.del = newKeyTable(len(del))
 	idx.postings = make([]int32, 0, total)
 	byHash := make(map[uint64][]int32, len(del))
 	for k, l := range del {
@@ -233,7 +233,7 @@ func (idx *Index) freeze(del map[string][]int32) {
 	}
 	idx.postW = make([]float32, 0, total)
 	for h, l := range byHash {
-		idx.del[h] = span{off: uint32(len(idx.postings)), n: uint32(len(l))}
+		idx.del.put(h, span{off: uint32(len(idx.postings)), n: uint32(len(l))})
 		idx.postings = append(idx.postings, l...)
 		for _, p := range l {
 			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
