@@ -46,12 +46,12 @@ func TestEvaluate(t *testing.T) {
 	require.GreaterOrEqual(t, res[0].Precision, 0.998)
 	require.GreaterOrEqual(t, res[0].Recall, 0.98)
 	// The per-kind targets are recall ≥ 0.95 and false alerts < 1%.
-	// typo-2 (0.93 / 0.89) does not reach it yet. These floors guard what is
-	// reached.
+	// typo-2 (0.97 tune / 0.93 held-out) does not reach it on the held-out
+	// split yet. These floors guard what is reached.
 	for _, k := range append(kt, kh...) {
 		switch {
 		case k.Label == LabelPositive && k.Kind == "typo-2":
-			require.GreaterOrEqual(t, k.Rate, 0.89, "recall of %s", k.Kind)
+			require.GreaterOrEqual(t, k.Rate, 0.92, "recall of %s", k.Kind)
 		case k.Label == LabelPositive:
 			require.GreaterOrEqual(t, k.Rate, 0.95, "recall of %s", k.Kind)
 		default:
