@@ -42,22 +42,18 @@ func TestEvaluate(t *testing.T) {
 	if testing.Verbose() || os.Getenv("EVAL_ERRORS") != "" {
 		logEvalErrors(t, idx, tune, 0.75)
 	}
-	require.GreaterOrEqual(t, res[0].F1, 0.985)
-	require.GreaterOrEqual(t, res[0].Precision, 0.99)
-	require.GreaterOrEqual(t, res[0].Recall, 0.975)
+	require.GreaterOrEqual(t, res[0].F1, 0.99)
+	require.GreaterOrEqual(t, res[0].Precision, 0.998)
+	require.GreaterOrEqual(t, res[0].Recall, 0.98)
 	// The per-kind targets are recall ≥ 0.95 and false alerts < 1%.
-	// typo-2 (0.93 / 0.89) does not reach it yet; hard-negative (2%) is left
-	// on purpose: its alerts are queries holding a whole listed name plus a
-	// generic word (docs/sanctions-matcher.md). These floors guard what is
-	// reached.
+	// typo-2 (0.97 tune / 0.93 held-out) does not reach it on the held-out
+	// split yet. These floors guard what is reached.
 	for _, k := range append(kt, kh...) {
 		switch {
 		case k.Label == LabelPositive && k.Kind == "typo-2":
-			require.GreaterOrEqual(t, k.Rate, 0.89, "recall of %s", k.Kind)
+			require.GreaterOrEqual(t, k.Rate, 0.92, "recall of %s", k.Kind)
 		case k.Label == LabelPositive:
 			require.GreaterOrEqual(t, k.Rate, 0.95, "recall of %s", k.Kind)
-		case k.Kind == "hard-negative":
-			require.Less(t, k.Rate, 0.025, "false alerts of %s", k.Kind)
 		default:
 			require.Less(t, k.Rate, 0.01, "false alerts of %s", k.Kind)
 		}
@@ -97,13 +93,74 @@ func TestGenerateEvalSet(t *testing.T) {
 	}
 	entries, idx := realLists(t)
 	cases := generateEvalSet(entries, idx)
+	require.NoError(t, os.MkdirAll(filepath.Dir(evalSetPath), 0o755))
+	require.NoError(t, os.WriteFile(evalSetPath, encodeEvalSet(t, cases), 0o644))
+	t.Logf("wrote %d cases", len(cases))
+}
+
+// encodeEvalSet writes cases as the JSON Lines of testdata/eval.jsonl.
+func encodeEvalSet(t *testing.T, cases []EvalCase) []byte {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	for _, c := range cases {
 		require.NoError(t, enc.Encode(c))
 	}
-	require.NoError(t, os.MkdirAll(filepath.Dir(evalSetPath), 0o755))
-	require.NoError(t, os.WriteFile(evalSetPath, b.Bytes(), 0o644))
-	t.Logf("wrote %d cases", len(cases))
+	return b.Bytes()
+}
+
+// TestEvalSetReproducible regenerates the evaluation set in memory and
+// requires it byte for byte equal to testdata/eval.jsonl: a change to the
+// generator or to the tables it shares with the matcher must regenerate the
+// set (and say in docs/sanctions-matcher.md what moved) instead of leaving a
+// set the generator no longer makes.
+func TestEvalSetReproducible(t *testing.T) {
+	t.Parallel()
+	entries, idx := realLists(t)
+	want, err := os.ReadFile(evalSetPath)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(encodeEvalSet(t, generateEvalSet(entries, idx))))
+}
+
+// TestEvalNegativesHoldNoListedName checks every negative of the set: none may
+// hold a whole listed name (JAMAAT-UL-DAWA Prime LLC holds the listed
+// JAMAAT-UL-DAWA), which a screener must alert on.
+func TestEvalNegativesHoldNoListedName(t *testing.T) {
+	t.Parallel()
+	_, idx := realLists(t)
+	f, err := os.Open(evalSetPath)
+	require.NoError(t, err)
+	defer f.Close()
+	cases, err := LoadEvalSet(f)
+	require.NoError(t, err)
+	for _, c := range cases {
+		if c.Label != LabelNegative {
+			continue
+		}
+		n, held := holdsListedName(idx, c.Query)
+		require.False(t, held, "negative %q (%s) holds the listed name %q", c.Query, c.Kind, n)
+	}
+}
+
+func TestHoldsListedName(t *testing.T) {
+	t.Parallel()
+	idx := NewIndex([]Entry{
+		{ID: "a", List: ListOFACSDN, Name: "JAMAAT-UL-DAWA", EntityType: EntityBusiness},
+		{ID: "b", List: ListOFACSDN, Name: "AL-HARAMAIN", EntityType: EntityBusiness},
+		{ID: "c", List: ListOFACSDN, Name: "Musa ALIYU", EntityType: EntityIndividual,
+			Aliases: []Alias{{Name: "ABU HAFS MUSA", Quality: AliasWeak}}},
+	})
+	for q, want := range map[string]bool{
+		"JAMAAT-UL-DAWA Prime LLC": true,  // the whole name, hyphen folded, a word added
+		"Lagos Jamaat ul Dawa":     true,  // the same tokens written apart
+		"Jamaat Prime LLC":         false, // one word of the name
+		"Dawa ul Jamaat Prime":     false, // reordered
+		"AL-HARAMAIN Coastal Co.":  false, // a one-strong-token name
+		"Aliyu Musa Bello":         false, // Musa Aliyu reordered
+		"Musa Aliyu Bello":         true,
+		"Abu Hafs Musa Okafor":     false, // a weak alias
+	} {
+		_, got := holdsListedName(idx, q)
+		require.Equal(t, want, got, q)
+	}
 }

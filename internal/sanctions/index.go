@@ -63,7 +63,7 @@ type Index struct {
 	// keys: as a map of strings to slices they made every collection's
 	// marking slow every screening in flight). A hash collision only adds
 	// candidates, which the scoring then rejects.
-	del      map[uint64]span
+	del      keyTable
 	postings []int32
 	// postW[i] is the weight of the token or pair postings[i] points at, so
 	// that the search reads it in sequence instead of chasing every name.
@@ -95,7 +95,7 @@ func (idx *Index) lookup(key []byte) []int32 {
 
 // lookupW returns the postings of a key and their weights.
 func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
-	sp, ok := idx.del[maphash.Bytes(idx.seed, key)]
+	sp, ok := idx.del.get(maphash.Bytes(idx.seed, key))
 	if !ok {
 		return nil, nil
 	}
@@ -219,7 +219,7 @@ func (idx *Index) freeze(del map[string][]int32) {
 	for _, l := range del {
 		total += len(l)
 	}
-	idx.del = make(map[uint64]span, len(del))
+	idx.del = newKeyTable(len(del))
 	idx.postings = make([]int32, 0, total)
 	byHash := make(map[uint64][]int32, len(del))
 	for k, l := range del {
@@ -233,7 +233,7 @@ func (idx *Index) freeze(del map[string][]int32) {
 	}
 	idx.postW = make([]float32, 0, total)
 	for h, l := range byHash {
-		idx.del[h] = span{off: uint32(len(idx.postings)), n: uint32(len(l))}
+		idx.del.put(h, span{off: uint32(len(idx.postings)), n: uint32(len(l))})
 		idx.postings = append(idx.postings, l...)
 		for _, p := range l {
 			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
@@ -319,16 +319,26 @@ func joinPairs(toks []token, buf []token) []token {
 		}
 		// The joined spelling is canonicalised again (Moha med → mohamed → muhammad).
 		canon := a.canon + b.canon
-		if cs := canonicalize(a.raw + b.raw); len(cs) == 1 {
+		raw := a.raw + b.raw
+		if oneWord(a, b) {
+			// Two tokens canonicalize split from one written word
+			// (Abdulalhi → abd + alhi): joined, they are that word.
+			raw = a.raw
+		} else if cs := canonicalize(raw); len(cs) == 1 {
 			canon = cs[0]
 		}
-		c := newToken(a.raw+b.raw, canon)
+		c := newToken(raw, canon)
 		c.weak = false
 		c.w = a.w + b.w
 		buf = append(buf, c)
 	}
 	return buf
 }
+
+// oneWord reports whether adjacent tokens a and b are one written word that
+// canonicalize split (abd + rahman from Abdelrahman): both carry the word as
+// their raw spelling, and b continues a's word.
+func oneWord(_, b token) bool { return b.cont }
 
 // appendOnce appends id unless it is already the last element (a name's
 // tokens are added consecutively, so that dedupes within a name).

@@ -1,6 +1,7 @@
 package sanctions
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -24,6 +25,15 @@ type token struct {
 	mask, rawMask uint32
 	// weak tokens (al, bin, trading, …) weigh little and never match alone.
 	weak bool
+	// cont: the token continues the written word of the one before it
+	// (canonicalize split Abdelrahman into abd + rahman; this is rahman).
+	cont bool
+	// piece: canonicalize split the written word into several tokens and
+	// this is one of them (raw is the whole word).
+	piece bool
+	// ptypo: a query token that may be a particle misspelt (particleTypo;
+	// set by Search, which knows the weights).
+	ptypo bool
 	// w is the token's weight: its rarity across the loaded lists (Index.weightOf),
 	// at most weakWeight for a weak token.
 	w float64
@@ -183,13 +193,19 @@ func tokenize(name string) []token {
 			i++
 			continue
 		}
+		if misspeltLegalForm(fields, i) {
+			continue
+		}
 		f = stripAttachedForm(f)
-		for _, c := range canonicalize(f) {
+		cs := canonicalize(f)
+		for k, c := range cs {
 			// "abd al rahman": the article after abd is part of the compound.
 			if c == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
 				i++
 			}
-			out = append(out, newToken(f, c))
+			t := newToken(f, c)
+			t.cont, t.piece = k > 0, len(cs) > 1
+			out = append(out, t)
 		}
 	}
 	return out
@@ -216,6 +232,42 @@ func joinSpelledSuffixes(fields []string) []string {
 		out = append(out, fields[i])
 	}
 	return out
+}
+
+// longLegalForms are the legal-form words long enough (seven letters or
+// more) that one typing error leaves them recognisable: COMANY, LIMTED,
+// CROPORATION.
+var longLegalForms = func() []string {
+	var out []string
+	for w := range companySuffixes {
+		if len(w) >= 7 && !strings.Contains(w, " ") {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
+
+// misspeltLegalForm reports whether fields[i] is a long legal form with one
+// typing error (one edit, six letters or more) in the place legal forms
+// take: after the name, last or followed by legal forms only. Such a word is dropped like
+// the legal form it is, rather than left as a name token matching nothing.
+func misspeltLegalForm(fields []string, i int) bool {
+	f := fields[i]
+	if i == 0 || len(f) < 6 {
+		return false
+	}
+	for _, g := range fields[i+1:] {
+		if !companySuffixes[g] {
+			return false
+		}
+	}
+	for _, w := range longLegalForms {
+		if abs(len(f)-len(w)) <= 1 && osaDistance(f, w, 1) <= 1 {
+			return true
+		}
+	}
+	return false
 }
 
 // attachedForms are legal forms that lists and customers write onto the name

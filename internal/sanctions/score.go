@@ -1,6 +1,9 @@
 package sanctions
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // MatchKind says how a query token matched a listed name token.
 type MatchKind string
@@ -53,8 +56,13 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	if q.weak || n.weak {
 		// Particles match only exactly; longer weak words (foundation,
 		// industries) may carry a typo, and a pair with a weak side never
-		// counts as strong.
+		// counts as strong. A rare short query token one edit from a
+		// listed particle is that particle misspelt (ALn-KA'ATBI,
+		// AP-HARBI for AL-…): particleTypo.
 		if min(len(q.canon), len(n.canon)) < 5 {
+			if n.weak && q.ptypo && len(n.canon) <= 3 && q.canon[0] == n.canon[0] && osaDistance(q.canon, n.canon, 1) == 1 {
+				return simTypo1, KindTypo, 1
+			}
 			return 0, "", 0
 		}
 	}
@@ -79,12 +87,12 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 		}
 		d := limit + 1
 		if abs(la-lb) <= limit && bits.OnesCount32(q.mask^n.mask) <= 2*limit {
-			d = osaDistance(q.canon, n.canon, limit)
+			d = typoDistance(q.canon, n.canon, limit)
 		}
 		// Terek ~ Tarek, though tarek is canonically tariq.
 		if (q.raw != q.canon || n.raw != n.canon) && d > 1 && abs(len(q.raw)-len(n.raw)) <= limit &&
 			bits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit {
-			d = min(d, osaDistance(q.raw, n.raw, limit))
+			d = min(d, typoDistance(q.raw, n.raw, limit))
 		}
 		switch {
 		case d == 1 && (maxLen >= 5 || q.canon[0] == n.canon[0]):
@@ -116,6 +124,35 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	return best, kind, dist
 }
 
+// particleTypo reports whether q may be a listed particle with one typing
+// error (Search sets token.ptypo from it, once per query token): a strong token of two or three letters that is rare in the lists
+// (weight 1, Index.weightOf; common short names such as Li or Ali are not)
+// and one edit from a particle (shortParticles) with its first letter (as a
+// typo of a four-letter token needs: Red is not De, Sin not Bin).
+func (q token) particleTypo() bool {
+	if q.weak || q.w < 1 || len(q.canon) < 2 || len(q.canon) > 3 {
+		return false
+	}
+	for _, p := range shortParticles {
+		if p[0] == q.canon[0] && abs(len(p)-len(q.canon)) <= 1 && osaDistance(q.canon, p, 1) == 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// shortParticles are the weak tokens of two or three letters (al, bin, de).
+var shortParticles = func() []string {
+	var out []string
+	for w := range weakTokens {
+		if len(w) >= 2 && len(w) <= 3 {
+			out = append(out, w)
+		}
+	}
+	slices.Sort(out)
+	return out
+}()
+
 // suffixed reports whether one token is the other with two letters added at
 // the end (Ivanov ~ Ivanovna: a patronymic or a derived form, another name
 // rather than two typos), unless the two letters are a weak word written
@@ -135,6 +172,86 @@ func abs(x int) int {
 	return x
 }
 
+// typoDistance is the number of typing errors between a and b up to limit:
+// osaDistance, except that two errors may be a transposition and a letter
+// added or dropped between the transposed pair (Sergeevich → Sergeevchih),
+// which osaDistance counts as three: there the unrestricted
+// Damerau-Levenshtein distance is taken. Only then (a limit of two and
+// lengths one apart), so the common path stays osaDistance alone.
+func typoDistance(a, b string, limit int) int {
+	d := osaDistance(a, b, limit)
+	if d > limit && limit == 2 && abs(len(a)-len(b)) == 1 && oneLetterApart(a, b) {
+		d = min(d, damerauDistance(a, b))
+	}
+	return d
+}
+
+// oneLetterApart reports whether a and b hold the same letters but one (as
+// counts): a transposition keeps them, a letter added or dropped changes
+// one. Cheap, it keeps damerauDistance to the few pairs it can help.
+func oneLetterApart(a, b string) bool {
+	var n [27]int8
+	for i := 0; i < len(a); i++ {
+		n[letterIndex(a[i])]++
+	}
+	for i := 0; i < len(b); i++ {
+		n[letterIndex(b[i])]--
+	}
+	off := 0
+	for _, c := range n {
+		off += abs(int(c))
+	}
+	return off == 1
+}
+
+// damerauDistance is the unrestricted Damerau-Levenshtein distance (a
+// transposed pair may have letters inserted between it) of strings under 32
+// bytes; longer ones are reported as 32 edits apart.
+func damerauDistance(a, b string) int {
+	la, lb := len(a), len(b)
+	if la >= 32 || lb >= 32 {
+		return 32
+	}
+	// d[i+1][j+1] is the distance of a[:i] and b[:j]; row and column 0 are
+	// the "infinite" border of the Lowrance-Wagner recurrence. Small
+	// integers keep the table to one kilobyte.
+	var d [34][34]uint8
+	inf := uint8(la + lb)
+	d[0][0] = inf
+	for i := 0; i <= la; i++ {
+		d[i+1][0], d[i+1][1] = inf, uint8(i)
+	}
+	for j := 0; j <= lb; j++ {
+		d[0][j+1], d[1][j+1] = inf, uint8(j)
+	}
+	// last: the last row of a holding each letter; other bytes (digits)
+	// stay 0, the infinite row: they are not transposed over insertions.
+	var last [27]uint8
+	for i := 1; i <= la; i++ {
+		db := 0
+		for j := 1; j <= lb; j++ {
+			i1, j1 := int(last[letterIndex(b[j-1])]), db
+			cost := uint8(1)
+			if a[i-1] == b[j-1] {
+				cost, db = 0, j
+			}
+			d[i+1][j+1] = min(d[i][j]+cost, d[i+1][j]+1, d[i][j+1]+1, d[i1][j1]+uint8((i-i1-1)+1+(j-j1-1)))
+		}
+		if k := letterIndex(a[i-1]); k < 26 {
+			last[k] = uint8(i)
+		}
+	}
+	return int(d[la+1][lb+1])
+}
+
+// letterIndex is c-'a' for a lower-case ASCII letter, 26 (never set) for any other byte.
+func letterIndex(c byte) int {
+	if c >= 'a' && c <= 'z' {
+		return int(c - 'a')
+	}
+	return 26
+}
+
 // osaDistance is the optimal-string-alignment edit distance (Damerau with
 // adjacent transpositions), giving up early above limit.
 func osaDistance(a, b string, limit int) int {
@@ -142,35 +259,46 @@ func osaDistance(a, b string, limit int) int {
 	if abs(la-lb) > limit {
 		return limit + 1
 	}
-	var buf [3][32]int
-	if lb+1 > len(buf[0]) {
+	if lb+2 > 34 || limit > 30 {
 		return limit + 1
 	}
-	prev2, prev, cur := buf[0][:lb+1], buf[1][:lb+1], buf[2][:lb+1]
+	// Only the diagonal band |i-j| ≤ limit can hold a distance within
+	// limit: cells outside it are taken as limit+1 (capped values keep the
+	// result exact up to limit). Small integers keep the rows in 102 bytes.
+	big := uint8(limit + 1)
+	var buf [3][34]uint8
+	prev2, prev, cur := &buf[0], &buf[1], &buf[2]
 	for j := 0; j <= lb; j++ {
-		prev[j] = j
+		prev[j] = min(uint8(j), big)
 	}
+	prev[lb+1] = big
 	for i := 1; i <= la; i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= lb; j++ {
-			cost := 1
+		lo, hi := max(1, i-limit), min(lb, i+limit)
+		if lo == 1 {
+			cur[0] = min(uint8(i), big)
+		} else {
+			cur[lo-1] = big
+		}
+		rowMin := big
+		for j := lo; j <= hi; j++ {
+			cost := uint8(1)
 			if a[i-1] == b[j-1] {
 				cost = 0
 			}
-			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			v := min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost, big)
 			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
 				v = min(v, prev2[j-2]+1)
 			}
 			cur[j] = v
 			rowMin = min(rowMin, v)
 		}
-		if rowMin > limit {
+		cur[hi+1] = big
+		if rowMin >= big && lo <= hi {
 			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}
-	return prev[lb]
+	return int(prev[lb])
 }
 
 // minUnmatchedQuery is the least a strong query token that matches nothing
@@ -268,8 +396,17 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			pairs = append(pairs, p)
 		}
 	}
+	// A token that has exactly one partner of the same canonical spelling,
+	// each the other's only one, pairs with it: the greedy alignment takes
+	// that pair (0.97 or more) before any other pair holding either token
+	// (only the same canonical spelling reaches 0.97), so their other pairs
+	// are not computed. Long business names share many such tokens.
+	qDone, nDone := uniqueExact(q, n.tokens)
 	for qi := range q {
 		for ni := range n.tokens {
+			if (qDone|nDone) != 0 && (qDone>>qi|nDone>>ni)&1 != 0 && q[qi].canon != n.tokens[ni].canon {
+				continue
+			}
 			if s, k, d := pairTokens(q[qi], n.tokens[ni]); s > 0 {
 				add(pairSim{qi: int8(qi), qn: 1, ni: int8(ni), nn: 1, sim: s, kind: k, dist: d,
 					weak: q[qi].weak && n.tokens[ni].weak})
@@ -278,17 +415,37 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	// Spacing: two query tokens written as one listed token, and one query
 	// token written as two listed tokens.
+	// A pair canonicalize split from one written word (Abdwllah → abd +
+	// wllah) is that word: matched with a word of the other side, the
+	// spacing does not differ, so no joinedFactor, and at equal similarity
+	// the pair (both tokens) wins over one of its tokens.
+	// A word is not matched with a piece of another split word: the pieces
+	// are compared one by one, or as their word (the other side's pair).
 	for j, c := range qcomp {
+		if qDone&(3<<j) != 0 {
+			continue
+		}
+		one := c.canon != "" && oneWord(q[j], q[j+1])
 		for ni := range n.tokens {
+			if one && n.tokens[ni].piece || nDone&(1<<ni) != 0 {
+				continue
+			}
 			if s, d := joinedSim(c, n.tokens[ni]); s > 0 {
-				add(pairSim{qi: int8(j), qn: 2, ni: int8(ni), nn: 1, sim: s, kind: KindJoined, dist: d})
+				add(compPair(int8(j), 2, int8(ni), 1, s, d, one))
 			}
 		}
 	}
 	for j, c := range n.comp {
+		if nDone&(3<<j) != 0 {
+			continue
+		}
+		one := c.canon != "" && oneWord(n.tokens[j], n.tokens[j+1])
 		for qi := range q {
+			if one && q[qi].piece || qDone&(1<<qi) != 0 {
+				continue
+			}
 			if s, d := joinedSim(c, q[qi]); s > 0 {
-				add(pairSim{qi: int8(qi), qn: 1, ni: int8(j), nn: 2, sim: s, kind: KindJoined, dist: d})
+				add(compPair(int8(qi), 1, int8(j), 2, s, d, one))
 			}
 		}
 	}
@@ -336,6 +493,57 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)
 	return alignment{score: 2 * matched / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
+}
+
+// uniqueExact returns, as bits, the query and name tokens that have exactly
+// one token of the same canonical spelling on the other side and none on
+// their own (an initial is never one: it pairs with many).
+func uniqueExact(q, n []token) (qDone, nDone uint64) {
+	for qi := range q {
+		c := q[qi].canon
+		if len(c) < 2 {
+			continue
+		}
+		at := -1
+		for ni := range n {
+			if n[ni].canon == c {
+				if at >= 0 {
+					at = -2
+					break
+				}
+				at = ni
+			}
+		}
+		if at < 0 || qDone&(1<<qi) != 0 {
+			continue
+		}
+		dup := false
+		for qj := range q {
+			if qj != qi && q[qj].canon == c {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			qDone |= 1 << qi
+			nDone |= 1 << at
+		}
+	}
+	return qDone, nDone
+}
+
+// compPair is a joined pair (two tokens of one side, one of the other) at
+// joinedSim's similarity s; sameWord: both sides are one written word, so the
+// spacing does not differ and the joinedFactor comes off.
+func compPair(qi, qn, ni, nn int8, s float64, d int, sameWord bool) pairSim {
+	if sameWord {
+		kind := KindTypo
+		if d == 0 {
+			kind = KindTransliteration
+		}
+		return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: min(s/joinedFactor, simExact), kind: kind, dist: d}
+	}
+	return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: s, kind: KindJoined, dist: d}
 }
 
 // better orders candidate pairs: higher similarity first, then the pair

@@ -79,8 +79,10 @@ func (idx *Index) Search(q Query) []Match {
 	if len(qt) > maxQueryTokens {
 		qt = qt[:maxQueryTokens]
 	}
+	var shortQ uint32 // counted tokens that may be a particle misspelt (bits)
 	for i := range qt {
 		qt[i].w = idx.weightOf(qt[i])
+		qt[i].ptypo = qt[i].particleTypo()
 	}
 	// Strong query tokens generate candidates; initials, weak and repeated
 	// tokens do not (the bound below assumes they may match anything).
@@ -110,11 +112,27 @@ func (idx *Index) Search(q Query) []Match {
 			wCounted += t.unmatchedCost()
 			costQ[i] = float32(t.unmatchedCost())
 			counted |= 1 << i
+			if t.ptypo {
+				shortQ |= 1 << i
+			}
 			if len(t.canon) >= 6 {
 				longQ |= 1 << i
 				qLens[i] = lenBits(len(t.canon)-2, len(t.canon)+2+b2i(len(t.canon) >= 12))
-				if c := t.canon[0]; c >= 'a' && c <= 'z' {
-					qFirst[i] = 1 << (c - 'a')
+				// Its first letter; also its second when the letter before
+				// is a one-letter token that with the first letter makes
+				// a particle: a hyphen that slid by one letter
+				// (A-LKHASHPBAN for AL-KHASHIBAN; tokenSim allows two
+				// edits at the front). Only there: second letters are
+				// mostly vowels, which the names' first letters nearly
+				// always hold.
+				n := 1
+				if i > 0 && qt[i-1].initial() && weakTokens[qt[i-1].canon+t.canon[:1]] {
+					n = 2
+				}
+				for _, c := range []byte(t.canon[:n]) {
+					if c >= 'a' && c <= 'z' {
+						qFirst[i] |= 1 << (c - 'a')
+					}
 				}
 			}
 		}
@@ -250,7 +268,7 @@ func (idx *Index) Search(q Query) []Match {
 	// weak word); if that cannot reach the threshold for any name, their
 	// postings only raise the names already touched.
 	if len(common) > 0 {
-		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, wRepeated,
+		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, shortQ, wRepeated,
 			nParticles+nWeakLong+len(initials), q.Threshold-evidenceBoost(q))
 		for _, c := range common {
 			unit++
@@ -366,6 +384,11 @@ func (idx *Index) Search(q Query) []Match {
 				xa += float64(h.weakLongW)
 				xas += joinedFactor * float64(h.weakLongW)
 			}
+			// A short rare token may be a particle of the name misspelt.
+			if k := particleTypos(nq&shortQ, int(h.nWeak), nParticles); k > 0 {
+				xa += k * float64(h.weakW)
+				xas += simTypo1 * k * float64(h.weakW)
+			}
 			xa = min(xa, float64(h.weight)-float64(s.acc[id].hitS))
 			xas = min(xas, xa)
 			if xa <= 0 || max(bnd(xas, xa, da), bnd(bi+xas, wi+xa, da)) < floor {
@@ -398,6 +421,11 @@ func (idx *Index) Search(q Query) []Match {
 				x += float64(k) * float64(h.weakW)
 				bx += joinedFactor * float64(k) * float64(h.weakW)
 				du += float64(k)
+			}
+			if k := particleTypos(nq&shortQ, int(h.nWeak), nParticles); k > 0 {
+				x += k * float64(h.weakW)
+				bx += simTypo1 * k * float64(h.weakW)
+				du += k
 			}
 			du = min(du, float64(nfree))
 		}
@@ -560,7 +588,7 @@ func seenCanon(ts []token, c string) bool {
 
 // spanText is the folded text of n tokens from i, joined by spaces.
 func spanText(ts []token, i, n int8) string {
-	if n == 1 {
+	if n == 1 || ts[i+1].cont { // one written word canonicalize split
 		return ts[i].raw
 	}
 	return ts[i].raw + " " + ts[i+1].raw
@@ -668,6 +696,16 @@ func b2i(b bool) int {
 	return 0
 }
 
+// particleTypos is how many of the short rare query tokens sq (bits) may
+// match a particle of a name holding nWeak weak tokens, after the query's
+// own particles took theirs.
+func particleTypos(sq uint32, nWeak, nParticles int) float64 {
+	if sq == 0 {
+		return 0
+	}
+	return float64(max(0, min(mbits.OnesCount32(sq), nWeak-min(nParticles, nWeak))))
+}
+
 // commonUnit is a query token hundreds of names hold, probed as spelled.
 type commonUnit struct {
 	ps []int32
@@ -694,7 +732,7 @@ func evidenceBoost(q Query) float64 {
 // ones, ones near a long weak word) at joinedFactor, weight 1; the other
 // counted tokens stay unmatched. The name's own weight is at least what it
 // matched.
-func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ uint32, wRepeated float64, nExtra int, floor float64) bool {
+func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
 	m := wRepeated
 	for _, c := range common {
 		w := float32(0)
@@ -714,6 +752,12 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ u
 		if longQ&(1<<i) != 0 || nearWeakWords(qt[i:i+1], nil, 1) != 0 {
 			xs += joinedFactor
 			x++
+			continue
+		}
+		// A particle misspelt matches a particle (at most weakWeight).
+		if shortQ&(1<<i) != 0 {
+			xs += simTypo1 * weakWeight
+			x += weakWeight
 			continue
 		}
 		u += qt[i].unmatchedCost()
