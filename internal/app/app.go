@@ -203,7 +203,11 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	}
 	runnerRef = runner
 	built = true
-	handler := restapi.CanonicalPaths(restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies))
+	gateShed := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_gate_shed_total",
+		Help: "Unary screenings refused at the door because COMPLYD_SCREENING_MAX_IN_FLIGHT were in progress."})
+	reg.MustRegister(gateShed)
+	handler := restapi.CanonicalPaths(restapi.ScreeningGate(cfg.ScreeningMaxInFlight, gateShed.Inc, log,
+		restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies)))
 	return &app{Handler: connectapi.RequestID(withCORS(cfg.CORSOrigins, handler)), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
 }

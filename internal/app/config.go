@@ -42,6 +42,9 @@ type config struct {
 	// ScreeningMaxQueueWait refuses new screenings while the queue is not draining
 	// (COMPLYD_SCREENING_MAX_QUEUE_WAIT, default 100ms).
 	ScreeningMaxQueueWait time.Duration
+	// ScreeningMaxInFlight bounds the unary screenings in progress in the process
+	// (COMPLYD_SCREENING_MAX_IN_FLIGHT, default 128; 0 = no bound): restapi.ScreeningGate.
+	ScreeningMaxInFlight int
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).
 	DBMaxConns          int
@@ -178,6 +181,9 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		c.ScreeningDeadline = d
 	}
 	if c.ScreeningMaxQueue, err = envInt("COMPLYD_SCREENING_MAX_QUEUE", 1024); err != nil {
+		return c, err
+	}
+	if c.ScreeningMaxInFlight, err = envInt("COMPLYD_SCREENING_MAX_IN_FLIGHT", 128); err != nil {
 		return c, err
 	}
 	c.ScreeningMaxQueueWait = 100 * time.Millisecond

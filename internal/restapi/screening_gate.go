@@ -1,0 +1,68 @@
+package restapi
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"connectrpc.com/connect"
+
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+)
+
+// ScreeningGate bounds the unary screenings in progress in this process (POST
+// /api/v1/transactions/screen, and ScreenTransaction over gRPC, gRPC-Web and Connect) to max;
+// one more is answered at once, before its body is decoded, transcoded, validated or
+// authenticated (net/http discards the small unread body, so the connection is kept), with 503 SERVICE_UNAVAILABLE and Retry-After: 1 (gRPC and Connect:
+// UNAVAILABLE), as the store's admission answers (docs/screening.md "Overload").
+//
+// The store's admission bounds the screenings waiting for the database; the gate bounds
+// everything before and after that, where an overloaded 2-core server spends its time: a
+// request parsed, transcoded and authenticated only to be refused costs nearly as much CPU as a
+// screening's own share, and when the machine is saturated every goroutine in flight slows down
+// the others, so latency grows with the number in flight (Little's law) while the rate
+// answered does not. With the number in flight bounded, the excess is refused for the cost of
+// reading its headers, and after a stall only max screenings are left to drain.
+//
+// The batch RPC and the stream are not gated: a batch is one request of many screenings, and a
+// stream is paced by its own flow control. max <= 0 disables the gate. onShed, when set, is
+// called for each refusal (complyd_screening_gate_shed_total).
+func ScreeningGate(max int, onShed func(), log *slog.Logger, next http.Handler) http.Handler {
+	if max <= 0 {
+		return next
+	}
+	slots := make(chan struct{}, max)
+	rpc := connect.NewErrorWriter()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !isUnaryScreening(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		select {
+		case slots <- struct{}{}:
+			defer func() { <-slots }()
+			next.ServeHTTP(w, r)
+		default:
+			if onShed != nil {
+				onShed()
+			}
+			e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
+			e.RetryAfter = time.Second
+			if r.URL.Path == screenPath {
+				WriteFailure(w, e)
+				return
+			}
+			w.Header().Set("Retry-After", "1")
+			_ = rpc.Write(w, r, connectapi.ToConnect(r.Context(), log, e))
+		}
+	})
+}
+
+const screenPath = "/api/v1/transactions/screen"
+
+func isUnaryScreening(r *http.Request) bool {
+	return r.Method == http.MethodPost &&
+		(r.URL.Path == screenPath || r.URL.Path == complydv1connect.TransactionServiceScreenTransactionProcedure)
+}

@@ -1,0 +1,81 @@
+package restapi_test
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/restapi"
+)
+
+// TestScreeningGate: with max screenings in progress (held by a handler that does not return),
+// the next unary screening is refused at once, in the caller's protocol: the /api/v1 envelope
+// with 503 SERVICE_UNAVAILABLE and Retry-After, Connect's unavailable, gRPC's status 14; other
+// routes pass; a slot freed admits again.
+func TestScreeningGate(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	entered := make(chan struct{}, 4)
+	next := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/api/v1/cases" {
+			entered <- struct{}{}
+			<-release
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	var shed atomic.Int64
+	srv := httptest.NewServer(restapi.ScreeningGate(2, func() { shed.Add(1) }, slog.New(slog.DiscardHandler), next))
+	t.Cleanup(srv.Close)
+	post := func(path, contentType string) *http.Response {
+		t.Helper()
+		req, err := http.NewRequest(http.MethodPost, srv.URL+path, strings.NewReader(`{"externalId":"x"}`))
+		require.NoError(t, err)
+		req.Header.Set("Content-Type", contentType)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		t.Cleanup(func() { _ = resp.Body.Close() })
+		return resp
+	}
+	held := make(chan *http.Response, 2)
+	for range 2 {
+		go func() { held <- post("/api/v1/transactions/screen", "application/json") }()
+		<-entered
+	}
+
+	resp := post("/api/v1/transactions/screen", "application/json")
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	require.Equal(t, "1", resp.Header.Get("Retry-After"))
+	var env struct {
+		Success bool
+		Error   struct{ Code string }
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&env))
+	require.False(t, env.Success)
+	require.Equal(t, "SERVICE_UNAVAILABLE", env.Error.Code)
+
+	resp = post("/complyd.v1.TransactionService/ScreenTransaction", "application/json")
+	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	body, _ := io.ReadAll(resp.Body)
+	require.Contains(t, string(body), `"code":"unavailable"`)
+
+	resp = post("/complyd.v1.TransactionService/ScreenTransaction", "application/grpc")
+	_, _ = io.ReadAll(resp.Body)
+	require.Equal(t, "14", resp.Header.Get("Grpc-Status")+resp.Trailer.Get("Grpc-Status"))
+
+	require.Equal(t, http.StatusNoContent, post("/api/v1/cases", "application/json").StatusCode, "other routes pass")
+	require.Equal(t, int64(3), shed.Load())
+
+	close(release)
+	for range 2 {
+		require.Equal(t, http.StatusNoContent, (<-held).StatusCode)
+	}
+	go func() { <-entered }()
+	require.Equal(t, http.StatusNoContent, post("/api/v1/transactions/screen", "application/json").StatusCode, "admitted again")
+}
