@@ -176,19 +176,44 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 		time.Sleep(20 * time.Millisecond) // the first takes the lane; the others queue behind it
 	}
 	probe := record(ten.ID, "backlog-probe", "").Tx
+	// A unary screening always has a deadline (its caller's or COMPLYD_SCREENING_DEADLINE).
+	withDeadline := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 2*time.Second) }
 	require.Eventually(t, func() bool {
 		start := time.Now()
-		_, err := st.Prefetch(ctx, probe, false)
+		pctx, cancel := withDeadline()
+		defer cancel()
+		_, err := st.Prefetch(pctx, probe, false)
 		return apperr.CodeOf(err) == apperr.Unavailable && time.Since(start) < 50*time.Millisecond
 	}, 5*time.Second, 10*time.Millisecond, "a screening is refused at once while the case lane is stuck")
 
+	// A screening without a deadline (a stream's item: its stream's in-flight bound paces it) is
+	// not refused for the delay: it waits, and is answered once the lane drains.
+	waited := make(chan error, 1)
+	go func() {
+		_, err := st.Prefetch(ctx, record(ten.ID, "backlog-stream", "").Tx, false)
+		waited <- err
+	}()
+	select {
+	case err := <-waited:
+		require.NotEqual(t, apperr.Unavailable, apperr.CodeOf(err), "a screening without a deadline is not shed for the delay")
+	case <-time.After(100 * time.Millisecond):
+	}
+
 	require.NoError(t, lock.Rollback(ctx)) // the lane drains
 	wg.Wait()
+	select {
+	case err := <-waited:
+		require.NoError(t, err, "the screening without a deadline is answered")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the screening without a deadline was not answered after the lane drained")
+	}
 	for i, err := range errs {
 		require.NoError(t, err, "queued screening %d is stored", i)
 	}
 	require.Eventually(t, func() bool {
-		_, err := st.Prefetch(ctx, probe, false)
+		pctx, cancel := withDeadline()
+		defer cancel()
+		_, err := st.Prefetch(pctx, probe, false)
 		return err == nil
 	}, 5*time.Second, 10*time.Millisecond, "admission reopens once the lane drains")
 }

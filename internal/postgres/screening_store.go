@@ -69,7 +69,8 @@ type ScreeningStoreOptions struct {
 	// one that takes ten (a slow database, a lane of case-opening screenings): the wait can. As
 	// soon as a batch is read whose oldest screening waited less, admission resumes. The commit
 	// lanes count the same way (groupCommitter.behind): a screening admitted while its commit
-	// would wait behind a backlog would have its answer wait too.
+	// would wait behind a backlog would have its answer wait too. It does not apply to a stream's
+	// screenings or those without a deadline (screening.Paced): they wait, bounded by MaxQueue.
 	MaxQueueWait time.Duration
 }
 
@@ -196,7 +197,12 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	if err := ctx.Err(); err != nil {
 		return screening.Prefetch{}, err // the caller has gone: no database work for it
 	}
-	if time.Duration(s.waited.Load()) > s.maxWait && len(s.pf.ch) > 0 || s.gc.behind(s.maxWait) {
+	// The delay half of admission protects an answer its caller waits for with a short budget
+	// (every unary screening has one: its own deadline or COMPLYD_SCREENING_DEADLINE). A stream's
+	// screening, or one without a deadline (screening.Paced), is paced by its stream's in-flight
+	// bound and the queue's size instead: it waits rather than being refused, so a stream whose
+	// 512 screenings finish at once is not refused its next messages while their commits drain.
+	if !screening.Paced(ctx) && s.draining() {
 		return screening.Prefetch{}, s.refuse()
 	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, queued: time.Now(), done: make(chan struct{})}
@@ -211,6 +217,13 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	case <-ctx.Done():
 		return screening.Prefetch{}, ctx.Err()
 	}
+}
+
+// draining reports whether a screening admitted now would wait behind a backlog: the read
+// queue's last batch waited longer than MaxQueueWait while screenings are still waiting, or a
+// commit lane is behind the same way (groupCommitter.behind).
+func (s *ScreeningStore) draining() bool {
+	return time.Duration(s.waited.Load()) > s.maxWait && len(s.pf.ch) > 0 || s.gc.behind(s.maxWait)
 }
 
 // refuse counts and answers a screening refused at admission.
