@@ -16,7 +16,11 @@ type indexedName struct {
 	tokens []token
 	// comp[j] is tokens j and j+1 written as one word (Al Qaida → alqaida), so
 	// a query that joins them matches; nil for one-token names.
-	comp   []token
+	comp []token
+	// comp3[j] is tokens j, j+1 and j+2 written as one word (Saif Al-Arab →
+	// saifalarab), so a query that runs three listed words together matches;
+	// nil for names of fewer than three tokens.
+	comp3  []token
 	strong int     // number of strong tokens
 	weight float64 // sum of token weights
 	maxW   float64 // the largest token weight
@@ -56,8 +60,9 @@ type Index struct {
 	// token hits any name token within edit distance ~2), the token without an
 	// attached particle and its deletions, each pair of adjacent tokens joined,
 	// and the romanisation skeleton of tokens and pairs (prefixed by
-	// skelMark). A posting is name<<slotBits | slot, where the slot says which
-	// token (or pair, compSlot+j) holds the key, so the search can bound a
+	// skelMark), and each run of three adjacent tokens joined (comp3). A
+	// posting is name<<slotBits | slot, where the slot says which token (or
+	// pair, compSlot+j, or triple, tripSlot+j) holds the key, so the search can bound a
 	// name's score by the weight of what it hit. Neither holds a pointer, so
 	// the garbage collector does not walk them (hundreds of thousands of
 	// keys: as a map of strings to slices they made every collection's
@@ -74,11 +79,13 @@ type Index struct {
 	scratch sync.Pool
 }
 
-// Posting layout: the low slotBits bits are a token position (< maxNameTokens)
-// or compSlot + the position of a joined pair's first token.
+// Posting layout: the low slotBits bits are a token position (< maxNameTokens),
+// compSlot + the position of a joined pair's first token, or tripSlot + the
+// position of a joined triple's first token.
 const (
-	slotBits = 7
+	slotBits = 8
 	compSlot = 64
+	tripSlot = 128
 	slotMask = 1<<slotBits - 1
 	// skelMark prefixes skeleton keys so that they never equal a spelling key.
 	skelMark = '#'
@@ -104,6 +111,10 @@ func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
 
 // spanWeight is the weight of the token or joined pair a posting points at.
 func (nm *indexedName) spanWeight(slot int32) float64 {
+	if slot >= tripSlot {
+		j := slot - tripSlot
+		return nm.tokens[j].w + nm.tokens[j+1].w + nm.tokens[j+2].w
+	}
 	if slot >= compSlot {
 		j := slot - compSlot
 		return nm.tokens[j].w + nm.tokens[j+1].w
@@ -195,6 +206,9 @@ func (idx *Index) weigh() {
 		for j := range nm.comp {
 			nm.comp[j].w = nm.tokens[j].w + nm.tokens[j+1].w
 		}
+		for j := range nm.comp3 {
+			nm.comp3[j].w = nm.tokens[j].w + nm.tokens[j+1].w + nm.tokens[j+2].w
+		}
 	}
 }
 
@@ -246,7 +260,8 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 	if len(toks) > maxNameTokens {
 		toks = toks[:maxNameTokens]
 	}
-	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil)}
+	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil),
+		comp3: joinTriples(toks)}
 	for i, t := range toks {
 		if !t.weak && !t.initial() {
 			nm.strong++
@@ -302,6 +317,11 @@ func (idx *Index) indexName(del map[string][]int32, id int32) {
 			add(string(skelMark)+c.skel, slot)
 		}
 	}
+	for j, c := range nm.comp3 {
+		if c.canon != "" {
+			add(c.canon, int32(tripSlot+j))
+		}
+	}
 }
 
 // joinPairs appends to buf, for each pair of adjacent tokens, the two written
@@ -313,7 +333,7 @@ func joinPairs(toks []token, buf []token) []token {
 	}
 	for j := 0; j+1 < len(toks); j++ {
 		a, b := toks[j], toks[j+1]
-		if a.initial() || b.initial() || (a.weak && b.weak) || len(a.raw)+len(b.raw) > 30 {
+		if a.initial() || b.initial() || (a.weak && b.weak) || len(a.raw)+len(b.raw) > maxJoinedLen {
 			buf = append(buf, token{})
 			continue
 		}
@@ -324,8 +344,8 @@ func joinPairs(toks []token, buf []token) []token {
 			// Two tokens canonicalize split from one written word
 			// (Abdulalhi → abd + alhi): joined, they are that word.
 			raw = a.raw
-		} else if cs := canonicalize(raw); len(cs) == 1 {
-			canon = cs[0]
+		} else {
+			canon = joinedCanon(raw, canon)
 		}
 		c := newToken(raw, canon)
 		c.weak = false
@@ -333,6 +353,55 @@ func joinPairs(toks []token, buf []token) []token {
 		buf = append(buf, c)
 	}
 	return buf
+}
+
+// maxJoinedLen is the longest joined pair or triple (as written) that is
+// indexed and compared; two long words run together
+// (OBEDINENNAYADVIGATELESTROITELNAYA, 33 letters) are within it.
+const maxJoinedLen = 48
+
+// joinedCanon is the canonical spelling of words written as one.
+func joinedCanon(raw, concat string) string {
+	if cs := canonicalize(raw); len(cs) == 1 {
+		return cs[0]
+	}
+	return concat
+}
+
+// joinTriples returns, for each run of three adjacent tokens, the three
+// written as one word (Saif Al Arab → saifalarab), nil for names under three
+// tokens; an empty token where one is an initial, two are weak, or the run
+// is longer than maxJoinedLen. Tokens canonicalize split from one word
+// (abd + rahman) add their word once.
+func joinTriples(toks []token) []token {
+	if len(toks) < 3 {
+		return nil
+	}
+	out := make([]token, len(toks)-2)
+	for j := range out {
+		ts := toks[j : j+3]
+		nWeak, raw, canon := 0, "", ""
+		ok := true
+		for k, t := range ts {
+			canon += t.canon
+			if t.initial() {
+				ok = false
+			}
+			if t.weak {
+				nWeak++
+			}
+			if k == 0 || !t.cont {
+				raw += t.raw
+			}
+		}
+		if !ok || nWeak > 1 || len(raw) > maxJoinedLen {
+			continue
+		}
+		c := newToken(raw, joinedCanon(raw, canon))
+		c.weak = false
+		out[j] = c
+	}
+	return out
 }
 
 // oneWord reports whether adjacent tokens a and b are one written word that

@@ -449,6 +449,21 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			}
 		}
 	}
+	// Three listed words written as one query token (Saifalarab for Saif
+	// Al-Arab).
+	for j, c := range n.comp3 {
+		if c.canon == "" || nDone&(7<<j) != 0 {
+			continue
+		}
+		for qi := range q {
+			if q[qi].piece || qDone&(1<<qi) != 0 {
+				continue
+			}
+			if s, d := joinedSim(c, q[qi]); s > 0 {
+				add(compPair(int8(qi), 1, int8(j), 3, s, d, false))
+			}
+		}
+	}
 	if len(pairs) == 0 {
 		return alignment{}, buf
 	}
@@ -472,9 +487,9 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		usedQ |= qm
 		usedN |= nmk
 		chosen = append(chosen, p)
-		wn := n.tokens[p.ni].w
-		if p.nn == 2 {
-			wn += n.tokens[p.ni+1].w
+		wn := 0.0
+		for k := p.ni; k < p.ni+p.nn; k++ {
+			wn += n.tokens[k].w
 		}
 		matched += p.sim * wn
 		wMatched += wn

@@ -165,7 +165,9 @@ func (idx *Index) Search(q Query) []Match {
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
 			var bits uint64
-			if sl := p & slotMask; sl >= compSlot {
+			if sl := p & slotMask; sl >= tripSlot {
+				bits = 7 << (sl - tripSlot)
+			} else if sl >= compSlot {
 				bits = 3 << (sl - compSlot)
 			} else {
 				bits = 1 << sl
@@ -586,12 +588,16 @@ func seenCanon(ts []token, c string) bool {
 	return false
 }
 
-// spanText is the folded text of n tokens from i, joined by spaces.
+// spanText is the folded text of n tokens from i, joined by spaces (a word
+// canonicalize split is written once).
 func spanText(ts []token, i, n int8) string {
-	if n == 1 || ts[i+1].cont { // one written word canonicalize split
-		return ts[i].raw
+	s := ts[i].raw
+	for k := i + 1; k < i+n; k++ {
+		if !ts[k].cont {
+			s += " " + ts[k].raw
+		}
 	}
-	return ts[i].raw + " " + ts[i+1].raw
+	return s
 }
 
 // longWeakTokens are the weak words of five letters or more (fewer than

@@ -1,0 +1,45 @@
+package sanctions
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestSearchSpacingRules: listed names written with other spacing (issue 18,
+// spacing-joined), each found at the default threshold with the rule a
+// reviewer can check.
+func TestSearchSpacingRules(t *testing.T) {
+	t.Parallel()
+	_, idx := realLists(t)
+	for _, c := range []struct{ query, entry, want string }{
+		// Three listed words run together into one query token (joined
+		// triples are index keys, as adjacent pairs are).
+		{"Saifalarab GADDAFI", "ofac-sdn:12631", `"saifalarab"~"saif al arab" (joined: spacing differs)`},
+		{"Saif Alarabgaddafi", "ofac-sdn:12631", `"alarabgaddafi"~"al arab gaddafi" (joined: spacing differs)`},
+		{"Kyonghwanmun", "ofac-sdn:22997", `"kyonghwanmun"~"kyong hwan mun" (joined: spacing differs)`},
+		{"NOVOSIBIRSKIIPRIBOROSTROITELNYIZAVOD", "ofac-sdn:46678",
+			`"novosibirskiipriborostroitelnyizavod"~"novosibirskii priborostroitelnyi zavod" (joined: spacing differs)`},
+		// Two long listed words joined: 33 letters, over the old limit of 30.
+		{"OBEDINENNAYADVIGATELESTROITELNAYA KORPORATSIYA", "ofac-sdn:37782",
+			`"obedinennayadvigatelestroitelnaya"~"obedinennaya dvigatelestroitelnaya" (joined: spacing differs)`},
+	} {
+		requireExplained(t, idx, c.query, c.entry, c.want)
+	}
+}
+
+// requireExplained requires that query finds entry at the default threshold
+// with an explanation holding want.
+func requireExplained(t *testing.T, idx *Index, query, entry, want string) {
+	t.Helper()
+	ms := idx.Search(Query{Name: query})
+	var got *Match
+	for i := range ms {
+		if ms[i].EntryID == entry {
+			got = &ms[i]
+		}
+	}
+	require.NotNil(t, got, "%s: %v", query, ms)
+	require.Contains(t, got.Explanation.String(), want, query)
+	t.Logf("%s → %s", query, got.Explanation)
+}
