@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -345,7 +346,7 @@ func joinPairs(toks []token, buf []token) []token {
 			// (Abdulalhi → abd + alhi): joined, they are that word.
 			raw = a.raw
 		} else {
-			canon = joinedCanon(raw, canon)
+			canon = joinedCanon(raw, toks[j:j+2])
 		}
 		c := newToken(raw, canon)
 		c.weak = false
@@ -360,12 +361,25 @@ func joinPairs(toks []token, buf []token) []token {
 // (OBEDINENNAYADVIGATELESTROITELNAYA, 33 letters) are within it.
 const maxJoinedLen = 48
 
-// joinedCanon is the canonical spelling of words written as one.
-func joinedCanon(raw, concat string) string {
-	if cs := canonicalize(raw); len(cs) == 1 {
+// joinedCanon is the canonical spelling of tokens ts written as one word
+// raw. When canonicalize splits that word (an abd… compound), it is its
+// pieces run together: Abdullah Ragab written as one word is abd + lahragab,
+// so the pair is abdlahragab, the spelling of a query that joins it (before,
+// abdullahragab, which no query token can be: a written abd… word is always
+// split). When a token is itself a piece of a split word, the tokens' own
+// spellings run together (Abdelrah man: rah + man is rahman).
+func joinedCanon(raw string, ts []token) string {
+	cs := canonicalize(raw)
+	if len(cs) == 1 {
 		return cs[0]
 	}
-	return concat
+	if slices.ContainsFunc(ts, func(t token) bool { return t.piece }) {
+		cs = cs[:0]
+		for _, t := range ts {
+			cs = append(cs, t.canon)
+		}
+	}
+	return strings.Join(cs, "")
 }
 
 // joinTriples returns, for each run of three adjacent tokens, the three
@@ -380,10 +394,9 @@ func joinTriples(toks []token) []token {
 	out := make([]token, len(toks)-2)
 	for j := range out {
 		ts := toks[j : j+3]
-		nWeak, raw, canon := 0, "", ""
+		nWeak, raw := 0, ""
 		ok := true
 		for k, t := range ts {
-			canon += t.canon
 			if t.initial() {
 				ok = false
 			}
@@ -397,7 +410,7 @@ func joinTriples(toks []token) []token {
 		if !ok || nWeak > 1 || len(raw) > maxJoinedLen {
 			continue
 		}
-		c := newToken(raw, joinedCanon(raw, canon))
+		c := newToken(raw, joinedCanon(raw, ts))
 		c.weak = false
 		out[j] = c
 	}
@@ -511,8 +524,11 @@ type nameAcc struct {
 	slots                  uint64
 	hitN, hitS, hitQ, ucur float32
 	umark                  int32
-	units                  uint16 // the number of units that hit the name
-	qmask                  uint16 // the query tokens those units cover
+	units                  uint8 // the number of units that hit the name
+	// wordPair: the current unit, one written word of the query split in
+	// two, hit a joined pair or triple of the name (counted as two units).
+	wordPair bool
+	qmask    uint16 // the query tokens those units cover
 }
 
 // nameHot is the part of an indexed name the search bound reads for every

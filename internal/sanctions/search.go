@@ -155,6 +155,9 @@ func (idx *Index) Search(q Query) []Match {
 	var commonBuf [maxQueryTokens]commonUnit
 	common := commonBuf[:0]
 	noNew := false // visit raises only the names already touched
+	// wordUnit: the unit is one written word canonicalize split (an abd…
+	// compound); a listed pair it hits is two strong pairs (nameScore).
+	wordUnit := false
 	visit := func(list []int32, ws []float32) {
 		for i, p := range list {
 			id := p >> slotBits
@@ -165,7 +168,8 @@ func (idx *Index) Search(q Query) []Match {
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
 			var bits uint64
-			if sl := p & slotMask; sl >= tripSlot {
+			sl := p & slotMask
+			if sl >= tripSlot {
 				bits = 7 << (sl - tripSlot)
 			} else if sl >= compSlot {
 				bits = 3 << (sl - compSlot)
@@ -194,10 +198,15 @@ func (idx *Index) Search(q Query) []Match {
 				}
 				s.acc[id].umark = unit
 				s.acc[id].units++
+				s.acc[id].wordPair = false
 				s.acc[id].ucur = w
 				s.utouch = append(s.utouch, id)
 			} else if w > s.acc[id].ucur {
 				s.acc[id].ucur = w
+			}
+			if wordUnit && sl >= compSlot && !s.acc[id].wordPair {
+				s.acc[id].wordPair = true
+				s.acc[id].units++
 			}
 		}
 	}
@@ -259,11 +268,13 @@ func (idx *Index) Search(q Query) []Match {
 		unit++
 		// The joined spelling itself and its skeleton: a query that splits a
 		// listed word and also misspells it is left to the other tokens.
+		wordUnit = oneWord(qt[j], qt[j+1])
 		s.keyBuf = append(s.keyBuf[:0], c.canon...)
 		visit(idx.lookupW(s.keyBuf))
 		probeSkel(c.skel)
 		endUnit(3 << j)
 	}
+	wordUnit = false
 	// The common tokens last. A name none of the other units hit can only
 	// match through them (and through initials, particles, repeats, and
 	// the tokens that may match without a hit: long ones, ones near a long

@@ -23,6 +23,13 @@ func TestSearchSpacingRules(t *testing.T) {
 		// Two long listed words joined: 33 letters, over the old limit of 30.
 		{"OBEDINENNAYADVIGATELESTROITELNAYA KORPORATSIYA", "ofac-sdn:37782",
 			`"obedinennayadvigatelestroitelnaya"~"obedinennaya dvigatelestroitelnaya" (joined: spacing differs)`},
+		// A join that hides an abd… compound: the query word is split abd +
+		// lahragab, and so is the listed pair joined (joinedCanon).
+		{"Abdullahragab", "un-sc:2786246", `"abdullahragab"~"abdullah ragab" (joined: spacing differs)`},
+		{"Abdallahragab", "un-sc:2786246", `"abdallahragab"~"abdullah ragab" (joined: spacing differs)`},
+		// A particle joined to the word before it is matched as that pair,
+		// not left to an exact particle elsewhere in the query.
+		{"Saifal-arab AL-GADDAFI", "ofac-sdn:12631", `"saifal"~"saif al" (joined: spacing differs)`},
 	} {
 		requireExplained(t, idx, c.query, c.entry, c.want)
 	}
