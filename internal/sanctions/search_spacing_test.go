@@ -50,3 +50,33 @@ func requireExplained(t *testing.T, idx *Index, query, entry, want string) {
 	require.Contains(t, got.Explanation.String(), want, query)
 	t.Logf("%s → %s", query, got.Explanation)
 }
+
+// TestAttachedLegalForm: a legal form written onto a word of the name (no
+// space) is dropped like the legal form it is; forms a name word may end or
+// begin with (co, sa, ao, corp) are left alone.
+func TestAttachedLegalForm(t *testing.T) {
+	t.Parallel()
+	canon := func(name string) []string {
+		var out []string
+		for _, t := range tokenize(name) {
+			out = append(out, t.canon)
+		}
+		return out
+	}
+	for name, want := range map[string][]string{
+		"SHAHID TONDGOYAN PETROCHEMICALCOMPANY": {"shahid", "tondgoyan", "petrochemical"},
+		"OTKRITIE CAPITAL CYPRUSLIMITED":        {"otkritie", "capital", "cyprus"},
+		"UNITED AIRCRAFTCORPORATION":            {"united", "aircraft"},
+		"NPK URALVAGONZAVODOAO":                 {"npk", "uralvagonzavod"},
+		"ELINS STCJSC":                          {"elins", "stc"},
+		"LLCTSTO DELTA-AERO":                    {"tsto", "delta", "aero"},
+		"INSURANCE COMPANYSBERBANK":             {"insurance", "sberbank"},
+		"Francisco Telecorp":                    {"francisco", "telecorp"},
+		"OOOZENIT":                              {"zenit"},
+	} {
+		require.Equal(t, want, canon(name), name)
+	}
+	_, idx := realLists(t)
+	requireExplained(t, idx, "SHAHID TONDGOYAN PETROCHEMICALCOMPANY", "ofac-sdn:15955", `"petrochemical"~"petrochemical" (exact)`)
+	requireExplained(t, idx, "ELINS STCJSC", "ofac-sdn:39183", `"stc"~"stc" (exact)`)
+}
