@@ -16,9 +16,11 @@ type token struct {
 	phon string
 	// skel is the romanisation skeleton of canon (skeleton.go).
 	skel string
-	// bare is canon without an attached particle (alzawahiri → zawahiri), "" if none;
-	// bareSkel is its skeleton.
+	// bare is canon without an attached particle (alzawahiri → zawahiri) or
+	// title (sheikhshafi → shafi), "" if none; bareSkel is its skeleton;
+	// bareTitle says a title was taken off.
 	bare, bareSkel string
+	bareTitle      bool
 	// mask and rawMask have bit c-'a' set for each letter c in canon, raw: an
 	// edit changes at most two bits, so tokens whose masks differ in more than
 	// 2·d bits are more than d edits apart (a cheap test before osaDistance).
@@ -51,6 +53,9 @@ func newToken(raw, canon string) token {
 		weak: weakTokens[canon], w: 1}
 	if t.weak {
 		t.w = weakWeight
+	}
+	if rest := stripTitle(canon); rest != "" {
+		t.bare, t.bareTitle = rest, true
 	}
 	if t.bare != "" {
 		t.bareSkel = skeleton(t.bare)

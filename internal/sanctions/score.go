@@ -19,6 +19,8 @@ const (
 	KindJoined MatchKind = "joined"
 	// KindParticle: one side writes a particle attached that the other leaves out (Alzawahiri ~ Zawahiri).
 	KindParticle MatchKind = "particle"
+	// KindTitle: one side writes a title attached that the other leaves out (Sheikhshafi ~ Shafi).
+	KindTitle MatchKind = "title"
 )
 
 // Token similarities. They are the only scoring constants besides the
@@ -342,16 +344,22 @@ func pairTokens(q, n token) (float64, MatchKind, int) {
 	if sim >= simTypo1 || q.weak || n.weak {
 		return sim, kind, dist
 	}
-	try := func(a, b token) {
+	try := func(a, b token, k MatchKind) {
 		if s, _, d := tokenSim(a, b); s*particleFactor > sim && s >= simTypo1 {
-			sim, kind, dist = s*particleFactor, KindParticle, d
+			sim, kind, dist = s*particleFactor, k, d
 		}
 	}
+	attached := func(t token) MatchKind {
+		if t.bareTitle {
+			return KindTitle
+		}
+		return KindParticle
+	}
 	if q.bare != "" {
-		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n)
+		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n, attached(q))
 	}
 	if n.bare != "" {
-		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel})
+		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel}, attached(n))
 	}
 	return sim, kind, dist
 }

@@ -80,3 +80,17 @@ func TestAttachedLegalForm(t *testing.T) {
 	requireExplained(t, idx, "SHAHID TONDGOYAN PETROCHEMICALCOMPANY", "ofac-sdn:15955", `"petrochemical"~"petrochemical" (exact)`)
 	requireExplained(t, idx, "ELINS STCJSC", "ofac-sdn:39183", `"stc"~"stc" (exact)`)
 }
+
+// TestSearchAttachedTitle: a title written onto the name (Sheikhshafi) is
+// compared without it, like an attached particle, and explained as a title;
+// titles that begin ordinary names (Imam-, Lord-) are not taken off.
+func TestSearchAttachedTitle(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "shafi", stripTitle("sheikhshafi"))
+	require.Equal(t, "abubakar", stripTitle("sheikhabubakar"))
+	require.Equal(t, "", stripTitle("imamoglu"))
+	require.Equal(t, "", stripTitle("sheikhov")) // three letters would remain
+	_, idx := realLists(t)
+	requireExplained(t, idx, "Sheikhshafi al-Ajmi", "un-sc:6908397", `"sheikhshafi"~"shafi" (title attached on one side only)`)
+	requireExplained(t, idx, "Mullahnaeem Barech", "un-sc:110897", `"mullahnaeem"~"naeem" (title attached on one side only)`)
+}
