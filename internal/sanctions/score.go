@@ -461,11 +461,15 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	// two or three words of the other side written as one: Abdullahragab
 	// (abd + lahragab) ~ Abdullah Ragab, Abdulrahmankhan ~ Abdul Rahman
 	// Khan. Both sides' joined spellings are joinedCanon's.
+	namePieces := slices.ContainsFunc(n.tokens, func(t token) bool { return t.piece })
 	for j, c := range qcomp {
 		if c.canon == "" || qDone&(3<<j) != 0 {
 			continue
 		}
 		one := oneWord(q[j], q[j+1])
+		if !one && !namePieces {
+			continue // neither side holds a split word: nothing to compare
+		}
 		for k, nc := range n.comp {
 			if nc.canon == "" || nDone&(3<<k) != 0 || one == oneWord(n.tokens[k], n.tokens[k+1]) {
 				continue
