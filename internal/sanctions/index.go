@@ -55,6 +55,10 @@ type Index struct {
 	// hot[i] holds what the search's bound reads of names[i], packed so that
 	// the thousands of names a query touches cost one cache line per two.
 	hot []nameHot
+	// initials[i] has bit c-'a' set for each one-letter token c of
+	// names[i] (a query initial matches it exactly); read only for names
+	// whose hot record says they hold one (nameHasInitial).
+	initials []uint32
 	// del maps the hash of each key to the names holding it, as a span of
 	// postings. Keys are each strong canonical token and each of its
 	// one-letter deletions (symmetric-delete candidate generation: a query
@@ -546,9 +550,14 @@ type nameHot struct {
 // heavyWeight splits a name's first letters for the initials bound.
 const heavyWeight = 0.6
 
+// nameHasInitial is set in nameHot.firsts (above the 26 letters) when the
+// name holds a one-letter token: Index.initials says which.
+const nameHasInitial = 1 << 31
+
 // packHot fills idx.hot from idx.names (after weigh).
 func (idx *Index) packHot() {
 	idx.hot = make([]nameHot, len(idx.names))
+	idx.initials = make([]uint32, len(idx.names))
 	for i := range idx.names {
 		nm := &idx.names[i]
 		idx.hot[i] = nameHot{weight: float32(nm.weight), maxW: float32(nm.maxW), weakW: float32(nm.weakW),
@@ -557,6 +566,10 @@ func (idx *Index) packHot() {
 		for _, t := range nm.tokens {
 			if c := t.canon[0]; c >= 'a' && c <= 'z' && !t.weak && t.w >= heavyWeight {
 				idx.hot[i].firstsHeavy |= 1 << (c - 'a')
+			}
+			if t.initial() {
+				idx.initials[i] |= 1 << (t.canon[0] - 'a')
+				idx.hot[i].firsts |= nameHasInitial
 			}
 		}
 		for fl := nm.long; fl != 0; fl &= fl - 1 {
