@@ -44,7 +44,7 @@ func TestEvaluate(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, res[0].F1, 0.99)
 	require.GreaterOrEqual(t, res[0].Precision, 0.998)
-	require.GreaterOrEqual(t, res[0].Recall, 0.98)
+	require.GreaterOrEqual(t, res[0].Recall, 0.99)
 	// The per-kind targets are recall ≥ 0.95 and false alerts < 1%.
 	// typo-2 (0.97 tune / 0.93 held-out) does not reach it on the held-out
 	// split yet. These floors guard what is reached.
@@ -52,6 +52,10 @@ func TestEvaluate(t *testing.T) {
 		switch {
 		case k.Label == LabelPositive && k.Kind == "typo-2":
 			require.GreaterOrEqual(t, k.Rate, 0.92, "recall of %s", k.Kind)
+		case k.Label == LabelPositive && k.Kind == "spacing-joined":
+			// 0.995 tune / 0.996 held-out since the joined-triple, abd-join,
+			// attached legal form and title rules.
+			require.GreaterOrEqual(t, k.Rate, 0.99, "recall of %s", k.Kind)
 		case k.Label == LabelPositive:
 			require.GreaterOrEqual(t, k.Rate, 0.95, "recall of %s", k.Kind)
 		default:

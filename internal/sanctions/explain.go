@@ -84,8 +84,8 @@ func (ex Explanation) String() string {
 					how += "s"
 				}
 			}
-		case KindParticle:
-			how = "particle attached on one side only"
+		case KindParticle, KindTitle:
+			how = string(t.Kind) + " attached on one side only"
 			if t.Edits > 0 {
 				how += fmt.Sprintf(", and %d edit", t.Edits)
 				if t.Edits > 1 {

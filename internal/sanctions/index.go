@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -16,7 +17,11 @@ type indexedName struct {
 	tokens []token
 	// comp[j] is tokens j and j+1 written as one word (Al Qaida → alqaida), so
 	// a query that joins them matches; nil for one-token names.
-	comp   []token
+	comp []token
+	// comp3[j] is tokens j, j+1 and j+2 written as one word (Saif Al-Arab →
+	// saifalarab), so a query that runs three listed words together matches;
+	// nil for names of fewer than three tokens.
+	comp3  []token
 	strong int     // number of strong tokens
 	weight float64 // sum of token weights
 	maxW   float64 // the largest token weight
@@ -50,14 +55,19 @@ type Index struct {
 	// hot[i] holds what the search's bound reads of names[i], packed so that
 	// the thousands of names a query touches cost one cache line per two.
 	hot []nameHot
+	// initials[i] has bit c-'a' set for each one-letter token c of
+	// names[i] (a query initial matches it exactly); read only for names
+	// whose hot record says they hold one (nameHasInitial).
+	initials []uint32
 	// del maps the hash of each key to the names holding it, as a span of
 	// postings. Keys are each strong canonical token and each of its
 	// one-letter deletions (symmetric-delete candidate generation: a query
 	// token hits any name token within edit distance ~2), the token without an
 	// attached particle and its deletions, each pair of adjacent tokens joined,
 	// and the romanisation skeleton of tokens and pairs (prefixed by
-	// skelMark). A posting is name<<slotBits | slot, where the slot says which
-	// token (or pair, compSlot+j) holds the key, so the search can bound a
+	// skelMark), and each run of three adjacent tokens joined (comp3). A
+	// posting is name<<slotBits | slot, where the slot says which token (or
+	// pair, compSlot+j, or triple, tripSlot+j) holds the key, so the search can bound a
 	// name's score by the weight of what it hit. Neither holds a pointer, so
 	// the garbage collector does not walk them (hundreds of thousands of
 	// keys: as a map of strings to slices they made every collection's
@@ -74,11 +84,13 @@ type Index struct {
 	scratch sync.Pool
 }
 
-// Posting layout: the low slotBits bits are a token position (< maxNameTokens)
-// or compSlot + the position of a joined pair's first token.
+// Posting layout: the low slotBits bits are a token position (< maxNameTokens),
+// compSlot + the position of a joined pair's first token, or tripSlot + the
+// position of a joined triple's first token.
 const (
-	slotBits = 7
+	slotBits = 8
 	compSlot = 64
+	tripSlot = 128
 	slotMask = 1<<slotBits - 1
 	// skelMark prefixes skeleton keys so that they never equal a spelling key.
 	skelMark = '#'
@@ -104,6 +116,10 @@ func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
 
 // spanWeight is the weight of the token or joined pair a posting points at.
 func (nm *indexedName) spanWeight(slot int32) float64 {
+	if slot >= tripSlot {
+		j := slot - tripSlot
+		return nm.tokens[j].w + nm.tokens[j+1].w + nm.tokens[j+2].w
+	}
 	if slot >= compSlot {
 		j := slot - compSlot
 		return nm.tokens[j].w + nm.tokens[j+1].w
@@ -195,6 +211,9 @@ func (idx *Index) weigh() {
 		for j := range nm.comp {
 			nm.comp[j].w = nm.tokens[j].w + nm.tokens[j+1].w
 		}
+		for j := range nm.comp3 {
+			nm.comp3[j].w = nm.tokens[j].w + nm.tokens[j+1].w + nm.tokens[j+2].w
+		}
 	}
 }
 
@@ -246,7 +265,8 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 	if len(toks) > maxNameTokens {
 		toks = toks[:maxNameTokens]
 	}
-	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil)}
+	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil),
+		comp3: joinTriples(toks)}
 	for i, t := range toks {
 		if !t.weak && !t.initial() {
 			nm.strong++
@@ -302,6 +322,11 @@ func (idx *Index) indexName(del map[string][]int32, id int32) {
 			add(string(skelMark)+c.skel, slot)
 		}
 	}
+	for j, c := range nm.comp3 {
+		if c.canon != "" {
+			add(c.canon, int32(tripSlot+j))
+		}
+	}
 }
 
 // joinPairs appends to buf, for each pair of adjacent tokens, the two written
@@ -313,7 +338,7 @@ func joinPairs(toks []token, buf []token) []token {
 	}
 	for j := 0; j+1 < len(toks); j++ {
 		a, b := toks[j], toks[j+1]
-		if a.initial() || b.initial() || (a.weak && b.weak) || len(a.raw)+len(b.raw) > 30 {
+		if a.initial() || b.initial() || (a.weak && b.weak) || len(a.raw)+len(b.raw) > maxJoinedLen {
 			buf = append(buf, token{})
 			continue
 		}
@@ -324,8 +349,8 @@ func joinPairs(toks []token, buf []token) []token {
 			// Two tokens canonicalize split from one written word
 			// (Abdulalhi → abd + alhi): joined, they are that word.
 			raw = a.raw
-		} else if cs := canonicalize(raw); len(cs) == 1 {
-			canon = cs[0]
+		} else {
+			canon = joinedCanon(raw, toks[j:j+2])
 		}
 		c := newToken(raw, canon)
 		c.weak = false
@@ -333,6 +358,67 @@ func joinPairs(toks []token, buf []token) []token {
 		buf = append(buf, c)
 	}
 	return buf
+}
+
+// maxJoinedLen is the longest joined pair or triple (as written) that is
+// indexed and compared; two long words run together
+// (OBEDINENNAYADVIGATELESTROITELNAYA, 33 letters) are within it.
+const maxJoinedLen = 48
+
+// joinedCanon is the canonical spelling of tokens ts written as one word
+// raw. When canonicalize splits that word (an abd… compound), it is its
+// pieces run together: Abdullah Ragab written as one word is abd + lahragab,
+// so the pair is abdlahragab, the spelling of a query that joins it (before,
+// abdullahragab, which no query token can be: a written abd… word is always
+// split). When a token is itself a piece of a split word, the tokens' own
+// spellings run together (Abdelrah man: rah + man is rahman).
+func joinedCanon(raw string, ts []token) string {
+	cs := canonicalize(raw)
+	if len(cs) == 1 {
+		return cs[0]
+	}
+	if slices.ContainsFunc(ts, func(t token) bool { return t.piece }) {
+		cs = cs[:0]
+		for _, t := range ts {
+			cs = append(cs, t.canon)
+		}
+	}
+	return strings.Join(cs, "")
+}
+
+// joinTriples returns, for each run of three adjacent tokens, the three
+// written as one word (Saif Al Arab → saifalarab), nil for names under three
+// tokens; an empty token where one is an initial, two are weak, or the run
+// is longer than maxJoinedLen. Tokens canonicalize split from one word
+// (abd + rahman) add their word once.
+func joinTriples(toks []token) []token {
+	if len(toks) < 3 {
+		return nil
+	}
+	out := make([]token, len(toks)-2)
+	for j := range out {
+		ts := toks[j : j+3]
+		nWeak, raw := 0, ""
+		ok := true
+		for k, t := range ts {
+			if t.initial() {
+				ok = false
+			}
+			if t.weak {
+				nWeak++
+			}
+			if k == 0 || !t.cont {
+				raw += t.raw
+			}
+		}
+		if !ok || nWeak > 1 || len(raw) > maxJoinedLen {
+			continue
+		}
+		c := newToken(raw, joinedCanon(raw, ts))
+		c.weak = false
+		out[j] = c
+	}
+	return out
 }
 
 // oneWord reports whether adjacent tokens a and b are one written word that
@@ -442,8 +528,11 @@ type nameAcc struct {
 	slots                  uint64
 	hitN, hitS, hitQ, ucur float32
 	umark                  int32
-	units                  uint16 // the number of units that hit the name
-	qmask                  uint16 // the query tokens those units cover
+	units                  uint8 // the number of units that hit the name
+	// wordPair: the current unit, one written word of the query split in
+	// two, hit a joined pair or triple of the name (counted as two units).
+	wordPair bool
+	qmask    uint16 // the query tokens those units cover
 }
 
 // nameHot is the part of an indexed name the search bound reads for every
@@ -461,9 +550,14 @@ type nameHot struct {
 // heavyWeight splits a name's first letters for the initials bound.
 const heavyWeight = 0.6
 
+// nameHasInitial is set in nameHot.firsts (above the 26 letters) when the
+// name holds a one-letter token: Index.initials says which.
+const nameHasInitial = 1 << 31
+
 // packHot fills idx.hot from idx.names (after weigh).
 func (idx *Index) packHot() {
 	idx.hot = make([]nameHot, len(idx.names))
+	idx.initials = make([]uint32, len(idx.names))
 	for i := range idx.names {
 		nm := &idx.names[i]
 		idx.hot[i] = nameHot{weight: float32(nm.weight), maxW: float32(nm.maxW), weakW: float32(nm.weakW),
@@ -472,6 +566,10 @@ func (idx *Index) packHot() {
 		for _, t := range nm.tokens {
 			if c := t.canon[0]; c >= 'a' && c <= 'z' && !t.weak && t.w >= heavyWeight {
 				idx.hot[i].firstsHeavy |= 1 << (c - 'a')
+			}
+			if t.initial() {
+				idx.initials[i] |= 1 << (t.canon[0] - 'a')
+				idx.hot[i].firsts |= nameHasInitial
 			}
 		}
 		for fl := nm.long; fl != 0; fl &= fl - 1 {

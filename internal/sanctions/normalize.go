@@ -16,9 +16,11 @@ type token struct {
 	phon string
 	// skel is the romanisation skeleton of canon (skeleton.go).
 	skel string
-	// bare is canon without an attached particle (alzawahiri → zawahiri), "" if none;
-	// bareSkel is its skeleton.
+	// bare is canon without an attached particle (alzawahiri → zawahiri) or
+	// title (sheikhshafi → shafi), "" if none; bareSkel is its skeleton;
+	// bareTitle says a title was taken off.
 	bare, bareSkel string
+	bareTitle      bool
 	// mask and rawMask have bit c-'a' set for each letter c in canon, raw: an
 	// edit changes at most two bits, so tokens whose masks differ in more than
 	// 2·d bits are more than d edits apart (a cheap test before osaDistance).
@@ -51,6 +53,9 @@ func newToken(raw, canon string) token {
 		weak: weakTokens[canon], w: 1}
 	if t.weak {
 		t.w = weakWeight
+	}
+	if rest := stripTitle(canon); rest != "" {
+		t.bare, t.bareTitle = rest, true
 	}
 	if t.bare != "" {
 		t.bareSkel = skeleton(t.bare)
@@ -271,19 +276,28 @@ func misspeltLegalForm(fields []string, i int) bool {
 }
 
 // attachedForms are legal forms that lists and customers write onto the name
-// without a space (OOOZENIT, CULTURELLC).
-var attachedPrefixForms = []string{"ooo", "oao", "zao", "pjsc", "ojsc", "cjsc"}
-var attachedSuffixForms = []string{"llc", "ltd", "ooo", "plc", "gmbh", "jsc", "llp", "fze"}
+// without a space (OOOZENIT, CULTURELLC, LLCTSTO, PETROCHEMICALCOMPANY,
+// CYPRUSLIMITED, URALVAGONZAVODOAO, STCJSC); longest first within a letter
+// sequence (pjsc before jsc). Only forms no name word begins or ends with:
+// co, sa, ag, ao and corp, inc are left alone (Francisco, Telecorp).
+var attachedPrefixForms = []string{"company", "pjsc", "ojsc", "cjsc", "ooo", "oao", "zao", "llc", "jsc"}
+var attachedSuffixForms = []string{"corporation", "incorporated", "company", "limited", "gmbh",
+	"pjsc", "ojsc", "cjsc", "llc", "ltd", "ooo", "oao", "zao", "plc", "jsc", "llp", "fze"}
 
-// stripAttachedForm removes an attached legal form when at least four letters remain.
+// minAttachedRest is the fewest letters a word keeps when an attached legal
+// form is taken off it (ELINS STCJSC: the listed ELINS STC JSC keeps stc).
+const minAttachedRest = 3
+
+// stripAttachedForm removes an attached legal form when at least
+// minAttachedRest letters remain.
 func stripAttachedForm(f string) string {
 	for _, p := range attachedPrefixForms {
-		if rest, ok := strings.CutPrefix(f, p); ok && len(rest) >= 4 {
+		if rest, ok := strings.CutPrefix(f, p); ok && len(rest) >= minAttachedRest {
 			return rest
 		}
 	}
 	for _, p := range attachedSuffixForms {
-		if rest, ok := strings.CutSuffix(f, p); ok && len(rest) >= 4 {
+		if rest, ok := strings.CutSuffix(f, p); ok && len(rest) >= minAttachedRest {
 			return rest
 		}
 	}

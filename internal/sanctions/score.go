@@ -19,6 +19,8 @@ const (
 	KindJoined MatchKind = "joined"
 	// KindParticle: one side writes a particle attached that the other leaves out (Alzawahiri ~ Zawahiri).
 	KindParticle MatchKind = "particle"
+	// KindTitle: one side writes a title attached that the other leaves out (Sheikhshafi ~ Shafi).
+	KindTitle MatchKind = "title"
 )
 
 // Token similarities. They are the only scoring constants besides the
@@ -342,16 +344,22 @@ func pairTokens(q, n token) (float64, MatchKind, int) {
 	if sim >= simTypo1 || q.weak || n.weak {
 		return sim, kind, dist
 	}
-	try := func(a, b token) {
+	try := func(a, b token, k MatchKind) {
 		if s, _, d := tokenSim(a, b); s*particleFactor > sim && s >= simTypo1 {
-			sim, kind, dist = s*particleFactor, KindParticle, d
+			sim, kind, dist = s*particleFactor, k, d
 		}
 	}
+	attached := func(t token) MatchKind {
+		if t.bareTitle {
+			return KindTitle
+		}
+		return KindParticle
+	}
 	if q.bare != "" {
-		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n)
+		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n, attached(q))
 	}
 	if n.bare != "" {
-		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel})
+		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel}, attached(n))
 	}
 	return sim, kind, dist
 }
@@ -449,6 +457,54 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			}
 		}
 	}
+	// One written word that canonicalize split (an abd… compound) against
+	// two or three words of the other side written as one: Abdullahragab
+	// (abd + lahragab) ~ Abdullah Ragab, Abdulrahmankhan ~ Abdul Rahman
+	// Khan. Both sides' joined spellings are joinedCanon's.
+	namePieces := slices.ContainsFunc(n.tokens, func(t token) bool { return t.piece })
+	for j, c := range qcomp {
+		if c.canon == "" || qDone&(3<<j) != 0 {
+			continue
+		}
+		one := oneWord(q[j], q[j+1])
+		if !one && !namePieces {
+			continue // neither side holds a split word: nothing to compare
+		}
+		for k, nc := range n.comp {
+			if nc.canon == "" || nDone&(3<<k) != 0 || one == oneWord(n.tokens[k], n.tokens[k+1]) {
+				continue
+			}
+			if s, d := joinedSim(c, nc); s > 0 {
+				add(compPair(int8(j), 2, int8(k), 2, s, d, false))
+			}
+		}
+		if !one {
+			continue
+		}
+		for k, nc := range n.comp3 {
+			if nc.canon == "" || nDone&(7<<k) != 0 {
+				continue
+			}
+			if s, d := joinedSim(c, nc); s > 0 {
+				add(compPair(int8(j), 2, int8(k), 3, s, d, false))
+			}
+		}
+	}
+	// Three listed words written as one query token (Saifalarab for Saif
+	// Al-Arab).
+	for j, c := range n.comp3 {
+		if c.canon == "" || nDone&(7<<j) != 0 {
+			continue
+		}
+		for qi := range q {
+			if q[qi].piece || qDone&(1<<qi) != 0 {
+				continue
+			}
+			if s, d := joinedSim(c, q[qi]); s > 0 {
+				add(compPair(int8(qi), 1, int8(j), 3, s, d, false))
+			}
+		}
+	}
 	if len(pairs) == 0 {
 		return alignment{}, buf
 	}
@@ -472,13 +528,18 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		usedQ |= qm
 		usedN |= nmk
 		chosen = append(chosen, p)
-		wn := n.tokens[p.ni].w
-		if p.nn == 2 {
-			wn += n.tokens[p.ni+1].w
+		wn := 0.0
+		for k := p.ni; k < p.ni+p.nn; k++ {
+			wn += n.tokens[k].w
 		}
 		matched += p.sim * wn
 		wMatched += wn
-		if !p.weak && !(p.qn == 1 && q[p.qi].weak) && !(p.nn == 1 && n.tokens[p.ni].weak) {
+		switch {
+		case p.qn >= 2 && p.nn >= 2:
+			// Joined on both sides (Abdullahragab ~ Abdullah Ragab): as
+			// many strong pairs as the side with fewer strong tokens holds.
+			strongPairs += min(strongIn(q[p.qi:p.qi+p.qn]), strongIn(n.tokens[p.ni:p.ni+p.nn]))
+		case !p.weak && !(p.qn == 1 && q[p.qi].weak) && !(p.nn == 1 && n.tokens[p.ni].weak):
 			strongPairs++
 		}
 	}
@@ -493,6 +554,17 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)
 	return alignment{score: 2 * matched / denom, pairs: chosen[start:len(chosen):len(chosen)], strongPairs: strongPairs}, chosen
+}
+
+// strongIn counts the strong tokens (neither weak nor initials) of ts.
+func strongIn(ts []token) int {
+	n := 0
+	for _, t := range ts {
+		if !t.weak && !t.initial() {
+			n++
+		}
+	}
+	return n
 }
 
 // uniqueExact returns, as bits, the query and name tokens that have exactly
@@ -546,9 +618,15 @@ func compPair(qi, qn, ni, nn int8, s float64, d int, sameWord bool) pairSim {
 	return pairSim{qi: qi, qn: qn, ni: ni, nn: nn, sim: s, kind: KindJoined, dist: d}
 }
 
-// better orders candidate pairs: higher similarity first, then the pair
-// covering more tokens.
+// better orders candidate pairs: a pair of two weak tokens (al ~ al) after
+// every other, then higher similarity first, then the pair covering more
+// tokens. A weak pair adds at most weakWeight; taken first, it could take the
+// particle a joined pair needs (Saifal-arab AL-GADDAFI: al ~ al left saifal ~
+// saif al unmatched).
 func better(a, b pairSim) bool {
+	if a.weak != b.weak {
+		return b.weak
+	}
 	if a.sim != b.sim {
 		return a.sim > b.sim
 	}

@@ -21,6 +21,12 @@ const (
 	weakAliasFactor = 0.93
 )
 
+// roundSlack: a score is reported rounded to three decimals (round3), so a
+// raw score this much under the threshold is kept; every test before the
+// final one (the bound, the raw score) allows for it, or searching at a
+// threshold would drop what searching lower and filtering keeps.
+const roundSlack = 0.0005
+
 // commonPostings is the number of names holding a token above which the
 // search does not probe the token's deletions.
 const commonPostings = 400
@@ -73,7 +79,16 @@ type Match struct {
 // Search returns the entries whose primary name or an alias scores at least
 // q.Threshold against q.Name, best first (ties by entry id), at most q.Limit,
 // one match per entry (its best name).
-func (idx *Index) Search(q Query) []Match {
+func (idx *Index) Search(q Query) []Match { return idx.search(q, nil) }
+
+// searchStats counts a search's work (tests only: Search passes nil).
+type searchStats struct {
+	touched int // names some unit hit
+	scored  int // names the bound let through to nameScore
+}
+
+// search is Search, counting into st when it is not nil.
+func (idx *Index) search(q Query, st *searchStats) []Match {
 	q = q.normalized()
 	qt := tokenize(q.Name)
 	if len(qt) > maxQueryTokens {
@@ -155,6 +170,9 @@ func (idx *Index) Search(q Query) []Match {
 	var commonBuf [maxQueryTokens]commonUnit
 	common := commonBuf[:0]
 	noNew := false // visit raises only the names already touched
+	// wordUnit: the unit is one written word canonicalize split (an abd…
+	// compound); a listed pair it hits is two strong pairs (nameScore).
+	wordUnit := false
 	visit := func(list []int32, ws []float32) {
 		for i, p := range list {
 			id := p >> slotBits
@@ -165,7 +183,10 @@ func (idx *Index) Search(q Query) []Match {
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
 			var bits uint64
-			if sl := p & slotMask; sl >= compSlot {
+			sl := p & slotMask
+			if sl >= tripSlot {
+				bits = 7 << (sl - tripSlot)
+			} else if sl >= compSlot {
 				bits = 3 << (sl - compSlot)
 			} else {
 				bits = 1 << sl
@@ -192,10 +213,15 @@ func (idx *Index) Search(q Query) []Match {
 				}
 				s.acc[id].umark = unit
 				s.acc[id].units++
+				s.acc[id].wordPair = false
 				s.acc[id].ucur = w
 				s.utouch = append(s.utouch, id)
 			} else if w > s.acc[id].ucur {
 				s.acc[id].ucur = w
+			}
+			if wordUnit && sl >= compSlot && !s.acc[id].wordPair {
+				s.acc[id].wordPair = true
+				s.acc[id].units++
 			}
 		}
 	}
@@ -257,11 +283,13 @@ func (idx *Index) Search(q Query) []Match {
 		unit++
 		// The joined spelling itself and its skeleton: a query that splits a
 		// listed word and also misspells it is left to the other tokens.
+		wordUnit = oneWord(qt[j], qt[j+1])
 		s.keyBuf = append(s.keyBuf[:0], c.canon...)
 		visit(idx.lookupW(s.keyBuf))
 		probeSkel(c.skel)
 		endUnit(3 << j)
 	}
+	wordUnit = false
 	// The common tokens last. A name none of the other units hit can only
 	// match through them (and through initials, particles, repeats, and
 	// the tokens that may match without a hit: long ones, ones near a long
@@ -269,7 +297,7 @@ func (idx *Index) Search(q Query) []Match {
 	// postings only raise the names already touched.
 	if len(common) > 0 {
 		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, shortQ, wRepeated,
-			nParticles+nWeakLong+len(initials), q.Threshold-evidenceBoost(q))
+			nParticles+nWeakLong+len(initials), q.Threshold-roundSlack-evidenceBoost(q))
 		for _, c := range common {
 			unit++
 			visit(c.ps, c.ws)
@@ -295,11 +323,15 @@ func (idx *Index) Search(q Query) []Match {
 	if q.Country != "" {
 		boost += countryBoost
 	}
-	// The bound adds float32 weights; a hair of slack keeps it above the score.
-	floor := q.Threshold - boost - 1e-6
+	// The bound adds float32 weights; a hair of slack keeps it above the
+	// score. A score is kept when it rounds (round3) to the threshold.
+	floor := q.Threshold - roundSlack - boost - 1e-6
 	// The long weak words (foundation, shipping) some query token may
 	// match, found once when a candidate first needs them.
-	near, nearDone := uint64(0), false
+	near, nearPair, nearDone := uint64(0), uint64(0), false
+	if st != nil {
+		st.touched += len(s.touched)
+	}
 	for _, id := range s.touched {
 		h := &idx.hot[id]
 		// Two strong pairs are needed when both sides hold two strong
@@ -307,14 +339,31 @@ func (idx *Index) Search(q Query) []Match {
 		// repeated token, an initial or, for the second, a long query token
 		// that hit nothing but may match by two edits (Pkiytani Taliban ~
 		// Pakistani Taliban: the index holds one-letter deletions only).
-		wi, ni := 0.0, 0
-		for _, c := range initials {
-			if bit := uint32(1) << (c - 'a'); h.firstsHeavy&bit != 0 {
-				wi += float64(h.maxW)
+		// An initial matches a listed token with its letter at simInitial,
+		// and a listed initial of that letter exactly (H.A. ~ H.A.).
+		wi, bi, ni := 0.0, 0.0, 0
+		if len(initials) > 0 {
+			var exact uint32
+			if h.firsts&nameHasInitial != 0 {
+				exact = idx.initials[id]
+			}
+			for _, c := range initials {
+				bit := uint32(1) << (c - 'a')
+				w := 0.0
+				if h.firstsHeavy&bit != 0 {
+					w = float64(h.maxW)
+				} else if h.firsts&bit != 0 {
+					w = min(heavyWeight, float64(h.maxW))
+				} else {
+					continue
+				}
+				wi += w
 				ni++
-			} else if h.firsts&bit != 0 {
-				wi += min(heavyWeight, float64(h.maxW))
-				ni++
+				if exact&bit != 0 {
+					bi += w
+				} else {
+					bi += simInitial * w
+				}
 			}
 		}
 		viaLong, lxs, lx := false, 0.0, 0.0
@@ -344,9 +393,10 @@ func (idx *Index) Search(q Query) []Match {
 		bnd := func(xs, x, du float64) float64 {
 			return 2 * (m + xs) / (1.5*(m+x) + max(u-du, 0) + 0.5*float64(h.weight))
 		}
-		// Initials may match (at simInitial) only a token with that first
-		// letter; they cost nothing unmatched in the bound (not counted).
-		bi, bx := simInitial*wi, 0.0
+		// Initials may match (at simInitial, or exactly a listed initial)
+		// only a token with that first letter; they cost nothing unmatched
+		// in the bound (not counted).
+		bx := 0.0
 		// Let in for that one pair: the bound with it at its similarity.
 		if viaLong && max(bnd(lxs, lx, 1), bnd(bi+lxs, wi+lx, 1)) < floor {
 			continue
@@ -415,12 +465,14 @@ func (idx *Index) Search(q Query) []Match {
 			}
 			if h.weakLongW > 0 && !nearDone {
 				nearDone = true
-				near = nearWeakWords(qt, s.qcomp, counted)
+				near, nearPair = nearWeakWords(qt, s.qcomp, counted)
 			}
-			if k := min(nfree, mbits.OnesCount64(near&nm.weakBits)); k > 0 {
+			// A weak word matched by a joined pair of the query (FOUNDA
+			// TION) leaves two query tokens matched, not one.
+			if k := min(nfree, mbits.OnesCount64((near|nearPair)&nm.weakBits)); k > 0 {
 				x += float64(k) * float64(h.weakW)
 				bx += joinedFactor * float64(k) * float64(h.weakW)
-				du += float64(k)
+				du += float64(k + min(k, mbits.OnesCount64(nearPair&nm.weakBits)))
 			}
 			if k := particleTypos(nq&shortQ, int(h.nWeak), nParticles); k > 0 {
 				x += k * float64(h.weakW)
@@ -444,6 +496,9 @@ func (idx *Index) Search(q Query) []Match {
 		if !typeMatches(q.EntityType, e.EntityType) {
 			continue
 		}
+		if st != nil {
+			st.scored++
+		}
 		mark := len(s.pairs)
 		al, grown := nameScore(qt, s.qcomp, qStrong, nm, s.pairs)
 		if al.score == 0 {
@@ -453,7 +508,7 @@ func (idx *Index) Search(q Query) []Match {
 		if nm.weak {
 			score *= weakAliasFactor
 		}
-		if score+boost < q.Threshold {
+		if score+boost < q.Threshold-roundSlack {
 			continue
 		}
 		if prev, ok := s.best[nm.entry]; ok && prev.score >= score+boost {
@@ -586,12 +641,16 @@ func seenCanon(ts []token, c string) bool {
 	return false
 }
 
-// spanText is the folded text of n tokens from i, joined by spaces.
+// spanText is the folded text of n tokens from i, joined by spaces (a word
+// canonicalize split is written once).
 func spanText(ts []token, i, n int8) string {
-	if n == 1 || ts[i+1].cont { // one written word canonicalize split
-		return ts[i].raw
+	s := ts[i].raw
+	for k := i + 1; k < i+n; k++ {
+		if !ts[k].cont {
+			s += " " + ts[k].raw
+		}
 	}
-	return ts[i].raw + " " + ts[i+1].raw
+	return s
 }
 
 // longWeakTokens are the weak words of five letters or more (fewer than
@@ -618,33 +677,29 @@ func longWeakBit(canon string) uint64 {
 }
 
 // nearWeakWords is the set (bits of longWeakTokens) of long weak words that
-// a counted query token (bits of counted) or a joined pair of the query
-// could match. Weak listed tokens are not indexed, so the search bound
-// allows for these.
-func nearWeakWords(qt, qcomp []token, counted uint32) uint64 {
-	var near uint64
+// a counted query token (bits of counted) could match, and the set a joined
+// pair of the query could match (two query tokens at once). Weak listed
+// tokens are not indexed, so the search bound allows for these.
+func nearWeakWords(qt, qcomp []token, counted uint32) (byToken, byPair uint64) {
 	for b, lw := range longWeakTokens() {
-		hit := false
 		for i := range qt {
 			if counted&(1<<i) != 0 && mayReach(&qt[i], &lw) {
 				if s, _, _ := pairTokens(qt[i], lw); s > 0 {
-					hit = true
+					byToken |= 1 << b
 					break
 				}
 			}
 		}
-		for j := 0; !hit && j < len(qcomp); j++ {
+		for j := range qcomp {
 			if qcomp[j].canon != "" && mayReach(&qcomp[j], &lw) {
 				if s, _ := joinedSim(qcomp[j], lw); s > 0 {
-					hit = true
+					byPair |= 1 << b
+					break
 				}
 			}
 		}
-		if hit {
-			near |= 1 << b
-		}
 	}
-	return near
+	return byToken, byPair
 }
 
 // mayReach is a cheap necessary condition for tokenSim (and pairTokens) to
@@ -749,7 +804,7 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, 
 		if counted&(1<<i) == 0 {
 			continue
 		}
-		if longQ&(1<<i) != 0 || nearWeakWords(qt[i:i+1], nil, 1) != 0 {
+		if byTok, _ := nearWeakWords(qt[i:i+1], nil, 1); longQ&(1<<i) != 0 || byTok != 0 {
 			xs += joinedFactor
 			x++
 			continue
@@ -763,7 +818,7 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, 
 		u += qt[i].unmatchedCost()
 	}
 	// Joined, two counted tokens may match one listed token.
-	if len(qcomp) > 0 && nearWeakWords(qt[:0], qcomp, 0) != 0 {
+	if _, byPair := nearWeakWords(qt[:0], qcomp, 0); len(qcomp) > 0 && byPair != 0 {
 		xs += joinedFactor
 		x++
 	}

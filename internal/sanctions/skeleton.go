@@ -58,3 +58,20 @@ func stripParticle(t string) string {
 	}
 	return ""
 }
+
+// attachedTitles are the honorifics (of five letters or more) that names are
+// written with attached (Sheikhshafi, Mullahnaeem); the shorter and the
+// English ones begin ordinary names (Imamoglu, Lordkipanidze, Pastorelli).
+var attachedTitles = []string{"shaykh", "sheikh", "shaikh", "sheik", "mullah", "mawlawi", "maulvi", "alhaji",
+	"alhaja", "hajiya", "mallam"}
+
+// stripTitle returns t without an attached title when four letters or more
+// remain, canonicalised (Sheikhabubakar → abubakar), else "".
+func stripTitle(t string) string {
+	for _, p := range attachedTitles {
+		if rest, ok := strings.CutPrefix(t, p); ok && len(rest) >= 4 {
+			return canonicalize(rest)[0]
+		}
+	}
+	return ""
+}
