@@ -226,3 +226,37 @@ func countOf(s []string, v string) int {
 	}
 	return n
 }
+
+// TestCustomerRiskCasesQueuedPerStatement: the cases of one multi-row insert (the screening
+// commit opens a batch's automatic cases that way) queue each of their customers once, by the
+// case's transaction; a related id that is not a UUID, or a transaction of no customer, queues
+// nothing and fails nothing (migration 0023).
+func TestCustomerRiskCasesQueuedPerStatement(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	admin, err := pgx.Connect(ctx, pgtest.URL(t))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	f := pgtest.Tenant(ctx, t, db)
+	stamp := time.Now().Format("150405")
+	bvnA, bvnB := "3"+stamp+"1111", "4"+stamp+"2222"
+	a := insertProfile(ctx, t, admin, f.ID, "Ada Eze", bvnA)
+	b := insertProfile(ctx, t, admin, f.ID, "Bola Ade", bvnB)
+	txA1, txA2 := insertScreened(ctx, t, admin, f.ID, bvnA, "REVIEW", "NG"), insertScreened(ctx, t, admin, f.ID, bvnA, "REVIEW", "NG")
+	txB := insertScreened(ctx, t, admin, f.ID, bvnB, "REVIEW", "NG")
+	txNone := insertScreened(ctx, t, admin, f.ID, "5"+stamp+"3333", "REVIEW", "NG")
+	_, err = admin.Exec(ctx, `delete from customer_risk_queue where tenant_id = $1`, string(f.ID))
+	require.NoError(t, err)
+
+	_, err = admin.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status,
+  related_transaction_id, created_at, updated_at)
+select 'case_' || $1::text || '_' || n, $1::uuid, 'CASE-2099-' || lpad(n::text, 5, '0'), 'AML_ALERT', 'MEDIUM', 't', 'd', 'OPEN', rel, now(), now()
+from unnest($2::text[]) with ordinality as u(rel, n)`, string(f.ID), []string{txA1, txA2, txB, txNone, "not-a-uuid"})
+	require.NoError(t, err)
+	require.Equal(t, "CASE_OPEN", queued(ctx, t, admin, a))
+	require.Equal(t, "CASE_OPEN", queued(ctx, t, admin, b))
+	var n int
+	require.NoError(t, admin.QueryRow(ctx, `select count(*) from customer_risk_queue where tenant_id = $1`, string(f.ID)).Scan(&n))
+	require.Equal(t, 2, n, "each customer once")
+}
