@@ -118,15 +118,24 @@ pg_ticks() {
   # a backend can exit between pgrep and the read: its missing stat file is not an error
   for p in $(pgrep -u postgres); do awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || true; done | awk '{s += $1} END {print s + 0}'
 }
-# measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split per screening.
+# wal_stats: the WAL position and pg_stat_wal's records, full-page images and bytes, and the
+# checkpoints so far (timed and requested), as one line of numbers.
+wal_stats() {
+  psql "$DB_URL" -Atc "select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, w.wal_records, w.wal_fpi,
+    w.wal_bytes::bigint, c.checkpoints_timed + c.checkpoints_req from pg_stat_wal w, pg_stat_bgwriter c" | tr '|' ' '
+}
+# measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split and WAL per screening.
 measure() {
-  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1
+  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1 wal0 wal1
+  wal0=$(wal_stats)
   s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
     -auth "$auth" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" | tee "$OUT/$name.txt"
   s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N); st1=$(steal_ticks)
   python3 scripts/cpu-split.py "$OUT/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
     "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"
+  wal1=$(wal_stats)
+  python3 scripts/wal-split.py "$OUT/$name.json" $wal0 $wal1 | tee -a "$OUT/$name.txt"
 }
 
 for mode in $MODES; do
@@ -176,6 +185,14 @@ print("stall-and-recover:", "PASS" if passed else "FAIL")
 PY
 fi | tee -a "$OUT/stall.txt"
 
+# What a stored screening costs on disk: each table with its indexes, per transaction stored.
+psql "$DB_URL" -Atc "with n as (select count(*) as n from transactions)
+  select format('%-28s %8s rows  table %7s  indexes %7s  per stored screening %6s B', c.relname, c.reltuples::bigint,
+    pg_size_pretty(pg_relation_size(c.oid)), pg_size_pretty(pg_indexes_size(c.oid)),
+    (pg_total_relation_size(c.oid) / greatest(n.n, 1)))
+  from pg_class c, n where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
+    and pg_total_relation_size(c.oid) > 1048576 order by pg_total_relation_size(c.oid) desc" | tee "$OUT/storage.txt"
+
 python3 - "$OUT" <<'PY'
 import glob, json, os, sys
 print("== summary (" + sys.argv[1] + ")")
@@ -184,5 +201,6 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getm
     c = j.get("cpuUsPerScreening", {})
     print(f"{os.path.basename(f)[:-5]:28} achieved {j['throughput']:7.0f}/s  p50 {j['p50ms']:7.2f}  p95 {j['p95ms']:7.2f}  "
           f"p99 {j['p99ms']:8.2f} ms  errors {j['errors']} {j.get('errorKinds') or ''}  "
-          f"CPU per answered: server {c.get('serverPerAnswered', 0):.0f} us, PostgreSQL {c.get('postgresPerAnswered', 0):.0f} us")
+          f"CPU per answered: server {c.get('serverPerAnswered', 0):.0f} us, PostgreSQL {c.get('postgresPerAnswered', 0):.0f} us  "
+          f"WAL per answered {j.get('wal', {}).get('bytesPerAnswered', 0):.0f} B ({j.get('wal', {}).get('fpiShare', 0) * 100:.0f}% full-page images)")
 PY
