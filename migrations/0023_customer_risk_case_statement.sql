@@ -6,7 +6,7 @@
 -- This one joins the statement's new cases once, like 0017's trigger on transactions. The
 -- transaction is found by its primary key: related_transaction_id is text, and 0017 compared
 -- t.id::text with it, which no index serves; a value that is not a UUID matches no transaction.
--- Status changes stay per row: an officer changes one case at a time.
+-- Status changes stay per row (an officer changes one case at a time), with the same fix.
 -- +goose StatementBegin
 CREATE FUNCTION customer_risk_queue_cases() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -35,6 +35,31 @@ BEGIN
 END
 $$;
 -- +goose StatementEnd
+-- A case's status changed (per row, an officer's change): the same lookup by primary key. 0017's
+-- body compared t.id::text, so under row-level security every status change scanned the
+-- tenant's transactions.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION customer_risk_queue_case() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  tid uuid;
+BEGIN
+  IF NEW.related_transaction_id ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' THEN
+    tid := NEW.related_transaction_id::uuid;
+  END IF;
+  INSERT INTO customer_risk_queue (tenant_id, customer_id, reason)
+  SELECT p.tenant_id, p.id, 'CASE_' || NEW.status FROM transactions t
+  JOIN customer_profiles p ON p.tenant_id = t.tenant_id AND p.bvn = t.sender_bvn AND p.bvn <> ''
+  WHERE tid IS NOT NULL AND t.tenant_id = NEW.tenant_id AND t.id = tid
+  UNION
+  SELECT r.tenant_id, r.customer_id, 'CASE_' || NEW.status FROM kyc_applications k
+  JOIN customer_risk r ON r.tenant_id = k.tenant_id AND r.bvn_hash = k.bvn_hash
+  WHERE NEW.related_kyc_application_id IS NOT NULL AND k.tenant_id = NEW.tenant_id
+    AND k.id = NEW.related_kyc_application_id
+  ON CONFLICT (tenant_id, customer_id) DO NOTHING;
+  RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
 DROP TRIGGER customer_risk_case_insert ON cases;
 CREATE TRIGGER customer_risk_case_insert AFTER INSERT ON cases
   REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION customer_risk_queue_cases();
@@ -44,3 +69,21 @@ DROP TRIGGER customer_risk_case_insert ON cases;
 CREATE TRIGGER customer_risk_case_insert AFTER INSERT ON cases
   FOR EACH ROW EXECUTE FUNCTION customer_risk_queue_case();
 DROP FUNCTION customer_risk_queue_cases();
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION customer_risk_queue_case() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO customer_risk_queue (tenant_id, customer_id, reason)
+  SELECT p.tenant_id, p.id, 'CASE_' || NEW.status FROM transactions t
+  JOIN customer_profiles p ON p.tenant_id = t.tenant_id AND p.bvn = t.sender_bvn AND p.bvn <> ''
+  WHERE NEW.related_transaction_id IS NOT NULL AND t.tenant_id = NEW.tenant_id
+    AND t.id::text = NEW.related_transaction_id
+  UNION
+  SELECT r.tenant_id, r.customer_id, 'CASE_' || NEW.status FROM kyc_applications k
+  JOIN customer_risk r ON r.tenant_id = k.tenant_id AND r.bvn_hash = k.bvn_hash
+  WHERE NEW.related_kyc_application_id IS NOT NULL AND k.tenant_id = NEW.tenant_id
+    AND k.id = NEW.related_kyc_application_id
+  ON CONFLICT (tenant_id, customer_id) DO NOTHING;
+  RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
