@@ -42,6 +42,10 @@ type config struct {
 	// ScreeningMaxQueueWait refuses new screenings while the queue is not draining
 	// (COMPLYD_SCREENING_MAX_QUEUE_WAIT, default 100ms).
 	ScreeningMaxQueueWait time.Duration
+	// ScreeningStreamMaxQueueWait is the same limit for a stream's screenings
+	// (COMPLYD_SCREENING_STREAM_MAX_QUEUE_WAIT, default 1s): their stream's in-flight bound paces
+	// them, so they wait longer before being refused.
+	ScreeningStreamMaxQueueWait time.Duration
 	// ScreeningMaxInFlight bounds the unary screenings in progress in the process
 	// (COMPLYD_SCREENING_MAX_IN_FLIGHT, default 128; 0 = no bound): restapi.ScreeningGate.
 	ScreeningMaxInFlight int
@@ -186,13 +190,11 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 	if c.ScreeningMaxInFlight, err = envInt("COMPLYD_SCREENING_MAX_IN_FLIGHT", 128); err != nil {
 		return c, err
 	}
-	c.ScreeningMaxQueueWait = 100 * time.Millisecond
-	if v := strings.TrimSpace(os.Getenv("COMPLYD_SCREENING_MAX_QUEUE_WAIT")); v != "" {
-		d, err := time.ParseDuration(v)
-		if err != nil || d <= 0 {
-			return c, fmt.Errorf("COMPLYD_SCREENING_MAX_QUEUE_WAIT must be a positive duration such as 100ms")
-		}
-		c.ScreeningMaxQueueWait = d
+	if c.ScreeningMaxQueueWait, err = envPositiveDuration("COMPLYD_SCREENING_MAX_QUEUE_WAIT", 100*time.Millisecond); err != nil {
+		return c, err
+	}
+	if c.ScreeningStreamMaxQueueWait, err = envPositiveDuration("COMPLYD_SCREENING_STREAM_MAX_QUEUE_WAIT", time.Second); err != nil {
+		return c, err
 	}
 	if !devMode {
 		if c.DatabaseURL == "" {
@@ -250,4 +252,17 @@ func loopbackAddr(name, addr string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("%s must be a loopback host:port such as 127.0.0.1:6060 (got %q): profiles must not be reachable from the network", name, addr)
+}
+
+// envPositiveDuration reads a positive Go duration (100ms, 1s) from name, def when unset.
+func envPositiveDuration(name string, def time.Duration) (time.Duration, error) {
+	v := strings.TrimSpace(os.Getenv(name))
+	if v == "" {
+		return def, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s must be a positive duration such as %s", name, def)
+	}
+	return d, nil
 }

@@ -40,7 +40,7 @@ func wireScreening(w *wiring) error {
 		w.log.Warn("screening settings listener not ready; cache entries expire after their TTL")
 	}
 	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
-		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger, MaxQueue: w.cfg.ScreeningMaxQueue, MaxQueueWait: w.cfg.ScreeningMaxQueueWait,
+		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger, MaxQueue: w.cfg.ScreeningMaxQueue, MaxQueueWait: w.cfg.ScreeningMaxQueueWait, PacedMaxQueueWait: w.cfg.ScreeningStreamMaxQueueWait,
 		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
 	w.invalidateSettings = cache.Invalidate

@@ -77,6 +77,9 @@ var PrefetchSQLForTest = prefetchSQL
 func (s *ScreeningStore) QueueWaitForTest() time.Duration     { return time.Duration(s.waited.Load()) }
 func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(int64(d)) }
 
+// QueueLenForTest is the number of screenings waiting for their batched read.
+func (s *ScreeningStore) QueueLenForTest() int { return len(s.pf.ch) }
+
 // PrefetchSQL is the screening prefetch statement; AnalyzeIfYoungForTest runs the young-table
 // check as the screening store does after stored screenings.
 var PrefetchSQL = prefetchSQL

@@ -35,6 +35,9 @@ func stalledStore(t *testing.T, maxQueue int, maxWait ...time.Duration) (*postgr
 	if len(maxWait) > 0 {
 		o.MaxQueueWait = maxWait[0]
 	}
+	if len(maxWait) > 1 {
+		o.PacedMaxQueueWait = maxWait[1]
+	}
 	st := postgres.NewScreeningStore(db, o)
 	t.Cleanup(st.Close)
 	return st, url, release
@@ -155,7 +158,8 @@ func TestScreeningAdmissionShedsOnQueueDelay(t *testing.T) {
 // lane drains, admission reopens and every queued screening is stored.
 func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 	t.Parallel()
-	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{MaxQueueWait: 50 * time.Millisecond})
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{MaxQueueWait: 50 * time.Millisecond,
+		PacedMaxQueueWait: time.Minute})
 	ten := pgtest.Tenant(ctx, t, db)
 	year := time.Now().UTC().Year()
 	lock, err := db.Pool.Begin(ctx)
@@ -187,7 +191,8 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 	}, 5*time.Second, 10*time.Millisecond, "a screening is refused at once while the case lane is stuck")
 
 	// A screening without a deadline (a stream's item: its stream's in-flight bound paces it) is
-	// not refused for the delay: it waits, and is answered once the lane drains.
+	// not refused for a delay under PacedMaxQueueWait: it waits, and is answered once the lane
+	// drains.
 	waited := make(chan error, 1)
 	go func() {
 		_, err := st.Prefetch(ctx, record(ten.ID, "backlog-stream", "").Tx, false)
@@ -216,4 +221,46 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 		_, err := st.Prefetch(pctx, probe, false)
 		return err == nil
 	}, 5*time.Second, 10*time.Millisecond, "admission reopens once the lane drains")
+}
+
+// TestScreeningAdmissionPacedLimit: a stream's screening (screening.Paced) is held to the longer
+// PacedMaxQueueWait: with the queue's delay between the two limits a unary screening is refused
+// and a stream's waits; past the paced limit the stream's is refused at once too, so a stream
+// offered more than the service can screen gets fast errors instead of answers seconds late.
+func TestScreeningAdmissionPacedLimit(t *testing.T) {
+	t.Parallel()
+	st, _, release := stalledStore(t, 64, 50*time.Millisecond, 400*time.Millisecond)
+	tx := func(i int) *screening.Transaction {
+		return &screening.Transaction{TenantID: "00000000-0000-0000-0000-000000000001", ExternalID: fmt.Sprint("p", i),
+			SenderAccountNumber: "3000000001", Timestamp: time.Now()}
+	}
+	var wg sync.WaitGroup
+	for i := range 3 { // one taken by the stalled reader, two waiting
+		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false) })
+	}
+	require.Eventually(t, func() bool { return st.QueueLenForTest() >= 2 }, 5*time.Second, 5*time.Millisecond)
+	unary := func(i int) error {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		defer cancel()
+		_, err := st.Prefetch(ctx, tx(i), false)
+		return err
+	}
+	stream := func(i int) error {
+		ctx, cancel := context.WithTimeout(screening.WithPaced(context.Background()), 100*time.Millisecond)
+		defer cancel()
+		_, err := st.Prefetch(ctx, tx(i), false)
+		return err
+	}
+
+	st.SetQueueWaitForTest(200 * time.Millisecond) // between the limits
+	require.Equal(t, apperr.Unavailable, apperr.CodeOf(unary(100)), "a unary screening is refused")
+	require.ErrorIs(t, stream(101), context.DeadlineExceeded, "a stream's waits")
+
+	st.SetQueueWaitForTest(time.Second) // past the paced limit
+	start := time.Now()
+	require.Equal(t, apperr.Unavailable, apperr.CodeOf(stream(102)), "a stream's is refused")
+	require.Less(t, time.Since(start), 50*time.Millisecond, "at once")
+
+	release()
+	wg.Wait()
 }

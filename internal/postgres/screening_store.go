@@ -30,9 +30,9 @@ type ScreeningStore struct {
 	shed prometheus.Counter // nil without metrics
 	// maxWait and waited implement the queue-delay half of admission (MaxQueueWait): waited is
 	// how long the oldest screening of the last batch read had waited in the queue, in ns.
-	maxWait time.Duration
-	waited  atomic.Int64
-	young   *youngTable
+	maxWait, pacedWait time.Duration
+	waited             atomic.Int64
+	young              *youngTable
 }
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
@@ -69,9 +69,13 @@ type ScreeningStoreOptions struct {
 	// one that takes ten (a slow database, a lane of case-opening screenings): the wait can. As
 	// soon as a batch is read whose oldest screening waited less, admission resumes. The commit
 	// lanes count the same way (groupCommitter.behind): a screening admitted while its commit
-	// would wait behind a backlog would have its answer wait too. It does not apply to a stream's
-	// screenings or those without a deadline (screening.Paced): they wait, bounded by MaxQueue.
+	// would wait behind a backlog would have its answer wait too.
 	MaxQueueWait time.Duration
+	// PacedMaxQueueWait is MaxQueueWait for a stream's screenings and those without a deadline
+	// (screening.Paced; default 1s): a stream's in-flight bound paces them, so a burst of them
+	// (512 finishing at once) waits its turn, and only a backlog that keeps growing, a stream
+	// offered more than the service can screen, is refused instead of waiting for ever.
+	PacedMaxQueueWait time.Duration
 }
 
 // errOverloaded is what a screening refused at admission gets (see MaxQueue).
@@ -95,7 +99,10 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	if o.MaxQueueWait <= 0 {
 		o.MaxQueueWait = 100 * time.Millisecond
 	}
-	s := &ScreeningStore{db: db, maxWait: o.MaxQueueWait, young: newYoungTable(db)}
+	if o.PacedMaxQueueWait <= 0 {
+		o.PacedMaxQueueWait = time.Second
+	}
+	s := &ScreeningStore{db: db, maxWait: o.MaxQueueWait, pacedWait: o.PacedMaxQueueWait, young: newYoungTable(db)}
 	m := newBatchMetrics(o.Metrics)
 	s.gc = newGroupCommitter(o, db, m, func(ctx context.Context, conn *tenantConn, batch []*saveReq) error {
 		err := s.commit(ctx, conn, batch)
@@ -200,9 +207,15 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 	// The delay half of admission protects an answer its caller waits for with a short budget
 	// (every unary screening has one: its own deadline or COMPLYD_SCREENING_DEADLINE). A stream's
 	// screening, or one without a deadline (screening.Paced), is paced by its stream's in-flight
-	// bound and the queue's size instead: it waits rather than being refused, so a stream whose
-	// 512 screenings finish at once is not refused its next messages while their commits drain.
-	if !screening.Paced(ctx) && s.draining() {
+	// bound: it is refused only past the longer PacedMaxQueueWait, so a stream whose 512
+	// screenings finish at once is not refused its next messages while their commits drain, and
+	// a stream offered more than the service can screen is still answered at once instead of
+	// seconds late.
+	limit := s.maxWait
+	if screening.Paced(ctx) {
+		limit = s.pacedWait
+	}
+	if s.draining(limit) {
 		return screening.Prefetch{}, s.refuse()
 	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, queued: time.Now(), done: make(chan struct{})}
@@ -220,10 +233,10 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 }
 
 // draining reports whether a screening admitted now would wait behind a backlog: the read
-// queue's last batch waited longer than MaxQueueWait while screenings are still waiting, or a
-// commit lane is behind the same way (groupCommitter.behind).
-func (s *ScreeningStore) draining() bool {
-	return time.Duration(s.waited.Load()) > s.maxWait && len(s.pf.ch) > 0 || s.gc.behind(s.maxWait)
+// queue's last batch waited longer than limit while screenings are still waiting, or a commit
+// lane is behind the same way (groupCommitter.behind).
+func (s *ScreeningStore) draining(limit time.Duration) bool {
+	return time.Duration(s.waited.Load()) > limit && len(s.pf.ch) > 0 || s.gc.behind(limit)
 }
 
 // refuse counts and answers a screening refused at admission.
