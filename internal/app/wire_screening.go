@@ -65,7 +65,7 @@ func wireScreening(w *wiring) error {
 	})
 	w.pipeline = pipeline
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
-		Now: w.now, Interdictions: w.interdictions})
+		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait})
 
 	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
 	// bank's network, so only batch answers above 16 kB are compressed.

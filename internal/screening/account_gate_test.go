@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -47,4 +48,32 @@ func TestAccountGate(t *testing.T) {
 		t.Fatal("the waiting screening did not get its turn")
 	}
 	require.Empty(t, g.held)
+}
+
+// TestLockAccountPaced: a stream's screening (Paced) waits for its account's turn at most
+// PacedAccountWait and is then refused at once with SERVICE_UNAVAILABLE and Retry-After; a
+// unary screening waits as long as its own deadline allows, and gives up with its error.
+func TestLockAccountPaced(t *testing.T) {
+	s := &Service{d: ServiceDeps{PacedAccountWait: 50 * time.Millisecond}}
+	ctx := context.Background()
+	unlock, err := s.lockAccount(ctx, "t1", "0123456789")
+	require.NoError(t, err)
+	defer unlock()
+
+	stream, cancel := context.WithTimeout(WithPaced(ctx), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err = s.lockAccount(stream, "t1", "0123456789")
+	require.Equal(t, apperr.Unavailable, apperr.CodeOf(err), "%v", err)
+	var e *apperr.Error
+	require.ErrorAs(t, err, &e)
+	require.Equal(t, time.Second, e.RetryAfter)
+	require.Less(t, time.Since(start), time.Second, "refused after PacedAccountWait, not the stream's deadline")
+
+	unary, cancel2 := context.WithTimeout(ctx, 150*time.Millisecond)
+	defer cancel2()
+	start = time.Now()
+	_, err = s.lockAccount(unary, "t1", "0123456789")
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.GreaterOrEqual(t, time.Since(start), 140*time.Millisecond, "a unary screening waits for its own deadline")
 }

@@ -163,6 +163,10 @@ type ServiceDeps struct {
 	Now      func() time.Time
 	// Interdictions, when set, BLOCKs transactions on interdicted accounts (interdiction.go).
 	Interdictions InterdictionSource
+	// PacedAccountWait bounds how long a stream's screening (Paced) waits for its account's
+	// previous screenings (accountGate) before it is refused with SERVICE_UNAVAILABLE and
+	// Retry-After; zero means 1s. A unary screening's own deadline bounds its wait instead.
+	PacedAccountWait time.Duration
 }
 
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
@@ -179,6 +183,9 @@ func NewService(d ServiceDeps) *Service {
 	}
 	if d.Now == nil {
 		d.Now = time.Now
+	}
+	if d.PacedAccountWait <= 0 {
+		d.PacedAccountWait = time.Second
 	}
 	return &Service{d: d}
 }
@@ -205,7 +212,7 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	if err := tx.Validate(mode); err != nil {
 		return Screened{}, err
 	}
-	unlock, err := s.accounts.lock(ctx, tenantID, tx.SenderAccountNumber)
+	unlock, err := s.lockAccount(ctx, tenantID, tx.SenderAccountNumber)
 	if err != nil {
 		return Screened{}, err
 	}
@@ -223,6 +230,26 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 		}
 		return out, err
 	}
+}
+
+// lockAccount takes the account's turn (accountGate). A stream's screening waits at most
+// PacedAccountWait: a stream keeps up to 512 screenings in flight, and when they are more than
+// the service screens (or many of them are one account's) they would otherwise wait here for
+// seconds, unseen by the store's admission (docs/screening.md "Overload"); past the limit the
+// screening is refused at once, like one the store refuses.
+func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, account string) (func(), error) {
+	if !Paced(ctx) {
+		return s.accounts.lock(ctx, tenantID, account)
+	}
+	wctx, cancel := context.WithTimeout(ctx, s.d.PacedAccountWait)
+	defer cancel()
+	unlock, err := s.accounts.lock(wctx, tenantID, account)
+	if err != nil && ctx.Err() == nil {
+		e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
+		e.RetryAfter = time.Second
+		return nil, e
+	}
+	return unlock, err
 }
 
 // screenOnce reads the account's history, runs the pipeline and stores the result (steps 2 to 8
