@@ -101,6 +101,7 @@ const (
 	stateOKCase // answered with a result that opened an automatic case
 	stateDuplicate
 	stateError
+	stateShed // refused at once by the server's overload protection (SERVICE_UNAVAILABLE)
 )
 
 // settle records request i's answer once; a second answer for i is an error of its own.
@@ -109,7 +110,7 @@ func (r *streamRun) settle(i int, state uint32, lat time.Duration, errMsg string
 		r.firstErr.CompareAndSwap(nil, fmt.Sprintf("request %d answered twice", i))
 		return
 	}
-	if state == stateError {
+	if state == stateError || state == stateShed {
 		r.firstErr.CompareAndSwap(nil, errMsg)
 	} else {
 		r.lat[i].Store(int64(lat))
@@ -152,6 +153,8 @@ func (d *streamDriver) receive(s *screenStream) {
 			r.settle(i, stateOK, lat, "")
 		case it.Error.GetCode() == "DUPLICATE_EXTERNAL_ID":
 			r.settle(i, stateDuplicate, lat, "")
+		case it.Error.GetCode() == "SERVICE_UNAVAILABLE":
+			r.settle(i, stateShed, 0, fmt.Sprintf("%s: %s: %s", it.ExternalId, it.Error.GetCode(), it.Error.GetMessage()))
 		default:
 			r.settle(i, stateError, 0, fmt.Sprintf("%s: %s: %s", it.ExternalId, it.Error.GetCode(), it.Error.GetMessage()))
 		}
@@ -194,7 +197,9 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 	case <-time.After(time.Until(last.Add(streamAnswerTimeout))):
 	}
 	elapsed := time.Since(r.start)
-	res := &result{outcomes: map[string]int64{}, elapsed: elapsed, scheduled: n}
+	// Errors by kind as the unary modes count them (errorKind): shed, timeout (no answer
+	// streamAnswerTimeout after the due time) and other.
+	res := &result{outcomes: map[string]int64{}, elapsed: elapsed, scheduled: n, errorKinds: map[string]int64{}}
 	var unanswered int64
 	for i := range n {
 		switch r.state[i].Load() {
@@ -208,10 +213,15 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 		case stateDuplicate:
 			res.outcomes["duplicate"]++
 			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
+		case stateShed:
+			res.errors++
+			res.errorKinds["shed"]++
 		case stateError:
 			res.errors++
+			res.errorKinds["other"]++
 		default:
 			res.errors++
+			res.errorKinds["timeout"]++
 			unanswered++
 		}
 	}

@@ -56,6 +56,8 @@ func (f *fakeStreamServer) ScreenTransactionStream(ctx context.Context, st *conn
 				it.Error = &complydv1.ErrorInfo{Code: "DUPLICATE_EXTERNAL_ID", Message: "already screened"}
 			case 7:
 				it.Error = &complydv1.ErrorInfo{Code: "VALIDATION_ERROR", Message: "bad"}
+			case 8:
+				it.Error = &complydv1.ErrorInfo{Code: "SERVICE_UNAVAILABLE", Message: "screening is over capacity; retry shortly"}
 			default:
 				it.Result = &complydv1.ScreeningResult{ExternalId: m.ExternalId, Outcome: "APPROVE"}
 			}
@@ -92,7 +94,10 @@ func TestStreamDriver(t *testing.T) {
 		require.Equal(t, n, res.scheduled)
 		require.EqualValues(t, n, res.outcomes["ok"]+res.outcomes["duplicate"]+res.errors, "every request is accounted for")
 		require.InDelta(t, n/10, res.outcomes["duplicate"], 1)
-		require.InDelta(t, n/10, res.errors, 1, "item errors other than duplicates are errors")
+		require.InDelta(t, 2*n/10, res.errors, 2, "item errors other than duplicates are errors")
+		require.InDelta(t, n/10, res.errorKinds["shed"], 1, "SERVICE_UNAVAILABLE is a shed, as in the unary modes")
+		require.InDelta(t, n/10, res.errorKinds["other"], 1)
+		require.Zero(t, res.errorKinds["timeout"])
 		require.Len(t, res.lat, int(res.outcomes["ok"]+res.outcomes["duplicate"]))
 		require.Positive(t, res.lat[0], "latency runs from the due time")
 		require.Less(t, res.pct(0.5), 5*time.Second)
