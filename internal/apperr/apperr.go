@@ -49,12 +49,21 @@ type Error struct {
 	Message string
 	Details []FieldError
 	Data    map[string]any
-	// RetryAfter is set on RATE_LIMITED; transports turn it into a Retry-After header.
+	// RetryAfter is set on RATE_LIMITED and Overloaded; transports turn it into a Retry-After
+	// header.
 	RetryAfter time.Duration
 }
 
 // New returns an Error with code and message.
 func New(code Code, msg string) *Error { return &Error{Code: code, Message: msg} }
+
+// Overloaded is the answer of a screening refused by overload protection (the in-flight gate,
+// the store's admission, a stream's wait for its account): UNAVAILABLE with Retry-After 1s,
+// answered at once so that the caller retries rather than times out (docs/screening.md
+// "Overload").
+func Overloaded() *Error {
+	return &Error{Code: Unavailable, Message: "screening is over capacity; retry shortly", RetryAfter: time.Second}
+}
 
 // Newf returns an Error with a formatted message.
 func Newf(code Code, format string, args ...any) *Error {

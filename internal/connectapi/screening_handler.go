@@ -279,7 +279,7 @@ func (s *screeningStream) screen(m *complydv1.ScreenTransactionRequest) {
 		<-s.slots
 		s.wg.Done()
 	}()
-	item := s.h.screenItem(screening.WithPaced(s.ctx), s.tenant, m, true)
+	item := s.h.screenItem(screening.WithStream(s.ctx), s.tenant, m, true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sendErr != nil {

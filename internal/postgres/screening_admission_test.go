@@ -193,7 +193,7 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 	// A stream's screening (its stream's in-flight bound paces it) is not refused for a delay
 	// under PacedMaxQueueWait: its read is answered (the read queue is free; only the case lane
 	// is stuck).
-	pctx, pcancel := context.WithTimeout(screening.WithPaced(ctx), 10*time.Second)
+	pctx, pcancel := context.WithTimeout(screening.WithStream(ctx), 10*time.Second)
 	defer pcancel()
 	start := time.Now()
 	_, err = st.Prefetch(pctx, record(ten.ID, "backlog-stream", "").Tx, false)
@@ -237,7 +237,7 @@ func TestScreeningAdmissionPacedLimit(t *testing.T) {
 		return err
 	}
 	stream := func(i int) error {
-		ctx, cancel := context.WithTimeout(screening.WithPaced(context.Background()), 100*time.Millisecond)
+		ctx, cancel := context.WithTimeout(screening.WithStream(context.Background()), 100*time.Millisecond)
 		defer cancel()
 		_, err := st.Prefetch(ctx, tx(i), false)
 		return err

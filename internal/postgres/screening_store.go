@@ -78,13 +78,6 @@ type ScreeningStoreOptions struct {
 	PacedMaxQueueWait time.Duration
 }
 
-// errOverloaded is what a screening refused at admission gets (see MaxQueue).
-func errOverloaded() error {
-	e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
-	e.RetryAfter = time.Second
-	return e
-}
-
 // NewScreeningStore returns the store and starts its committers; Close stops them.
 func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	if o.MaxBatch <= 0 {
@@ -244,7 +237,7 @@ func (s *ScreeningStore) refuse() error {
 	if s.shed != nil {
 		s.shed.Inc()
 	}
-	return errOverloaded()
+	return apperr.Overloaded()
 }
 
 // prefetch answers a batch of prefetch requests in one round trip on conn (see Prefetch): per

@@ -3,7 +3,6 @@ package restapi
 import (
 	"log/slog"
 	"net/http"
-	"time"
 
 	"connectrpc.com/connect"
 
@@ -48,8 +47,7 @@ func ScreeningGate(max int, onShed func(), log *slog.Logger, next http.Handler) 
 			if onShed != nil {
 				onShed()
 			}
-			e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
-			e.RetryAfter = time.Second
+			e := apperr.Overloaded()
 			if r.URL.Path == screenPath {
 				WriteFailure(w, e)
 				return

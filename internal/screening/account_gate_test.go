@@ -52,15 +52,16 @@ func TestAccountGate(t *testing.T) {
 
 // TestLockAccountPaced: a stream's screening (Paced) waits for its account's turn at most
 // PacedAccountWait and is then refused at once with SERVICE_UNAVAILABLE and Retry-After; a
-// unary screening waits as long as its own deadline allows, and gives up with its error.
+// unary screening waits as long as its own deadline allows, and gives up with its error; a
+// batch's item without a deadline waits for its turn.
 func TestLockAccountPaced(t *testing.T) {
 	s := &Service{d: ServiceDeps{PacedAccountWait: 50 * time.Millisecond}}
 	ctx := context.Background()
 	unlock, err := s.lockAccount(ctx, "t1", "0123456789")
 	require.NoError(t, err)
-	defer unlock()
+	defer func() { unlock() }() // the turn taken last
 
-	stream, cancel := context.WithTimeout(WithPaced(ctx), 5*time.Second)
+	stream, cancel := context.WithTimeout(WithStream(ctx), 5*time.Second)
 	defer cancel()
 	start := time.Now()
 	_, err = s.lockAccount(stream, "t1", "0123456789")
@@ -69,6 +70,27 @@ func TestLockAccountPaced(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, time.Second, e.RetryAfter)
 	require.Less(t, time.Since(start), time.Second, "refused after PacedAccountWait, not the stream's deadline")
+
+	// A batch's item without a deadline (Paced, not Streamed) waits for its account's turn past
+	// PacedAccountWait: a batch of one account's transfers is screened one after the other.
+	batchItem := make(chan error, 1)
+	go func() {
+		u, err := s.lockAccount(ctx, "t1", "0123456789")
+		if err == nil {
+			u()
+		}
+		batchItem <- err
+	}()
+	time.Sleep(150 * time.Millisecond)
+	unlock()
+	select {
+	case err := <-batchItem:
+		require.NoError(t, err, "a batch's item is not refused for the wait")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the batch's item did not get its turn")
+	}
+	unlock, err = s.lockAccount(ctx, "t1", "0123456789")
+	require.NoError(t, err)
 
 	unary, cancel2 := context.WithTimeout(ctx, 150*time.Millisecond)
 	defer cancel2()

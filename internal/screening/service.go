@@ -163,9 +163,11 @@ type ServiceDeps struct {
 	Now      func() time.Time
 	// Interdictions, when set, BLOCKs transactions on interdicted accounts (interdiction.go).
 	Interdictions InterdictionSource
-	// PacedAccountWait bounds how long a stream's screening (Paced) waits for its account's
+	// PacedAccountWait bounds how long a stream's screening (Streamed) waits for its account's
 	// previous screenings (accountGate) before it is refused with SERVICE_UNAVAILABLE and
-	// Retry-After; zero means 1s. A unary screening's own deadline bounds its wait instead.
+	// Retry-After; zero means 1s. A unary screening's own deadline bounds its wait instead, and
+	// a batch's items wait for each other as long as the batch's context allows (a batch of
+	// one account's transfers is screened one after the other by design).
 	PacedAccountWait time.Duration
 }
 
@@ -232,22 +234,20 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	}
 }
 
-// lockAccount takes the account's turn (accountGate). A stream's screening waits at most
-// PacedAccountWait: a stream keeps up to 512 screenings in flight, and when they are more than
+// lockAccount takes the account's turn (accountGate). A stream's screening (Streamed) waits at
+// most PacedAccountWait: a stream keeps up to 512 screenings in flight, and when they are more than
 // the service screens (or many of them are one account's) they would otherwise wait here for
 // seconds, unseen by the store's admission (docs/screening.md "Overload"); past the limit the
 // screening is refused at once, like one the store refuses.
 func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, account string) (func(), error) {
-	if !Paced(ctx) {
+	if !Streamed(ctx) {
 		return s.accounts.lock(ctx, tenantID, account)
 	}
 	wctx, cancel := context.WithTimeout(ctx, s.d.PacedAccountWait)
 	defer cancel()
 	unlock, err := s.accounts.lock(wctx, tenantID, account)
 	if err != nil && ctx.Err() == nil {
-		e := apperr.New(apperr.Unavailable, "screening is over capacity; retry shortly")
-		e.RetryAfter = time.Second
-		return nil, e
+		return nil, apperr.Overloaded()
 	}
 	return unlock, err
 }
