@@ -260,3 +260,70 @@ from unnest($2::text[]) with ordinality as u(rel, n)`, string(f.ID), []string{tx
 	require.NoError(t, admin.QueryRow(ctx, `select count(*) from customer_risk_queue where tenant_id = $1`, string(f.ID)).Scan(&n))
 	require.Equal(t, 2, n, "each customer once")
 }
+
+// TestCustomerRiskCaseTriggersReadByKey: opening cases and changing their status, as the
+// application role under row-level security, read each case's transaction once, by its primary
+// key (counted with pg_stat_xact_user_tables in the writing transaction). 0017's triggers
+// compared t.id::text, which no index serves: depending on the plan they read every
+// transaction of the customer's BVN per case (25 here, 5 per case) or, joined from the
+// transactions side, the tenant's.
+func TestCustomerRiskCaseTriggersReadByKey(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	admin, err := pgx.Connect(ctx, pgtest.URL(t))
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	f := pgtest.Tenant(ctx, t, db)
+	bvn := "6" + time.Now().Format("150405") + "4444"
+	insertProfile(ctx, t, admin, f.ID, "Chi Obi", bvn)
+	var ids []string
+	for range 5 {
+		ids = append(ids, insertScreened(ctx, t, admin, f.ID, bvn, "REVIEW", "NG"))
+	}
+	_, err = admin.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
+  sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level, aggregate_score, actions,
+  engine_verdicts, total_latency_ms, processed_at, created_at)
+select gen_random_uuid(), $1::uuid, 'bulk-' || g || '-' || $1::text, 'TRANSFER', 'MOBILE', 100, 'NGN', 100, '0123456789', 'S', now(), 'v',
+  'APPROVE', 'LOW', 0, '{}', '[]', 1, now(), now() from generate_series(1, 3000) g`, string(f.ID))
+	require.NoError(t, err)
+	// Many customers, as a bank has: joined from the profiles side, each case would read
+	// every profile's transactions.
+	_, err = admin.Exec(ctx, `insert into customer_profiles (id, tenant_id, profile_type, profile_key, display_name, bvn, data,
+  source, last_lookup_at, created_at, updated_at)
+select 'cus_' || $1::text || '_' || g, $1::uuid, 'INDIVIDUAL', 'BVN:9' || lpad(g::text, 10, '0'), 'n', '9' || lpad(g::text, 10, '0'),
+  '{}', 'BVN', now(), now(), now() from generate_series(1, 3000) g`, string(f.ID))
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, `analyze transactions; analyze customer_profiles`)
+	require.NoError(t, err)
+
+	tx, err := admin.Begin(ctx)
+	require.NoError(t, err)
+	defer func() { _ = tx.Rollback(ctx) }()
+	_, err = tx.Exec(ctx, `set local role `+postgres.AppRole)
+	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `select set_config('app.tenant_id', $1, true)`, string(f.ID))
+	require.NoError(t, err)
+	read := func() int64 {
+		var n int64
+		require.NoError(t, tx.QueryRow(ctx, `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)
+			from pg_stat_xact_user_tables where relname = 'transactions'`).Scan(&n))
+		return n
+	}
+	before := read()
+	_, err = tx.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status,
+  related_transaction_id, created_at, updated_at)
+select 'case_' || $1::text || '_k' || n, $1::uuid, 'CASE-2098-' || lpad(n::text, 5, '0'), 'AML_ALERT', 'MEDIUM', 't', 'd', 'OPEN', rel,
+  now(), now() from unnest($2::text[]) with ordinality as u(rel, n)`, string(f.ID), ids)
+	require.NoError(t, err)
+	afterInsert := read()
+	require.LessOrEqual(t, afterInsert-before, int64(len(ids)), "opening 5 cases read %d transactions: one each",
+		afterInsert-before)
+	_, err = tx.Exec(ctx, `update cases set status = 'ESCALATED' where tenant_id = $1 and case_number like 'CASE-2098-%'`, string(f.ID))
+	require.NoError(t, err)
+	changed := read() - afterInsert
+	require.LessOrEqual(t, changed, int64(len(ids)), "changing 5 cases' status read %d transactions: one each", changed)
+	var queued int
+	require.NoError(t, tx.QueryRow(ctx, `select count(*) from customer_risk_queue where tenant_id = $1`, string(f.ID)).Scan(&queued))
+	require.Equal(t, 1, queued, "the customer is queued")
+}
