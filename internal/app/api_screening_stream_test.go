@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
@@ -411,8 +412,27 @@ func TestScreeningStreamBackpressure(t *testing.T) {
 		defer close(done)
 		items, streamErr = streamAll(s.txClient("grpc", cred{Bearer: admin}), reqs)
 	}()
-	require.Eventually(t, func() bool { return hs.held.Load() == inFlight }, 30*time.Second, 10*time.Millisecond,
-		"the stream fills its in-flight bound")
+	filled := assert.Eventually(t, func() bool {
+		select {
+		case <-done:
+			return true // the stream ended without filling its bound: reported below
+		default:
+			return hs.held.Load() == inFlight
+		}
+	}, 30*time.Second, 10*time.Millisecond)
+	if !filled || hs.held.Load() != inFlight {
+		// Say why: the screenings answered instead of held, by error code.
+		release()
+		<-done
+		codes := map[string]int{}
+		for _, it := range items {
+			if it.Result == nil {
+				codes[it.Error.GetCode()]++
+			}
+		}
+		t.Fatalf("the stream did not fill its in-flight bound: %d held at most, stream error %v, %d answered, errors by code %v",
+			hs.peak.Load(), streamErr, len(items), codes)
+	}
 	time.Sleep(300 * time.Millisecond) // the reader would have gone on by now, were it not bounded
 	require.EqualValues(t, inFlight, hs.peak.Load(), "no more than the bound is in flight")
 	release()

@@ -227,9 +227,8 @@ type screeningStream struct {
 	// streamInFlight) that live as long as the stream, so that a message costs no goroutine
 	// and no stack growth of its own.
 	work    chan *complydv1.ScreenTransactionRequest
-	workers int          // started (read's goroutine only)
-	busy    atomic.Int32 // workers screening a message
-	broken  atomic.Bool  // a Send failed: the client is gone, stop reading
+	workers int         // started (read's goroutine only)
+	broken  atomic.Bool // a Send failed: the client is gone, stop reading
 
 	mu      sync.Mutex // serialises Send (a stream's Send is not safe for concurrent use)
 	sendErr error      // first failed Send
@@ -257,7 +256,11 @@ func (s *screeningStream) read() error {
 		}
 		s.wg.Add(1)
 		s.work <- m // never blocks: the slot taken above bounds what is queued
-		if s.workers < streamInFlight && int(s.busy.Load())+len(s.work) > s.workers {
+		// There are always at least as many workers as messages in flight (slots taken), so a
+		// message never waits for another's screening to finish. (Counting busy workers instead
+		// raced: a worker that had taken a message but not yet counted itself busy left the
+		// next message queued behind screenings that may take seconds.)
+		if s.workers < len(s.slots) {
 			s.workers++
 			go s.worker()
 		}
@@ -267,9 +270,7 @@ func (s *screeningStream) read() error {
 // worker screens messages until the stream's work channel is closed.
 func (s *screeningStream) worker() {
 	for m := range s.work {
-		s.busy.Add(1)
 		s.screen(m)
-		s.busy.Add(-1)
 	}
 }
 
