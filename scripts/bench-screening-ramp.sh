@@ -26,7 +26,9 @@
 #   BENCH_PG=recommended BENCH_START=seeded MODES=rest:apikey scripts/bench-screening-ramp.sh
 #   MODES= scripts/bench-screening-ramp.sh            # the stall phase only
 #   STALL=0 STEPS="1000" scripts/bench-screening-ramp.sh
-#   PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements" ...   # any other server option
+#   PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all" ...
+#       # any other server option; with pg_stat_statements each step's statements, per screening
+#       # answered, go to NAME.statements.txt (trigger statements too with track=all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -109,6 +111,11 @@ SERVER_PID=$!
 for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
 "$WORK/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed
 "$WORK/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
+STATEMENTS=0
+if [ "$(psql "$DB_URL" -Atc "select count(*) from pg_settings where name = 'shared_preload_libraries' and setting like '%pg_stat_statements%'")" = 1 ]; then
+  psql "$DB_URL" -qc "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" >/dev/null
+  STATEMENTS=1
+fi
 
 HZ=$(getconf CLK_TCK)
 proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
@@ -136,6 +143,19 @@ measure() {
     "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"
   wal1=$(wal_stats)
   python3 scripts/wal-split.py "$OUT/$name.json" $wal0 $wal1 | tee -a "$OUT/$name.txt"
+  statements "$name"
+}
+# statements NAME: with pg_stat_statements loaded (PG_EXTRA_OPTS, see above), the step's
+# statements by total time, per screening answered, into NAME.statements.txt; then a reset.
+statements() {
+  [ "$STATEMENTS" = 1 ] || return 0
+  local answered
+  answered=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(max(j["outcomes"].get("ok", 0), 1))' "$OUT/$1.json")
+  psql "$DB_URL" -Atc "select format('%8s us/screening %9s calls %8s us/call  %s', round((total_exec_time * 1000 / $answered)::numeric, 1),
+      calls, round((total_exec_time * 1000 / greatest(calls, 1))::numeric, 1), left(regexp_replace(query, '\s+', ' ', 'g'), 160))
+    from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+    order by total_exec_time desc limit 30" >"$OUT/$1.statements.txt"
+  psql "$DB_URL" -qAtc "select pg_stat_statements_reset()" >/dev/null
 }
 
 for mode in $MODES; do
