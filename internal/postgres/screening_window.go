@@ -46,113 +46,113 @@ func active(lo, hi string) string {
 	return "v.first_at <= " + hi + " and v.last_at >= " + lo
 }
 
-// rawPiece aggregates the account's raw rows with lo <= transaction_timestamp < hi (<= hi when
-// closed): count, sum and sum of squares of amount_ngn, distinct devices, and the latest
-// device, IP and location with their timestamps.
-func rawPiece(alias, lo, hi string, closed bool, gate ...string) string {
+// The pieces are read by two scans per screening, not one subquery each: grainsSQL, a UNION ALL
+// of the grain ranges, and rawSQL, one of the raw ranges, each row flagged with the windows it
+// counts in (p90, p24, p60), and one aggregate over each with FILTER clauses. Every aggregate
+// node costs its initialisation on each execution of the statement whether it reads rows or
+// not: with a subquery per piece (twelve, 130 aggregates) that was about 0.4 ms per statement,
+// more than the reads of a batch of a few screenings (docs/screening.md "How history is kept").
+//
+// The ranges (bounds from windowBoundsSQL; every branch gated by active(), a one-time filter):
+//
+//	grains:  days [mid, fd) 90 · hours [loh, mid) 90 · minutes [lom, loh) 90 ·
+//	         hours [ah, fh) 24, and 90 from fd · minutes [am, ah) 24 ·
+//	         minutes [am60, fm] 60, and 90 and 24 from fh (the bucket fm only when cm.last_at <= ts)
+//	raw:     [lo, lom) 90 · [a24, am) 24 · [a60, am60) 60 · [fm, ts] all three, when cm.last_at > ts
+//
+// (ah <= fd since ts - 24 hours < fd; am60 <= fh since ts - 60 minutes < fh.)
+
+// grainBranch selects the account's buckets of grain in [lo, hi), with the window flags p90, p24
+// and p60 (SQL conditions on the bucket a.bucket). Closed, it takes the bucket hi as well, which
+// holds transactions up to ts (the current minute): the account must then be active up to ts.
+func grainBranch(grain, lo, hi string, closed bool, p90, p24, p60 string, extra ...string) string {
+	op, cond := "<", active(lo, hi)
+	if closed {
+		op, cond = "<=", active(lo, "u.ts")
+	}
+	for _, e := range extra {
+		cond += " and " + e
+	}
+	return `select a.n, a.sum_ngn, a.sum_sq_ngn, a.devices, a.last_device, a.last_device_at, a.last_ip, a.last_ip_at,
+		a.last_lat, a.last_lon, a.last_loc_at, ` + p90 + ` as p90, ` + p24 + ` as p24, ` + p60 + ` as p60
+	from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct and a.grain = '` + grain + `'
+	  and a.bucket >= ` + lo + ` and a.bucket ` + op + ` ` + hi + ` and ` + cond
+}
+
+// rawBranch selects the account's transactions with lo <= transaction_timestamp < hi (<= hi when
+// closed), flagged like grainBranch (constant flags: a raw range lies in one set of windows).
+func rawBranch(lo, hi string, closed bool, p90, p24, p60 string, gate ...string) string {
 	op := "<"
 	if closed {
 		op = "<="
 	}
 	cond := active(lo, hi)
-	if len(gate) > 0 {
-		cond += " and " + gate[0]
+	for _, g := range gate {
+		cond += " and " + g
 	}
-	return `cross join lateral (select count(*) as n, coalesce(sum(t.amount_ngn), 0) as s,
-	coalesce(sum(t.amount_ngn * t.amount_ngn), 0) as ss,
-	array_agg(distinct t.device_id) filter (where t.device_id is not null) as devs,
-	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null))[1] as dev,
-	max(t.transaction_timestamp) filter (where t.device_id is not null) as dev_at,
-	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null))[1] as ip,
-	max(t.transaction_timestamp) filter (where t.ip_address is not null) as ip_at,
-	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lat,
-	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lon,
-	max(t.transaction_timestamp) filter (where t.latitude is not null) as loc_at
+	return `select t.amount_ngn, t.device_id, t.ip_address, t.latitude, t.longitude, t.transaction_timestamp as at,
+		` + p90 + ` as p90, ` + p24 + ` as p24, ` + p60 + ` as p60
 	from transactions t where t.tenant_id = $1 and t.sender_account_number = u.acct
-	  and t.transaction_timestamp >= ` + lo + ` and t.transaction_timestamp ` + op + ` ` + hi + ` and ` + cond + `) ` + alias
+	  and t.transaction_timestamp >= ` + lo + ` and t.transaction_timestamp ` + op + ` ` + hi + ` and ` + cond
 }
 
-// grainPiece aggregates the account's buckets of grain with lo <= bucket < hi, giving rawPiece's
-// columns.
-func grainPiece(alias, grain, lo, hi string) string {
-	return `cross join lateral (select coalesce(sum(a.n), 0) as n, coalesce(sum(a.sum_ngn), 0) as s,
-	coalesce(sum(a.sum_sq_ngn), 0) as ss, array_concat_agg(a.devices) as devs,
-	(array_agg(a.last_device order by a.last_device_at desc) filter (where a.last_device_at is not null))[1] as dev,
-	max(a.last_device_at) as dev_at,
-	(array_agg(a.last_ip order by a.last_ip_at desc) filter (where a.last_ip_at is not null))[1] as ip,
-	max(a.last_ip_at) as ip_at,
-	(array_agg(a.last_lat order by a.last_loc_at desc) filter (where a.last_loc_at is not null))[1] as lat,
-	(array_agg(a.last_lon order by a.last_loc_at desc) filter (where a.last_loc_at is not null))[1] as lon,
-	max(a.last_loc_at) as loc_at
-	from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct and a.grain = '` + grain + `'
-	  and a.bucket >= ` + lo + ` and a.bucket < ` + hi + ` and ` + active(lo, hi) + `) ` + alias
-}
+// currentMinuteSQL looks up the bucket of ts's minute (as cm). A screening is mostly the
+// account's latest transaction: when the bucket holds nothing after ts it serves the minute, one
+// row instead of every transaction of the minute (an account screened several times a second
+// has hundreds); otherwise (a transaction stored with a later timestamp) the raw rows [fm, ts]
+// are read. OFFSET 0 keeps the lookup a subquery of its own: pulled up into a join, its bound
+// (date_trunc, not leakproof) could only filter under row-level security, after a scan of every
+// minute bucket of the account.
+const currentMinuteSQL = `left join lateral (select a.last_at from account_activity_grains a where a.tenant_id = $1
+	and a.account = u.acct and a.grain = 'minute' and a.bucket = w0.fm and v.first_at <= u.ts and v.last_at >= w0.fm offset 0) cm on true`
 
-// currentMinutePiece is the 90-day window's last piece, the raw rows [fm, ts] (rawPiece's
-// columns, as alias rn). A screening is mostly the account's latest transaction: when the
-// minute's bucket holds nothing after ts, the bucket itself is that piece, one row instead of
-// every transaction of the minute (an account screened several times a second has hundreds);
-// otherwise (a transaction stored with a later timestamp) the raw rows are read. OFFSET 0 keeps
-// the bucket's lookup a subquery of its own: pulled up into a join, its bound (date_trunc, not
-// leakproof) could only filter under row-level security, after a scan of every minute bucket of
-// the account.
-func currentMinutePiece() string {
-	cols := [][2]string{{"n", "n"}, {"s", "sum_ngn"}, {"ss", "sum_sq_ngn"}, {"devs", "devices"}, {"dev", "last_device"},
-		{"dev_at", "last_device_at"}, {"ip", "last_ip"}, {"ip_at", "last_ip_at"}, {"lat", "last_lat"}, {"lon", "last_lon"},
-		{"loc_at", "last_loc_at"}}
-	pick := make([]string, len(cols))
-	for i, c := range cols {
-		b := "cm." + c[1]
-		if c[0] == "n" || c[0] == "s" || c[0] == "ss" {
-			b = "coalesce(" + b + ", 0)"
-		}
-		pick[i] = "case when cm.last_at > u.ts then rr." + c[0] + " else " + b + " end as " + c[0]
-	}
-	return `left join lateral (select a.* from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct
-	and a.grain = 'minute' and a.bucket = w0.fm and ` + active("w0.fm", "u.ts") + ` offset 0) cm on true
-` + rawPiece("rr", "w0.fm", "u.ts", true, "cm.last_at > u.ts") + `
-cross join lateral (select ` + strings.Join(pick, ",\n\t") + `) rn`
-}
+// grainsSQL aggregates the grain ranges (as g1): per window, count, sum and (90 days) sum of
+// squares, devices, and the latest device, IP and location with their timestamps.
+var grainsSQL = `cross join lateral (select coalesce(sum(x.n) filter (where x.p90), 0) as n, coalesce(sum(x.sum_ngn) filter (where x.p90), 0) as s,
+	coalesce(sum(x.sum_sq_ngn) filter (where x.p90), 0) as ss, array_concat_agg(x.devices) filter (where x.p90) as devs,
+	(array_agg(x.last_device order by x.last_device_at desc) filter (where x.p90 and x.last_device_at is not null))[1] as dev,
+	max(x.last_device_at) filter (where x.p90) as dev_at,
+	(array_agg(x.last_ip order by x.last_ip_at desc) filter (where x.p90 and x.last_ip_at is not null))[1] as ip,
+	max(x.last_ip_at) filter (where x.p90) as ip_at,
+	(array_agg(x.last_lat order by x.last_loc_at desc) filter (where x.p90 and x.last_loc_at is not null))[1] as lat,
+	(array_agg(x.last_lon order by x.last_loc_at desc) filter (where x.p90 and x.last_loc_at is not null))[1] as lon,
+	max(x.last_loc_at) filter (where x.p90) as loc_at,
+	coalesce(sum(x.n) filter (where x.p24), 0) as n24, coalesce(sum(x.sum_ngn) filter (where x.p24), 0) as s24,
+	coalesce(sum(x.n) filter (where x.p60), 0) as n60
+	from (` + strings.Join([]string{
+	grainBranch("day", "w0.mid", "w0.fd", false, "true", "false", "false"),
+	grainBranch("hour", "w2.loh", "w0.mid", false, "true", "false", "false"),
+	grainBranch("minute", "w1.lom", "w2.loh", false, "true", "false", "false"),
+	grainBranch("hour", "w2.ah", "w0.fh", false, "a.bucket >= w0.fd", "true", "false"),
+	grainBranch("minute", "w1.am", "w2.ah", false, "false", "true", "false"),
+	grainBranch("minute", "w1.am60", "w0.fm", true, "a.bucket >= w0.fh", "a.bucket >= w0.fh", "true",
+		"(a.bucket < w0.fm or a.last_at <= u.ts)"),
+}, "\n\tunion all ") + `) x) g1`
 
-// rawCount and grainCount are rawPiece and grainPiece for the 24-hour and 60-minute windows'
-// starts, which need only the count and the sum.
-func rawCount(alias, lo, hi string) string {
-	return `cross join lateral (select count(*) as n, coalesce(sum(t.amount_ngn), 0) as s from transactions t
-	where t.tenant_id = $1 and t.sender_account_number = u.acct
-	  and t.transaction_timestamp >= ` + lo + ` and t.transaction_timestamp < ` + hi + ` and ` + active(lo, hi) + `) ` + alias
-}
+// rawSQL aggregates the raw ranges (as r1), giving grainsSQL's columns.
+var rawSQL = `cross join lateral (select count(*) filter (where x.p90) as n, coalesce(sum(x.amount_ngn) filter (where x.p90), 0) as s,
+	coalesce(sum(x.amount_ngn * x.amount_ngn) filter (where x.p90), 0) as ss,
+	array_agg(distinct x.device_id) filter (where x.p90 and x.device_id is not null) as devs,
+	(array_agg(x.device_id order by x.at desc) filter (where x.p90 and x.device_id is not null))[1] as dev,
+	max(x.at) filter (where x.p90 and x.device_id is not null) as dev_at,
+	(array_agg(x.ip_address order by x.at desc) filter (where x.p90 and x.ip_address is not null))[1] as ip,
+	max(x.at) filter (where x.p90 and x.ip_address is not null) as ip_at,
+	(array_agg(x.latitude order by x.at desc) filter (where x.p90 and x.latitude is not null))[1] as lat,
+	(array_agg(x.longitude order by x.at desc) filter (where x.p90 and x.latitude is not null))[1] as lon,
+	max(x.at) filter (where x.p90 and x.latitude is not null) as loc_at,
+	count(*) filter (where x.p24) as n24, coalesce(sum(x.amount_ngn) filter (where x.p24), 0) as s24,
+	count(*) filter (where x.p60) as n60
+	from (` + strings.Join([]string{
+	rawBranch("w0.lo", "w1.lom", false, "true", "false", "false"),
+	rawBranch("w0.a24", "w1.am", false, "false", "true", "false"),
+	rawBranch("w0.a60", "w1.am60", false, "false", "false", "true"),
+	rawBranch("w0.fm", "u.ts", true, "true", "true", "true", "cm.last_at > u.ts"),
+}, "\n\tunion all ") + `) x) r1`
 
-func grainCount(alias, grain, lo, hi string) string {
-	return `cross join lateral (select coalesce(sum(a.n), 0) as n, coalesce(sum(a.sum_ngn), 0) as s
-	from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct and a.grain = '` + grain + `'
-	  and a.bucket >= ` + lo + ` and a.bucket < ` + hi + ` and ` + active(lo, hi) + `) ` + alias
-}
-
-// The pieces of the 90-day window, from ts back to its start.
-var ninetyDayPieces = []string{"rn", "mt", "ht", "dd", "hl", "ml", "rl"}
-
-// sumOf adds column col of the pieces.
-func sumOf(col string, pieces ...string) string {
-	parts := make([]string, len(pieces))
-	for i, p := range pieces {
-		parts[i] = p + "." + col
-	}
-	return "(" + strings.Join(parts, " + ") + ")"
-}
-
-// latestOf picks, among the 90-day pieces, the columns cols of the one whose timestamp column at
-// is the latest (null when none has one).
-func latestOf(alias, at string, cols ...string) string {
-	rows := make([]string, len(ninetyDayPieces))
-	for i, p := range ninetyDayPieces {
-		vals := make([]string, 0, len(cols)+1)
-		for _, c := range cols {
-			vals = append(vals, p+"."+c)
-		}
-		rows[i] = "(" + strings.Join(append(vals, p+"."+at), ", ") + ")"
-	}
-	return `left join lateral (select ` + strings.Join(cols, ", ") + ` from (values ` + strings.Join(rows, ", ") + `)
-	as x(` + strings.Join(append(append([]string{}, cols...), "at"), ", ") + `) where x.at is not null order by x.at desc limit 1) ` + alias + ` on true`
+// later picks col of g1 or r1, whichever has the later timestamp at (null when neither has one;
+// their ranges do not overlap, so they never tie).
+func later(col, at string) string {
+	return "case when r1." + at + " is not null and (g1." + at + " is null or r1." + at + " > g1." + at + ") then r1." + col + " else g1." + col + " end"
 }
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
@@ -171,17 +171,10 @@ func latestOf(alias, at string, cols ...string) string {
 // The mean is sum/n as avg computes it, and the standard deviation is stddev_pop's formula on the
 // same exact numerics (amountStatsSQL).
 var prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
-	` + sumOf("n", "r24", "m24", "h24", "mt", "rn") + `::int8, ` + sumOf("s", "r24", "m24", "h24", "mt", "rn") + `::text,
-	` + sumOf("n", "r60", "m60", "rn") + `::int8, s.n::int8, s.mean, s.sd,
-	(select coalesce(array_agg(distinct x order by x), '{}') from unnest(` +
-	strings.Join(func() []string {
-		d := make([]string, len(ninetyDayPieces))
-		for i, p := range ninetyDayPieces {
-			d[i] = p + ".devs"
-		}
-		return d
-	}(), " || ") + `) x),
-	ld.dev, li.ip, ll.lat, ll.lon, ll.loc_at,
+	(g1.n24 + r1.n24)::int8, (g1.s24 + r1.s24)::text, (g1.n60 + r1.n60)::int8, s.n::int8, s.mean, s.sd,
+	(select coalesce(array_agg(distinct x order by x), '{}') from unnest(g1.devs || r1.devs) x),
+	` + later("dev", "dev_at") + `, ` + later("ip", "ip_at") + `,
+	` + later("lat", "loc_at") + `, ` + later("lon", "loc_at") + `, ` + later("loc_at", "loc_at") + `,
 	case when v.last_at <= u.ts then v.last_at else (select max(l.transaction_timestamp) from transactions l
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts and v.first_at <= u.ts) end,
 	k.id, k.status, k.tier, coalesce(v.version, 0)
@@ -190,26 +183,11 @@ from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[]) with ordinal
 left join account_versions v on v.tenant_id = $1 and v.account = u.acct
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true
-` + strings.Join([]string{
-	currentMinutePiece(),
-	grainPiece("mt", "minute", "w0.fh", "w0.fm"),
-	grainPiece("ht", "hour", "w0.fd", "w0.fh"),
-	grainPiece("dd", "day", "w0.mid", "w0.fd"),
-	grainPiece("hl", "hour", "w2.loh", "w0.mid"),
-	grainPiece("ml", "minute", "w1.lom", "w2.loh"),
-	rawPiece("rl", "w0.lo", "w1.lom", false),
-	grainCount("h24", "hour", "w2.ah", "w0.fh"),
-	grainCount("m24", "minute", "w1.am", "w2.ah"),
-	rawCount("r24", "w0.a24", "w1.am"),
-	grainCount("m60", "minute", "w1.am60", "w0.fm"),
-	rawCount("r60", "w0.a60", "w1.am60"),
-}, "\n") + `
-cross join lateral (select ` + sumOf("n", ninetyDayPieces...) + ` as n, ` + sumOf("s", ninetyDayPieces...) + ` as s,
-	` + sumOf("ss", ninetyDayPieces...) + ` as ss) g
+` + currentMinuteSQL + `
+` + grainsSQL + `
+` + rawSQL + `
+cross join lateral (select g1.n + r1.n as n, g1.s + r1.s as s, g1.ss + r1.ss as ss) g
 cross join lateral (` + amountStatsSQL + `) s
-` + latestOf("ld", "dev_at", "dev") + `
-` + latestOf("li", "ip_at", "ip") + `
-` + latestOf("ll", "loc_at", "lat", "lon", "loc_at") + `
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
 	order by a.created_at desc, a.id desc limit 1) k on true`
