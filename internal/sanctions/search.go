@@ -295,8 +295,14 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	// the tokens that may match without a hit: long ones, ones near a long
 	// weak word); if that cannot reach the threshold for any name, their
 	// postings only raise the names already touched.
+	// The long weak words the query tokens may match, found once when the
+	// common tokens or a candidate first need them.
+	var nw nearWords
+	nearDone := false
 	if len(common) > 0 {
-		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, shortQ, wRepeated,
+		nearWeakWords(&nw, qt, s.qcomp, counted)
+		nearDone = true
+		noNew = !commonAloneReaches(qt, s.qcomp, &nw, common, counted, longQ, shortQ, wRepeated,
 			nParticles+nWeakLong+len(initials), q.Threshold-roundSlack-evidenceBoost(q))
 		for _, c := range common {
 			unit++
@@ -326,9 +332,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	// The bound adds float32 weights; a hair of slack keeps it above the
 	// score. A score is kept when it rounds (round3) to the threshold.
 	floor := q.Threshold - roundSlack - boost - 1e-6
-	// The long weak words (foundation, shipping) some query token may
-	// match, found once when a candidate first needs them.
-	near, nearPair, nearDone := uint64(0), uint64(0), false
+	// The long weak words (foundation, shipping) the counted query tokens
+	// and joined pairs may match, from nw.
+	near, nearPair, nearSet := uint64(0), uint64(0), false
 	if st != nil {
 		st.touched += len(s.touched)
 	}
@@ -463,9 +469,12 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 					du++
 				}
 			}
-			if h.weakLongW > 0 && !nearDone {
-				nearDone = true
-				near, nearPair = nearWeakWords(qt, s.qcomp, counted)
+			if h.weakLongW > 0 && !nearSet {
+				if !nearDone {
+					nearWeakWords(&nw, qt, s.qcomp, counted)
+					nearDone = true
+				}
+				near, nearPair, nearSet = nw.byToken(counted), nw.pair, true
 			}
 			// A weak word matched by a joined pair of the query (FOUNDA
 			// TION) leaves two query tokens matched, not one.
@@ -676,30 +685,47 @@ func longWeakBit(canon string) uint64 {
 	return 0
 }
 
-// nearWeakWords is the set (bits of longWeakTokens) of long weak words that
-// a counted query token (bits of counted) could match, and the set a joined
-// pair of the query could match (two query tokens at once). Weak listed
-// tokens are not indexed, so the search bound allows for these.
-func nearWeakWords(qt, qcomp []token, counted uint32) (byToken, byPair uint64) {
+// nearWords says which long weak words (bits of longWeakTokens) each
+// counted query token could match (tok) and which a joined pair of the query
+// could match (pair, two query tokens at once). Weak listed tokens are not
+// indexed, so the search bound allows for these. Computed once per query
+// (nearWeakWords), when a touched name holds a long weak word or common
+// tokens are probed.
+type nearWords struct {
+	tok  [maxQueryTokens]uint64
+	pair uint64
+}
+
+// byToken is the set of long weak words some query token of counted could match.
+func (nw *nearWords) byToken(counted uint32) uint64 {
+	var m uint64
+	for ; counted != 0; counted &= counted - 1 {
+		m |= nw.tok[mbits.TrailingZeros32(counted)]
+	}
+	return m
+}
+
+// nearWeakWords fills nw for the counted query tokens (bits) and every
+// joined pair of the query.
+func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
+	*nw = nearWords{}
 	for b, lw := range longWeakTokens() {
 		for i := range qt {
 			if counted&(1<<i) != 0 && mayReach(&qt[i], &lw) {
 				if s, _, _ := pairTokens(qt[i], lw); s > 0 {
-					byToken |= 1 << b
-					break
+					nw.tok[i] |= 1 << b
 				}
 			}
 		}
 		for j := range qcomp {
 			if qcomp[j].canon != "" && mayReach(&qcomp[j], &lw) {
 				if s, _ := joinedSim(qcomp[j], lw); s > 0 {
-					byPair |= 1 << b
+					nw.pair |= 1 << b
 					break
 				}
 			}
 		}
 	}
-	return byToken, byPair
 }
 
 // mayReach is a cheap necessary condition for tokenSim (and pairTokens) to
@@ -787,7 +813,7 @@ func evidenceBoost(q Query) float64 {
 // ones, ones near a long weak word) at joinedFactor, weight 1; the other
 // counted tokens stay unmatched. The name's own weight is at least what it
 // matched.
-func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
+func commonAloneReaches(qt, qcomp []token, nw *nearWords, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
 	m := wRepeated
 	for _, c := range common {
 		w := float32(0)
@@ -804,7 +830,7 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, 
 		if counted&(1<<i) == 0 {
 			continue
 		}
-		if byTok, _ := nearWeakWords(qt[i:i+1], nil, 1); longQ&(1<<i) != 0 || byTok != 0 {
+		if longQ&(1<<i) != 0 || nw.tok[i] != 0 {
 			xs += joinedFactor
 			x++
 			continue
@@ -818,7 +844,7 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, 
 		u += qt[i].unmatchedCost()
 	}
 	// Joined, two counted tokens may match one listed token.
-	if _, byPair := nearWeakWords(qt[:0], qcomp, 0); len(qcomp) > 0 && byPair != 0 {
+	if len(qcomp) > 0 && nw.pair != 0 {
 		xs += joinedFactor
 		x++
 	}
