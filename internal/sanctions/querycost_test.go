@@ -43,7 +43,7 @@ func TestDumpQueryCost(t *testing.T) {
 		}
 		var st searchStats
 		idx.search(q, &st)
-		fmt.Fprintf(w, "%d\t%.1f\t%d\t%d\t%s\t%s\n", i, float64(best.Nanoseconds())/1e3, st.touched, st.scored, c.Kind, c.Query)
+		fmt.Fprintf(w, "%d\t%.1f\t%d\t%d\t%d\t%s\t%s\n", i, float64(best.Nanoseconds())/1e3, st.touched, st.scored, st.detail, c.Kind, c.Query)
 	}
 	require.NoError(t, w.Flush())
 }

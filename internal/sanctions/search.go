@@ -85,6 +85,7 @@ func (idx *Index) Search(q Query) []Match { return idx.search(q, nil) }
 type searchStats struct {
 	touched int // names some unit hit
 	scored  int // names the bound let through to nameScore
+	detail  int // names the packed record did not settle (their tokens read)
 }
 
 // search is Search, counting into st when it is not nil.
@@ -422,7 +423,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			// here, without reading their tokens): at best the long listed
 			// tokens match at simTypo2Long and the long weak ones at
 			// joinedFactor.
-			xa, xas, da := 0.0, 0.0, float64(mbits.OnesCount32(nq))
+			xa, xas := 0.0, 0.0
 			// A long query token may match a long listed token by two
 			// edits with the same first letter (the skeleton and
 			// phonetic rules need it too) and a length at most two (three
@@ -433,7 +434,8 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				lens |= qLens[qi]
 				firsts |= qFirst[qi]
 			}
-			if lens&uint32(h.longLens) != 0 && firsts&h.firsts != 0 {
+			longOK := lens&uint32(h.longLens) != 0 && firsts&h.firsts != 0
+			if longOK {
 				xa, xas = float64(h.longW), simTypo2Long*float64(h.longW)
 			}
 			if h.weakLongW > 0 {
@@ -441,9 +443,20 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				xas += joinedFactor * float64(h.weakLongW)
 			}
 			// A short rare token may be a particle of the name misspelt.
-			if k := particleTypos(nq&shortQ, int(h.nWeak), nParticles); k > 0 {
-				xa += k * float64(h.weakW)
-				xas += simTypo1 * k * float64(h.weakW)
+			kp := particleTypos(nq&shortQ, int(h.nWeak), nParticles)
+			if kp > 0 {
+				xa += kp * float64(h.weakW)
+				xas += simTypo1 * kp * float64(h.weakW)
+			}
+			// The query tokens these matches can take off the unmatched
+			// weight: at most one per long query token and per particle
+			// misspelt (what the per-token check below counts), unless a
+			// long weak word may take any. When the long tokens were left
+			// out above, every one is counted as before (the check below
+			// does not test first letters).
+			da := float64(mbits.OnesCount32(nq))
+			if h.weakLongW == 0 && (longOK || nq&longQ == 0) {
+				da = min(da, float64(mbits.OnesCount32(nq&longQ))+kp)
 			}
 			xa = min(xa, float64(h.weight)-float64(s.acc[id].hitS))
 			xas = min(xas, xa)
@@ -452,6 +465,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			}
 		}
 		if nq != 0 && bound0 < floor {
+			if st != nil {
+				st.detail++
+			}
 			nm := &idx.names[id]
 			free := ^s.acc[id].slots
 			nfree := mbits.OnesCount32(nq)
@@ -810,8 +826,8 @@ func evidenceBoost(q Query) float64 {
 // could score floor: it matches them at their heaviest posting, every
 // initial, particle, weak word and repeat at weight 1 (initials at
 // simInitial), and the counted tokens that may match without a hit (long
-// ones, ones near a long weak word) at joinedFactor, weight 1; the other
-// counted tokens stay unmatched. The name's own weight is at least what it
+// ones at simTypo2Long, ones near a long weak word at joinedFactor); the
+// other counted tokens stay unmatched. The name's own weight is at least what it
 // matched.
 func commonAloneReaches(qt, qcomp []token, nw *nearWords, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
 	m := wRepeated
@@ -824,15 +840,28 @@ func commonAloneReaches(qt, qcomp []token, nw *nearWords, common []commonUnit, c
 		counted &^= 1 << c.qi
 	}
 	// A counted token that may match without a hit does better matched
-	// (at joinedFactor, weight 1) than unmatched; the others stay unmatched.
+	// than unmatched; the others stay unmatched. One near a long weak word
+	// matches at joinedFactor, weight 1. A long one matches a listed token
+	// no unit hit by two edits or a phonetic key, at most simTypo2Long (the
+	// bound over touched names allows no more): at weight 1 when that
+	// reaches floor (a match at a similarity at least floor, heavier, only
+	// brings the score nearer to that similarity), else as if it weighed
+	// nothing (a match below floor only lowers a score above it).
 	xs, x, u := 0.0, 0.0, 0.0
 	for i := range qt {
 		if counted&(1<<i) == 0 {
 			continue
 		}
-		if longQ&(1<<i) != 0 || nw.tok[i] != 0 {
+		if nw.tok[i] != 0 {
 			xs += joinedFactor
 			x++
+			continue
+		}
+		if longQ&(1<<i) != 0 {
+			if simTypo2Long >= floor {
+				xs += simTypo2Long
+				x++
+			}
 			continue
 		}
 		// A particle misspelt matches a particle (at most weakWeight).
