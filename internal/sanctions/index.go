@@ -471,6 +471,29 @@ func forDeleteKeys(s string, buf []byte, fn func([]byte)) []byte {
 	return buf
 }
 
+// minTwoDeleteLen is the shortest query token whose two-letter deletions
+// the search looks up when nothing else found it (two edits score
+// simTypo2Long from nine letters).
+const minTwoDeleteLen = 9
+
+// forDelete2Keys hands fn each distinct two-letter deletion of s (as bytes
+// in buf, reused).
+func forDelete2Keys(s string, buf []byte, fn func([]byte)) []byte {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] == s[i-1] {
+			continue
+		}
+		for j := i + 1; j < len(s); j++ {
+			if j > i+1 && s[j] == s[j-1] {
+				continue
+			}
+			buf = append(append(append(buf[:0], s[:i]...), s[i+1:j]...), s[j+1:]...)
+			fn(buf)
+		}
+	}
+	return buf
+}
+
 // Len returns the number of entries in the index.
 func (idx *Index) Len() int { return len(idx.entries) }
 

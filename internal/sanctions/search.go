@@ -275,6 +275,16 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
 		}
 		probeSkel(t.skel)
+		// A long token that found nothing may be two edits from a listed
+		// word (0.85 from nine letters, simTypo2Long): the index holds one
+		// deletion per listed key, so its two-letter deletions are looked
+		// up too (a substitution and an added letter: AEDTELRAHMAN for
+		// ABDELRAHMAN). Only then: a token that found its word needs no
+		// more, and the deletions of every long token would cost dozens of
+		// lookups each.
+		if len(s.utouch) == 0 && len(t.canon) >= minTwoDeleteLen {
+			s.keyBuf = forDelete2Keys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
+		}
 		endUnit(1 << qi)
 	}
 	for j, c := range s.qcomp {
