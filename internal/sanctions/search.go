@@ -383,14 +383,16 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				}
 			}
 		}
-		viaLong, lxs, lx := false, 0.0, 0.0
+		viaLong, viaWord, lxs, lx := false, false, 0.0, 0.0
 		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
 			// Let in for its second strong pair only when both sides hold
-			// two strong tokens and a long listed token no unit hit matches
-			// a long query token that hit nothing (else nameScore would only
-			// reject it).
+			// two strong tokens (or two strong words, one split) and a long
+			// listed token (or split word) no unit hit matches a long query
+			// token that hit nothing (else nameScore would only reject it).
 			ql := counted &^ uint32(s.acc[id].qmask) & longQ
-			if h.strong != 2 || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 || !longMayPair(ql, &qLens, &qFirst, h) {
+			viaWord = h.firsts&nameTwoWords != 0
+			if h.strong != 2 && !viaWord || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 ||
+				!viaWord && !longMayPair(ql, &qLens, &qFirst, h) {
 				continue
 			}
 			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots); lx == 0 {
@@ -485,12 +487,22 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				nl := mbits.OnesCount32(ql)
 				for fl := free & nm.long; fl != 0 && nl > 0; fl &= fl - 1 {
 					b := mbits.TrailingZeros64(fl)
-					if !withinReach(qt, ql, &nm.tokens[b]) {
+					if free&(1<<b) == 0 || !withinReach(qt, ql, &nm.tokens[b]) {
 						continue
 					}
-					free &^= 1 << b
-					x += nm.tokens[b].w
-					bx += simTypo2Long * nm.tokens[b].w
+					// A piece of a split word matches as the word: its
+					// free pieces together.
+					ws, we := b, b
+					if nm.tokens[b].piece {
+						ws, we = nm.wordSpan(b)
+					}
+					for k := ws; k <= we; k++ {
+						if free&(1<<k) != 0 {
+							free &^= 1 << k
+							x += nm.tokens[k].w
+							bx += simTypo2Long * nm.tokens[k].w
+						}
+					}
 					nl--
 					du++
 				}
@@ -523,7 +535,10 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				bound = max(bound, bnd(bi+bx, wi+x, du))
 			}
 		}
-		if bound < floor {
+		// A split word matched as written is not among the allowances
+		// (they read the pieces' lengths): the pair longPairReachable
+		// found, at its similarity, lets the name in.
+		if bound < floor && !(viaLong && viaWord) {
 			continue
 		}
 		nm := &idx.names[id]
@@ -914,13 +929,37 @@ func longMayPair(ql uint32, qLens, qFirst *[maxQueryTokens]uint32, h *nameHot) b
 func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (float64, float64) {
 	bs, bw := 0.0, 0.0
 	for fl := ^slots & nm.long; fl != 0; fl &= fl - 1 {
-		n := &nm.tokens[mbits.TrailingZeros64(fl)]
+		i := mbits.TrailingZeros64(fl)
+		n := &nm.tokens[i]
 		if n.weak || !withinReach(qt, ql, n) {
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
 			if s, _, _ := pairTokens(qt[mbits.TrailingZeros32(q)], *n); s*n.w > bs {
 				bs, bw = s*n.w, n.w
+			}
+		}
+		// A piece of a split word: the word as written (nameScore's
+		// one-word pair), when no unit hit a piece of it.
+		if !n.piece {
+			continue
+		}
+		ws, we := nm.wordSpan(i)
+		var c *token
+		switch {
+		case we == ws+1 && ws < len(nm.comp):
+			c = &nm.comp[ws]
+		case we == ws+2 && ws < len(nm.comp3):
+			c = &nm.comp3[ws]
+		}
+		if c == nil || c.canon == "" || slots&(1<<(we+1)-1<<ws) != 0 {
+			continue
+		}
+		for q := ql; q != 0; q &= q - 1 {
+			if s, _ := joinedSim(*c, qt[mbits.TrailingZeros32(q)]); s > 0 {
+				if s = min(s/joinedFactor, simExact); s*c.w > bs {
+					bs, bw = s*c.w, c.w
+				}
 			}
 		}
 	}
