@@ -769,13 +769,30 @@ func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 	}
 }
 
-// mayReach is a cheap necessary condition for tokenSim (and pairTokens) to
-// match q and n: lengths and letter sets within three edits, the same
-// skeleton or phonetic key, or an attached particle to try without.
+// mayReach is a cheap necessary condition for tokenSim (so pairTokens and
+// joinedSim) to match q with the long weak word n: the same spelling, or
+// both of five letters or more (a weak word matches nothing shorter) and
+// lengths and letter sets within the typo limit tokenSim applies (one edit
+// under six letters, two under twelve, three from twelve), or the same
+// skeleton or phonetic key. (pairTokens tries no bare form against a weak
+// word.)
 func mayReach(q, n *token) bool {
-	return q.bare != "" || n.bare != "" ||
-		abs(len(q.canon)-len(n.canon)) <= 3 && mbits.OnesCount32(q.mask^n.mask) <= 6 ||
-		abs(len(q.raw)-len(n.raw)) <= 3 && mbits.OnesCount32(q.rawMask^n.rawMask) <= 6 ||
+	if q.canon == n.canon {
+		return true
+	}
+	minLen := min(len(q.canon), len(n.canon))
+	if minLen < 5 {
+		return false
+	}
+	limit := 1
+	switch {
+	case minLen >= 12:
+		limit = 3
+	case minLen >= 6:
+		limit = 2
+	}
+	return abs(len(q.canon)-len(n.canon)) <= limit && mbits.OnesCount32(q.mask^n.mask) <= 2*limit ||
+		abs(len(q.raw)-len(n.raw)) <= limit && mbits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit ||
 		q.skel == n.skel || q.phon == n.phon
 }
 
