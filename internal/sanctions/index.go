@@ -426,6 +426,19 @@ func joinTriples(toks []token) []token {
 // their raw spelling, and b continues a's word.
 func oneWord(_, b token) bool { return b.cont }
 
+// wordSpan returns the first and last token of the written word token i
+// belongs to (i, i for a word canonicalize did not split).
+func (nm *indexedName) wordSpan(i int) (int, int) {
+	s, e := i, i
+	for s > 0 && nm.tokens[s].cont {
+		s--
+	}
+	for e+1 < len(nm.tokens) && nm.tokens[e+1].cont {
+		e++
+	}
+	return s, e
+}
+
 // appendOnce appends id unless it is already the last element (a name's
 // tokens are added consecutively, so that dedupes within a name).
 func appendOnce(list []int32, id int32) []int32 {
@@ -467,6 +480,29 @@ func forDeleteKeys(s string, buf []byte, fn func([]byte)) []byte {
 		}
 		buf = append(append(buf[:0], s[:i]...), s[i+1:]...)
 		fn(buf)
+	}
+	return buf
+}
+
+// minTwoDeleteLen is the shortest query token whose two-letter deletions
+// the search looks up when nothing else found it (two edits score
+// simTypo2Long from nine letters).
+const minTwoDeleteLen = 9
+
+// forDelete2Keys hands fn each distinct two-letter deletion of s (as bytes
+// in buf, reused).
+func forDelete2Keys(s string, buf []byte, fn func([]byte)) []byte {
+	for i := 0; i < len(s); i++ {
+		if i > 0 && s[i] == s[i-1] {
+			continue
+		}
+		for j := i + 1; j < len(s); j++ {
+			if j > i+1 && s[j] == s[j-1] {
+				continue
+			}
+			buf = append(append(append(buf[:0], s[:i]...), s[i+1:j]...), s[j+1:]...)
+			fn(buf)
+		}
 	}
 	return buf
 }
@@ -554,6 +590,10 @@ const heavyWeight = 0.6
 // name holds a one-letter token: Index.initials says which.
 const nameHasInitial = 1 << 31
 
+// nameTwoWords is set in nameHot.firsts when the name's strong tokens are
+// two written words, one of them split by canonicalize (an abd… compound).
+const nameTwoWords = 1 << 30
+
 // packHot fills idx.hot from idx.names (after weigh).
 func (idx *Index) packHot() {
 	idx.hot = make([]nameHot, len(idx.names))
@@ -575,6 +615,19 @@ func (idx *Index) packHot() {
 		for fl := nm.long; fl != 0; fl &= fl - 1 {
 			l := len(nm.tokens[bits.TrailingZeros64(fl)].canon)
 			idx.hot[i].longLens |= uint16(lenBits(l, l))
+		}
+		// Two strong written words, one of them split (Oman Abd + urrahman):
+		// the long-token route to a second strong pair applies as to two
+		// strong tokens (nameScore pairs the word as written), reading the
+		// tokens (longLens holds the pieces' lengths, not the word's).
+		words := 0
+		for ti, t := range nm.tokens {
+			if nm.strongMask&(1<<ti) != 0 && !t.cont {
+				words++
+			}
+		}
+		if words == 2 && nm.strong > 2 {
+			idx.hot[i].firsts |= nameTwoWords
 		}
 	}
 }

@@ -85,6 +85,7 @@ func (idx *Index) Search(q Query) []Match { return idx.search(q, nil) }
 type searchStats struct {
 	touched int // names some unit hit
 	scored  int // names the bound let through to nameScore
+	detail  int // names the packed record did not settle (their tokens read)
 }
 
 // search is Search, counting into st when it is not nil.
@@ -274,6 +275,16 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			s.keyBuf = forDeleteKeys(t.raw, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
 		}
 		probeSkel(t.skel)
+		// A long token that found nothing may be two edits from a listed
+		// word (0.85 from nine letters, simTypo2Long): the index holds one
+		// deletion per listed key, so its two-letter deletions are looked
+		// up too (a substitution and an added letter: AEDTELRAHMAN for
+		// ABDELRAHMAN). Only then: a token that found its word needs no
+		// more, and the deletions of every long token would cost dozens of
+		// lookups each.
+		if len(s.utouch) == 0 && len(t.canon) >= minTwoDeleteLen {
+			s.keyBuf = forDelete2Keys(t.canon, s.keyBuf, func(k []byte) { visit(idx.lookupW(k)) })
+		}
 		endUnit(1 << qi)
 	}
 	for j, c := range s.qcomp {
@@ -295,8 +306,14 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	// the tokens that may match without a hit: long ones, ones near a long
 	// weak word); if that cannot reach the threshold for any name, their
 	// postings only raise the names already touched.
+	// The long weak words the query tokens may match, found once when the
+	// common tokens or a candidate first need them.
+	var nw nearWords
+	nearDone := false
 	if len(common) > 0 {
-		noNew = !commonAloneReaches(qt, s.qcomp, common, counted, longQ, shortQ, wRepeated,
+		nearWeakWords(&nw, qt, s.qcomp, counted)
+		nearDone = true
+		noNew = !commonAloneReaches(qt, s.qcomp, &nw, common, counted, longQ, shortQ, wRepeated,
 			nParticles+nWeakLong+len(initials), q.Threshold-roundSlack-evidenceBoost(q))
 		for _, c := range common {
 			unit++
@@ -326,9 +343,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	// The bound adds float32 weights; a hair of slack keeps it above the
 	// score. A score is kept when it rounds (round3) to the threshold.
 	floor := q.Threshold - roundSlack - boost - 1e-6
-	// The long weak words (foundation, shipping) some query token may
-	// match, found once when a candidate first needs them.
-	near, nearPair, nearDone := uint64(0), uint64(0), false
+	// The long weak words (foundation, shipping) the counted query tokens
+	// and joined pairs may match, from nw.
+	near, nearPair, nearSet := uint64(0), uint64(0), false
 	if st != nil {
 		st.touched += len(s.touched)
 	}
@@ -366,14 +383,16 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				}
 			}
 		}
-		viaLong, lxs, lx := false, 0.0, 0.0
+		viaLong, viaWord, lxs, lx := false, false, 0.0, 0.0
 		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
 			// Let in for its second strong pair only when both sides hold
-			// two strong tokens and a long listed token no unit hit matches
-			// a long query token that hit nothing (else nameScore would only
-			// reject it).
+			// two strong tokens (or two strong words, one split) and a long
+			// listed token (or split word) no unit hit matches a long query
+			// token that hit nothing (else nameScore would only reject it).
 			ql := counted &^ uint32(s.acc[id].qmask) & longQ
-			if h.strong != 2 || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 || !longMayPair(ql, &qLens, &qFirst, h) {
+			viaWord = h.firsts&nameTwoWords != 0
+			if h.strong != 2 && !viaWord || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 ||
+				!viaWord && !longMayPair(ql, &qLens, &qFirst, h) {
 				continue
 			}
 			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots); lx == 0 {
@@ -416,7 +435,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			// here, without reading their tokens): at best the long listed
 			// tokens match at simTypo2Long and the long weak ones at
 			// joinedFactor.
-			xa, xas, da := 0.0, 0.0, float64(mbits.OnesCount32(nq))
+			xa, xas := 0.0, 0.0
 			// A long query token may match a long listed token by two
 			// edits with the same first letter (the skeleton and
 			// phonetic rules need it too) and a length at most two (three
@@ -427,7 +446,8 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				lens |= qLens[qi]
 				firsts |= qFirst[qi]
 			}
-			if lens&uint32(h.longLens) != 0 && firsts&h.firsts != 0 {
+			longOK := lens&uint32(h.longLens) != 0 && firsts&h.firsts != 0
+			if longOK {
 				xa, xas = float64(h.longW), simTypo2Long*float64(h.longW)
 			}
 			if h.weakLongW > 0 {
@@ -435,9 +455,20 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				xas += joinedFactor * float64(h.weakLongW)
 			}
 			// A short rare token may be a particle of the name misspelt.
-			if k := particleTypos(nq&shortQ, int(h.nWeak), nParticles); k > 0 {
-				xa += k * float64(h.weakW)
-				xas += simTypo1 * k * float64(h.weakW)
+			kp := particleTypos(nq&shortQ, int(h.nWeak), nParticles)
+			if kp > 0 {
+				xa += kp * float64(h.weakW)
+				xas += simTypo1 * kp * float64(h.weakW)
+			}
+			// The query tokens these matches can take off the unmatched
+			// weight: at most one per long query token and per particle
+			// misspelt (what the per-token check below counts), unless a
+			// long weak word may take any. When the long tokens were left
+			// out above, every one is counted as before (the check below
+			// does not test first letters).
+			da := float64(mbits.OnesCount32(nq))
+			if h.weakLongW == 0 && (longOK || nq&longQ == 0) {
+				da = min(da, float64(mbits.OnesCount32(nq&longQ))+kp)
 			}
 			xa = min(xa, float64(h.weight)-float64(s.acc[id].hitS))
 			xas = min(xas, xa)
@@ -446,6 +477,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			}
 		}
 		if nq != 0 && bound0 < floor {
+			if st != nil {
+				st.detail++
+			}
 			nm := &idx.names[id]
 			free := ^s.acc[id].slots
 			nfree := mbits.OnesCount32(nq)
@@ -453,19 +487,32 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				nl := mbits.OnesCount32(ql)
 				for fl := free & nm.long; fl != 0 && nl > 0; fl &= fl - 1 {
 					b := mbits.TrailingZeros64(fl)
-					if !withinReach(qt, ql, &nm.tokens[b]) {
+					if free&(1<<b) == 0 || !withinReach(qt, ql, &nm.tokens[b]) {
 						continue
 					}
-					free &^= 1 << b
-					x += nm.tokens[b].w
-					bx += simTypo2Long * nm.tokens[b].w
+					// A piece of a split word matches as the word: its
+					// free pieces together.
+					ws, we := b, b
+					if nm.tokens[b].piece {
+						ws, we = nm.wordSpan(b)
+					}
+					for k := ws; k <= we; k++ {
+						if free&(1<<k) != 0 {
+							free &^= 1 << k
+							x += nm.tokens[k].w
+							bx += simTypo2Long * nm.tokens[k].w
+						}
+					}
 					nl--
 					du++
 				}
 			}
-			if h.weakLongW > 0 && !nearDone {
-				nearDone = true
-				near, nearPair = nearWeakWords(qt, s.qcomp, counted)
+			if h.weakLongW > 0 && !nearSet {
+				if !nearDone {
+					nearWeakWords(&nw, qt, s.qcomp, counted)
+					nearDone = true
+				}
+				near, nearPair, nearSet = nw.byToken(counted), nw.pair, true
 			}
 			// A weak word matched by a joined pair of the query (FOUNDA
 			// TION) leaves two query tokens matched, not one.
@@ -488,7 +535,10 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				bound = max(bound, bnd(bi+bx, wi+x, du))
 			}
 		}
-		if bound < floor {
+		// A split word matched as written is not among the allowances
+		// (they read the pieces' lengths): the pair longPairReachable
+		// found, at its similarity, lets the name in.
+		if bound < floor && !(viaLong && viaWord) {
 			continue
 		}
 		nm := &idx.names[id]
@@ -676,39 +726,73 @@ func longWeakBit(canon string) uint64 {
 	return 0
 }
 
-// nearWeakWords is the set (bits of longWeakTokens) of long weak words that
-// a counted query token (bits of counted) could match, and the set a joined
-// pair of the query could match (two query tokens at once). Weak listed
-// tokens are not indexed, so the search bound allows for these.
-func nearWeakWords(qt, qcomp []token, counted uint32) (byToken, byPair uint64) {
+// nearWords says which long weak words (bits of longWeakTokens) each
+// counted query token could match (tok) and which a joined pair of the query
+// could match (pair, two query tokens at once). Weak listed tokens are not
+// indexed, so the search bound allows for these. Computed once per query
+// (nearWeakWords), when a touched name holds a long weak word or common
+// tokens are probed.
+type nearWords struct {
+	tok  [maxQueryTokens]uint64
+	pair uint64
+}
+
+// byToken is the set of long weak words some query token of counted could match.
+func (nw *nearWords) byToken(counted uint32) uint64 {
+	var m uint64
+	for ; counted != 0; counted &= counted - 1 {
+		m |= nw.tok[mbits.TrailingZeros32(counted)]
+	}
+	return m
+}
+
+// nearWeakWords fills nw for the counted query tokens (bits) and every
+// joined pair of the query.
+func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
+	*nw = nearWords{}
 	for b, lw := range longWeakTokens() {
 		for i := range qt {
 			if counted&(1<<i) != 0 && mayReach(&qt[i], &lw) {
 				if s, _, _ := pairTokens(qt[i], lw); s > 0 {
-					byToken |= 1 << b
-					break
+					nw.tok[i] |= 1 << b
 				}
 			}
 		}
 		for j := range qcomp {
 			if qcomp[j].canon != "" && mayReach(&qcomp[j], &lw) {
 				if s, _ := joinedSim(qcomp[j], lw); s > 0 {
-					byPair |= 1 << b
+					nw.pair |= 1 << b
 					break
 				}
 			}
 		}
 	}
-	return byToken, byPair
 }
 
-// mayReach is a cheap necessary condition for tokenSim (and pairTokens) to
-// match q and n: lengths and letter sets within three edits, the same
-// skeleton or phonetic key, or an attached particle to try without.
+// mayReach is a cheap necessary condition for tokenSim (so pairTokens and
+// joinedSim) to match q with the long weak word n: the same spelling, or
+// both of five letters or more (a weak word matches nothing shorter) and
+// lengths and letter sets within the typo limit tokenSim applies (one edit
+// under six letters, two under twelve, three from twelve), or the same
+// skeleton or phonetic key. (pairTokens tries no bare form against a weak
+// word.)
 func mayReach(q, n *token) bool {
-	return q.bare != "" || n.bare != "" ||
-		abs(len(q.canon)-len(n.canon)) <= 3 && mbits.OnesCount32(q.mask^n.mask) <= 6 ||
-		abs(len(q.raw)-len(n.raw)) <= 3 && mbits.OnesCount32(q.rawMask^n.rawMask) <= 6 ||
+	if q.canon == n.canon {
+		return true
+	}
+	minLen := min(len(q.canon), len(n.canon))
+	if minLen < 5 {
+		return false
+	}
+	limit := 1
+	switch {
+	case minLen >= 12:
+		limit = 3
+	case minLen >= 6:
+		limit = 2
+	}
+	return abs(len(q.canon)-len(n.canon)) <= limit && mbits.OnesCount32(q.mask^n.mask) <= 2*limit ||
+		abs(len(q.raw)-len(n.raw)) <= limit && mbits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit ||
 		q.skel == n.skel || q.phon == n.phon
 }
 
@@ -784,10 +868,10 @@ func evidenceBoost(q Query) float64 {
 // could score floor: it matches them at their heaviest posting, every
 // initial, particle, weak word and repeat at weight 1 (initials at
 // simInitial), and the counted tokens that may match without a hit (long
-// ones, ones near a long weak word) at joinedFactor, weight 1; the other
-// counted tokens stay unmatched. The name's own weight is at least what it
+// ones at simTypo2Long, ones near a long weak word at joinedFactor); the
+// other counted tokens stay unmatched. The name's own weight is at least what it
 // matched.
-func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
+func commonAloneReaches(qt, qcomp []token, nw *nearWords, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
 	m := wRepeated
 	for _, c := range common {
 		w := float32(0)
@@ -798,15 +882,28 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, 
 		counted &^= 1 << c.qi
 	}
 	// A counted token that may match without a hit does better matched
-	// (at joinedFactor, weight 1) than unmatched; the others stay unmatched.
+	// than unmatched; the others stay unmatched. One near a long weak word
+	// matches at joinedFactor, weight 1. A long one matches a listed token
+	// no unit hit by two edits or a phonetic key, at most simTypo2Long (the
+	// bound over touched names allows no more): at weight 1 when that
+	// reaches floor (a match at a similarity at least floor, heavier, only
+	// brings the score nearer to that similarity), else as if it weighed
+	// nothing (a match below floor only lowers a score above it).
 	xs, x, u := 0.0, 0.0, 0.0
 	for i := range qt {
 		if counted&(1<<i) == 0 {
 			continue
 		}
-		if byTok, _ := nearWeakWords(qt[i:i+1], nil, 1); longQ&(1<<i) != 0 || byTok != 0 {
+		if nw.tok[i] != 0 {
 			xs += joinedFactor
 			x++
+			continue
+		}
+		if longQ&(1<<i) != 0 {
+			if simTypo2Long >= floor {
+				xs += simTypo2Long
+				x++
+			}
 			continue
 		}
 		// A particle misspelt matches a particle (at most weakWeight).
@@ -818,7 +915,7 @@ func commonAloneReaches(qt, qcomp []token, common []commonUnit, counted, longQ, 
 		u += qt[i].unmatchedCost()
 	}
 	// Joined, two counted tokens may match one listed token.
-	if _, byPair := nearWeakWords(qt[:0], qcomp, 0); len(qcomp) > 0 && byPair != 0 {
+	if len(qcomp) > 0 && nw.pair != 0 {
 		xs += joinedFactor
 		x++
 	}
@@ -849,13 +946,37 @@ func longMayPair(ql uint32, qLens, qFirst *[maxQueryTokens]uint32, h *nameHot) b
 func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (float64, float64) {
 	bs, bw := 0.0, 0.0
 	for fl := ^slots & nm.long; fl != 0; fl &= fl - 1 {
-		n := &nm.tokens[mbits.TrailingZeros64(fl)]
+		i := mbits.TrailingZeros64(fl)
+		n := &nm.tokens[i]
 		if n.weak || !withinReach(qt, ql, n) {
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
 			if s, _, _ := pairTokens(qt[mbits.TrailingZeros32(q)], *n); s*n.w > bs {
 				bs, bw = s*n.w, n.w
+			}
+		}
+		// A piece of a split word: the word as written (nameScore's
+		// one-word pair), when no unit hit a piece of it.
+		if !n.piece {
+			continue
+		}
+		ws, we := nm.wordSpan(i)
+		var c *token
+		switch {
+		case we == ws+1 && ws < len(nm.comp):
+			c = &nm.comp[ws]
+		case we == ws+2 && ws < len(nm.comp3):
+			c = &nm.comp3[ws]
+		}
+		if c == nil || c.canon == "" || slots&(1<<(we+1)-1<<ws) != 0 {
+			continue
+		}
+		for q := ql; q != 0; q &= q - 1 {
+			if s, _ := joinedSim(*c, qt[mbits.TrailingZeros32(q)]); s > 0 {
+				if s = min(s/joinedFactor, simExact); s*c.w > bs {
+					bs, bw = s*c.w, c.w
+				}
 			}
 		}
 	}

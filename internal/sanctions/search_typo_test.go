@@ -28,6 +28,14 @@ func TestSearchTypoRules(t *testing.T) {
 		// A letter of a hyphenated prefix slid onto the next word, and two
 		// edits in it.
 		{"Fahad H.A. A-LKHASHPBAN", "ofac-sdn:10475", `"lkhashpban"~"khashiban" (typo, 2 edits)`},
+		// A long word two edits from the listed one that no one-letter
+		// deletion finds (a substitution and an added letter): its
+		// two-letter deletions are looked up when nothing else is found.
+		{"Aedtelrahman", "un-sc:2830919", `(typo, 2 edits)`},
+		// Two edits in a listed abd… compound, the other token hit: the
+		// compound is one of the two written words that make the second
+		// strong pair, compared as written.
+		{"Oman Aydurrahamn", "un-sc:6908603", `"aydurrahamn"~"abdurrahman" (typo, 2 edits)`},
 		// A legal form misspelt is still a legal form.
 		{"AL MAHDI ALUMINM COMANY", "ofac-sdn:28292", `"aluminm"~"aluminum" (typo, 1 edit)`},
 	} {

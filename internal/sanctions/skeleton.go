@@ -6,7 +6,7 @@ import "strings"
 // Cyrillic and West African names write differently (kh/h, ou/u, ee/i, q/k,
 // ks/x, dj/j, zh/j, w/v, dh/z for the Arabic letters romanised either way,
 // …) before every vowel becomes one symbol.
-var skeletonReplacer = strings.NewReplacer(
+var skeletonFolds = newFolds(
 	"kh", "h", "gh", "g", "ph", "f", "th", "t", "dh", "s", "sh", "s", "ch", "s", "zh", "j", "dj", "j", "dz", "j",
 	"ks", "x", "ck", "k", "ts", "s", "tz", "s", "q", "k", "c", "k", "z", "s", "w", "v",
 )
@@ -22,8 +22,9 @@ func skeleton(t string) string {
 			return ""
 		}
 	}
-	s := skeletonReplacer.Replace(t)
-	b := make([]byte, 0, len(s))
+	var sb, bb [48]byte
+	s := skeletonFolds.apply(sb[:0], t)
+	b := bb[:0]
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch c {
