@@ -122,3 +122,8 @@ func (db *DB) CaseWritesForTest(ctx context.Context, tenants []tenancy.TenantID,
 	}
 	return b.Len(), w.flush(ctx, db)
 }
+
+// TransactionByIDSQL is the statement Get runs.
+func TransactionByIDSQL(tenantID tenancy.TenantID, id string) (string, []any, error) {
+	return transactionByID(tenantID, id).ToSql()
+}

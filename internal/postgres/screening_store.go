@@ -546,7 +546,11 @@ type txRow struct {
 }
 
 // selectColumns reads txRow; the automatic case is the first system-created case of the
-// transaction.
+// transaction, found through the (tenant, transaction) index. The transaction's id is cast to
+// text in a scalar subquery of its own: written in the condition, the cast (not leakproof) kept
+// the condition out of the index under row-level security, and every automatic case of the
+// tenant was read in creation order (TestTransactionCaseLookupByKey: 3,000 cases for one
+// transaction; 184 ms per transaction in the benchmark's retro-screenings).
 const selectColumns = `t.id::text, t.tenant_id::text, t.external_id, t.type, t.channel, t.amount::text, t.currency,
 	t.amount_ngn::text, t.fx_missing, t.sender_account_number, t.sender_bvn, t.sender_name, t.sender_bank_code,
 	t.sender_kyc_status, t.sender_kyc_tier, t.sender_kyc_verified_at, t.sender_kyc_external_ref, t.sender_kyb_status,
@@ -555,7 +559,7 @@ const selectColumns = `t.id::text, t.tenant_id::text, t.external_id, t.type, t.c
 	t.ip_address, t.latitude, t.longitude, t.transaction_timestamp, t.metadata, t.verdict_id, t.outcome, t.risk_level,
 	t.aggregate_score::float8 as aggregate_score, t.actions, t.engine_verdicts,
 	t.total_latency_ms, t.processed_at, t.created_at,
-	(select c.id from cases c where c.tenant_id = t.tenant_id and c.related_transaction_id = t.id::text
+	(select c.id from cases c where c.tenant_id = t.tenant_id and c.related_transaction_id = (select t.id::text)
 	  and c.created_by is null order by c.created_at, c.id limit 1) as case_id`
 
 func toStored(r txRow) (screening.Stored, error) {
@@ -597,8 +601,7 @@ func (s *ScreeningStore) Get(ctx context.Context, tenantID tenancy.TenantID, id 
 		return out, mapErr(pgx.ErrNoRows, "transaction")
 	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[txRow](ctx, tx, psql.Select(selectColumns).From("transactions t").
-			Where(sq.And{sq.Eq{"t.tenant_id": string(tenantID)}, sq.Expr("t.id = ?::uuid", id)}), "transaction")
+		r, err := one[txRow](ctx, tx, transactionByID(tenantID, id), "transaction")
 		if err != nil {
 			return err
 		}
@@ -606,6 +609,12 @@ func (s *ScreeningStore) Get(ctx context.Context, tenantID tenancy.TenantID, id 
 		return err
 	})
 	return out, err
+}
+
+// transactionByID selects one transaction (Get).
+func transactionByID(tenantID tenancy.TenantID, id string) sq.SelectBuilder {
+	return psql.Select(selectColumns).From("transactions t").
+		Where(sq.And{sq.Eq{"t.tenant_id": string(tenantID)}, sq.Expr("t.id = ?::uuid", id)})
 }
 
 // transactionFilter is the WHERE clause of the transactions list (GET /transactions), which its
