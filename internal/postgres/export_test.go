@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/migrations"
@@ -126,4 +127,20 @@ func (db *DB) CaseWritesForTest(ctx context.Context, tenants []tenancy.TenantID,
 // TransactionByIDSQL is the statement Get runs.
 func TransactionByIDSQL(tenantID tenancy.TenantID, id string) (string, []any, error) {
 	return transactionByID(tenantID, id).ToSql()
+}
+
+// DraftReportsForTest drafts, in one transaction, the reports recs' verdicts call for, as one
+// commit batch of the group committer does (recs must be stored already).
+func (s *ScreeningStore) DraftReportsForTest(ctx context.Context, tenant tenancy.TenantID, recs []*screening.Record) error {
+	return s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+		w := newPipelined(tx)
+		reqs := make([]*saveReq, len(recs))
+		for i, r := range recs {
+			reqs[i] = &saveReq{rec: r}
+		}
+		if err := s.draftReports(ctx, tx, w, tenant, reqs); err != nil {
+			return err
+		}
+		return w.flush(ctx, s.db)
+	})
 }

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -76,24 +77,36 @@ func ruleIDsFor(res screening.Result, action string) []string {
 	return out
 }
 
-// upsertDraftSQL adds a transaction to the open draft of its key, or starts the draft with the
-// tenant's deadline for the type. xmax = 0 tells a row this statement inserted.
-const upsertDraftSQL = `with rep as (
+// upsertDraftsSQL adds each of a batch's transactions to the open draft of its key, or starts
+// the draft with the tenant's deadline for the type: one statement for the batch (input arrays
+// $2..$11 by ordinality, keys unique within the statement, inserted in the order given so that
+// concurrent committers lock drafts in one order), returning per input its draft, whether this
+// statement started it (xmax = 0) and the deadline. The rules travel as JSON arrays.
+const upsertDraftsSQL = `with input as (
+	select * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[],
+		$10::timestamptz[], $11::int[], $12::uuid[]) with ordinality
+		as i(id, typ, customer, name, day, case_id, rules, reason, eod, default_hours, tx_id, ord)
+), rep as (
 	insert into reports (id, tenant_id, type, status, origin, customer_account, customer_name, report_day, aggregating,
 		case_id, rules, reason, deadline_at, created_at, updated_at)
-	values ($1, $2, $3, 'DRAFT', 'SCREENING', $4, $5, $6, true, $7, $8, $9,
-		$10::timestamptz + coalesce((select case $3 when 'CTR' then ctr_deadline_hours when 'STR' then str_deadline_hours
-			when 'SAR' then sar_deadline_hours else ftr_deadline_hours end from report_settings where tenant_id = $2), $11) * interval '1 hour',
-		$12, $12)
+	select i.id, $1, i.typ, 'DRAFT', 'SCREENING', i.customer, i.name, i.day, true, nullif(i.case_id, ''),
+		array(select jsonb_array_elements_text(i.rules::jsonb)), i.reason,
+		i.eod + coalesce((select case i.typ when 'CTR' then ctr_deadline_hours when 'STR' then str_deadline_hours
+			when 'SAR' then sar_deadline_hours else ftr_deadline_hours end from report_settings where tenant_id = $1), i.default_hours)
+			* interval '1 hour', $13, $13
+	from input i order by i.ord
 	on conflict (tenant_id, customer_account, type, report_day) where aggregating do update
 		set updated_at = excluded.updated_at, case_id = coalesce(reports.case_id, excluded.case_id),
 			rules = array(select distinct x from unnest(reports.rules || excluded.rules) x order by 1)
-	returning id, (xmax = 0) as inserted, deadline_at
+	returning id, (xmax = 0) as inserted, deadline_at, customer_account, type, report_day
+), matched as (
+	select i.ord, i.tx_id, rep.id, rep.inserted, rep.deadline_at from rep
+	join input i on i.customer = rep.customer_account and i.typ = rep.type and i.day = rep.report_day
 ), link as (
 	insert into report_transactions (tenant_id, report_id, transaction_id, added_at)
-	select $2, rep.id, $13, $12 from rep on conflict do nothing
+	select $1, m.id, m.tx_id, $13 from matched m on conflict do nothing
 )
-select id, inserted, deadline_at from rep`
+select ord, id, inserted, deadline_at from matched`
 
 // draftReports upserts the drafts that reqs' verdicts call for (those stored without error),
 // after their cases were numbered (an STR links its transaction's case), and queues on w the
@@ -137,14 +150,52 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 		deadline time.Time
 	}
 	results := make([]result, len(keys))
-	b := &pgx.Batch{}
+	// One statement per round of distinct keys: a draft's key twice in one batch (two of one
+	// account's transactions on one day) would be a row the upsert affects twice, so its second
+	// transaction goes in the next round's statement, which sees the first's row.
+	var rounds [][]int
+	count := map[string]int{}
 	for i, k := range keys {
-		rec := k.req.rec
-		reason := fmt.Sprintf("Drafted by the screening of transaction %s: %s.", rec.Tx.ExternalID, ruleNames(rec.Result, k.rules))
-		b.Queue(upsertDraftSQL, reports.NewID("rpt_"), string(tenant), k.typ, k.customer, rec.Tx.SenderName, k.day,
-			nullIfEmpty(caseIDFor(k)), nonNil(k.rules), reason, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ], now, rec.ID).
-			QueryRow(func(row pgx.Row) error {
-				return row.Scan(&results[i].id, &results[i].inserted, &results[i].deadline)
+		id := k.customer + "\x00" + k.typ + "\x00" + k.day.Format(time.DateOnly)
+		r := count[id]
+		count[id]++
+		if r == len(rounds) {
+			rounds = append(rounds, nil)
+		}
+		rounds[r] = append(rounds[r], i)
+	}
+	b := &pgx.Batch{}
+	for _, round := range rounds {
+		n := len(round)
+		ids, typs, customers, names, cases := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+		rules, reasons, txIDs := make([]string, n), make([]string, n), make([]string, n)
+		days, eods, hours := make([]time.Time, n), make([]time.Time, n), make([]int, n)
+		for j, i := range round {
+			k := keys[i]
+			rec := k.req.rec
+			js, err := json.Marshal(nonNil(k.rules))
+			if err != nil {
+				return fmt.Errorf("draft reports: %w", err)
+			}
+			ids[j], typs[j], customers[j], names[j], cases[j] = reports.NewID("rpt_"), k.typ, k.customer, rec.Tx.SenderName, caseIDFor(k)
+			rules[j], txIDs[j] = string(js), rec.ID
+			reasons[j] = fmt.Sprintf("Drafted by the screening of transaction %s: %s.", rec.Tx.ExternalID, ruleNames(rec.Result, k.rules))
+			days[j], eods[j], hours[j] = k.day, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ]
+		}
+		b.Queue(upsertDraftsSQL, string(tenant), ids, typs, customers, names, days, cases, rules, reasons, eods, hours, txIDs, now).
+			Query(func(rows pgx.Rows) error {
+				for rows.Next() {
+					var ord int64
+					var res result
+					if err := rows.Scan(&ord, &res.id, &res.inserted, &res.deadline); err != nil {
+						return err
+					}
+					if ord < 1 || int(ord) > n {
+						return fmt.Errorf("draft row %d of %d", ord, n)
+					}
+					results[round[ord-1]] = res
+				}
+				return rows.Err()
 			})
 	}
 	if err := tx.SendBatch(ctx, b).Close(); err != nil {
