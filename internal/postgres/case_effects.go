@@ -75,16 +75,17 @@ func insertCaseEvent(ctx context.Context, tx writer, tenantID tenancy.TenantID, 
 			return fmt.Errorf("marshal event metadata: %w", err)
 		}
 	}
-	err := exec(ctx, tx, psql.Insert("case_events").
-		Columns("id", "tenant_id", "case_id", "event_type", "actor_id", "description", "previous_value", "new_value",
-			"metadata", "created_at").
-		Values(ev.ID, string(tenantID), ev.CaseID, ev.EventType, nullIfEmpty(ev.ActorID), ev.Description,
-			ev.PreviousValue, ev.NewValue, meta, ev.CreatedAt))
+	_, err := tx.Exec(ctx, insertCaseEventSQL, ev.ID, string(tenantID), ev.CaseID, ev.EventType, nullIfEmpty(ev.ActorID),
+		ev.Description, ev.PreviousValue, ev.NewValue, meta, ev.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("insert case event: %w", err)
 	}
 	return nil
 }
+
+// insertCaseEventSQL is a timeline event's insert, in squirrel's spelling (see insertAuditSQL).
+const insertCaseEventSQL = "INSERT INTO case_events (id,tenant_id,case_id,event_type,actor_id,description,previous_value," +
+	"new_value,metadata,created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)"
 
 type caseEventRow struct {
 	ID            string         `db:"id"`

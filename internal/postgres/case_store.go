@@ -98,18 +98,19 @@ func insertCase(ctx context.Context, tx writer, c cases.Case) error {
 	if tags == nil {
 		tags = []string{}
 	}
-	err := exec(ctx, tx, psql.Insert("cases").
-		Columns("id", "tenant_id", "case_number", "type", "priority", "title", "description", "status", "assigned_to",
-			"related_transaction_id", "related_kyc_application_id", "tags", "resolved_at", "resolution_note", "created_by",
-			"created_at", "updated_at").
-		Values(c.ID, string(c.TenantID), c.CaseNumber, c.Type, c.Priority, c.Title, c.Description, c.Status, c.AssignedTo,
-			c.RelatedTransactionID, c.RelatedKYCApplicationID, tags, c.ResolvedAt, c.ResolutionNote, nullIfEmpty(c.CreatedBy),
-			c.CreatedAt, c.UpdatedAt))
+	_, err := tx.Exec(ctx, insertCaseSQL, c.ID, string(c.TenantID), c.CaseNumber, c.Type, c.Priority, c.Title, c.Description,
+		c.Status, c.AssignedTo, c.RelatedTransactionID, c.RelatedKYCApplicationID, tags, c.ResolvedAt, c.ResolutionNote,
+		nullIfEmpty(c.CreatedBy), c.CreatedAt, c.UpdatedAt)
 	if err != nil {
 		return fmt.Errorf("insert case: %w", mapErr(err, "case"))
 	}
 	return nil
 }
+
+// insertCaseSQL is a case's insert, in squirrel's spelling (see insertAuditSQL).
+const insertCaseSQL = "INSERT INTO cases (id,tenant_id,case_number,type,priority,title,description,status,assigned_to," +
+	"related_transaction_id,related_kyc_application_id,tags,resolved_at,resolution_note,created_by,created_at,updated_at) " +
+	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)"
 
 func updateCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
 	tags := c.Tags

@@ -30,6 +30,30 @@ var coalesced = map[string]bool{"cases": true, "case_events": true, "audit_event
 // them all.
 var chunks = []int{32, 16, 8, 4, 2, 1}
 
+// shapes are the multi-row texts, one per chunk size (in chunks' order), of the single-row
+// inserts this package writes into the coalesced tables, built once: a batch of cases queues
+// several rows per case, and checking and merging each through the generic path below cost an
+// allocation per row and a built text per chunk. Inserts not listed take that path.
+var shapes = func() map[string]shape {
+	m := map[string]shape{}
+	for _, sql := range []string{insertCaseSQL, insertCaseEventSQL, insertAuditSQL, insertNotificationSQL} {
+		width := strings.Count(sql, "$")
+		prefix := sql[:strings.LastIndex(sql, " VALUES (")+len(" VALUES ")]
+		texts := make([]string, len(chunks))
+		for i, n := range chunks {
+			texts[i] = multiRowInsert(prefix, width, n)
+		}
+		m[sql] = shape{width: width, texts: texts}
+	}
+	return m
+}()
+
+// shape is a single-row insert's width and its multi-row texts.
+type shape struct {
+	width int
+	texts []string
+}
+
 // queuedWrite is a statement of a pipelined writer: one as written, or (rows > 0) rows rows of
 // a single-row insert of width columns, their arguments one row after the other.
 type queuedWrite struct {
@@ -45,11 +69,18 @@ func (w queuedWrite) queue(b *pgx.Batch) {
 		b.Queue(w.sql, w.args...)
 		return
 	}
+	texts := shapes[w.sql].texts
 	prefix := w.sql[:strings.LastIndex(w.sql, " VALUES (")+len(" VALUES ")]
 	done := 0
-	for _, n := range chunks {
+	for i, n := range chunks {
 		for w.rows-done >= n {
-			b.Queue(multiRowInsert(prefix, w.width, n), w.args[done*w.width:(done+n)*w.width]...)
+			sql := ""
+			if texts != nil {
+				sql = texts[i]
+			} else {
+				sql = multiRowInsert(prefix, w.width, n)
+			}
+			b.Queue(sql, w.args[done*w.width:(done+n)*w.width]...)
 			done += n
 		}
 	}
@@ -83,6 +114,9 @@ func multiRowInsert(prefix string, width, rows int) string {
 // squirrel writes it ("INSERT INTO t (c1,c2) VALUES ($1,$2)", nothing after the tuple) with
 // nargs placeholders, and its width.
 func coalescibleInsert(sql string, nargs int) (int, bool) {
+	if sh, ok := shapes[sql]; ok {
+		return sh.width, nargs == sh.width
+	}
 	rest, ok := strings.CutPrefix(sql, "INSERT INTO ")
 	if !ok || nargs == 0 {
 		return 0, false

@@ -39,14 +39,16 @@ func toNotification(r notificationRow) notify.Notification {
 }
 
 func insertNotification(ctx context.Context, tx writer, n notify.Notification) error {
-	err := exec(ctx, tx, psql.Insert("notifications").
-		Columns("id", "tenant_id", "user_id", "kind", "title", "message", "case_id", "created_at").
-		Values(n.ID, string(n.TenantID), n.UserID, n.Kind, n.Title, n.Message, n.CaseID, n.CreatedAt))
+	_, err := tx.Exec(ctx, insertNotificationSQL, n.ID, string(n.TenantID), n.UserID, n.Kind, n.Title, n.Message, n.CaseID, n.CreatedAt)
 	if err != nil {
 		return fmt.Errorf("insert notification: %w", err)
 	}
 	return nil
 }
+
+// insertNotificationSQL is a notification's insert, in squirrel's spelling (see insertAuditSQL).
+const insertNotificationSQL = "INSERT INTO notifications (id,tenant_id,user_id,kind,title,message,case_id,created_at) " +
+	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
 
 // List pages the user's notifications, newest first; unreadOnly keeps the unread ones.
 // Errors: INTERNAL.
