@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -131,5 +132,43 @@ func TestInsertTextsAreSquirrels(t *testing.T) {
 		}
 		_, ok = coalescibleInsert(tc.sql, len(tc.cols)-1)
 		require.False(t, ok)
+	}
+}
+
+// TestScreenedEventJSON pins the transaction.screened data to the bytes of the map it replaced,
+// with and without a case, actions and a score with decimals.
+func TestScreenedEventJSON(t *testing.T) {
+	t.Parallel()
+	old := func(rec *screening.Record, caseID string) map[string]any {
+		res := rec.Result
+		d := map[string]any{"transactionId": rec.ID, "externalId": rec.Tx.ExternalID, "outcome": string(res.Outcome),
+			"riskLevel": res.RiskLevel, "aggregateScore": res.Score, "actions": res.Actions,
+			"amount": rec.Tx.Amount.String(), "currency": rec.Tx.Currency, "senderAccountNumber": rec.Tx.SenderAccountNumber}
+		if caseID != "" {
+			d["caseId"] = caseID
+		} else {
+			d["caseId"] = nil
+		}
+		return d
+	}
+	recs := benchRecords("00000000-0000-0000-0000-000000000001", 3)
+	recs[1].Result.Actions, recs[1].Result.Score = nil, 0
+	recs[2].Result.Actions, recs[2].Result.Score = []string{}, 1e21
+	recs[2].Tx.SenderAccountNumber = "<&>\u2028"
+	for _, rec := range recs {
+		for _, caseID := range []string{"", "case_123"} {
+			want, err := json.Marshal(old(rec, caseID))
+			require.NoError(t, err)
+			got, err := json.Marshal(screenedEvent(rec, caseID))
+			require.NoError(t, err)
+			require.Equal(t, string(want), string(got))
+			p := webhook.NewPayload(rec.Tx.TenantID, webhook.EventTransactionScreened, screenedEvent(rec, caseID), time.Unix(0, 0))
+			gotP, err := p.Marshal()
+			require.NoError(t, err)
+			p.Data = old(rec, caseID)
+			wantP, err := p.Marshal()
+			require.NoError(t, err)
+			require.Equal(t, string(wantP), string(gotP))
+		}
 	}
 }
