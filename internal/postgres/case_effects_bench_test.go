@@ -69,6 +69,7 @@ func BenchmarkCaseLaneQueue(b *testing.B) {
 		}
 		w := newPipelined(nil)
 		w.urls[tenant], w.officers[tenant] = "https://bank.example/hook", officers
+		w.rowsHint = n
 		params := make([]cases.NewParams, n)
 		for i, r := range recs {
 			id := r.ID

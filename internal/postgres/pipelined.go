@@ -38,6 +38,9 @@ type pipelined struct {
 	jobs     []river.InsertManyParams
 	urls     map[tenancy.TenantID]string
 	officers map[tenancy.TenantID][]userRow
+	// rowsHint is how many rows a coalesced group is expected to get (the batch's cases): a
+	// group's arguments are allocated for that many rows at once instead of grown row by row.
+	rowsHint int
 }
 
 func newPipelined(tx pgx.Tx) *pipelined {
@@ -56,6 +59,9 @@ func (p *pipelined) Exec(_ context.Context, sql string, args ...any) (pgconn.Com
 			p.writes[i].args = append(p.writes[i].args, args...)
 			p.writes[i].rows++
 			return pgconn.CommandTag{}, nil
+		}
+		if p.rowsHint > 1 {
+			args = append(make([]any, 0, width*p.rowsHint), args...)
 		}
 		p.groups[sql] = len(p.writes)
 		p.writes = append(p.writes, queuedWrite{sql: sql, args: args, rows: 1, width: width})

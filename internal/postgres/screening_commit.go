@@ -357,6 +357,7 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipeline
 		return err
 	}
 	if len(params) > 0 {
+		w.rowsHint = len(params)
 		cs, err := s.db.writeCases(ctx, w, tenant, params, actor, last)
 		if err != nil {
 			return fmt.Errorf("automatic case: %w", err)
