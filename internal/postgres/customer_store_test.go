@@ -65,16 +65,14 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	admin := pgtest.Admin(ctx, t)
 	f := pgtest.Tenant(ctx, t, db)
 	officer := pgtest.User(ctx, t, db, f.ID, &pgtest.UserOpts{Role: auth.RoleComplianceOfficer})
 	other := pgtest.Tenant(ctx, t, db)
 	bvn := "2" + time.Now().Format("150405") + "1234"
 	cid := insertProfile(ctx, t, admin, f.ID, "Amaka Obi", bvn)
 	// With a webhook endpoint configured, the rating change and the due review are delivered.
-	_, err = admin.Exec(ctx, `insert into webhook_endpoints (tenant_id, url, secret, updated_at) values ($1, 'https://hooks.example.test/x', 's', now())`, string(f.ID))
+	_, err := admin.Exec(ctx, `insert into webhook_endpoints (tenant_id, url, secret, updated_at) values ($1, 'https://hooks.example.test/x', 's', now())`, string(f.ID))
 	require.NoError(t, err)
 	events := func() []string {
 		rows, err := admin.Query(ctx, `select event from webhook_deliveries where tenant_id = $1 order by created_at, id`, string(f.ID))
@@ -235,9 +233,7 @@ func TestCustomerRiskCasesQueuedPerStatement(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	admin := pgtest.Admin(ctx, t)
 	f := pgtest.Tenant(ctx, t, db)
 	stamp := time.Now().Format("150405")
 	bvnA, bvnB := "3"+stamp+"1111", "4"+stamp+"2222"
@@ -246,7 +242,7 @@ func TestCustomerRiskCasesQueuedPerStatement(t *testing.T) {
 	txA1, txA2 := insertScreened(ctx, t, admin, f.ID, bvnA, "REVIEW", "NG"), insertScreened(ctx, t, admin, f.ID, bvnA, "REVIEW", "NG")
 	txB := insertScreened(ctx, t, admin, f.ID, bvnB, "REVIEW", "NG")
 	txNone := insertScreened(ctx, t, admin, f.ID, "5"+stamp+"3333", "REVIEW", "NG")
-	_, err = admin.Exec(ctx, `delete from customer_risk_queue where tenant_id = $1`, string(f.ID))
+	_, err := admin.Exec(ctx, `delete from customer_risk_queue where tenant_id = $1`, string(f.ID))
 	require.NoError(t, err)
 
 	_, err = admin.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status,
@@ -271,9 +267,7 @@ func TestCustomerRiskCaseTriggersReadByKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	admin := pgtest.Admin(ctx, t)
 	f := pgtest.Tenant(ctx, t, db)
 	bvn := "6" + time.Now().Format("150405") + "4444"
 	insertProfile(ctx, t, admin, f.ID, "Chi Obi", bvn)
@@ -281,7 +275,7 @@ func TestCustomerRiskCaseTriggersReadByKey(t *testing.T) {
 	for range 5 {
 		ids = append(ids, insertScreened(ctx, t, admin, f.ID, bvn, "REVIEW", "NG"))
 	}
-	_, err = admin.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
+	_, err := admin.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
   sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level, aggregate_score, actions,
   engine_verdicts, total_latency_ms, processed_at, created_at)
 select gen_random_uuid(), $1::uuid, 'bulk-' || g || '-' || $1::text, 'TRANSFER', 'MOBILE', 100, 'NGN', 100, '0123456789', 'S', now(), 'v',
@@ -297,19 +291,8 @@ select 'cus_' || $1::text || '_' || g, $1::uuid, 'INDIVIDUAL', 'BVN:9' || lpad(g
 	_, err = admin.Exec(ctx, `analyze transactions; analyze customer_profiles`)
 	require.NoError(t, err)
 
-	tx, err := admin.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = tx.Rollback(ctx) }()
-	_, err = tx.Exec(ctx, `set local role `+postgres.AppRole)
-	require.NoError(t, err)
-	_, err = tx.Exec(ctx, `select set_config('app.tenant_id', $1, true)`, string(f.ID))
-	require.NoError(t, err)
-	read := func() int64 {
-		var n int64
-		require.NoError(t, tx.QueryRow(ctx, `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)
-			from pg_stat_xact_user_tables where relname = 'transactions'`).Scan(&n))
-		return n
-	}
+	tx := pgtest.AsApp(ctx, t, admin, f.ID)
+	read := func() int64 { return pgtest.TableReads(ctx, t, tx, "transactions") }
 	before := read()
 	_, err = tx.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status,
   related_transaction_id, created_at, updated_at)

@@ -3,9 +3,7 @@ package postgres_test
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
@@ -30,39 +28,13 @@ func BenchmarkScreeningStoreReports(b *testing.B) {
 			st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
 			b.Cleanup(st.Close)
 			ten := pgtest.Tenant(ctx, b, db)
-			accounts := make(chan string, 256)
-			for i := range cap(accounts) {
-				accounts <- fmt.Sprintf("33%08d", i)
-			}
-			var seq atomic.Int64
-			b.SetParallelism(16)
-			b.ResetTimer()
-			start := time.Now()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					acct := <-accounts
-					n := seq.Add(1)
-					r := record(ten.ID, fmt.Sprintf("rbench-%d-%d", start.UnixNano(), n), "")
-					r.Tx.SenderAccountNumber = acct
-					if every > 0 && n%int64(every) == 0 {
-						r.Result.Outcome, r.Result.RiskLevel, r.Result.Score = rules.Review, "MEDIUM", 50
-						r.Result.Actions = []string{rules.ActionGenerateCTR, rules.ActionNotifyOfficer}
-						r.Result.TriggeredRules = []screening.TriggeredRule{{ID: rules.AML001, Name: "AML-001 Cash Threshold"}}
-					}
-					p, err := st.Prefetch(ctx, r.Tx, false)
-					if err != nil {
-						b.Error(err)
-						return
-					}
-					r.History = p.History
-					if _, err := st.Save(ctx, r); err != nil {
-						b.Error(err)
-						return
-					}
-					accounts <- acct
+			benchStore(ctx, b, st, ten.ID, "33", "", func(r *screening.Record, n int64) {
+				if every > 0 && n%int64(every) == 0 {
+					r.Result.Outcome, r.Result.RiskLevel, r.Result.Score = rules.Review, "MEDIUM", 50
+					r.Result.Actions = []string{rules.ActionGenerateCTR, rules.ActionNotifyOfficer}
+					r.Result.TriggeredRules = []screening.TriggeredRule{{ID: rules.AML001, Name: "AML-001 Cash Threshold"}}
 				}
 			})
-			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "screenings/s")
 		})
 	}
 }

@@ -2,12 +2,8 @@ package postgres_test
 
 import (
 	"context"
-	"fmt"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
@@ -30,38 +26,9 @@ func BenchmarkScreeningStoreCases(b *testing.B) {
 	for range 2 {
 		pgtest.User(ctx, b, db, ten.ID, &pgtest.UserOpts{Role: auth.RoleComplianceOfficer})
 	}
-	admin, err := pgx.Connect(ctx, pgtest.URL(b))
-	require.NoError(b, err)
-	defer admin.Close(ctx)
-	_, err = admin.Exec(ctx, `insert into webhook_endpoints (tenant_id, url, secret, updated_at) values ($1, 'https://bank.example/hook', 's', now())
+	_, err := pgtest.Admin(ctx, b).Exec(ctx, `insert into webhook_endpoints (tenant_id, url, secret, updated_at) values ($1, 'https://bank.example/hook', 's', now())
 		on conflict (tenant_id) do update set url = excluded.url`, string(ten.ID))
 	require.NoError(b, err)
-	accounts := make(chan string, 256)
-	for i := range cap(accounts) {
-		accounts <- fmt.Sprintf("34%08d", i)
-	}
-	var seq atomic.Int64
-	b.SetParallelism(16)
 	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			acct := <-accounts
-			r := record(ten.ID, fmt.Sprintf("cbench-%d-%d", start.UnixNano(), seq.Add(1)), "AML_ALERT")
-			r.Tx.SenderAccountNumber = acct
-			p, err := st.Prefetch(ctx, r.Tx, false)
-			if err != nil {
-				b.Error(err)
-				return
-			}
-			r.History = p.History
-			if _, err := st.Save(ctx, r); err != nil {
-				b.Error(err)
-				return
-			}
-			accounts <- acct
-		}
-	})
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "screenings/s")
+	benchStore(ctx, b, st, ten.ID, "34", "AML_ALERT", nil)
 }

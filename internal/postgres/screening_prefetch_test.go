@@ -293,9 +293,7 @@ func TestTransactionCaseLookupByKey(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	admin, err := pgx.Connect(ctx, pgtest.URL(t))
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	admin := pgtest.Admin(ctx, t)
 	f := pgtest.Tenant(ctx, t, db)
 	var id string
 	require.NoError(t, admin.QueryRow(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
@@ -303,7 +301,7 @@ func TestTransactionCaseLookupByKey(t *testing.T) {
   engine_verdicts, total_latency_ms, processed_at, created_at)
 values (gen_random_uuid(), $1::uuid, 'lone', 'TRANSFER', 'MOBILE', 100, 'NGN', 100, '0123456789', 'S', now(), 'v',
   'APPROVE', 'LOW', 0, '{}', '[]', 1, now(), now()) returning id::text`, string(f.ID)).Scan(&id))
-	_, err = admin.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status,
+	_, err := admin.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status,
   related_transaction_id, created_at, updated_at)
 select 'case_' || $1::text || '_' || g, $1::uuid, 'CASE-' || g, 'TRANSACTION_REVIEW', 'MEDIUM', 't', 'd', 'OPEN',
   gen_random_uuid()::text, now() - g * interval '1 minute', now() from generate_series(1, 3000) g`, string(f.ID))
@@ -311,13 +309,7 @@ select 'case_' || $1::text || '_' || g, $1::uuid, 'CASE-' || g, 'TRANSACTION_REV
 	_, err = admin.Exec(ctx, `analyze cases`)
 	require.NoError(t, err)
 
-	tx, err := admin.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = tx.Rollback(ctx) }()
-	_, err = tx.Exec(ctx, `set local role `+postgres.AppRole)
-	require.NoError(t, err)
-	_, err = tx.Exec(ctx, `select set_config('app.tenant_id', $1, true)`, string(f.ID))
-	require.NoError(t, err)
+	tx := pgtest.AsApp(ctx, t, admin, f.ID)
 	q, args, err := postgres.TransactionByIDSQL(f.ID, id)
 	require.NoError(t, err)
 	rows, err := tx.Query(ctx, q, args...)
@@ -328,8 +320,6 @@ select 'case_' || $1::text || '_' || g, $1::uuid, 'CASE-' || g, 'TRANSACTION_REV
 	}
 	require.NoError(t, rows.Err())
 	require.Equal(t, 1, n)
-	var read int64
-	require.NoError(t, tx.QueryRow(ctx, `select coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)
-		from pg_stat_xact_user_tables where relname = 'cases'`).Scan(&read))
+	read := pgtest.TableReads(ctx, t, tx, "cases")
 	require.LessOrEqual(t, read, int64(5), "reading one transaction read %d cases", read)
 }
