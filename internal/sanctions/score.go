@@ -78,15 +78,7 @@ func tokenSim(q, n token) (float64, MatchKind, int) {
 	la, lb := len(q.canon), len(n.canon)
 	maxLen, minLen := max(la, lb), min(la, lb)
 	if maxLen >= 4 && minLen >= 3 && abs(la-lb) <= 3 {
-		// Typo tolerance grows with length: one edit from four letters, two
-		// from six, three from twelve.
-		limit := 1
-		switch {
-		case minLen >= 12:
-			limit = 3
-		case minLen >= 6:
-			limit = 2
-		}
+		limit := typoLimit(minLen)
 		d := limit + 1
 		if abs(la-lb) <= limit && bits.OnesCount32(q.mask^n.mask) <= 2*limit {
 			d = typoDistance(q.canon, n.canon, limit)
@@ -631,4 +623,18 @@ func better(a, b pairSim) bool {
 		return a.sim > b.sim
 	}
 	return a.qn+a.nn > b.qn+b.nn
+}
+
+// typoLimit is the number of edits a typo may make between tokens whose shorter one has minLen
+// letters: tolerance grows with length, one edit from four letters, two from six, three from
+// twelve (tokenSim; mayReach's bound uses the same, so that it never prunes what tokenSim
+// would match).
+func typoLimit(minLen int) int {
+	switch {
+	case minLen >= 12:
+		return 3
+	case minLen >= 6:
+		return 2
+	}
+	return 1
 }

@@ -784,13 +784,7 @@ func mayReach(q, n *token) bool {
 	if minLen < 5 {
 		return false
 	}
-	limit := 1
-	switch {
-	case minLen >= 12:
-		limit = 3
-	case minLen >= 6:
-		limit = 2
-	}
+	limit := typoLimit(minLen)
 	return abs(len(q.canon)-len(n.canon)) <= limit && mbits.OnesCount32(q.mask^n.mask) <= 2*limit ||
 		abs(len(q.raw)-len(n.raw)) <= limit && mbits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit ||
 		q.skel == n.skel || q.phon == n.phon
