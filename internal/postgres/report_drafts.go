@@ -152,13 +152,16 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 	results := make([]result, len(keys))
 	// One statement per round of distinct keys: a draft's key twice in one batch (two of one
 	// account's transactions on one day) would be a row the upsert affects twice, so its second
-	// transaction goes in the next round's statement, which sees the first's row.
+	// transaction goes in the next round's statement, which sees the first's row. Sorted, a
+	// key's repeats are next to each other: each goes one round after the one before it.
 	var rounds [][]int
-	count := map[string]int{}
+	r := 0
 	for i, k := range keys {
-		id := k.customer + "\x00" + k.typ + "\x00" + k.day.Format(time.DateOnly)
-		r := count[id]
-		count[id]++
+		if i > 0 && keys[i-1].customer == k.customer && keys[i-1].typ == k.typ && keys[i-1].day.Equal(k.day) {
+			r++
+		} else {
+			r = 0
+		}
 		if r == len(rounds) {
 			rounds = append(rounds, nil)
 		}
