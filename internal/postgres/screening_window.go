@@ -103,8 +103,8 @@ func rawBranch(lo, hi string, closed bool, p90, p24, p60 string, gate ...string)
 // are read. OFFSET 0 keeps the lookup a subquery of its own: pulled up into a join, its bound
 // (date_trunc, not leakproof) could only filter under row-level security, after a scan of every
 // minute bucket of the account.
-const currentMinuteSQL = `left join lateral (select a.last_at from account_activity_grains a where a.tenant_id = $1
-	and a.account = u.acct and a.grain = 'minute' and a.bucket = w0.fm and v.first_at <= u.ts and v.last_at >= w0.fm offset 0) cm on true`
+var currentMinuteSQL = `left join lateral (select a.last_at from account_activity_grains a where a.tenant_id = $1
+	and a.account = u.acct and a.grain = 'minute' and a.bucket = w0.fm and ` + active("w0.fm", "u.ts") + ` offset 0) cm on true`
 
 // grainsSQL aggregates the grain ranges (as g1): per window, count, sum and (90 days) sum of
 // squares, devices, and the latest device, IP and location with their timestamps.
