@@ -72,6 +72,7 @@ cleanup() {
     "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -m immediate stop >/dev/null 2>&1 || true
   fi
   cp "$WORK/server.log" "$OUT/server.log" 2>/dev/null || true
+  cp "$WORK/pg.log" "$OUT/pg.log" 2>/dev/null || true
   rm -rf "$WORK"
 }
 trap cleanup EXIT
