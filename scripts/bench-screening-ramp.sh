@@ -14,7 +14,8 @@
 #     a step ramp (STEPS, default 500 1000 2000 3000 per second, STEP_DURATION each, default
 #     60s), reporting per step the achieved rate, p50/p95/p99, errors by kind and CPU per
 #     screening;
-#   - then the stall-and-recover phase: REST with API keys at STALL_RATE (default 1000/s) for
+#   - then the stall-and-recover phase: REST with API keys at STALL_RATE (default 500/s, half of
+#     what a 2-core host sustains at default settings: set it to half of yours) for
 #     STALL_DURATION (40s); STALL_AT (15) seconds in, every process of the cluster is stopped
 #     (SIGSTOP) for STALL_SECONDS (2) and resumed (SIGCONT); the run passes when p99 is back at
 #     or under 25 ms within 10 seconds of resuming and stays there, every answered screening is
@@ -39,7 +40,7 @@ MODES=${MODES-rest:apikey rest:bearer grpc:apikey grpc-stream:apikey}
 STEPS=${STEPS:-500 1000 2000 3000}
 STEP_DURATION=${STEP_DURATION:-60s}
 STALL=${STALL:-1}
-STALL_RATE=${STALL_RATE:-1000}
+STALL_RATE=${STALL_RATE:-500}
 STALL_DURATION=${STALL_DURATION:-40s}
 STALL_AT=${STALL_AT:-15}
 STALL_SECONDS=${STALL_SECONDS:-2}
@@ -202,6 +203,12 @@ passed = rec is not None and rec - resumed <= 10 and stored >= ok and dup == 0
 print(f"resumed at second {resumed}; p99 <= 25 ms from second {rec} on "
       f"({'never' if rec is None else str(rec - resumed) + ' s after resuming'}); "
       f"answered ok {ok}, stored {stored}, answered twice {dup}, errors {j['errors']} {j.get('errorKinds')}")
+# Beside the strict criterion: the seconds from 10 s after resuming on taken together (the p99
+# of their per-second p99s is not a p99 of answers, so the count of slow seconds is given too).
+later = [s for s in tail if s["second"] >= resumed + 10]
+slow = [s["second"] for s in later if s["p99ms"] > 25]
+print(f"from 10 s after resuming: {len(later)} seconds, {len(slow)} over 25 ms {slow}, "
+      f"worst {max((s['p99ms'] for s in later), default=0):.1f} ms")
 print("stall-and-recover:", "PASS" if passed else "FAIL")
 PY
 fi | tee -a "$OUT/stall.txt"
