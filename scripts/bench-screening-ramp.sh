@@ -30,6 +30,8 @@
 #   PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all" ...
 #       # any other server option; with pg_stat_statements each step's statements, per screening
 #       # answered, go to NAME.statements.txt (trigger statements too with track=all)
+#   WAL_DETAIL=1 ...   # each step's WAL by relation and record type, per screening answered,
+#       # into NAME.wal.txt (pg_waldump over the step's WAL range)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -133,9 +135,20 @@ wal_stats() {
   psql "$DB_URL" -Atc "select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint, w.wal_records, w.wal_fpi,
     w.wal_bytes::bigint, c.checkpoints_timed + c.checkpoints_req from pg_stat_wal w, pg_stat_bgwriter c" | tr '|' ' '
 }
+# wal_relations NAME LSN0 LSN1: with WAL_DETAIL=1, what the step's WAL is made of, per relation
+# and record type, into NAME.wal.txt.
+wal_relations() {
+  [ "${WAL_DETAIL:-0}" = 1 ] || return 0
+  local answered
+  answered=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(j["outcomes"].get("ok", 0))' "$OUT/$1.json")
+  psql "$DB_URL" -Atc "select pg_relation_filenode(oid), relname from pg_class where pg_relation_filenode(oid) is not null" >"$WORK/relmap"
+  python3 scripts/wal-relations.py "$PG_BIN/pg_waldump" "$CLUSTER/pg_wal" "$2" "$3" "$WORK/relmap" "$answered" "$OUT/$1.wal.txt"
+  head -1 "$OUT/$1.wal.txt"
+}
 # measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split and WAL per screening.
 measure() {
-  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1 wal0 wal1
+  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1 wal0 wal1 lsn0 lsn1
+  lsn0=$(psql "$DB_URL" -Atc "select pg_current_wal_lsn()")
   wal0=$(wal_stats)
   s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
@@ -144,7 +157,9 @@ measure() {
   python3 scripts/cpu-split.py "$OUT/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
     "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"
   wal1=$(wal_stats)
+  lsn1=$(psql "$DB_URL" -Atc "select pg_current_wal_lsn()")
   python3 scripts/wal-split.py "$OUT/$name.json" $wal0 $wal1 | tee -a "$OUT/$name.txt"
+  wal_relations "$name" "$lsn0" "$lsn1" | tee -a "$OUT/$name.txt"
   statements "$name"
 }
 # statements NAME: with pg_stat_statements loaded (PG_EXTRA_OPTS, see above), the step's
