@@ -152,7 +152,7 @@ measure() {
   wal0=$(wal_stats)
   s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$WORK/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
-    -auth "$auth" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" | tee "$OUT/$name.txt"
+    -auth "$auth" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" 2>&1 | tee "$OUT/$name.txt"
   s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N); st1=$(steal_ticks)
   python3 scripts/cpu-split.py "$OUT/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
     "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"

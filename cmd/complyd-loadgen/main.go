@@ -235,7 +235,7 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 	var errs atomic.Int64
 	outcomes := sync.Map{}
 	var wg sync.WaitGroup
-	var firstErr atomic.Value
+	var firstErr sync.Map // kind → the first error of that kind, so that a rare one is not hidden by sheds
 	for range o.workers {
 		wg.Add(1)
 		go func() {
@@ -252,7 +252,7 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 				if err != nil {
 					errs.Add(1)
 					kind[i] = errorKind(err)
-					firstErr.CompareAndSwap(nil, err.Error())
+					firstErr.LoadOrStore(kind[i], fmt.Sprintf("request %d, due at %s: %v", i, j.due.Format("15:04:05.000"), err))
 					continue
 				}
 				lat[i], done[i] = l, true
@@ -290,9 +290,10 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 	r.seconds = timeline(o.rate, lat, done, kind)
 	slices.Sort(r.lat)
 	outcomes.Range(func(k, v any) bool { r.outcomes[k.(string)] = v.(*atomic.Int64).Load(); return true })
-	if e, ok := firstErr.Load().(string); ok {
-		fmt.Fprintf(os.Stderr, "first error: %s\n", e)
-	}
+	firstErr.Range(func(k, v any) bool {
+		fmt.Fprintf(os.Stderr, "first %s error: %s\n", k, v)
+		return true
+	})
 	return r, nil
 }
 
