@@ -1,10 +1,9 @@
 package cases
 
 import (
-	"crypto/rand"
-	"encoding/base32"
 	"fmt"
-	"strings"
+
+	"github.com/complyd/complyd/internal/ids"
 )
 
 // Id prefixes (service-spec.md Conventions 6: prefixed opaque ids).
@@ -15,14 +14,8 @@ const (
 	PrefixInterdiction = "intd_"
 )
 
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// NewID returns prefix followed by 26 lowercase base32 characters of 128 random bits.
-func NewID(prefix string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
-}
+// NewID returns prefix followed by 26 characters that sort by creation time (ids.New).
+func NewID(prefix string) string { return ids.New(prefix) }
 
 // FormatNumber returns the case number CASE-<year>-<5-digit sequence>, e.g.
 // FormatNumber(2026, 42) = "CASE-2026-00042" (service-spec.md 2.3). Sequences above 99999 keep

@@ -161,5 +161,5 @@ func TestNewID(t *testing.T) {
 	t.Parallel()
 	a, b := NewID(PrefixCase), NewID(PrefixCase)
 	require.NotEqual(t, a, b)
-	require.Regexp(t, `^case_[a-z2-7]{26}$`, a)
+	require.Regexp(t, `^case_[0-9a-v]{26}$`, a)
 }

@@ -1,11 +1,9 @@
 package notify
 
 import (
-	"crypto/rand"
-	"encoding/base32"
-	"strings"
 	"time"
 
+	"github.com/complyd/complyd/internal/ids"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -35,11 +33,5 @@ const (
 	NotificationPageMax     = 100
 )
 
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// NewNotificationID returns "ntf_" and 26 lowercase base32 characters of 128 random bits.
-func NewNotificationID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return "ntf_" + strings.ToLower(idEncoding.EncodeToString(b[:]))
-}
+// NewNotificationID returns "ntf_" and 26 characters that sort by creation time (ids.New).
+func NewNotificationID() string { return ids.New("ntf_") }

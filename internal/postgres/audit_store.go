@@ -32,7 +32,7 @@ func insertAudit(ctx context.Context, tx writer, ev audit.Event, now time.Time) 
 	if actorType == "" {
 		actorType = audit.ActorSystem
 	}
-	_, err = tx.Exec(ctx, insertAuditSQL, uuid.NewString(), string(ev.TenantID), nullIfEmpty(ev.Actor.ID), actorType, ev.Action,
+	_, err = tx.Exec(ctx, insertAuditSQL, uuid.Must(uuid.NewV7()).String(), string(ev.TenantID), nullIfEmpty(ev.Actor.ID), actorType, ev.Action,
 		ev.ResourceType, nullIfEmpty(ev.ResourceID), before, after, nullIfEmpty(ev.Actor.IP), nullIfEmpty(ev.Actor.RequestID), now)
 	return err
 }

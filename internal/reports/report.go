@@ -1,15 +1,13 @@
 package reports
 
 import (
-	"crypto/rand"
-	"encoding/base32"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/ids"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -117,14 +115,8 @@ type Transaction struct {
 	Rules                 []string
 }
 
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// NewID returns "rpt_" (or prefix) followed by 26 lowercase base32 characters of 128 random bits.
-func NewID(prefix string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
-}
+// NewID returns "rpt_" (or prefix) followed by 26 characters that sort by creation time (ids.New).
+func NewID(prefix string) string { return ids.New(prefix) }
 
 // Lagos is West Africa Time (UTC+1, no daylight saving): a report's day is the Lagos calendar
 // day of its transactions, as the NFIU reads dates.

@@ -2,8 +2,6 @@ package screening
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base32"
 	"errors"
 	"fmt"
 	"strings"
@@ -13,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/ids"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -336,11 +335,5 @@ func caseRequest(rec *Record) *CaseRequest {
 // append-only under high insert rates.
 func NewTransactionID() string { return uuid.Must(uuid.NewV7()).String() }
 
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// NewID returns prefix followed by 26 lowercase base32 characters of 128 random bits.
-func NewID(prefix string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
-}
+// NewID returns prefix followed by 26 characters that sort by creation time (ids.New).
+func NewID(prefix string) string { return ids.New(prefix) }

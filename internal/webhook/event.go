@@ -1,14 +1,12 @@
 package webhook
 
 import (
-	"crypto/rand"
-	"encoding/base32"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
+	"github.com/complyd/complyd/internal/ids"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -51,14 +49,8 @@ const (
 	PrefixDelivery = "whd_"
 )
 
-var idEncoding = base32.StdEncoding.WithPadding(base32.NoPadding)
-
-// NewID returns prefix followed by 26 lowercase base32 characters of 128 random bits.
-func NewID(prefix string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails (Go 1.24+)
-	return prefix + strings.ToLower(idEncoding.EncodeToString(b[:]))
-}
+// NewID returns prefix followed by 26 characters that sort by creation time (ids.New).
+func NewID(prefix string) string { return ids.New(prefix) }
 
 // Payload is the JSON body of every webhook (decisions.md §9). ID is unique per event and
 // repeated on every retry of it, so receivers deduplicate on it.
