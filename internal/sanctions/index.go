@@ -55,6 +55,9 @@ type Index struct {
 	// hot[i] holds what the search's bound reads of names[i], packed so that
 	// the thousands of names a query touches cost one cache line per two.
 	hot []nameHot
+	// briefs[i]: the bits of names[i] the filter of common tokens' postings
+	// reads (search_common.go).
+	briefs []uint64
 	// initials[i] has bit c-'a' set for each one-letter token c of
 	// names[i] (a query initial matches it exactly); read only for names
 	// whose hot record says they hold one (nameHasInitial).
@@ -153,6 +156,7 @@ func NewIndex(entries []Entry) *Index {
 	}
 	idx.weigh()
 	idx.packHot()
+	idx.packBriefs()
 	del := make(map[string][]int32)
 	for id := range idx.names {
 		idx.indexName(del, int32(id))
@@ -527,6 +531,9 @@ type scratch struct {
 	pairs   []pairSim           // token alignments of the scored candidates
 	best    map[int32]candidate // best candidate per entry
 	ranked  []candidate
+	// cseen and cmulti: working space of markMulti and the names two common
+	// units or more hit, one bit per name; zero between searches.
+	cseen, cmulti []uint64
 }
 
 // candidate is a scored name kept for the answer; its explanation is built only if it is
@@ -540,7 +547,7 @@ type candidate struct {
 
 func newScratch(n int) *scratch {
 	return &scratch{acc: make([]nameAcc, n),
-		best: map[int32]candidate{}}
+		best: map[int32]candidate{}, cseen: make([]uint64, (n+63)/64), cmulti: make([]uint64, (n+63)/64)}
 }
 
 func (s *scratch) reset() {

@@ -171,58 +171,71 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	var commonBuf [maxQueryTokens]commonUnit
 	common := commonBuf[:0]
 	noNew := false // visit raises only the names already touched
+	// drop: visit leaves out the untouched names that only common unit
+	// dropK hits and that the bound loop would drop (search_common.go);
+	// dropK < 0 when off.
+	var drop commonDrop
+	dropK := -1
 	// wordUnit: the unit is one written word canonicalize split (an abd…
 	// compound); a listed pair it hits is two strong pairs (nameScore).
 	wordUnit := false
 	visit := func(list []int32, ws []float32) {
-		for i, p := range list {
+		acc := s.acc
+		for i := 0; i < len(list); i++ {
+			p := list[i]
 			id := p >> slotBits
-			if noNew && s.acc[id].umark == 0 {
-				continue
+			a := &acc[id]
+			if (noNew || dropK >= 0) && a.umark == 0 {
+				if noNew {
+					continue
+				}
+				// The name's postings of this unit are adjacent: the
+				// heaviest of them is what the unit can add.
+				j, wmax := i+1, ws[i]
+				for ; j < len(list) && list[j]>>slotBits == id; j++ {
+					wmax = max(wmax, ws[j])
+				}
+				if drop.drops(idx.briefs[id], id, dropK, wmax) {
+					i = j - 1
+					continue
+				}
 			}
 			w := ws[i]
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
-			var bits uint64
 			sl := p & slotMask
-			if sl >= tripSlot {
-				bits = 7 << (sl - tripSlot)
-			} else if sl >= compSlot {
-				bits = 3 << (sl - compSlot)
-			} else {
-				bits = 1 << sl
-			}
-			if nb := bits &^ s.acc[id].slots; nb != 0 {
-				if s.acc[id].umark == 0 {
-					s.acc[id].hitS = 0
+			bits := slotTokens[sl]
+			if nb := bits &^ a.slots; nb != 0 {
+				if a.umark == 0 {
+					a.hitS = 0
 				}
-				s.acc[id].slots |= nb
-				if nb == bits && nb&(nb-1) == 0 {
-					s.acc[id].hitS += w
+				a.slots |= nb
+				if nb == bits && sl < compSlot {
+					a.hitS += w
 				} else {
 					toks := idx.names[id].tokens
 					for nb != 0 {
 						j := mbits.TrailingZeros64(nb)
-						s.acc[id].hitS += float32(toks[j].w)
+						a.hitS += float32(toks[j].w)
 						nb &= nb - 1
 					}
 				}
 			}
-			if s.acc[id].umark != unit {
-				if s.acc[id].umark == 0 {
+			if a.umark != unit {
+				if a.umark == 0 {
 					s.touched = append(s.touched, id)
 				}
-				s.acc[id].umark = unit
-				s.acc[id].units++
-				s.acc[id].wordPair = false
-				s.acc[id].ucur = w
+				a.umark = unit
+				a.units++
+				a.wordPair = false
+				a.ucur = w
 				s.utouch = append(s.utouch, id)
-			} else if w > s.acc[id].ucur {
-				s.acc[id].ucur = w
+			} else if w > a.ucur {
+				a.ucur = w
 			}
-			if wordUnit && sl >= compSlot && !s.acc[id].wordPair {
-				s.acc[id].wordPair = true
-				s.acc[id].units++
+			if wordUnit && sl >= compSlot && !a.wordPair {
+				a.wordPair = true
+				a.units++
 			}
 		}
 	}
@@ -310,17 +323,55 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	// common tokens or a candidate first need them.
 	var nw nearWords
 	nearDone := false
+	// floor0 is the bound loop's floor (below).
+	floor0 := q.Threshold - roundSlack - evidenceBoost(q) - 1e-6
 	if len(common) > 0 {
 		nearWeakWords(&nw, qt, s.qcomp, counted)
 		nearDone = true
 		noNew = !commonAloneReaches(qt, s.qcomp, &nw, common, counted, longQ, shortQ, wRepeated,
 			nParticles+nWeakLong+len(initials), q.Threshold-roundSlack-evidenceBoost(q))
-		for _, c := range common {
+		// The names only one common token hits that the bound loop would
+		// drop at its first tests are left out (search_common.go).
+		dropOn := !noNew
+		if dropOn {
+			drop.pair = qStrong >= 2 && nRepeated == 0
+			if qStrong == 2 {
+				drop.keep |= briefRoute
+			}
+			for _, c := range initials {
+				if c >= 'a' && c <= 'z' {
+					drop.keep |= 1 << (c - 'a')
+				}
+			}
+			for ql := counted & longQ; ql != 0; ql &= ql - 1 {
+				drop.lens |= uint64(qLens[mbits.TrailingZeros32(ql)]) << briefLens
+				drop.firsts |= uint64(qFirst[mbits.TrailingZeros32(ql)])
+			}
+			// A short rare token may match a particle misspelt: not
+			// among the bits above, so the bound test is off.
+			a := wRepeated + float64(nParticles+nWeakLong)*weakWeight
+			for k, c := range common {
+				if counted&shortQ == 0 {
+					drop.setCut(k, wCounted-float64(costQ[c.qi]), a, floor0)
+				}
+			}
+			if len(common) > 1 {
+				markMulti(common, s.cseen, s.cmulti)
+				drop.multi = s.cmulti
+			}
+		}
+		for k, c := range common {
 			unit++
+			if dropOn {
+				dropK = k
+			}
 			visit(c.ps, c.ws)
 			endUnit(1 << c.qi)
 		}
-		noNew = false
+		noNew, dropK = false, -1
+		if drop.multi != nil {
+			clear(drop.multi)
+		}
 	}
 
 	// The best a candidate can score: every name token it hit matched exactly,
@@ -838,6 +889,22 @@ func particleTypos(sq uint32, nWeak, nParticles int) float64 {
 	}
 	return float64(max(0, min(mbits.OnesCount32(sq), nWeak-min(nParticles, nWeak))))
 }
+
+// slotTokens[sl] has the bits of the name tokens the posting slot sl holds:
+// one token, a joined pair (compSlot+j) or a joined triple (tripSlot+j).
+var slotTokens = func() (t [1 << slotBits]uint64) {
+	for sl := range t {
+		switch {
+		case sl >= tripSlot:
+			t[sl] = 7 << (sl - tripSlot)
+		case sl >= compSlot:
+			t[sl] = 3 << (sl - compSlot)
+		default:
+			t[sl] = 1 << sl
+		}
+	}
+	return t
+}()
 
 // commonUnit is a query token hundreds of names hold, probed as spelled.
 type commonUnit struct {
