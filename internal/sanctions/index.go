@@ -81,6 +81,10 @@ type Index struct {
 	// postW[i] is the weight of the token or pair postings[i] points at, so
 	// that the search reads it in sequence instead of chasing every name.
 	postW []float32
+	// heaviest maps the offset of each span of commonPostings postings or
+	// more to its largest posting weight (commonUnit.wmax), which the
+	// search would otherwise find by reading thousands of weights.
+	heaviest map[uint32]float32
 	// weights maps the hash of a canonical token to its rarity weight (weightOf).
 	weights map[uint64]float32
 	seed    maphash.Seed
@@ -115,6 +119,12 @@ func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
 		return nil, nil
 	}
 	return idx.postings[sp.off : sp.off+sp.n], idx.postW[sp.off : sp.off+sp.n]
+}
+
+// lookupSpan returns the span of a key's postings (n == 0 when none).
+func (idx *Index) lookupSpan(key []byte) span {
+	sp, _ := idx.del.get(maphash.Bytes(idx.seed, key))
+	return sp
 }
 
 // spanWeight is the weight of the token or joined pair a posting points at.
@@ -260,6 +270,12 @@ func (idx *Index) freeze(del map[string][]int32) {
 		idx.postings = append(idx.postings, l...)
 		for _, p := range l {
 			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
+		}
+	}
+	idx.heaviest = map[uint32]float32{}
+	for _, sl := range idx.del.slots {
+		if sl.sp.n >= commonPostings {
+			idx.heaviest[sl.sp.off] = slices.Max(idx.postW[sl.sp.off : sl.sp.off+sl.sp.n])
 		}
 	}
 }

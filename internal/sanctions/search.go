@@ -275,8 +275,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 		// revisit the same names many times over, and a misspelt listed copy
 		// of so common a token weighs too little to matter.
 		s.keyBuf = append(s.keyBuf[:0], t.canon...)
-		if ps, ws := idx.lookupW(s.keyBuf); len(ps) >= commonPostings {
-			common = append(common, commonUnit{ps, ws, int8(qi)})
+		if sp := idx.lookupSpan(s.keyBuf); sp.n >= commonPostings {
+			common = append(common, commonUnit{idx.postings[sp.off : sp.off+sp.n], idx.postW[sp.off : sp.off+sp.n],
+				int8(qi), idx.heaviest[sp.off]})
 			unit--
 			continue
 		}
@@ -402,6 +403,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	}
 	for _, id := range s.touched {
 		h := &idx.hot[id]
+		a := &s.acc[id]
 		// Two strong pairs are needed when both sides hold two strong
 		// tokens (nameScore); each comes from a unit that hit the name, a
 		// repeated token, an initial or, for the second, a long query token
@@ -435,18 +437,18 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			}
 		}
 		viaLong, viaWord, lxs, lx := false, false, 0.0, 0.0
-		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
+		if qStrong >= 2 && int(h.strong) >= 2 && int(a.units)+nRepeated+ni < 2 {
 			// Let in for its second strong pair only when both sides hold
 			// two strong tokens (or two strong words, one split) and a long
 			// listed token (or split word) no unit hit matches a long query
 			// token that hit nothing (else nameScore would only reject it).
-			ql := counted &^ uint32(s.acc[id].qmask) & longQ
+			ql := counted &^ uint32(a.qmask) & longQ
 			viaWord = h.firsts&nameTwoWords != 0
-			if h.strong != 2 && !viaWord || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 ||
+			if h.strong != 2 && !viaWord || qStrong != 2 || int(a.units)+nRepeated+ni < 1 ||
 				!viaWord && !longMayPair(ql, &qLens, &qFirst, h) {
 				continue
 			}
-			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots); lx == 0 {
+			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], a.slots); lx == 0 {
 				continue
 			}
 			viaLong = true
@@ -454,10 +456,10 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 		// A repeated token can only match a name token the first one hit
 		// (hitS counts each hit name token once); a particle only a weak
 		// token of the name, exactly.
-		m := float64(min(s.acc[id].hitN+float32(wRepeated), s.acc[id].hitS)) +
+		m := float64(min(a.hitN+float32(wRepeated), a.hitS)) +
 			float64(min(nParticles, int(h.nWeak)))*float64(h.weakW) + float64(nWeakLong)*min(weakWeight, float64(h.maxW))
 		m = min(m, float64(h.weight))
-		u := max(wCounted-float64(s.acc[id].hitQ), 0)
+		u := max(wCounted-float64(a.hitQ), 0)
 		// The score 2S / (1.5M + U + W/2) with extra matched weight x at
 		// similarity-weighted xs, the unmatched query weight then du less.
 		bnd := func(xs, x, du float64) float64 {
@@ -480,7 +482,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 		// edits or a phonetic key between long tokens (at most
 		// simTypo2Long), or a weak listed word (light, at most joined).
 		x, du := 0.0, 0.0
-		nq := counted &^ uint32(s.acc[id].qmask)
+		nq := counted &^ uint32(a.qmask)
 		if nq != 0 && bound0 < floor {
 			// First from the packed figures alone (most touched names stop
 			// here, without reading their tokens): at best the long listed
@@ -521,7 +523,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			if h.weakLongW == 0 && (longOK || nq&longQ == 0) {
 				da = min(da, float64(mbits.OnesCount32(nq&longQ))+kp)
 			}
-			xa = min(xa, float64(h.weight)-float64(s.acc[id].hitS))
+			xa = min(xa, float64(h.weight)-float64(a.hitS))
 			xas = min(xas, xa)
 			if xa <= 0 || max(bnd(xas, xa, da), bnd(bi+xas, wi+xa, da)) < floor {
 				nq = 0
@@ -532,7 +534,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				st.detail++
 			}
 			nm := &idx.names[id]
-			free := ^s.acc[id].slots
+			free := ^a.slots
 			nfree := mbits.OnesCount32(nq)
 			if ql := nq & longQ; ql != 0 {
 				nl := mbits.OnesCount32(ql)
@@ -908,9 +910,10 @@ var slotTokens = func() (t [1 << slotBits]uint64) {
 
 // commonUnit is a query token hundreds of names hold, probed as spelled.
 type commonUnit struct {
-	ps []int32
-	ws []float32
-	qi int8
+	ps   []int32
+	ws   []float32
+	qi   int8
+	wmax float32 // the largest of ws (Index.heaviest)
 }
 
 // evidenceBoost is the most the query's evidence can add to a score.
@@ -935,11 +938,7 @@ func evidenceBoost(q Query) float64 {
 func commonAloneReaches(qt, qcomp []token, nw *nearWords, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
 	m := wRepeated
 	for _, c := range common {
-		w := float32(0)
-		for _, x := range c.ws {
-			w = max(w, x)
-		}
-		m += float64(w)
+		m += float64(c.wmax)
 		counted &^= 1 << c.qi
 	}
 	// A counted token that may match without a hit does better matched
