@@ -344,16 +344,16 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 					drop.keep |= 1 << (c - 'a')
 				}
 			}
-			for ql := counted & longQ; ql != 0; ql &= ql - 1 {
-				drop.lens |= uint64(qLens[mbits.TrailingZeros32(ql)]) << briefLens
-				drop.firsts |= uint64(qFirst[mbits.TrailingZeros32(ql)])
-			}
 			// A short rare token may match a particle misspelt: not
 			// among the bits above, so the bound test is off.
 			a := wRepeated + float64(nParticles+nWeakLong)*weakWeight
 			for k, c := range common {
 				if counted&shortQ == 0 {
 					drop.setCut(k, wCounted-float64(costQ[c.qi]), a, floor0)
+				}
+				for ql := counted & longQ &^ (1 << c.qi); ql != 0; ql &= ql - 1 {
+					drop.lens[k] |= uint64(qLens[mbits.TrailingZeros32(ql)]) << briefLens
+					drop.firsts[k] |= uint64(qFirst[mbits.TrailingZeros32(ql)])
 				}
 			}
 			if len(common) > 1 {

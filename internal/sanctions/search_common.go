@@ -58,10 +58,12 @@ type commonDrop struct {
 	// no repeated one).
 	pair bool
 	// keep: brief bits that keep a name from either test (a route to the
-	// second pair, an initial's letter); bound: the bound test's route bits
-	// (lens: the long counted query tokens' lengths, firsts their first
-	// letters).
-	keep, lens, firsts uint64
+	// second pair, an initial's letter).
+	keep uint64
+	// lens[k] and firsts[k]: the bound test's route bits for a name only
+	// common unit k hit, the lengths and first letters of the long counted
+	// query tokens other than unit k's own (which the name's hit covers).
+	lens, firsts [maxQueryTokens]uint64
 	// cut[k]: a name only common unit k hit, no heavier there, fails the
 	// bound without allowances (≤ 0: the test does not apply).
 	cut [maxQueryTokens]float64
@@ -79,7 +81,7 @@ func (d *commonDrop) drops(b uint64, id int32, k int, w float32) bool {
 	if d.pair && b&briefPair != 0 {
 		return true
 	}
-	return float64(w) < d.cut[k] && b&briefWeakLong == 0 && (b&d.lens == 0 || b&d.firsts == 0)
+	return float64(w) < d.cut[k] && b&briefWeakLong == 0 && (b&d.lens[k] == 0 || b&d.firsts[k] == 0)
 }
 
 // setCut sets the bound test's weight cut of common unit k: with m the name
