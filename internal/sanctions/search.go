@@ -803,24 +803,70 @@ func (nw *nearWords) byToken(counted uint32) uint64 {
 // joined pair of the query.
 func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 	*nw = nearWords{}
-	for b, lw := range longWeakTokens() {
-		for i := range qt {
-			if counted&(1<<i) != 0 && mayReach(&qt[i], &lw) {
-				if s, _, _ := pairTokens(qt[i], lw); s > 0 {
-					nw.tok[i] |= 1 << b
-				}
-			}
+	lws := longWeakTokens()
+	for i := range qt {
+		if counted&(1<<i) == 0 {
+			continue
 		}
-		for j := range qcomp {
-			if qcomp[j].canon != "" && mayReach(&qcomp[j], &lw) {
-				if s, _ := joinedSim(qcomp[j], lw); s > 0 {
-					nw.pair |= 1 << b
-					break
-				}
+		for b := mayReachWeak(&qt[i]); b != 0; b &= b - 1 {
+			k := mbits.TrailingZeros64(b)
+			if s, _, _ := pairTokens(qt[i], lws[k]); s > 0 {
+				nw.tok[i] |= 1 << k
 			}
 		}
 	}
+	var reach uint64
+	for j := range qcomp {
+		if qcomp[j].canon == "" {
+			continue
+		}
+		for b := mayReachWeak(&qcomp[j]) &^ reach; b != 0; b &= b - 1 {
+			k := mbits.TrailingZeros64(b)
+			if s, _ := joinedSim(qcomp[j], lws[k]); s > 0 {
+				reach |= 1 << k
+			}
+		}
+	}
+	nw.pair = reach
 }
+
+// mayReachWeak is the set of long weak words (bits of longWeakTokens) q
+// may reach (mayReach), its equality tests looked up once instead of
+// compared word by word.
+func mayReachWeak(q *token) uint64 {
+	keys := longWeakKeys()
+	m := keys.canon[q.canon]
+	if len(q.canon) < 5 { // every long weak word has five letters or more
+		return m
+	}
+	m |= keys.skel[q.skel] | keys.phon[q.phon]
+	for k := range keys.toks {
+		n := &keys.toks[k]
+		limit := typoLimit(min(len(q.canon), len(n.canon)))
+		if abs(len(q.canon)-len(n.canon)) <= limit && mbits.OnesCount32(q.mask^n.mask) <= 2*limit ||
+			abs(len(q.raw)-len(n.raw)) <= limit && mbits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// weakKeys maps the spelling, skeleton and phonetic key of each long weak
+// word to its bits (of longWeakTokens, toks).
+type weakKeys struct {
+	toks              []token
+	canon, skel, phon map[string]uint64
+}
+
+var longWeakKeys = sync.OnceValue(func() *weakKeys {
+	k := &weakKeys{toks: longWeakTokens(), canon: map[string]uint64{}, skel: map[string]uint64{}, phon: map[string]uint64{}}
+	for b, t := range k.toks {
+		k.canon[t.canon] |= 1 << b
+		k.skel[t.skel] |= 1 << b
+		k.phon[t.phon] |= 1 << b
+	}
+	return k
+})
 
 // mayReach is a cheap necessary condition for tokenSim (so pairTokens and
 // joinedSim) to match q with the long weak word n: the same spelling, or
@@ -828,7 +874,8 @@ func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 // lengths and letter sets within the typo limit tokenSim applies (one edit
 // under six letters, two under twelve, three from twelve), or the same
 // skeleton or phonetic key. (pairTokens tries no bare form against a weak
-// word.)
+// word.) mayReachWeak computes it for every long weak word at once;
+// TestMayReachWeak holds the two equal.
 func mayReach(q, n *token) bool {
 	if q.canon == n.canon {
 		return true
