@@ -810,7 +810,7 @@ func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 		}
 		for b := mayReachWeak(&qt[i]); b != 0; b &= b - 1 {
 			k := mbits.TrailingZeros64(b)
-			if s, _, _ := pairTokens(qt[i], lws[k]); s > 0 {
+			if s, _, _ := pairTokens(&qt[i], &lws[k]); s > 0 {
 				nw.tok[i] |= 1 << k
 			}
 		}
@@ -822,7 +822,7 @@ func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 		}
 		for b := mayReachWeak(&qcomp[j]) &^ reach; b != 0; b &= b - 1 {
 			k := mbits.TrailingZeros64(b)
-			if s, _ := joinedSim(qcomp[j], lws[k]); s > 0 {
+			if s, _ := joinedSim(&qcomp[j], &lws[k]); s > 0 {
 				reach |= 1 << k
 			}
 		}
@@ -1059,7 +1059,7 @@ func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (fl
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
-			if s, _, _ := pairTokens(qt[mbits.TrailingZeros32(q)], *n); s*n.w > bs {
+			if s, _, _ := pairTokens(&qt[mbits.TrailingZeros32(q)], n); s*n.w > bs {
 				bs, bw = s*n.w, n.w
 			}
 		}
@@ -1080,7 +1080,7 @@ func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (fl
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
-			if s, _ := joinedSim(*c, qt[mbits.TrailingZeros32(q)]); s > 0 {
+			if s, _ := joinedSim(c, &qt[mbits.TrailingZeros32(q)]); s > 0 {
 				if s = min(s/joinedFactor, simExact); s*c.w > bs {
 					bs, bw = s*c.w, c.w
 				}
