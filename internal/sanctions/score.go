@@ -455,7 +455,10 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	// two or three words of the other side written as one: Abdullahragab
 	// (abd + lahragab) ~ Abdullah Ragab, Abdulrahmankhan ~ Abdul Rahman
 	// Khan. Both sides' joined spellings are joinedCanon's.
-	namePieces := slices.ContainsFunc(n.tokens, func(t token) bool { return t.piece })
+	namePieces := false
+	for i := range n.tokens {
+		namePieces = namePieces || n.tokens[i].piece
+	}
 	for j := range qcomp {
 		c := &qcomp[j]
 		if c.canon == "" || qDone&(3<<j) != 0 {
@@ -545,9 +548,9 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		return alignment{}, buf
 	}
 	wQueryUnmatched := 0.0
-	for i, t := range q {
+	for i := range q {
 		if usedQ&(1<<i) == 0 {
-			wQueryUnmatched += t.unmatchedCost()
+			wQueryUnmatched += q[i].unmatchedCost()
 		}
 	}
 	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)
