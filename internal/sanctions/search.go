@@ -86,6 +86,9 @@ type searchStats struct {
 	touched int // names some unit hit
 	scored  int // names the bound let through to nameScore
 	detail  int // names the packed record did not settle (their tokens read)
+	// keepCommon turns the common-token filter off (search_common.go), to
+	// check that it leaves out only names the bound loop drops.
+	keepCommon bool
 }
 
 // search is Search, counting into st when it is not nil.
@@ -333,7 +336,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			nParticles+nWeakLong+len(initials), q.Threshold-roundSlack-evidenceBoost(q))
 		// The names only one common token hits that the bound loop would
 		// drop at its first tests are left out (search_common.go).
-		dropOn := !noNew
+		dropOn := !noNew && !(st != nil && st.keepCommon)
 		if dropOn {
 			drop.pair = qStrong >= 2 && nRepeated == 0
 			if qStrong == 2 {
