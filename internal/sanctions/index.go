@@ -55,6 +55,9 @@ type Index struct {
 	// hot[i] holds what the search's bound reads of names[i], packed so that
 	// the thousands of names a query touches cost one cache line per two.
 	hot []nameHot
+	// briefs[i]: the bits of names[i] the filter of common tokens' postings
+	// reads (search_common.go).
+	briefs []uint64
 	// initials[i] has bit c-'a' set for each one-letter token c of
 	// names[i] (a query initial matches it exactly); read only for names
 	// whose hot record says they hold one (nameHasInitial).
@@ -78,6 +81,10 @@ type Index struct {
 	// postW[i] is the weight of the token or pair postings[i] points at, so
 	// that the search reads it in sequence instead of chasing every name.
 	postW []float32
+	// heaviest maps the offset of each span of commonPostings postings or
+	// more to its largest posting weight (commonUnit.wmax), which the
+	// search would otherwise find by reading thousands of weights.
+	heaviest map[uint32]float32
 	// weights maps the hash of a canonical token to its rarity weight (weightOf).
 	weights map[uint64]float32
 	seed    maphash.Seed
@@ -112,6 +119,12 @@ func (idx *Index) lookupW(key []byte) ([]int32, []float32) {
 		return nil, nil
 	}
 	return idx.postings[sp.off : sp.off+sp.n], idx.postW[sp.off : sp.off+sp.n]
+}
+
+// lookupSpan returns the span of a key's postings (n == 0 when none).
+func (idx *Index) lookupSpan(key []byte) span {
+	sp, _ := idx.del.get(maphash.Bytes(idx.seed, key))
+	return sp
 }
 
 // spanWeight is the weight of the token or joined pair a posting points at.
@@ -153,6 +166,7 @@ func NewIndex(entries []Entry) *Index {
 	}
 	idx.weigh()
 	idx.packHot()
+	idx.packBriefs()
 	del := make(map[string][]int32)
 	for id := range idx.names {
 		idx.indexName(del, int32(id))
@@ -256,6 +270,12 @@ func (idx *Index) freeze(del map[string][]int32) {
 		idx.postings = append(idx.postings, l...)
 		for _, p := range l {
 			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
+		}
+	}
+	idx.heaviest = map[uint32]float32{}
+	for _, sl := range idx.del.slots {
+		if sl.sp.n >= commonPostings {
+			idx.heaviest[sl.sp.off] = slices.Max(idx.postW[sl.sp.off : sl.sp.off+sl.sp.n])
 		}
 	}
 }
@@ -527,6 +547,9 @@ type scratch struct {
 	pairs   []pairSim           // token alignments of the scored candidates
 	best    map[int32]candidate // best candidate per entry
 	ranked  []candidate
+	// cseen and cmulti: working space of markMulti and the names two common
+	// units or more hit, one bit per name; zero between searches.
+	cseen, cmulti []uint64
 }
 
 // candidate is a scored name kept for the answer; its explanation is built only if it is
@@ -540,7 +563,7 @@ type candidate struct {
 
 func newScratch(n int) *scratch {
 	return &scratch{acc: make([]nameAcc, n),
-		best: map[int32]candidate{}}
+		best: map[int32]candidate{}, cseen: make([]uint64, (n+63)/64), cmulti: make([]uint64, (n+63)/64)}
 }
 
 func (s *scratch) reset() {

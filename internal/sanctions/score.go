@@ -48,7 +48,7 @@ const (
 )
 
 // tokenSim compares a query token with a name token.
-func tokenSim(q, n token) (float64, MatchKind, int) {
+func tokenSim(q, n *token) (float64, MatchKind, int) {
 	if q.canon == n.canon {
 		if q.raw == n.raw {
 			return simExact, KindExact, 0
@@ -331,33 +331,33 @@ type alignment struct {
 
 // pairTokens compares one query token with one name token, trying the
 // spellings without an attached particle when the tokens themselves differ.
-func pairTokens(q, n token) (float64, MatchKind, int) {
+func pairTokens(q, n *token) (float64, MatchKind, int) {
 	sim, kind, dist := tokenSim(q, n)
 	if sim >= simTypo1 || q.weak || n.weak {
 		return sim, kind, dist
 	}
-	try := func(a, b token, k MatchKind) {
+	try := func(a, b *token, k MatchKind) {
 		if s, _, d := tokenSim(a, b); s*particleFactor > sim && s >= simTypo1 {
 			sim, kind, dist = s*particleFactor, k, d
 		}
 	}
-	attached := func(t token) MatchKind {
+	attached := func(t *token) MatchKind {
 		if t.bareTitle {
 			return KindTitle
 		}
 		return KindParticle
 	}
 	if q.bare != "" {
-		try(token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n, attached(q))
+		try(&token{canon: q.bare, raw: q.bare, skel: q.bareSkel}, n, attached(q))
 	}
 	if n.bare != "" {
-		try(q, token{canon: n.bare, raw: n.bare, skel: n.bareSkel}, attached(n))
+		try(q, &token{canon: n.bare, raw: n.bare, skel: n.bareSkel}, attached(n))
 	}
 	return sim, kind, dist
 }
 
 // joinedSim compares a joined pair of one side with a token of the other.
-func joinedSim(a, b token) (float64, int) {
+func joinedSim(a, b *token) (float64, int) {
 	if a.canon == "" || b.initial() || (b.weak && len(b.canon) < 5) {
 		return 0, 0
 	}
@@ -407,7 +407,7 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			if (qDone|nDone) != 0 && (qDone>>qi|nDone>>ni)&1 != 0 && q[qi].canon != n.tokens[ni].canon {
 				continue
 			}
-			if s, k, d := pairTokens(q[qi], n.tokens[ni]); s > 0 {
+			if s, k, d := pairTokens(&q[qi], &n.tokens[ni]); s > 0 {
 				add(pairSim{qi: int8(qi), qn: 1, ni: int8(ni), nn: 1, sim: s, kind: k, dist: d,
 					weak: q[qi].weak && n.tokens[ni].weak})
 			}
@@ -421,7 +421,8 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	// the pair (both tokens) wins over one of its tokens.
 	// A word is not matched with a piece of another split word: the pieces
 	// are compared one by one, or as their word (the other side's pair).
-	for j, c := range qcomp {
+	for j := range qcomp {
+		c := &qcomp[j]
 		if qDone&(3<<j) != 0 {
 			continue
 		}
@@ -430,12 +431,13 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			if one && n.tokens[ni].piece || nDone&(1<<ni) != 0 {
 				continue
 			}
-			if s, d := joinedSim(c, n.tokens[ni]); s > 0 {
+			if s, d := joinedSim(c, &n.tokens[ni]); s > 0 {
 				add(compPair(int8(j), 2, int8(ni), 1, s, d, one))
 			}
 		}
 	}
-	for j, c := range n.comp {
+	for j := range n.comp {
+		c := &n.comp[j]
 		if nDone&(3<<j) != 0 {
 			continue
 		}
@@ -444,7 +446,7 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			if one && q[qi].piece || qDone&(1<<qi) != 0 {
 				continue
 			}
-			if s, d := joinedSim(c, q[qi]); s > 0 {
+			if s, d := joinedSim(c, &q[qi]); s > 0 {
 				add(compPair(int8(qi), 1, int8(j), 2, s, d, one))
 			}
 		}
@@ -453,8 +455,12 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	// two or three words of the other side written as one: Abdullahragab
 	// (abd + lahragab) ~ Abdullah Ragab, Abdulrahmankhan ~ Abdul Rahman
 	// Khan. Both sides' joined spellings are joinedCanon's.
-	namePieces := slices.ContainsFunc(n.tokens, func(t token) bool { return t.piece })
-	for j, c := range qcomp {
+	namePieces := false
+	for i := range n.tokens {
+		namePieces = namePieces || n.tokens[i].piece
+	}
+	for j := range qcomp {
+		c := &qcomp[j]
 		if c.canon == "" || qDone&(3<<j) != 0 {
 			continue
 		}
@@ -462,7 +468,8 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		if !one && !namePieces {
 			continue // neither side holds a split word: nothing to compare
 		}
-		for k, nc := range n.comp {
+		for k := range n.comp {
+			nc := &n.comp[k]
 			if nc.canon == "" || nDone&(3<<k) != 0 || one == oneWord(n.tokens[k], n.tokens[k+1]) {
 				continue
 			}
@@ -473,7 +480,8 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		if !one {
 			continue
 		}
-		for k, nc := range n.comp3 {
+		for k := range n.comp3 {
+			nc := &n.comp3[k]
 			if nc.canon == "" || nDone&(7<<k) != 0 {
 				continue
 			}
@@ -484,7 +492,8 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 	}
 	// Three listed words written as one query token (Saifalarab for Saif
 	// Al-Arab).
-	for j, c := range n.comp3 {
+	for j := range n.comp3 {
+		c := &n.comp3[j]
 		if c.canon == "" || nDone&(7<<j) != 0 {
 			continue
 		}
@@ -492,7 +501,7 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 			if q[qi].piece || qDone&(1<<qi) != 0 {
 				continue
 			}
-			if s, d := joinedSim(c, q[qi]); s > 0 {
+			if s, d := joinedSim(c, &q[qi]); s > 0 {
 				add(compPair(int8(qi), 1, int8(j), 3, s, d, false))
 			}
 		}
@@ -539,9 +548,9 @@ func nameScore(q, qcomp []token, qStrong int, n *indexedName, buf []pairSim) (al
 		return alignment{}, buf
 	}
 	wQueryUnmatched := 0.0
-	for i, t := range q {
+	for i := range q {
 		if usedQ&(1<<i) == 0 {
-			wQueryUnmatched += t.unmatchedCost()
+			wQueryUnmatched += q[i].unmatchedCost()
 		}
 	}
 	denom := 2*wMatched + wQueryUnmatched + unmatchedNameWeight*(n.weight-wMatched)

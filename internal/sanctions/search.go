@@ -86,6 +86,9 @@ type searchStats struct {
 	touched int // names some unit hit
 	scored  int // names the bound let through to nameScore
 	detail  int // names the packed record did not settle (their tokens read)
+	// keepCommon turns the common-token filter off (search_common.go), to
+	// check that it leaves out only names the bound loop drops.
+	keepCommon bool
 }
 
 // search is Search, counting into st when it is not nil.
@@ -171,58 +174,71 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	var commonBuf [maxQueryTokens]commonUnit
 	common := commonBuf[:0]
 	noNew := false // visit raises only the names already touched
+	// drop: visit leaves out the untouched names that only common unit
+	// dropK hits and that the bound loop would drop (search_common.go);
+	// dropK < 0 when off.
+	var drop commonDrop
+	dropK := -1
 	// wordUnit: the unit is one written word canonicalize split (an abd…
 	// compound); a listed pair it hits is two strong pairs (nameScore).
 	wordUnit := false
 	visit := func(list []int32, ws []float32) {
-		for i, p := range list {
+		acc := s.acc
+		for i := 0; i < len(list); i++ {
+			p := list[i]
 			id := p >> slotBits
-			if noNew && s.acc[id].umark == 0 {
-				continue
+			a := &acc[id]
+			if (noNew || dropK >= 0) && a.umark == 0 {
+				if noNew {
+					continue
+				}
+				// The name's postings of this unit are adjacent: the
+				// heaviest of them is what the unit can add.
+				j, wmax := i+1, ws[i]
+				for ; j < len(list) && list[j]>>slotBits == id; j++ {
+					wmax = max(wmax, ws[j])
+				}
+				if drop.drops(idx.briefs[id], id, dropK, wmax) {
+					i = j - 1
+					continue
+				}
 			}
 			w := ws[i]
 			// The distinct name tokens hit, each counted once however many
 			// query tokens hit it (a second bound on the matched weight).
-			var bits uint64
 			sl := p & slotMask
-			if sl >= tripSlot {
-				bits = 7 << (sl - tripSlot)
-			} else if sl >= compSlot {
-				bits = 3 << (sl - compSlot)
-			} else {
-				bits = 1 << sl
-			}
-			if nb := bits &^ s.acc[id].slots; nb != 0 {
-				if s.acc[id].umark == 0 {
-					s.acc[id].hitS = 0
+			bits := slotTokens[sl]
+			if nb := bits &^ a.slots; nb != 0 {
+				if a.umark == 0 {
+					a.hitS = 0
 				}
-				s.acc[id].slots |= nb
-				if nb == bits && nb&(nb-1) == 0 {
-					s.acc[id].hitS += w
+				a.slots |= nb
+				if nb == bits && sl < compSlot {
+					a.hitS += w
 				} else {
 					toks := idx.names[id].tokens
 					for nb != 0 {
 						j := mbits.TrailingZeros64(nb)
-						s.acc[id].hitS += float32(toks[j].w)
+						a.hitS += float32(toks[j].w)
 						nb &= nb - 1
 					}
 				}
 			}
-			if s.acc[id].umark != unit {
-				if s.acc[id].umark == 0 {
+			if a.umark != unit {
+				if a.umark == 0 {
 					s.touched = append(s.touched, id)
 				}
-				s.acc[id].umark = unit
-				s.acc[id].units++
-				s.acc[id].wordPair = false
-				s.acc[id].ucur = w
+				a.umark = unit
+				a.units++
+				a.wordPair = false
+				a.ucur = w
 				s.utouch = append(s.utouch, id)
-			} else if w > s.acc[id].ucur {
-				s.acc[id].ucur = w
+			} else if w > a.ucur {
+				a.ucur = w
 			}
-			if wordUnit && sl >= compSlot && !s.acc[id].wordPair {
-				s.acc[id].wordPair = true
-				s.acc[id].units++
+			if wordUnit && sl >= compSlot && !a.wordPair {
+				a.wordPair = true
+				a.units++
 			}
 		}
 	}
@@ -262,8 +278,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 		// revisit the same names many times over, and a misspelt listed copy
 		// of so common a token weighs too little to matter.
 		s.keyBuf = append(s.keyBuf[:0], t.canon...)
-		if ps, ws := idx.lookupW(s.keyBuf); len(ps) >= commonPostings {
-			common = append(common, commonUnit{ps, ws, int8(qi)})
+		if sp := idx.lookupSpan(s.keyBuf); sp.n >= commonPostings {
+			common = append(common, commonUnit{idx.postings[sp.off : sp.off+sp.n], idx.postW[sp.off : sp.off+sp.n],
+				int8(qi), idx.heaviest[sp.off]})
 			unit--
 			continue
 		}
@@ -310,17 +327,55 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	// common tokens or a candidate first need them.
 	var nw nearWords
 	nearDone := false
+	// floor0 is the bound loop's floor (below).
+	floor0 := q.Threshold - roundSlack - evidenceBoost(q) - 1e-6
 	if len(common) > 0 {
 		nearWeakWords(&nw, qt, s.qcomp, counted)
 		nearDone = true
 		noNew = !commonAloneReaches(qt, s.qcomp, &nw, common, counted, longQ, shortQ, wRepeated,
 			nParticles+nWeakLong+len(initials), q.Threshold-roundSlack-evidenceBoost(q))
-		for _, c := range common {
+		// The names only one common token hits that the bound loop would
+		// drop at its first tests are left out (search_common.go).
+		dropOn := !noNew && !(st != nil && st.keepCommon)
+		if dropOn {
+			drop.pair = qStrong >= 2 && nRepeated == 0
+			if qStrong == 2 {
+				drop.keep |= briefRoute
+			}
+			for _, c := range initials {
+				if c >= 'a' && c <= 'z' {
+					drop.keep |= 1 << (c - 'a')
+				}
+			}
+			// A short rare token may match a particle misspelt: not
+			// among the bits above, so the bound test is off.
+			a := wRepeated + float64(nParticles+nWeakLong)*weakWeight
+			for k, c := range common {
+				if counted&shortQ == 0 {
+					drop.setCut(k, wCounted-float64(costQ[c.qi]), a, floor0)
+				}
+				for ql := counted & longQ &^ (1 << c.qi); ql != 0; ql &= ql - 1 {
+					drop.lens[k] |= uint64(qLens[mbits.TrailingZeros32(ql)]) << briefLens
+					drop.firsts[k] |= uint64(qFirst[mbits.TrailingZeros32(ql)])
+				}
+			}
+			if len(common) > 1 {
+				markMulti(common, s.cseen, s.cmulti)
+				drop.multi = s.cmulti
+			}
+		}
+		for k, c := range common {
 			unit++
+			if dropOn {
+				dropK = k
+			}
 			visit(c.ps, c.ws)
 			endUnit(1 << c.qi)
 		}
-		noNew = false
+		noNew, dropK = false, -1
+		if drop.multi != nil {
+			clear(drop.multi)
+		}
 	}
 
 	// The best a candidate can score: every name token it hit matched exactly,
@@ -351,6 +406,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	}
 	for _, id := range s.touched {
 		h := &idx.hot[id]
+		a := &s.acc[id]
 		// Two strong pairs are needed when both sides hold two strong
 		// tokens (nameScore); each comes from a unit that hit the name, a
 		// repeated token, an initial or, for the second, a long query token
@@ -384,18 +440,18 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			}
 		}
 		viaLong, viaWord, lxs, lx := false, false, 0.0, 0.0
-		if qStrong >= 2 && int(h.strong) >= 2 && int(s.acc[id].units)+nRepeated+ni < 2 {
+		if qStrong >= 2 && int(h.strong) >= 2 && int(a.units)+nRepeated+ni < 2 {
 			// Let in for its second strong pair only when both sides hold
 			// two strong tokens (or two strong words, one split) and a long
 			// listed token (or split word) no unit hit matches a long query
 			// token that hit nothing (else nameScore would only reject it).
-			ql := counted &^ uint32(s.acc[id].qmask) & longQ
+			ql := counted &^ uint32(a.qmask) & longQ
 			viaWord = h.firsts&nameTwoWords != 0
-			if h.strong != 2 && !viaWord || qStrong != 2 || int(s.acc[id].units)+nRepeated+ni < 1 ||
+			if h.strong != 2 && !viaWord || qStrong != 2 || int(a.units)+nRepeated+ni < 1 ||
 				!viaWord && !longMayPair(ql, &qLens, &qFirst, h) {
 				continue
 			}
-			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], s.acc[id].slots); lx == 0 {
+			if lxs, lx = longPairReachable(qt, ql, &idx.names[id], a.slots); lx == 0 {
 				continue
 			}
 			viaLong = true
@@ -403,10 +459,10 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 		// A repeated token can only match a name token the first one hit
 		// (hitS counts each hit name token once); a particle only a weak
 		// token of the name, exactly.
-		m := float64(min(s.acc[id].hitN+float32(wRepeated), s.acc[id].hitS)) +
+		m := float64(min(a.hitN+float32(wRepeated), a.hitS)) +
 			float64(min(nParticles, int(h.nWeak)))*float64(h.weakW) + float64(nWeakLong)*min(weakWeight, float64(h.maxW))
 		m = min(m, float64(h.weight))
-		u := max(wCounted-float64(s.acc[id].hitQ), 0)
+		u := max(wCounted-float64(a.hitQ), 0)
 		// The score 2S / (1.5M + U + W/2) with extra matched weight x at
 		// similarity-weighted xs, the unmatched query weight then du less.
 		bnd := func(xs, x, du float64) float64 {
@@ -429,7 +485,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 		// edits or a phonetic key between long tokens (at most
 		// simTypo2Long), or a weak listed word (light, at most joined).
 		x, du := 0.0, 0.0
-		nq := counted &^ uint32(s.acc[id].qmask)
+		nq := counted &^ uint32(a.qmask)
 		if nq != 0 && bound0 < floor {
 			// First from the packed figures alone (most touched names stop
 			// here, without reading their tokens): at best the long listed
@@ -470,7 +526,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 			if h.weakLongW == 0 && (longOK || nq&longQ == 0) {
 				da = min(da, float64(mbits.OnesCount32(nq&longQ))+kp)
 			}
-			xa = min(xa, float64(h.weight)-float64(s.acc[id].hitS))
+			xa = min(xa, float64(h.weight)-float64(a.hitS))
 			xas = min(xas, xa)
 			if xa <= 0 || max(bnd(xas, xa, da), bnd(bi+xas, wi+xa, da)) < floor {
 				nq = 0
@@ -481,7 +537,7 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 				st.detail++
 			}
 			nm := &idx.names[id]
-			free := ^s.acc[id].slots
+			free := ^a.slots
 			nfree := mbits.OnesCount32(nq)
 			if ql := nq & longQ; ql != 0 {
 				nl := mbits.OnesCount32(ql)
@@ -750,24 +806,70 @@ func (nw *nearWords) byToken(counted uint32) uint64 {
 // joined pair of the query.
 func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 	*nw = nearWords{}
-	for b, lw := range longWeakTokens() {
-		for i := range qt {
-			if counted&(1<<i) != 0 && mayReach(&qt[i], &lw) {
-				if s, _, _ := pairTokens(qt[i], lw); s > 0 {
-					nw.tok[i] |= 1 << b
-				}
-			}
+	lws := longWeakTokens()
+	for i := range qt {
+		if counted&(1<<i) == 0 {
+			continue
 		}
-		for j := range qcomp {
-			if qcomp[j].canon != "" && mayReach(&qcomp[j], &lw) {
-				if s, _ := joinedSim(qcomp[j], lw); s > 0 {
-					nw.pair |= 1 << b
-					break
-				}
+		for b := mayReachWeak(&qt[i]); b != 0; b &= b - 1 {
+			k := mbits.TrailingZeros64(b)
+			if s, _, _ := pairTokens(&qt[i], &lws[k]); s > 0 {
+				nw.tok[i] |= 1 << k
 			}
 		}
 	}
+	var reach uint64
+	for j := range qcomp {
+		if qcomp[j].canon == "" {
+			continue
+		}
+		for b := mayReachWeak(&qcomp[j]) &^ reach; b != 0; b &= b - 1 {
+			k := mbits.TrailingZeros64(b)
+			if s, _ := joinedSim(&qcomp[j], &lws[k]); s > 0 {
+				reach |= 1 << k
+			}
+		}
+	}
+	nw.pair = reach
 }
+
+// mayReachWeak is the set of long weak words (bits of longWeakTokens) q
+// may reach (mayReach), its equality tests looked up once instead of
+// compared word by word.
+func mayReachWeak(q *token) uint64 {
+	keys := longWeakKeys()
+	m := keys.canon[q.canon]
+	if len(q.canon) < 5 { // every long weak word has five letters or more
+		return m
+	}
+	m |= keys.skel[q.skel] | keys.phon[q.phon]
+	for k := range keys.toks {
+		n := &keys.toks[k]
+		limit := typoLimit(min(len(q.canon), len(n.canon)))
+		if abs(len(q.canon)-len(n.canon)) <= limit && mbits.OnesCount32(q.mask^n.mask) <= 2*limit ||
+			abs(len(q.raw)-len(n.raw)) <= limit && mbits.OnesCount32(q.rawMask^n.rawMask) <= 2*limit {
+			m |= 1 << k
+		}
+	}
+	return m
+}
+
+// weakKeys maps the spelling, skeleton and phonetic key of each long weak
+// word to its bits (of longWeakTokens, toks).
+type weakKeys struct {
+	toks              []token
+	canon, skel, phon map[string]uint64
+}
+
+var longWeakKeys = sync.OnceValue(func() *weakKeys {
+	k := &weakKeys{toks: longWeakTokens(), canon: map[string]uint64{}, skel: map[string]uint64{}, phon: map[string]uint64{}}
+	for b, t := range k.toks {
+		k.canon[t.canon] |= 1 << b
+		k.skel[t.skel] |= 1 << b
+		k.phon[t.phon] |= 1 << b
+	}
+	return k
+})
 
 // mayReach is a cheap necessary condition for tokenSim (so pairTokens and
 // joinedSim) to match q with the long weak word n: the same spelling, or
@@ -775,7 +877,8 @@ func nearWeakWords(nw *nearWords, qt, qcomp []token, counted uint32) {
 // lengths and letter sets within the typo limit tokenSim applies (one edit
 // under six letters, two under twelve, three from twelve), or the same
 // skeleton or phonetic key. (pairTokens tries no bare form against a weak
-// word.)
+// word.) mayReachWeak computes it for every long weak word at once;
+// TestMayReachWeak holds the two equal.
 func mayReach(q, n *token) bool {
 	if q.canon == n.canon {
 		return true
@@ -839,11 +942,28 @@ func particleTypos(sq uint32, nWeak, nParticles int) float64 {
 	return float64(max(0, min(mbits.OnesCount32(sq), nWeak-min(nParticles, nWeak))))
 }
 
+// slotTokens[sl] has the bits of the name tokens the posting slot sl holds:
+// one token, a joined pair (compSlot+j) or a joined triple (tripSlot+j).
+var slotTokens = func() (t [1 << slotBits]uint64) {
+	for sl := range t {
+		switch {
+		case sl >= tripSlot:
+			t[sl] = 7 << (sl - tripSlot)
+		case sl >= compSlot:
+			t[sl] = 3 << (sl - compSlot)
+		default:
+			t[sl] = 1 << sl
+		}
+	}
+	return t
+}()
+
 // commonUnit is a query token hundreds of names hold, probed as spelled.
 type commonUnit struct {
-	ps []int32
-	ws []float32
-	qi int8
+	ps   []int32
+	ws   []float32
+	qi   int8
+	wmax float32 // the largest of ws (Index.heaviest)
 }
 
 // evidenceBoost is the most the query's evidence can add to a score.
@@ -868,11 +988,7 @@ func evidenceBoost(q Query) float64 {
 func commonAloneReaches(qt, qcomp []token, nw *nearWords, common []commonUnit, counted, longQ, shortQ uint32, wRepeated float64, nExtra int, floor float64) bool {
 	m := wRepeated
 	for _, c := range common {
-		w := float32(0)
-		for _, x := range c.ws {
-			w = max(w, x)
-		}
-		m += float64(w)
+		m += float64(c.wmax)
 		counted &^= 1 << c.qi
 	}
 	// A counted token that may match without a hit does better matched
@@ -946,7 +1062,7 @@ func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (fl
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
-			if s, _, _ := pairTokens(qt[mbits.TrailingZeros32(q)], *n); s*n.w > bs {
+			if s, _, _ := pairTokens(&qt[mbits.TrailingZeros32(q)], n); s*n.w > bs {
 				bs, bw = s*n.w, n.w
 			}
 		}
@@ -967,7 +1083,7 @@ func longPairReachable(qt []token, ql uint32, nm *indexedName, slots uint64) (fl
 			continue
 		}
 		for q := ql; q != 0; q &= q - 1 {
-			if s, _ := joinedSim(*c, qt[mbits.TrailingZeros32(q)]); s > 0 {
+			if s, _ := joinedSim(c, &qt[mbits.TrailingZeros32(q)]); s > 0 {
 				if s = min(s/joinedFactor, simExact); s*c.w > bs {
 					bs, bw = s*c.w, c.w
 				}
