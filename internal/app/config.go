@@ -171,7 +171,7 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		return c, err
 	}
 	c.ScreeningLinger = time.Duration(linger) * time.Microsecond
-	readLinger, err := envInt("COMPLYD_SCREENING_READ_LINGER_US", 0)
+	readLinger, err := envInt("COMPLYD_SCREENING_READ_LINGER_US", 1000)
 	if err != nil {
 		return c, err
 	}

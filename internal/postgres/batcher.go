@@ -12,10 +12,9 @@ import (
 // batcher runs batches of the items sent to it on `workers` goroutines, each with a function of
 // its own from newWorker (which may hold per-worker state, such as a connection): a worker takes the first waiting item, adds whatever else is already queued (up to max), and
 // calls fn. Under load the batches grow by themselves while the previous ones are in flight;
-// when idle an item goes alone at once. With linger set, a worker whose previous batch had at
-// least lingerFrom items (the load is high) waits up to linger after the first item for more:
-// under load, fewer and larger batches cost the database less per item; at low load nobody
-// waits for company that is not coming. The screening store uses it to share one database
+// when idle an item goes alone at once. With linger set, a worker waits up to linger after the
+// first item for more when company is likely (lingerNow): under load, fewer and larger batches
+// cost the database less per item; at low load nobody waits for company that is not coming. The screening store uses it to share one database
 // round trip between concurrent screenings (docs/screening.md "Performance").
 type batcher[T any] struct {
 	ch     chan T
@@ -118,6 +117,21 @@ func (b *batcher[T]) close() {
 // lingerFrom is the size of the previous batch from which a worker lingers.
 const lingerFrom = 4
 
+// lingerNow reports whether a worker that has just taken the first item of a batch at now
+// should linger: its previous batch, taken at prev, had last items. Either that batch was large
+// (lingerFrom or more: the load is high), or the arrival rate since prev (last items over
+// now − prev) brings at least one more item within linger on average. The second case is the
+// batched read at moderate load: at 1,000 screenings/s a read round trip is shorter than the
+// gap between arrivals, so without it nearly every prefetch went alone, and a prefetch costs
+// PostgreSQL about the same for one screening as for several (docs/screening.md "Linger under
+// load"). An idle worker (prev zero, or a gap longer than last × linger) never waits.
+func lingerNow(linger time.Duration, last int, prev, now time.Time) bool {
+	if linger <= 0 || last == 0 {
+		return false
+	}
+	return last >= lingerFrom || now.Sub(prev) <= time.Duration(last)*linger
+}
+
 func (b *batcher[T]) run(busy *atomic.Int64) {
 	defer b.wg.Done()
 	fn, done := b.start()
@@ -125,11 +139,13 @@ func (b *batcher[T]) run(busy *atomic.Int64) {
 		defer done()
 	}
 	last := 0
+	var prev time.Time // when the previous batch's first item was taken
 	for first := range b.ch {
 		batch := []T{first}
+		taken := time.Now()
 		var timer *time.Timer
 		var expired <-chan time.Time // nil without linger: the default case ends the batch
-		if b.linger > 0 && last >= lingerFrom {
+		if lingerNow(b.linger, last, prev, taken) {
 			timer = time.NewTimer(b.linger)
 			expired = timer.C
 		}
@@ -160,7 +176,7 @@ func (b *batcher[T]) run(busy *atomic.Int64) {
 		if timer != nil {
 			timer.Stop()
 		}
-		last = len(batch)
+		last, prev = len(batch), taken
 		t0 := time.Now()
 		if b.queuedAt != nil {
 			b.waited.Store(int64(t0.Sub(b.queuedAt(batch[0]))))

@@ -10,17 +10,20 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestBatcherLingersOnlyUnderLoad: with a linger set, a lone item after small batches goes at
-// once; after a batch of lingerFrom or more the worker waits for company.
+// TestBatcherLingersOnlyUnderLoad: with a linger set, a lone item after a quiet spell goes at
+// once; the worker waits for company after a batch of lingerFrom or more, and after lone items
+// arriving faster than one per linger (moderate load: before, only the batch size counted, and
+// at 1,000 screenings/s nearly every prefetch went alone).
 func TestBatcherLingersOnlyUnderLoad(t *testing.T) {
 	t.Parallel()
+	const linger = 150 * time.Millisecond
 	type call struct {
 		n  int
 		at time.Time
 	}
 	calls := make(chan call, 16)
 	gate := make(chan struct{})
-	b := newBatcher(1, 64, 64, 300*time.Millisecond, nil, func() (func([]int), func()) {
+	b := newBatcher(1, 64, 64, linger, nil, func() (func([]int), func()) {
 		return func(batch []int) {
 			if batch[0] < 0 { // hold the worker while items queue up
 				<-gate
@@ -29,13 +32,30 @@ func TestBatcherLingersOnlyUnderLoad(t *testing.T) {
 		}, nil
 	})
 	defer b.close()
+	quiet := func() { time.Sleep(2*linger + 50*time.Millisecond) } // longer than last × linger
 
 	sent := time.Now()
 	b.ch <- 1
 	c := <-calls
 	require.Equal(t, 1, c.n)
-	require.Less(t, c.at.Sub(sent), 250*time.Millisecond, "no linger at low load")
+	require.Less(t, c.at.Sub(sent), linger/2, "no linger for the first item")
 
+	quiet()
+	sent = time.Now()
+	b.ch <- 2
+	c = <-calls
+	require.Equal(t, 1, c.n)
+	require.Less(t, c.at.Sub(sent), linger/2, "no linger after a quiet spell")
+
+	// The next item comes right after the previous one: one item within linger is a rate
+	// worth waiting for.
+	sent = time.Now()
+	b.ch <- 3
+	c = <-calls
+	require.Equal(t, 1, c.n)
+	require.GreaterOrEqual(t, c.at.Sub(sent), linger*8/10, "lingers when lone items come faster than one per linger")
+
+	quiet()
 	b.ch <- -1
 	time.Sleep(50 * time.Millisecond) // the worker is now held inside fn
 	for i := range 6 {
@@ -46,11 +66,26 @@ func TestBatcherLingersOnlyUnderLoad(t *testing.T) {
 	c = <-calls
 	require.Equal(t, 6, c.n, "the queued items form one batch")
 
+	quiet()
 	sent = time.Now()
 	b.ch <- 42
 	c = <-calls
 	require.Equal(t, 1, c.n)
-	require.GreaterOrEqual(t, c.at.Sub(sent), 250*time.Millisecond, "lingers after a batch of %d", lingerFrom)
+	require.GreaterOrEqual(t, c.at.Sub(sent), linger*8/10, "lingers after a batch of %d", lingerFrom)
+}
+
+// TestLingerNow: the rule itself, without timers.
+func TestLingerNow(t *testing.T) {
+	t.Parallel()
+	at := time.Unix(1_800_000_000, 0)
+	ms := time.Millisecond
+	require.False(t, lingerNow(0, 10, at, at.Add(ms)), "no linger configured")
+	require.False(t, lingerNow(ms, 0, time.Time{}, at), "the first batch")
+	require.True(t, lingerNow(ms, lingerFrom, at, at.Add(time.Hour)), "a large previous batch")
+	require.True(t, lingerNow(ms, 1, at, at.Add(900*time.Microsecond)), "1 item in 0.9 ms: over 1,000/s")
+	require.False(t, lingerNow(ms, 1, at, at.Add(2*ms)), "1 item in 2 ms: 500/s, less than one per linger")
+	require.True(t, lingerNow(ms, 3, at, at.Add(2500*time.Microsecond)), "3 items in 2.5 ms")
+	require.False(t, lingerNow(ms, 3, at, at.Add(4*ms)), "3 items in 4 ms")
 }
 
 // TestBatcherCloseWhileSending: senders still running when the store closes (a screening stream

@@ -45,11 +45,13 @@ type ScreeningStoreOptions struct {
 	Committers int
 	// MaxBatch bounds the screenings stored in one database transaction (default 256).
 	MaxBatch int
-	// Linger is how long a committer waits for more screenings after the first, once a batch
-	// of lingerFrom or more shows the load is high (default 0: batches form from what queued
-	// while the previous commit was in flight). The case lane never lingers.
+	// Linger is how long a committer waits for more screenings after the first, when the
+	// load makes company likely (lingerNow: the previous batch had lingerFrom or more, or
+	// screenings arrive faster than one per Linger); default 0: batches form from what
+	// queued while the previous commit was in flight. The case lane never lingers.
 	Linger time.Duration
-	// ReadLinger is the same for a reader (default 0).
+	// ReadLinger is the same for a reader (default 0; the service's default is 1 ms,
+	// COMPLYD_SCREENING_READ_LINGER_US).
 	ReadLinger time.Duration
 	// Metrics, when set, receives the batches' sizes and durations by stage (read, commit,
 	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds; the
