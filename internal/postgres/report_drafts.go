@@ -185,7 +185,11 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 			reasons[j] = fmt.Sprintf("Drafted by the screening of transaction %s: %s.", rec.Tx.ExternalID, ruleNames(rec.Result, k.rules))
 			days[j], eods[j], hours[j] = k.day, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ]
 		}
-		b.Queue(upsertDraftsSQL, string(tenant), ids, typs, customers, names, days, cases, rules, reasons, eods, hours, txIDs, now).
+		txUIDs, err := uuidArray(txIDs)
+		if err != nil {
+			return fmt.Errorf("draft reports: %w", err)
+		}
+		b.Queue(upsertDraftsSQL, string(tenant), ids, typs, customers, names, days, cases, rules, reasons, eods, hours, txUIDs, now).
 			Query(func(rows pgx.Rows) error {
 				for rows.Next() {
 					var ord int64

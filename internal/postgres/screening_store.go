@@ -495,7 +495,11 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 			ecfg[i] = screening.DefaultEngineConfigID
 		}
 	}
-	return []any{string(tenant), ids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
+	uids, err := uuidArray(ids)
+	if err != nil {
+		return nil, err
+	}
+	return []any{string(tenant), uids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
 		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
 		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenV, seenLast, ecfg}, nil
 }
