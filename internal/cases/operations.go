@@ -22,33 +22,53 @@ type NewParams struct {
 	Automatic bool
 }
 
-// New validates p and returns a new OPEN, unassigned case numbered caseNumber, with a
-// CASE_CREATED timeline event. Automatic creation also yields a case.created webhook effect and a
-// NotifyComplianceOfficers notification (service-spec.md part 1 and 6, decisions.md §9).
+// Validate checks p as New does, without building the case: the screening's case lane checks
+// a batch's cases before it takes their numbers, and New builds them once numbered (building
+// each twice was about 1 % of the server's CPU at 1,000 screenings/s).
 //
-// Errors: VALIDATION_ERROR naming every invalid field (type, priority, title, description, tags).
-func New(p NewParams, a Actor, caseNumber string) (Case, Effects, error) {
+// Errors: VALIDATION_ERROR, as New.
+func (p NewParams) Validate() error {
+	_, _, _, err := p.normalized()
+	return err
+}
+
+// normalized returns p's title, description and tags as stored, or New's validation error.
+func (p NewParams) normalized() (title, desc string, tags []string, err error) {
 	var bad []apperr.FieldError
+	var fe *apperr.FieldError
 	if !IsType(p.Type) {
 		bad = append(bad, apperr.FieldError{Field: "type", Message: "must be a case type"})
 	}
 	if !IsPriority(p.Priority) {
 		bad = append(bad, apperr.FieldError{Field: "priority", Message: "must be LOW, MEDIUM, HIGH or CRITICAL"})
 	}
-	title, fe := requiredText("title", p.Title, MaxTitleLen)
+	title, fe = requiredText("title", p.Title, MaxTitleLen)
 	if fe != nil {
 		bad = append(bad, *fe)
 	}
-	desc, fe := requiredText("description", p.Description, MaxDescriptionLen)
+	desc, fe = requiredText("description", p.Description, MaxDescriptionLen)
 	if fe != nil {
 		bad = append(bad, *fe)
 	}
-	tags, fe := normalizeTags(p.Tags)
+	tags, fe = normalizeTags(p.Tags)
 	if fe != nil {
 		bad = append(bad, *fe)
 	}
 	if len(bad) > 0 {
-		return Case{}, Effects{}, apperr.InvalidFields(bad...)
+		return "", "", nil, apperr.InvalidFields(bad...)
+	}
+	return title, desc, tags, nil
+}
+
+// New validates p and returns a new OPEN, unassigned case numbered caseNumber, with a
+// CASE_CREATED timeline event. Automatic creation also yields a case.created webhook effect and a
+// NotifyComplianceOfficers notification (service-spec.md part 1 and 6, decisions.md §9).
+//
+// Errors: VALIDATION_ERROR naming every invalid field (type, priority, title, description, tags).
+func New(p NewParams, a Actor, caseNumber string) (Case, Effects, error) {
+	title, desc, tags, err := p.normalized()
+	if err != nil {
+		return Case{}, Effects{}, err
 	}
 
 	c := Case{

@@ -63,6 +63,14 @@ func TestNew(t *testing.T) {
 		}
 		require.Equal(t, []string{"type", "priority", "title", "description"}, fields)
 	})
+
+	t.Run("Validate agrees with New", func(t *testing.T) {
+		t.Parallel()
+		require.NoError(t, valid.Validate())
+		bad := NewParams{Type: "X", Priority: "URGENT", Title: " ", Tags: make([]string, 0)}
+		_, _, want := New(bad, a, "")
+		require.Equal(t, want, bad.Validate())
+	})
 }
 
 func TestAssign(t *testing.T) {

@@ -191,7 +191,7 @@ func (db *DB) validateAutomaticCases(tenantID tenancy.TenantID, ps []cases.NewPa
 	for i := range ps {
 		ps[i].TenantID = tenantID
 		ps[i].Automatic = true
-		if _, _, err := cases.New(ps[i], a, ""); err != nil {
+		if err := ps[i].Validate(); err != nil {
 			return a, err
 		}
 	}
