@@ -187,15 +187,19 @@ func (db *DB) createCaseTx(ctx context.Context, tx writer, tenantID tenancy.Tena
 // validateAutomaticCases prepares ps as automatic cases of tenantID and validates them, before
 // any number is taken; it returns the system actor and time the cases are created with.
 func (db *DB) validateAutomaticCases(tenantID tenancy.TenantID, ps []cases.NewParams) (cases.Actor, error) {
-	a := cases.Actor{At: db.now().UTC()}
+	return cases.Actor{At: db.now().UTC()}, prepareAutomaticCases(tenantID, ps)
+}
+
+// prepareAutomaticCases marks ps as automatic cases of tenantID and validates them.
+func prepareAutomaticCases(tenantID tenancy.TenantID, ps []cases.NewParams) error {
 	for i := range ps {
 		ps[i].TenantID = tenantID
 		ps[i].Automatic = true
 		if err := ps[i].Validate(); err != nil {
-			return a, err
+			return err
 		}
 	}
-	return a, nil
+	return nil
 }
 
 // writeCases writes the validated cases ps, numbered up to last (taken with takeCaseNumbers

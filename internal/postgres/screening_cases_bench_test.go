@@ -2,7 +2,9 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -31,4 +33,29 @@ func BenchmarkScreeningStoreCases(b *testing.B) {
 	require.NoError(b, err)
 	b.ReportAllocs()
 	benchStore(ctx, b, st, ten.ID, "34", "AML_ALERT", nil)
+}
+
+// BenchmarkScreeningStoreCaseAlone is one case-opening screening at a time (prefetch and save,
+// no concurrency): a case-lane batch of one, whose latency is its round trips, as at low load.
+//
+//	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStoreCaseAlone -benchtime 2000x
+func BenchmarkScreeningStoreCaseAlone(b *testing.B) {
+	ctx := context.Background()
+	db := pgtest.DB(b)
+	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	b.Cleanup(st.Close)
+	ten := pgtest.Tenant(ctx, b, db)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		r := record(ten.ID, fmt.Sprintf("alone-%d-%d", time.Now().UnixNano(), i), "AML_ALERT")
+		p, err := st.Prefetch(ctx, r.Tx, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r.History = p.History
+		if _, err := st.Save(ctx, r); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -61,7 +61,7 @@ func newGroupCommitter(o ScreeningStoreOptions, db *DB, m *batchMetrics, commit 
 		return func(batch []*saveReq) { g.flush(conn, batch) }, conn.drop
 	}
 	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, m.observer("commit"), worker)
-	// No linger in the case lane: its batches cost four round trips whatever their size, and
+	// No linger in the case lane: its batches cost three round trips whatever their size, and
 	// the screenings queue for it anyway while the previous batch is in flight.
 	g.withCase = newBatcher(1, o.MaxBatch, 4096, 0, m.observer("case"), worker)
 	queuedAt := func(r *saveReq) time.Time { return r.queued }
@@ -148,15 +148,16 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 	now := s.db.now().UTC()
 	if len(byTenant) == 1 && !effects {
 		tenant := batch[0].rec.Tx.TenantID
-		return s.commitTenant(ctx, c, tenant, batch, now, func(b *pgx.Batch) { conn.setTenant(b, tenant) })
+		return s.commitTenant(ctx, c, tenant, batch, now, func(b *pgx.Batch) { conn.setTenant(b, tenant) }, nil)
 	}
 	tenants := make([]tenancy.TenantID, 0, len(byTenant))
 	for t := range byTenant {
 		tenants = append(tenants, t)
 	}
 	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
-	// One transaction in four round trips: BEGIN with the first tenant's insert; per tenant the
-	// reads its effects need; the River jobs; the effects' writes with COMMIT.
+	// One transaction in three round trips: BEGIN with the first tenant's insert and, per tenant,
+	// the reads its effects need queued with its insert; the River jobs; the effects' writes
+	// with COMMIT (a batch that drafts reports takes one more, draftReports).
 	tx := connTx{c: c}
 	begun := false
 	defer func() {
@@ -173,10 +174,11 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 			}
 			b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
 		}
-		if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal); err != nil {
+		reads := &effectReads{}
+		if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal, func(b *pgx.Batch) error { return s.queueEffectReads(b, t, byTenant[t], reads) }); err != nil {
 			return err
 		}
-		if err := s.sideEffects(ctx, tx, w, t, byTenant[t]); err != nil {
+		if err := s.sideEffects(ctx, tx, w, t, byTenant[t], reads); err != nil {
 			return err
 		}
 	}
@@ -199,10 +201,11 @@ type batchQuerier interface {
 }
 
 // commitTenant inserts one tenant's records on q (setTenant queues the tenant's setting ahead
-// of the insert) and settles the duplicates; a record left without error is stored, and
-// sideEffects then queues what it causes.
+// of the insert, and then, when set, queues more statements for the same round trip) and
+// settles the duplicates; a record left without error is stored, and sideEffects then queues
+// what it causes.
 func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenant tenancy.TenantID, reqs []*saveReq, now time.Time,
-	setTenant func(*pgx.Batch)) error {
+	setTenant func(*pgx.Batch), then func(*pgx.Batch) error) error {
 	sort.SliceStable(reqs, func(i, j int) bool { return reqs[i].rec.Tx.ExternalID < reqs[j].rec.Tx.ExternalID })
 	// The first record of an externalId is inserted; later ones in the batch are its duplicates.
 	var unique []*saveReq
@@ -241,6 +244,11 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 		}
 		return rows.Err()
 	})
+	if then != nil {
+		if err := then(b); err != nil {
+			return err
+		}
+	}
 	if err := q.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("insert transactions: %w", err)
 	}
@@ -295,12 +303,66 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 	return nil
 }
 
+// effectReads is what one tenant's side effects read, queued in its insert's own round trip
+// (queueEffectReads) rather than in one of their own after it.
+type effectReads struct {
+	actor cases.Actor
+	// taken case numbers, the last of them last: one for every screening of the batch that
+	// would open a case, taken before the insert shows which of them are duplicates.
+	// sideEffects numbers the stored ones from the first taken and gives the rest back, under
+	// the counter row's lock (held since the take, until commit), so numbers stay gap-free.
+	taken, last int
+	officers    []userRow
+	url         string
+}
+
+// queueEffectReads queues on b, after reqs' insert, what their side effects read: the case
+// numbers (see effectReads), the compliance officers and the webhook URL. Nothing when none of
+// reqs needs an effect.
+func (s *ScreeningStore) queueEffectReads(b *pgx.Batch, tenant tenancy.TenantID, reqs []*saveReq, e *effectReads) error {
+	effects := false
+	for _, r := range reqs {
+		effects = effects || needsEffects(r.rec)
+		if r.rec.Case != nil {
+			e.taken++
+		}
+	}
+	if !effects {
+		return nil
+	}
+	e.actor = cases.Actor{At: s.db.now().UTC()}
+	if e.taken > 0 {
+		b.Queue(takeCaseNumbersSQL, string(tenant), e.actor.At.Year(), e.taken).QueryRow(func(row pgx.Row) error {
+			return row.Scan(&e.last)
+		})
+		q, args, err := complianceOfficersQuery(tenant).ToSql()
+		if err != nil {
+			return fmt.Errorf("build sql: %w", err)
+		}
+		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
+			var err error
+			e.officers, err = pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
+			return err
+		})
+	}
+	b.Queue(webhookURLSQL, string(tenant)).QueryRow(func(row pgx.Row) error {
+		if err := row.Scan(&e.url); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return err
+		}
+		return nil
+	})
+	return nil
+}
+
+// giveBackCaseNumbersSQL returns case numbers taken and not used to the (tenant, year) counter;
+// only the transaction that took them, still holding the row's lock, runs it.
+const giveBackCaseNumbersSQL = `update case_counters set last_value = last_value - $3 where tenant_id = $1 and year = $2`
+
 // sideEffects queues on w what the newly stored screenings of reqs cause (those commitTenant
-// left without error): their automatic cases (numbers taken in one counter update, each case
-// with its timeline, audit, case.created webhook, officers' email and dashboard notification),
-// their transaction.screened webhooks and their retro-screening jobs. What the effects read
-// (the case numbers, the webhook URL, the compliance officers) it reads in one round trip on tx.
-func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq) error {
+// left without error): their automatic cases (numbered from the numbers e took, each case with
+// its timeline, audit, case.created webhook, officers' email and dashboard notification), their
+// transaction.screened webhooks and their retro-screening jobs, with e's reads.
+func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq, e *effectReads) error {
 	var stored, withCase []*saveReq
 	var params []cases.NewParams
 	for _, r := range reqs {
@@ -315,50 +377,26 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipeline
 				Description: c.Description, RelatedTransactionID: &id, Tags: []string{"screening"}})
 		}
 	}
-	if len(stored) == 0 {
+	if len(stored) == 0 && e.taken == 0 {
 		return nil
 	}
-	var actor cases.Actor
-	var last int
-	var url string
-	var officers []userRow
-	b := &pgx.Batch{}
-	b.Queue("select set_config('app.tenant_id', $1, true)", string(tenant))
-	if len(params) > 0 {
-		var err error
-		if actor, err = s.db.validateAutomaticCases(tenant, params); err != nil {
-			return fmt.Errorf("automatic case: %w", err)
-		}
-		b.Queue(takeCaseNumbersSQL, string(tenant), actor.At.Year(), len(params)).QueryRow(func(row pgx.Row) error {
-			return row.Scan(&last)
-		})
-		q, args, err := complianceOfficersQuery(tenant).ToSql()
-		if err != nil {
-			return fmt.Errorf("build sql: %w", err)
-		}
-		b.Queue(q, args...).Query(func(rows pgx.Rows) error {
-			officers, err = pgx.CollectRows(rows, pgx.RowToStructByName[userRow])
-			return err
-		})
-	}
-	b.Queue(webhookURLSQL, string(tenant)).QueryRow(func(row pgx.Row) error {
-		if err := row.Scan(&url); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		return nil
-	})
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("read case numbers, officers and webhook: %w", err)
-	}
-	w.urls[tenant], w.officers[tenant] = url, officers
+	w.urls[tenant], w.officers[tenant] = e.url, e.officers
 	// The queued writes run after the reads of every tenant of the batch: each tenant's are
 	// preceded by its own setting.
 	if _, err := w.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
 		return err
 	}
+	if unused := e.taken - len(params); unused > 0 {
+		if _, err := w.Exec(ctx, giveBackCaseNumbersSQL, string(tenant), e.actor.At.Year(), unused); err != nil {
+			return err
+		}
+	}
 	if len(params) > 0 {
+		if err := prepareAutomaticCases(tenant, params); err != nil {
+			return fmt.Errorf("automatic case: %w", err)
+		}
 		w.rowsHint = len(params)
-		cs, err := s.db.writeCases(ctx, w, tenant, params, actor, last)
+		cs, err := s.db.writeCases(ctx, w, tenant, params, e.actor, e.last-e.taken+len(params))
 		if err != nil {
 			return fmt.Errorf("automatic case: %w", err)
 		}

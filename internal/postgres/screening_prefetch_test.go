@@ -323,3 +323,55 @@ select 'case_' || $1::text || '_' || g, $1::uuid, 'CASE-' || g, 'TRANSACTION_REV
 	read := pgtest.TableReads(ctx, t, tx, "cases")
 	require.LessOrEqual(t, read, int64(5), "reading one transaction read %d cases", read)
 }
+
+// TestScreeningCaseNumbersWithDuplicates: the case lane takes a number for every screening of
+// a batch that would open a case before the insert tells which are duplicates, and gives back
+// those it does not use: a duplicate alone, or among new screenings, leaves no gap in the
+// tenant's case numbers, and the counter ends on the last number used.
+func TestScreeningCaseNumbersWithDuplicates(t *testing.T) {
+	t.Parallel()
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
+	ten := pgtest.Tenant(ctx, t, db)
+	_, err := st.Save(ctx, record(ten.ID, "dup-1", "AML_ALERT"))
+	require.NoError(t, err)
+
+	_, err = st.Save(ctx, record(ten.ID, "dup-1", "AML_ALERT"))
+	require.Equal(t, apperr.DuplicateExternalID, apperr.CodeOf(err), "a replay alone: %v", err)
+
+	recs := []*screening.Record{record(ten.ID, "dup-1", "AML_ALERT"), record(ten.ID, "dup-2", "AML_ALERT"),
+		record(ten.ID, "dup-1", "AML_ALERT"), record(ten.ID, "dup-3", "AML_ALERT"), record(ten.ID, "dup-4", "")}
+	errs := make([]error, len(recs))
+	var wg sync.WaitGroup
+	for i, r := range recs {
+		wg.Go(func() { _, errs[i] = st.Save(ctx, r) })
+	}
+	wg.Wait()
+	for i, r := range recs {
+		if r.Tx.ExternalID == "dup-1" {
+			require.Equal(t, apperr.DuplicateExternalID, apperr.CodeOf(errs[i]), "%v", errs[i])
+		} else {
+			require.NoError(t, errs[i])
+		}
+	}
+	id, err := st.Save(ctx, record(ten.ID, "dup-5", "AML_ALERT"))
+	require.NoError(t, err)
+	require.NotEmpty(t, id)
+
+	var numbers []int
+	var last int
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `select split_part(case_number, '-', 3)::int from cases where tenant_id = $1 order by 1`, string(ten.ID))
+		if err != nil {
+			return err
+		}
+		if numbers, err = pgx.CollectRows(rows, pgx.RowTo[int]); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `select last_value from case_counters where tenant_id = $1`, string(ten.ID)).Scan(&last)
+	}))
+	require.Equal(t, []int{1, 2, 3, 4}, numbers, "dup-1, dup-2, dup-3, dup-5: no number lost to a duplicate")
+	require.Equal(t, 4, last)
+}
