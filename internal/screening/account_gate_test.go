@@ -2,6 +2,7 @@ package screening
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,21 +17,21 @@ import (
 func TestAccountGate(t *testing.T) {
 	var g accountGate
 	ctx := context.Background()
-	unlock, err := g.lock(ctx, "t1", "0123456789")
+	unlock, err := g.lock(ctx, "t1", "0123456789", time.Time{})
 	require.NoError(t, err)
 	for _, k := range [][2]string{{"t1", "0123456780"}, {"t2", "0123456789"}} {
-		u, err := g.lock(ctx, tenancy.TenantID(k[0]), k[1])
+		u, err := g.lock(ctx, tenancy.TenantID(k[0]), k[1], time.Time{})
 		require.NoError(t, err, "%v must not wait", k)
 		u()
 	}
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
-	_, err = g.lock(short, "t1", "0123456789")
+	_, err = g.lock(short, "t1", "0123456789", time.Time{})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 
 	got := make(chan struct{})
 	go func() {
-		u, err := g.lock(ctx, "t1", "0123456789")
+		u, err := g.lock(ctx, "t1", "0123456789", time.Time{})
 		if err == nil {
 			u()
 		}
@@ -50,6 +51,58 @@ func TestAccountGate(t *testing.T) {
 	require.Empty(t, g.held)
 }
 
+// TestAccountGateTimestampOrder: the turn goes to the waiting screening with the earliest
+// transaction timestamp (the first to come among equal ones), handed over rather than raced
+// for; one that gives up while waiting leaves the order of the others intact. Before, every
+// waiter woke at each unlock and the fastest took the turn: one account's screenings queued
+// under load were stored in a random order.
+func TestAccountGateTimestampOrder(t *testing.T) {
+	var g accountGate
+	ctx := context.Background()
+	base := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
+	unlock, err := g.lock(ctx, "t1", "0123456789", base)
+	require.NoError(t, err)
+
+	// Eight screenings queue in this order; their timestamps are in another (two equal).
+	offsets := []int{7, 3, 5, 1, 6, 3, 2, 4}
+	order := make(chan int, len(offsets))
+	var waiting sync.WaitGroup
+	for i, off := range offsets {
+		waiting.Add(1)
+		go func() {
+			defer waiting.Done()
+			u, err := g.lock(ctx, "t1", "0123456789", base.Add(time.Duration(off)*time.Second))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			order <- i
+			u()
+		}()
+		require.Eventually(t, func() bool { // the next one queues after this one
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			return len(g.held[accountKey{"t1", "0123456789"}].waiting) == i+1
+		}, time.Second, time.Millisecond)
+	}
+	// One more gives up while waiting.
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	_, err = g.lock(short, "t1", "0123456789", base)
+	require.ErrorIs(t, err, context.DeadlineExceeded)
+
+	unlock()
+	waiting.Wait()
+	close(order)
+	var got []int
+	for i := range order {
+		got = append(got, i)
+	}
+	// Timestamps 1, 2, 3 (index 1, which came before index 5), 3, 4, 5, 6, 7.
+	require.Equal(t, []int{3, 6, 1, 5, 7, 2, 4, 0}, got)
+	require.Empty(t, g.held)
+}
+
 // TestLockAccountPaced: a stream's screening (Paced) waits for its account's turn at most
 // PacedAccountWait and is then refused at once with SERVICE_UNAVAILABLE and Retry-After; a
 // unary screening waits as long as its own deadline allows, and gives up with its error; a
@@ -57,14 +110,14 @@ func TestAccountGate(t *testing.T) {
 func TestLockAccountPaced(t *testing.T) {
 	s := &Service{d: ServiceDeps{PacedAccountWait: 50 * time.Millisecond}}
 	ctx := context.Background()
-	unlock, err := s.lockAccount(ctx, "t1", "0123456789")
+	unlock, err := s.lockAccount(ctx, "t1", "0123456789", time.Time{})
 	require.NoError(t, err)
 	defer func() { unlock() }() // the turn taken last
 
 	stream, cancel := context.WithTimeout(WithStream(ctx), 5*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err = s.lockAccount(stream, "t1", "0123456789")
+	_, err = s.lockAccount(stream, "t1", "0123456789", time.Time{})
 	require.Equal(t, apperr.Unavailable, apperr.CodeOf(err), "%v", err)
 	var e *apperr.Error
 	require.ErrorAs(t, err, &e)
@@ -75,7 +128,7 @@ func TestLockAccountPaced(t *testing.T) {
 	// PacedAccountWait: a batch of one account's transfers is screened one after the other.
 	batchItem := make(chan error, 1)
 	go func() {
-		u, err := s.lockAccount(ctx, "t1", "0123456789")
+		u, err := s.lockAccount(ctx, "t1", "0123456789", time.Time{})
 		if err == nil {
 			u()
 		}
@@ -89,13 +142,13 @@ func TestLockAccountPaced(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the batch's item did not get its turn")
 	}
-	unlock, err = s.lockAccount(ctx, "t1", "0123456789")
+	unlock, err = s.lockAccount(ctx, "t1", "0123456789", time.Time{})
 	require.NoError(t, err)
 
 	unary, cancel2 := context.WithTimeout(ctx, 150*time.Millisecond)
 	defer cancel2()
 	start = time.Now()
-	_, err = s.lockAccount(unary, "t1", "0123456789")
+	_, err = s.lockAccount(unary, "t1", "0123456789", time.Time{})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.GreaterOrEqual(t, time.Since(start), 140*time.Millisecond, "a unary screening waits for its own deadline")
 }

@@ -213,7 +213,7 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	if err := tx.Validate(mode); err != nil {
 		return Screened{}, err
 	}
-	unlock, err := s.lockAccount(ctx, tenantID, tx.SenderAccountNumber)
+	unlock, err := s.lockAccount(ctx, tenantID, tx.SenderAccountNumber, tx.Timestamp)
 	if err != nil {
 		return Screened{}, err
 	}
@@ -238,13 +238,13 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 // the service screens (or many of them are one account's) they would otherwise wait here for
 // seconds, unseen by the store's admission (docs/screening.md "Overload"); past the limit the
 // screening is refused at once, like one the store refuses.
-func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, account string) (func(), error) {
+func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, account string, at time.Time) (func(), error) {
 	if !Streamed(ctx) {
-		return s.accounts.lock(ctx, tenantID, account)
+		return s.accounts.lock(ctx, tenantID, account, at)
 	}
 	wctx, cancel := context.WithTimeout(ctx, s.d.PacedAccountWait)
 	defer cancel()
-	unlock, err := s.accounts.lock(wctx, tenantID, account)
+	unlock, err := s.accounts.lock(wctx, tenantID, account, at)
 	if err != nil && ctx.Err() == nil {
 		return nil, apperr.Overloaded()
 	}
