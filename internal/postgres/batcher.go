@@ -10,12 +10,14 @@ import (
 )
 
 // batcher runs batches of the items sent to it on `workers` goroutines, each with a function of
-// its own from newWorker (which may hold per-worker state, such as a connection): a worker takes the first waiting item, adds whatever else is already queued (up to max), and
-// calls fn. Under load the batches grow by themselves while the previous ones are in flight;
-// when idle an item goes alone at once. With linger set, a worker waits up to linger after the
-// first item for more when company is likely (lingerNow): under load, fewer and larger batches
-// cost the database less per item; at low load nobody waits for company that is not coming. The screening store uses it to share one database
-// round trip between concurrent screenings (docs/screening.md "Performance").
+// its own from newWorker (which may hold per-worker state, such as a connection): a worker
+// takes the first waiting item, adds whatever else is already queued (up to max), and calls fn.
+// Under load the batches grow by themselves while the previous ones are in flight; when idle an
+// item goes alone at once. With linger set, a worker waits up to linger after the first item
+// for more when company is likely (lingerNow): under load, fewer and larger batches cost the
+// database less per item; at low load nobody waits for company that is not coming. The
+// screening store uses it to share one database round trip between concurrent screenings
+// (docs/screening.md "Performance").
 type batcher[T any] struct {
 	ch     chan T
 	max    int

@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"sync/atomic"
@@ -23,10 +22,7 @@ import (
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStoreWebhooks -benchtime 10000x
 func BenchmarkScreeningStoreWebhooks(b *testing.B) {
-	ctx := context.Background()
-	db := pgtest.DB(b)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	b.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(b, postgres.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, b, db)
 	url := pgtest.URL(b)
 	admin, err := pgx.Connect(ctx, url)

@@ -20,10 +20,7 @@ import (
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStore -benchtime 20000x
 func BenchmarkScreeningStore(b *testing.B) {
-	ctx := context.Background()
-	db := pgtest.DB(b)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	b.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(b, postgres.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, b, db)
 	benchStore(ctx, b, st, ten.ID, "32", "", nil)
 }

@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -20,10 +19,7 @@ import (
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStoreCases -benchmem -benchtime 4000x
 func BenchmarkScreeningStoreCases(b *testing.B) {
-	ctx := context.Background()
-	db := pgtest.DB(b)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	b.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(b, postgres.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, b, db)
 	for range 2 {
 		pgtest.User(ctx, b, db, ten.ID, &pgtest.UserOpts{Role: auth.RoleComplianceOfficer})
@@ -40,10 +36,7 @@ func BenchmarkScreeningStoreCases(b *testing.B) {
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStoreCaseAlone -benchtime 2000x
 func BenchmarkScreeningStoreCaseAlone(b *testing.B) {
-	ctx := context.Background()
-	db := pgtest.DB(b)
-	st := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	b.Cleanup(st.Close)
+	ctx, db, st := newScreeningStore(b, postgres.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, b, db)
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -175,7 +175,8 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 			b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
 		}
 		reads := &effectReads{}
-		if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal, func(b *pgx.Batch) error { return s.queueEffectReads(b, t, byTenant[t], reads) }); err != nil {
+		queueReads := func(b *pgx.Batch) error { return s.queueEffectReads(b, t, byTenant[t], reads) }
+		if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal, queueReads); err != nil {
 			return err
 		}
 		if err := s.sideEffects(ctx, tx, w, t, byTenant[t], reads); err != nil {

@@ -39,7 +39,7 @@ func seedTx(ctx context.Context, t *testing.T, db *postgres.DB, tenant tenancy.T
 
 // newScreeningStore starts a screening store with options o on a fresh database, stopped when
 // the test ends.
-func newScreeningStore(t *testing.T, o postgres.ScreeningStoreOptions) (context.Context, *postgres.DB, *postgres.ScreeningStore) {
+func newScreeningStore(t testing.TB, o postgres.ScreeningStoreOptions) (context.Context, *postgres.DB, *postgres.ScreeningStore) {
 	t.Helper()
 	db := pgtest.DB(t)
 	st := postgres.NewScreeningStore(db, o)
