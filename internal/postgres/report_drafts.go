@@ -185,7 +185,7 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 			reasons[j] = fmt.Sprintf("Drafted by the screening of transaction %s: %s.", rec.Tx.ExternalID, ruleNames(rec.Result, k.rules))
 			days[j], eods[j], hours[j] = k.day, reports.EndOfDay(k.day), reports.DefaultDeadlineHours[k.typ]
 		}
-		txUIDs, err := uuidArray(txIDs)
+		txUIDs, err := parseUUIDs(txIDs)
 		if err != nil {
 			return fmt.Errorf("draft reports: %w", err)
 		}

@@ -45,7 +45,7 @@ select external_id from ins`
 // rollupArgs appends to insertArgs' arguments the triggered rules of recs, one element per
 // (record, rule) as stored in engine_verdicts, and the shard.
 func rollupArgs(args []any, recs []*screening.Record) []any {
-	var ext, ids, names []string
+	var ext, ids, names textArray
 	for _, r := range recs {
 		for _, v := range r.Result.Breakdown {
 			for _, t := range v.RulesTriggered {

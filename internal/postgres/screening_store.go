@@ -288,8 +288,8 @@ func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 	for _, t := range tenants {
 		reqs := byTenant[t]
 		n := len(reqs)
-		ext, acct, bvnHash := make([]string, n), make([]string, n), make([][]byte, n)
-		ts := make([]time.Time, n)
+		ext, acct, bvnHash := make(textArray, n), make(textArray, n), make([][]byte, n)
+		ts := make(timeArray, n)
 		for i, r := range reqs {
 			ext[i], acct[i], ts[i] = r.tx.ExternalID, r.tx.SenderAccountNumber, r.tx.Timestamp
 			if r.withKYC && r.tx.SenderBVN != "" {
@@ -439,46 +439,40 @@ func accountLockKeys(tenant tenancy.TenantID, recs []*screening.Record) []int64 
 // insertArgs builds insertSQL's arguments for one tenant's records.
 func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time) ([]any, error) {
 	n := len(recs)
-	ids, ext, typ, chn, amt, cur, ngn := make([]string, n), make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n), make([]string, n)
+	text := func() textArray { return make(textArray, n) }
+	null := func() nullText { return make(nullText, n) }
+	ids, ext, typ, chn, amt, cur, ngn := make([]string, n), text(), text(), text(), text(), text(), text()
 	fxm := make([]bool, n)
-	sacc, sname := make([]string, n), make([]string, n)
-	sbvn, sbank, skyc, stier, skycref, skyb := make([]*string, n), make([]*string, n), make([]*string, n),
-		make([]*string, n), make([]*string, n), make([]*string, n)
-	racc, rbvn, rname, rbank, rcountry, rkyc, rkycref := make([]*string, n), make([]*string, n), make([]*string, n),
-		make([]*string, n), make([]*string, n), make([]*string, n), make([]*string, n)
-	narr, dev, ip := make([]*string, n), make([]*string, n), make([]*string, n)
-	skycat, rkycat := make([]*time.Time, n), make([]*time.Time, n)
+	sacc, sname := text(), text()
+	sbvn, sbank, skyc, stier, skycref, skyb := null(), null(), null(), null(), null(), null()
+	racc, rbvn, rname, rbank, rcountry, rkyc, rkycref := null(), null(), null(), null(), null(), null(), null()
+	narr, dev, ip := null(), null(), null()
+	skycat, rkycat := make(nullTime, n), make(nullTime, n)
 	lat, lon := make([]*float64, n), make([]*float64, n)
-	ts, processed, created := make([]time.Time, n), make([]time.Time, n), make([]time.Time, n)
-	meta := make([]*string, n)
-	vid, outcome, risk, score, actions, ev := make([]string, n), make([]string, n), make([]string, n), make([]string, n),
-		make([]string, n), make([]string, n)
+	ts, processed, created := make(timeArray, n), make(timeArray, n), make(timeArray, n)
+	meta := null()
+	vid, outcome, risk, score, actions, ev := text(), text(), text(), text(), text(), text()
 	latMs := make([]int32, n)
-	seenV, seenLast := make([]int64, n), make([]*time.Time, n)
-	ecfg := make([]string, n) // engine_config_id (docs/engines.md)
+	seenV, seenLast := make([]int64, n), make(nullTime, n)
+	ecfg := text() // engine_config_id (docs/engines.md)
 	for i, r := range recs {
 		seenV[i], seenLast[i] = r.History.Version, r.History.LastActivityAt
 		t := r.Tx
 		ids[i], ext[i], typ[i], chn[i], amt[i], cur[i] = r.ID, t.ExternalID, t.Type, t.Channel, t.Amount.String(), t.Currency
 		ngn[i], fxm[i] = r.AmountNGN.String(), r.FXMissing
 		sacc[i], sname[i] = t.SenderAccountNumber, t.SenderName
-		sbvn[i], sbank[i], skyc[i], stier[i] = nullIfEmpty(t.SenderBVN), nullIfEmpty(t.SenderBankCode),
-			nullIfEmpty(t.SenderKYCStatus), nullIfEmpty(t.SenderKYCTier)
-		skycat[i], skycref[i], skyb[i] = t.SenderKYCVerifiedAt, nullIfEmpty(t.SenderKYCExternalRef), nullIfEmpty(t.SenderKYBStatus)
-		racc[i], rbvn[i], rname[i], rbank[i] = nullIfEmpty(t.ReceiverAccountNumber), nullIfEmpty(t.ReceiverBVN),
-			nullIfEmpty(t.ReceiverName), nullIfEmpty(t.ReceiverBankCode)
-		rcountry[i], rkyc[i], rkycat[i], rkycref[i] = nullIfEmpty(t.ReceiverCountry), nullIfEmpty(t.ReceiverKYCStatus),
-			t.ReceiverKYCVerifiedAt, nullIfEmpty(t.ReceiverKYCExternalRef)
-		narr[i], dev[i], ip[i], lat[i], lon[i] = nullIfEmpty(t.Narration), nullIfEmpty(t.DeviceID), nullIfEmpty(t.IPAddress),
-			t.Latitude, t.Longitude
+		sbvn[i], sbank[i], skyc[i], stier[i] = t.SenderBVN, t.SenderBankCode, t.SenderKYCStatus, t.SenderKYCTier
+		skycat[i], skycref[i], skyb[i] = t.SenderKYCVerifiedAt, t.SenderKYCExternalRef, t.SenderKYBStatus
+		racc[i], rbvn[i], rname[i], rbank[i] = t.ReceiverAccountNumber, t.ReceiverBVN, t.ReceiverName, t.ReceiverBankCode
+		rcountry[i], rkyc[i], rkycat[i], rkycref[i] = t.ReceiverCountry, t.ReceiverKYCStatus, t.ReceiverKYCVerifiedAt, t.ReceiverKYCExternalRef
+		narr[i], dev[i], ip[i], lat[i], lon[i] = t.Narration, t.DeviceID, t.IPAddress, t.Latitude, t.Longitude
 		ts[i] = t.Timestamp
 		if t.Metadata != nil {
 			m, err := jsonMarshal(t.Metadata)
 			if err != nil {
 				return nil, fmt.Errorf("encode metadata: %w", err)
 			}
-			meta[i] = &m
+			meta[i] = m
 		}
 		res := r.Result
 		vid[i], outcome[i], risk[i] = r.VerdictID, string(res.Outcome), res.RiskLevel
@@ -495,7 +489,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 			ecfg[i] = screening.DefaultEngineConfigID
 		}
 	}
-	uids, err := uuidArray(ids)
+	uids, err := parseUUIDs(ids)
 	if err != nil {
 		return nil, err
 	}
