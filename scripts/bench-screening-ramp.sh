@@ -53,7 +53,7 @@ OUT=${BENCH_OUT:-bench-results/$(date -u +%Y%m%dT%H%M%SZ)-$BENCH_PG-$BENCH_START
 
 case $BENCH_PG in
 default) PG_OPTS="" ;;
-recommended) PG_OPTS="-c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4" ;;
+recommended) PG_OPTS="-c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4 -c wal_init_zero=off" ;;
 *) echo "BENCH_PG is default or recommended" >&2; exit 2 ;;
 esac
 case $BENCH_START in
@@ -94,7 +94,7 @@ DB_URL=postgres://postgres@127.0.0.1:$CPORT/complyd
 psql "$PG_URL" -qc "create database complyd"
 POSTMASTER=$(head -1 "$CLUSTER/postmaster.pid")
 settings=$(psql "$PG_URL" -Atc "select string_agg(name || '=' || current_setting(name), ' ' order by name) from pg_settings
-  where name in ('synchronous_commit', 'fsync', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression')")
+  where name in ('synchronous_commit', 'fsync', 'shared_buffers', 'max_wal_size', 'checkpoint_timeout', 'wal_compression', 'wal_init_zero')")
 {
   echo "machine: $(nproc) cores, $(awk '/MemTotal/{print int($2/1048576)}' /proc/meminfo) GiB; commit $(git rev-parse --short HEAD)"
   echo "PostgreSQL $(psql "$PG_URL" -Atc 'show server_version') ($BENCH_PG): $settings"

@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 # BENCH_CLUSTER=DIR runs the benchmark on a PostgreSQL cluster of its own in DIR (created on
 # first use, kept for the next run with its template database), started with the settings of
 # docs/screening.md "Benchmark": synchronous commit and fsync on, shared_buffers 1GB,
-# max_wal_size 8GB, checkpoint_timeout 15min, wal_compression lz4. Without it the benchmark
+# max_wal_size 8GB, checkpoint_timeout 15min, wal_compression lz4, wal_init_zero off. Without it the benchmark
 # uses the server at BENCH_PG_URL as it is configured.
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 if [ -n "${BENCH_CLUSTER:-}" ]; then
@@ -35,7 +35,7 @@ if [ -n "${BENCH_CLUSTER:-}" ]; then
   if ! "$PG_BIN/pg_isready" -q -h 127.0.0.1 -p "$CPORT"; then
     "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$BENCH_CLUSTER/data" -l "$BENCH_CLUSTER/log" -w -o "-c listen_addresses=127.0.0.1 \
       -p $CPORT -k $BENCH_CLUSTER -c synchronous_commit=on -c fsync=on -c shared_buffers=1GB -c max_connections=200 \
-      -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4" start >/dev/null
+      -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4 -c wal_init_zero=off" start >/dev/null
   fi
   BENCH_PG_URL=postgres://postgres@127.0.0.1:$CPORT/postgres
 fi

@@ -31,14 +31,14 @@ func TestStartWithSettings(t *testing.T) {
 		require.NoError(t, err)
 		defer conn.Close(ctx)
 		out := map[string]string{}
-		for _, name := range []string{"shared_buffers", "max_wal_size", "checkpoint_timeout", "wal_compression"} {
+		for _, name := range []string{"shared_buffers", "max_wal_size", "checkpoint_timeout", "wal_compression", "wal_init_zero"} {
 			var v string
 			require.NoError(t, conn.QueryRow(ctx, "select current_setting($1)", name).Scan(&v))
 			out[name] = v
 		}
 		return out
 	}
-	want := map[string]string{"shared_buffers": "1GB", "max_wal_size": "8GB", "checkpoint_timeout": "15min", "wal_compression": "lz4"}
+	want := map[string]string{"shared_buffers": "1GB", "max_wal_size": "8GB", "checkpoint_timeout": "15min", "wal_compression": "lz4", "wal_init_zero": "off"}
 	require.Equal(t, want, show())
 	require.NoError(t, cl.Stop())
 	require.NoError(t, cl.Restart(ctx))
