@@ -141,13 +141,7 @@ func (c *InterdictionCache) Restrictions(ctx context.Context, tenant tenancy.Ten
 	if r, ok := c.entries.get(tenant); ok {
 		return r, nil
 	}
-	gen := c.entries.begin()
-	r, err := c.load(ctx, tenant)
-	if err != nil {
-		return nil, err
-	}
-	c.entries.put(tenant, r, gen)
-	return r, nil
+	return c.entries.load(ctx, tenant, func(ctx context.Context) (screening.Restrictions, error) { return c.load(ctx, tenant) })
 }
 
 // Invalidate drops tenant's entry ("" drops every entry).

@@ -3,9 +3,12 @@ package postgres
 import (
 	"context"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
@@ -35,6 +38,9 @@ type PrincipalCache struct {
 	mu       sync.RWMutex
 	entries  map[string]principalEntry // by key hash
 	sessions map[sessionKey]sessionEntry
+	// flights shares one lookup among the callers that miss the same key at once (see
+	// tenantEntries.load; a cold start under load sent dozens of identical lookups).
+	flights singleflight.Group
 }
 
 type sessionKey struct{ tenant, user, family string }
@@ -68,16 +74,20 @@ func (c *PrincipalCache) ResolveSession(ctx context.Context, tenantID tenancy.Te
 		return e.user, nil
 	}
 	gen := c.gen.Load()
-	u, err := c.Store.ResolveSession(ctx, tenantID, userID, familyID)
-	if err != nil {
-		return u, err
-	}
-	c.mu.Lock()
-	if c.gen.Load() == gen {
-		c.sessions[k] = sessionEntry{user: u, at: time.Now()}
-	}
-	c.mu.Unlock()
-	return u, nil
+	u, err := shared(ctx, &c.flights, "s/"+k.tenant+"/"+k.user+"/"+k.family+"/"+strconv.FormatUint(gen, 10),
+		func(ctx context.Context) (auth.User, error) {
+			u, err := c.Store.ResolveSession(ctx, tenantID, userID, familyID)
+			if err != nil {
+				return u, err
+			}
+			c.mu.Lock()
+			if c.gen.Load() == gen {
+				c.sessions[k] = sessionEntry{user: u, at: time.Now()}
+			}
+			c.mu.Unlock()
+			return u, nil
+		})
+	return u, err
 }
 
 // RotateRefresh implements auth.Store; a reused refresh token revokes its family, so the
@@ -113,16 +123,21 @@ func (c *PrincipalCache) ResolveAPIKey(ctx context.Context, tenantID tenancy.Ten
 		return e.user, e.key, nil
 	}
 	gen := c.gen.Load()
-	u, k, err := c.Store.ResolveAPIKey(ctx, tenantID, hash, now)
-	if err != nil {
-		return u, k, err
-	}
-	c.mu.Lock()
-	if c.gen.Load() == gen {
-		c.entries[string(hash)] = principalEntry{user: u, key: k, at: time.Now()}
-	}
-	c.mu.Unlock()
-	return u, k, nil
+	e, err := shared(ctx, &c.flights, "k/"+string(tenantID)+"/"+string(hash)+"/"+strconv.FormatUint(gen, 10),
+		func(ctx context.Context) (principalEntry, error) {
+			u, k, err := c.Store.ResolveAPIKey(ctx, tenantID, hash, now)
+			if err != nil {
+				return principalEntry{user: u, key: k}, err
+			}
+			e := principalEntry{user: u, key: k, at: time.Now()}
+			c.mu.Lock()
+			if c.gen.Load() == gen {
+				c.entries[string(hash)] = e
+			}
+			c.mu.Unlock()
+			return e, nil
+		})
+	return e.user, e.key, err
 }
 
 // invalidate drops the tenant's entries ("" drops all).

@@ -336,20 +336,21 @@ func (c *SettingsCache) Settings(ctx context.Context, tenant tenancy.TenantID) (
 	if ok && c.now().Sub(e.at) < c.ttl {
 		return e.s, nil
 	}
-	gen := c.entries.begin()
-	s, err := c.load(ctx, tenant)
-	if err != nil {
-		return screening.Settings{}, err
-	}
-	if c.warm != nil {
-		for _, r := range s.Rules {
-			if r.Enabled {
-				c.warm(r.Expression)
+	e, err := c.entries.load(ctx, tenant, func(ctx context.Context) (settingsEntry, error) {
+		s, err := c.load(ctx, tenant)
+		if err != nil {
+			return settingsEntry{}, err
+		}
+		if c.warm != nil {
+			for _, r := range s.Rules {
+				if r.Enabled {
+					c.warm(r.Expression)
+				}
 			}
 		}
-	}
-	c.entries.put(tenant, settingsEntry{s: s, at: c.now()}, gen)
-	return s, nil
+		return settingsEntry{s: s, at: c.now()}, nil
+	})
+	return e.s, err
 }
 
 // Invalidate drops tenant's entry ("" drops every entry).

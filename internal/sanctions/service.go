@@ -37,9 +37,8 @@ type Service struct {
 	versions map[string]int64 // loaded version id per global list
 	loadErr  error
 	loaded   bool
-	// suppressed caches each tenant's active false positives:
-	// subject key → entry id → false positive id.
-	suppressed sync.Map // tenancy.TenantID → map[string]map[string]string
+	// suppressed caches each tenant's active false positives.
+	suppressed suppressionCache
 }
 
 // Deps are the Service's collaborators; all are required.
@@ -270,7 +269,7 @@ func (s *Service) loadAll(ctx context.Context) error {
 			return err
 		}
 	}
-	s.suppressed.Clear()
+	s.suppressed.drop("")
 	return nil
 }
 
@@ -321,7 +320,7 @@ func (s *Service) HandleNotification(ctx context.Context, payload string) error 
 	case strings.HasPrefix(payload, NotifyTenantPrefix):
 		return s.ReloadTenant(ctx, tenancy.TenantID(strings.TrimPrefix(payload, NotifyTenantPrefix)))
 	case strings.HasPrefix(payload, NotifyFPPrefix):
-		s.suppressed.Delete(tenancy.TenantID(strings.TrimPrefix(payload, NotifyFPPrefix)))
+		s.suppressed.drop(tenancy.TenantID(strings.TrimPrefix(payload, NotifyFPPrefix)))
 		return nil
 	case payload == "":
 		return s.LoadAll(ctx)
@@ -423,22 +422,9 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, p Scree
 // suppressions returns the tenant's active false positives, cached until a
 // change here or a NotifyFPPrefix notification.
 func (s *Service) suppressions(ctx context.Context, tenantID tenancy.TenantID) (map[string]map[string]string, error) {
-	if v, ok := s.suppressed.Load(tenantID); ok {
-		return v.(map[string]map[string]string), nil
-	}
-	fps, err := s.store.ActiveFalsePositives(ctx, tenantID)
-	if err != nil {
-		return nil, fmt.Errorf("load false positives: %w", err)
-	}
-	m := make(map[string]map[string]string)
-	for _, fp := range fps {
-		if m[fp.SubjectKey] == nil {
-			m[fp.SubjectKey] = map[string]string{}
-		}
-		m[fp.SubjectKey][fp.EntryID] = fp.ID
-	}
-	s.suppressed.Store(tenantID, m)
-	return m, nil
+	return s.suppressed.get(ctx, tenantID, func(ctx context.Context) ([]FalsePositive, error) {
+		return s.store.ActiveFalsePositives(ctx, tenantID)
+	})
 }
 
 // findEntry returns the listed entry with id among the global lists and the tenant's entries.

@@ -137,7 +137,7 @@ func (s *Service) CreateFalsePositive(ctx context.Context, tenantID tenancy.Tena
 	if err != nil {
 		return FalsePositive{}, err
 	}
-	s.suppressed.Delete(tenantID)
+	s.suppressed.drop(tenantID)
 	return fp, nil
 }
 
@@ -152,7 +152,7 @@ func (s *Service) RevokeFalsePositive(ctx context.Context, tenantID tenancy.Tena
 	if err != nil {
 		return FalsePositive{}, err
 	}
-	s.suppressed.Delete(tenantID)
+	s.suppressed.drop(tenantID)
 	return fp, nil
 }
 
