@@ -29,7 +29,8 @@
 #   STALL=0 STEPS="1000" scripts/bench-screening-ramp.sh
 #   PG_EXTRA_OPTS="-c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all" ...
 #       # any other server option; with pg_stat_statements each step's statements, per screening
-#       # answered, go to NAME.statements.txt (trigger statements too with track=all)
+#       # answered, go to NAME.statements.txt (trigger statements too with track=all), the
+#       # STATEMENTS_LIMIT (default 30) dearest
 #   WAL_DETAIL=1 ...   # each step's WAL by relation and record type, per screening answered,
 #       # into NAME.wal.txt (pg_waldump over the step's WAL range)
 set -euo pipefail
@@ -176,7 +177,7 @@ statements() {
   psql "$DB_URL" -Atc "select format('%8s us/screening %9s calls %8s us/call  %s', round((total_exec_time * 1000 / $answered)::numeric, 1),
       calls, round((total_exec_time * 1000 / greatest(calls, 1))::numeric, 1), left(regexp_replace(query, '\s+', ' ', 'g'), 160))
     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-    order by total_exec_time desc limit 30" >"$OUT/$1.statements.txt"
+    order by total_exec_time desc limit ${STATEMENTS_LIMIT:-30}" >"$OUT/$1.statements.txt"
   psql "$DB_URL" -qAtc "select pg_stat_statements_reset()" >/dev/null
 }
 
