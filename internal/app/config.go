@@ -34,6 +34,7 @@ type config struct {
 	ScreeningMaxBatch   int
 	ScreeningLinger     time.Duration
 	ScreeningReadLinger time.Duration
+	ScreeningCaseLinger time.Duration
 	// ScreeningDeadline is the budget of a unary screening sent without a deadline
 	// (COMPLYD_SCREENING_DEADLINE, default 2s; 0 = none); ScreeningMaxQueue bounds the
 	// screenings waiting to start (COMPLYD_SCREENING_MAX_QUEUE, default 1024).
@@ -176,6 +177,11 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		return c, err
 	}
 	c.ScreeningReadLinger = time.Duration(readLinger) * time.Microsecond
+	caseLinger, err := envInt("COMPLYD_SCREENING_CASE_LINGER_US", 0)
+	if err != nil {
+		return c, err
+	}
+	c.ScreeningCaseLinger = time.Duration(caseLinger) * time.Microsecond
 	c.ScreeningDeadline = 2 * time.Second
 	if v := strings.TrimSpace(os.Getenv("COMPLYD_SCREENING_DEADLINE")); v != "" {
 		d, err := time.ParseDuration(v)

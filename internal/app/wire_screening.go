@@ -41,7 +41,7 @@ func wireScreening(w *wiring) error {
 	}
 	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
 		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger, MaxQueue: w.cfg.ScreeningMaxQueue, MaxQueueWait: w.cfg.ScreeningMaxQueueWait, PacedMaxQueueWait: w.cfg.ScreeningStreamMaxQueueWait,
-		ReadLinger: w.cfg.ScreeningReadLinger, Metrics: w.reg})
+		ReadLinger: w.cfg.ScreeningReadLinger, CaseLinger: w.cfg.ScreeningCaseLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
 	w.invalidateSettings = cache.Invalidate
 

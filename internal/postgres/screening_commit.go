@@ -61,9 +61,7 @@ func newGroupCommitter(o ScreeningStoreOptions, db *DB, m *batchMetrics, commit 
 		return func(batch []*saveReq) { g.flush(conn, batch) }, conn.drop
 	}
 	g.plain = newBatcher(o.Committers, o.MaxBatch, 8192, o.Linger, m.observer("commit"), worker)
-	// No linger in the case lane: its batches cost three round trips whatever their size, and
-	// the screenings queue for it anyway while the previous batch is in flight.
-	g.withCase = newBatcher(1, o.MaxBatch, 4096, 0, m.observer("case"), worker)
+	g.withCase = newBatcher(1, o.MaxBatch, 4096, o.CaseLinger, m.observer("case"), worker)
 	queuedAt := func(r *saveReq) time.Time { return r.queued }
 	g.plain.queuedAt, g.withCase.queuedAt = queuedAt, queuedAt
 	return g

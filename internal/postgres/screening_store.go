@@ -48,11 +48,13 @@ type ScreeningStoreOptions struct {
 	// Linger is how long a committer waits for more screenings after the first, when the
 	// load makes company likely (lingerNow: the previous batch had lingerFrom or more, or
 	// screenings arrive faster than one per Linger); default 0: batches form from what
-	// queued while the previous commit was in flight. The case lane never lingers.
+	// queued while the previous commit was in flight. The case lane has its own (CaseLinger).
 	Linger time.Duration
 	// ReadLinger is the same for a reader (default 0; the service's default is 1 ms,
 	// COMPLYD_SCREENING_READ_LINGER_US).
 	ReadLinger time.Duration
+	// CaseLinger is the same for the case lane (default 0; COMPLYD_SCREENING_CASE_LINGER_US).
+	CaseLinger time.Duration
 	// Metrics, when set, receives the batches' sizes and durations by stage (read, commit,
 	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds; the
 	// admission queue's length (complyd_screening_queue_length) and the screenings shed
