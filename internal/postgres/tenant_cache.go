@@ -30,7 +30,7 @@ const loadBudget = 10 * time.Second
 // load reads tenant's value with fetch and keeps it (as put does), one fetch for all the
 // callers that miss at once: at a service's start, or when an entry expires, under 1,000
 // screenings a second dozens of screenings missed together, and each took a pool connection
-// of its own (new ones, at start) for the same rows; the first second's p99 was 79-256 ms
+// of its own (new ones, at start) for the same rows; the first second's p99 was 58-256 ms
 // (docs/screening.md). Callers that miss after an invalidation do not join a fetch that began
 // before it. The fetch runs on ctx's values without its cancellation, bounded by loadBudget,
 // so that one caller giving up fails none of the others; each caller still waits only as long

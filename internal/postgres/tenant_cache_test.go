@@ -57,7 +57,7 @@ func coldMisses(t *testing.T, b *blockingLoad, n int, get func(ctx context.Conte
 // TestCachesShareColdLoads: callers that miss the same entry at once share one database read.
 // At a service's start under 1,000 screenings/s, the settings, interdictions and API key
 // caches each sent a dozen identical reads, each on a new pool connection, and the first
-// second's p99 was 79-256 ms.
+// second's p99 was 58-256 ms.
 func TestCachesShareColdLoads(t *testing.T) {
 	t.Parallel()
 	const n = 16

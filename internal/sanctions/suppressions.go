@@ -19,7 +19,7 @@ const suppressionLoadBudget = 10 * time.Second
 // suppressionCache keeps each tenant's active false positives (subject key → entry id → false
 // positive id) until a change of the tenant's drops them. Screenings that miss at once share
 // one read: at a service's start under 1,000 screenings/s a dozen identical reads, each on a
-// new pool connection, made the first second's p99 79-256 ms. gen counts drops: a read that
+// new pool connection, made the first second's p99 58-256 ms. gen counts drops: a read that
 // began before a drop is neither kept nor joined by a caller that misses after it.
 type suppressionCache struct {
 	mu      sync.Mutex
