@@ -69,8 +69,9 @@ func encodeInsert(t testing.TB, m *pgtype.Map, sd *pgconn.StatementDescription, 
 	require.NoError(t, eqb.Build(m, sd, rollupArgs(args, recs)))
 }
 
-// TestInsertArgsEncodeWithoutPerRowWork: encoding the group commit's insert costs pgx at most
-// two allocations per row (it boxes the two integer columns' elements), not one per column:
+// TestInsertArgsEncodeWithoutPerRowWork: encoding the group commit's insert of records without
+// coordinates costs pgx at most two allocations per row (it boxes the two integer columns'
+// elements; coordinates, rare, still go through reflection), not one per column:
 // the transaction ids went through uuid.UUID's driver.Valuer, for which pgx built an error
 // (fmt.Errorf) and parsed a string back for every id of every batch, the text and timestamp
 // columns were boxed element by element and the nullable ones copied out by reflection (50

@@ -172,7 +172,7 @@ func record(tenant tenancy.TenantID, ext, caseType string) *screening.Record {
 
 // TestScreeningCommitBatchFailureIsolated saves good screenings concurrently with one whose case
 // cannot be created (in one case-lane batch when they queue together; the case lane does not
-// linger, so that is likely, not certain): the failed transaction rolls back on the held
+// linger by default, so that is likely, not certain): the failed transaction rolls back on the held
 // connection, the bad screening fails with its own error and the others are stored with their
 // cases, and the connection goes on serving later batches, with gap-free case numbers.
 func TestScreeningCommitBatchFailureIsolated(t *testing.T) {

@@ -43,12 +43,17 @@ func (b *blockingLoad) wait(ctx context.Context) error {
 func coldMisses(t *testing.T, b *blockingLoad, n int, get func(ctx context.Context) error) []error {
 	t.Helper()
 	errs := make([]error, n)
-	var wg sync.WaitGroup
+	var wg, arrived sync.WaitGroup
+	arrived.Add(n)
 	for i := range n {
-		wg.Go(func() { errs[i] = get(context.Background()) })
+		wg.Go(func() {
+			arrived.Done()
+			errs[i] = get(context.Background())
+		})
 	}
 	<-b.started
-	time.Sleep(50 * time.Millisecond) // the others arrive and miss too
+	arrived.Wait()
+	time.Sleep(50 * time.Millisecond) // the others, all started, reach the cache and miss too
 	close(b.release)
 	wg.Wait()
 	return errs

@@ -30,16 +30,19 @@ func TestSuppressionsShareColdReads(t *testing.T) {
 		return load(ctx)
 	}})
 	c := &svc.suppressed
-	var wg sync.WaitGroup
+	var wg, arrived sync.WaitGroup
+	arrived.Add(16)
 	for range 16 {
 		wg.Go(func() {
+			arrived.Done()
 			m, err := svc.suppressions(context.Background(), "t1")
 			require.NoError(t, err)
 			require.Equal(t, "fp_1", m["BVN-1"]["e1"])
 		})
 	}
 	<-started
-	time.Sleep(50 * time.Millisecond) // the others arrive and miss too
+	arrived.Wait()
+	time.Sleep(50 * time.Millisecond) // the others, all started, reach the cache and miss too
 	close(release)
 	wg.Wait()
 	require.EqualValues(t, 1, calls.Load())
