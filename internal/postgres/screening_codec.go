@@ -12,12 +12,17 @@ import (
 
 // engineJSON is one engine verdict as stored in transactions.engine_verdicts (docs/screening.md
 // "Storage"): the verdict with its triggered rules in full, its fx and its sanctions hits.
+//
+// A zero score, a zero latency and the outcome APPROVE are left out (decodeVerdicts restores
+// them): most of a verdict's engines answer just that, and the verdicts are three quarters of a
+// stored screening's row and of its WAL (about 240 of 1,150 bytes of jsonb for a verdict of six
+// engines, four of them silent). Rows stored before keep the fields and read the same.
 type engineJSON struct {
 	Category   string     `json:"category"`
-	Score      int        `json:"score"`
-	Outcome    string     `json:"outcome"`
+	Score      int        `json:"score,omitempty"`
+	Outcome    string     `json:"outcome,omitempty"`
 	Rules      []ruleJSON `json:"rules,omitempty"`
-	LatencyMs  int64      `json:"latencyMs"`
+	LatencyMs  int64      `json:"latencyMs,omitempty"`
 	Skipped    bool       `json:"skipped,omitempty"`
 	SkipReason string     `json:"skipReason,omitempty"`
 	FX         *fxJSON    `json:"fx,omitempty"`
@@ -77,6 +82,9 @@ func encodeVerdicts(vs []screening.EngineVerdict) ([]byte, error) {
 	for i, v := range vs {
 		e := engineJSON{Category: v.Category, Score: v.Score, Outcome: string(v.Outcome), LatencyMs: v.LatencyMs,
 			Skipped: v.Skipped, SkipReason: v.SkipReason, FX: fxToJSON(v.FX), Actions: v.Actions}
+		if v.Outcome == rules.Approve {
+			e.Outcome = ""
+		}
 		for _, r := range v.RulesTriggered {
 			e.Rules = append(e.Rules, ruleJSON{ID: r.ID, Name: r.Name, RiskScore: r.RiskScore, Outcome: string(r.Outcome),
 				Details: r.Details, CreatedBy: r.CreatedBy, KYCSource: r.KYCSource, KYCExternalRef: r.KYCExternalRef})
@@ -99,6 +107,9 @@ func decodeVerdicts(b []byte) ([]screening.EngineVerdict, []screening.TriggeredR
 	out := make([]screening.EngineVerdict, len(in))
 	var trig []screening.TriggeredRule
 	for i, e := range in {
+		if e.Outcome == "" {
+			e.Outcome = string(rules.Approve)
+		}
 		v := screening.EngineVerdict{Category: e.Category, Score: e.Score, Outcome: rules.Outcome(e.Outcome), LatencyMs: e.LatencyMs,
 			Skipped: e.Skipped, SkipReason: e.SkipReason, FX: fxFromJSON(e.FX), Actions: e.Actions}
 		for _, r := range e.Rules {
