@@ -35,13 +35,13 @@ type Deps struct {
 }
 
 // Options returns the handler options every service shares: protovalidate (v) before any unary
-// handler, metrics, and the error mapping. Streaming handlers validate each message with the
+// handler, metrics, the error mapping, and the JSON codec of the /api/v1 facade (JSONCodec). Streaming handlers validate each message with the
 // same v themselves (the interceptor sees no stream messages). readMaxBytes bounds each request
 // message (resource_exhausted beyond it); the HTTP body limits of restapi.LimitBodies bound the
 // unary requests' bodies per route class before this.
 func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger, readMaxBytes int) []connect.HandlerOption {
 	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v)),
-		connect.WithReadMaxBytes(readMaxBytes)}
+		connect.WithReadMaxBytes(readMaxBytes), connect.WithCodec(JSONCodec{})}
 }
 
 // Handlers builds every Connect service of the foundation. Later capabilities append theirs in

@@ -35,8 +35,10 @@ type Facade struct {
 func New(hs []connectapi.Handler, l Limits, log *slog.Logger) (*Facade, error) {
 	services := make([]*vanguard.Service, 0, len(hs))
 	for _, h := range hs {
+		// The handlers read and write JSON as the transcoder does (connectapi.JSONCodec), so a
+		// body that needs no rewriting passes through as it is, in both directions.
 		services = append(services, vanguard.NewService(h.Path, h.Handler,
-			vanguard.WithTargetProtocols(vanguard.ProtocolConnect), vanguard.WithTargetCodecs(vanguard.CodecProto),
+			vanguard.WithTargetProtocols(vanguard.ProtocolConnect), vanguard.WithTargetCodecs(vanguard.CodecJSON, vanguard.CodecProto),
 			// The transcoder's own default buffers up to 4 GiB, sized by the declared length.
 			vanguard.WithMaxMessageBufferBytes(uint32(max(l.JSONBodyBytes, l.FileBodyBytes)))))
 	}
