@@ -93,6 +93,9 @@ type streamRun struct {
 	answered atomic.Int64
 	done     chan struct{} // closed when all n have an answer
 	firstErr atomic.Value  // string
+	// firstOther is the first error that is not a refusal (the kind "other"): at 3,000/s the
+	// refusals come first by the thousand and would hide it.
+	firstOther atomic.Value // string
 }
 
 const (
@@ -112,6 +115,9 @@ func (r *streamRun) settle(i int, state uint32, lat time.Duration, errMsg string
 	}
 	if state == stateError || state == stateShed {
 		r.firstErr.CompareAndSwap(nil, errMsg)
+		if state == stateError {
+			r.firstOther.CompareAndSwap(nil, errMsg)
+		}
 	} else {
 		r.lat[i].Store(int64(lat))
 	}
@@ -233,6 +239,9 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 	slices.Sort(res.latCase)
 	if e, ok := r.firstErr.Load().(string); ok {
 		fmt.Fprintf(os.Stderr, "first error: %s\n", e)
+	}
+	if e, ok := r.firstOther.Load().(string); ok && e != r.firstErr.Load() {
+		fmt.Fprintf(os.Stderr, "first other error: %s\n", e)
 	}
 	return res, nil
 }
