@@ -33,6 +33,15 @@ func (JSONCodec) Marshal(m any) ([]byte, error) {
 	return protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(msg)
 }
 
+// MarshalAppend appends m's JSON to dst: connect writes answers through it into a pooled buffer.
+func (JSONCodec) MarshalAppend(dst []byte, m any) ([]byte, error) {
+	msg, ok := m.(proto.Message)
+	if !ok {
+		return nil, fmt.Errorf("%T is not a proto.Message", m)
+	}
+	return protojson.MarshalOptions{EmitUnpopulated: true}.MarshalAppend(dst, msg)
+}
+
 // Unmarshal implements connect.Codec.
 func (JSONCodec) Unmarshal(b []byte, m any) error {
 	msg, ok := m.(proto.Message)
