@@ -35,10 +35,11 @@ type Deps struct {
 }
 
 // Options returns the handler options every service shares: protovalidate (v) before any unary
-// handler, metrics, the error mapping, and the JSON codec of the /api/v1 facade (JSONCodec). Streaming handlers validate each message with the
-// same v themselves (the interceptor sees no stream messages). readMaxBytes bounds each request
-// message (resource_exhausted beyond it); the HTTP body limits of restapi.LimitBodies bound the
-// unary requests' bodies per route class before this.
+// handler, metrics, the error mapping, and the JSON codec of the /api/v1 facade (JSONCodec).
+// Streaming handlers validate each message with the same v themselves (the interceptor sees no
+// stream messages). readMaxBytes bounds each request message (resource_exhausted beyond it); the
+// HTTP body limits of restapi.LimitBodies bound the unary requests' bodies per route class before
+// this.
 func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger, readMaxBytes int) []connect.HandlerOption {
 	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v)),
 		connect.WithReadMaxBytes(readMaxBytes), connect.WithCodec(JSONCodec{})}
