@@ -8,10 +8,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"golang.org/x/sync/singleflight"
-
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/flight"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -38,9 +37,10 @@ type PrincipalCache struct {
 	mu       sync.RWMutex
 	entries  map[string]principalEntry // by key hash
 	sessions map[sessionKey]sessionEntry
-	// flights shares one lookup among the callers that miss the same key at once (see
-	// tenantEntries.load; a cold start under load sent dozens of identical lookups).
-	flights singleflight.Group
+	// keyReads and sessionReads share one lookup among the callers that miss the same key at
+	// once (flight.Group; a cold start under load sent dozens of identical lookups).
+	keyReads     flight.Group[principalEntry]
+	sessionReads flight.Group[auth.User]
 }
 
 type sessionKey struct{ tenant, user, family string }
@@ -74,7 +74,7 @@ func (c *PrincipalCache) ResolveSession(ctx context.Context, tenantID tenancy.Te
 		return e.user, nil
 	}
 	gen := c.gen.Load()
-	u, err := shared(ctx, &c.flights, "s/"+k.tenant+"/"+k.user+"/"+k.family+"/"+strconv.FormatUint(gen, 10),
+	u, err := c.sessionReads.Do(ctx, k.tenant+"/"+k.user+"/"+k.family+"/"+strconv.FormatUint(gen, 10),
 		func(ctx context.Context) (auth.User, error) {
 			u, err := c.Store.ResolveSession(ctx, tenantID, userID, familyID)
 			if err != nil {
@@ -123,7 +123,7 @@ func (c *PrincipalCache) ResolveAPIKey(ctx context.Context, tenantID tenancy.Ten
 		return e.user, e.key, nil
 	}
 	gen := c.gen.Load()
-	e, err := shared(ctx, &c.flights, "k/"+string(tenantID)+"/"+string(hash)+"/"+strconv.FormatUint(gen, 10),
+	e, err := c.keyReads.Do(ctx, string(tenantID)+"/"+string(hash)+"/"+strconv.FormatUint(gen, 10),
 		func(ctx context.Context) (principalEntry, error) {
 			u, k, err := c.Store.ResolveAPIKey(ctx, tenantID, hash, now)
 			if err != nil {

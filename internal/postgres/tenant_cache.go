@@ -5,10 +5,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"time"
 
-	"golang.org/x/sync/singleflight"
-
+	"github.com/complyd/complyd/internal/flight"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -20,49 +18,21 @@ type tenantEntries[V any] struct {
 	gen     atomic.Uint64
 	mu      sync.RWMutex
 	entries map[tenancy.TenantID]V
-	flights singleflight.Group
+	flights flight.Group[V]
 }
 
-// loadBudget bounds a shared load (tenantEntries.load), which runs without its first caller's
-// cancellation.
-const loadBudget = 10 * time.Second
-
 // load reads tenant's value with fetch and keeps it (as put does), one fetch for all the
-// callers that miss at once: at a service's start, or when an entry expires, under 1,000
-// screenings a second dozens of screenings missed together, and each took a pool connection
-// of its own (new ones, at start) for the same rows; the first second's p99 was 58-256 ms
-// (docs/screening.md). Callers that miss after an invalidation do not join a fetch that began
-// before it. The fetch runs on ctx's values without its cancellation, bounded by loadBudget,
-// so that one caller giving up fails none of the others; each caller still waits only as long
-// as its own ctx allows.
+// callers that miss at once (flight.Group): callers that miss after an invalidation do not join
+// a fetch that began before it.
 func (c *tenantEntries[V]) load(ctx context.Context, tenant tenancy.TenantID, fetch func(context.Context) (V, error)) (V, error) {
 	gen := c.begin()
-	return shared(ctx, &c.flights, string(tenant)+"/"+strconv.FormatUint(gen, 10), func(ctx context.Context) (V, error) {
+	return c.flights.Do(ctx, string(tenant)+"/"+strconv.FormatUint(gen, 10), func(ctx context.Context) (V, error) {
 		v, err := fetch(ctx)
 		if err == nil {
 			c.put(tenant, v, gen)
 		}
 		return v, err
 	})
-}
-
-// shared runs fetch once for all the callers of the same key at the same time (g), on ctx's
-// values without its cancellation and bounded by loadBudget; each caller waits only as long as
-// its own ctx allows. The value comes back with the error, as fetch returned them.
-func shared[V any](ctx context.Context, g *singleflight.Group, key string, fetch func(context.Context) (V, error)) (V, error) {
-	ch := g.DoChan(key, func() (any, error) {
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), loadBudget)
-		defer cancel()
-		v, err := fetch(fctx)
-		return v, err
-	})
-	select {
-	case r := <-ch:
-		return r.Val.(V), r.Err
-	case <-ctx.Done():
-		var zero V
-		return zero, ctx.Err()
-	}
 }
 
 func newTenantEntries[V any]() *tenantEntries[V] {
