@@ -33,6 +33,11 @@
 #       # STATEMENTS_LIMIT (default 30) dearest
 #   WAL_DETAIL=1 ...   # each step's WAL by relation and record type, per screening answered,
 #       # into NAME.wal.txt (pg_waldump over the step's WAL range)
+#   OFFICERS=2 WEBHOOK=1 ...   # a tenant as a bank runs it: OFFICERS active compliance officers
+#       # (every automatic case emails each of them, logged without COMPLYD_SMTP_URL, and notifies
+#       # them on the dashboard) and a webhook URL, a local receiver that answers 200, to which the
+#       # case.created, transaction.screened and report.created deliveries go. Default 0 and 0:
+#       # the issue's workload, a tenant with neither
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,6 +53,8 @@ STALL_DURATION=${STALL_DURATION:-40s}
 STALL_AT=${STALL_AT:-15}
 STALL_SECONDS=${STALL_SECONDS:-2}
 LISTS=${LISTS:-../shared/data/sanctions}
+OFFICERS=${OFFICERS:-0}
+WEBHOOK=${WEBHOOK:-0}
 CPORT=${BENCH_CLUSTER_PORT:-5498}
 ADDR=127.0.0.1:${BENCH_PORT:-18091}
 OUT=${BENCH_OUT:-bench-results/$(date -u +%Y%m%dT%H%M%SZ)-$BENCH_PG-$BENCH_START}
@@ -74,8 +81,10 @@ as_pg=()
 if [ "$(id -u)" = 0 ]; then chown postgres:postgres "$WORK"; chmod 755 "$WORK"; as_pg=(runuser -u postgres --); fi
 CLUSTER=$WORK/pg
 SERVER_PID=
+RECEIVER_PID=
 cleanup() {
   [ -n "$SERVER_PID" ] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  [ -n "$RECEIVER_PID" ] && kill "$RECEIVER_PID" 2>/dev/null && wait "$RECEIVER_PID" 2>/dev/null || true
   if [ -f "$CLUSTER/postmaster.pid" ]; then
     kill -CONT $(pgrep -u postgres -f "$CLUSTER" || true) 2>/dev/null || true
     "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -m immediate stop >/dev/null 2>&1 || true
@@ -100,6 +109,7 @@ settings=$(psql "$PG_URL" -Atc "select string_agg(name || '=' || current_setting
   echo "machine: $(nproc) cores, $(awk '/MemTotal/{print int($2/1048576)}' /proc/meminfo) GiB; commit $(git rev-parse --short HEAD)"
   echo "PostgreSQL $(psql "$PG_URL" -Atc 'show server_version') ($BENCH_PG): $settings"
   echo "start: $BENCH_START ($ACCOUNTS senders, history $HISTORY); steps: $STEPS for $STEP_DURATION; modes: ${MODES:-none}"
+  echo "tenant: $OFFICERS compliance officer(s), webhook $([ "$WEBHOOK" = 1 ] && echo "to a local receiver" || echo none)"
 } | tee "$OUT/setup.txt"
 
 GOTMPDIR=$BIN go build -o "$BIN/complyd" ./cmd/complyd
@@ -116,10 +126,18 @@ else
 fi
 "$BIN/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
   --admin-password bench-password-1 >/dev/null
+seed_opts=(-officers "$OFFICERS")
+if [ "$WEBHOOK" = 1 ]; then
+  RECEIVER=127.0.0.1:$((${BENCH_PORT:-18091} + 1))
+  "$BIN/loadgen" -receive "$RECEIVER" >>"$WORK/server.log" 2>&1 &
+  RECEIVER_PID=$!
+  seed_opts+=(-webhook "http://$RECEIVER/hook")
+  export COMPLYD_WEBHOOK_ALLOW_PRIVATE=true # the receiver is on loopback
+fi
 "$BIN/complyd" serve >>"$WORK/server.log" 2>&1 &
 SERVER_PID=$!
 for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
-"$BIN/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed
+"$BIN/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed "${seed_opts[@]}"
 "$BIN/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
 STATEMENTS=0
 if [ "$(psql "$DB_URL" -Atc "select count(*) from pg_settings where name = 'shared_preload_libraries' and setting like '%pg_stat_statements%'")" = 1 ]; then
@@ -241,6 +259,15 @@ psql "$DB_URL" -Atc "with n as (select count(*) as n from transactions)
     (pg_total_relation_size(c.oid) / greatest(n.n, 1)))
   from pg_class c, n where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
     and pg_total_relation_size(c.oid) > 1048576 order by pg_total_relation_size(c.oid) desc" | tee "$OUT/storage.txt"
+
+# The side effects the run queued, by state at its end (with OFFICERS or WEBHOOK): what was still
+# queued is work the River workers had not caught up with.
+if [ "$OFFICERS" != 0 ] || [ "$WEBHOOK" = 1 ]; then
+  psql "$DB_URL" -Atc "select format('emails %s: %s', status, count(*)) from emails group by status
+    union all select format('webhook deliveries %s: %s', status, count(*)) from webhook_deliveries group by status
+    union all select format('notifications: %s', count(*)) from notifications
+    union all select format('river jobs %s: %s', state, count(*)) from river_job group by state" | tee "$OUT/effects.txt"
+fi
 
 python3 - "$OUT" <<'PY'
 import glob, json, os, sys

@@ -47,6 +47,8 @@ type options struct {
 	conns, workers, accounts                  int
 	seed, seedOnly, seedHistory               bool
 	jsonOut                                   string
+	officers                                  int
+	webhookURL, receive                       string
 }
 
 func main() {
@@ -68,7 +70,13 @@ func main() {
 	flag.BoolVar(&o.seedOnly, "seed-only", false, "seed and exit")
 	flag.StringVar(&o.runID, "run", fmt.Sprint(time.Now().Unix()), "run id (externalId prefix)")
 	flag.StringVar(&o.jsonOut, "json", "", "also write the result as JSON to this file")
+	flag.IntVar(&o.officers, "officers", 0, "with -seed: this many active compliance officers, whom every automatic case emails and notifies (a bank's tenant has some; the issue's workload has none)")
+	flag.StringVar(&o.webhookURL, "webhook", "", "with -seed: the tenant's webhook URL (case.created, transaction.screened, report.created are then delivered to it)")
+	flag.StringVar(&o.receive, "receive", "", "only run a webhook receiver on this loopback address (answers 200 to every POST) until killed")
 	flag.Parse()
+	if o.receive != "" {
+		log.Fatal(receive(o.receive))
+	}
 	if err := run(o); err != nil {
 		log.Fatal(err)
 	}
@@ -580,6 +588,20 @@ func seed(ctx context.Context, o options, token string) error {
 		map[string]any{"rates": []map[string]string{{"currency": "USD", "rateToNgn": "1550.25"}}}, &fx); err != nil {
 		return err
 	}
+	for i := range o.officers {
+		var u struct{}
+		if err := call("POST", o.url+"/api/v1/auth/users", token, map[string]any{"email": fmt.Sprintf("officer-%d@bank.test", i),
+			"password": "bench-password-1", "firstName": "Officer", "lastName": fmt.Sprint(i), "role": "COMPLIANCE_OFFICER"}, &u); err != nil {
+			return fmt.Errorf("officer: %w", err)
+		}
+	}
+	if o.webhookURL != "" {
+		var w struct{}
+		if err := call("PATCH", o.url+"/api/v1/tenants/me/webhooks", token,
+			map[string]any{"webhookUrl": o.webhookURL, "webhookSecret": "bench-webhook-secret"}, &w); err != nil {
+			return fmt.Errorf("webhook: %w", err)
+		}
+	}
 	conn, err := pgx.Connect(ctx, o.dbURL)
 	if err != nil {
 		return err
@@ -618,4 +640,22 @@ func seed(ctx context.Context, o options, token string) error {
 	fmt.Printf("seeded %d accounts (KYC + 5 earlier transactions each) in %s; run `complyd migrate` to seal the KYC BVNs\n",
 		o.accounts, time.Since(t0).Round(time.Millisecond))
 	return nil
+}
+
+// receive answers every request on addr (loopback only) with 200 after reading its body: the
+// bank's webhook endpoint, so that the deliveries the benchmark's cases cause cost what they
+// cost when delivered.
+func receive(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return err
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("refusing to listen on %s: loopback only", addr)
+	}
+	srv := &http.Server{Addr: addr, ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, 1<<20))
+		w.WriteHeader(http.StatusOK)
+	})}
+	return srv.ListenAndServe()
 }
