@@ -119,6 +119,9 @@ func TestInsertTextsAreSquirrels(t *testing.T) {
 			"resource_id", "before", "after", "ip_address", "request_id", "created_at"}},
 		{insertNotificationSQL, "notifications", []string{"id", "tenant_id", "user_id", "kind", "title", "message", "case_id",
 			"created_at"}},
+		{insertEmailSQL, "emails", []string{"id", "tenant_id", "kind", "to_address", "subject", "text_body", "html_body", "created_at"}},
+		{insertWebhookDeliverySQL, "webhook_deliveries", []string{"id", "tenant_id", "event_id", "event", "url", "payload", "status",
+			"attempts", "next_attempt_at", "created_at"}},
 	} {
 		vals := make([]any, len(tc.cols))
 		want, _, err := psql.Insert(tc.table).Columns(tc.cols...).Values(vals...).ToSql()

@@ -10,8 +10,8 @@ import (
 // Coalescing of the screening commit's side-effect inserts (pipelined.go).
 //
 // A batch of case-opening screenings writes, per case, a row into cases, case_events and
-// audit_events (and notifications per officer), each a single-row INSERT as squirrel builds
-// it. Sent as they are, every row costs a statement: parse, bind, an executor start, a
+// audit_events (and per officer an email and a notification; per webhook event a delivery),
+// each a single-row INSERT as squirrel builds it. Sent as they are, every row costs a statement: parse, bind, an executor start, a
 // row-security check plan, its own protocol messages. Merged into multi-row inserts, the rows of
 // one table cost one statement per chunk.
 //
@@ -19,11 +19,15 @@ import (
 // last tenant switch (the rows of a tenant are written under its own app.tenant_id setting, so
 // the groups start afresh at each set_config). That is safe for these tables and no others
 // without thought: a case comes before its events and notifications in the queue, so the cases
-// group comes first too; events, audit records and notifications reference nothing queued after
-// them; and no statement of the commit reads these tables back before COMMIT.
+// group comes first too; events, audit records, notifications, emails and webhook deliveries
+// reference nothing queued after them (the River jobs that name an email or a delivery are
+// inserted apart, and run only after COMMIT); and no statement of the commit reads these tables
+// back before COMMIT. A delivery's rollup trigger (migration 0018) runs once per statement, so
+// merged it runs once per chunk, with the same counts.
 
 // coalesced are the tables whose single-row inserts are merged.
-var coalesced = map[string]bool{"cases": true, "case_events": true, "audit_events": true, "notifications": true}
+var coalesced = map[string]bool{"cases": true, "case_events": true, "audit_events": true, "notifications": true,
+	"emails": true, "webhook_deliveries": true}
 
 // chunks are the row counts a merged insert is sent in (a group of 27 rows is 16 + 8 + 2 + 1
 // rows): few distinct statement texts, so the connection's prepared-statement cache keeps
@@ -36,7 +40,8 @@ var chunks = []int{32, 16, 8, 4, 2, 1}
 // allocation per row and a built text per chunk. Inserts not listed take that path.
 var shapes = func() map[string]shape {
 	m := map[string]shape{}
-	for _, sql := range []string{insertCaseSQL, insertCaseEventSQL, insertAuditSQL, insertNotificationSQL} {
+	for _, sql := range []string{insertCaseSQL, insertCaseEventSQL, insertAuditSQL, insertNotificationSQL, insertEmailSQL,
+		insertWebhookDeliverySQL} {
 		width := strings.Count(sql, "$")
 		prefix := sql[:strings.LastIndex(sql, " VALUES (")+len(" VALUES ")]
 		texts := make([]string, len(chunks))

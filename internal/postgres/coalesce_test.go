@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -42,5 +43,47 @@ func TestCaseWritesCoalesce(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, []int{27, 27, 27}, []int{ncases, nevents, naudit}, "tenant %s", ten)
 		require.True(t, ordered, "timeline in case order")
+	}
+}
+
+// TestCaseEffectsCoalesce is TestCaseWritesCoalesce for tenants with two compliance officers
+// and a webhook URL, as a bank's are: the officers' emails and notifications (54 rows a tenant)
+// and the case.created deliveries (27) go as multi-row inserts too, every row stored with its
+// River job, and the deliveries' rollup counts each of them once.
+func TestCaseEffectsCoalesce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
+	for _, ten := range []tenancy.TenantID{a.ID, b.ID} {
+		for range 2 {
+			pgtest.User(ctx, t, db, ten, &pgtest.UserOpts{Role: auth.RoleComplianceOfficer})
+		}
+		_, err := pgtest.Admin(ctx, t).Exec(ctx, `insert into webhook_endpoints (tenant_id, url, secret, updated_at)
+			values ($1, 'https://bank.example/hook', 's', now())`, string(ten))
+		require.NoError(t, err)
+	}
+	sent, err := db.CaseWritesForTest(ctx, []tenancy.TenantID{a.ID, b.ID}, 27)
+	require.NoError(t, err)
+	// Per tenant: its switch; cases, case_events, audit_events and the deliveries in 4 chunks each
+	// (27 rows: 16 + 8 + 2 + 1); emails and notifications in 4 each (54 rows: 32 + 16 + 4 + 2);
+	// then COMMIT. One statement per email and delivery would be 2 × (1 + 3 × 4 + 4 + 54 + 27) + 1.
+	require.Equal(t, 2*(1+6*4)+1, sent)
+	for _, ten := range []tenancy.TenantID{a.ID, b.ID} {
+		var emails, notes, deliveries, pending, jobs int
+		err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten)); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, `select (select count(*) from emails where tenant_id = $1 and status = 'QUEUED'),
+			(select count(*) from notifications where tenant_id = $1),
+			(select count(*) from webhook_deliveries where tenant_id = $1 and event = 'case.created' and status = 'PENDING'),
+			(select coalesce(sum(n), 0) from status_rollups where tenant_id = $1 and kind = 'webhook_delivery' and status = 'PENDING')`,
+				string(ten)).Scan(&emails, &notes, &deliveries, &pending)
+		})
+		require.NoError(t, err)
+		require.NoError(t, pgtest.Admin(ctx, t).QueryRow(ctx, `select count(*) from river_job
+			where args->>'tenantId' = $1 or args->>'tenant_id' = $1`, string(ten)).Scan(&jobs))
+		require.Equal(t, []int{54, 54, 27, 27, 81}, []int{emails, notes, deliveries, pending, jobs}, "tenant %s", ten)
 	}
 }

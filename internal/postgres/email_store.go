@@ -17,12 +17,16 @@ func (db *DB) queueEmail(ctx context.Context, tx writer, m notify.Message) error
 	if m.ID == "" {
 		m.ID = uuid.NewString()
 	}
-	if _, err := tx.Exec(ctx, `insert into emails (id, tenant_id, kind, to_address, subject, text_body, html_body, created_at)
-		values ($1, $2, $3, $4, $5, $6, $7, $8)`, m.ID, string(m.TenantID), m.Kind, m.To, m.Subject, m.Text, m.HTML, db.now()); err != nil {
+	if _, err := tx.Exec(ctx, insertEmailSQL, m.ID, string(m.TenantID), m.Kind, m.To, m.Subject, m.Text, m.HTML, db.now()); err != nil {
 		return fmt.Errorf("insert email: %w", err)
 	}
 	return db.enqueue(ctx, tx, notify.SendEmailArgs{EmailID: m.ID, TenantID: string(m.TenantID)}, &river.InsertOpts{MaxAttempts: 10})
 }
+
+// insertEmailSQL is an outbox email's insert, in squirrel's spelling: the officers' emails of a
+// batch of automatic cases go as multi-row inserts (coalesce.go).
+const insertEmailSQL = "INSERT INTO emails (id,tenant_id,kind,to_address,subject,text_body,html_body,created_at) " +
+	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
 
 // EmailStore is what the mail worker needs.
 type EmailStore struct{ db *DB }

@@ -98,6 +98,11 @@ func (db *DB) CaseWritesForTest(ctx context.Context, tenants []tenancy.TenantID,
 	defer func() { _ = tx.Rollback(ctx) }()
 	w := newPipelined(tx)
 	for _, t := range tenants {
+		// The reads the effects make at once (the officers, the webhook URL) run under the tenant
+		// too, as the commit's own reads do in its first round trip.
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(t)); err != nil {
+			return 0, err
+		}
 		if _, err := w.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(t)); err != nil {
 			return 0, err
 		}
