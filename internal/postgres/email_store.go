@@ -34,30 +34,31 @@ type EmailStore struct{ db *DB }
 // NewEmailStore returns the email outbox store.
 func NewEmailStore(db *DB) *EmailStore { return &EmailStore{db: db} }
 
-// Get returns an outbox email and its status. NOT_FOUND.
+// Get returns an outbox email and its status, in one round trip (inTenantBatch). NOT_FOUND.
 func (s *EmailStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (notify.Message, string, error) {
-	var e notify.Message
+	e := notify.Message{TenantID: tenantID}
 	var status string
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `select id, kind, to_address, subject, text_body, html_body, status from emails
-			where tenant_id = $1 and id = $2`, string(tenantID), id).
-			Scan(&e.ID, &e.Kind, &e.To, &e.Subject, &e.Text, &e.HTML, &status)
-		e.TenantID = tenantID
-		return mapErr(err, "email")
+	b := &pgx.Batch{}
+	b.Queue(`select id, kind, to_address, subject, text_body, html_body, status from emails where tenant_id = $1 and id = $2`,
+		string(tenantID), id).QueryRow(func(row pgx.Row) error {
+		return mapErr(row.Scan(&e.ID, &e.Kind, &e.To, &e.Subject, &e.Text, &e.HTML, &status), "email")
 	})
-	return e, status, err
+	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
+		return notify.Message{}, "", err
+	}
+	return e, status, nil
 }
 
-// MarkAttempt records an attempt's outcome: status SENT/LOGGED on success, the error otherwise.
+// MarkAttempt records an attempt's outcome, in one round trip: status SENT/LOGGED on success,
+// the error otherwise.
 func (s *EmailStore) MarkAttempt(ctx context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error {
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if sendErr != nil {
-			_, err := tx.Exec(ctx, `update emails set attempts = attempts + 1, last_error = $3 where tenant_id = $1 and id = $2`,
-				string(tenantID), id, sendErr.Error())
-			return err
-		}
-		_, err := tx.Exec(ctx, `update emails set attempts = attempts + 1, status = $3, sent_at = $4, last_error = null
+	b := &pgx.Batch{}
+	if sendErr != nil {
+		b.Queue(`update emails set attempts = attempts + 1, last_error = $3 where tenant_id = $1 and id = $2`,
+			string(tenantID), id, sendErr.Error())
+	} else {
+		b.Queue(`update emails set attempts = attempts + 1, status = $3, sent_at = $4, last_error = null
 			where tenant_id = $1 and id = $2`, string(tenantID), id, status, s.db.now())
-		return err
-	})
+	}
+	return s.db.inTenantBatch(ctx, tenantID, b)
 }

@@ -8,6 +8,7 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 
 	"github.com/complyd/complyd/internal/audit"
@@ -176,20 +177,44 @@ func writeDelivery(ctx context.Context, tx pgx.Tx, d webhook.Delivery) error {
 	return nil
 }
 
-// Load returns a delivery and the tenant's current secret, for the worker. Errors: NOT_FOUND
-// (also once purged).
+// Load returns a delivery and the tenant's current secret, for the worker, in one round trip
+// (inTenantBatch). Errors: NOT_FOUND (also once purged).
 func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, string, error) {
-	var d webhook.Delivery
+	var r deliveryRow
 	var e webhook.Endpoint
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		if d, err = getDelivery(ctx, tx, tenantID, id, false); err != nil {
-			return err
-		}
-		e, err = s.db.getEndpoint(ctx, tx, tenantID, false)
-		return err
-	})
-	return d, e.Secret, err
+	b := &pgx.Batch{}
+	b.Queue("select "+deliveryColumns+" from webhook_deliveries where tenant_id = $1 and id = $2", string(tenantID), id).
+		Query(func(rows pgx.Rows) (err error) {
+			r, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[deliveryRow])
+			return mapErr(err, "webhook delivery")
+		})
+	b.Queue("select url, secret, updated_at from webhook_endpoints where tenant_id = $1", string(tenantID)).
+		QueryRow(func(row pgx.Row) error {
+			if err := row.Scan(&e.URL, &e.Secret, &e.UpdatedAt); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return err
+			}
+			return nil
+		})
+	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
+		return webhook.Delivery{}, "", err
+	}
+	if e.Secret == "" { // no endpoint any more (getEndpoint's answer)
+		return toDelivery(r), "", nil
+	}
+	secret, err := s.db.seal.openText(tenantID, e.Secret)
+	if err != nil {
+		return webhook.Delivery{}, "", err
+	}
+	return toDelivery(r), secret, nil
 }
+
+// recordAttemptSQL is RecordAttempt's update and attempt in one statement: the attempt is
+// inserted only when the update matched (the delivery still had prevAttempts attempts).
+const recordAttemptSQL = `with u as (update webhook_deliveries set status = $4, attempts = $5, last_status_code = $6,
+		last_error = $7, next_attempt_at = $8, delivered_at = $9, dead_at = $10
+		where tenant_id = $1 and id = $2 and attempts = $3 and status in ('PENDING', 'FAILED') returning id)
+	insert into webhook_attempts (tenant_id, delivery_id, attempt, status_code, error, duration_ms, attempted_at)
+	select $1, u.id, $11, $12, $13, $14, $15 from u`
 
 // RecordAttempt stores one attempt's outcome (d is the delivery after RecordSuccess or
 // RecordFailure; prevAttempts its count before the attempt). The update is conditional on the
@@ -199,6 +224,24 @@ func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id s
 // restart. Errors: INTERNAL.
 func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
 	recorded := false
+	if d.Status != webhook.StatusFailed || d.NextAttemptAt == nil {
+		// Nothing to enqueue (delivered, or dead): one statement, one round trip.
+		var code *int
+		if a.StatusCode != 0 {
+			code = &a.StatusCode
+		}
+		b := &pgx.Batch{}
+		b.Queue(recordAttemptSQL, string(d.TenantID), d.ID, prevAttempts, d.Status, d.Attempts, d.LastStatusCode, d.LastError,
+			d.NextAttemptAt, d.DeliveredAt, d.DeadAt, a.Number, code, a.Error, a.Duration.Milliseconds(), a.At).
+			Exec(func(tag pgconn.CommandTag) error {
+				recorded = tag.RowsAffected() == 1
+				return nil
+			})
+		if err := s.db.inTenantBatch(ctx, d.TenantID, b); err != nil {
+			return false, fmt.Errorf("record webhook attempt: %w", err)
+		}
+		return recorded, nil
+	}
 	err := s.db.inTenant(ctx, d.TenantID, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `update webhook_deliveries set status = $4, attempts = $5, last_status_code = $6, last_error = $7,
 			next_attempt_at = $8, delivered_at = $9, dead_at = $10
