@@ -197,7 +197,15 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	workers := w.workers
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})
-	runner, err := jobs.NewRunner(db.Pool, workers, log, w.periodic...)
+	yieldWaited := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_jobs_yield_seconds_total",
+		Help: "Time River jobs (emails, webhooks, retro-screenings) waited before starting because screenings were waiting behind a backlog."})
+	yielded := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_jobs_yielded_total",
+		Help: "River jobs that waited before starting because screenings were waiting behind a backlog."})
+	reg.MustRegister(yieldWaited, yielded)
+	runner, err := jobs.NewRunnerYielding(db.Pool, workers, log, jobs.Yield{Busy: w.screeningBusy, Waited: func(d time.Duration) {
+		yielded.Inc()
+		yieldWaited.Add(d.Seconds())
+	}}, w.periodic...)
 	if err != nil {
 		return nil, err
 	}
@@ -248,6 +256,9 @@ type wiring struct {
 	background []func(ctx context.Context)
 	// sanctions is the live matcher service (set by wireSanctions).
 	sanctions *sanctions.Service
+	// screeningBusy reports whether screenings wait behind a backlog (set by wireScreening); the
+	// River jobs give way while it does (jobs.Yield).
+	screeningBusy func() bool
 	// kyb is the KYB service, set by wireKYB for wireLookups.
 	kyb *kyb.Service
 	// identityProviders resolves a tenant's identity providers (set by wireKYC; shared by KYB and

@@ -44,6 +44,7 @@ func wireScreening(w *wiring) error {
 		ReadLinger: w.cfg.ScreeningReadLinger, CaseLinger: w.cfg.ScreeningCaseLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)
 	w.invalidateSettings = cache.Invalidate
+	w.screeningBusy = store.Busy
 
 	startPprof(w.cfg.PprofAddr)
 	screener := screening.NameScreener(newNameScreener(w.sanctions))

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
 
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -73,8 +74,18 @@ type Runner struct {
 // NewRunner builds a River client working every registered worker and running the periodic
 // jobs (for example the dead-webhook purge).
 func NewRunner(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, periodic ...*river.PeriodicJob) (*Runner, error) {
+	return NewRunnerYielding(pool, workers, log, Yield{}, periodic...)
+}
+
+// NewRunnerYielding is NewRunner with y holding jobs back while screening is busy (yield.go).
+func NewRunnerYielding(pool *pgxpool.Pool, workers *river.Workers, log *slog.Logger, y Yield, periodic ...*river.PeriodicJob) (*Runner, error) {
+	var middleware []rivertype.Middleware
+	if y.Busy != nil {
+		middleware = append(middleware, y.Middleware())
+	}
 	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
-		Logger: log,
+		Middleware: middleware,
+		Logger:     log,
 		// Side effects (webhooks, mail) should leave within a fraction of a second. River learns of
 		// most inserts by LISTEN/NOTIFY; the poll is the fallback for the ones it misses, and at
 		// the 1 s default it set the p99 of resolve-to-webhook (docs/webhooks.md).

@@ -236,6 +236,15 @@ func (s *ScreeningStore) draining(limit time.Duration) bool {
 	return time.Duration(s.waited.Load()) > limit && len(s.pf.ch) > 0 || s.gc.behind(limit)
 }
 
+// busyWait is how long screenings may wait behind a backlog before Busy says so: a quarter of
+// the 100 ms at which admission starts refusing, and the p99 a bank expects of the whole
+// screening.
+const busyWait = 25 * time.Millisecond
+
+// Busy reports whether screenings are waiting behind a backlog (draining over busyWait): the
+// signal on which side-effect jobs give way (jobs.Yield).
+func (s *ScreeningStore) Busy() bool { return s.draining(busyWait) }
+
 // refuse counts and answers a screening refused at admission.
 func (s *ScreeningStore) refuse() error {
 	if s.shed != nil {

@@ -1,0 +1,78 @@
+package jobs
+
+import (
+	"context"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+)
+
+// Side effects give way to screening.
+//
+// Every River job (an officer's email, a webhook delivery, a retro-screening) runs on the same
+// CPUs and the same database as the screenings that queued it, and a burst of case-opening
+// screenings queues several jobs each: two officers and a webhook endpoint make four. Measured
+// on a 2-core host (docs/screening.md, "A bank's tenant"), the 20 workers working that backlog
+// took the CPU the screenings needed, and the screening path fell from 400 answered a second to
+// under 300, p99 over a second. A screening is a payment waiting; an email a few seconds late
+// is not. So while the screening store reports that screenings are waiting behind a backlog
+// (Busy), a job waits before it starts, a Step at a time, up to MaxWait, then runs whatever
+// the load: delivery is delayed, never dropped (the job stays in River, and a crash meanwhile
+// leaves it to the rescuer like any running job).
+
+// Yield holds back jobs while screening is busy.
+type Yield struct {
+	// Busy reports whether screenings are waiting behind a backlog now (the screening store's
+	// Busy). Nil: never.
+	Busy func() bool
+	// Step is how long a job sleeps between looks (default 20 ms).
+	Step time.Duration
+	// MaxWait bounds one job's wait (default 5 s), so that a load that never lets up delays
+	// side effects without stopping them.
+	MaxWait time.Duration
+	// Waited, when set, is told how long each held-back job waited.
+	Waited func(time.Duration)
+}
+
+// Middleware is y as River worker middleware (Config.Middleware).
+func (y Yield) Middleware() rivertype.Middleware {
+	return river.WorkerMiddlewareFunc(func(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
+		if err := y.wait(ctx); err != nil {
+			return err
+		}
+		return doInner(ctx)
+	})
+}
+
+// wait returns once screening is not busy or MaxWait has passed; ctx's error if it ends first
+// (the job is then retried like any interrupted one).
+func (y Yield) wait(ctx context.Context) error {
+	if y.Busy == nil || !y.Busy() {
+		return nil
+	}
+	step, limit := y.Step, y.MaxWait
+	if step <= 0 {
+		step = 20 * time.Millisecond
+	}
+	if limit <= 0 {
+		limit = 5 * time.Second
+	}
+	start := time.Now()
+	t := time.NewTimer(step)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		if waited := time.Since(start); !y.Busy() || waited >= limit {
+			if y.Waited != nil {
+				y.Waited(waited)
+			}
+			return nil
+		}
+		t.Reset(step)
+	}
+}
