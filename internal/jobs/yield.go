@@ -13,13 +13,13 @@ import (
 // Every River job (an officer's email, a webhook delivery, a retro-screening) runs on the same
 // CPUs and the same database as the screenings that queued it, and a burst of case-opening
 // screenings queues several jobs each: two officers and a webhook endpoint make four. Measured
-// on a 2-core host (docs/screening.md, "A bank's tenant"), the 20 workers working that backlog
-// took the CPU the screenings needed, and the screening path fell from 400 answered a second to
-// under 300, p99 over a second. A screening is a payment waiting; an email a few seconds late
-// is not. So while the screening store reports that screenings are waiting behind a backlog
-// (Busy), a job waits before it starts, a Step at a time, up to MaxWait, then runs whatever
-// the load: delivery is delayed, never dropped (the job stays in River, and a crash meanwhile
-// leaves it to the rescuer like any running job).
+// on a 2-core host (docs/screening.md, seventh session, "A bank's tenant"), the 20 workers on
+// that backlog took the CPU the screenings needed: the service answered 358 of 400 screenings a
+// second offered and 277 of 1,000, p99 0.5 and 1.3 s. A screening is a payment waiting; an email
+// a few seconds late is not. So while the screening store reports that screenings are waiting
+// behind a backlog (Busy), a job waits before it starts, a Step at a time, up to MaxWait, then
+// runs whatever the load: delivery is delayed, never dropped (the job stays in River, and a
+// crash meanwhile leaves it to the rescuer like any running job).
 
 // Yield holds back jobs while screening is busy.
 type Yield struct {
