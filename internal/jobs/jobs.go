@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -30,17 +31,29 @@ type EmailOutbox interface {
 	MarkAttempt(ctx context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error
 }
 
-// SendEmailWorker sends one outbox email.
+// SendEmailWorker sends a job's outbox emails.
 type SendEmailWorker struct {
 	river.WorkerDefaults[notify.SendEmailArgs]
 	Outbox EmailOutbox
 	Mailer notify.Mailer
 }
 
-// Work sends the email unless an earlier attempt already did.
+// Work sends each of the job's emails unless an earlier attempt already did. An email that
+// fails does not stop the others; the job then fails, and its retry sends only what is still
+// unsent.
 func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEmailArgs]) error {
 	tenantID := tenancy.TenantID(job.Args.TenantID)
-	msg, status, err := w.Outbox.Get(ctx, tenantID, job.Args.EmailID)
+	var errs []error
+	for _, id := range job.Args.IDs() {
+		if err := w.send(ctx, tenantID, id); err != nil {
+			errs = append(errs, fmt.Errorf("email %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (w *SendEmailWorker) send(ctx context.Context, tenantID tenancy.TenantID, id string) error {
+	msg, status, err := w.Outbox.Get(ctx, tenantID, id)
 	if err != nil {
 		return fmt.Errorf("load email: %w", err)
 	}

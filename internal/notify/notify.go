@@ -37,10 +37,25 @@ type Mailer interface {
 	Delivers() bool
 }
 
-// SendEmailArgs is the job that sends one outbox email. It satisfies River's JobArgs.
+// SendEmailArgs is the job that sends outbox emails of one tenant: one (EmailID), or several
+// (EmailIDs: the officers' emails of a batch of automatic cases, one job for up to
+// EmailsPerJob of them instead of one each). It satisfies River's JobArgs.
 type SendEmailArgs struct {
-	EmailID  string `json:"emailId"`
-	TenantID string `json:"tenantId"`
+	EmailID  string   `json:"emailId,omitempty"`
+	EmailIDs []string `json:"emailIds,omitempty"`
+	TenantID string   `json:"tenantId"`
+}
+
+// EmailsPerJob bounds the emails one job sends, one after the other, well inside a job's time
+// limit even when the mail server is slow.
+const EmailsPerJob = 8
+
+// IDs returns the emails the job sends.
+func (a SendEmailArgs) IDs() []string {
+	if a.EmailID == "" {
+		return a.EmailIDs
+	}
+	return append([]string{a.EmailID}, a.EmailIDs...)
 }
 
 // Kind names the job.

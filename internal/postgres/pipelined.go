@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -84,6 +85,7 @@ func (p *pipelined) QueryRow(ctx context.Context, sql string, args ...any) pgx.R
 // flush inserts the queued River jobs with one statement, then sends the queued writes in one
 // round trip (a COMMIT queued last ends the transaction with them).
 func (p *pipelined) flush(ctx context.Context, db *DB) error {
+	p.jobs = mergeEmailJobs(p.jobs)
 	if len(p.jobs) > 0 {
 		if _, err := db.river.InsertManyTx(ctx, p.tx, p.jobs); err != nil {
 			return fmt.Errorf("enqueue %d jobs: %w", len(p.jobs), err)
@@ -101,4 +103,34 @@ func (p *pipelined) flush(ctx context.Context, db *DB) error {
 		}
 	}
 	return nil
+}
+
+// mergeEmailJobs merges the single-email send_email jobs of each tenant (a batch of automatic
+// cases queues one per officer per case) into jobs of up to notify.EmailsPerJob emails, in
+// their order, at the place of the tenant's first; other jobs keep theirs. Every email is still
+// sent at least once (SendEmailWorker), by a fraction of the jobs: each job is a River row to
+// insert, fetch and complete, which cost more than the sending of a logged email.
+func mergeEmailJobs(jobs []river.InsertManyParams) []river.InsertManyParams {
+	out := jobs[:0:0]
+	open := map[string]int{} // tenant → its merged job in out that still has room
+	for _, j := range jobs {
+		a, ok := j.Args.(notify.SendEmailArgs)
+		if !ok || a.EmailID == "" || len(a.EmailIDs) > 0 {
+			out = append(out, j)
+			continue
+		}
+		if i, ok := open[a.TenantID]; ok {
+			m := out[i].Args.(notify.SendEmailArgs)
+			m.EmailIDs = append(m.EmailIDs, a.EmailID)
+			out[i].Args = m
+			if len(m.EmailIDs) == notify.EmailsPerJob {
+				delete(open, a.TenantID)
+			}
+			continue
+		}
+		open[a.TenantID] = len(out)
+		out = append(out, river.InsertManyParams{Args: notify.SendEmailArgs{TenantID: a.TenantID, EmailIDs: []string{a.EmailID}},
+			InsertOpts: j.InsertOpts})
+	}
+	return out
 }
