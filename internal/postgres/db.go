@@ -103,9 +103,9 @@ func (db *DB) inTenant(ctx context.Context, tenant tenancy.TenantID, fn func(pgx
 // to its Sync is one implicit transaction, so the setting (local) applies to them and to
 // nothing after, and they commit or fail together. For the side-effect workers' short reads
 // and writes, which inTenant spent four round trips or more on (BEGIN, the setting, each
-// statement, COMMIT): at a few hundred emails and webhooks a second those round trips were
-// most of what a delivery cost (docs/webhooks.md "Throughput"). b's callbacks run as its
-// results arrive.
+// statement, COMMIT), each a wake-up of both processes; at a few hundred emails and webhooks
+// a second they add up (docs/webhooks.md "Throughput"). b's callbacks run as its results
+// arrive.
 func (db *DB) inTenantBatch(ctx context.Context, tenant tenancy.TenantID, b *pgx.Batch) error {
 	full := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, 1+b.Len())}
 	full.Queue("select set_config('app.tenant_id', $1, true)", string(tenant))

@@ -109,7 +109,7 @@ func (p *pipelined) flush(ctx context.Context, db *DB) error {
 // cases queues one per officer per case) into jobs of up to notify.EmailsPerJob emails, in
 // their order, at the place of the tenant's first; other jobs keep theirs. Every email is still
 // sent at least once (SendEmailWorker), by a fraction of the jobs: each job is a River row to
-// insert, fetch and complete, which cost more than the sending of a logged email.
+// insert, fetch and complete (docs/webhooks.md "Throughput").
 func mergeEmailJobs(jobs []river.InsertManyParams) []river.InsertManyParams {
 	out := jobs[:0:0]
 	open := map[string]int{} // tenant → its merged job in out that still has room
