@@ -223,47 +223,31 @@ const recordAttemptSQL = `with u as (update webhook_deliveries set status = $4, 
 // transaction, at d.NextAttemptAt: the retry schedule lives in the database and survives a
 // restart. Errors: INTERNAL.
 func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
+	var code *int
+	if a.StatusCode != 0 {
+		code = &a.StatusCode
+	}
+	args := []any{string(d.TenantID), d.ID, prevAttempts, d.Status, d.Attempts, d.LastStatusCode, d.LastError,
+		d.NextAttemptAt, d.DeliveredAt, d.DeadAt, a.Number, code, a.Error, a.Duration.Milliseconds(), a.At}
 	recorded := false
 	if d.Status != webhook.StatusFailed || d.NextAttemptAt == nil {
 		// Nothing to enqueue (delivered, or dead): one statement, one round trip.
-		var code *int
-		if a.StatusCode != 0 {
-			code = &a.StatusCode
-		}
 		b := &pgx.Batch{}
-		b.Queue(recordAttemptSQL, string(d.TenantID), d.ID, prevAttempts, d.Status, d.Attempts, d.LastStatusCode, d.LastError,
-			d.NextAttemptAt, d.DeliveredAt, d.DeadAt, a.Number, code, a.Error, a.Duration.Milliseconds(), a.At).
-			Exec(func(tag pgconn.CommandTag) error {
-				recorded = tag.RowsAffected() == 1
-				return nil
-			})
+		b.Queue(recordAttemptSQL, args...).Exec(func(tag pgconn.CommandTag) error {
+			recorded = tag.RowsAffected() == 1
+			return nil
+		})
 		if err := s.db.inTenantBatch(ctx, d.TenantID, b); err != nil {
 			return false, fmt.Errorf("record webhook attempt: %w", err)
 		}
 		return recorded, nil
 	}
 	err := s.db.inTenant(ctx, d.TenantID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `update webhook_deliveries set status = $4, attempts = $5, last_status_code = $6, last_error = $7,
-			next_attempt_at = $8, delivered_at = $9, dead_at = $10
-			where tenant_id = $1 and id = $2 and attempts = $3 and status in ('PENDING', 'FAILED')`,
-			string(d.TenantID), d.ID, prevAttempts, d.Status, d.Attempts, d.LastStatusCode, d.LastError, d.NextAttemptAt,
-			d.DeliveredAt, d.DeadAt)
+		tag, err := tx.Exec(ctx, recordAttemptSQL, args...)
 		if err != nil {
 			return fmt.Errorf("record webhook attempt: %w", err)
 		}
-		if tag.RowsAffected() == 0 {
-			return nil
-		}
-		recorded = true
-		var code *int
-		if a.StatusCode != 0 {
-			code = &a.StatusCode
-		}
-		if _, err := tx.Exec(ctx, `insert into webhook_attempts (tenant_id, delivery_id, attempt, status_code, error, duration_ms, attempted_at)
-			values ($1, $2, $3, $4, $5, $6, $7)`, string(d.TenantID), d.ID, a.Number, code, a.Error, a.Duration.Milliseconds(), a.At); err != nil {
-			return fmt.Errorf("insert webhook attempt: %w", err)
-		}
-		if d.Status != webhook.StatusFailed || d.NextAttemptAt == nil {
+		if recorded = tag.RowsAffected() == 1; !recorded {
 			return nil
 		}
 		opts := &river.InsertOpts{}
@@ -272,7 +256,10 @@ func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, pr
 		}
 		return s.db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: d.TenantID, Attempt: d.Attempts}, deliverOpts(opts))
 	})
-	return recorded, err
+	if err != nil {
+		return false, err
+	}
+	return recorded, nil
 }
 
 // Attempts returns the recorded attempts of a delivery, in order. Errors: INTERNAL.
