@@ -32,12 +32,21 @@ const immediateReschedule = time.Second
 
 // getEndpoint reads the tenant's endpoint; the signing secret is stored sealed (sealer.go).
 func (db *DB) getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
-	q := "select url, secret, updated_at from webhook_endpoints where tenant_id = $1"
+	q := endpointSQL
 	if lock {
 		q += " for update"
 	}
+	return db.scanEndpoint(tenantID, tx.QueryRow(ctx, q, string(tenantID)))
+}
+
+// endpointSQL reads a tenant's webhook endpoint ($1), its secret sealed (scanEndpoint opens it).
+const endpointSQL = "select url, secret, updated_at from webhook_endpoints where tenant_id = $1"
+
+// scanEndpoint reads endpointSQL's row, the secret opened; no row is the zero endpoint (webhooks
+// off).
+func (db *DB) scanEndpoint(tenantID tenancy.TenantID, row pgx.Row) (webhook.Endpoint, error) {
 	var e webhook.Endpoint
-	err := tx.QueryRow(ctx, q, string(tenantID)).Scan(&e.URL, &e.Secret, &e.UpdatedAt)
+	err := row.Scan(&e.URL, &e.Secret, &e.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return webhook.Endpoint{}, nil
 	} else if err != nil {
@@ -188,24 +197,14 @@ func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id s
 			r, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[deliveryRow])
 			return mapErr(err, "webhook delivery")
 		})
-	b.Queue("select url, secret, updated_at from webhook_endpoints where tenant_id = $1", string(tenantID)).
-		QueryRow(func(row pgx.Row) error {
-			if err := row.Scan(&e.URL, &e.Secret, &e.UpdatedAt); err != nil && !errors.Is(err, pgx.ErrNoRows) {
-				return err
-			}
-			return nil
-		})
+	b.Queue(endpointSQL, string(tenantID)).QueryRow(func(row pgx.Row) (err error) {
+		e, err = s.db.scanEndpoint(tenantID, row)
+		return err
+	})
 	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
 		return webhook.Delivery{}, "", err
 	}
-	if e.Secret == "" { // no endpoint any more (getEndpoint's answer)
-		return toDelivery(r), "", nil
-	}
-	secret, err := s.db.seal.openText(tenantID, e.Secret)
-	if err != nil {
-		return webhook.Delivery{}, "", err
-	}
-	return toDelivery(r), secret, nil
+	return toDelivery(r), e.Secret, nil
 }
 
 // recordAttemptSQL is RecordAttempt's update and attempt in one statement: the attempt is
