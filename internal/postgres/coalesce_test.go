@@ -14,7 +14,7 @@ import (
 
 // TestCaseWritesCoalesce writes 27 automatic cases for each of two tenants through the
 // screening commit's pipelined writer: the per-case inserts go as multi-row inserts (27 rows in
-// chunks of 16, 8, 2 and 1), each tenant's rows under its own setting, and every case has its
+// one statement a table), each tenant's rows under its own setting, and every case has its
 // CASE_CREATED event (in case-number order) and its audit record.
 func TestCaseWritesCoalesce(t *testing.T) {
 	t.Parallel()
@@ -23,9 +23,10 @@ func TestCaseWritesCoalesce(t *testing.T) {
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	sent, err := db.CaseWritesForTest(ctx, []tenancy.TenantID{a.ID, b.ID}, 27)
 	require.NoError(t, err)
-	// Per tenant: its switch, then cases, case_events and audit_events in 4 chunks each (27 rows:
-	// 16 + 8 + 2 + 1); then COMMIT. One statement per row would be 2 × (1 + 3 × 27) + 1 = 165.
-	require.Equal(t, 2*(1+3*4)+1, sent)
+	// Per tenant: its switch, then cases, case_events and audit_events in one statement each (27
+	// rows); then COMMIT. One statement per row would be 2 × (1 + 3 × 27) + 1 = 165, the
+	// power-of-two chunks (16 + 8 + 2 + 1) were 2 × (1 + 3 × 4) + 1 = 27.
+	require.Equal(t, 2*(1+3*1)+1, sent)
 	for _, ten := range []tenancy.TenantID{a.ID, b.ID} {
 		var ncases, nevents, naudit int
 		var ordered bool
@@ -65,10 +66,10 @@ func TestCaseEffectsCoalesce(t *testing.T) {
 	}
 	sent, err := db.CaseWritesForTest(ctx, []tenancy.TenantID{a.ID, b.ID}, 27)
 	require.NoError(t, err)
-	// Per tenant: its switch; cases, case_events, audit_events and the deliveries in 4 chunks each
-	// (27 rows: 16 + 8 + 2 + 1); emails and notifications in 4 each (54 rows: 32 + 16 + 4 + 2);
-	// then COMMIT. One statement per email and delivery would be 2 × (1 + 3 × 4 + 4 + 54 + 27) + 1.
-	require.Equal(t, 2*(1+6*4)+1, sent)
+	// Per tenant: its switch; cases, case_events, audit_events and the deliveries in one statement
+	// each (27 rows); emails and notifications in two each (54 rows: maxChunk 32 and 22); then
+	// COMMIT.
+	require.Equal(t, 2*(1+4*1+2*2)+1, sent)
 	for _, ten := range []tenancy.TenantID{a.ID, b.ID} {
 		var emails, notes, deliveries, pending, jobs int
 		err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
