@@ -10,6 +10,10 @@ import (
 // NewParams is the body of a case creation (service-spec.md 4.2 POST /cases), plus the flag that
 // tells automatic creation by screening from manual creation.
 type NewParams struct {
+	// ID, when set, is the case's id; New makes one otherwise. The screening commit sets it
+	// ahead, so that the report drafts it writes in the same round trip as the transaction can
+	// link an STR to its case.
+	ID                      string
 	TenantID                tenancy.TenantID
 	Type                    string
 	Priority                string
@@ -71,8 +75,12 @@ func New(p NewParams, a Actor, caseNumber string) (Case, Effects, error) {
 		return Case{}, Effects{}, err
 	}
 
+	id := p.ID
+	if id == "" {
+		id = NewID(PrefixCase)
+	}
 	c := Case{
-		ID:                      NewID(PrefixCase),
+		ID:                      id,
 		TenantID:                p.TenantID,
 		CaseNumber:              caseNumber,
 		Type:                    p.Type,

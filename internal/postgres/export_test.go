@@ -143,7 +143,15 @@ func (s *ScreeningStore) DraftReportsForTest(ctx context.Context, tenant tenancy
 		for i, r := range recs {
 			reqs[i] = &saveReq{rec: r}
 		}
-		if err := s.draftReports(ctx, tx, w, tenant, reqs); err != nil {
+		b := &pgx.Batch{}
+		plan, err := s.queueDrafts(b, tenant, reqs, s.db.now().UTC())
+		if err != nil {
+			return err
+		}
+		if err := tx.SendBatch(ctx, b).Close(); err != nil {
+			return err
+		}
+		if err := s.draftEffects(ctx, w, tenant, plan); err != nil {
 			return err
 		}
 		return w.flush(ctx, s.db)

@@ -21,9 +21,9 @@ import (
 
 // The automatic drafting of regulatory reports in the screening's own transaction (issue 14,
 // docs/reports.md "Drafting"). It costs nothing unless a verdict carries GENERATE_CTR,
-// GENERATE_FTR or GENERATE_SAR: then one more round trip, of one upsert per (customer, type,
-// day) key, that adds the transaction to the day's open draft or starts it. The upsert takes the
-// draft's row lock until the batch commits, never a read-modify-write.
+// GENERATE_FTR or GENERATE_SAR: then an upsert per (customer, type, day) key, sent with the
+// batch's insert in its round trip, that adds the transaction to the day's open draft or starts
+// it. The upsert takes the draft's row lock until the batch commits, never a read-modify-write.
 
 // reportActions maps a verdict action to the report it drafts. GENERATE_SAR on a screened
 // transaction drafts an STR: the NFIU's report of a suspicious transaction (a SAR, of activity
@@ -81,11 +81,15 @@ func ruleIDsFor(res screening.Result, action string) []string {
 // the draft with the tenant's deadline for the type: one statement for the batch (input arrays
 // $2..$11 by ordinality, keys unique within the statement, inserted in the order given so that
 // concurrent committers lock drafts in one order), returning per input its draft, whether this
-// statement started it (xmax = 0) and the deadline. The rules travel as JSON arrays.
+// statement started it (xmax = 0) and the deadline. The rules travel as JSON arrays. It runs
+// in the insert's round trip, before the batch knows which of its transactions were stored: an
+// input whose transaction row does not exist (a duplicate's id, never inserted) drafts nothing
+// and returns no row.
 const upsertDraftsSQL = `with input as (
-	select * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[],
+	select i.* from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::date[], $7::text[], $8::text[], $9::text[],
 		$10::timestamptz[], $11::int[], $12::uuid[]) with ordinality
 		as i(id, typ, customer, name, day, case_id, rules, reason, eod, default_hours, tx_id, ord)
+	where exists (select from transactions t where t.tenant_id = $1 and t.id = i.tx_id)
 ), rep as (
 	insert into reports (id, tenant_id, type, status, origin, customer_account, customer_name, report_day, aggregating,
 		case_id, rules, reason, deadline_at, created_at, updated_at)
@@ -108,10 +112,26 @@ const upsertDraftsSQL = `with input as (
 )
 select ord, id, inserted, deadline_at from matched`
 
-// draftReports upserts the drafts that reqs' verdicts call for (those stored without error),
-// after their cases were numbered (an STR links its transaction's case), and queues on w the
-// report.created webhook and audit record of each draft it started.
-func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq) error {
+// draftPlan is what queueDrafts queued and draftEffects needs: a key per (screening, report
+// type) and, once the batch has run, the result of its upsert.
+type draftPlan struct {
+	keys    []draftKey
+	results []draftResult
+	at      time.Time
+}
+
+type draftResult struct {
+	id       string
+	inserted bool
+	deadline time.Time
+}
+
+// queueDrafts queues on b, after reqs' insert and in its round trip, the upserts of the drafts
+// that reqs' verdicts call for, and returns their plan (nil when none does). Which of reqs the
+// insert stored is not known yet: the statement drafts only those whose transaction row exists
+// (a duplicate's or a re-screened record's id was never inserted), and links an STR to the case
+// its screening opens (saveReq.newCaseID, assigned ahead).
+func (s *ScreeningStore) queueDrafts(b *pgx.Batch, tenant tenancy.TenantID, reqs []*saveReq, now time.Time) (*draftPlan, error) {
 	var keys []draftKey
 	for _, r := range reqs {
 		if r.err != nil || !needsReport(r.rec) {
@@ -129,7 +149,7 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 		}
 	}
 	if len(keys) == 0 {
-		return nil
+		return nil, nil
 	}
 	// One lock order for every committer: concurrent batches upserting the same drafts wait
 	// for each other instead of deadlocking.
@@ -143,13 +163,7 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 		}
 		return a.day.Before(b.day)
 	})
-	now := s.db.now().UTC()
-	type result struct {
-		id       string
-		inserted bool
-		deadline time.Time
-	}
-	results := make([]result, len(keys))
+	plan := &draftPlan{keys: keys, results: make([]draftResult, len(keys)), at: now}
 	// One statement per round of distinct keys: a draft's key twice in one batch (two of one
 	// account's transactions on one day) would be a row the upsert affects twice, so its second
 	// transaction goes in the next round's statement, which sees the first's row. Sorted, a
@@ -167,7 +181,6 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 		}
 		rounds[r] = append(rounds[r], i)
 	}
-	b := &pgx.Batch{}
 	for _, round := range rounds {
 		n := len(round)
 		ids, typs, customers, names, cases := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
@@ -178,7 +191,7 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 			rec := k.req.rec
 			js, err := json.Marshal(nonNil(k.rules))
 			if err != nil {
-				return fmt.Errorf("draft reports: %w", err)
+				return nil, fmt.Errorf("draft reports: %w", err)
 			}
 			ids[j], typs[j], customers[j], names[j], cases[j] = reports.NewID("rpt_"), k.typ, k.customer, rec.Tx.SenderName, caseIDFor(k)
 			rules[j], txIDs[j] = string(js), rec.ID
@@ -187,40 +200,46 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 		}
 		txUIDs, err := parseUUIDs(txIDs)
 		if err != nil {
-			return fmt.Errorf("draft reports: %w", err)
+			return nil, fmt.Errorf("draft reports: %w", err)
 		}
 		b.Queue(upsertDraftsSQL, string(tenant), ids, typs, customers, names, days, cases, rules, reasons, eods, hours, txUIDs, now).
 			Query(func(rows pgx.Rows) error {
 				for rows.Next() {
 					var ord int64
-					var res result
+					var res draftResult
 					if err := rows.Scan(&ord, &res.id, &res.inserted, &res.deadline); err != nil {
 						return err
 					}
 					if ord < 1 || int(ord) > n {
 						return fmt.Errorf("draft row %d of %d", ord, n)
 					}
-					results[round[ord-1]] = res
+					plan.results[round[ord-1]] = res
 				}
 				return rows.Err()
 			})
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return fmt.Errorf("draft reports: %w", err)
+	return plan, nil
+}
+
+// draftEffects queues on w the report.created webhook, timeline entry and audit record of each
+// draft that plan's upserts started (plan may be nil).
+func (s *ScreeningStore) draftEffects(ctx context.Context, w *pipelined, tenant tenancy.TenantID, plan *draftPlan) error {
+	if plan == nil {
+		return nil
 	}
-	for i, k := range keys {
-		res := results[i]
+	for i, k := range plan.keys {
+		res := plan.results[i]
 		if !res.inserted {
 			continue
 		}
 		r := &reports.Report{ID: res.id, TenantID: tenant, Type: k.typ, Status: reports.StatusDraft, CustomerAccount: k.customer,
 			CaseID: caseIDFor(k), DeadlineAt: res.deadline, TransactionIDs: []string{k.req.rec.ID}}
 		if _, err := w.Exec(ctx, `insert into report_events (id, tenant_id, report_id, action, note, created_at)
-			values ($1, $2, $3, 'CREATED', 'drafted by screening', $4)`, reports.NewID("revt_"), string(tenant), r.ID, now); err != nil {
+			values ($1, $2, $3, 'CREATED', 'drafted by screening', $4)`, reports.NewID("revt_"), string(tenant), r.ID, plan.at); err != nil {
 			return err
 		}
 		if err := insertAudit(ctx, w, audit.Event{TenantID: tenant, Actor: audit.System, Action: "report.created",
-			ResourceType: "report", ResourceID: r.ID, After: reports.Summary(r)}, now); err != nil {
+			ResourceType: "report", ResourceID: r.ID, After: reports.Summary(r)}, plan.at); err != nil {
 			return err
 		}
 		if err := s.db.queueWebhook(ctx, w, tenant, reports.EventReportCreated, reports.Summary(r)); err != nil {
@@ -230,10 +249,10 @@ func (s *ScreeningStore) draftReports(ctx context.Context, tx pgx.Tx, w *pipelin
 	return nil
 }
 
-// caseIDFor links an STR to the case its screening opened.
+// caseIDFor links an STR to the case its screening opens.
 func caseIDFor(k draftKey) string {
 	if k.typ == reports.TypeSTR {
-		return k.req.caseID
+		return k.req.newCaseID
 	}
 	return ""
 }

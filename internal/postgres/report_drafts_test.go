@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/rules"
@@ -32,19 +33,69 @@ func TestDraftReportsSameKeyInOneBatch(t *testing.T) {
 		directInsert(ctx, t, db, ten.ID, r)
 		recs = append(recs, r)
 	}
-	require.NoError(t, st.DraftReportsForTest(ctx, ten.ID, recs))
-	count := func(q string) int {
+	count := func(q string, args ...any) int {
 		var n int
 		require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
 				return err
 			}
-			return tx.QueryRow(ctx, q).Scan(&n)
+			return tx.QueryRow(ctx, q, args...).Scan(&n)
 		}))
 		return n
 	}
+	// The drafts are of stored transactions only (the upsert checks each id): the records take
+	// the ids directInsert gave their rows.
+	for _, r := range recs {
+		require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, "select id::text from transactions where external_id = $1", r.Tx.ExternalID).Scan(&r.ID)
+		}))
+	}
+	require.NoError(t, st.DraftReportsForTest(ctx, ten.ID, recs))
 	require.Equal(t, 1, count(`select count(*) from reports where type = 'CTR' and customer_account = '5100000001'`))
 	require.Equal(t, 3, count(`select count(*) from report_transactions rt join reports r on r.id = rt.report_id
 		where r.customer_account = '5100000001'`))
 	require.Equal(t, 1, count(`select count(*) from reports where type = 'CTR' and customer_account = '5100000002'`))
+}
+
+// TestDraftReportsOfStoredTransactionsOnly: the drafts are upserted in the insert's own round
+// trip, before the batch knows which of its records were stored. A second screening of a stored
+// externalId (a duplicate, answered with the original verdict) whose verdict calls for a CTR
+// adds nothing to the day's CTR, and an STR is linked to the case its screening opened.
+func TestDraftReportsOfStoredTransactionsOnly(t *testing.T) {
+	t.Parallel()
+	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
+	ten := pgtest.Tenant(ctx, t, db)
+	save := func(r *screening.Record) (string, error) {
+		p, err := st.Prefetch(ctx, r.Tx, false)
+		require.NoError(t, err)
+		r.History = p.History
+		return st.Save(ctx, r)
+	}
+	first := record(ten.ID, "draft-dup", "AML_ALERT")
+	first.Result.Actions = []string{rules.ActionGenerateCTR, rules.ActionGenerateSAR}
+	caseID, err := save(first)
+	require.NoError(t, err)
+	require.NotEmpty(t, caseID)
+	again := record(ten.ID, "draft-dup", "AML_ALERT")
+	again.Result.Actions = []string{rules.ActionGenerateCTR, rules.ActionGenerateSAR}
+	_, err = save(again)
+	require.Equal(t, apperr.DuplicateExternalID, apperr.CodeOf(err), "%v", err)
+
+	var txIDs []string
+	var strCase string
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
+			return err
+		}
+		if err := tx.QueryRow(ctx, `select array_agg(rt.transaction_id::text) from report_transactions rt
+			join reports r on r.id = rt.report_id where r.type = 'CTR'`).Scan(&txIDs); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `select case_id from reports where type = 'STR'`).Scan(&strCase)
+	}))
+	require.Equal(t, []string{first.ID}, txIDs, "the duplicate's record was never stored")
+	require.Equal(t, caseID, strCase)
 }

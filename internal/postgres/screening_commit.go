@@ -29,8 +29,11 @@ type saveReq struct {
 	queued time.Time
 	rec    *screening.Record
 	caseID string
-	err    error
-	done   chan struct{}
+	// newCaseID is the id of the case rec opens if it is stored, assigned before the insert
+	// (queueEffectReads) so that its report drafts can link it in the same round trip.
+	newCaseID string
+	err       error
+	done      chan struct{}
 }
 
 // groupCommitter stores concurrent screenings in shared database transactions: with
@@ -154,8 +157,8 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 	}
 	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
 	// One transaction in three round trips: BEGIN with the first tenant's insert and, per tenant,
-	// the reads its effects need queued with its insert; the River jobs; the effects' writes
-	// with COMMIT (a batch that drafts reports takes one more, draftReports).
+	// the reads and report drafts its effects need queued with its insert; the River jobs; the
+	// effects' writes with COMMIT.
 	tx := connTx{c: c}
 	begun := false
 	defer func() {
@@ -177,7 +180,7 @@ func (s *ScreeningStore) commit(ctx context.Context, conn *tenantConn, batch []*
 		if err := s.commitTenant(ctx, tx, t, byTenant[t], now, setLocal, queueReads); err != nil {
 			return err
 		}
-		if err := s.sideEffects(ctx, tx, w, t, byTenant[t], reads); err != nil {
+		if err := s.sideEffects(ctx, w, t, byTenant[t], reads); err != nil {
 			return err
 		}
 	}
@@ -313,17 +316,20 @@ type effectReads struct {
 	taken, last int
 	officers    []userRow
 	url         string
+	drafts      *draftPlan // the report drafts queued with the insert (report_drafts.go)
 }
 
 // queueEffectReads queues on b, after reqs' insert, what their side effects read: the case
-// numbers (see effectReads), the compliance officers and the webhook URL. Nothing when none of
-// reqs needs an effect.
+// numbers (see effectReads), the compliance officers and the webhook URL; and the upserts of
+// their report drafts (queueDrafts), for which it assigns the ids of the cases they would open.
+// Nothing when none of reqs needs an effect.
 func (s *ScreeningStore) queueEffectReads(b *pgx.Batch, tenant tenancy.TenantID, reqs []*saveReq, e *effectReads) error {
 	effects := false
 	for _, r := range reqs {
 		effects = effects || needsEffects(r.rec)
 		if r.rec.Case != nil {
 			e.taken++
+			r.newCaseID = cases.NewID(cases.PrefixCase)
 		}
 	}
 	if !effects {
@@ -350,7 +356,11 @@ func (s *ScreeningStore) queueEffectReads(b *pgx.Batch, tenant tenancy.TenantID,
 		}
 		return nil
 	})
-	return nil
+	// After the case numbers, as when the drafts had a round trip of their own: every
+	// committer that takes both locks takes them in one order.
+	var err error
+	e.drafts, err = s.queueDrafts(b, tenant, reqs, e.actor.At)
+	return err
 }
 
 // giveBackCaseNumbersSQL returns case numbers taken and not used to the (tenant, year) counter;
@@ -360,8 +370,9 @@ const giveBackCaseNumbersSQL = `update case_counters set last_value = last_value
 // sideEffects queues on w what the newly stored screenings of reqs cause (those commitTenant
 // left without error): their automatic cases (numbered from the numbers e took, each case with
 // its timeline, audit, case.created webhook, officers' email and dashboard notification), their
-// transaction.screened webhooks and their retro-screening jobs, with e's reads.
-func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq, e *effectReads) error {
+// transaction.screened webhooks, the effects of the report drafts e queued, and their
+// retro-screening jobs, with e's reads.
+func (s *ScreeningStore) sideEffects(ctx context.Context, w *pipelined, tenant tenancy.TenantID, reqs []*saveReq, e *effectReads) error {
 	var stored, withCase []*saveReq
 	var params []cases.NewParams
 	for _, r := range reqs {
@@ -372,7 +383,7 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipeline
 		if c := r.rec.Case; c != nil {
 			id := r.rec.ID
 			withCase = append(withCase, r)
-			params = append(params, cases.NewParams{Type: c.Type, Priority: c.Priority, Title: c.Title,
+			params = append(params, cases.NewParams{ID: r.newCaseID, Type: c.Type, Priority: c.Priority, Title: c.Title,
 				Description: c.Description, RelatedTransactionID: &id, Tags: []string{"screening"}})
 		}
 	}
@@ -403,7 +414,7 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, tx pgx.Tx, w *pipeline
 			r.caseID = cs[i].ID
 		}
 	}
-	if err := s.draftReports(ctx, tx, w, tenant, stored); err != nil { // report_drafts.go
+	if err := s.draftEffects(ctx, w, tenant, e.drafts); err != nil { // report_drafts.go
 		return err
 	}
 	for _, r := range stored {
