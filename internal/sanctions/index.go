@@ -88,6 +88,8 @@ type Index struct {
 	// weights maps the hash of a canonical token to its rarity weight (weightOf).
 	weights map[uint64]float32
 	seed    maphash.Seed
+	// cache remembers the answers of recent searches through the matcher (search_cache.go).
+	cache   *searchCache
 	scratch sync.Pool
 }
 
@@ -156,7 +158,7 @@ const (
 // NewIndex builds an index over entries (primary names and every alias).
 // The entries are copied; names that normalise to nothing are skipped.
 func NewIndex(entries []Entry) *Index {
-	idx := &Index{entries: append([]Entry(nil), entries...), seed: maphash.MakeSeed()}
+	idx := &Index{entries: append([]Entry(nil), entries...), seed: maphash.MakeSeed(), cache: newSearchCache()}
 	for ei := range idx.entries {
 		e := &idx.entries[ei]
 		idx.addName(int32(ei), -1, false, e.Name)

@@ -144,7 +144,7 @@ func (t *tenantIndex) rebuild() {
 // the global lists only.
 func (m *Matcher) Search(tenantID tenancy.TenantID, q Query) []Match {
 	q = q.normalized()
-	out := m.global.Load().Search(q)
+	out := m.global.Load().searchCached(q)
 	if tenantID == "" {
 		return out
 	}
@@ -152,7 +152,7 @@ func (m *Matcher) Search(tenantID tenancy.TenantID, q Query) []Match {
 	if !ok {
 		return out
 	}
-	out = append(out, v.(*tenantIndex).idx.Load().Search(q)...)
+	out = append(out, v.(*tenantIndex).idx.Load().searchCached(q)...)
 	sortMatches(out)
 	if len(out) > q.Limit {
 		out = out[:q.Limit]
