@@ -129,7 +129,9 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	out.Grow(len(body) + 32)
 	out.WriteString(`{"success":true,"data":`)
 	// protojson varies its whitespace on purpose; answers are compacted so they are stable.
-	if err := json.Compact(&out, body); err != nil {
+	if strings.HasPrefix(rec.header.Get("Content-Type"), "application/json") {
+		out.Write(appendCompact(out.AvailableBuffer(), body))
+	} else if err := json.Compact(&out, body); err != nil {
 		out.Write(body)
 	}
 	out.WriteString("}")
