@@ -187,13 +187,14 @@ measure() {
   statements "$name"
 }
 # statements NAME: with pg_stat_statements loaded (PG_EXTRA_OPTS, see above), the step's
-# statements by total time, per screening answered, into NAME.statements.txt; then a reset.
+# statements by total time, per screening answered, into NAME.statements.txt (with the times
+# each was planned: 0 unless pg_stat_statements.track_planning is on); then a reset.
 statements() {
   [ "$STATEMENTS" = 1 ] || return 0
   local answered
   answered=$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(max(j["outcomes"].get("ok", 0), 1))' "$OUT/$1.json")
-  psql "$DB_URL" -Atc "select format('%8s us/screening %9s calls %8s us/call  %s', round((total_exec_time * 1000 / $answered)::numeric, 1),
-      calls, round((total_exec_time * 1000 / greatest(calls, 1))::numeric, 1), left(regexp_replace(query, '\s+', ' ', 'g'), 160))
+  psql "$DB_URL" -Atc "select format('%8s us/screening %9s calls %8s us/call %9s plans  %s', round((total_exec_time * 1000 / $answered)::numeric, 1),
+      calls, round((total_exec_time * 1000 / greatest(calls, 1))::numeric, 1), plans, left(regexp_replace(query, '\s+', ' ', 'g'), 160))
     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
     order by total_exec_time desc limit ${STATEMENTS_LIMIT:-30}" >"$OUT/$1.statements.txt"
   psql "$DB_URL" -qAtc "select pg_stat_statements_reset()" >/dev/null
