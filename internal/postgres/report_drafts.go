@@ -134,7 +134,7 @@ type draftResult struct {
 func (s *ScreeningStore) queueDrafts(b *pgx.Batch, tenant tenancy.TenantID, reqs []*saveReq, now time.Time) (*draftPlan, error) {
 	var keys []draftKey
 	for _, r := range reqs {
-		if r.err != nil || !needsReport(r.rec) {
+		if !needsReport(r.rec) { // stored or not, the statement decides (below)
 			continue
 		}
 		seen := map[string]bool{}
