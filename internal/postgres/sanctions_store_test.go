@@ -172,3 +172,55 @@ func currentVersion(t *testing.T, db *postgres.DB, list string) sanctions.ListVe
 	t.Fatalf("no current version of %s", list)
 	return sanctions.ListVersion{}
 }
+
+// TestSanctionsLoadAllKeepsCurrentIndex: LoadAll runs at start-up and again on the listener's
+// first connection. When the global lists' current versions are the ones in memory, the second
+// keeps the index it has (rebuilding the OFAC and UN index costs about a second of CPU while a
+// new replica is already screening); a new version is read and indexed, and a tenant's
+// watchlist entry added meanwhile is loaded either way. A database of its own, so that no
+// parallel test changes the global lists between the loads.
+func TestSanctionsLoadAllKeepsCurrentIndex(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.Fresh(t)
+	tenant := pgtest.Tenant(ctx, t, db)
+	list := "UN-K" + strings.ToUpper(uuid.NewString()[:8])
+	un := sharedFile(t, "un_sc/2026-02-27/consolidated.xml")
+	primary, replica := newSanctionsService(db), newSanctionsService(db)
+	_, err := primary.Import(ctx, sanctions.ImportParams{List: list, Format: sanctions.FormatUNXML,
+		Files: []sanctions.SourceFile{{Name: "consolidated.xml", Data: un}}})
+	require.NoError(t, err)
+	found := func(tid tenancy.TenantID, name string) bool {
+		ms, err := replica.Screen(ctx, tid, sanctions.ScreenParams{Name: name, Threshold: 0.95})
+		require.NoError(t, err)
+		return len(ms) > 0
+	}
+
+	require.NoError(t, replica.LoadAll(ctx))
+	first := replica.Matcher().Global()
+	require.True(t, found(tenant.ID, "Eric Badege"))
+
+	// A tenant's entry added by another replica, with no notification received here.
+	actor := audit.Actor{ID: tenant.AdminID, Type: audit.ActorUser}
+	w, err := primary.CreateWatchlist(ctx, tenant.ID, actor, "Internal "+list, sanctions.ListTypeInternal)
+	require.NoError(t, err)
+	_, err = primary.AddEntry(ctx, tenant.ID, actor, w.ID, sanctions.NewWatchlistEntry{Name: "Obinna Chukwuemeka Okafor", Reference: "CUST-9"})
+	require.NoError(t, err)
+	require.False(t, found(tenant.ID, "Obinna Chukwuemeka Okafor"))
+
+	require.NoError(t, replica.LoadAll(ctx))
+	require.Same(t, first, replica.Matcher().Global(), "the same versions: the index is kept")
+	require.True(t, found(tenant.ID, "Obinna Chukwuemeka Okafor"), "the tenant's watchlist is reloaded")
+	require.Equal(t, sanctions.HealthOK, replica.Health(ctx))
+
+	// A new version (Eric Badege delisted) is read and indexed.
+	i := strings.Index(string(un), "<INDIVIDUAL>")
+	j := strings.Index(string(un), "</INDIVIDUAL>") + len("</INDIVIDUAL>")
+	_, err = primary.Import(ctx, sanctions.ImportParams{List: list, Format: sanctions.FormatUNXML,
+		Files: []sanctions.SourceFile{{Name: "consolidated.xml", Data: append(append([]byte{}, un[:i]...), un[j:]...)}}})
+	require.NoError(t, err)
+	require.NoError(t, replica.LoadAll(ctx))
+	require.NotSame(t, first, replica.Matcher().Global())
+	require.False(t, found(tenant.ID, "Eric Badege"))
+	require.Equal(t, primary.Matcher().Global().Len(), replica.Matcher().Global().Len())
+}
