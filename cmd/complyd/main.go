@@ -16,13 +16,17 @@ import (
 	"github.com/complyd/complyd/internal/requestid"
 )
 
-// defaultGCPercent is the garbage collector's target when GOGC is not set: the service's live
-// heap is small (the sanctions index and caches, about 70 MB) while the screening path
-// allocates some 70 MB/s at 3,000 screenings/s, so the runtime's default of 100 collects every
-// second, and each collection's marking slows every screening in flight. 1000 collects about
-// every ten seconds for a peak heap of under 1 GB; set GOGC (and GOMEMLIMIT in a container) to
-// choose otherwise (docs/configuration.md).
-const defaultGCPercent = 1000
+// defaultGCPercent is the garbage collector's target when GOGC is not set. The live heap is about
+// 100 MB (the sanctions index and caches) and the screening path allocates about 70 kB per
+// screening, so the runtime's default of 100 collects every couple of seconds at 1,000/s, and
+// each collection's marking slows every screening in flight. A high target has its own cost:
+// the heap grows to the target before the first collections reuse it, and every page it touches
+// for the first time is a page fault the kernel zeroes. At 1000 that growth (to 2 GB in one run)
+// took 14 % of the server's CPU in its first minute under load; at 400 the first minute costs
+// about 60 µs less per screening and later minutes the same, within the noise
+// (docs/screening.md "GC"). Set GOGC (and GOMEMLIMIT in a container) to choose otherwise
+// (docs/configuration.md).
+const defaultGCPercent = 400
 
 func main() {
 	if os.Getenv("GOGC") == "" {
