@@ -177,7 +177,8 @@ func currentVersion(t *testing.T, db *postgres.DB, list string) sanctions.ListVe
 // first connection. When the global lists' current versions are the ones in memory, the second
 // keeps the index it has (rebuilding the OFAC and UN index costs about a second of CPU while a
 // new replica is already screening); a new version is read and indexed, and a tenant's
-// watchlist entry added meanwhile is loaded either way. A database of its own, so that no
+// watchlist entry added meanwhile is loaded either way, and one deleted meanwhile (the
+// tenant's last) is forgotten. A database of its own, so that no
 // parallel test changes the global lists between the loads.
 func TestSanctionsLoadAllKeepsCurrentIndex(t *testing.T) {
 	t.Parallel()
@@ -204,7 +205,7 @@ func TestSanctionsLoadAllKeepsCurrentIndex(t *testing.T) {
 	actor := audit.Actor{ID: tenant.AdminID, Type: audit.ActorUser}
 	w, err := primary.CreateWatchlist(ctx, tenant.ID, actor, "Internal "+list, sanctions.ListTypeInternal)
 	require.NoError(t, err)
-	_, err = primary.AddEntry(ctx, tenant.ID, actor, w.ID, sanctions.NewWatchlistEntry{Name: "Obinna Chukwuemeka Okafor", Reference: "CUST-9"})
+	e, err := primary.AddEntry(ctx, tenant.ID, actor, w.ID, sanctions.NewWatchlistEntry{Name: "Obinna Chukwuemeka Okafor", Reference: "CUST-9"})
 	require.NoError(t, err)
 	require.False(t, found(tenant.ID, "Obinna Chukwuemeka Okafor"))
 
@@ -212,6 +213,14 @@ func TestSanctionsLoadAllKeepsCurrentIndex(t *testing.T) {
 	require.Same(t, first, replica.Matcher().Global(), "the same versions: the index is kept")
 	require.True(t, found(tenant.ID, "Obinna Chukwuemeka Okafor"), "the tenant's watchlist is reloaded")
 	require.Equal(t, sanctions.HealthOK, replica.Health(ctx))
+
+	// The tenant's last entry deleted by another replica, again unnoticed here: the tenant is
+	// no longer among the tenants with entries, and its entry must not stay in memory.
+	require.NoError(t, primary.DeleteEntry(ctx, tenant.ID, actor, w.ID, e.ID))
+	require.True(t, found(tenant.ID, "Obinna Chukwuemeka Okafor"))
+	require.NoError(t, replica.LoadAll(ctx))
+	require.False(t, found(tenant.ID, "Obinna Chukwuemeka Okafor"), "the deleted entry is forgotten")
+	require.Same(t, first, replica.Matcher().Global())
 
 	// A new version (Eric Badege delisted) is read and indexed.
 	i := strings.Index(string(un), "<INDIVIDUAL>")

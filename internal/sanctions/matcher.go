@@ -120,6 +120,21 @@ func (m *Matcher) SetTenantEntries(tenantID tenancy.TenantID, entries []Entry) {
 	t.rebuild()
 }
 
+// RetainTenants forgets the entries of every tenant for which keep is false.
+// LoadAll uses it for the tenants that no longer have any entry: their last
+// deletion's notification may have been lost, and they are not among the
+// tenants it reloads.
+func (m *Matcher) RetainTenants(keep func(tenancy.TenantID) bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.tenants.Range(func(k, _ any) bool {
+		if id := k.(tenancy.TenantID); !keep(id) {
+			m.tenants.Delete(id)
+		}
+		return true
+	})
+}
+
 func (m *Matcher) tenantLocked(id tenancy.TenantID) *tenantIndex {
 	if v, ok := m.tenants.Load(id); ok {
 		return v.(*tenantIndex)

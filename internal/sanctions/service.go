@@ -270,11 +270,14 @@ func (s *Service) loadAll(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list tenants: %w", err)
 	}
+	keep := make(map[tenancy.TenantID]bool, len(tenants))
 	for _, t := range tenants {
 		if err := s.ReloadTenant(ctx, t); err != nil {
 			return err
 		}
+		keep[t] = true
 	}
+	s.matcher.RetainTenants(func(t tenancy.TenantID) bool { return keep[t] })
 	s.suppressed.drop("")
 	return nil
 }
