@@ -190,12 +190,18 @@ func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Res
 	return res, nil
 }
 
-// runInline runs engine i on the calling goroutine; a verdict that comes back after the
-// engine's deadline counts as a missed deadline.
+// runInline runs engine i on the calling goroutine. A fail-open engine's verdict that comes back
+// after its deadline counts as a missed deadline: its stage is skipped and retro-screening covers
+// it, as when a raced engine misses its deadline. A fail-closed engine's late verdict stands: an
+// inline engine only computes, so it is late when the host did not schedule it (a 2-core host at
+// saturation left goroutines waiting past the 50 ms deadline), not because it hung, and its
+// verdict is right. Failing the screening for the time already spent answered a completed
+// screening with an error (500 through /api/v1) that its caller then retried, adding work when
+// there was least room for it.
 func (p *Pipeline) runInline(ctx context.Context, i int, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
 	start := p.now()
 	v, err := p.engines[i].Evaluate(ctx, tx, e)
-	if err == nil && p.now().Sub(start) > p.timeouts[i] {
+	if err == nil && FailsOpen(p.engines[i].Category()) && p.now().Sub(start) > p.timeouts[i] {
 		err = context.DeadlineExceeded
 	}
 	return p.settle(i, start, v, err)
