@@ -53,8 +53,10 @@ func (c *searchCache) shard(q *Query) *searchCacheShard {
 	return &c.shards[maphash.String(c.seed, q.Name)%searchCacheShards]
 }
 
-// get returns a copy of q's remembered answer: callers own what a search returns (the matcher
-// appends a tenant's matches to the global ones and sorts them).
+// get returns a copy of q's remembered answer: callers own the slice a search returns (the
+// matcher appends a tenant's matches to the global ones and sorts them). The copy is shallow:
+// a match's Entry and its Explanation's slices are shared with the memory and, like Entry
+// already, read only (every caller formats the explanation with String).
 func (c *searchCache) get(q Query) ([]Match, bool) {
 	s := c.shard(&q)
 	s.mu.Lock()
