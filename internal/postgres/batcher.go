@@ -13,11 +13,11 @@ import (
 // its own from newWorker (which may hold per-worker state, such as a connection): a worker
 // takes the first waiting item, adds whatever else is already queued (up to max), and calls fn.
 // Under load the batches grow by themselves while the previous ones are in flight; when idle an
-// item goes alone at once. With linger set, a worker waits up to linger after the first item
-// for more when company is likely (lingerNow): under load, fewer and larger batches cost the
-// database less per item; at low load nobody waits for company that is not coming. The
-// screening store uses it to share one database round trip between concurrent screenings
-// (docs/screening.md "Performance").
+// item goes alone at once. With linger set, a worker waits for more, until linger after the
+// first item was queued, when company is likely (lingerNow, lingerLeft): under load, fewer and
+// larger batches cost the database less per item; at low load nobody waits for company that is
+// not coming. The screening store uses it to share one database round trip between concurrent
+// screenings (docs/screening.md "Performance").
 type batcher[T any] struct {
 	ch     chan T
 	max    int
@@ -116,6 +116,18 @@ func (b *batcher[T]) close() {
 	b.wg.Wait()
 }
 
+// lingerLeft is how long a worker that took first at taken may still linger: linger counts
+// from when first was queued (queuedAt set), not from when a worker got to it. Under load the
+// first item has often waited already, behind the previous batch, for longer than linger: the
+// items that came meanwhile are in the batch, and waiting more would only add latency to all of
+// them (docs/screening.md "Linger under load").
+func (b *batcher[T]) lingerLeft(first T, taken time.Time) time.Duration {
+	if b.queuedAt == nil {
+		return b.linger
+	}
+	return b.linger - taken.Sub(b.queuedAt(first))
+}
+
 // lingerFrom is the size of the previous batch from which a worker lingers.
 const lingerFrom = 4
 
@@ -148,8 +160,10 @@ func (b *batcher[T]) run(busy *atomic.Int64) {
 		var timer *time.Timer
 		var expired <-chan time.Time // nil without linger: the default case ends the batch
 		if lingerNow(b.linger, last, prev, taken) {
-			timer = time.NewTimer(b.linger)
-			expired = timer.C
+			if d := b.lingerLeft(first, taken); d > 0 {
+				timer = time.NewTimer(d)
+				expired = timer.C
+			}
 		}
 	fill:
 		for len(batch) < b.max {

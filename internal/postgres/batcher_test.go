@@ -74,6 +74,60 @@ func TestBatcherLingersOnlyUnderLoad(t *testing.T) {
 	require.GreaterOrEqual(t, c.at.Sub(sent), linger*8/10, "lingers after a batch of %d", lingerFrom)
 }
 
+// TestBatcherLingerCountsFromQueueing: the linger counts from when the batch's first item was
+// queued, not from when a worker got to it. Items that waited behind a slow batch for longer
+// than the linger go at once, although the previous batch was large (before, the worker waited
+// a whole linger more, adding it to every item of the batch under load).
+func TestBatcherLingerCountsFromQueueing(t *testing.T) {
+	t.Parallel()
+	const linger = 150 * time.Millisecond
+	type item struct {
+		v      int
+		queued time.Time
+	}
+	type call struct {
+		n  int
+		at time.Time
+	}
+	calls := make(chan call, 16)
+	gate := make(chan struct{})
+	b := newBatcher(1, 64, 64, linger, nil, func() (func([]item), func()) {
+		return func(batch []item) {
+			if batch[0].v < 0 { // hold the worker while items queue up
+				<-gate
+			}
+			calls <- call{len(batch), time.Now()}
+		}, nil
+	})
+	b.queuedAt = func(it item) time.Time { return it.queued }
+	defer b.close()
+	send := func(v int) { b.ch <- item{v, time.Now()} }
+
+	send(1)
+	require.Equal(t, 1, (<-calls).n, "the first item goes alone")
+	// A batch of lingerFrom or more, held in fn: the worker lingers for the items after -1.
+	send(-1)
+	for i := range lingerFrom + 1 {
+		send(10 + i)
+	}
+	time.Sleep(linger + 50*time.Millisecond) // the batch is taken and held inside fn
+	for i := range 3 {
+		send(20 + i)
+	}
+	time.Sleep(linger + 50*time.Millisecond) // the three have waited longer than linger
+	released := time.Now()
+	close(gate)
+	require.Equal(t, lingerFrom+2, (<-calls).n)
+	c := <-calls
+	require.Equal(t, 3, c.n)
+	require.Less(t, c.at.Sub(released), linger/2, "no linger for items that waited longer than it")
+
+	// lingerLeft itself: the rest of the linger after the first item's queueing.
+	at := time.Unix(1_800_000_000, 0)
+	require.Equal(t, linger-40*time.Millisecond, b.lingerLeft(item{0, at}, at.Add(40*time.Millisecond)))
+	require.LessOrEqual(t, b.lingerLeft(item{0, at}, at.Add(linger)), time.Duration(0))
+}
+
 // TestLingerNow: the rule itself, without timers.
 func TestLingerNow(t *testing.T) {
 	t.Parallel()

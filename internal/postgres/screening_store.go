@@ -112,6 +112,7 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 		conn := &tenantConn{pool: db.Pool}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
+	s.pf.queuedAt = func(r *prefetchReq) time.Time { return r.queued }
 	s.shed = m.shedCounter()
 	m.queueGauge(o.Metrics, func() float64 { return float64(len(s.pf.ch)) })
 	return s
