@@ -321,9 +321,21 @@ func TestThreeReplicas(t *testing.T) {
 		}
 		require.InDelta(t, 10, tried, 1, "login attempts of one email let through by three replicas (10 a minute)")
 
-		// A restart of a replica resets neither.
+		// A restart of a replica resets neither. The email's bucket refills one attempt every 6 s
+		// (10 a minute): a restart that takes longer on a busy machine has earned one back (CI:
+		// 401 where this expected 429), a reset would give all ten.
+		throttled := time.Now()
 		r := c.restart(1)
-		require.Equal(t, http.StatusTooManyRequests, attempt(r), "the restarted %s lets the throttled email try again", r.name)
+		refilled := int(time.Since(throttled)/(time.Minute/auth.LoginAttemptsPerEmail)) + 1
+		require.Less(t, refilled, 5, "the restart of %s took too long to tell a reset from a refill", r.name)
+		through := 0
+		for range 5 {
+			if attempt(r) == http.StatusUnauthorized {
+				through++
+			}
+		}
+		require.LessOrEqual(t, through, refilled,
+			"the restarted %s lets the throttled email try again: %d of 5 attempts let through, %d refilled since", r.name, through, refilled)
 		// Warm the new process (its first statements, the rate-limited tenant's key and settings
 		// in its caches), so that its slow first requests do not hold back the offered load, then
 		// let the tenant's bucket refill (it holds one second).
