@@ -178,8 +178,8 @@ func currentVersion(t *testing.T, db *postgres.DB, list string) sanctions.ListVe
 // keeps the index it has (rebuilding the OFAC and UN index costs about a second of CPU while a
 // new replica is already screening); a new version is read and indexed, and a tenant's
 // watchlist entry added meanwhile is loaded either way, and one deleted meanwhile (the
-// tenant's last) is forgotten. A database of its own, so that no
-// parallel test changes the global lists between the loads.
+// tenant's last) is forgotten. A database of its own, so that no parallel test changes the
+// global lists between the loads.
 func TestSanctionsLoadAllKeepsCurrentIndex(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
