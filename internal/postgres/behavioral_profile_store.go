@@ -35,7 +35,7 @@ func (s *BehavioralProfileStore) Baseline(ctx context.Context, tenantID tenancy.
 		if out.LastUpdatedAt == nil {
 			return apperr.NotFoundf("no screened transaction from this account")
 		}
-		rows, err := tx.Query(ctx, prefetchSQL, string(tenantID), []string{""}, []string{account}, []time.Time{asOf}, [][]byte{nil})
+		rows, err := tx.Query(ctx, prefetchSQL, prefetchArgs(string(tenantID), []string{""}, []string{account}, []time.Time{asOf}, [][]byte{nil})...)
 		if err != nil {
 			return fmt.Errorf("read baseline: %w", err)
 		}

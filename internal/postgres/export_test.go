@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -80,6 +81,35 @@ func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(i
 
 // QueueLenForTest is the number of screenings waiting for their batched read.
 func (s *ScreeningStore) QueueLenForTest() int { return len(s.pf.ch) }
+
+// PrefetchArgsForTest are PrefetchSQL's arguments for screenings of one tenant (plain slices,
+// for the simple protocol too), and PrefetchParamTypes the types of its parameters.
+func PrefetchArgsForTest(tenant string, ext, acct []string, ts []time.Time, bvnHash [][]byte) []any {
+	args := prefetchArgs(tenant, ext, acct, ts, bvnHash)
+	for i, a := range args {
+		switch a := a.(type) {
+		case textArray:
+			args[i] = []string(a)
+		case timeArray:
+			args[i] = []time.Time(a)
+		}
+	}
+	return args
+}
+
+var PrefetchParamTypes = "uuid, text[], text[], timestamptz[], bytea[], " + strings.Repeat("timestamptz[], ", len(windowColumns)-1) + "timestamptz[]"
+
+// WindowBoundsForTest are the window bounds windowArgs gives a screening at ts, in the order of
+// WindowColumns.
+func WindowBoundsForTest(ts time.Time) [12]time.Time {
+	var out [12]time.Time
+	for i, a := range windowArgs(nil, []time.Time{ts}) {
+		out[i] = a.(timeArray)[0]
+	}
+	return out
+}
+
+var WindowColumns = windowColumns
 
 // PrefetchSQL is the screening prefetch statement; AnalyzeIfYoungForTest runs the young-table
 // check as the screening store does after stored screenings.

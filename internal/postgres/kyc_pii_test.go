@@ -122,7 +122,7 @@ func TestKYCBVNLookupUsesIndex(t *testing.T) {
 	_, err = conn.Exec(ctx, `analyze kyc_applications`)
 	require.NoError(t, err)
 	rows, err := conn.Query(ctx, `explain `+postgres.PrefetchSQLForTest,
-		string(ten.ID), []string{"x"}, []string{"1"}, []time.Time{time.Now()}, [][]byte{make([]byte, 32)})
+		postgres.PrefetchArgsForTest(string(ten.ID), []string{"x"}, []string{"1"}, []time.Time{time.Now()}, [][]byte{make([]byte, 32)})...)
 	require.NoError(t, err)
 	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)

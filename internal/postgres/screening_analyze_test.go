@@ -2,9 +2,11 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
@@ -32,11 +34,15 @@ func TestYoungTableAnalysed(t *testing.T) {
 	t.Cleanup(func() { _ = conn.Close(ctx) })
 	_, err = conn.Exec(ctx, "set plan_cache_mode = force_generic_plan")
 	require.NoError(t, err)
-	_, err = conn.Exec(ctx, "prepare pf(uuid, text[], text[], timestamptz[], bytea[]) as "+postgres.PrefetchSQL)
+	_, err = conn.Exec(ctx, "prepare pf("+postgres.PrefetchParamTypes+") as "+postgres.PrefetchSQL)
 	require.NoError(t, err)
 	plan := func() string {
-		rows, err := conn.Query(ctx, `explain execute pf($1, array['x'], array['3000000001'], array[now()], array[null]::bytea[])`,
-			pgx.QueryExecModeSimpleProtocol, string(ten.ID))
+		args := postgres.PrefetchArgsForTest(string(ten.ID), []string{"x"}, []string{"3000000001"}, []time.Time{time.Now()}, [][]byte{nil})
+		params := make([]string, len(args))
+		for i := range params {
+			params[i] = fmt.Sprintf("$%d", i+1)
+		}
+		rows, err := conn.Query(ctx, "explain execute pf("+strings.Join(params, ", ")+")", append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
 		require.NoError(t, err)
 		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
 		require.NoError(t, err)

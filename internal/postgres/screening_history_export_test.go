@@ -56,7 +56,11 @@ func (db *DB) PrefetchHistoryForTest(ctx context.Context, tenant tenancy.TenantI
 		reqs[i] = &prefetchReq{tx: &screening.Transaction{ExternalID: ext[i]}}
 	}
 	err := db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, q, string(tenant), ext, accts, ts, make([][]byte, len(accts)))
+		args := prefetchArgs(string(tenant), ext, accts, ts, make([][]byte, len(accts)))
+		if legacy {
+			args = args[:5] // it computes the window bounds itself
+		}
+		rows, err := tx.Query(ctx, q, args...)
 		if err != nil {
 			return err
 		}

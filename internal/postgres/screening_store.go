@@ -310,7 +310,7 @@ func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 			}
 		}
 		conn.setTenant(b, t)
-		b.Queue(prefetchSQL, string(t), ext, acct, ts, bvnHash).Query(func(rows pgx.Rows) error {
+		b.Queue(prefetchSQL, prefetchArgs(string(t), ext, acct, ts, bvnHash)...).Query(func(rows pgx.Rows) error {
 			for rows.Next() {
 				if err := scanPrefetch(rows, reqs); err != nil {
 					return err

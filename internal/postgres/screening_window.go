@@ -1,6 +1,10 @@
 package postgres
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"time"
+)
 
 // How the prefetch reads an account's history (docs/screening.md "How history is kept").
 //
@@ -21,21 +25,84 @@ import "strings"
 // IP and location are those of the piece with the latest timestamp (the pieces do not overlap,
 // so that is the window's latest).
 
-// Window bounds, per screening u (lateral w, which needs w0 and w1 before it): lo, a24 and a60
-// start the three windows; fd, fh and fm are ts's day, hour and minute; mid is the first whole
-// day after lo; lom, am and am60 round the starts up to the minute, loh and ah up to the hour.
-var windowBoundsSQL = `cross join lateral (select u.ts - interval '90 days' as lo, u.ts - interval '24 hours' as a24,
-	u.ts - interval '60 minutes' as a60, date_trunc('day', u.ts, 'UTC') as fd, date_trunc('hour', u.ts, 'UTC') as fh,
-	date_trunc('minute', u.ts, 'UTC') as fm,
-	date_trunc('day', u.ts - interval '90 days', 'UTC') + interval '24 hours' as mid offset 0) w0
-cross join lateral (select ` + ceilTo("minute", "w0.lo") + ` as lom, ` + ceilTo("minute", "w0.a24") + ` as am,
-	` + ceilTo("minute", "w0.a60") + ` as am60 offset 0) w1
-cross join lateral (select ` + ceilTo("hour", "w1.lom") + ` as loh, ` + ceilTo("hour", "w1.am") + ` as ah offset 0) w2`
+// windowBounds are the bounds of a screening's windows, in the order of their columns in
+// prefetchSQL's unnest (windowColumns), computed here rather than in the statement: each
+// expression of a plan is compiled again on every execution (the generic plan is cached, its
+// executor state is not), and the three laterals that computed them, with their joins and the
+// memoize nodes the planner put on them, were a good part of the prefetch's cost for a batch
+// of a few screenings (docs/screening.md "How history is kept"). lo, a24 and a60 start the
+// three windows; fd, fh and fm are ts's UTC day, hour and minute; mid is the first whole day
+// after lo; lom, am and am60 round the starts up to the minute, loh and ah up to the hour.
+//
+// 90 days are 2,160 hours here, as `ts - interval '90 days'` is in a database whose TimeZone
+// keeps no daylight saving time (UTC, or Africa/Lagos); in one that does, PostgreSQL's calendar
+// days would move the window's start by an hour for a window that spans a change.
+type windowBounds struct {
+	lo, a24, a60, fd, fh, fm, mid, lom, am, am60, loh, ah time.Time
+}
 
-// ceilTo rounds the timestamptz expression e up to the UTC unit (e itself when on a boundary).
-func ceilTo(unit, e string) string {
-	t := "date_trunc('" + unit + "', " + e + ", 'UTC')"
-	return "(" + t + " + case when " + t + " < " + e + " then interval '1 " + unit + "' else interval '0 " + unit + "' end)"
+// windowColumns are windowBounds' names in prefetchSQL's unnest, after the request's columns,
+// and windowParams their parameters ($6 on).
+var windowColumns = []string{"lo", "a24", "a60", "fd", "fh", "fm", "mid", "lom", "am", "am60", "loh", "ah"}
+
+var windowParams = func() string {
+	ps := make([]string, len(windowColumns))
+	for i := range ps {
+		ps[i] = fmt.Sprintf("$%d::timestamptz[]", 6+i)
+	}
+	return strings.Join(ps, ", ")
+}()
+
+// boundsAt computes the bounds of a screening at ts, at PostgreSQL's precision (microseconds,
+// as pgx sends ts: truncated).
+func boundsAt(ts time.Time) windowBounds {
+	ts = ts.UTC().Truncate(time.Microsecond)
+	b := windowBounds{lo: ts.Add(-90 * 24 * time.Hour), a24: ts.Add(-24 * time.Hour), a60: ts.Add(-time.Hour),
+		fd: utcDay(ts), fh: ts.Truncate(time.Hour), fm: ts.Truncate(time.Minute)}
+	b.mid = utcDay(b.lo).Add(24 * time.Hour)
+	b.lom, b.am, b.am60 = ceilTo(b.lo, time.Minute), ceilTo(b.a24, time.Minute), ceilTo(b.a60, time.Minute)
+	b.loh, b.ah = ceilTo(b.lom, time.Hour), ceilTo(b.am, time.Hour)
+	return b
+}
+
+// windowArgs appends to args the bounds of screenings at ts as windowColumns' arrays.
+func windowArgs(args []any, ts []time.Time) []any {
+	cols := make([]timeArray, len(windowColumns))
+	for i := range cols {
+		cols[i] = make(timeArray, len(ts))
+	}
+	for i, t := range ts {
+		b := boundsAt(t)
+		for c, v := range []time.Time{b.lo, b.a24, b.a60, b.fd, b.fh, b.fm, b.mid, b.lom, b.am, b.am60, b.loh, b.ah} {
+			cols[c][i] = v
+		}
+	}
+	for _, c := range cols {
+		args = append(args, c)
+	}
+	return args
+}
+
+// prefetchArgs are prefetchSQL's arguments for one tenant's screenings: externalIds, sender
+// accounts, transaction timestamps, lookup hashes of the sender BVNs (nil: none), and the bounds
+// of their windows.
+func prefetchArgs(tenant string, ext, acct textArray, ts timeArray, bvnHash [][]byte) []any {
+	return windowArgs([]any{tenant, ext, acct, ts, bvnHash}, ts)
+}
+
+// utcDay is the start of t's UTC day.
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// ceilTo rounds t up to a multiple of unit (a minute or an hour: UTC boundaries), t itself when
+// on one.
+func ceilTo(t time.Time, unit time.Duration) time.Time {
+	if f := t.Truncate(unit); f.Before(t) {
+		return f.Add(unit)
+	}
+	return t
 }
 
 // active is the condition that the account's activity (account_versions' first_at and last_at,
@@ -46,14 +113,18 @@ func active(lo, hi string) string {
 	return "v.first_at <= " + hi + " and v.last_at >= " + lo
 }
 
-// The pieces are read by two scans per screening, not one subquery each: grainsSQL, a UNION ALL
-// of the grain ranges, and rawSQL, one of the raw ranges, each row flagged with the windows it
-// counts in (p90, p24, p60), and one aggregate over each with FILTER clauses. Every aggregate
-// node costs its initialisation on each execution of the statement whether it reads rows or
-// not: with a subquery per piece (twelve, 130 aggregates) that was about 0.4 ms per statement,
-// more than the reads of a batch of a few screenings (docs/screening.md "How history is kept").
+// The pieces are read by two scans per screening, not one subquery each: grainsSQL over the
+// grain ranges and rawSQL over the raw ones, each row flagged with the windows it counts in
+// (p90, p24, p60), and one aggregate over each with FILTER clauses. Every node and expression of
+// the plan is initialised on each execution of the statement whether it reads rows or not:
+// with a subquery per piece (twelve, 130 aggregates) that was about 0.4 ms per statement, more
+// than the reads of a batch of a few screenings, and a UNION ALL of a scan per range still cost
+// six index scans, their subquery and result nodes and their conditions for the grains, four for
+// the raw rows. So the ranges are rows of a VALUES list, each joined to one parameterised index
+// scan (docs/screening.md "How history is kept").
 //
-// The ranges (bounds from windowBoundsSQL; every branch gated by active(), a one-time filter):
+// The ranges (bounds from windowBounds; each gated by active(), evaluated on the range's row
+// before the index is probed):
 //
 //	grains:  days [mid, fd) 90 · hours [loh, mid) 90 · minutes [lom, loh) 90 ·
 //	         hours [ah, fh) 24, and 90 from fd · minutes [am, ah) 24 ·
@@ -61,40 +132,6 @@ func active(lo, hi string) string {
 //	raw:     [lo, lom) 90 · [a24, am) 24 · [a60, am60) 60 · [fm, ts] all three, when cm.last_at > ts
 //
 // (ah <= fd since ts - 24 hours < fd; am60 <= fh since ts - 60 minutes < fh.)
-
-// grainBranch selects the account's buckets of grain in [lo, hi), with the window flags p90, p24
-// and p60 (SQL conditions on the bucket a.bucket). Closed, it takes the bucket hi as well, which
-// holds transactions up to ts (the current minute): the account must then be active up to ts.
-func grainBranch(grain, lo, hi string, closed bool, p90, p24, p60 string, extra ...string) string {
-	op, cond := "<", active(lo, hi)
-	if closed {
-		op, cond = "<=", active(lo, "u.ts")
-	}
-	for _, e := range extra {
-		cond += " and " + e
-	}
-	return `select a.n, a.sum_ngn, a.sum_sq_ngn, a.devices, a.last_device, a.last_device_at, a.last_ip, a.last_ip_at,
-		a.last_lat, a.last_lon, a.last_loc_at, ` + p90 + ` as p90, ` + p24 + ` as p24, ` + p60 + ` as p60
-	from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct and a.grain = '` + grain + `'
-	  and a.bucket >= ` + lo + ` and a.bucket ` + op + ` ` + hi + ` and ` + cond
-}
-
-// rawBranch selects the account's transactions with lo <= transaction_timestamp < hi (<= hi when
-// closed), flagged like grainBranch (constant flags: a raw range lies in one set of windows).
-func rawBranch(lo, hi string, closed bool, p90, p24, p60 string, gate ...string) string {
-	op := "<"
-	if closed {
-		op = "<="
-	}
-	cond := active(lo, hi)
-	for _, g := range gate {
-		cond += " and " + g
-	}
-	return `select t.amount_ngn, t.device_id, t.ip_address, t.latitude, t.longitude, t.transaction_timestamp as at,
-		` + p90 + ` as p90, ` + p24 + ` as p24, ` + p60 + ` as p60
-	from transactions t where t.tenant_id = $1 and t.sender_account_number = u.acct
-	  and t.transaction_timestamp >= ` + lo + ` and t.transaction_timestamp ` + op + ` ` + hi + ` and ` + cond
-}
 
 // currentMinuteSQL looks up the bucket of ts's minute (as cm). A screening is mostly the
 // account's latest transaction: when the bucket holds nothing after ts it serves the minute, one
@@ -104,11 +141,20 @@ func rawBranch(lo, hi string, closed bool, p90, p24, p60 string, gate ...string)
 // (date_trunc, not leakproof) could only filter under row-level security, after a scan of every
 // minute bucket of the account.
 var currentMinuteSQL = `left join lateral (select a.last_at from account_activity_grains a where a.tenant_id = $1
-	and a.account = u.acct and a.grain = 'minute' and a.bucket = w0.fm and ` + active("w0.fm", "u.ts") + ` offset 0) cm on true`
+	and a.account = u.acct and a.grain = 'minute' and a.bucket = u.fm and ` + active("u.fm", "u.ts") + ` offset 0) cm on true`
 
-// grainsSQL aggregates the grain ranges (as g1): per window, count, sum and (90 days) sum of
-// squares, devices, and the latest device, IP and location with their timestamps.
-var grainsSQL = `cross join lateral (select coalesce(sum(x.n) filter (where x.p90), 0) as n, coalesce(sum(x.sum_ngn) filter (where x.p90), 0) as s,
+// historySQL aggregates the pieces (as g): per window, count, sum and (90 days) sum of squares
+// of the NGN amounts, devices, and the latest device, IP and location with their timestamps.
+// The grain ranges and the raw ones feed one aggregate, a raw row read as a bucket of one
+// transaction (rawRows): a second aggregate, and the expressions that added the two up and
+// picked the later of their latest values, cost their initialisation on every execution.
+//
+// The ranges are rows of VALUES lists (grainRange, rawRange), each joined to one parameterised
+// index scan, not a UNION ALL of a scan per range: PostgreSQL initialises every node of a plan
+// on each execution whether it reads rows or not, and the ten scans with their subquery and
+// result nodes were a good part of the prefetch's cost for a batch of a few screenings. A range
+// that the account's activity does not reach (act) is filtered out before the index is probed.
+var historySQL = `cross join lateral (select coalesce(sum(x.n) filter (where x.p90), 0) as n, coalesce(sum(x.sum_ngn) filter (where x.p90), 0) as s,
 	coalesce(sum(x.sum_sq_ngn) filter (where x.p90), 0) as ss, array_concat_agg(x.devices) filter (where x.p90) as devs,
 	(array_agg(x.last_device order by x.last_device_at desc) filter (where x.p90 and x.last_device_at is not null))[1] as dev,
 	max(x.last_device_at) filter (where x.p90) as dev_at,
@@ -119,40 +165,69 @@ var grainsSQL = `cross join lateral (select coalesce(sum(x.n) filter (where x.p9
 	max(x.last_loc_at) filter (where x.p90) as loc_at,
 	coalesce(sum(x.n) filter (where x.p24), 0) as n24, coalesce(sum(x.sum_ngn) filter (where x.p24), 0) as s24,
 	coalesce(sum(x.n) filter (where x.p60), 0) as n60
-	from (` + strings.Join([]string{
-	grainBranch("day", "w0.mid", "w0.fd", false, "true", "false", "false"),
-	grainBranch("hour", "w2.loh", "w0.mid", false, "true", "false", "false"),
-	grainBranch("minute", "w1.lom", "w2.loh", false, "true", "false", "false"),
-	grainBranch("hour", "w2.ah", "w0.fh", false, "a.bucket >= w0.fd", "true", "false"),
-	grainBranch("minute", "w1.am", "w2.ah", false, "false", "true", "false"),
-	grainBranch("minute", "w1.am60", "w0.fm", true, "a.bucket >= w0.fh", "a.bucket >= w0.fh", "true",
-		"(a.bucket < w0.fm or a.last_at <= u.ts)"),
-}, "\n\tunion all ") + `) x) g1`
+	from (` + grainRows + `
+	union all ` + rawRows + `) x) g`
 
-// rawSQL aggregates the raw ranges (as r1), giving grainsSQL's columns.
-var rawSQL = `cross join lateral (select count(*) filter (where x.p90) as n, coalesce(sum(x.amount_ngn) filter (where x.p90), 0) as s,
-	coalesce(sum(x.amount_ngn * x.amount_ngn) filter (where x.p90), 0) as ss,
-	array_agg(distinct x.device_id) filter (where x.p90 and x.device_id is not null) as devs,
-	(array_agg(x.device_id order by x.at desc) filter (where x.p90 and x.device_id is not null))[1] as dev,
-	max(x.at) filter (where x.p90 and x.device_id is not null) as dev_at,
-	(array_agg(x.ip_address order by x.at desc) filter (where x.p90 and x.ip_address is not null))[1] as ip,
-	max(x.at) filter (where x.p90 and x.ip_address is not null) as ip_at,
-	(array_agg(x.latitude order by x.at desc) filter (where x.p90 and x.latitude is not null))[1] as lat,
-	(array_agg(x.longitude order by x.at desc) filter (where x.p90 and x.latitude is not null))[1] as lon,
-	max(x.at) filter (where x.p90 and x.latitude is not null) as loc_at,
-	count(*) filter (where x.p24) as n24, coalesce(sum(x.amount_ngn) filter (where x.p24), 0) as s24,
-	count(*) filter (where x.p60) as n60
-	from (` + strings.Join([]string{
-	rawBranch("w0.lo", "w1.lom", false, "true", "false", "false"),
-	rawBranch("w0.a24", "w1.am", false, "false", "true", "false"),
-	rawBranch("w0.a60", "w1.am60", false, "false", "false", "true"),
-	rawBranch("w0.fm", "u.ts", true, "true", "true", "true", "cm.last_at > u.ts"),
-}, "\n\tunion all ") + `) x) r1`
+// grainRows are the account's buckets in the grain ranges, each flagged with the windows it
+// counts in: a range gives the grain, the range [lo, hi) (closed: the bucket hi as well, which
+// holds transactions up to ts, so the account must be active up to ts), and the first bucket
+// from which the range counts in the 90-day, 24-hour and 60-minute windows (f90, f24, f60: all,
+// none or a bound).
+var grainRows = `select a.n, a.sum_ngn, a.sum_sq_ngn, a.devices, a.last_device, a.last_device_at, a.last_ip, a.last_ip_at,
+		a.last_lat, a.last_lon, a.last_loc_at, a.bucket >= r.f90 as p90, a.bucket >= r.f24 as p24, a.bucket >= r.f60 as p60
+	from (values ` + strings.Join([]string{
+	grainRange("day", "u.mid", "u.fd", false, all, none, none),
+	grainRange("hour", "u.loh", "u.mid", false, all, none, none),
+	grainRange("minute", "u.lom", "u.loh", false, all, none, none),
+	grainRange("hour", "u.ah", "u.fh", false, "u.fd", all, none),
+	grainRange("minute", "u.am", "u.ah", false, none, all, none),
+	grainRange("minute", "u.am60", "u.fm", true, "u.fh", "u.fh", all),
+}, ",\n\t\t") + `) r(grain, lo, hi, closed, act, f90, f24, f60)
+	cross join lateral (select * from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct
+	  and a.grain = r.grain and a.bucket >= r.lo and a.bucket <= r.hi and (a.bucket < r.hi or (r.closed and a.last_at <= u.ts))
+	  offset 0) a
+	where r.act`
 
-// later picks col of g1 or r1, whichever has the later timestamp at (null when neither has one;
-// their ranges do not overlap, so they never tie).
-func later(col, at string) string {
-	return "case when r1." + at + " is not null and (g1." + at + " is null or r1." + at + " > g1." + at + ") then r1." + col + " else g1." + col + " end"
+// The window flags of a grain range: from the range's start, from nowhere.
+const all, none = "'-infinity'::timestamptz", "'infinity'::timestamptz"
+
+func grainRange(grain, lo, hi string, closed bool, f90, f24, f60 string) string {
+	act := active(lo, hi)
+	if closed {
+		act = active(lo, "u.ts")
+	}
+	return "('" + grain + "', " + lo + ", " + hi + ", " + fmt.Sprint(closed) + ", " + act + ", " + f90 + ", " + f24 + ", " + f60 + ")"
+}
+
+// rawRows are the account's transactions in the raw ranges, each read as a bucket of one (its
+// device, IP and location latest at its own timestamp when it has them) and flagged with the
+// windows of its range: a raw range lies in one set of windows, so its flags are constants.
+var rawRows = `select 1::int8, t.amount_ngn, t.amount_ngn * t.amount_ngn,
+		case when t.device_id is null then '{}'::text[] else array[t.device_id] end,
+		t.device_id, case when t.device_id is not null then t.transaction_timestamp end,
+		t.ip_address, case when t.ip_address is not null then t.transaction_timestamp end,
+		t.latitude, t.longitude, case when t.latitude is not null then t.transaction_timestamp end, r.p90, r.p24, r.p60
+	from (values ` + strings.Join([]string{
+	rawRange("u.lo", "u.lom", false, true, false, false),
+	rawRange("u.a24", "u.am", false, false, true, false),
+	rawRange("u.a60", "u.am60", false, false, false, true),
+	rawRange("u.fm", "u.ts", true, true, true, true, "cm.last_at > u.ts"),
+}, ",\n\t\t") + `) r(lo, hi, closed, act, p90, p24, p60)
+	cross join lateral (select t.amount_ngn, t.device_id, t.ip_address, t.latitude, t.longitude, t.transaction_timestamp
+	  from transactions t where t.tenant_id = $1 and t.sender_account_number = u.acct
+	  and t.transaction_timestamp >= r.lo and t.transaction_timestamp <= r.hi and (t.transaction_timestamp < r.hi or r.closed)
+	  offset 0) t
+	where r.act`
+
+// rawRange is a row of rawRows' ranges: the account's transactions with lo <=
+// transaction_timestamp < hi (<= hi when closed), read only when the account's activity reaches
+// into the range and every gate holds.
+func rawRange(lo, hi string, closed, p90, p24, p60 bool, gate ...string) string {
+	act := active(lo, hi)
+	for _, g := range gate {
+		act += " and " + g
+	}
+	return "(" + lo + ", " + hi + ", " + fmt.Sprint(closed) + ", " + act + ", " + fmt.Sprint(p90) + ", " + fmt.Sprint(p24) + ", " + fmt.Sprint(p60) + ")"
 }
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
@@ -171,22 +246,18 @@ func later(col, at string) string {
 // The mean is sum/n as avg computes it, and the standard deviation is stddev_pop's formula on the
 // same exact numerics (amountStatsSQL).
 var prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
-	(g1.n24 + r1.n24)::int8, (g1.s24 + r1.s24)::text, (g1.n60 + r1.n60)::int8, s.n::int8, s.mean, s.sd,
-	(select coalesce(array_agg(distinct x order by x), '{}') from unnest(g1.devs || r1.devs) x),
-	` + later("dev", "dev_at") + `, ` + later("ip", "ip_at") + `,
-	` + later("lat", "loc_at") + `, ` + later("lon", "loc_at") + `, ` + later("loc_at", "loc_at") + `,
+	g.n24::int8, g.s24::text, g.n60::int8, s.n::int8, s.mean, s.sd,
+	(select coalesce(array_agg(distinct x order by x), '{}') from unnest(g.devs) x), g.dev, g.ip, g.lat, g.lon, g.loc_at,
 	case when v.last_at <= u.ts then v.last_at else (select max(l.transaction_timestamp) from transactions l
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts and v.first_at <= u.ts) end,
 	k.id, k.status, k.tier, coalesce(v.version, 0)
-from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[]) with ordinality as u(ext, acct, ts, bvn_hash, i)
-` + windowBoundsSQL + `
+from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[], ` + windowParams + `)
+	with ordinality as u(ext, acct, ts, bvn_hash, ` + strings.Join(windowColumns, ", ") + `, i)
 left join account_versions v on v.tenant_id = $1 and v.account = u.acct
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true
 ` + currentMinuteSQL + `
-` + grainsSQL + `
-` + rawSQL + `
-cross join lateral (select g1.n + r1.n as n, g1.s + r1.s as s, g1.ss + r1.ss as ss) g
+` + historySQL + `
 cross join lateral (` + amountStatsSQL + `) s
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
