@@ -5,6 +5,8 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
+
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 )
 
 // JSONCodec is the handlers' "json" codec: protojson with every field written out, default
@@ -26,6 +28,11 @@ func (JSONCodec) Name() string { return "json" }
 
 // Marshal implements connect.Codec.
 func (JSONCodec) Marshal(m any) ([]byte, error) {
+	if r, ok := m.(*complydv1.ScreeningResult); ok {
+		if b, ok := appendScreeningResult(nil, r); ok {
+			return b, nil
+		}
+	}
 	msg, ok := m.(proto.Message)
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
@@ -34,7 +41,13 @@ func (JSONCodec) Marshal(m any) ([]byte, error) {
 }
 
 // MarshalAppend appends m's JSON to dst: connect writes answers through it into a pooled buffer.
+// A screening's answer is written without protojson's reflection (appendScreeningResult).
 func (JSONCodec) MarshalAppend(dst []byte, m any) ([]byte, error) {
+	if r, ok := m.(*complydv1.ScreeningResult); ok {
+		if b, ok := appendScreeningResult(dst, r); ok {
+			return b, nil
+		}
+	}
 	msg, ok := m.(proto.Message)
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
