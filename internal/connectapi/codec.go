@@ -28,10 +28,8 @@ func (JSONCodec) Name() string { return "json" }
 
 // Marshal implements connect.Codec.
 func (JSONCodec) Marshal(m any) ([]byte, error) {
-	if r, ok := m.(*complydv1.ScreeningResult); ok {
-		if b, ok := appendScreeningResult(nil, r); ok {
-			return b, nil
-		}
+	if b, ok := appendFast(nil, m); ok {
+		return b, nil
 	}
 	msg, ok := m.(proto.Message)
 	if !ok {
@@ -41,12 +39,10 @@ func (JSONCodec) Marshal(m any) ([]byte, error) {
 }
 
 // MarshalAppend appends m's JSON to dst: connect writes answers through it into a pooled buffer.
-// A screening's answer is written without protojson's reflection (appendScreeningResult).
+// A screening's answer is written without protojson's reflection (appendFast).
 func (JSONCodec) MarshalAppend(dst []byte, m any) ([]byte, error) {
-	if r, ok := m.(*complydv1.ScreeningResult); ok {
-		if b, ok := appendScreeningResult(dst, r); ok {
-			return b, nil
-		}
+	if b, ok := appendFast(dst, m); ok {
+		return b, nil
 	}
 	msg, ok := m.(proto.Message)
 	if !ok {
@@ -68,4 +64,16 @@ func (JSONCodec) Unmarshal(b []byte, m any) error {
 		return fmt.Errorf("unmarshal into %T: %w", m, err) // connect's own codec's wording
 	}
 	return nil
+}
+
+// appendFast appends the screening answers' JSON without protojson's reflection
+// (codec_result.go); ok is false for any other message, and for an answer only protojson writes.
+func appendFast(dst []byte, m any) ([]byte, bool) {
+	switch r := m.(type) {
+	case *complydv1.ScreeningResult:
+		return appendScreeningResult(dst, r)
+	case *complydv1.ScreenTransactionsResponse:
+		return appendScreenTransactionsResponse(dst, r)
+	}
+	return dst, false
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
@@ -24,7 +25,8 @@ import (
 // valid UTF-8, a score that is not a finite number, a timestamp out of range) sends the whole
 // message to protojson instead, so the answer, or the error, is protojson's.
 // TestScreeningResultJSONMatchesProtojson compares the two on random results and on those edges;
-// TestScreeningResultJSONFields fails when a field is added to the messages and not here.
+// TestScreeningResultJSONFields fails when a field is added to the messages and not here. The
+// batch endpoint's answer (ScreenTransactionsResponse) is written the same way, item by item.
 
 // appendScreeningResult appends r's JSON to dst; ok is false (and dst unchanged) when r holds
 // something only protojson writes.
@@ -64,6 +66,42 @@ func appendScreeningResult(dst []byte, r *complydv1.ScreeningResult) (out []byte
 	if !w.ok {
 		return dst, false
 	}
+	return w.b, true
+}
+
+// appendScreenTransactionsResponse appends the batch answer's JSON to dst the same way: each
+// item's result by appendScreeningResult, its error (a refusal of that one transaction, rare)
+// by protojson. ok is false (dst unchanged) when a result holds something only protojson writes.
+func appendScreenTransactionsResponse(dst []byte, r *complydv1.ScreenTransactionsResponse) (out []byte, ok bool) {
+	w := resultWriter{b: dst, ok: true}
+	w.raw(`{"items":[`)
+	for i, it := range r.GetItems() {
+		if i > 0 {
+			w.raw(",")
+		}
+		w.raw(`{"externalId":`)
+		w.str(it.GetExternalId())
+		w.raw(`,"result":`)
+		if res := it.GetResult(); res == nil {
+			w.raw("null")
+		} else if w.b, ok = appendScreeningResult(w.b, res); !ok {
+			return dst, false
+		}
+		w.raw(`,"error":`)
+		if e := it.GetError(); e == nil {
+			w.raw("null")
+		} else {
+			var err error
+			if w.b, err = (protojson.MarshalOptions{EmitUnpopulated: true}).MarshalAppend(w.b, e); err != nil {
+				return dst, false
+			}
+		}
+		w.raw("}")
+		if !w.ok {
+			return dst, false
+		}
+	}
+	w.raw("]}")
 	return w.b, true
 }
 

@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
@@ -32,9 +33,10 @@ func protojsonCompact(t *testing.T, m proto.Message) (string, error) {
 	return c.String(), nil
 }
 
-// TestScreeningResultJSONMatchesProtojson: the codec writes a screening's answer with the very
-// bytes protojson writes (compacted), for random results and on the edges of the string,
-// number and timestamp encodings; where protojson fails, the codec fails the same way.
+// TestScreeningResultJSONMatchesProtojson: the codec writes a screening's answer, and the batch
+// endpoint's, with the very bytes protojson writes (compacted), for random results and on the
+// edges of the string, number and timestamp encodings; where protojson fails, the codec fails
+// the same way.
 func TestScreeningResultJSONMatchesProtojson(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 11)) //nolint:gosec // reproducible test data
 	strs := []string{"", "APPROVE", "AML-003 Structuring", "Ọlá Adébáyọ̀", "quote \" backslash \\ slash /",
@@ -116,6 +118,47 @@ func TestScreeningResultJSONMatchesProtojson(t *testing.T) {
 	}
 	require.Greater(t, fastOnes, 2500, "most random results take the fast path")
 
+	// The batch endpoint's answer: items with a result, with an error instead (protojson writes
+	// those), with neither.
+	batchFast := 0
+	for range 300 {
+		resp := &complydv1.ScreenTransactionsResponse{}
+		for range rng.IntN(6) {
+			it := &complydv1.ScreenTransactionsItem{ExternalId: pick()}
+			switch rng.IntN(4) {
+			case 0:
+				it.Error = &complydv1.ErrorInfo{Code: "DUPLICATE_EXTERNAL_ID", Message: pick(),
+					Details: []*complydv1.FieldViolation{{Field: "externalId", Message: pick()}}}
+				if rng.IntN(2) == 0 {
+					data, err := structpb.NewStruct(map[string]any{"transactionId": pick(), "score": 12.5})
+					require.NoError(t, err)
+					it.Error.Data = data
+				}
+			case 1:
+			default:
+				it.Result = random()
+			}
+			resp.Items = append(resp.Items, it)
+		}
+		if _, ok := appendScreenTransactionsResponse(nil, resp); ok {
+			batchFast++
+		}
+		want, wantErr := protojsonCompact(t, resp)
+		got, err := JSONCodec{}.Marshal(resp)
+		if wantErr != nil {
+			require.Error(t, err)
+			continue
+		}
+		require.NoError(t, err)
+		var c bytes.Buffer
+		require.NoError(t, json.Compact(&c, got))
+		require.Equal(t, want, c.String())
+	}
+	require.Greater(t, batchFast, 200, "most random batch answers take the fast path")
+	_, ok := appendScreenTransactionsResponse(nil, &complydv1.ScreenTransactionsResponse{Items: []*complydv1.ScreenTransactionsItem{
+		{Result: &complydv1.ScreeningResult{AggregateScore: math.NaN()}}}})
+	require.False(t, ok, "a result only protojson writes sends the whole batch to it")
+
 	// The edges that go to protojson: invalid UTF-8, numbers JSON has no literal for,
 	// timestamps out of range (protojson fails on them; a billion nanoseconds it writes).
 	for _, r := range []*complydv1.ScreeningResult{
@@ -143,8 +186,8 @@ func TestScreeningResultJSONMatchesProtojson(t *testing.T) {
 	}
 }
 
-// TestScreeningResultJSONFields: appendScreeningResult knows every field of the messages it
-// writes; a field added to them must be added there too (and to the random results above).
+// TestScreeningResultJSONFields: appendScreeningResult and appendScreenTransactionsResponse know
+// every field of the messages they write; a field added to them must be added there too (and to the random results above).
 func TestScreeningResultJSONFields(t *testing.T) {
 	names := func(m proto.Message) string {
 		fs := m.ProtoReflect().Descriptor().Fields()
@@ -156,17 +199,19 @@ func TestScreeningResultJSONFields(t *testing.T) {
 		return strings.Join(out, ",")
 	}
 	for m, want := range map[protoreflect.ProtoMessage]string{
-		&complydv1.ScreeningResult{}: "actions,aggregateScore,caseId,externalId,outcome,riskBreakdown,riskLevel,totalLatencyMs,transactionId,triggeredRules",
-		&complydv1.RiskBreakdown{}:   "category,fx,latencyMs,outcome,rulesTriggered,score,skipReason,skipped",
-		&complydv1.FxConversion{}:    "amount,amountNgn,currency,rateToNgn,rateUpdatedAt",
-		&complydv1.TriggeredRule{}:   "category,createdBy,details,kycExternalRef,kycSource,name,outcome,riskScore",
+		&complydv1.ScreeningResult{}:            "actions,aggregateScore,caseId,externalId,outcome,riskBreakdown,riskLevel,totalLatencyMs,transactionId,triggeredRules",
+		&complydv1.RiskBreakdown{}:              "category,fx,latencyMs,outcome,rulesTriggered,score,skipReason,skipped",
+		&complydv1.FxConversion{}:               "amount,amountNgn,currency,rateToNgn,rateUpdatedAt",
+		&complydv1.TriggeredRule{}:              "category,createdBy,details,kycExternalRef,kycSource,name,outcome,riskScore",
+		&complydv1.ScreenTransactionsResponse{}: "items",
+		&complydv1.ScreenTransactionsItem{}:     "error,externalId,result",
 	} {
 		require.Equal(t, want, names(m), "%T", m)
 	}
 }
 
 // BenchmarkScreeningResultJSON: the codec against protojson on a typical answer (six engines,
-// two rules, a case).
+// two rules, a case), and on a batch answer of 100 of them.
 //
 //	go test ./internal/connectapi -run '^$' -bench BenchmarkScreeningResultJSON -benchmem
 func BenchmarkScreeningResultJSON(b *testing.B) {
@@ -182,6 +227,30 @@ func BenchmarkScreeningResultJSON(b *testing.B) {
 		{Name: "AML-003 Structuring", Category: "REGULATORY_COMPLIANCE", RiskScore: 60, Details: "5 transfers in 24 hours just under the threshold", CreatedBy: "system", Outcome: "REVIEW"},
 		{Name: "Velocity", Category: "BEHAVIORAL", RiskScore: 40, Details: "12 transactions in 60 minutes", CreatedBy: "system", Outcome: "REVIEW"},
 	}
+	batch := &complydv1.ScreenTransactionsResponse{}
+	for range 100 {
+		batch.Items = append(batch.Items, &complydv1.ScreenTransactionsItem{ExternalId: r.GetExternalId(), Result: r})
+	}
+	b.Run("batch100-codec", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 1<<18)
+		for b.Loop() {
+			var err error
+			if buf, err = (JSONCodec{}).MarshalAppend(buf[:0], batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("batch100-protojson", func(b *testing.B) {
+		b.ReportAllocs()
+		buf := make([]byte, 0, 1<<18)
+		for b.Loop() {
+			var err error
+			if buf, err = (protojson.MarshalOptions{EmitUnpopulated: true}).MarshalAppend(buf[:0], batch); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("codec", func(b *testing.B) {
 		b.ReportAllocs()
 		buf := make([]byte, 0, 4096)
