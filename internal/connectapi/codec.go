@@ -23,6 +23,9 @@ import (
 // TestFacadeJSONMatchesTranscoder keeps the two codecs' bytes the same.
 type JSONCodec struct{}
 
+// jsonOptions are the codec's protojson options: every field written out.
+var jsonOptions = protojson.MarshalOptions{EmitUnpopulated: true}
+
 // Name implements connect.Codec.
 func (JSONCodec) Name() string { return "json" }
 
@@ -35,7 +38,7 @@ func (JSONCodec) Marshal(m any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
 	}
-	return protojson.MarshalOptions{EmitUnpopulated: true}.Marshal(msg)
+	return jsonOptions.Marshal(msg)
 }
 
 // MarshalAppend appends m's JSON to dst: connect writes answers through it into a pooled buffer.
@@ -48,7 +51,7 @@ func (JSONCodec) MarshalAppend(dst []byte, m any) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("%T is not a proto.Message", m)
 	}
-	return protojson.MarshalOptions{EmitUnpopulated: true}.MarshalAppend(dst, msg)
+	return jsonOptions.MarshalAppend(dst, msg)
 }
 
 // Unmarshal implements connect.Codec.

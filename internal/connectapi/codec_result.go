@@ -6,7 +6,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
@@ -92,7 +91,7 @@ func appendScreenTransactionsResponse(dst []byte, r *complydv1.ScreenTransaction
 			w.raw("null")
 		} else {
 			var err error
-			if w.b, err = (protojson.MarshalOptions{EmitUnpopulated: true}).MarshalAppend(w.b, e); err != nil {
+			if w.b, err = jsonOptions.MarshalAppend(w.b, e); err != nil {
 				return dst, false
 			}
 		}

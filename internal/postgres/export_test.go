@@ -99,17 +99,13 @@ func PrefetchArgsForTest(tenant string, ext, acct []string, ts []time.Time, bvnH
 
 var PrefetchParamTypes = "uuid, text[], text[], timestamptz[], bytea[], " + strings.Repeat("timestamptz[], ", len(windowColumns)-1) + "timestamptz[]"
 
-// WindowBoundsForTest are the window bounds windowArgs gives a screening at ts, in the order of
-// WindowColumns.
-func WindowBoundsForTest(ts time.Time) [12]time.Time {
-	var out [12]time.Time
-	for i, a := range windowArgs(nil, []time.Time{ts}) {
-		out[i] = a.(timeArray)[0]
-	}
-	return out
+// WindowBoundsForTest are the window bounds of a screening at ts, in the order of WindowColumns.
+func WindowBoundsForTest(ts time.Time) []time.Time {
+	b := boundsAt(ts)
+	return b[:]
 }
 
-var WindowColumns = windowColumns
+var WindowColumns = windowColumns[:]
 
 // PrefetchSQL is the screening prefetch statement; AnalyzeIfYoungForTest runs the young-table
 // check as the screening store does after stored screenings.

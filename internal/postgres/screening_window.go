@@ -25,25 +25,16 @@ import (
 // IP and location are those of the piece with the latest timestamp (the pieces do not overlap,
 // so that is the window's latest).
 
-// windowBounds are the bounds of a screening's windows, in the order of their columns in
-// prefetchSQL's unnest (windowColumns), computed here rather than in the statement: each
-// expression of a plan is compiled again on every execution (the generic plan is cached, its
-// executor state is not), and the three laterals that computed them, with their joins and the
-// memoize nodes the planner put on them, were a good part of the prefetch's cost for a batch
-// of a few screenings (docs/screening.md "How history is kept"). lo, a24 and a60 start the
-// three windows; fd, fh and fm are ts's UTC day, hour and minute; mid is the first whole day
-// after lo; lom, am and am60 round the starts up to the minute, loh and ah up to the hour.
-//
-// 90 days are 2,160 hours here, as `ts - interval '90 days'` is in a database whose TimeZone
-// keeps no daylight saving time (UTC, or Africa/Lagos); in one that does, PostgreSQL's calendar
-// days would move the window's start by an hour for a window that spans a change.
-type windowBounds struct {
-	lo, a24, a60, fd, fh, fm, mid, lom, am, am60, loh, ah time.Time
-}
-
-// windowColumns are windowBounds' names in prefetchSQL's unnest, after the request's columns,
-// and windowParams their parameters ($6 on).
-var windowColumns = []string{"lo", "a24", "a60", "fd", "fh", "fm", "mid", "lom", "am", "am60", "loh", "ah"}
+// windowColumns are the bounds of a screening's windows, by their names in prefetchSQL's unnest
+// after the request's columns (windowParams: $6 on), computed in Go (boundsAt) rather than in
+// the statement: each expression of a plan is compiled again on every execution (the generic
+// plan is cached, its executor state is not), and the three laterals that computed them, with
+// their joins and the memoize nodes the planner put on them, were a good part of the prefetch's
+// cost for a batch of a few screenings (docs/screening.md "How history is kept"). lo, a24 and
+// a60 start the three windows; fd, fh and fm are ts's UTC day, hour and minute; mid is the first
+// whole day after lo; lom, am and am60 round the starts up to the minute, loh and ah up to the
+// hour.
+var windowColumns = [...]string{"lo", "a24", "a60", "fd", "fh", "fm", "mid", "lom", "am", "am60", "loh", "ah"}
 
 var windowParams = func() string {
 	ps := make([]string, len(windowColumns))
@@ -53,27 +44,28 @@ var windowParams = func() string {
 	return strings.Join(ps, ", ")
 }()
 
-// boundsAt computes the bounds of a screening at ts, at PostgreSQL's precision (microseconds,
-// as pgx sends ts: truncated).
-func boundsAt(ts time.Time) windowBounds {
+// boundsAt computes the bounds of a screening at ts, in windowColumns' order, at PostgreSQL's
+// precision (microseconds, as pgx sends ts: truncated).
+//
+// 90 days are 2,160 hours here, as `ts - interval '90 days'` is in a database whose TimeZone
+// keeps no daylight saving time (UTC, or Africa/Lagos); in one that does, PostgreSQL's calendar
+// days would move the window's start by an hour for a window that spans a change.
+func boundsAt(ts time.Time) [len(windowColumns)]time.Time {
 	ts = ts.UTC().Truncate(time.Microsecond)
-	b := windowBounds{lo: ts.Add(-90 * 24 * time.Hour), a24: ts.Add(-24 * time.Hour), a60: ts.Add(-time.Hour),
-		fd: utcDay(ts), fh: ts.Truncate(time.Hour), fm: ts.Truncate(time.Minute)}
-	b.mid = utcDay(b.lo).Add(24 * time.Hour)
-	b.lom, b.am, b.am60 = ceilTo(b.lo, time.Minute), ceilTo(b.a24, time.Minute), ceilTo(b.a60, time.Minute)
-	b.loh, b.ah = ceilTo(b.lom, time.Hour), ceilTo(b.am, time.Hour)
-	return b
+	lo, a24, a60 := ts.Add(-90*24*time.Hour), ts.Add(-24*time.Hour), ts.Add(-time.Hour)
+	lom, am := ceilTo(lo, time.Minute), ceilTo(a24, time.Minute)
+	return [...]time.Time{lo, a24, a60, utcDay(ts), ts.Truncate(time.Hour), ts.Truncate(time.Minute),
+		utcDay(lo).Add(24 * time.Hour), lom, am, ceilTo(a60, time.Minute), ceilTo(lom, time.Hour), ceilTo(am, time.Hour)}
 }
 
 // windowArgs appends to args the bounds of screenings at ts as windowColumns' arrays.
 func windowArgs(args []any, ts []time.Time) []any {
-	cols := make([]timeArray, len(windowColumns))
-	for i := range cols {
-		cols[i] = make(timeArray, len(ts))
+	var cols [len(windowColumns)]timeArray
+	for c := range cols {
+		cols[c] = make(timeArray, len(ts))
 	}
 	for i, t := range ts {
-		b := boundsAt(t)
-		for c, v := range []time.Time{b.lo, b.a24, b.a60, b.fd, b.fh, b.fm, b.mid, b.lom, b.am, b.am60, b.loh, b.ah} {
+		for c, v := range boundsAt(t) {
 			cols[c][i] = v
 		}
 	}
@@ -107,8 +99,7 @@ func ceilTo(t time.Time, unit time.Duration) time.Time {
 
 // active is the condition that the account's activity (account_versions' first_at and last_at,
 // as v) reaches into [lo, hi]: a piece outside it holds no rows, and the condition, on values of
-// the outer row only, is evaluated once per screening before the piece's scan (a one-time
-// filter), so such a piece costs no index probe.
+// the range's own row (act), filters the range out before its index is probed.
 func active(lo, hi string) string {
 	return "v.first_at <= " + hi + " and v.last_at >= " + lo
 }
@@ -123,7 +114,7 @@ func active(lo, hi string) string {
 // the raw rows. So the ranges are rows of a VALUES list, each joined to one parameterised index
 // scan (docs/screening.md "How history is kept").
 //
-// The ranges (bounds from windowBounds; each gated by active(), evaluated on the range's row
+// The ranges (bounds from boundsAt; each gated by active(), evaluated on the range's row
 // before the index is probed):
 //
 //	grains:  days [mid, fd) 90 · hours [loh, mid) 90 · minutes [lom, loh) 90 ·
@@ -171,25 +162,25 @@ var historySQL = `cross join lateral (select coalesce(sum(x.n) filter (where x.p
 // grainRows are the account's buckets in the grain ranges, each flagged with the windows it
 // counts in: a range gives the grain, the range [lo, hi) (closed: the bucket hi as well, which
 // holds transactions up to ts, so the account must be active up to ts), and the first bucket
-// from which the range counts in the 90-day, 24-hour and 60-minute windows (f90, f24, f60: all,
-// none or a bound).
+// from which the range counts in the 90-day, 24-hour and 60-minute windows (f90, f24, f60:
+// fromStart, fromNowhere or a bound).
 var grainRows = `select a.n, a.sum_ngn, a.sum_sq_ngn, a.devices, a.last_device, a.last_device_at, a.last_ip, a.last_ip_at,
 		a.last_lat, a.last_lon, a.last_loc_at, a.bucket >= r.f90 as p90, a.bucket >= r.f24 as p24, a.bucket >= r.f60 as p60
 	from (values ` + strings.Join([]string{
-	grainRange("day", "u.mid", "u.fd", false, all, none, none),
-	grainRange("hour", "u.loh", "u.mid", false, all, none, none),
-	grainRange("minute", "u.lom", "u.loh", false, all, none, none),
-	grainRange("hour", "u.ah", "u.fh", false, "u.fd", all, none),
-	grainRange("minute", "u.am", "u.ah", false, none, all, none),
-	grainRange("minute", "u.am60", "u.fm", true, "u.fh", "u.fh", all),
+	grainRange("day", "u.mid", "u.fd", false, fromStart, fromNowhere, fromNowhere),
+	grainRange("hour", "u.loh", "u.mid", false, fromStart, fromNowhere, fromNowhere),
+	grainRange("minute", "u.lom", "u.loh", false, fromStart, fromNowhere, fromNowhere),
+	grainRange("hour", "u.ah", "u.fh", false, "u.fd", fromStart, fromNowhere),
+	grainRange("minute", "u.am", "u.ah", false, fromNowhere, fromStart, fromNowhere),
+	grainRange("minute", "u.am60", "u.fm", true, "u.fh", "u.fh", fromStart),
 }, ",\n\t\t") + `) r(grain, lo, hi, closed, act, f90, f24, f60)
 	cross join lateral (select * from account_activity_grains a where a.tenant_id = $1 and a.account = u.acct
 	  and a.grain = r.grain and a.bucket >= r.lo and a.bucket <= r.hi and (a.bucket < r.hi or (r.closed and a.last_at <= u.ts))
 	  offset 0) a
 	where r.act`
 
-// The window flags of a grain range: from the range's start, from nowhere.
-const all, none = "'-infinity'::timestamptz", "'infinity'::timestamptz"
+// The window flags of a grain range: counts from the range's start, counts nowhere.
+const fromStart, fromNowhere = "'-infinity'::timestamptz", "'infinity'::timestamptz"
 
 func grainRange(grain, lo, hi string, closed bool, f90, f24, f60 string) string {
 	act := active(lo, hi)
@@ -232,7 +223,7 @@ func rawRange(lo, hi string, closed, p90, p24, p60 bool, gate ...string) string 
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
 // transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not
-// needed), one row per screening numbered by ordinality: the original verdict of a repeated
+// needed; $6 on: their window bounds, windowColumns; prefetchArgs builds them all), one row per screening numbered by ordinality: the original verdict of a repeated
 // externalId; the sender account's history as of the transaction's timestamp, stored
 // transactions of the same instant included (24-hour count and NGN sum, 60-minute count, the
 // 90 days' amount statistics, known devices, latest device, IP and location, read in pieces as
@@ -252,7 +243,7 @@ var prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_
 	  where l.tenant_id = $1 and l.sender_account_number = u.acct and l.transaction_timestamp <= u.ts and v.first_at <= u.ts) end,
 	k.id, k.status, k.tier, coalesce(v.version, 0)
 from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[], ` + windowParams + `)
-	with ordinality as u(ext, acct, ts, bvn_hash, ` + strings.Join(windowColumns, ", ") + `, i)
+	with ordinality as u(ext, acct, ts, bvn_hash, ` + strings.Join(windowColumns[:], ", ") + `, i)
 left join account_versions v on v.tenant_id = $1 and v.account = u.acct
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
 	where t.tenant_id = $1 and t.external_id = u.ext) d on true

@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 )
 
-// TestWindowBoundsMatchPostgres: the bounds the prefetch takes from Go (windowBounds, windowArgs) are those
+// TestWindowBoundsMatchPostgres: the bounds the prefetch takes from Go (boundsAt) are those
 // PostgreSQL computed in the statement before they moved out of it, instant for instant, on the
 // unit boundaries, a microsecond either side, and at instants with nanoseconds that pgx drops.
 func TestWindowBoundsMatchPostgres(t *testing.T) {
@@ -44,6 +44,7 @@ func TestWindowBoundsMatchPostgres(t *testing.T) {
 		var w [12]time.Time
 		require.NoError(t, db.Pool.QueryRow(ctx, q, at).Scan(&w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7], &w[8], &w[9], &w[10], &w[11]))
 		got := postgres.WindowBoundsForTest(at)
+		require.Len(t, got, len(w))
 		for i := range w {
 			require.True(t, w[i].Equal(got[i]), "%s at %s: PostgreSQL %s, Go %s", postgres.WindowColumns[i], at.Format(time.RFC3339Nano), w[i], got[i])
 		}
