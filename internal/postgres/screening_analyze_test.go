@@ -80,3 +80,57 @@ func TestYoungTableAnalysed(t *testing.T) {
 	require.Positive(t, bounds)
 	require.LessOrEqual(t, bounds, 11, "histogram bounds of the early analysis")
 }
+
+// TestStatementsNotJITCompiled: PostgreSQL compiles a plan whose estimated cost passes
+// jit_above_cost again on every execution, and the prefetch's generic plan passed it with stale
+// statistics (2.3 to 3.0 s of compilation per screening; docs/operations.md "PostgreSQL's JIT").
+// The database here lowers the threshold to zero so that every statement qualifies: a session of
+// its own compiles the prefetch (the check that the server can JIT at all), the service's pool
+// does not.
+func TestStatementsNotJITCompiled(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, url := pgtest.Fresh(t)
+	admin, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = admin.Close(ctx) })
+	var available bool
+	require.NoError(t, admin.QueryRow(ctx, "select pg_jit_available()").Scan(&available))
+	if !available {
+		t.Skip("this PostgreSQL server has no JIT (no LLVM): nothing to turn off")
+	}
+	_, err = admin.Exec(ctx, "do $$ begin execute format('alter database %I set jit_above_cost = 0', current_database()); end $$")
+	require.NoError(t, err)
+
+	explain := func(c *pgx.Conn) string {
+		t.Helper()
+		_, err := c.Exec(ctx, "prepare pf("+postgres.PrefetchParamTypes+") as "+postgres.PrefetchSQL)
+		require.NoError(t, err)
+		args := postgres.PrefetchArgsForTest("00000000-0000-0000-0000-000000000001", []string{"x"}, []string{"3000000001"},
+			[]time.Time{time.Now()}, [][]byte{nil})
+		params := make([]string, len(args))
+		for i := range params {
+			params[i] = fmt.Sprintf("$%d", i+1)
+		}
+		rows, err := c.Query(ctx, "explain (analyze) execute pf("+strings.Join(params, ", ")+")",
+			append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
+		require.NoError(t, err)
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return strings.Join(lines, "\n")
+	}
+	own, err := pgx.Connect(ctx, url) // a session of its own, after the database's setting
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = own.Close(ctx) })
+	_, err = own.Exec(ctx, "set jit = on") // PostgreSQL's default, whatever this server's
+	require.NoError(t, err)
+	require.Contains(t, explain(own), "JIT:", "a session with the server's defaults compiles the prefetch")
+
+	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 2, Logger: slog.New(slog.DiscardHandler), CredentialsKey: pgtest.CredentialsKey})
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	pc, err := db.Pool.Acquire(ctx)
+	require.NoError(t, err)
+	defer pc.Release()
+	require.NotContains(t, explain(pc.Conn()), "JIT:", "the service's sessions compile nothing")
+}

@@ -102,7 +102,7 @@ func benchHistory(b *testing.B, history int, span time.Duration) {
 }
 
 // seedHistory stores n transactions for each account, evenly over the span before now.
-func seedHistory(ctx context.Context, b *testing.B, db *postgres.DB, tenant tenancy.TenantID, accts []string, n int, span time.Duration) {
+func seedHistory(ctx context.Context, b testing.TB, db *postgres.DB, tenant tenancy.TenantID, accts []string, n int, span time.Duration) {
 	b.Helper()
 	err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
