@@ -38,15 +38,7 @@ func TestYoungTableAnalysed(t *testing.T) {
 	require.NoError(t, err)
 	plan := func() string {
 		args := postgres.PrefetchArgsForTest(string(ten.ID), []string{"x"}, []string{"3000000001"}, []time.Time{time.Now()}, [][]byte{nil})
-		params := make([]string, len(args))
-		for i := range params {
-			params[i] = fmt.Sprintf("$%d", i+1)
-		}
-		rows, err := conn.Query(ctx, "explain execute pf("+strings.Join(params, ", ")+")", append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
-		require.NoError(t, err)
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		require.NoError(t, err)
-		return strings.Join(lines, "\n")
+		return strings.Join(explainPrefetch(ctx, t, conn, "", args), "\n")
 	}
 	plan() // the generic plan is made now, on the empty table, and cached
 
@@ -108,16 +100,7 @@ func TestStatementsNotJITCompiled(t *testing.T) {
 		require.NoError(t, err)
 		args := postgres.PrefetchArgsForTest("00000000-0000-0000-0000-000000000001", []string{"x"}, []string{"3000000001"},
 			[]time.Time{time.Now()}, [][]byte{nil})
-		params := make([]string, len(args))
-		for i := range params {
-			params[i] = fmt.Sprintf("$%d", i+1)
-		}
-		rows, err := c.Query(ctx, "explain (analyze) execute pf("+strings.Join(params, ", ")+")",
-			append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
-		require.NoError(t, err)
-		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		require.NoError(t, err)
-		return strings.Join(lines, "\n")
+		return strings.Join(explainPrefetch(ctx, t, c, "(analyze)", args), "\n")
 	}
 	own, err := pgx.Connect(ctx, url) // a session of its own, after the database's setting
 	require.NoError(t, err)
@@ -133,4 +116,20 @@ func TestStatementsNotJITCompiled(t *testing.T) {
 	require.NoError(t, err)
 	defer pc.Release()
 	require.NotContains(t, explain(pc.Conn()), "JIT:", "the service's sessions compile nothing")
+}
+
+// explainPrefetch returns the lines of EXPLAIN opts (such as "(analyze)", or "") of the
+// prefetch statement prepared on c as pf, executed with args.
+func explainPrefetch(ctx context.Context, t testing.TB, c *pgx.Conn, opts string, args []any) []string {
+	t.Helper()
+	params := make([]string, len(args))
+	for i := range params {
+		params[i] = fmt.Sprintf("$%d", i+1)
+	}
+	rows, err := c.Query(ctx, "explain "+opts+" execute pf("+strings.Join(params, ", ")+")",
+		append([]any{pgx.QueryExecModeSimpleProtocol}, args...)...)
+	require.NoError(t, err)
+	lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	require.NoError(t, err)
+	return lines
 }
