@@ -231,44 +231,27 @@ func BenchmarkScreeningResultJSON(b *testing.B) {
 	for range 100 {
 		batch.Items = append(batch.Items, &complydv1.ScreenTransactionsItem{ExternalId: r.GetExternalId(), Result: r})
 	}
-	b.Run("batch100-codec", func(b *testing.B) {
-		b.ReportAllocs()
-		buf := make([]byte, 0, 1<<18)
-		for b.Loop() {
-			var err error
-			if buf, err = (JSONCodec{}).MarshalAppend(buf[:0], batch); err != nil {
-				b.Fatal(err)
+	codec := func(dst []byte, m proto.Message) ([]byte, error) { return JSONCodec{}.MarshalAppend(dst, m) }
+	for _, c := range []struct {
+		name    string
+		m       proto.Message
+		size    int
+		marshal func([]byte, proto.Message) ([]byte, error)
+	}{
+		{"batch100-codec", batch, 1 << 18, codec},
+		{"batch100-protojson", batch, 1 << 18, jsonOptions.MarshalAppend},
+		{"codec", r, 4096, codec},
+		{"protojson", r, 4096, jsonOptions.MarshalAppend},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			buf := make([]byte, 0, c.size)
+			for b.Loop() {
+				var err error
+				if buf, err = c.marshal(buf[:0], c.m); err != nil {
+					b.Fatal(err)
+				}
 			}
-		}
-	})
-	b.Run("batch100-protojson", func(b *testing.B) {
-		b.ReportAllocs()
-		buf := make([]byte, 0, 1<<18)
-		for b.Loop() {
-			var err error
-			if buf, err = (protojson.MarshalOptions{EmitUnpopulated: true}).MarshalAppend(buf[:0], batch); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("codec", func(b *testing.B) {
-		b.ReportAllocs()
-		buf := make([]byte, 0, 4096)
-		for b.Loop() {
-			var err error
-			if buf, err = (JSONCodec{}).MarshalAppend(buf[:0], r); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
-	b.Run("protojson", func(b *testing.B) {
-		b.ReportAllocs()
-		buf := make([]byte, 0, 4096)
-		for b.Loop() {
-			var err error
-			if buf, err = (protojson.MarshalOptions{EmitUnpopulated: true}).MarshalAppend(buf[:0], r); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+		})
+	}
 }

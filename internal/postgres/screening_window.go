@@ -223,8 +223,9 @@ func rawRange(lo, hi string, closed, p90, p24, p60 bool, gate ...string) string 
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
 // transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not
-// needed; $6 on: their window bounds, windowColumns; prefetchArgs builds them all), one row per screening numbered by ordinality: the original verdict of a repeated
-// externalId; the sender account's history as of the transaction's timestamp, stored
+// needed; $6 on: their window bounds, windowColumns; prefetchArgs builds them all), one row per
+// screening numbered by ordinality: the original verdict of a repeated externalId; the sender
+// account's history as of the transaction's timestamp, stored
 // transactions of the same instant included (24-hour count and NGN sum, 60-minute count, the
 // 90 days' amount statistics, known devices, latest device, IP and location, read in pieces as
 // described above); the last activity up to ts of all time (dormancy, 180 days: the account's
