@@ -151,8 +151,8 @@ proc_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # fields are sampled at the timer tick, and with the idle tick stopped (NO_HZ_IDLE) they miss
 # short bursts that start and end between ticks: a process that works 100 µs and sleeps 400 µs
 # showed 67 busy ticks there against 84 from the idle time, which the kernel measures exactly.
-# The per-process figures are exact too (scaled to the scheduler's run time), so with the sampled
-# total the "other" share came out negative at 500/s.
+# The per-process figures lose nothing to sampling (the kernel scales them to the scheduler's run
+# time), so with the sampled total the "other" share came out negative at 500/s.
 machine_ticks() {
   awk -v hz="$HZ" -v n="$(nproc)" 'FILENAME == "/proc/uptime" {u = $1; next}
     /^cpu / {printf "%d\n", u * hz * n - ($5 + $6 + $9)}' /proc/uptime /proc/stat
