@@ -22,8 +22,10 @@ import (
 //
 // After 500, 2,000, 8,000, … screenings stored by this process (×4 each time), the table is
 // analysed when PostgreSQL's estimate of its rows is below twice what this process has
-// stored since it started: a table that is young relative to the load. On a table of millions
-// of rows the check is one catalog read, five or six times in a process's life.
+// stored since it started: a table that is young relative to the load. The side tables that
+// automatic cases fill (sideTables) are analysed at the same times when they are young too. On
+// tables of millions of rows the check is two catalog reads, five or six times in a process's
+// life.
 type youngTable struct {
 	db      *DB
 	stored  atomic.Int64
@@ -50,30 +52,41 @@ func (y *youngTable) added(n int) {
 	}()
 }
 
-// check analyses transactions when its row estimate is below twice stored.
+// sideTables are the tables whose workers read and update one row at a time by tenant and id
+// (an officer's email, a webhook delivery), filled by the automatic cases of the screenings
+// counted here. A plan made on such a table before it was ever analysed finds the row through
+// the index that leads with tenant_id and filters on id: a scan of the tenant's rows per email
+// or delivery. In a new database under a flood of automatic cases for a tenant with officers and
+// a webhook endpoint, those lookups and updates took 4.5-11 ms each in the first minute, before
+// autovacuum's first analysis (docs/screening.md "Measured (2026-11-28, fourteenth session)").
+var sideTables = []string{"emails", "webhook_deliveries"}
+
+// check analyses the tables that are young relative to the load: transactions when its row
+// estimate is below twice stored, and a side table when its estimate is below half the rows
+// PostgreSQL counts live in it (and those are at least 100).
 func (y *youngTable) check(stored int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	var estimate float64
-	if err := y.db.Pool.QueryRow(ctx, `select reltuples from pg_class where oid = 'transactions'::regclass`).Scan(&estimate); err != nil {
-		y.db.logger.Warn("screening: reading the transactions table's row estimate", "err", err)
+	tables, err := y.young(ctx, stored)
+	if err != nil {
+		y.db.logger.Warn("screening: reading the row estimates of young tables", "err", err)
 		return
 	}
-	if estimate >= float64(2*stored) {
+	if len(tables) == 0 {
 		return
 	}
-	// The pool's connections act as complyd_app, which does not own the table (ANALYZE would
-	// only warn and skip it); the login role of DATABASE_URL ran the migrations and does.
+	// The pool's connections act as complyd_app, which does not own the tables (ANALYZE would
+	// only warn and skip them); the login role of DATABASE_URL ran the migrations and does.
 	conn, err := pgx.ConnectConfig(ctx, y.db.Pool.Config().ConnConfig.Copy())
 	if err != nil {
-		y.db.logger.Warn("screening: connecting to analyse the young transactions table", "err", err)
+		y.db.logger.Warn("screening: connecting to analyse young tables", "err", err)
 		return
 	}
 	defer conn.Close(context.WithoutCancel(ctx))
 	var owner bool
 	if err := conn.QueryRow(ctx, `select pg_has_role(current_user, relowner, 'USAGE') from pg_class
 		where oid = 'transactions'::regclass`).Scan(&owner); err != nil || !owner {
-		y.db.logger.Warn("screening: the database user does not own the transactions table, so it cannot analyse it early; "+
+		y.db.logger.Warn("screening: the database user does not own the tables, so it cannot analyse young ones early; "+
 			"autovacuum will, within a minute", "err", err)
 		return
 	}
@@ -87,11 +100,38 @@ func (y *youngTable) check(stored int64) {
 		y.db.logger.Warn("screening: setting the young-table analysis' sample size", "err", err)
 		return
 	}
-	t0 := time.Now()
-	if _, err := conn.Exec(ctx, `analyze transactions`); err != nil {
-		y.db.logger.Warn("screening: analysing the young transactions table", "err", err)
-		return
+	for _, table := range tables {
+		t0 := time.Now()
+		if _, err := conn.Exec(ctx, "analyze "+pgx.Identifier{table}.Sanitize()); err != nil {
+			y.db.logger.Warn("screening: analysing a young table", "table", table, "err", err)
+			return
+		}
+		y.db.logger.Info("screening: analysed a young table", "table", table, "stored_by_this_process", stored,
+			"took", time.Since(t0))
 	}
-	y.db.logger.Info("screening: analysed the young transactions table", "estimated_rows_before", int64(estimate),
-		"stored_by_this_process", stored, "took", time.Since(t0))
+}
+
+// young returns the tables check analyses, transactions first.
+func (y *youngTable) young(ctx context.Context, stored int64) ([]string, error) {
+	var tables []string
+	var estimate float64
+	if err := y.db.Pool.QueryRow(ctx, `select reltuples from pg_class where oid = 'transactions'::regclass`).Scan(&estimate); err != nil {
+		return nil, err
+	}
+	if estimate < float64(2*stored) {
+		tables = append(tables, "transactions")
+	}
+	// reltuples is -1 until a table is first analysed. n_live_tup is PostgreSQL's running count,
+	// which the writing sessions report as they commit.
+	rows, err := y.db.Pool.Query(ctx, `select c.relname::text from pg_class c join pg_stat_all_tables s on s.relid = c.oid
+		where c.oid = any($1::text[]::regclass[]) and s.n_live_tup >= 100 and c.reltuples < s.n_live_tup / 2
+		order by c.relname`, sideTables)
+	if err != nil {
+		return nil, err
+	}
+	side, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return nil, err
+	}
+	return append(tables, side...), nil
 }
