@@ -23,18 +23,8 @@ import (
 func TestYoungTableAnalysed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	_, url := pgtest.Fresh(t)
-	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 4, Logger: slog.New(slog.DiscardHandler), CredentialsKey: pgtest.CredentialsKey})
-	require.NoError(t, err)
-	t.Cleanup(db.Close)
-	ten := pgtest.Tenant(ctx, t, db)
-
-	conn, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = conn.Close(ctx) })
-	_, err = conn.Exec(ctx, "set plan_cache_mode = force_generic_plan")
-	require.NoError(t, err)
-	_, err = conn.Exec(ctx, "prepare pf("+postgres.PrefetchParamTypes+") as "+postgres.PrefetchSQL)
+	db, ten, conn := youngDatabase(ctx, t)
+	_, err := conn.Exec(ctx, "prepare pf("+postgres.PrefetchParamTypes+") as "+postgres.PrefetchSQL)
 	require.NoError(t, err)
 	plan := func() string {
 		args := postgres.PrefetchArgsForTest(string(ten.ID), []string{"x"}, []string{"3000000001"}, []time.Time{time.Now()}, [][]byte{nil})
@@ -82,18 +72,8 @@ func TestYoungTableAnalysed(t *testing.T) {
 func TestYoungSideTablesAnalysed(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	_, url := pgtest.Fresh(t)
-	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 4, Logger: slog.New(slog.DiscardHandler), CredentialsKey: pgtest.CredentialsKey})
-	require.NoError(t, err)
-	t.Cleanup(db.Close)
-	ten := pgtest.Tenant(ctx, t, db)
-
-	conn, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = conn.Close(ctx) })
-	_, err = conn.Exec(ctx, "set plan_cache_mode = force_generic_plan")
-	require.NoError(t, err)
-	_, err = conn.Exec(ctx, "prepare em(uuid, uuid) as select id, status from emails where tenant_id = $1 and id = $2")
+	db, ten, conn := youngDatabase(ctx, t)
+	_, err := conn.Exec(ctx, "prepare em(uuid, uuid) as select id, status from emails where tenant_id = $1 and id = $2")
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, "prepare wd(uuid, text) as select id, status from webhook_deliveries where tenant_id = $1 and id = $2")
 	require.NoError(t, err)
@@ -142,6 +122,24 @@ func TestYoungSideTablesAnalysed(t *testing.T) {
 	require.NoError(t, conn.QueryRow(ctx, `select count(*) from pg_stat_all_tables where relname in ('emails', 'webhook_deliveries')
 		and last_analyze is not null`).Scan(&analysed))
 	require.Equal(t, 2, analysed)
+}
+
+// youngDatabase is a new database with a tenant, the service's pool on it, and a session of the
+// login role whose prepared statements are always planned generically, as the pool's held
+// connections' statements are once cached.
+func youngDatabase(ctx context.Context, t *testing.T) (*postgres.DB, pgtest.TenantFixture, *pgx.Conn) {
+	t.Helper()
+	_, url := pgtest.Fresh(t)
+	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 4, Logger: slog.New(slog.DiscardHandler), CredentialsKey: pgtest.CredentialsKey})
+	require.NoError(t, err)
+	t.Cleanup(db.Close)
+	ten := pgtest.Tenant(ctx, t, db)
+	conn, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = conn.Close(ctx) })
+	_, err = conn.Exec(ctx, "set plan_cache_mode = force_generic_plan")
+	require.NoError(t, err)
+	return db, ten, conn
 }
 
 // TestStatementsNotJITCompiled: PostgreSQL compiles a plan whose estimated cost passes
