@@ -122,7 +122,7 @@ func (y *youngTable) young(ctx context.Context, stored int64) ([]string, error) 
 		tables = append(tables, "transactions")
 	}
 	// reltuples is -1 until a table is first analysed. n_live_tup is PostgreSQL's running count,
-	// which the writing sessions report as they commit.
+	// which the writing sessions report when they go idle, at most once a second.
 	rows, err := y.db.Pool.Query(ctx, `select c.relname::text from pg_class c join pg_stat_all_tables s on s.relid = c.oid
 		where c.oid = any($1::text[]::regclass[]) and s.n_live_tup >= 100 and c.reltuples < s.n_live_tup / 2
 		order by c.relname`, sideTables)
