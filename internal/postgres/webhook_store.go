@@ -8,8 +8,6 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/riverqueue/river"
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/paging"
@@ -18,10 +16,15 @@ import (
 )
 
 // WebhookStore implements webhook.Store and the delivery worker's outbox (jobs.WebhookOutbox).
-type WebhookStore struct{ db *DB }
+type WebhookStore struct {
+	db       *DB
+	attempts *attemptWriter // RecordAttempt's writes (webhook_attempts.go)
+}
 
 // NewWebhookStore returns the store.
-func NewWebhookStore(db *DB) *WebhookStore { return &WebhookStore{db: db} }
+func NewWebhookStore(db *DB) *WebhookStore {
+	return &WebhookStore{db: db, attempts: &attemptWriter{db: db}}
+}
 
 var _ webhook.Store = (*WebhookStore)(nil)
 
@@ -207,58 +210,18 @@ func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id s
 	return toDelivery(r), e.Secret, nil
 }
 
-// recordAttemptSQL is RecordAttempt's update and attempt in one statement: the attempt is
-// inserted only when the update matched (the delivery still had prevAttempts attempts).
-const recordAttemptSQL = `with u as (update webhook_deliveries set status = $4, attempts = $5, last_status_code = $6,
-		last_error = $7, next_attempt_at = $8, delivered_at = $9, dead_at = $10
-		where tenant_id = $1 and id = $2 and attempts = $3 and status in ('PENDING', 'FAILED') returning id)
-	insert into webhook_attempts (tenant_id, delivery_id, attempt, status_code, error, duration_ms, attempted_at)
-	select $1, u.id, $11, $12, $13, $14, $15 from u`
-
 // RecordAttempt stores one attempt's outcome (d is the delivery after RecordSuccess or
 // RecordFailure; prevAttempts its count before the attempt). The update is conditional on the
 // row still having prevAttempts attempts, so a duplicate run of the same job records nothing
 // (it reports false). When d is FAILED the next attempt's job is enqueued in the same
 // transaction, at d.NextAttemptAt: the retry schedule lives in the database and survives a
-// restart. Errors: INTERNAL.
-func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
-	var code *int
-	if a.StatusCode != 0 {
-		code = &a.StatusCode
-	}
-	args := []any{string(d.TenantID), d.ID, prevAttempts, d.Status, d.Attempts, d.LastStatusCode, d.LastError,
-		d.NextAttemptAt, d.DeliveredAt, d.DeadAt, a.Number, code, a.Error, a.Duration.Milliseconds(), a.At}
-	recorded := false
-	if d.Status != webhook.StatusFailed || d.NextAttemptAt == nil {
-		// Nothing to enqueue (delivered, or dead): one statement, one round trip.
-		b := &pgx.Batch{}
-		b.Queue(recordAttemptSQL, args...).Exec(func(tag pgconn.CommandTag) error {
-			recorded = tag.RowsAffected() == 1
-			return nil
-		})
-		if err := s.db.inTenantBatch(ctx, d.TenantID, b); err != nil {
-			return false, fmt.Errorf("record webhook attempt: %w", err)
-		}
-		return recorded, nil
-	}
-	err := s.db.inTenant(ctx, d.TenantID, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, recordAttemptSQL, args...)
-		if err != nil {
-			return fmt.Errorf("record webhook attempt: %w", err)
-		}
-		if recorded = tag.RowsAffected() == 1; !recorded {
-			return nil
-		}
-		opts := &river.InsertOpts{}
-		if d.NextAttemptAt.Sub(s.db.now()) >= immediateReschedule {
-			opts.ScheduledAt = *d.NextAttemptAt
-		}
-		return s.db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: d.TenantID, Attempt: d.Attempts}, deliverOpts(opts))
-	})
-	if err != nil {
-		return false, err
-	}
-	return recorded, nil
+// restart. Records that arrive while another write is in flight are written together
+// (webhook_attempts.go). The write is not cancelled with ctx: an attempt that was made is
+// recorded. Errors: INTERNAL.
+func (s *WebhookStore) RecordAttempt(_ context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
+	r := &attemptRecord{d: d, prev: prevAttempts, a: a}
+	s.attempts.record(r)
+	return r.recorded, r.err
 }
 
 // Attempts returns the recorded attempts of a delivery, in order. Errors: INTERNAL.
