@@ -636,11 +636,15 @@ func TestScreeningCaseBatchEffects(t *testing.T) {
 	require.Equal(t, n, q(`select count(*) from emails where tenant_id = $1 and to_address = $2`, tenant, o2.Email))
 	require.Equal(t, n, q(`select count(*) from webhook_deliveries where tenant_id = $1 and event = 'case.created'`, tenant))
 	require.Equal(t, n, q(`select count(*) from webhook_deliveries where tenant_id = $1 and event = 'transaction.screened'`, tenant))
-	// Every email in exactly one send_email job, eight to a job at most (postgres.mergeEmailJobs).
+	// Every email in exactly one send_email job, eight to a job at most (postgres.mergeJobs), and
+	// every delivery's first attempt in exactly one webhook_deliver job, eight to a job at most.
 	require.Equal(t, 2*n, q(`select count(*) from river_job, jsonb_array_elements_text(args->'emailIds') e where kind = 'send_email'`))
 	require.Equal(t, 2*n, q(`select count(distinct e) from river_job, jsonb_array_elements_text(args->'emailIds') e where kind = 'send_email'`))
 	require.Less(t, q(`select count(*) from river_job where kind = 'send_email'`), 2*n)
-	require.Equal(t, 2*n, q(`select count(*) from river_job where kind = 'webhook_deliver'`))
+	require.Equal(t, 2*n, q(`select count(*) from river_job, jsonb_array_elements_text(args->'deliveryIds') e where kind = 'webhook_deliver'`))
+	require.Equal(t, 2*n, q(`select count(distinct e) from river_job, jsonb_array_elements_text(args->'deliveryIds') e where kind = 'webhook_deliver'`))
+	require.Less(t, q(`select count(*) from river_job where kind = 'webhook_deliver'`), 2*n)
+	require.Zero(t, q(`select count(*) from river_job, jsonb_array_length(args->'deliveryIds') l where kind = 'webhook_deliver' and l > 8`))
 }
 
 // TestScreeningConcurrentTenantsStoreApart screens two tenants' transactions at once, so that

@@ -17,6 +17,10 @@ import (
 type WebhookOutbox interface {
 	// Load returns the delivery and the tenant's current secret. Errors: NOT_FOUND.
 	Load(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, string, error)
+	// LoadMany returns the deliveries of ids that still exist, in their order, and the secret.
+	LoadMany(ctx context.Context, tenantID tenancy.TenantID, ids []string) ([]webhook.Delivery, string, error)
+	// Requeue enqueues the first attempt of each delivery of ids as a job of its own.
+	Requeue(ctx context.Context, tenantID tenancy.TenantID, ids []string) error
 	// RecordAttempt writes the attempt and the delivery's new state if it still has
 	// prevAttempts attempts, and enqueues the next attempt when d is FAILED, in one transaction.
 	RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error)
@@ -44,11 +48,12 @@ func (jitter) Float64() float64 { return rand.Float64() } //nolint:gosec // jitt
 // job back to River; only test backoffs are that short.
 const maxInlineWait = time.Second
 
-// DeliverWebhookWorker makes one attempt of a webhook delivery per job. The delivery row is the
-// source of truth: the job's Attempt must equal the row's attempt count, so a job run twice
-// never makes an extra attempt, and after each failure RecordAttempt enqueues the next job in
-// the same transaction (at the backoff time), so the schedule survives a restart. Exactly
-// webhook.MaxAttempts attempts are made before DEAD.
+// DeliverWebhookWorker makes one attempt of a webhook delivery per job, or the first attempts
+// of several (DeliverArgs.DeliveryIDs). The delivery row is the source of truth: the job's
+// Attempt must equal the row's attempt count, so a job run twice never makes an extra attempt,
+// and after each failure RecordAttempt enqueues the next job in the same transaction (at the
+// backoff time), so the schedule survives a restart. Exactly webhook.MaxAttempts attempts are
+// made before DEAD.
 type DeliverWebhookWorker struct {
 	river.WorkerDefaults[webhook.DeliverArgs]
 	Outbox WebhookOutbox
@@ -57,7 +62,15 @@ type DeliverWebhookWorker struct {
 	NowFunc func() time.Time
 	// BackoffFunc is the retry schedule; DefaultBackoff when nil (tests inject milliseconds).
 	BackoffFunc Backoff
+	// ManyBudget is how long a job of several first attempts starts new ones; the rest are
+	// requeued as jobs of their own, so that a slow receiver (10 s an attempt at most) cannot
+	// hold a job past its time limit. Zero means DefaultManyBudget.
+	ManyBudget time.Duration
 }
+
+// DefaultManyBudget leaves a job of several attempts room for one more attempt of the
+// sender's 10 s, and its record, inside the job's 30 s.
+const DefaultManyBudget = 15 * time.Second
 
 func (w *DeliverWebhookWorker) now() time.Time {
 	if w.NowFunc != nil {
@@ -66,14 +79,18 @@ func (w *DeliverWebhookWorker) now() time.Time {
 	return time.Now()
 }
 
-// Timeout bounds one job: the sender's own 10 s attempt timeout plus bookkeeping.
+// Timeout bounds one job: the sender's own 10 s attempt timeout plus bookkeeping, or a job of
+// several attempts' ManyBudget plus one attempt.
 func (w *DeliverWebhookWorker) Timeout(*river.Job[webhook.DeliverArgs]) time.Duration {
 	return 30 * time.Second
 }
 
-// Work makes the attempt the job stands for, if it is still due.
+// Work makes the attempts the job stands for, those still due.
 func (w *DeliverWebhookWorker) Work(ctx context.Context, job *river.Job[webhook.DeliverArgs]) error {
 	args := job.Args
+	if len(args.DeliveryIDs) > 0 {
+		return w.workMany(ctx, args)
+	}
 	d, secret, err := w.Outbox.Load(ctx, args.TenantID, args.DeliveryID)
 	if apperr.CodeOf(err) == apperr.NotFound {
 		return nil // purged
@@ -81,7 +98,7 @@ func (w *DeliverWebhookWorker) Work(ctx context.Context, job *river.Job[webhook.
 	if err != nil {
 		return fmt.Errorf("load webhook delivery: %w", err)
 	}
-	if d.Attempts != args.Attempt || (d.Status != webhook.StatusPending && d.Status != webhook.StatusFailed) {
+	if !owned(d, args.Attempt) {
 		return nil // a stale or duplicate job: another job owns the next attempt
 	}
 	if d.NextAttemptAt != nil {
@@ -96,7 +113,53 @@ func (w *DeliverWebhookWorker) Work(ctx context.Context, job *river.Job[webhook.
 			}
 		}
 	}
+	return w.attempt(ctx, d, secret)
+}
 
+// owned reports whether a job scheduled at attempt still owns the delivery's next attempt.
+func owned(d webhook.Delivery, attempt int) bool {
+	return d.Attempts == attempt && (d.Status == webhook.StatusPending || d.Status == webhook.StatusFailed)
+}
+
+// workMany makes the first attempts of a job of several deliveries, one after the other, each
+// recorded as it is made (so a crash re-sends as little as it can). A delivery that is no longer
+// at its first attempt belongs to another job (a manual retry, or this job's earlier run). When
+// ManyBudget has passed, the deliveries not yet attempted are requeued as jobs of their own.
+func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.DeliverArgs) error {
+	ds, secret, err := w.Outbox.LoadMany(ctx, args.TenantID, args.IDs())
+	if err != nil {
+		return fmt.Errorf("load webhook deliveries: %w", err)
+	}
+	budget := w.ManyBudget
+	if budget <= 0 {
+		budget = DefaultManyBudget
+	}
+	start := time.Now()
+	for i, d := range ds {
+		if !owned(d, 0) {
+			continue
+		}
+		if time.Since(start) >= budget {
+			var rest []string
+			for _, o := range ds[i:] {
+				if owned(o, 0) {
+					rest = append(rest, o.ID)
+				}
+			}
+			if err := w.Outbox.Requeue(ctx, args.TenantID, rest); err != nil {
+				return fmt.Errorf("requeue webhook deliveries: %w", err)
+			}
+			return nil
+		}
+		if err := w.attempt(ctx, d, secret); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// attempt sends d once and records the outcome (and the next attempt's job when one is due).
+func (w *DeliverWebhookWorker) attempt(ctx context.Context, d webhook.Delivery, secret string) error {
 	start := time.Now()
 	code, sendErr := w.Sender.Send(ctx, d.URL, secret, d.Message())
 	at := w.now()

@@ -1,10 +1,14 @@
 package jobs_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,4 +138,158 @@ func TestWebhookDeliveredWhenReceiverAnswers2xx(t *testing.T) {
 	require.NotNil(t, d.LastStatusCode)
 	require.Equal(t, http.StatusOK, *d.LastStatusCode)
 	require.Len(t, b.hits, 0, "one request only")
+}
+
+// manyHarness is a tenant with a webhook endpoint at a local receiver, a River runner with the
+// delivery worker, and helpers to queue deliveries in one job of several first attempts.
+type manyHarness struct {
+	db     *postgres.DB
+	store  *postgres.WebhookStore
+	runner *jobs.Runner
+	tenant tenancy.TenantID
+	mu     sync.Mutex
+	hits   map[string]int // requests per event id
+}
+
+// newManyHarness starts the receiver (answering 503 to the delivery of case failCase, 204 to
+// the rest, each after delay) and the runner; the worker starts new attempts of a job for
+// budget.
+func newManyHarness(t *testing.T, delay, budget time.Duration, failCase int) *manyHarness {
+	t.Helper()
+	ctx := context.Background()
+	db, _ := pgtest.Fresh(t)
+	h := &manyHarness{db: db, store: postgres.NewWebhookStore(db), tenant: pgtest.Tenant(ctx, t, db).ID, hits: map[string]int{}}
+	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get(webhook.HeaderEventID)
+		body, _ := io.ReadAll(r.Body)
+		h.mu.Lock()
+		h.hits[id]++
+		h.mu.Unlock()
+		time.Sleep(delay)
+		if bytes.Contains(body, fmt.Appendf(nil, `"caseId":%d}`, failCase)) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	t.Cleanup(recv.Close)
+	_, err := h.store.UpdateEndpoint(ctx, h.tenant, func(e *webhook.Endpoint) (audit.Event, error) {
+		e.URL, e.UpdatedAt = recv.URL+"/hook", time.Now()
+		return audit.Event{TenantID: h.tenant, Actor: audit.System, Action: "webhook.endpoint_updated", ResourceType: "webhook_endpoint"}, nil
+	})
+	require.NoError(t, err)
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &jobs.DeliverWebhookWorker{Outbox: h.store, ManyBudget: budget,
+		BackoffFunc: func(int) time.Duration { return time.Hour }, // no retry within the test
+		Sender:      webhookhttp.NewSender(webhookhttp.Options{AllowPrivate: true})})
+	h.runner, err = jobs.NewRunner(db.Pool, workers, slog.New(slog.DiscardHandler))
+	require.NoError(t, err)
+	require.NoError(t, h.runner.Start(ctx))
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		_ = h.runner.Stop(sctx)
+	})
+	return h
+}
+
+// queue records n PENDING deliveries and copies identical jobs naming all of them, in one
+// transaction; it returns the deliveries.
+func (h *manyHarness) queue(t *testing.T, n, copies int) []webhook.Delivery {
+	t.Helper()
+	ctx := context.Background()
+	e, err := h.store.Endpoint(ctx, h.tenant)
+	require.NoError(t, err)
+	ds := make([]webhook.Delivery, n)
+	ids := make([]string, n)
+	require.NoError(t, pgx.BeginFunc(ctx, h.db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(h.tenant)); err != nil {
+			return err
+		}
+		for i := range ds {
+			now := time.Now()
+			if ds[i], err = webhook.NewDelivery(e.URL, webhook.NewPayload(h.tenant, webhook.EventCaseCreated, map[string]any{"caseId": i}, now), now); err != nil {
+				return err
+			}
+			d := ds[i]
+			ids[i] = d.ID
+			if _, err := tx.Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status, attempts,
+				next_attempt_at, created_at) values ($1, $2, $3, $4, $5, $6, $7, 0, $8, $9)`,
+				d.ID, string(h.tenant), d.EventID, d.Event, d.URL, d.Payload, d.Status, d.NextAttemptAt, d.CreatedAt); err != nil {
+				return err
+			}
+		}
+		for range copies {
+			if _, err := h.runner.Client.InsertTx(ctx, tx, webhook.DeliverArgs{DeliveryIDs: ids, TenantID: h.tenant}, &river.InsertOpts{MaxAttempts: 10}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	return ds
+}
+
+// settled waits until no delivery of ds is PENDING and returns them as stored.
+func (h *manyHarness) settled(t *testing.T, ds []webhook.Delivery) []webhook.Delivery {
+	t.Helper()
+	out := make([]webhook.Delivery, len(ds))
+	require.Eventually(t, func() bool {
+		for i, d := range ds {
+			got, err := h.store.Delivery(context.Background(), h.tenant, d.ID)
+			if err != nil || got.Status == webhook.StatusPending {
+				return false
+			}
+			out[i] = got
+		}
+		return true
+	}, 20*time.Second, 20*time.Millisecond)
+	return out
+}
+
+// TestWebhookJobOfSeveralDeliveries: a job naming the first attempts of several deliveries (as
+// a batch of automatic cases queues them) makes each once and records each on its own: a
+// receiver's failure of one leaves it FAILED with its next attempt's job, and the others
+// DELIVERED. The same job run twice adds no attempt.
+func TestWebhookJobOfSeveralDeliveries(t *testing.T) {
+	t.Parallel()
+	h := newManyHarness(t, 0, 0, 2)
+	ds := h.queue(t, 6, 2)
+	got := h.settled(t, ds)
+	for i, d := range got {
+		require.Equal(t, 1, d.Attempts, "%s: one attempt, though its job ran twice", d.ID)
+		want := webhook.StatusDelivered
+		if i == 2 {
+			want = webhook.StatusFailed
+		}
+		require.Equal(t, want, d.Status, d.ID)
+	}
+	var jobs int
+	require.NoError(t, h.db.Pool.QueryRow(context.Background(), `select count(*) from river_job where kind = 'webhook_deliver'
+		and args->>'deliveryId' = $1 and (args->>'attempt')::int = 1`, ds[2].ID).Scan(&jobs))
+	require.Equal(t, 1, jobs, "the failed delivery's next attempt is queued")
+}
+
+// TestWebhookJobOfSeveralOutOfTime: past its budget, a job of several first attempts starts no
+// more; the deliveries it did not attempt are requeued as jobs of their own, and every delivery
+// is still made exactly once.
+func TestWebhookJobOfSeveralOutOfTime(t *testing.T) {
+	t.Parallel()
+	h := newManyHarness(t, 150*time.Millisecond, 200*time.Millisecond, -1)
+	ds := h.queue(t, 6, 1)
+	for _, d := range h.settled(t, ds) {
+		require.Equal(t, webhook.StatusDelivered, d.Status, d.ID)
+		require.Equal(t, 1, d.Attempts, d.ID)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, d := range ds {
+		require.Equal(t, 1, h.hits[d.EventID], "%s sent once", d.ID)
+	}
+	var single int
+	require.NoError(t, h.db.Pool.QueryRow(context.Background(), `select count(*) from river_job where kind = 'webhook_deliver'
+		and args ? 'deliveryId' and args->>'deliveryId' <> ''`).Scan(&single))
+	// The first attempt starts at once and six at 150 ms each do not fit 200 ms (two do, unless
+	// the machine is slow): some, not all, were requeued.
+	require.GreaterOrEqual(t, single, 1)
+	require.LessOrEqual(t, single, 5)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/webhook"
 )
 
 // writer is what the shared write helpers (cases, their effects, audit, outbox) write through:
@@ -85,7 +86,7 @@ func (p *pipelined) QueryRow(ctx context.Context, sql string, args ...any) pgx.R
 // flush inserts the queued River jobs with one statement, then sends the queued writes in one
 // round trip (a COMMIT queued last ends the transaction with them).
 func (p *pipelined) flush(ctx context.Context, db *DB) error {
-	p.jobs = mergeEmailJobs(p.jobs)
+	p.jobs = mergeJobs(p.jobs)
 	if len(p.jobs) > 0 {
 		if _, err := db.river.InsertManyTx(ctx, p.tx, p.jobs); err != nil {
 			return fmt.Errorf("enqueue %d jobs: %w", len(p.jobs), err)
@@ -105,32 +106,58 @@ func (p *pipelined) flush(ctx context.Context, db *DB) error {
 	return nil
 }
 
-// mergeEmailJobs merges the single-email send_email jobs of each tenant (a batch of automatic
-// cases queues one per officer per case) into jobs of up to notify.EmailsPerJob emails, in
-// their order, at the place of the tenant's first; other jobs keep theirs. Every email is still
-// sent at least once (SendEmailWorker), by a fraction of the jobs: each job is a River row to
-// insert, fetch and complete (docs/webhooks.md "Throughput").
-func mergeEmailJobs(jobs []river.InsertManyParams) []river.InsertManyParams {
+// mergeJobs merges the jobs of each tenant that a batch of automatic cases queues one at a
+// time: the officers' send_email jobs (one per officer per case) into jobs of up to
+// notify.EmailsPerJob emails, and the webhook deliveries' first attempts (two per case) into
+// jobs of up to webhook.DeliveriesPerJob, in their order, at the place of the tenant's first;
+// other jobs keep theirs. Every email is still sent, and every delivery attempted, at least once
+// (jobs.SendEmailWorker, jobs.DeliverWebhookWorker), by a fraction of the jobs: each job is a
+// River row to insert, fetch and complete (docs/webhooks.md "Throughput").
+func mergeJobs(jobs []river.InsertManyParams) []river.InsertManyParams {
 	out := jobs[:0:0]
-	open := map[string]int{} // tenant → its merged job in out that still has room
+	type key struct{ kind, tenant string }
+	open := map[key]int{} // its merged job in out that still has room
 	for _, j := range jobs {
-		a, ok := j.Args.(notify.SendEmailArgs)
-		if !ok || a.EmailID == "" || len(a.EmailIDs) > 0 {
+		var k key
+		switch a := j.Args.(type) {
+		case notify.SendEmailArgs:
+			if a.EmailID == "" || len(a.EmailIDs) > 0 {
+				out = append(out, j)
+				continue
+			}
+			k = key{a.Kind(), a.TenantID}
+			if i, ok := open[k]; ok {
+				m := out[i].Args.(notify.SendEmailArgs)
+				m.EmailIDs = append(m.EmailIDs, a.EmailID)
+				out[i].Args = m
+				if len(m.EmailIDs) == notify.EmailsPerJob {
+					delete(open, k)
+				}
+				continue
+			}
+			j.Args = notify.SendEmailArgs{TenantID: a.TenantID, EmailIDs: []string{a.EmailID}}
+		case webhook.DeliverArgs:
+			if a.DeliveryID == "" || len(a.DeliveryIDs) > 0 || a.Attempt != 0 || (j.InsertOpts != nil && !j.InsertOpts.ScheduledAt.IsZero()) {
+				out = append(out, j)
+				continue
+			}
+			k = key{a.Kind(), string(a.TenantID)}
+			if i, ok := open[k]; ok {
+				m := out[i].Args.(webhook.DeliverArgs)
+				m.DeliveryIDs = append(m.DeliveryIDs, a.DeliveryID)
+				out[i].Args = m
+				if len(m.DeliveryIDs) == webhook.DeliveriesPerJob {
+					delete(open, k)
+				}
+				continue
+			}
+			j.Args = webhook.DeliverArgs{TenantID: a.TenantID, DeliveryIDs: []string{a.DeliveryID}}
+		default:
 			out = append(out, j)
 			continue
 		}
-		if i, ok := open[a.TenantID]; ok {
-			m := out[i].Args.(notify.SendEmailArgs)
-			m.EmailIDs = append(m.EmailIDs, a.EmailID)
-			out[i].Args = m
-			if len(m.EmailIDs) == notify.EmailsPerJob {
-				delete(open, a.TenantID)
-			}
-			continue
-		}
-		open[a.TenantID] = len(out)
-		out = append(out, river.InsertManyParams{Args: notify.SendEmailArgs{TenantID: a.TenantID, EmailIDs: []string{a.EmailID}},
-			InsertOpts: j.InsertOpts})
+		open[k] = len(out)
+		out = append(out, j)
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/paging"
@@ -208,6 +209,54 @@ func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id s
 		return webhook.Delivery{}, "", err
 	}
 	return toDelivery(r), e.Secret, nil
+}
+
+// LoadMany returns the deliveries of ids that still exist (a purged one is left out), in the
+// order of ids, and the tenant's current secret, in one round trip: a job of several first
+// attempts (webhook.DeliverArgs.DeliveryIDs).
+func (s *WebhookStore) LoadMany(ctx context.Context, tenantID tenancy.TenantID, ids []string) ([]webhook.Delivery, string, error) {
+	var rows []deliveryRow
+	var e webhook.Endpoint
+	b := &pgx.Batch{}
+	b.Queue("select "+deliveryColumns+" from webhook_deliveries where tenant_id = $1 and id = any($2)", string(tenantID), ids).
+		Query(func(r pgx.Rows) (err error) {
+			rows, err = pgx.CollectRows(r, pgx.RowToStructByName[deliveryRow])
+			return err
+		})
+	b.Queue(endpointSQL, string(tenantID)).QueryRow(func(row pgx.Row) (err error) {
+		e, err = s.db.scanEndpoint(tenantID, row)
+		return err
+	})
+	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
+		return nil, "", err
+	}
+	byID := make(map[string]deliveryRow, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	out := make([]webhook.Delivery, 0, len(rows))
+	for _, id := range ids {
+		if r, ok := byID[id]; ok {
+			out = append(out, toDelivery(r))
+			delete(byID, id)
+		}
+	}
+	return out, e.Secret, nil
+}
+
+// Requeue enqueues the first attempt of each delivery of ids as a job of its own: what a job of
+// several first attempts leaves when it runs out of time (jobs.DeliverWebhookWorker).
+func (s *WebhookStore) Requeue(ctx context.Context, tenantID tenancy.TenantID, ids []string) error {
+	jobs := make([]river.InsertManyParams, len(ids))
+	for i, id := range ids {
+		jobs[i] = river.InsertManyParams{Args: webhook.DeliverArgs{DeliveryID: id, TenantID: tenantID}, InsertOpts: deliverOpts(nil)}
+	}
+	return s.db.global(ctx, func(tx pgx.Tx) error {
+		if _, err := s.db.river.InsertManyTx(ctx, tx, jobs); err != nil {
+			return fmt.Errorf("requeue webhook deliveries: %w", err)
+		}
+		return nil
+	})
 }
 
 // RecordAttempt stores one attempt's outcome (d is the delivery after RecordSuccess or

@@ -126,10 +126,27 @@ func (d *Delivery) Expired(now time.Time) bool {
 // acts only while the delivery still has exactly that many and is PENDING or FAILED, so a job
 // run twice (River rescues a job whose worker died after recording its attempt) never makes an
 // extra attempt: the attempt count in the delivery row is the single source of truth.
+//
+// DeliveryIDs, instead of DeliveryID, names the first attempts (Attempt 0) of up to
+// DeliveriesPerJob deliveries of one tenant, queued by one commit (a batch of automatic cases
+// queues two per case): one River job, a row to insert, fetch and complete, instead of one each.
+// Every later attempt is a job of its own.
 type DeliverArgs struct {
-	DeliveryID string           `json:"deliveryId"`
-	TenantID   tenancy.TenantID `json:"tenantId"`
-	Attempt    int              `json:"attempt"`
+	DeliveryID  string           `json:"deliveryId,omitempty"`
+	DeliveryIDs []string         `json:"deliveryIds,omitempty"`
+	TenantID    tenancy.TenantID `json:"tenantId"`
+	Attempt     int              `json:"attempt"`
+}
+
+// DeliveriesPerJob bounds the first attempts one job makes, one after the other.
+const DeliveriesPerJob = 8
+
+// IDs returns the deliveries the job attempts.
+func (a DeliverArgs) IDs() []string {
+	if a.DeliveryID == "" {
+		return a.DeliveryIDs
+	}
+	return append([]string{a.DeliveryID}, a.DeliveryIDs...)
 }
 
 // Kind implements River's JobArgs without importing River.
