@@ -38,13 +38,18 @@ type SendEmailWorker struct {
 	Mailer notify.Mailer
 }
 
-// Work sends each of the job's emails unless an earlier attempt already did. An email that
-// fails does not stop the others; the job then fails, and its retry sends only what is still
-// unsent.
+// Work sends each of the job's emails unless an earlier attempt already did, giving way to busy
+// screening before each after the first (yieldAgain). An email that fails does not stop the
+// others; the job then fails, and its retry sends only what is still unsent.
 func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEmailArgs]) error {
 	tenantID := tenancy.TenantID(job.Args.TenantID)
 	var errs []error
-	for _, id := range job.Args.IDs() {
+	for i, id := range job.Args.IDs() {
+		if i > 0 {
+			if err := yieldAgain(ctx); err != nil {
+				return errors.Join(append(errs, err)...)
+			}
+		}
 		if err := w.send(ctx, tenantID, id); err != nil {
 			errs = append(errs, fmt.Errorf("email %s: %w", id, err))
 		}

@@ -122,7 +122,8 @@ func owned(d webhook.Delivery, attempt int) bool {
 }
 
 // workMany makes the first attempts of a job of several deliveries, one after the other, each
-// recorded as it is made (so a crash re-sends as little as it can). A delivery that is no longer
+// recorded as it is made (so a crash re-sends as little as it can), giving way to busy
+// screening before each after the first (yieldAgain). A delivery that is no longer
 // at its first attempt belongs to another job (a manual retry, or this job's earlier run). When
 // ManyBudget has passed, the deliveries not yet attempted are requeued as jobs of their own.
 func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.DeliverArgs) error {
@@ -135,6 +136,7 @@ func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.Delive
 		budget = DefaultManyBudget
 	}
 	start := time.Now()
+	attempted := 0
 	for i, d := range ds {
 		if !owned(d, 0) {
 			continue
@@ -151,9 +153,15 @@ func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.Delive
 			}
 			return nil
 		}
+		if attempted > 0 {
+			if err := yieldAgain(ctx); err != nil {
+				return err
+			}
+		}
 		if err := w.attempt(ctx, d, secret); err != nil {
 			return err
 		}
+		attempted++
 	}
 	return nil
 }

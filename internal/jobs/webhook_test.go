@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -152,9 +153,9 @@ type manyHarness struct {
 }
 
 // newManyHarness starts the receiver (answering 503 to the delivery of case failCase, 204 to
-// the rest, each after delay) and the runner; the worker starts new attempts of a job for
-// budget.
-func newManyHarness(t *testing.T, delay, budget time.Duration, failCase int) *manyHarness {
+// the rest, each after delay) and the runner, which holds jobs back as y says; the worker
+// starts new attempts of a job for budget.
+func newManyHarness(t *testing.T, delay, budget time.Duration, failCase int, y jobs.Yield) *manyHarness {
 	t.Helper()
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t)
@@ -182,7 +183,7 @@ func newManyHarness(t *testing.T, delay, budget time.Duration, failCase int) *ma
 	river.AddWorker(workers, &jobs.DeliverWebhookWorker{Outbox: h.store, ManyBudget: budget,
 		BackoffFunc: func(int) time.Duration { return time.Hour }, // no retry within the test
 		Sender:      webhookhttp.NewSender(webhookhttp.Options{AllowPrivate: true})})
-	h.runner, err = jobs.NewRunner(db.Pool, workers, slog.New(slog.DiscardHandler))
+	h.runner, err = jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler), y)
 	require.NoError(t, err)
 	require.NoError(t, h.runner.Start(ctx))
 	t.Cleanup(func() {
@@ -252,7 +253,7 @@ func (h *manyHarness) settled(t *testing.T, ds []webhook.Delivery) []webhook.Del
 // DELIVERED. The same job run twice adds no attempt.
 func TestWebhookJobOfSeveralDeliveries(t *testing.T) {
 	t.Parallel()
-	h := newManyHarness(t, 0, 0, 2)
+	h := newManyHarness(t, 0, 0, 2, jobs.Yield{})
 	ds := h.queue(t, 6, 2)
 	got := h.settled(t, ds)
 	for i, d := range got {
@@ -274,7 +275,7 @@ func TestWebhookJobOfSeveralDeliveries(t *testing.T) {
 // is still made exactly once.
 func TestWebhookJobOfSeveralOutOfTime(t *testing.T) {
 	t.Parallel()
-	h := newManyHarness(t, 150*time.Millisecond, 200*time.Millisecond, -1)
+	h := newManyHarness(t, 150*time.Millisecond, 200*time.Millisecond, -1, jobs.Yield{})
 	ds := h.queue(t, 6, 1)
 	for _, d := range h.settled(t, ds) {
 		require.Equal(t, webhook.StatusDelivered, d.Status, d.ID)
@@ -292,4 +293,19 @@ func TestWebhookJobOfSeveralOutOfTime(t *testing.T) {
 	// the machine is slow): some, not all, were requeued.
 	require.GreaterOrEqual(t, single, 1)
 	require.LessOrEqual(t, single, 5)
+}
+
+// TestWebhookJobOfSeveralGivesWay: while screening is busy, a job of several first attempts
+// waits before each attempt, not only before it starts, so that merging a batch's deliveries
+// into one job does not let them take more of the CPU the screenings need.
+func TestWebhookJobOfSeveralGivesWay(t *testing.T) {
+	t.Parallel()
+	var waits atomic.Int32
+	h := newManyHarness(t, 0, time.Minute, -1, jobs.Yield{Busy: func() bool { return true }, Step: 5 * time.Millisecond,
+		MaxWait: 30 * time.Millisecond, Waited: func(time.Duration) { waits.Add(1) }})
+	ds := h.queue(t, 4, 1)
+	for _, d := range h.settled(t, ds) {
+		require.Equal(t, webhook.StatusDelivered, d.Status, d.ID)
+	}
+	require.Equal(t, int32(4), waits.Load(), "one wait before each of the four attempts")
 }

@@ -41,8 +41,22 @@ func (y Yield) Middleware() rivertype.Middleware {
 		if err := y.wait(ctx); err != nil {
 			return err
 		}
-		return doInner(ctx)
+		return doInner(context.WithValue(ctx, yieldKey{}, y))
 	})
+}
+
+type yieldKey struct{}
+
+// yieldAgain is for a job of several side effects (the officers' emails of a batch of cases, the
+// first attempts of its webhook deliveries): before each one after the first it waits as the
+// middleware waited before the job started, so that a job of eight gives way to screening eight
+// times, not once. Outside the middleware (no Yield in ctx) it returns at once.
+func yieldAgain(ctx context.Context) error {
+	y, ok := ctx.Value(yieldKey{}).(Yield)
+	if !ok {
+		return nil
+	}
+	return y.wait(ctx)
 }
 
 // wait returns once screening is not busy or MaxWait has passed; ctx's error if it ends first

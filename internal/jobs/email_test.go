@@ -1,0 +1,65 @@
+package jobs_test
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/jobs"
+	"github.com/complyd/complyd/internal/notify"
+	"github.com/complyd/complyd/internal/pgtest"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/smtp"
+)
+
+// TestEmailJobOfSeveralGivesWay: while screening is busy, a job of several emails (the officers'
+// emails of a batch of automatic cases) waits before each email, not only before it starts,
+// and still sends them all.
+func TestEmailJobOfSeveralGivesWay(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := pgtest.Fresh(t)
+	tenant := pgtest.Tenant(ctx, t, db).ID
+	ids := []string{uuid.NewString(), uuid.NewString(), uuid.NewString()}
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `insert into emails (id, tenant_id, kind, to_address, subject, text_body)
+			select id, $2, 'case_created', 'officer@bank.example', 'New case', 'A case was opened.' from unnest($1::uuid[]) id`, ids, string(tenant))
+		return err
+	}))
+	var waits atomic.Int32
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: smtp.LogMailer{Log: slog.New(slog.DiscardHandler)}})
+	runner, err := jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler), jobs.Yield{Busy: func() bool { return true },
+		Step: 5 * time.Millisecond, MaxWait: 30 * time.Millisecond, Waited: func(time.Duration) { waits.Add(1) }})
+	require.NoError(t, err)
+	require.NoError(t, runner.Start(ctx))
+	t.Cleanup(func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+		defer cancel()
+		_ = runner.Stop(sctx)
+	})
+	_, err = runner.Client.Insert(ctx, notify.SendEmailArgs{TenantID: string(tenant), EmailIDs: ids}, nil)
+	require.NoError(t, err)
+	logged := func() int { // not asserting: it runs in Eventually's goroutine
+		n := -1
+		_ = pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
+				return err
+			}
+			return tx.QueryRow(ctx, `select count(*) from emails where tenant_id = $1 and status = 'LOGGED'`, string(tenant)).Scan(&n)
+		})
+		return n
+	}
+	require.Eventually(t, func() bool { return logged() == len(ids) }, 20*time.Second, 20*time.Millisecond)
+	require.Equal(t, int32(3), waits.Load(), "one wait before each of the three emails")
+}
