@@ -21,13 +21,32 @@ import (
 
 // TestEmailJobOfSeveralGivesWay: while screening is busy, a job of several emails (the officers'
 // emails of a batch of automatic cases) waits before each email, not only before it starts,
-// and still sends them all.
+// and still sends them all. The waits after it started are bounded together (MaxAgain), so
+// that they cannot take the job past its time limit: with five emails, 60 ms a wait and 100 ms
+// in all, it waits before it starts, before the second email and (the 40 ms left) before the
+// third, and not again.
 func TestEmailJobOfSeveralGivesWay(t *testing.T) {
 	t.Parallel()
+	t.Run("each", func(t *testing.T) {
+		t.Parallel()
+		testEmailJobGivesWay(t, 3, jobs.Yield{Step: 5 * time.Millisecond, MaxWait: 30 * time.Millisecond}, 3)
+	})
+	t.Run("bounded", func(t *testing.T) {
+		t.Parallel()
+		testEmailJobGivesWay(t, 5, jobs.Yield{Step: 5 * time.Millisecond, MaxWait: 60 * time.Millisecond, MaxAgain: 100 * time.Millisecond}, 3)
+	})
+}
+
+// testEmailJobGivesWay runs a job of n emails with screening always busy and y's limits, and
+// checks that all are sent after waits waits.
+func testEmailJobGivesWay(t *testing.T, n int, y jobs.Yield, waits int32) {
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t)
 	tenant := pgtest.Tenant(ctx, t, db).ID
-	ids := []string{uuid.NewString(), uuid.NewString(), uuid.NewString()}
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = uuid.NewString()
+	}
 	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
 			return err
@@ -36,11 +55,11 @@ func TestEmailJobOfSeveralGivesWay(t *testing.T) {
 			select id, $2, 'case_created', 'officer@bank.example', 'New case', 'A case was opened.' from unnest($1::uuid[]) id`, ids, string(tenant))
 		return err
 	}))
-	var waits atomic.Int32
+	var waited atomic.Int32
+	y.Busy, y.Waited = func() bool { return true }, func(time.Duration) { waited.Add(1) }
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: smtp.LogMailer{Log: slog.New(slog.DiscardHandler)}})
-	runner, err := jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler), jobs.Yield{Busy: func() bool { return true },
-		Step: 5 * time.Millisecond, MaxWait: 30 * time.Millisecond, Waited: func(time.Duration) { waits.Add(1) }})
+	runner, err := jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler), y)
 	require.NoError(t, err)
 	require.NoError(t, runner.Start(ctx))
 	t.Cleanup(func() {
@@ -61,5 +80,5 @@ func TestEmailJobOfSeveralGivesWay(t *testing.T) {
 		return n
 	}
 	require.Eventually(t, func() bool { return logged() == len(ids) }, 20*time.Second, 20*time.Millisecond)
-	require.Equal(t, int32(3), waits.Load(), "one wait before each of the three emails")
+	require.Equal(t, waits, waited.Load())
 }

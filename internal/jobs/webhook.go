@@ -69,8 +69,9 @@ type DeliverWebhookWorker struct {
 }
 
 // DefaultManyBudget leaves a job of several attempts room for one more attempt of the
-// sender's 10 s, and its record, inside the job's 30 s.
-const DefaultManyBudget = 15 * time.Second
+// sender's 10 s, and its record, inside the job's 30 s, after up to 5 s held back before it
+// started (Yield.MaxWait).
+const DefaultManyBudget = 10 * time.Second
 
 func (w *DeliverWebhookWorker) now() time.Time {
 	if w.NowFunc != nil {
@@ -80,7 +81,7 @@ func (w *DeliverWebhookWorker) now() time.Time {
 }
 
 // Timeout bounds one job: the sender's own 10 s attempt timeout plus bookkeeping, or a job of
-// several attempts' ManyBudget plus one attempt.
+// several attempts' wait before it started, its ManyBudget and one more attempt.
 func (w *DeliverWebhookWorker) Timeout(*river.Job[webhook.DeliverArgs]) time.Duration {
 	return 30 * time.Second
 }
@@ -141,6 +142,11 @@ func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.Delive
 		if !owned(d, 0) {
 			continue
 		}
+		if attempted > 0 {
+			if err := yieldAgain(ctx); err != nil {
+				return err
+			}
+		}
 		if time.Since(start) >= budget {
 			var rest []string
 			for _, o := range ds[i:] {
@@ -152,11 +158,6 @@ func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.Delive
 				return fmt.Errorf("requeue webhook deliveries: %w", err)
 			}
 			return nil
-		}
-		if attempted > 0 {
-			if err := yieldAgain(ctx); err != nil {
-				return err
-			}
 		}
 		if err := w.attempt(ctx, d, secret); err != nil {
 			return err

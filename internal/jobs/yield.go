@@ -31,6 +31,9 @@ type Yield struct {
 	// MaxWait bounds one job's wait (default 5 s), so that a load that never lets up delays
 	// side effects without stopping them.
 	MaxWait time.Duration
+	// MaxAgain bounds what a job of several side effects waits after it started, all its
+	// waits together (yieldAgain; default MaxYieldAgain).
+	MaxAgain time.Duration
 	// Waited, when set, is told how long each held-back job waited.
 	Waited func(time.Duration)
 }
@@ -38,32 +41,52 @@ type Yield struct {
 // Middleware is y as River worker middleware (Config.Middleware).
 func (y Yield) Middleware() rivertype.Middleware {
 	return river.WorkerMiddlewareFunc(func(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
-		if err := y.wait(ctx); err != nil {
+		if _, err := y.wait(ctx, 0); err != nil {
 			return err
 		}
-		return doInner(context.WithValue(ctx, yieldKey{}, y))
+		again := y.MaxAgain
+		if again <= 0 {
+			again = MaxYieldAgain
+		}
+		return doInner(context.WithValue(ctx, yieldKey{}, &jobYield{y: y, left: again}))
 	})
 }
 
+// MaxYieldAgain bounds what yieldAgain waits over one job, all its waits together: with the
+// wait before the job started (MaxWait, 5 s) a job of several side effects waits at most 10 s
+// of its 30 s (JobTimeout), which leaves its work the rest. Past it the job runs on, as a job
+// whose single wait reached MaxWait does.
+const MaxYieldAgain = 5 * time.Second
+
 type yieldKey struct{}
+
+// jobYield is one job's Yield and what it may still wait (yieldAgain).
+type jobYield struct {
+	y    Yield
+	left time.Duration
+}
 
 // yieldAgain is for a job of several side effects (the officers' emails of a batch of cases, the
 // first attempts of its webhook deliveries): before each one after the first it waits as the
 // middleware waited before the job started, so that a job of eight gives way to screening eight
-// times, not once. Outside the middleware (no Yield in ctx) it returns at once.
+// times, not once, up to MaxYieldAgain in all. Outside the middleware (no Yield in ctx) it
+// returns at once. A job calls it from one goroutine.
 func yieldAgain(ctx context.Context) error {
-	y, ok := ctx.Value(yieldKey{}).(Yield)
-	if !ok {
+	j, ok := ctx.Value(yieldKey{}).(*jobYield)
+	if !ok || j.left <= 0 {
 		return nil
 	}
-	return y.wait(ctx)
+	waited, err := j.y.wait(ctx, j.left)
+	j.left -= waited
+	return err
 }
 
-// wait returns once screening is not busy or MaxWait has passed; ctx's error if it ends first
-// (the job is then retried like any interrupted one).
-func (y Yield) wait(ctx context.Context) error {
+// wait returns once screening is not busy or MaxWait (or max, when it is shorter and not zero)
+// has passed, with how long it waited; ctx's error if it ends first (the job is then retried
+// like any interrupted one).
+func (y Yield) wait(ctx context.Context, max time.Duration) (time.Duration, error) {
 	if y.Busy == nil || !y.Busy() {
-		return nil
+		return 0, nil
 	}
 	step, limit := y.Step, y.MaxWait
 	if step <= 0 {
@@ -72,20 +95,23 @@ func (y Yield) wait(ctx context.Context) error {
 	if limit <= 0 {
 		limit = 5 * time.Second
 	}
+	if max > 0 && max < limit {
+		limit = max
+	}
 	start := time.Now()
 	t := time.NewTimer(step)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return time.Since(start), ctx.Err()
 		case <-t.C:
 		}
 		if waited := time.Since(start); !y.Busy() || waited >= limit {
 			if y.Waited != nil {
 				y.Waited(waited)
 			}
-			return nil
+			return waited, nil
 		}
 		t.Reset(step)
 	}
