@@ -81,10 +81,10 @@ func yieldAgain(ctx context.Context) error {
 	return err
 }
 
-// wait returns once screening is not busy or MaxWait (or max, when it is shorter and not zero)
-// has passed, with how long it waited; ctx's error if it ends first (the job is then retried
+// wait returns once screening is not busy or MaxWait (or bound, when it is shorter and not
+// zero) has passed, with how long it waited; ctx's error if it ends first (the job is then retried
 // like any interrupted one).
-func (y Yield) wait(ctx context.Context, max time.Duration) (time.Duration, error) {
+func (y Yield) wait(ctx context.Context, bound time.Duration) (time.Duration, error) {
 	if y.Busy == nil || !y.Busy() {
 		return 0, nil
 	}
@@ -95,8 +95,8 @@ func (y Yield) wait(ctx context.Context, max time.Duration) (time.Duration, erro
 	if limit <= 0 {
 		limit = 5 * time.Second
 	}
-	if max > 0 && max < limit {
-		limit = max
+	if bound > 0 && bound < limit {
+		limit = bound
 	}
 	start := time.Now()
 	t := time.NewTimer(step)
