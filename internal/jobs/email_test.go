@@ -59,15 +59,8 @@ func testEmailJobGivesWay(t *testing.T, n int, y jobs.Yield, waits int32) {
 	y.Busy, y.Waited = func() bool { return true }, func(time.Duration) { waited.Add(1) }
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: smtp.LogMailer{Log: slog.New(slog.DiscardHandler)}})
-	runner, err := jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler), y)
-	require.NoError(t, err)
-	require.NoError(t, runner.Start(ctx))
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		_ = runner.Stop(sctx)
-	})
-	_, err = runner.Client.Insert(ctx, notify.SendEmailArgs{TenantID: string(tenant), EmailIDs: ids}, nil)
+	runner := startRunner(t, db, workers, y)
+	_, err := runner.Client.Insert(ctx, notify.SendEmailArgs{TenantID: string(tenant), EmailIDs: ids}, nil)
 	require.NoError(t, err)
 	logged := func() int { // not asserting: it runs in Eventually's goroutine
 		n := -1

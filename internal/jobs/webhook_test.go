@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync"
@@ -73,14 +72,7 @@ func TestWebhookDeliveredWhenReceiverAnswers2xx(t *testing.T) {
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &jobs.DeliverWebhookWorker{Outbox: b.store,
 			Sender: webhookhttp.NewSender(webhookhttp.Options{AllowPrivate: true})})
-		b.runner, err = jobs.NewRunner(db.Pool, workers, slog.New(slog.DiscardHandler))
-		require.NoError(t, err)
-		require.NoError(t, b.runner.Start(ctx))
-		t.Cleanup(func() {
-			sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-			defer cancel()
-			_ = b.runner.Stop(sctx)
-		})
+		b.runner = startRunner(t, db, workers, jobs.Yield{})
 		return b
 	}
 	// queue records a PENDING delivery and its first job in one transaction, as the outbox does.
@@ -183,14 +175,7 @@ func newManyHarness(t *testing.T, delay, budget time.Duration, failCase int, y j
 	river.AddWorker(workers, &jobs.DeliverWebhookWorker{Outbox: h.store, ManyBudget: budget,
 		BackoffFunc: func(int) time.Duration { return time.Hour }, // no retry within the test
 		Sender:      webhookhttp.NewSender(webhookhttp.Options{AllowPrivate: true})})
-	h.runner, err = jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler), y)
-	require.NoError(t, err)
-	require.NoError(t, h.runner.Start(ctx))
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		_ = h.runner.Stop(sctx)
-	})
+	h.runner = startRunner(t, db, workers, y)
 	return h
 }
 

@@ -2,7 +2,6 @@ package jobs_test
 
 import (
 	"context"
-	"log/slog"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -40,17 +39,10 @@ func TestJobsYieldToBusyScreening(t *testing.T) {
 	workers := river.NewWorkers()
 	w := &yieldProbeWorker{ran: make(chan time.Time, 4)}
 	river.AddWorker(workers, w)
-	runner, err := jobs.NewRunnerYielding(db.Pool, workers, slog.New(slog.DiscardHandler),
+	runner := startRunner(t, db, workers,
 		jobs.Yield{Busy: busy.Load, Step: 5 * time.Millisecond, MaxWait: time.Minute, Waited: func(d time.Duration) { waited <- d }})
-	require.NoError(t, err)
-	require.NoError(t, runner.Start(ctx))
-	t.Cleanup(func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
-		defer cancel()
-		_ = runner.Stop(sctx)
-	})
 
-	_, err = runner.Client.Insert(ctx, yieldProbeArgs{}, nil)
+	_, err := runner.Client.Insert(ctx, yieldProbeArgs{}, nil)
 	require.NoError(t, err)
 	select {
 	case <-w.ran:

@@ -114,50 +114,64 @@ func (p *pipelined) flush(ctx context.Context, db *DB) error {
 // (jobs.SendEmailWorker, jobs.DeliverWebhookWorker), by a fraction of the jobs: each job is a
 // River row to insert, fetch and complete (docs/webhooks.md "Throughput").
 func mergeJobs(jobs []river.InsertManyParams) []river.InsertManyParams {
+	type group struct {
+		key mergeKey
+		at  int // its job in out
+		ids []string
+	}
 	out := jobs[:0:0]
-	type key struct{ kind, tenant string }
-	open := map[key]int{} // its merged job in out that still has room
+	var groups []*group
+	open := map[mergeKey]*group{} // the tenant's group of a kind that still has room
 	for _, j := range jobs {
-		var k key
-		switch a := j.Args.(type) {
-		case notify.SendEmailArgs:
-			if a.EmailID == "" || len(a.EmailIDs) > 0 {
-				out = append(out, j)
-				continue
-			}
-			k = key{a.Kind(), a.TenantID}
-			if i, ok := open[k]; ok {
-				m := out[i].Args.(notify.SendEmailArgs)
-				m.EmailIDs = append(m.EmailIDs, a.EmailID)
-				out[i].Args = m
-				if len(m.EmailIDs) == notify.EmailsPerJob {
-					delete(open, k)
-				}
-				continue
-			}
-			j.Args = notify.SendEmailArgs{TenantID: a.TenantID, EmailIDs: []string{a.EmailID}}
-		case webhook.DeliverArgs:
-			if a.DeliveryID == "" || len(a.DeliveryIDs) > 0 || a.Attempt != 0 || (j.InsertOpts != nil && !j.InsertOpts.ScheduledAt.IsZero()) {
-				out = append(out, j)
-				continue
-			}
-			k = key{a.Kind(), string(a.TenantID)}
-			if i, ok := open[k]; ok {
-				m := out[i].Args.(webhook.DeliverArgs)
-				m.DeliveryIDs = append(m.DeliveryIDs, a.DeliveryID)
-				out[i].Args = m
-				if len(m.DeliveryIDs) == webhook.DeliveriesPerJob {
-					delete(open, k)
-				}
-				continue
-			}
-			j.Args = webhook.DeliverArgs{TenantID: a.TenantID, DeliveryIDs: []string{a.DeliveryID}}
-		default:
+		k, id, ok := mergeable(j)
+		if !ok {
 			out = append(out, j)
 			continue
 		}
-		open[k] = len(out)
-		out = append(out, j)
+		g := open[k]
+		if g == nil {
+			g = &group{key: k, at: len(out)}
+			open[k], groups = g, append(groups, g)
+			out = append(out, j) // its Args are the group's, below
+		}
+		if g.ids = append(g.ids, id); len(g.ids) == k.limit() {
+			delete(open, k)
+		}
+	}
+	for _, g := range groups {
+		out[g.at].Args = g.key.args(g.ids)
 	}
 	return out
+}
+
+// mergeKey is what merged jobs share: their kind and tenant.
+type mergeKey struct{ kind, tenant string }
+
+// mergeable returns the key and the one email or delivery of a job mergeJobs merges: a
+// send_email job of one email, or the first attempt of one delivery, due at once.
+func mergeable(j river.InsertManyParams) (mergeKey, string, bool) {
+	switch a := j.Args.(type) {
+	case notify.SendEmailArgs:
+		return mergeKey{a.Kind(), a.TenantID}, a.EmailID, a.EmailID != "" && len(a.EmailIDs) == 0
+	case webhook.DeliverArgs:
+		due := j.InsertOpts == nil || j.InsertOpts.ScheduledAt.IsZero()
+		return mergeKey{a.Kind(), string(a.TenantID)}, a.DeliveryID, a.DeliveryID != "" && len(a.DeliveryIDs) == 0 && a.Attempt == 0 && due
+	}
+	return mergeKey{}, "", false
+}
+
+// limit is how many a merged job of k takes.
+func (k mergeKey) limit() int {
+	if k.kind == (notify.SendEmailArgs{}).Kind() {
+		return notify.EmailsPerJob
+	}
+	return webhook.DeliveriesPerJob
+}
+
+// args are the arguments of k's merged job of ids.
+func (k mergeKey) args(ids []string) river.JobArgs {
+	if k.kind == (notify.SendEmailArgs{}).Kind() {
+		return notify.SendEmailArgs{TenantID: k.tenant, EmailIDs: ids}
+	}
+	return webhook.DeliverArgs{TenantID: tenancy.TenantID(k.tenant), DeliveryIDs: ids}
 }

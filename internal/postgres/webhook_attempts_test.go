@@ -16,15 +16,21 @@ import (
 	"github.com/complyd/complyd/internal/webhook"
 )
 
+// setEndpoint points the tenant's webhooks at https://bank.example/hook, signed with secret.
+func setEndpoint(ctx context.Context, t *testing.T, store *postgres.WebhookStore, tenant tenancy.TenantID, secret string) {
+	t.Helper()
+	_, err := store.UpdateEndpoint(ctx, tenant, func(e *webhook.Endpoint) (audit.Event, error) {
+		e.URL, e.Secret, e.UpdatedAt = "https://bank.example/hook", secret, time.Now()
+		return audit.Event{TenantID: tenant, Actor: audit.System, Action: "webhook.endpoint_updated", ResourceType: "webhook_endpoint"}, nil
+	})
+	require.NoError(t, err)
+}
+
 // deliveriesFixture inserts n PENDING deliveries for the tenant (ids prefix_0 …) and returns
 // them as the worker loads them.
 func deliveriesFixture(ctx context.Context, t *testing.T, store *postgres.WebhookStore, tenant tenancy.TenantID, prefix string, n int) []webhook.Delivery {
 	t.Helper()
-	_, err := store.UpdateEndpoint(ctx, tenant, func(e *webhook.Endpoint) (audit.Event, error) {
-		e.URL, e.Secret, e.UpdatedAt = "https://bank.example/hook", "whsec", time.Now()
-		return audit.Event{TenantID: tenant, Actor: audit.System, Action: "webhook.endpoint_updated", ResourceType: "webhook_endpoint"}, nil
-	})
-	require.NoError(t, err)
+	setEndpoint(ctx, t, store, tenant, "whsec")
 	admin := pgtest.Admin(ctx, t)
 	out := make([]webhook.Delivery, n)
 	for i := range out {

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
-	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/webhook"
@@ -25,13 +24,9 @@ func TestDeliveryWorkerReadsAndRecords(t *testing.T) {
 	db := pgtest.DB(t)
 	store := postgres.NewWebhookStore(db)
 	ten, other := pgtest.Tenant(ctx, t, db).ID, pgtest.Tenant(ctx, t, db).ID
-	_, err := store.UpdateEndpoint(ctx, ten, func(e *webhook.Endpoint) (audit.Event, error) {
-		e.URL, e.Secret, e.UpdatedAt = "https://bank.example/hook", "whsec-current", time.Now()
-		return audit.Event{TenantID: ten, Actor: audit.System, Action: "webhook.endpoint_updated", ResourceType: "webhook_endpoint"}, nil
-	})
-	require.NoError(t, err)
+	setEndpoint(ctx, t, store, ten, "whsec-current")
 	created := time.Now().UTC().Truncate(time.Microsecond)
-	_, err = pgtest.Admin(ctx, t).Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status,
+	_, err := pgtest.Admin(ctx, t).Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status,
 		attempts, next_attempt_at, created_at) values ('whd_worker_1', $1, 'evt_1', 'case.created', 'https://bank.example/hook',
 		'{"event":"case.created"}', 'PENDING', 0, null, $2)`, string(ten), created)
 	require.NoError(t, err)
