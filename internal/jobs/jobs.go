@@ -21,13 +21,15 @@ import (
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // EmailOutbox is what the mail worker reads and writes (postgres.EmailStore).
 type EmailOutbox interface {
-	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (notify.Message, string, error)
+	// GetMany returns the emails of ids that exist, by id, with their status.
+	GetMany(ctx context.Context, tenantID tenancy.TenantID, ids []string) (map[string]notify.Outboxed, error)
 	MarkAttempt(ctx context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error
 }
 
@@ -39,32 +41,42 @@ type SendEmailWorker struct {
 }
 
 // Work sends each of the job's emails unless an earlier attempt already did, giving way to busy
-// screening before each after the first (yieldAgain). An email that fails does not stop the
-// others; the job then fails, and its retry sends only what is still unsent.
+// screening before each after the first it sends (yieldAgain). The job's emails are read
+// together. An email that fails, or is missing, does not stop the others; the job then fails,
+// and its retry sends only what is still unsent.
 func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEmailArgs]) error {
 	tenantID := tenancy.TenantID(job.Args.TenantID)
+	ids := job.Args.IDs()
+	queued, err := w.Outbox.GetMany(ctx, tenantID, ids)
+	if err != nil {
+		return fmt.Errorf("load emails: %w", err)
+	}
 	var errs []error
-	for i, id := range job.Args.IDs() {
-		if i > 0 {
+	sent := 0
+	for _, id := range ids {
+		e, ok := queued[id]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("email %s: %w", id, apperr.NotFoundf("email not found")))
+			continue
+		case e.Status == notify.StatusSent || e.Status == notify.StatusLogged:
+			continue
+		}
+		if sent > 0 {
 			if err := yieldAgain(ctx); err != nil {
 				return errors.Join(append(errs, err)...)
 			}
 		}
-		if err := w.send(ctx, tenantID, id); err != nil {
+		sent++
+		if err := w.send(ctx, tenantID, e.Message); err != nil {
 			errs = append(errs, fmt.Errorf("email %s: %w", id, err))
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func (w *SendEmailWorker) send(ctx context.Context, tenantID tenancy.TenantID, id string) error {
-	msg, status, err := w.Outbox.Get(ctx, tenantID, id)
-	if err != nil {
-		return fmt.Errorf("load email: %w", err)
-	}
-	if status == notify.StatusSent || status == notify.StatusLogged {
-		return nil
-	}
+// send sends msg and records the attempt.
+func (w *SendEmailWorker) send(ctx context.Context, tenantID tenancy.TenantID, msg notify.Message) error {
 	sendErr := w.Mailer.Send(ctx, msg)
 	done := notify.StatusSent
 	if !w.Mailer.Delivers() {

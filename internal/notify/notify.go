@@ -30,6 +30,12 @@ type Message struct {
 	HTML     string
 }
 
+// Outboxed is an email of the outbox and its status there.
+type Outboxed struct {
+	Message Message
+	Status  string
+}
+
 // Mailer sends a message. Send returns an error the worker retries.
 type Mailer interface {
 	Send(ctx context.Context, m Message) error

@@ -34,19 +34,28 @@ type EmailStore struct{ db *DB }
 // NewEmailStore returns the email outbox store.
 func NewEmailStore(db *DB) *EmailStore { return &EmailStore{db: db} }
 
-// Get returns an outbox email and its status, in one round trip (inTenantBatch). NOT_FOUND.
-func (s *EmailStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (notify.Message, string, error) {
-	e := notify.Message{TenantID: tenantID}
-	var status string
+// GetMany returns the outbox emails of ids that exist, by id, with their status, in one round
+// trip (inTenantBatch): a job's emails are read together (a job of an officer's emails names
+// up to notify.EmailsPerJob).
+func (s *EmailStore) GetMany(ctx context.Context, tenantID tenancy.TenantID, ids []string) (map[string]notify.Outboxed, error) {
+	out := make(map[string]notify.Outboxed, len(ids))
 	b := &pgx.Batch{}
-	b.Queue(`select id, kind, to_address, subject, text_body, html_body, status from emails where tenant_id = $1 and id = $2`,
-		string(tenantID), id).QueryRow(func(row pgx.Row) error {
-		return mapErr(row.Scan(&e.ID, &e.Kind, &e.To, &e.Subject, &e.Text, &e.HTML, &status), "email")
+	b.Queue(`select id, kind, to_address, subject, text_body, html_body, status from emails where tenant_id = $1 and id = any($2::uuid[])`,
+		string(tenantID), ids).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			e := notify.Outboxed{Message: notify.Message{TenantID: tenantID}}
+			m := &e.Message
+			if err := rows.Scan(&m.ID, &m.Kind, &m.To, &m.Subject, &m.Text, &m.HTML, &e.Status); err != nil {
+				return err
+			}
+			out[m.ID] = e
+		}
+		return rows.Err()
 	})
 	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
-		return notify.Message{}, "", err
+		return nil, err
 	}
-	return e, status, nil
+	return out, nil
 }
 
 // MarkAttempt records an attempt's outcome, in one round trip: status SENT/LOGGED on success,
