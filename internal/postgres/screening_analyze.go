@@ -52,14 +52,16 @@ func (y *youngTable) added(n int) {
 	}()
 }
 
-// sideTables are the tables whose workers read and update one row at a time by tenant and id
-// (an officer's email, a webhook delivery), filled by the automatic cases of the screenings
-// counted here. A plan made on such a table before it was ever analysed finds the row through
-// the index that leads with tenant_id and filters on id: a scan of the tenant's rows per email
-// or delivery. In a new database under a flood of automatic cases for a tenant with officers and
-// a webhook endpoint, those lookups and updates took 4.5-11 ms each in the first minute, before
-// autovacuum's first analysis (docs/screening.md "Measured (2026-11-28, fourteenth session)").
-var sideTables = []string{"emails", "webhook_deliveries"}
+// sideTables are the tables that the automatic cases of the screenings counted here fill, and
+// that are read one row at a time by tenant and id: an officer's email and a webhook delivery
+// by their workers, a case by the dashboard and the API (GET /cases/:id, its updates). A plan
+// made on such a table before it was ever analysed finds the row through the index that leads
+// with tenant_id and filters on id: a scan of the tenant's rows per lookup. In a new database
+// under a flood of automatic cases for a tenant with officers and a webhook endpoint, the
+// workers' lookups and updates took 4.5-11 ms each in the first minute, before autovacuum's
+// first analysis (docs/screening.md "Measured (2026-11-28, fourteenth session)"); cases were
+// still unanalysed after 60,000 screenings (fifteenth session).
+var sideTables = []string{"cases", "emails", "webhook_deliveries"}
 
 // check analyses the tables that are young relative to the load: transactions when its row
 // estimate is below twice stored, and a side table when its estimate is below half the rows

@@ -77,6 +77,8 @@ func TestYoungSideTablesAnalysed(t *testing.T) {
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, "prepare wd(uuid, text) as select id, status from webhook_deliveries where tenant_id = $1 and id = $2")
 	require.NoError(t, err)
+	_, err = conn.Exec(ctx, "prepare ca(uuid, text) as select id, status from cases where tenant_id = $1 and id = $2")
+	require.NoError(t, err)
 	plan := func(stmt, id string) string {
 		t.Helper()
 		rows, err := conn.Query(ctx, "explain execute "+stmt+"($1, $2)", pgx.QueryExecModeSimpleProtocol, string(ten.ID), id)
@@ -89,6 +91,7 @@ func TestYoungSideTablesAnalysed(t *testing.T) {
 	// The generic plans are made now, on the empty tables, and cached.
 	require.NotContains(t, plan("em", emailID), "emails_pkey", "the plan made on the empty table")
 	require.NotContains(t, plan("wd", "whd_1"), "webhook_deliveries_pkey", "the plan made on the empty table")
+	require.NotContains(t, plan("ca", "case_1"), "cases_pkey", "the plan made on the empty table")
 
 	tx, err := db.Pool.Begin(ctx)
 	require.NoError(t, err)
@@ -101,6 +104,10 @@ func TestYoungSideTablesAnalysed(t *testing.T) {
 		select 'whd_' || g, $1, 'evt_' || g, 'case.created', 'https://bank.test/hook', '{}', 'PENDING', now()
 		from generate_series(1, 5000) g`, string(ten.ID))
 	require.NoError(t, err)
+	_, err = tx.Exec(ctx, `insert into cases (id, tenant_id, case_number, type, priority, title, description, status, created_at, updated_at)
+		select 'case_' || g, $1, 'CASE-2026-' || g, 'SUSPICIOUS_TRANSACTION', 'HIGH', 'Case', 'A case', 'OPEN', now(), now()
+		from generate_series(1, 5000) g`, string(ten.ID))
+	require.NoError(t, err)
 	// The inserting session reports its counts to PostgreSQL's statistics when it goes idle, at
 	// most once a second and otherwise up to 10 s later; the check reads them. This flushes them
 	// at the commit.
@@ -109,17 +116,18 @@ func TestYoungSideTablesAnalysed(t *testing.T) {
 	require.NoError(t, tx.Commit(ctx))
 	var live int64
 	require.NoError(t, conn.QueryRow(ctx, `select coalesce(min(n_live_tup), 0) from pg_stat_all_tables
-		where relname in ('emails', 'webhook_deliveries')`).Scan(&live))
+		where relname in ('emails', 'webhook_deliveries', 'cases')`).Scan(&live))
 	require.GreaterOrEqual(t, live, int64(5000), "the rows PostgreSQL counts live")
 	require.NotContains(t, plan("em", emailID), "emails_pkey", "still the cached plan")
 
 	db.AnalyzeIfYoungForTest(1)
 	require.Contains(t, plan("em", emailID), "emails_pkey", "after the analysis an email is found by its key")
 	require.Contains(t, plan("wd", "whd_1"), "webhook_deliveries_pkey", "after the analysis a delivery is found by its key")
+	require.Contains(t, plan("ca", "case_1"), "cases_pkey", "after the analysis a case is found by its key")
 	var analysed int
-	require.NoError(t, conn.QueryRow(ctx, `select count(*) from pg_stat_all_tables where relname in ('emails', 'webhook_deliveries')
+	require.NoError(t, conn.QueryRow(ctx, `select count(*) from pg_stat_all_tables where relname in ('emails', 'webhook_deliveries', 'cases')
 		and last_analyze is not null`).Scan(&analysed))
-	require.Equal(t, 2, analysed)
+	require.Equal(t, 3, analysed)
 }
 
 // youngDatabase is a new database with a tenant, the service's pool on it, and a session of the
