@@ -105,9 +105,10 @@ func (w *attemptWriter) take() []*attemptRecord {
 	return batch
 }
 
-// recordAttemptsSQL is recordAttemptSQL for many deliveries of one tenant ($1): each delivery
-// is updated only while it still has its prev attempts and is PENDING or FAILED, and its
-// attempt is inserted only when it was; the ids recorded are returned.
+// recordAttemptsSQL records the attempts of deliveries of one tenant ($1) in one statement: each
+// delivery is updated only while it still has its prev attempts and is PENDING or FAILED (a job
+// run twice finds it moved on), and its attempt is inserted only when it was; the ids recorded
+// are returned.
 const recordAttemptsSQL = `with i as (
 		select * from unnest($2::text[], $3::int4[], $4::text[], $5::int4[], $6::int4[], $7::text[], $8::timestamptz[],
 			$9::timestamptz[], $10::timestamptz[], $11::int4[], $12::int4[], $13::text[], $14::int4[], $15::timestamptz[])

@@ -191,24 +191,16 @@ func writeDelivery(ctx context.Context, tx pgx.Tx, d webhook.Delivery) error {
 }
 
 // Load returns a delivery and the tenant's current secret, for the worker, in one round trip
-// (inTenantBatch). Errors: NOT_FOUND (also once purged).
+// (LoadMany). Errors: NOT_FOUND (also once purged).
 func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, string, error) {
-	var r deliveryRow
-	var e webhook.Endpoint
-	b := &pgx.Batch{}
-	b.Queue("select "+deliveryColumns+" from webhook_deliveries where tenant_id = $1 and id = $2", string(tenantID), id).
-		Query(func(rows pgx.Rows) (err error) {
-			r, err = pgx.CollectExactlyOneRow(rows, pgx.RowToStructByName[deliveryRow])
-			return mapErr(err, "webhook delivery")
-		})
-	b.Queue(endpointSQL, string(tenantID)).QueryRow(func(row pgx.Row) (err error) {
-		e, err = s.db.scanEndpoint(tenantID, row)
-		return err
-	})
-	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
+	ds, secret, err := s.LoadMany(ctx, tenantID, []string{id})
+	if err != nil {
 		return webhook.Delivery{}, "", err
 	}
-	return toDelivery(r), e.Secret, nil
+	if len(ds) == 0 {
+		return webhook.Delivery{}, "", mapErr(pgx.ErrNoRows, "webhook delivery")
+	}
+	return ds[0], secret, nil
 }
 
 // LoadMany returns the deliveries of ids that still exist (a purged one is left out), in the
