@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -22,87 +21,21 @@ import (
 // record 3.2 ms a call, 2.8 ms of it the trigger's upsert). So a record joins the ones that
 // arrive while the previous write is in flight, and they are written as one statement per
 // tenant: one run of the trigger, and one commit, for all of them. Alone, a record is written at
-// once, as before.
+// once, as before (write_coalescer.go).
 
-// attemptRecord is one RecordAttempt call waiting for its write.
+// attemptRecord is one RecordAttempt call; writeAttempts sets recorded.
 type attemptRecord struct {
 	d        webhook.Delivery
 	prev     int
 	a        webhook.Attempt
 	recorded bool
-	err      error
-	done     chan struct{}
 }
 
-// attemptWriter coalesces concurrent records: the first to arrive while none is being written
-// starts a writer goroutine, which writes whatever has queued, again and again, until nothing
-// has.
-type attemptWriter struct {
-	db      *DB
-	mu      sync.Mutex
-	queue   []*attemptRecord
-	writing bool
-}
-
-// maxAttemptBatch bounds one write (the statement's arrays).
-const maxAttemptBatch = 256
-
-// attemptWriteTimeout bounds one write, pool wait included (a job's own limit is 30 s).
-const attemptWriteTimeout = 20 * time.Second
-
-// record queues r and waits for its write. The write does not depend on ctx: a worker that
-// made the attempt must record it even if its job is being cancelled.
-func (w *attemptWriter) record(r *attemptRecord) {
-	r.done = make(chan struct{})
-	w.mu.Lock()
-	w.queue = append(w.queue, r)
-	if !w.writing {
-		w.writing = true
-		go w.run()
-	}
-	w.mu.Unlock()
-	<-r.done
-}
-
-func (w *attemptWriter) run() {
-	for {
-		w.mu.Lock()
-		batch := w.take()
-		if len(batch) == 0 {
-			w.writing = false
-			w.mu.Unlock()
-			return
-		}
-		w.mu.Unlock()
-		ctx, cancel := context.WithTimeout(context.Background(), attemptWriteTimeout)
-		err := w.db.writeAttempts(ctx, batch)
-		cancel()
-		for _, r := range batch {
-			if err != nil {
-				r.err = err
-			}
-			close(r.done)
-		}
-	}
-}
-
-// take removes up to maxAttemptBatch records from the queue, at most one per delivery: a second
-// record of the same delivery (a job run twice) waits for the next write, where the first's
-// outcome decides it, as if the two had come one after the other. Called with mu held.
-func (w *attemptWriter) take() []*attemptRecord {
-	var batch, rest []*attemptRecord
-	seen := map[string]bool{}
-	for _, r := range w.queue {
-		key := string(r.d.TenantID) + "/" + r.d.ID
-		if seen[key] || len(batch) == maxAttemptBatch {
-			rest = append(rest, r)
-			continue
-		}
-		seen[key] = true
-		batch = append(batch, r)
-	}
-	w.queue = rest
-	return batch
+// newAttemptWriter returns the coalescer of db's delivery records (write_coalescer.go), one
+// record per delivery in a write.
+func newAttemptWriter(db *DB) *writeCoalescer[*attemptRecord] {
+	return &writeCoalescer[*attemptRecord]{write: db.writeAttempts,
+		key: func(r *attemptRecord) string { return string(r.d.TenantID) + "/" + r.d.ID }}
 }
 
 // recordAttemptsSQL records the attempts of deliveries of one tenant ($1) in one statement: each

@@ -19,12 +19,12 @@ import (
 // WebhookStore implements webhook.Store and the delivery worker's outbox (jobs.WebhookOutbox).
 type WebhookStore struct {
 	db       *DB
-	attempts *attemptWriter // RecordAttempt's writes (webhook_attempts.go)
+	attempts *writeCoalescer[*attemptRecord] // RecordAttempt's writes (webhook_attempts.go)
 }
 
 // NewWebhookStore returns the store.
 func NewWebhookStore(db *DB) *WebhookStore {
-	return &WebhookStore{db: db, attempts: &attemptWriter{db: db}}
+	return &WebhookStore{db: db, attempts: newAttemptWriter(db)}
 }
 
 var _ webhook.Store = (*WebhookStore)(nil)
@@ -261,8 +261,8 @@ func (s *WebhookStore) Requeue(ctx context.Context, tenantID tenancy.TenantID, i
 // recorded. Errors: INTERNAL.
 func (s *WebhookStore) RecordAttempt(_ context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
 	r := &attemptRecord{d: d, prev: prevAttempts, a: a}
-	s.attempts.record(r)
-	return r.recorded, r.err
+	err := s.attempts.do(r)
+	return r.recorded, err
 }
 
 // Attempts returns the recorded attempts of a delivery, in order. Errors: INTERNAL.

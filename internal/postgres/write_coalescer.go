@@ -1,0 +1,96 @@
+package postgres
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// writeCoalescer writes concurrent small writes of the side-effect workers together: the
+// webhook delivery records (webhook_attempts.go) and the officers' emails' marks (email_store.go).
+// Each of those was a transaction of its own, and under a flood of automatic cases a hundred
+// workers wrote at once: a commit, a WAL flush and, for the deliveries, a run of the rollup
+// trigger on a few hot rows, per record. The first write to arrive while none is in flight
+// starts a writer goroutine, which writes whatever has queued, again and again, until nothing
+// has. Alone, a write goes at once, as before.
+type writeCoalescer[T any] struct {
+	// write stores one batch; key names the row an item changes.
+	write func(ctx context.Context, batch []T) error
+	key   func(T) string
+
+	mu      sync.Mutex
+	queue   []*pendingWrite[T]
+	writing bool
+}
+
+// pendingWrite is one item waiting for its write.
+type pendingWrite[T any] struct {
+	v    T
+	err  error
+	done chan struct{}
+}
+
+// maxCoalescedBatch bounds one write (its statements' arrays).
+const maxCoalescedBatch = 256
+
+// coalescedWriteTimeout bounds one write, pool wait included (a job's own limit is 30 s).
+const coalescedWriteTimeout = 20 * time.Second
+
+// do queues v and waits for its write. The write does not depend on the caller's context: a
+// worker that sent an email or made an attempt must record it even if its job is being
+// cancelled.
+func (w *writeCoalescer[T]) do(v T) error {
+	c := &pendingWrite[T]{v: v, done: make(chan struct{})}
+	w.mu.Lock()
+	w.queue = append(w.queue, c)
+	if !w.writing {
+		w.writing = true
+		go w.run()
+	}
+	w.mu.Unlock()
+	<-c.done
+	return c.err
+}
+
+func (w *writeCoalescer[T]) run() {
+	for {
+		w.mu.Lock()
+		batch := w.take()
+		if len(batch) == 0 {
+			w.writing = false
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+		vs := make([]T, len(batch))
+		for i, c := range batch {
+			vs[i] = c.v
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), coalescedWriteTimeout)
+		err := w.write(ctx, vs)
+		cancel()
+		for _, c := range batch {
+			c.err = err
+			close(c.done)
+		}
+	}
+}
+
+// take removes up to maxCoalescedBatch items from the queue, at most one per key: a second
+// write of the same row (a job run twice) waits for the next write, where the first's outcome
+// decides it, as if the two had come one after the other. Called with mu held.
+func (w *writeCoalescer[T]) take() []*pendingWrite[T] {
+	var batch, rest []*pendingWrite[T]
+	seen := map[string]bool{}
+	for _, c := range w.queue {
+		k := w.key(c.v)
+		if seen[k] || len(batch) == maxCoalescedBatch {
+			rest = append(rest, c)
+			continue
+		}
+		seen[k] = true
+		batch = append(batch, c)
+	}
+	w.queue = rest
+	return batch
+}
