@@ -2,7 +2,11 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
@@ -10,6 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // TestEmailGetMany: the mail worker reads a job's emails in one call, by id with their status,
@@ -34,4 +39,125 @@ func TestEmailGetMany(t *testing.T) {
 	require.Equal(t, notify.Outboxed{Status: "QUEUED", Message: notify.Message{ID: queued, TenantID: a, Kind: "case_created",
 		To: "officer@bank.example", Subject: "New case", Text: "text", HTML: "<p>html</p>"}}, got[queued])
 	require.Equal(t, "SENT", got[sent].Status)
+}
+
+// emailsFixture inserts n QUEUED emails for the tenant and returns their ids.
+func emailsFixture(ctx context.Context, t *testing.T, tenant tenancy.TenantID, n int) []string {
+	t.Helper()
+	admin := pgtest.Admin(ctx, t)
+	ids := make([]string, n)
+	for i := range ids {
+		ids[i] = uuid.NewString()
+		_, err := admin.Exec(ctx, `insert into emails (id, tenant_id, kind, to_address, subject, text_body, html_body)
+			values ($1, $2, 'case_created', $3, 'New case', 'text', '<p>html</p>')`, ids[i], string(tenant), fmt.Sprintf("officer%d@bank.example", i))
+		require.NoError(t, err)
+	}
+	return ids
+}
+
+// TestEmailMarksWrittenTogether: marks that arrive while another is being written are written
+// together, in one transaction (their rows share its xmin), instead of a commit each. Here the
+// first mark is held by a lock on its email while twenty more arrive.
+func TestEmailMarksWrittenTogether(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	store := postgres.NewEmailStore(db)
+	tenant := pgtest.Tenant(ctx, t, db).ID
+	ids := emailsFixture(ctx, t, tenant, 21)
+
+	lock, err := pgtest.Admin(ctx, t).Begin(ctx)
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, "select 1 from emails where id = $1 for update", ids[0])
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	wg.Go(func() { require.NoError(t, store.MarkAttempt(ctx, tenant, ids[0], notify.StatusSent, nil)) })
+	time.Sleep(100 * time.Millisecond) // the first write is waiting for the lock
+	for _, id := range ids[1:] {
+		wg.Go(func() { require.NoError(t, store.MarkAttempt(ctx, tenant, id, notify.StatusSent, nil)) })
+	}
+	time.Sleep(200 * time.Millisecond) // the others have queued behind it
+	require.NoError(t, lock.Commit(ctx))
+	wg.Wait()
+
+	var txs, sent int
+	require.NoError(t, pgtest.Admin(ctx, t).QueryRow(ctx, `select count(distinct xmin::text), count(*) filter (where status = 'SENT')
+		from emails where id = any($1::uuid[])`, ids[1:]).Scan(&txs, &sent))
+	require.Equal(t, 20, sent)
+	require.Equal(t, 1, txs, "the twenty marks that queued behind the first are written in one transaction")
+}
+
+// TestEmailMarksConcurrent: many workers of two tenants mark at once, successes and failures,
+// some twice (a job run twice): each email gets exactly its attempts, a success its status,
+// sent_at and no error, a failure its error and its old status, under each tenant's row-level
+// security (an email marked under the wrong tenant would be left unchanged).
+func TestEmailMarksConcurrent(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	store := postgres.NewEmailStore(db)
+	a, b := pgtest.Tenant(ctx, t, db).ID, pgtest.Tenant(ctx, t, db).ID
+	type email struct {
+		tenant tenancy.TenantID
+		id     string
+	}
+	var emails []email
+	for _, id := range emailsFixture(ctx, t, a, 40) {
+		emails = append(emails, email{a, id})
+	}
+	for _, id := range emailsFixture(ctx, t, b, 20) {
+		emails = append(emails, email{b, id})
+	}
+	var wg sync.WaitGroup
+	for i, e := range emails {
+		copies := 1
+		if i%7 == 6 {
+			copies = 2
+		}
+		for range copies {
+			wg.Go(func() {
+				var sendErr error
+				if i%3 == 0 {
+					sendErr = errors.New("smtp: 451 try later")
+				}
+				status := notify.StatusSent
+				if i%5 == 1 {
+					status = notify.StatusLogged
+				}
+				require.NoError(t, store.MarkAttempt(ctx, e.tenant, e.id, status, sendErr))
+			})
+		}
+	}
+	wg.Wait()
+
+	admin := pgtest.Admin(ctx, t)
+	for i, e := range emails {
+		var tenant, status string
+		var attempts int
+		var sentAt *time.Time
+		var lastErr *string
+		require.NoError(t, admin.QueryRow(ctx, `select tenant_id::text, status, attempts, sent_at, last_error from emails where id = $1`, e.id).
+			Scan(&tenant, &status, &attempts, &sentAt, &lastErr))
+		require.Equal(t, string(e.tenant), tenant)
+		want := 1
+		if i%7 == 6 {
+			want = 2
+		}
+		require.Equal(t, want, attempts, "email %d", i)
+		switch {
+		case i%3 == 0:
+			require.Equal(t, "QUEUED", status, "email %d", i)
+			require.Nil(t, sentAt)
+			require.NotNil(t, lastErr)
+			require.Equal(t, "smtp: 451 try later", *lastErr)
+		case i%5 == 1:
+			require.Equal(t, notify.StatusLogged, status, "email %d", i)
+			require.NotNil(t, sentAt)
+			require.Nil(t, lastErr)
+		default:
+			require.Equal(t, notify.StatusSent, status, "email %d", i)
+			require.NotNil(t, sentAt)
+			require.Nil(t, lastErr)
+		}
+	}
 }
