@@ -66,19 +66,14 @@ func TestEmailMarksWrittenTogether(t *testing.T) {
 	tenant := pgtest.Tenant(ctx, t, db).ID
 	ids := emailsFixture(ctx, t, tenant, 21)
 
-	lock, err := pgtest.Admin(ctx, t).Begin(ctx)
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, "select 1 from emails where id = $1 for update", ids[0])
-	require.NoError(t, err)
-	var wg sync.WaitGroup
-	wg.Go(func() { require.NoError(t, store.MarkAttempt(ctx, tenant, ids[0], notify.StatusSent, nil)) })
-	time.Sleep(100 * time.Millisecond) // the first write is waiting for the lock
-	for _, id := range ids[1:] {
-		wg.Go(func() { require.NoError(t, store.MarkAttempt(ctx, tenant, id, notify.StatusSent, nil)) })
+	mark := func(id string) func() {
+		return func() { require.NoError(t, store.MarkAttempt(ctx, tenant, id, notify.StatusSent, nil)) }
 	}
-	time.Sleep(200 * time.Millisecond) // the others have queued behind it
-	require.NoError(t, lock.Commit(ctx))
-	wg.Wait()
+	var rest []func()
+	for _, id := range ids[1:] {
+		rest = append(rest, mark(id))
+	}
+	writeBehindALock(ctx, t, "emails", ids[0], mark(ids[0]), rest)
 
 	var txs, sent int
 	require.NoError(t, pgtest.Admin(ctx, t).QueryRow(ctx, `select count(distinct xmin::text), count(*) filter (where status = 'SENT')

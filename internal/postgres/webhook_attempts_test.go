@@ -57,27 +57,20 @@ func TestWebhookAttemptsWrittenTogether(t *testing.T) {
 	tenant := pgtest.Tenant(ctx, t, db).ID
 	ds := deliveriesFixture(ctx, t, store, tenant, "whd_together", 21)
 
-	lock, err := pgtest.Admin(ctx, t).Begin(ctx)
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, "select 1 from webhook_deliveries where id = $1 for update", ds[0].ID)
-	require.NoError(t, err)
-
-	record := func(d webhook.Delivery) bool {
-		at := time.Now()
-		d.RecordSuccess(200, at)
-		ok, err := store.RecordAttempt(ctx, d, 0, webhook.Attempt{Number: 1, StatusCode: 200, Duration: time.Millisecond, At: at})
-		require.NoError(t, err)
-		return ok
+	record := func(d webhook.Delivery) func() {
+		return func() {
+			at := time.Now()
+			d.RecordSuccess(200, at)
+			ok, err := store.RecordAttempt(ctx, d, 0, webhook.Attempt{Number: 1, StatusCode: 200, Duration: time.Millisecond, At: at})
+			require.NoError(t, err)
+			require.True(t, ok)
+		}
 	}
-	var wg sync.WaitGroup
-	wg.Go(func() { require.True(t, record(ds[0])) })
-	time.Sleep(100 * time.Millisecond) // the first write is waiting for the lock
+	var rest []func()
 	for _, d := range ds[1:] {
-		wg.Go(func() { require.True(t, record(d)) })
+		rest = append(rest, record(d))
 	}
-	time.Sleep(200 * time.Millisecond) // the others have queued behind it
-	require.NoError(t, lock.Commit(ctx))
-	wg.Wait()
+	writeBehindALock(ctx, t, "webhook_deliveries", ds[0].ID, record(ds[0]), rest)
 
 	var txs, attempts int
 	require.NoError(t, pgtest.Admin(ctx, t).QueryRow(ctx, `select count(distinct xmin::text), count(*) from webhook_attempts
