@@ -71,8 +71,8 @@ func (s *EmailStore) GetMany(ctx context.Context, tenantID tenancy.TenantID, ids
 // otherwise. Marks that arrive while another write is in flight are written together
 // (write_coalescer.go): with two officers, every automatic case sends two emails, and each mark
 // was a commit of its own, 58,428 a minute at 500 screenings/s. The write is not cancelled with
-// ctx: an email that was sent is recorded.
-func (s *EmailStore) MarkAttempt(_ context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error {
+// ctx, only the wait for it: an email that was sent is recorded.
+func (s *EmailStore) MarkAttempt(ctx context.Context, tenantID tenancy.TenantID, id, status string, sendErr error) error {
 	m := emailMark{tenant: tenantID, id: id}
 	if sendErr != nil {
 		e := sendErr.Error()
@@ -80,7 +80,7 @@ func (s *EmailStore) MarkAttempt(_ context.Context, tenantID tenancy.TenantID, i
 	} else {
 		m.status = &status
 	}
-	return s.marks.do(m)
+	return s.marks.do(ctx, m)
 }
 
 // emailMark is one MarkAttempt call: status on success, err on failure.

@@ -156,3 +156,40 @@ func TestEmailMarksConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestEmailMarkWaitEndsWithContext: a mark whose write cannot go through (here its row is
+// locked) stops waiting when the job's context ends, so that a job at its time limit returns
+// instead of waiting past the time after which River runs it again; the mark is still written
+// once the row is free, so the job's retry finds the email sent and does not send it twice.
+func TestEmailMarkWaitEndsWithContext(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db := pgtest.DB(t)
+	store := postgres.NewEmailStore(db)
+	tenant := pgtest.Tenant(ctx, t, db).ID
+	id := emailsFixture(ctx, t, tenant, 1)[0]
+	admin := pgtest.Admin(ctx, t)
+	lock, err := admin.Begin(ctx)
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, "select 1 from emails where id = $1 for update", id)
+	require.NoError(t, err)
+
+	jobCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	defer cancel()
+	returned := make(chan error, 1)
+	go func() { returned <- store.MarkAttempt(jobCtx, tenant, id, notify.StatusSent, nil) }()
+	select {
+	case err := <-returned:
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+	case <-time.After(3 * time.Second):
+		require.NoError(t, lock.Rollback(ctx))
+		<-returned
+		t.Fatal("the mark waited for its write past the job's context")
+	}
+	require.NoError(t, lock.Rollback(ctx))
+	require.Eventually(t, func() bool {
+		var status string
+		require.NoError(t, admin.QueryRow(ctx, "select status from emails where id = $1", id).Scan(&status))
+		return status == notify.StatusSent
+	}, 5*time.Second, 20*time.Millisecond, "the mark is written once the row is free")
+}

@@ -257,12 +257,15 @@ func (s *WebhookStore) Requeue(ctx context.Context, tenantID tenancy.TenantID, i
 // (it reports false). When d is FAILED the next attempt's job is enqueued in the same
 // transaction, at d.NextAttemptAt: the retry schedule lives in the database and survives a
 // restart. Records that arrive while another write is in flight are written together
-// (webhook_attempts.go). The write is not cancelled with ctx: an attempt that was made is
-// recorded. Errors: INTERNAL.
-func (s *WebhookStore) RecordAttempt(_ context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
+// (webhook_attempts.go). The write is not cancelled with ctx, only the wait for it (the job is
+// then retried and finds the attempt recorded): an attempt that was made is recorded. Errors:
+// INTERNAL.
+func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
 	r := &attemptRecord{d: d, prev: prevAttempts, a: a}
-	err := s.attempts.do(r)
-	return r.recorded, err
+	if err := s.attempts.do(ctx, r); err != nil {
+		return false, err // r.recorded may still be written by the writer: not read here
+	}
+	return r.recorded, nil
 }
 
 // Attempts returns the recorded attempts of a delivery, in order. Errors: INTERNAL.

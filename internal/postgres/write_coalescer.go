@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -36,10 +37,13 @@ const maxCoalescedBatch = 256
 // coalescedWriteTimeout bounds one write, pool wait included (a job's own limit is 30 s).
 const coalescedWriteTimeout = 20 * time.Second
 
-// do queues v and waits for its write. The write does not depend on the caller's context: a
-// worker that sent an email or made an attempt must record it even if its job is being
-// cancelled.
-func (w *writeCoalescer[T]) do(v T) error {
+// do queues v and waits for its write, or for ctx. The write does not depend on ctx: a worker
+// that sent an email or made an attempt must record it even if its job is being cancelled, so a
+// queued write is made whatever happens to its caller. Only the wait ends with ctx: a job that
+// reaches its time limit while the database is slow returns then (and is retried, and finds
+// what was written) instead of waiting for each of its writes' own limits in turn, past the
+// time after which River takes a running job for a dead one and runs it again.
+func (w *writeCoalescer[T]) do(ctx context.Context, v T) error {
 	c := &pendingWrite[T]{v: v, done: make(chan struct{})}
 	w.mu.Lock()
 	w.queue = append(w.queue, c)
@@ -48,8 +52,12 @@ func (w *writeCoalescer[T]) do(v T) error {
 		go w.run()
 	}
 	w.mu.Unlock()
-	<-c.done
-	return c.err
+	select {
+	case <-c.done:
+		return c.err
+	case <-ctx.Done():
+		return fmt.Errorf("waiting for the write: %w", ctx.Err())
+	}
 }
 
 func (w *writeCoalescer[T]) run() {
