@@ -169,10 +169,7 @@ func TestEmailMarkWaitEndsWithContext(t *testing.T) {
 	tenant := pgtest.Tenant(ctx, t, db).ID
 	id := emailsFixture(ctx, t, tenant, 1)[0]
 	admin := pgtest.Admin(ctx, t)
-	lock, err := admin.Begin(ctx)
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, "select 1 from emails where id = $1 for update", id)
-	require.NoError(t, err)
+	lock := lockRow(ctx, t, "emails", id)
 
 	jobCtx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	defer cancel()

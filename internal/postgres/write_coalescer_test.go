@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/pgtest"
@@ -16,10 +17,7 @@ import (
 // it releases the row and waits for them all.
 func writeBehindALock(ctx context.Context, t *testing.T, table, id string, first func(), rest []func()) {
 	t.Helper()
-	lock, err := pgtest.Admin(ctx, t).Begin(ctx)
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, "select 1 from "+table+" where id = $1 for update", id)
-	require.NoError(t, err)
+	lock := lockRow(ctx, t, table, id)
 	var wg sync.WaitGroup
 	wg.Go(first)
 	time.Sleep(100 * time.Millisecond) // the first write is waiting for the lock
@@ -29,4 +27,14 @@ func writeBehindALock(ctx context.Context, t *testing.T, table, id string, first
 	time.Sleep(200 * time.Millisecond) // the others have queued behind it
 	require.NoError(t, lock.Commit(ctx))
 	wg.Wait()
+}
+
+// lockRow locks the row id of table in a transaction of its own, which the caller ends.
+func lockRow(ctx context.Context, t *testing.T, table, id string) pgx.Tx {
+	t.Helper()
+	lock, err := pgtest.Admin(ctx, t).Begin(ctx)
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, "select 1 from "+table+" where id = $1 for update", id)
+	require.NoError(t, err)
+	return lock
 }
