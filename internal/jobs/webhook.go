@@ -183,7 +183,9 @@ func (w *DeliverWebhookWorker) attempt(ctx context.Context, d webhook.Delivery, 
 			d.NextAttemptAt = &next
 		}
 	}
-	if _, err := w.Outbox.RecordAttempt(context.WithoutCancel(ctx), d, prev, a); err != nil {
+	// The record is written even if ctx ends (postgres.WebhookStore.RecordAttempt); only the wait
+	// for it ends with ctx, so a job at its time limit returns and its retry finds the attempt.
+	if _, err := w.Outbox.RecordAttempt(ctx, d, prev, a); err != nil {
 		return fmt.Errorf("record webhook attempt: %w", err)
 	}
 	return nil

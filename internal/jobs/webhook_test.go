@@ -294,3 +294,46 @@ func TestWebhookJobOfSeveralGivesWay(t *testing.T) {
 	}
 	require.Equal(t, int32(4), waits.Load(), "one wait before each of the four attempts")
 }
+
+// TestWebhookRecordWaitEndsWithContext: an attempt whose record cannot be written (here its
+// delivery's row is locked) stops the job when the job's context ends, instead of waiting for
+// the write's own limit (up to 20 s a record, for each attempt of a job of several, past River's
+// rescue after 35 s); the record is still written once the row is free, so the job's retry
+// finds the attempt counted and makes none.
+func TestWebhookRecordWaitEndsWithContext(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newManyHarness(t, 0, 0, -1, jobs.Yield{})
+	d := h.queue(t, 1, 0)[0]
+	lock, err := h.db.Pool.Begin(ctx) // the harness's own database
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(h.tenant))
+	require.NoError(t, err)
+	var locked int
+	require.NoError(t, lock.QueryRow(ctx, "select count(*) from (select 1 from webhook_deliveries where id = $1 for update) l", d.ID).Scan(&locked))
+	require.Equal(t, 1, locked)
+
+	w := &jobs.DeliverWebhookWorker{Outbox: h.store, Sender: webhookhttp.NewSender(webhookhttp.Options{AllowPrivate: true})}
+	jobCtx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	returned := make(chan error, 1)
+	go func() {
+		returned <- w.Work(jobCtx, &river.Job[webhook.DeliverArgs]{Args: webhook.DeliverArgs{DeliveryID: d.ID, TenantID: h.tenant}})
+	}()
+	select {
+	case err := <-returned:
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+	case <-time.After(3 * time.Second):
+		require.NoError(t, lock.Rollback(ctx))
+		<-returned
+		t.Fatal("the worker waited for its record past the job's context")
+	}
+	require.NoError(t, lock.Rollback(ctx))
+	got := h.settled(t, []webhook.Delivery{d})[0]
+	require.Equal(t, webhook.StatusDelivered, got.Status)
+	require.Equal(t, 1, got.Attempts)
+	require.NoError(t, w.Work(ctx, &river.Job[webhook.DeliverArgs]{Args: webhook.DeliverArgs{DeliveryID: d.ID, TenantID: h.tenant}}))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	require.Equal(t, 1, h.hits[d.EventID], "the retry makes no second attempt")
+}
