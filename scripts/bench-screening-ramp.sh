@@ -74,7 +74,7 @@ WORK=$(mktemp -d)
 # The binaries are built into memory (/dev/shm where there is one): written to disk, their
 # 100 MB were flushed by the kernel 30 s later, in the middle of the first step, and the WAL
 # flushes that waited behind that write made a second of p99 over 100 ms that was the
-# benchmark's own doing (docs/screening.md, "Where the single slow seconds come from").
+# benchmark's own doing (docs/screening-measurements.md, "Where the single slow seconds come from").
 BIN=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 mkdir -p "$OUT"
 as_pg=()

@@ -59,7 +59,7 @@ func (y *youngTable) added(n int) {
 // with tenant_id and filters on id: a scan of the tenant's rows per lookup. In a new database
 // under a flood of automatic cases for a tenant with officers and a webhook endpoint, the
 // workers' lookups and updates took 4.5-11 ms each in the first minute, before autovacuum's
-// first analysis (docs/screening.md "Measured (2026-11-28, fourteenth session)"); cases were
+// first analysis (docs/screening-measurements.md, fourteenth session); cases were
 // still unanalysed after 60,000 screenings (fifteenth session).
 var sideTables = []string{"cases", "emails", "webhook_deliveries"}
 

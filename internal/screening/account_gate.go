@@ -50,7 +50,7 @@ type gateWaiter struct {
 // The turn is handed over, not raced for: when every waiter woke and raced for it (as before),
 // one account's screenings queued under load were stored in a random order, each was then
 // often no longer its account's latest transaction, and its history was read from the raw
-// rows of its minute instead of the minute's bucket (docs/screening.md "Why the stream falls
+// rows of its minute instead of the minute's bucket (docs/screening-measurements.md "Why the stream falls
 // back at 3,000/s"). In timestamp order each screening's history is the transactions before
 // it, as if they had been sent one by one.
 func (g *accountGate) lock(ctx context.Context, tenant tenancy.TenantID, account string, at time.Time) (unlock func(), err error) {
