@@ -59,17 +59,10 @@ bench-lookups:
 # The screening benchmark as users run it: a throwaway cluster (BENCH_PG=default|recommended),
 # an empty or seeded database (BENCH_START=empty|seeded), a 500/1000/2000/3000 per second ramp
 # over /api/v1 (API keys, bearer tokens), unary gRPC and the stream, then the stall-and-recover
-# phase; results in bench-results/ (docs/screening.md "Benchmark as users run it").
+# phase, then pgbench's raw limit on the same database for the ratio; results in bench-results/
+# (docs/screening.md "Benchmark as users run it").
 bench-screening:
     bash scripts/bench-screening-ramp.sh
-# The fixed-rate comparison: gRPC at 3000/s and /api/v1 at 1000/s for 60 s each, plus pgbench's
-# raw limit on the same database (the ratio of issue 3).
-bench-screening-fixed:
-    bash scripts/bench-screening.sh
-# The same on a PostgreSQL cluster of its own with the settings of docs/screening.md "Benchmark"
-# (kept in /var/tmp/complyd-bench-pg with its seeded template between runs).
-bench-screening-cluster:
-    BENCH_CLUSTER=/var/tmp/complyd-bench-pg BENCH_TEMPLATE=complyd_bench_tmpl bash scripts/bench-screening.sh
 
 # Fuzz every parser and decoder an outsider can reach (scripts/fuzz.sh lists them), FUZZTIME
 # each (default 10m), one after the other; `just fuzz FuzzParseUN` runs only the named targets.

@@ -20,6 +20,11 @@
 #     (SIGSTOP) for STALL_SECONDS (2) and resumed (SIGCONT); the run passes when p99 is back at
 #     or under 25 ms within 10 seconds of resuming and stays there, every answered screening is
 #     stored and none is answered twice.
+#   - then, with the server stopped, PostgreSQL's raw limit on the same cluster and database:
+#     pgbench (32 clients, PGBENCH_TIME seconds, default 30; 0 skips it) inserting one comparable
+#     transaction and reading the account's 24-hour count and sum per transaction, so that each
+#     step's achieved rate is also a ratio to what the database does without the service (the
+#     comparison issue 3 asked of `just bench-screening`).
 #
 # No warm-up, no checkpoint and no sync between phases: a production system gets none.
 #
@@ -52,6 +57,7 @@ STALL_RATE=${STALL_RATE:-500}
 STALL_DURATION=${STALL_DURATION:-40s}
 STALL_AT=${STALL_AT:-15}
 STALL_SECONDS=${STALL_SECONDS:-2}
+PGBENCH_TIME=${PGBENCH_TIME:-30}
 LISTS=${LISTS:-../shared/data/sanctions}
 OFFICERS=${OFFICERS:-0}
 WEBHOOK=${WEBHOOK:-0}
@@ -279,8 +285,40 @@ if [ "$OFFICERS" != 0 ] || [ "$WEBHOOK" = 1 ]; then
     union all select format('river jobs %s: %s', state, count(*)) from river_job group by state" | tee "$OUT/effects.txt"
 fi
 
+# PostgreSQL's raw limit (PGBENCH_TIME > 0): with the server stopped, pgbench on the same
+# database as the run left it (no vacuum, analyze or checkpoint first, as for the steps), one
+# insert of a transaction row like the service's (its triggers fire as for a screening) and the
+# sender's 24-hour count and sum, per transaction, 32 clients.
+if [ "$PGBENCH_TIME" != 0 ]; then
+  kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  SERVER_PID=
+  cat >"$WORK/pgbench.sql" <<SQL
+\set acct random(1000000000, $((1000000000 + ACCOUNTS - 1)))
+BEGIN;
+SELECT count(*), coalesce(sum(amount_ngn), 0) FROM transactions
+  WHERE tenant_id = :tenant AND sender_account_number = :acct::text
+    AND transaction_timestamp >= now() - interval '24 hours' AND transaction_timestamp < now();
+INSERT INTO transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
+  sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level, aggregate_score,
+  actions, engine_verdicts, total_latency_ms, processed_at, created_at)
+VALUES (gen_random_uuid(), :tenant, 'pgb-' || gen_random_uuid(), 'TRANSFER', 'MOBILE_APP', 1234.50, 'NGN', 1234.50,
+  :acct::text, 'Customer Adeyemi', now(), 'vrd_pgbench', 'APPROVE', 'LOW', 12.5,
+  '{GENERATE_FTR}', '[{"category":"Regulatory Compliance","score":0,"outcome":"APPROVE","latencyMs":0}]', 1, now(), now());
+COMMIT;
+SQL
+  TENANT=$(psql "$DB_URL" -Atc "select id from tenants where slug = 'bench'")
+  echo "== pgbench: PostgreSQL's raw limit on this database, ${PGBENCH_TIME}s"
+  "$PG_BIN/pgbench" -n -M prepared -c 32 -j 2 -T "$PGBENCH_TIME" -D tenant="$TENANT" -f "$WORK/pgbench.sql" "$DB_URL" \
+    >"$OUT/pgbench.txt" 2>&1 || { cat "$OUT/pgbench.txt" >&2; exit 1; }
+  grep -E "^(tps|latency average)" "$OUT/pgbench.txt"
+fi
+
 python3 - "$OUT" <<'PY'
-import glob, json, os, sys
+import glob, json, os, re, sys
+tps = 0.0
+if os.path.exists(os.path.join(sys.argv[1], "pgbench.txt")):
+    m = re.search(r"^tps = ([0-9.]+)", open(os.path.join(sys.argv[1], "pgbench.txt")).read(), re.M)
+    tps = float(m.group(1)) if m else 0.0
 print("== summary (" + sys.argv[1] + ")")
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getmtime):
     j = json.load(open(f))
@@ -288,5 +326,9 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getm
     print(f"{os.path.basename(f)[:-5]:28} achieved {j['throughput']:7.0f}/s  p50 {j['p50ms']:7.2f}  p95 {j['p95ms']:7.2f}  "
           f"p99 {j['p99ms']:8.2f} ms  errors {j['errors']} {j.get('errorKinds') or ''}  "
           f"CPU per answered: server {c.get('serverPerAnswered', 0):.0f} us, PostgreSQL {c.get('postgresPerAnswered', 0):.0f} us  "
-          f"WAL per answered {j.get('wal', {}).get('bytesPerAnswered', 0):.0f} B ({j.get('wal', {}).get('fpiShare', 0) * 100:.0f}% full-page images)")
+          f"WAL per answered {j.get('wal', {}).get('bytesPerAnswered', 0):.0f} B ({j.get('wal', {}).get('fpiShare', 0) * 100:.0f}% full-page images)"
+          + (f"  ratio to pgbench {j['throughput'] / tps:.2f}" if tps else ""))
+if tps:
+    print(f"pgbench raw limit: {tps:.0f} tx/s (one insert + the account's 24-hour count and sum per transaction, "
+          "synchronous commit, 32 clients, after the run on the same database)")
 PY

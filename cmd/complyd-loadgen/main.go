@@ -578,7 +578,7 @@ func call(method, u, token string, body, out any) error {
 // transactions per account over the last 90 days (the history the enrichment reads), and a
 // USD rate (CHF deliberately has none). The applications are inserted with their BVNs in clear
 // (fast, in SQL), as rows written before migration 0011 were: run `complyd migrate` afterwards
-// to seal them (scripts/bench-screening.sh does), or screening will not find them.
+// to seal them (scripts/bench-screening-ramp.sh does), or screening will not find them.
 func seed(ctx context.Context, o options, token string) error {
 	if o.dbURL == "" {
 		return errors.New("-seed needs -db")
