@@ -60,7 +60,7 @@ func main() {
 	flag.StringVar(&o.proto, "proto", "grpc", "grpc (unary), grpc-stream (ScreenTransactionStream) or rest")
 	flag.IntVar(&o.rate, "rate", 3000, "arrival rate, screenings per second")
 	flag.StringVar(&o.auth, "auth", "apikey", "credential of the screening calls: apikey (X-API-Key, what a bank core uses) or bearer (a user's access token)")
-	flag.DurationVar(&o.warmup, "warmup", 3*time.Second, "unmeasured load at the target rate before the measured run (0: none)")
+	flag.DurationVar(&o.warmup, "warmup", 0, "unmeasured load at the target rate before the measured run (default none: a production system gets no warm-up)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "measured duration")
 	flag.IntVar(&o.conns, "conns", 8, "connections (HTTP/2 for gRPC, one stream each for grpc-stream, keep-alive pool size cap for REST)")
 	flag.IntVar(&o.workers, "workers", 2048, "maximum requests in flight (grpc, rest; grpc-stream is bounded by the server's backpressure)")
@@ -134,8 +134,8 @@ func run(o options) error {
 	default:
 		return fmt.Errorf("unknown -proto %q", o.proto)
 	}
-	// Warm-up (-warmup, default 3 s) at the target rate, not measured (connections, caches).
-	// The benchmark as users run it passes 0: a production system gets no warm-up.
+	// Warm-up (-warmup, default none) at the target rate, not measured (connections, caches).
+	// None by default, and the benchmark passes 0 too: a production system gets no warm-up.
 	if o.warmup > 0 {
 		if _, err := driveFor(o.warmup); err != nil {
 			return err
