@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"sort"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -101,26 +100,18 @@ const markEmailsSQL = `update emails e set attempts = e.attempts + 1, status = c
 // writeMarks writes marks, one statement per tenant (each after its tenant's setting), in one
 // round trip and one implicit transaction.
 func (s *EmailStore) writeMarks(ctx context.Context, marks []emailMark) error {
-	byTenant := map[tenancy.TenantID][]emailMark{}
-	var tenants []tenancy.TenantID
-	for _, m := range marks {
-		if byTenant[m.tenant] == nil {
-			tenants = append(tenants, m.tenant)
-		}
-		byTenant[m.tenant] = append(byTenant[m.tenant], m)
-	}
-	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
 	now := s.db.now()
 	b := &pgx.Batch{}
-	for _, t := range tenants {
-		ms := byTenant[t]
-		sort.Slice(ms, func(i, j int) bool { return ms[i].id < ms[j].id }) // one lock order
+	groups := byTenant(marks, func(m emailMark) tenancy.TenantID { return m.tenant },
+		func(m emailMark) string { return m.id })
+	for _, g := range groups {
+		ms := g.items
 		ids, statuses, errs := make([]string, len(ms)), make([]*string, len(ms)), make([]*string, len(ms))
 		for i, m := range ms {
 			ids[i], statuses[i], errs[i] = m.id, m.status, m.err
 		}
-		b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
-		b.Queue(markEmailsSQL, string(t), ids, statuses, errs, now)
+		b.Queue("select set_config('app.tenant_id', $1, true)", string(g.tenant))
+		b.Queue(markEmailsSQL, string(g.tenant), ids, statuses, errs, now)
 	}
 	if err := dbErr(s.db.Pool.SendBatch(ctx, b).Close()); err != nil {
 		return fmt.Errorf("mark emails: %w", err)

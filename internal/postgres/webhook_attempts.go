@@ -3,7 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -59,21 +59,14 @@ const recordAttemptsSQL = `with i as (
 // is one round trip (the batch is an implicit transaction, as in inTenantBatch); with one, a
 // transaction of its own, since River's insert of the jobs is a statement of its own.
 func (db *DB) writeAttempts(ctx context.Context, batch []*attemptRecord) error {
-	byTenant := map[tenancy.TenantID][]*attemptRecord{}
-	var tenants []tenancy.TenantID
-	retries := false
-	for _, r := range batch {
-		if byTenant[r.d.TenantID] == nil {
-			tenants = append(tenants, r.d.TenantID)
-		}
-		byTenant[r.d.TenantID] = append(byTenant[r.d.TenantID], r)
-		retries = retries || (r.d.Status == webhook.StatusFailed && r.d.NextAttemptAt != nil)
-	}
-	sort.Slice(tenants, func(i, j int) bool { return tenants[i] < tenants[j] })
+	retries := slices.ContainsFunc(batch, func(r *attemptRecord) bool {
+		return r.d.Status == webhook.StatusFailed && r.d.NextAttemptAt != nil
+	})
 	b := &pgx.Batch{}
-	for _, t := range tenants {
-		rs := byTenant[t]
-		sort.Slice(rs, func(i, j int) bool { return rs[i].d.ID < rs[j].d.ID }) // one lock order
+	groups := byTenant(batch, func(r *attemptRecord) tenancy.TenantID { return r.d.TenantID },
+		func(r *attemptRecord) string { return r.d.ID })
+	for _, g := range groups {
+		t, rs := g.tenant, g.items
 		b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
 		b.Queue(recordAttemptsSQL, attemptArgs(t, rs)...).Query(func(rows pgx.Rows) error {
 			ids, err := pgx.CollectRows(rows, pgx.RowTo[string])

@@ -1,10 +1,14 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // writeCoalescer writes concurrent small writes of the side-effect workers together: the
@@ -101,4 +105,32 @@ func (w *writeCoalescer[T]) take() []*pendingWrite[T] {
 	}
 	w.queue = rest
 	return batch
+}
+
+// tenantGroup is one tenant's items of a coalesced batch.
+type tenantGroup[T any] struct {
+	tenant tenancy.TenantID
+	items  []T
+}
+
+// byTenant splits a coalesced batch into its tenants' groups, which the writers write one
+// statement each, after the tenant's setting, in one round trip. Tenants come in order and each
+// group's items by id, so that two writes of overlapping rows lock them in one order.
+func byTenant[T any](batch []T, tenant func(T) tenancy.TenantID, id func(T) string) []tenantGroup[T] {
+	var groups []tenantGroup[T]
+	at := map[tenancy.TenantID]int{}
+	for _, v := range batch {
+		i, ok := at[tenant(v)]
+		if !ok {
+			i = len(groups)
+			at[tenant(v)] = i
+			groups = append(groups, tenantGroup[T]{tenant: tenant(v)})
+		}
+		groups[i].items = append(groups[i].items, v)
+	}
+	slices.SortFunc(groups, func(a, b tenantGroup[T]) int { return cmp.Compare(a.tenant, b.tenant) })
+	for _, g := range groups {
+		slices.SortFunc(g.items, func(a, b T) int { return cmp.Compare(id(a), id(b)) })
+	}
+	return groups
 }
