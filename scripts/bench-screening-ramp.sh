@@ -14,8 +14,9 @@
 #     a step ramp (STEPS, default 500 1000 2000 3000 per second, STEP_DURATION each, default
 #     60s), reporting per step the achieved rate, p50/p95/p99, errors by kind and CPU per
 #     screening;
-#   - then the stall-and-recover phase: REST with API keys at STALL_RATE (default 500/s, half of
-#     what a 2-core host sustains at default settings: set it to half of yours) for
+#   - then the stall-and-recover phase: REST with API keys at STALL_RATE, by default half the
+#     sustainable rate as issue 15 asks: half of the highest rate the run's REST API-key steps
+#     answered (of any mode's steps when none ran; 500/s when no step ran at all) for
 #     STALL_DURATION (40s); STALL_AT (15) seconds in, every process of the cluster is stopped
 #     (SIGSTOP) for STALL_SECONDS (2) and resumed (SIGCONT); the run passes when p99 is back at
 #     or under 25 ms within 10 seconds of resuming and stays there, every answered screening is
@@ -53,7 +54,7 @@ MODES=${MODES-rest:apikey rest:bearer grpc:apikey grpc-stream:apikey}
 STEPS=${STEPS:-500 1000 2000 3000}
 STEP_DURATION=${STEP_DURATION:-60s}
 STALL=${STALL:-1}
-STALL_RATE=${STALL_RATE:-500}
+STALL_RATE=${STALL_RATE:-} # empty: half of what the steps sustained (below)
 STALL_DURATION=${STALL_DURATION:-40s}
 STALL_AT=${STALL_AT:-15}
 STALL_SECONDS=${STALL_SECONDS:-2}
@@ -224,6 +225,20 @@ for mode in $MODES; do
 done
 
 if [ "$STALL" = 1 ]; then
+  if [ -z "$STALL_RATE" ]; then
+    # Half the sustainable rate: the highest rate the REST API-key steps answered (the stall's
+    # own mode; any mode's when none ran), halved. A fixed 500/s was half of a slow host's and a
+    # quarter of a fast one's, which made the phase kinder than the issue's on fast hosts.
+    STALL_RATE=$(python3 - "$OUT" <<'PY'
+import glob, json, os, sys
+def best(pattern):
+    return max((json.load(open(f))["throughput"] for f in glob.glob(os.path.join(sys.argv[1], pattern))), default=0)
+top = best("rest-apikey-*.json") or best("*-*-*.json")
+print(round(top / 2) if top else 500)
+PY
+)
+    echo "stall rate: $STALL_RATE/s (half of the highest rate the steps answered; STALL_RATE sets it)"
+  fi
   echo "== stall and recover: rest (apikey) at $STALL_RATE/s for $STALL_DURATION; PostgreSQL stopped for ${STALL_SECONDS}s at ${STALL_AT}s"
   (
     sleep "$STALL_AT"
