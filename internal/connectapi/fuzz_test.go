@@ -55,8 +55,9 @@ func isoOracle(s string) (t time.Time, ok bool) {
 		}
 	}
 	t = time.Date(y, time.Month(mo), d, h, mi, sec, ns, time.UTC).Add(-time.Duration(off) * time.Second)
-	// The instant must be one RFC 3339 and protobuf's Timestamp can carry.
-	return t, t.Year() >= 1 && t.Year() <= 9999
+	// The instant must be one RFC 3339 and protobuf's Timestamp can carry, and not Go's zero
+	// time (0001-01-01T00:00:00Z), which the service reads as "not given".
+	return t, t.After(time.Time{}) && t.Year() <= 9999
 }
 
 // FuzzParseISO checks parseISO against isoOracle: every in-range string of the proto's pattern

@@ -413,14 +413,25 @@ func parseISO(field, s string) (*time.Time, error) {
 			t = t.UTC()
 			// Year 0000 with a positive offset is year -1 in UTC: RFC 3339 and protobuf's
 			// Timestamp (0001-01-01 to 9999-12-31) cannot carry it, so the stored transaction
-			// could never be answered again.
-			if t.Year() < 1 || t.Year() > 9999 {
-				return nil, apperr.Invalid(field, "must be between 0001-01-01 and 9999-12-31 in UTC")
+			// could never be answered again. 0001-01-01T00:00:00Z itself is Go's zero time,
+			// which the service reads as "not given" (screening's validation answered "is
+			// required" for it), so the range starts just after it.
+			if !t.After(time.Time{}) || t.Year() > 9999 {
+				return nil, apperr.Invalid(field, "must be after 0001-01-01T00:00:00Z and before 10000-01-01 in UTC")
 			}
 			return &t, nil
 		}
 	}
 	return nil, apperr.Invalid(field, "must be an ISO 8601 date-time with a time zone")
+}
+
+// isoFieldError is the field error of a date-time parseISO refused (its own, which says whether
+// the text or the range was wrong), or of one that is missing (err nil).
+func isoFieldError(field string, err error) apperr.FieldError {
+	if e, ok := apperr.As(err); ok && len(e.Details) == 1 {
+		return e.Details[0]
+	}
+	return apperr.FieldError{Field: field, Message: "must be an ISO 8601 date-time"}
 }
 
 // transactionFromProto maps the request; amounts become exact decimals from the number's
@@ -438,15 +449,15 @@ func transactionFromProto(m *complydv1.ScreenTransactionRequest) (*screening.Tra
 	var bad []apperr.FieldError
 	ts, err := parseISO("timestamp", m.Timestamp)
 	if err != nil || ts == nil {
-		bad = append(bad, apperr.FieldError{Field: "timestamp", Message: "must be an ISO 8601 date-time"})
+		bad = append(bad, isoFieldError("timestamp", err))
 	} else {
 		tx.Timestamp = *ts
 	}
 	if tx.SenderKYCVerifiedAt, err = parseISO("senderKycVerifiedAt", m.GetSenderKycVerifiedAt()); err != nil {
-		bad = append(bad, apperr.FieldError{Field: "senderKycVerifiedAt", Message: "must be an ISO 8601 date-time"})
+		bad = append(bad, isoFieldError("senderKycVerifiedAt", err))
 	}
 	if tx.ReceiverKYCVerifiedAt, err = parseISO("receiverKycVerifiedAt", m.GetReceiverKycVerifiedAt()); err != nil {
-		bad = append(bad, apperr.FieldError{Field: "receiverKycVerifiedAt", Message: "must be an ISO 8601 date-time"})
+		bad = append(bad, isoFieldError("receiverKycVerifiedAt", err))
 	}
 	if len(bad) > 0 {
 		return nil, apperr.InvalidFields(bad...)
