@@ -213,8 +213,12 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	built = true
 	gateShed := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_gate_shed_total",
 		Help: "Unary screenings refused at the door because COMPLYD_SCREENING_MAX_IN_FLIGHT were in progress."})
-	reg.MustRegister(gateShed)
-	handler := restapi.CanonicalPaths(restapi.ScreeningGate(cfg.ScreeningMaxInFlight, gateShed.Inc, log,
+	gate := restapi.NewScreeningGate(cfg.ScreeningMaxInFlight, gateShed.Inc, log)
+	gateInFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_in_flight",
+		Help: "Unary screenings in progress behind the door (COMPLYD_SCREENING_MAX_IN_FLIGHT bounds them; 0 when that is 0)."},
+		func() float64 { return float64(gate.InFlight()) })
+	reg.MustRegister(gateShed, gateInFlight)
+	handler := restapi.CanonicalPaths(gate.Wrap(
 		restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies)))
 	return &app{Handler: connectapi.RequestID(withCORS(cfg.CORSOrigins, handler)), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil

@@ -57,7 +57,8 @@ type ScreeningStoreOptions struct {
 	CaseLinger time.Duration
 	// Metrics, when set, receives the batches' sizes and durations by stage (read, commit,
 	// case): complyd_screening_batch_size and complyd_screening_batch_duration_seconds; the
-	// admission queue's length (complyd_screening_queue_length) and the screenings shed
+	// admission queue's length (complyd_screening_queue_length), the commit lanes' queues
+	// (complyd_screening_commit_queue_length{stage="commit"|"case"}) and the screenings shed
 	// (complyd_screening_shed_total).
 	Metrics prometheus.Registerer
 	// MaxQueue bounds the screenings waiting for their batched read (default 1024: about a
@@ -115,6 +116,8 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 	s.pf.queuedAt = func(r *prefetchReq) time.Time { return r.queued }
 	s.shed = m.shedCounter()
 	m.queueGauge(o.Metrics, func() float64 { return float64(len(s.pf.ch)) })
+	m.commitQueueGauge(o.Metrics, "commit", func() float64 { return float64(len(s.gc.plain.ch)) })
+	m.commitQueueGauge(o.Metrics, "case", func() float64 { return float64(len(s.gc.withCase.ch)) })
 	return s
 }
 
@@ -141,7 +144,7 @@ func newBatchMetrics(reg prometheus.Registerer) *batchMetrics {
 		}, []string{"stage"}),
 	}
 	m.shed = prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_shed_total",
-		Help: "Screenings refused at once because the admission queue was full (SERVICE_UNAVAILABLE)."})
+		Help: "Screenings refused at once at admission (SERVICE_UNAVAILABLE): the read queue was full, or it or a commit lane was not draining within the queue-wait limit."})
 	reg.MustRegister(m.size, m.seconds, m.shed)
 	return m
 }
@@ -161,6 +164,20 @@ func (m *batchMetrics) queueGauge(reg prometheus.Registerer, length func() float
 	}
 	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_queue_length",
 		Help: "Screenings waiting for their batched read (admission queue)."}, length))
+}
+
+// commitQueueGauge reports the length of one commit lane's queue on /metrics (stage "commit":
+// screenings without an automatic case; "case": with one). The read queue bounds admission,
+// but a screening's answer waits for its commit too, and the lanes drain at their own pace:
+// the case lane has a single committer, and under a burst of case-opening screenings its queue
+// is where the backlog forms (and what admission's backlog rule, groupCommitter.behind, sees).
+func (m *batchMetrics) commitQueueGauge(reg prometheus.Registerer, stage string, length func() float64) {
+	if m == nil || reg == nil {
+		return
+	}
+	reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_commit_queue_length",
+		Help:        "Screenings waiting for their group commit, by lane (commit: without an automatic case; case: with one).",
+		ConstLabels: prometheus.Labels{"stage": stage}}, length))
 }
 
 // observer returns the batcher hook of one stage (nil without metrics: the batcher skips it).

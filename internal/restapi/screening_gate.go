@@ -29,23 +29,48 @@ import (
 // stream is paced by its own flow control. max <= 0 disables the gate. onShed, when set, is
 // called for each refusal (complyd_screening_gate_shed_total).
 func ScreeningGate(max int, onShed func(), log *slog.Logger, next http.Handler) http.Handler {
-	if max <= 0 {
+	return NewScreeningGate(max, onShed, log).Wrap(next)
+}
+
+// Gate is a ScreeningGate whose screenings in progress can be read (InFlight), for
+// complyd_screening_in_flight on /metrics: how close the door is to refusing.
+type Gate struct {
+	slots  chan struct{} // nil when the gate is disabled
+	onShed func()
+	log    *slog.Logger
+	rpc    *connect.ErrorWriter
+}
+
+// NewScreeningGate returns the gate of ScreeningGate; Wrap puts it in front of a handler.
+func NewScreeningGate(max int, onShed func(), log *slog.Logger) *Gate {
+	g := &Gate{onShed: onShed, log: log, rpc: connect.NewErrorWriter()}
+	if max > 0 {
+		g.slots = make(chan struct{}, max)
+	}
+	return g
+}
+
+// InFlight is the number of unary screenings in progress behind the gate (0 when disabled:
+// nothing is counted then).
+func (g *Gate) InFlight() int { return len(g.slots) }
+
+// Wrap returns next behind the gate (next itself when the gate is disabled).
+func (g *Gate) Wrap(next http.Handler) http.Handler {
+	if g.slots == nil {
 		return next
 	}
-	slots := make(chan struct{}, max)
-	rpc := connect.NewErrorWriter()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !isUnaryScreening(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
 		select {
-		case slots <- struct{}{}:
-			defer func() { <-slots }()
+		case g.slots <- struct{}{}:
+			defer func() { <-g.slots }()
 			next.ServeHTTP(w, r)
 		default:
-			if onShed != nil {
-				onShed()
+			if g.onShed != nil {
+				g.onShed()
 			}
 			e := apperr.Overloaded()
 			if r.URL.Path == screenPath {
@@ -53,7 +78,7 @@ func ScreeningGate(max int, onShed func(), log *slog.Logger, next http.Handler) 
 				return
 			}
 			w.Header().Set("Retry-After", "1")
-			_ = rpc.Write(w, r, connectapi.ToConnect(r.Context(), log, e))
+			_ = g.rpc.Write(w, r, connectapi.ToConnect(r.Context(), g.log, e))
 		}
 	})
 }

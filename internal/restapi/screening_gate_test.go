@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -31,7 +32,8 @@ func TestScreeningGate(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	var shed atomic.Int64
-	srv := httptest.NewServer(restapi.ScreeningGate(2, func() { shed.Add(1) }, slog.New(slog.DiscardHandler), next))
+	gate := restapi.NewScreeningGate(2, func() { shed.Add(1) }, slog.New(slog.DiscardHandler))
+	srv := httptest.NewServer(gate.Wrap(next))
 	t.Cleanup(srv.Close)
 	post := func(path, contentType string) *http.Response {
 		t.Helper()
@@ -48,6 +50,7 @@ func TestScreeningGate(t *testing.T) {
 		go func() { held <- post("/api/v1/transactions/screen", "application/json") }()
 		<-entered
 	}
+	require.Equal(t, 2, gate.InFlight(), "the two held screenings are in flight")
 
 	resp := post("/api/v1/transactions/screen", "application/json")
 	require.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
@@ -71,11 +74,13 @@ func TestScreeningGate(t *testing.T) {
 
 	require.Equal(t, http.StatusNoContent, post("/api/v1/cases", "application/json").StatusCode, "other routes pass")
 	require.Equal(t, int64(3), shed.Load())
+	require.Equal(t, 2, gate.InFlight(), "a refused screening never counted, another route neither")
 
 	close(release)
 	for range 2 {
 		require.Equal(t, http.StatusNoContent, (<-held).StatusCode)
 	}
+	require.Eventually(t, func() bool { return gate.InFlight() == 0 }, 5*time.Second, time.Millisecond, "answered: out of flight")
 	go func() { <-entered }()
 	require.Equal(t, http.StatusNoContent, post("/api/v1/transactions/screen", "application/json").StatusCode, "admitted again")
 }
