@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"connectrpc.com/connect"
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
 	"github.com/complyd/complyd/internal/connectapi"
@@ -65,8 +66,13 @@ func wireScreening(w *wiring) error {
 		Timeouts:   w.screeningTimeouts,
 	})
 	w.pipeline = pipeline
+	accountShed := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_account_shed_total",
+		Help: "Stream screenings refused because they waited longer than the stream queue-wait limit for their account's previous screening."})
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
-		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait})
+		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait, OnAccountShed: accountShed.Inc})
+	w.reg.MustRegister(accountShed, prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_account_wait_length",
+		Help: "Screenings waiting for their account's previous screening to be stored (one account at a time)."},
+		func() float64 { return float64(svc.AccountWaiting()) }))
 
 	// Screening answers are small (1-3 kB): compressing them costs more CPU than it saves on a
 	// bank's network, so only batch answers above 16 kB are compressed.

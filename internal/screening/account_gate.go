@@ -23,6 +23,16 @@ type accountGate struct {
 	mu   sync.Mutex
 	held map[accountKey]*accountTurns // an entry while a screening of the account holds its turn
 	seq  uint64                       // order of arrival of the waiters
+	// waiting counts the screenings waiting for a turn, over every account (Service.AccountWaiting:
+	// complyd_screening_account_wait_length).
+	waiting int
+}
+
+// waitingNow is the number of screenings waiting for their account's turn.
+func (g *accountGate) waitingNow() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.waiting
 }
 
 type accountKey struct {
@@ -68,6 +78,7 @@ func (g *accountGate) lock(ctx context.Context, tenant tenancy.TenantID, account
 	g.seq++
 	w := &gateWaiter{at: at, seq: g.seq, ready: make(chan struct{})}
 	turns.waiting = append(turns.waiting, w)
+	g.waiting++
 	g.mu.Unlock()
 	select {
 	case <-w.ready:
@@ -78,6 +89,7 @@ func (g *accountGate) lock(ctx context.Context, tenant tenancy.TenantID, account
 	for i, o := range turns.waiting {
 		if o == w {
 			turns.waiting = append(turns.waiting[:i], turns.waiting[i+1:]...)
+			g.waiting--
 			g.mu.Unlock()
 			return nil, ctx.Err()
 		}
@@ -105,6 +117,7 @@ func (g *accountGate) handOver(k accountKey) {
 	}
 	w := turns.waiting[next]
 	turns.waiting = append(turns.waiting[:next], turns.waiting[next+1:]...)
+	g.waiting--
 	g.mu.Unlock()
 	close(w.ready)
 }

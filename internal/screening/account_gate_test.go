@@ -3,6 +3,7 @@ package screening
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,10 +25,12 @@ func TestAccountGate(t *testing.T) {
 		require.NoError(t, err, "%v must not wait", k)
 		u()
 	}
+	require.Zero(t, g.waitingNow())
 	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
 	defer cancel()
 	_, err = g.lock(short, "t1", "0123456789", time.Time{})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
+	require.Zero(t, g.waitingNow(), "one that gave up waits no more")
 
 	got := make(chan struct{})
 	go func() {
@@ -42,6 +45,7 @@ func TestAccountGate(t *testing.T) {
 		t.Fatal("the second screening of the account did not wait for the first")
 	case <-time.After(20 * time.Millisecond):
 	}
+	require.Equal(t, 1, g.waitingNow(), "the waiting screening is counted")
 	unlock()
 	select {
 	case <-got:
@@ -49,6 +53,7 @@ func TestAccountGate(t *testing.T) {
 		t.Fatal("the waiting screening did not get its turn")
 	}
 	require.Empty(t, g.held)
+	require.Zero(t, g.waitingNow(), "handed its turn: waiting no more")
 }
 
 // TestAccountGateTimestampOrder: the turn goes to the waiting screening with the earliest
@@ -108,7 +113,8 @@ func TestAccountGateTimestampOrder(t *testing.T) {
 // unary screening waits as long as its own deadline allows, and gives up with its error; a
 // batch's item without a deadline waits for its turn.
 func TestLockAccountPaced(t *testing.T) {
-	s := &Service{d: ServiceDeps{PacedAccountWait: 50 * time.Millisecond}}
+	var shed atomic.Int64
+	s := &Service{d: ServiceDeps{PacedAccountWait: 50 * time.Millisecond, OnAccountShed: func() { shed.Add(1) }}}
 	ctx := context.Background()
 	unlock, err := s.lockAccount(ctx, "t1", "0123456789", time.Time{})
 	require.NoError(t, err)
@@ -123,6 +129,8 @@ func TestLockAccountPaced(t *testing.T) {
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, time.Second, e.RetryAfter)
 	require.Less(t, time.Since(start), time.Second, "refused after PacedAccountWait, not the stream's deadline")
+	require.Equal(t, int64(1), shed.Load(), "the refusal is counted")
+	require.Zero(t, s.AccountWaiting())
 
 	// A batch's item without a deadline (Paced, not Streamed) waits for its account's turn past
 	// PacedAccountWait: a batch of one account's transfers is screened one after the other.
@@ -151,4 +159,5 @@ func TestLockAccountPaced(t *testing.T) {
 	_, err = s.lockAccount(unary, "t1", "0123456789", time.Time{})
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.GreaterOrEqual(t, time.Since(start), 140*time.Millisecond, "a unary screening waits for its own deadline")
+	require.Equal(t, int64(1), shed.Load(), "a unary screening's own deadline is not a refusal")
 }

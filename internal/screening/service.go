@@ -168,6 +168,9 @@ type ServiceDeps struct {
 	// a batch's items wait for each other as long as the batch's context allows (a batch of
 	// one account's transfers is screened one after the other by design).
 	PacedAccountWait time.Duration
+	// OnAccountShed, when set, is called for each stream screening refused because its wait for
+	// its account's turn passed PacedAccountWait (complyd_screening_account_shed_total).
+	OnAccountShed func()
 }
 
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
@@ -246,10 +249,19 @@ func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, ac
 	defer cancel()
 	unlock, err := s.accounts.lock(wctx, tenantID, account, at)
 	if err != nil && ctx.Err() == nil {
+		if s.d.OnAccountShed != nil {
+			s.d.OnAccountShed()
+		}
 		return nil, apperr.Overloaded()
 	}
 	return unlock, err
 }
+
+// AccountWaiting is the number of screenings waiting for their account's previous screening to
+// be stored (accountGate), over every account (complyd_screening_account_wait_length). Under a
+// burst of one account's transfers, or a stream offering more than the service screens, this is
+// where they wait, before the store's queues can see them.
+func (s *Service) AccountWaiting() int { return s.accounts.waitingNow() }
 
 // screenOnce reads the account's history, runs the pipeline and stores the result (steps 2 to 8
 // of Screen); the caller holds the account's gate.
