@@ -14,6 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // stalledStore is a screening store on a pool of one connection, which the test holds: the
@@ -161,24 +162,7 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{MaxQueueWait: 50 * time.Millisecond,
 		PacedMaxQueueWait: time.Minute})
 	ten := pgtest.Tenant(ctx, t, db)
-	year := time.Now().UTC().Year()
-	lock, err := db.Pool.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = lock.Rollback(ctx) }()
-	_, err = lock.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID))
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, 0)
-		on conflict (tenant_id, year) do update set last_value = case_counters.last_value`, string(ten.ID), year)
-	require.NoError(t, err)
-
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range errs {
-		wg.Go(func() {
-			_, errs[i] = st.Save(ctx, record(ten.ID, fmt.Sprint("backlog-", i), "AML_ALERT"))
-		})
-		time.Sleep(20 * time.Millisecond) // the first takes the lane; the others queue behind it
-	}
+	drain := stuckCaseLane(ctx, t, db, st, ten.ID, "backlog-")
 	probe := record(ten.ID, "backlog-probe", "").Tx
 	// A unary screening always has a deadline (its caller's or COMPLYD_SCREENING_DEADLINE).
 	withDeadline := func() (context.Context, context.CancelFunc) { return context.WithTimeout(ctx, 2*time.Second) }
@@ -196,14 +180,11 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 	pctx, pcancel := context.WithTimeout(screening.WithStream(ctx), 10*time.Second)
 	defer pcancel()
 	start := time.Now()
-	_, err = st.Prefetch(pctx, record(ten.ID, "backlog-stream", "").Tx, false)
+	_, err := st.Prefetch(pctx, record(ten.ID, "backlog-stream", "").Tx, false)
 	require.NoError(t, err, "a stream's screening is not shed for the delay")
 	t.Logf("the stream's read took %v", time.Since(start))
 
-	require.NoError(t, lock.Rollback(ctx)) // the lane drains
-	wg.Wait()
-
-	for i, err := range errs {
+	for i, err := range drain() {
 		require.NoError(t, err, "queued screening %d is stored", i)
 	}
 	require.Eventually(t, func() bool {
@@ -212,6 +193,38 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 		_, err := st.Prefetch(pctx, probe, false)
 		return err == nil
 	}, 5*time.Second, 10*time.Millisecond, "admission reopens once the lane drains")
+}
+
+// stuckCaseLane sticks the case lane and queues screenings behind it: a transaction of the
+// test's own holds the tenant's case counter (locked by every case-opening batch until its
+// commit), and three case-opening screenings (prefix 0 to 2) are saved, the first taken by the
+// lane's committer and stuck, the other two waiting in the lane's queue. drain rolls the holding
+// transaction back, waits for the three and returns their errors.
+func stuckCaseLane(ctx context.Context, t *testing.T, db *postgres.DB, st *postgres.ScreeningStore,
+	tenant tenancy.TenantID, prefix string) (drain func() []error) {
+	t.Helper()
+	lock, err := db.Pool.Begin(ctx)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = lock.Rollback(ctx) })
+	_, err = lock.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant))
+	require.NoError(t, err)
+	_, err = lock.Exec(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, 0)
+		on conflict (tenant_id, year) do update set last_value = case_counters.last_value`, string(tenant), time.Now().UTC().Year())
+	require.NoError(t, err)
+
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	for i := range errs {
+		wg.Go(func() {
+			_, errs[i] = st.Save(ctx, record(tenant, fmt.Sprint(prefix, i), "AML_ALERT"))
+		})
+		time.Sleep(20 * time.Millisecond) // the first takes the lane; the others queue behind it
+	}
+	return func() []error {
+		require.NoError(t, lock.Rollback(ctx)) // the lane drains
+		wg.Wait()
+		return errs
+	}
 }
 
 // TestScreeningAdmissionPacedLimit: a stream's screening (screening.Paced) is held to the longer

@@ -2,8 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"fmt"
-	"sync"
 	"testing"
 	"time"
 
@@ -27,24 +25,8 @@ func TestScreeningQueueMetrics(t *testing.T) {
 	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{MaxQueueWait: 50 * time.Millisecond,
 		PacedMaxQueueWait: time.Minute, Metrics: reg})
 	ten := pgtest.Tenant(ctx, t, db)
-	lock, err := db.Pool.Begin(ctx)
-	require.NoError(t, err)
-	defer func() { _ = lock.Rollback(ctx) }()
-	_, err = lock.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID))
-	require.NoError(t, err)
-	_, err = lock.Exec(ctx, `insert into case_counters (tenant_id, year, last_value) values ($1, $2, 0)
-		on conflict (tenant_id, year) do update set last_value = case_counters.last_value`, string(ten.ID), time.Now().UTC().Year())
-	require.NoError(t, err)
-
 	require.Equal(t, 0.0, metricValue(t, reg, "complyd_screening_commit_queue_length", "case"), "registered, empty")
-	var wg sync.WaitGroup
-	errs := make([]error, 3)
-	for i := range errs {
-		wg.Go(func() {
-			_, errs[i] = st.Save(ctx, record(ten.ID, fmt.Sprint("metrics-", i), "AML_ALERT"))
-		})
-		time.Sleep(20 * time.Millisecond) // the first takes the lane; the others queue behind it
-	}
+	drain := stuckCaseLane(ctx, t, db, st, ten.ID, "metrics-")
 	require.Eventually(t, func() bool {
 		return metricValue(t, reg, "complyd_screening_commit_queue_length", "case") == 2
 	}, 5*time.Second, 10*time.Millisecond, "the two screenings behind the stuck batch are on /metrics")
@@ -60,9 +42,7 @@ func TestScreeningQueueMetrics(t *testing.T) {
 	}, 5*time.Second, 10*time.Millisecond, "a screening is refused while the case lane is stuck")
 	require.GreaterOrEqual(t, metricValue(t, reg, "complyd_screening_shed_total", ""), 1.0)
 
-	require.NoError(t, lock.Rollback(ctx)) // the lane drains
-	wg.Wait()
-	for i, err := range errs {
+	for i, err := range drain() {
 		require.NoError(t, err, "queued screening %d is stored", i)
 	}
 	require.Equal(t, 0.0, metricValue(t, reg, "complyd_screening_commit_queue_length", "case"))
