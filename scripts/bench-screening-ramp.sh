@@ -39,6 +39,9 @@
 #       # STATEMENTS_LIMIT (default 30) dearest
 #   WAL_DETAIL=1 ...   # each step's WAL by relation and record type, per screening answered,
 #       # into NAME.wal.txt (pg_waldump over the step's WAL range)
+#   STAGES=1 ...   # where each step's screenings waited: the server's stage gauges read from
+#       # /metrics every 0.5 s (mean and max) and its refusal counters' growth, into
+#       # NAME.stages.txt (scripts/stage-metrics.py; its CPU counts as the machine's "other")
 #   OFFICERS=2 WEBHOOK=1 ...   # a tenant as a bank runs it: OFFICERS active compliance officers
 #       # (every automatic case emails each of them, logged without COMPLYD_SMTP_URL, and notifies
 #       # them on the dashboard) and a webhook URL, a local receiver that answers 200, to which the
@@ -187,13 +190,21 @@ wal_relations() {
 }
 # measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split and WAL per screening.
 measure() {
-  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1 wal0 wal1 lsn0 lsn1
+  local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1 wal0 wal1 lsn0 lsn1 stages=
   lsn0=$(psql "$DB_URL" -Atc "select pg_current_wal_lsn()")
+  if [ "${STAGES:-0}" = 1 ]; then
+    python3 scripts/stage-metrics.py "http://$ADDR/metrics" "$OUT/$name.stages.txt" 0.5 >"$WORK/$name.stages" &
+    stages=$!
+  fi
   wal0=$(wal_stats)
   s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$BIN/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
     -auth "$auth" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" 2>&1 | tee "$OUT/$name.txt"
   s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N); st1=$(steal_ticks)
+  if [ -n "$stages" ]; then
+    kill -TERM "$stages" && wait "$stages" || true
+    tee -a "$OUT/$name.txt" <"$WORK/$name.stages"
+  fi
   python3 scripts/cpu-split.py "$OUT/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
     "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"
   wal1=$(wal_stats)
