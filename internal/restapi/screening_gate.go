@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 )
 
-// ScreeningGate bounds the unary screenings in progress in this process (POST
+// Gate bounds the unary screenings in progress in this process (POST
 // /api/v1/transactions/screen, and ScreenTransaction over gRPC, gRPC-Web and Connect) to max;
 // one more is answered at once, before its body is decoded, transcoded, validated or
 // authenticated (net/http discards the small unread body, so the connection is kept), with 503 SERVICE_UNAVAILABLE and Retry-After: 1 (gRPC and Connect:
@@ -26,14 +26,8 @@ import (
 // reading its headers, and after a stall only max screenings are left to drain.
 //
 // The batch RPC and the stream are not gated: a batch is one request of many screenings, and a
-// stream is paced by its own flow control. max <= 0 disables the gate. onShed, when set, is
-// called for each refusal (complyd_screening_gate_shed_total).
-func ScreeningGate(max int, onShed func(), log *slog.Logger, next http.Handler) http.Handler {
-	return NewScreeningGate(max, onShed, log).Wrap(next)
-}
-
-// Gate is a ScreeningGate whose screenings in progress can be read (InFlight), for
-// complyd_screening_in_flight on /metrics: how close the door is to refusing.
+// stream is paced by its own flow control. The screenings in progress can be read (InFlight,
+// complyd_screening_in_flight on /metrics: how close the door is to refusing).
 type Gate struct {
 	slots  chan struct{} // nil when the gate is disabled
 	onShed func()
@@ -41,7 +35,9 @@ type Gate struct {
 	rpc    *connect.ErrorWriter
 }
 
-// NewScreeningGate returns the gate of ScreeningGate; Wrap puts it in front of a handler.
+// NewScreeningGate returns a Gate for max screenings in progress (max <= 0 disables it); Wrap
+// puts it in front of a handler. onShed, when set, is called for each refusal
+// (complyd_screening_gate_shed_total).
 func NewScreeningGate(max int, onShed func(), log *slog.Logger) *Gate {
 	g := &Gate{onShed: onShed, log: log, rpc: connect.NewErrorWriter()}
 	if max > 0 {

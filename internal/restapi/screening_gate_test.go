@@ -84,3 +84,24 @@ func TestScreeningGate(t *testing.T) {
 	go func() { <-entered }()
 	require.Equal(t, http.StatusNoContent, post("/api/v1/transactions/screen", "application/json").StatusCode, "admitted again")
 }
+
+// TestScreeningGateDisabled: with max 0 (COMPLYD_SCREENING_MAX_IN_FLIGHT=0) the gate is not in
+// the way: screenings pass however many are in progress, none is refused, and InFlight (and so
+// complyd_screening_in_flight) stays 0.
+func TestScreeningGateDisabled(t *testing.T) {
+	t.Parallel()
+	var shed atomic.Int64
+	gate := restapi.NewScreeningGate(0, func() { shed.Add(1) }, slog.New(slog.DiscardHandler))
+	srv := httptest.NewServer(gate.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	})))
+	t.Cleanup(srv.Close)
+	for range 3 {
+		resp, err := http.Post(srv.URL+"/api/v1/transactions/screen", "application/json", strings.NewReader(`{}`))
+		require.NoError(t, err)
+		_ = resp.Body.Close()
+		require.Equal(t, http.StatusNoContent, resp.StatusCode)
+	}
+	require.Zero(t, shed.Load())
+	require.Zero(t, gate.InFlight())
+}
