@@ -42,6 +42,9 @@
 #   STAGES=1 ...   # where each step's screenings waited: the server's stage gauges read from
 #       # /metrics every 0.5 s (mean and max) and its refusal counters' growth, into
 #       # NAME.stages.txt (scripts/stage-metrics.py; its CPU counts as the machine's "other")
+#   REST_CLIENT=nethttp ...   # the REST modes' client: raw (default; a minimal HTTP/1.1 client,
+#       # cmd/complyd-loadgen/rest.go) or nethttp (net/http's, which took 250-270 µs of the two
+#       # shared cores per request at 1,000/s: the ramp's figures before the twentieth session)
 #   OFFICERS=2 WEBHOOK=1 ...   # a tenant as a bank runs it: OFFICERS active compliance officers
 #       # (every automatic case emails each of them, logged without COMPLYD_SMTP_URL, and notifies
 #       # them on the dashboard) and a webhook URL, a local receiver that answers 200, to which the
@@ -199,7 +202,7 @@ measure() {
   wal0=$(wal_stats)
   s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$BIN/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
-    -auth "$auth" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" 2>&1 | tee "$OUT/$name.txt"
+    -auth "$auth" -rest-client "${REST_CLIENT:-raw}" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" 2>&1 | tee "$OUT/$name.txt"
   s1=$(proc_ticks "$SERVER_PID"); m1=$(machine_ticks); p1=$(pg_ticks); w1=$(date +%s.%N); st1=$(steal_ticks)
   if [ -n "$stages" ]; then
     kill -TERM "$stages" && wait "$stages" || true

@@ -49,6 +49,7 @@ type options struct {
 	jsonOut                                   string
 	officers                                  int
 	webhookURL, receive                       string
+	restClient                                string
 }
 
 func main() {
@@ -63,6 +64,7 @@ func main() {
 	flag.DurationVar(&o.warmup, "warmup", 0, "unmeasured load at the target rate before the measured run (default none: a production system gets no warm-up)")
 	flag.DurationVar(&o.duration, "duration", 60*time.Second, "measured duration")
 	flag.IntVar(&o.conns, "conns", 8, "connections (HTTP/2 for gRPC, one stream each for grpc-stream, keep-alive pool size cap for REST)")
+	flag.StringVar(&o.restClient, "rest-client", "raw", "with -proto rest: raw (a minimal HTTP/1.1 client, rest.go) or nethttp (net/http's client, which costs the shared cores more per request)")
 	flag.IntVar(&o.workers, "workers", 2048, "maximum requests in flight (grpc, rest; grpc-stream is bounded by the server's backpressure)")
 	flag.IntVar(&o.accounts, "accounts", 200000, "distinct sender accounts")
 	flag.BoolVar(&o.seed, "seed", false, "seed KYC, history and FX rates first")
@@ -122,7 +124,10 @@ func run(o options) error {
 		send := grpcSender(o, cred)
 		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
 	case "rest":
-		send := restSender(o, cred)
+		send, err := restSender(o, cred)
+		if err != nil {
+			return err
+		}
 		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
 	case "grpc-stream":
 		sd, err := newStreamDriver(ctx, o, cred)
@@ -310,7 +315,7 @@ func drive(ctx context.Context, o options, mix *mix, send func(context.Context, 
 func errorKind(err error) string {
 	var se *statusError
 	switch {
-	case errors.Is(err, context.DeadlineExceeded) || connect.CodeOf(err) == connect.CodeDeadlineExceeded:
+	case errors.Is(err, context.DeadlineExceeded) || connect.CodeOf(err) == connect.CodeDeadlineExceeded, isNetTimeout(err):
 		return "timeout"
 	case connect.CodeOf(err) == connect.CodeUnavailable, errors.As(err, &se) && se.status == http.StatusServiceUnavailable:
 		return "shed"
@@ -390,56 +395,6 @@ func credInterceptor(c credential) connect.UnaryInterceptorFunc {
 			return next(ctx, req)
 		}
 	}
-}
-
-func restSender(o options, c credential) func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error) {
-	hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: o.workers, MaxIdleConns: o.workers}}
-	return func(ctx context.Context, r *complydv1.ScreenTransactionRequest) (bool, error) {
-		body := restBody(r)
-		req, err := http.NewRequestWithContext(ctx, "POST", o.url+"/api/v1/transactions/screen", bytes.NewReader(body))
-		if err != nil {
-			return false, err
-		}
-		req.Header.Set("Content-Type", "application/json")
-		c.apply(req.Header)
-		res, err := hc.Do(req)
-		if err != nil {
-			return false, err
-		}
-		defer res.Body.Close()
-		b, _ := io.ReadAll(res.Body)
-		switch res.StatusCode {
-		case http.StatusOK:
-			return true, nil
-		case http.StatusConflict:
-			return false, nil
-		}
-		return false, &statusError{status: res.StatusCode, body: string(b)}
-	}
-}
-
-// restBody renders the request as the spec's JSON body (amount as a JSON number).
-func restBody(r *complydv1.ScreenTransactionRequest) []byte {
-	m := map[string]any{"externalId": r.ExternalId, "type": r.Type, "channel": r.Channel, "amount": r.Amount,
-		"senderAccountNumber": r.SenderAccountNumber, "senderName": r.SenderName, "timestamp": r.Timestamp}
-	set := func(k string, v *string) {
-		if v != nil {
-			m[k] = *v
-		}
-	}
-	set("currency", r.Currency)
-	set("senderBvn", r.SenderBvn)
-	set("receiverName", r.ReceiverName)
-	set("receiverAccountNumber", r.ReceiverAccountNumber)
-	set("receiverCountry", r.ReceiverCountry)
-	set("narration", r.Narration)
-	set("deviceId", r.DeviceId)
-	set("ipAddress", r.IpAddress)
-	if r.Metadata != nil {
-		m["metadata"] = r.Metadata.AsMap()
-	}
-	b, _ := json.Marshal(m)
-	return b
 }
 
 // mix generates the realistic request mix (docs/screening.md "Benchmark").
