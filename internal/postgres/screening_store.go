@@ -110,7 +110,7 @@ func NewScreeningStore(db *DB, o ScreeningStoreOptions) *ScreeningStore {
 		return err
 	})
 	s.pf = newBatcher(o.Readers, o.MaxBatch, o.MaxQueue, o.ReadLinger, m.observer("read"), func() (func([]*prefetchReq), func()) {
-		conn := &tenantConn{pool: db.Pool}
+		conn := &tenantConn{pool: db.Pool, setup: readerPlanSettings}
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
 	s.pf.queuedAt = func(r *prefetchReq) time.Time { return r.queued }

@@ -20,7 +20,10 @@ import (
 // sent on it is preceded by the setting of its own tenant: row-level security still checks
 // every row.
 type tenantConn struct {
-	pool   *pgxpool.Pool
+	pool *pgxpool.Pool
+	// setup is sent when a connection is acquired, after generic plans are forced (the batched
+	// read's readerPlanSettings).
+	setup  string
 	conn   *pgxpool.Conn
 	tenant tenancy.TenantID // the session's app.tenant_id; "" when unknown
 }
@@ -36,7 +39,7 @@ func (c *tenantConn) get(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acquire screening connection: %w", err)
 	}
-	if _, err := pc.Exec(ctx, "set plan_cache_mode = force_generic_plan"); err != nil {
+	if _, err := pc.Exec(ctx, "set plan_cache_mode = force_generic_plan"+c.setup); err != nil {
 		pc.Release()
 		return nil, fmt.Errorf("prepare screening connection: %w", err)
 	}
