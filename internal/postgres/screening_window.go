@@ -232,7 +232,8 @@ func rawRange(lo, hi string, closed, p90, p24, p60 bool, gate ...string) string 
 // priced out, and the account version and externalId lookups as laterals the planner cannot
 // flatten into a join (offset 0), each lookup is an index probe of its row. The settings are the
 // session's of this connection only; nothing else runs on it.
-const readerPlanSettings = "; set enable_seqscan = off; set enable_bitmapscan = off; set enable_hashjoin = off; set enable_mergejoin = off"
+var readerPlanSettings = []string{"set enable_seqscan = off", "set enable_bitmapscan = off", "set enable_hashjoin = off",
+	"set enable_mergejoin = off"}
 
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
 // transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -21,9 +22,9 @@ import (
 // every row.
 type tenantConn struct {
 	pool *pgxpool.Pool
-	// setup is sent when a connection is acquired, after generic plans are forced (the batched
-	// read's readerPlanSettings).
-	setup  string
+	// setup are statements sent when a connection is acquired, after generic plans are forced
+	// (the batched read's readerPlanSettings).
+	setup  []string
 	conn   *pgxpool.Conn
 	tenant tenancy.TenantID // the session's app.tenant_id; "" when unknown
 }
@@ -39,7 +40,8 @@ func (c *tenantConn) get(ctx context.Context) (*pgx.Conn, error) {
 	if err != nil {
 		return nil, fmt.Errorf("acquire screening connection: %w", err)
 	}
-	if _, err := pc.Exec(ctx, "set plan_cache_mode = force_generic_plan"+c.setup); err != nil {
+	setup := strings.Join(append([]string{"set plan_cache_mode = force_generic_plan"}, c.setup...), "; ")
+	if _, err := pc.Exec(ctx, setup); err != nil {
 		pc.Release()
 		return nil, fmt.Errorf("prepare screening connection: %w", err)
 	}
