@@ -14,8 +14,8 @@ import (
 )
 
 // TestScreeningPrefetchProbesByKey checks that the batched read reaches a tenant's account
-// versions and stored transactions by key whatever the tenant's size and whatever the
-// planner's statistics. The tenant here has 2,000 accounts and no statistics yet (the test's
+// versions, stored transactions and KYC applications by key whatever the tenant's size and
+// whatever the planner's statistics. The tenant here has 2,000 accounts and no statistics yet (the test's
 // role cannot analyse; a new install, a restored database and the first minute of a new
 // tenant are in that state until autovacuum's first analysis). The generic plan the read's
 // connection keeps then read every one of the tenant's account versions, and every one of its
@@ -37,32 +37,42 @@ func TestScreeningPrefetchProbesByKey(t *testing.T) {
 			select gen_random_uuid(), $1, 'seed-' || g, 'TRANSFER', 'MOBILE_APP', 100, 'NGN', 100, lpad(g::text, 10, '0'), 'Seed',
 			$3::timestamptz - g * interval '1 second', 'vrd_seed', 'APPROVE', 'LOW', 0, '{}', '[]', 1, $3::timestamptz, $3::timestamptz
 			from generate_series(1, $2) g`, string(tenant), accounts, now)
+		if err != nil {
+			return err
+		}
+		// One KYC application per account, sealed (only the BVN's keyed hash is kept).
+		_, err = tx.Exec(ctx, `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name, bvn_hash, tier, status)
+			select 'kyc_probe_' || g, $1, 'INDIVIDUAL', 'A', 'B', sha256(g::text::bytea), 'TIER_1', 'APPROVED'
+			from generate_series(1, $2) g`, string(tenant), accounts)
 		return err
 	}))
 	type tableReads struct{ scans, tuples int64 }
-	read := func() (versions, txs tableReads) {
+	read := func() (versions, txs, kyc tableReads) {
 		rows, err := db.Pool.Query(ctx, `select relname, coalesce(seq_scan, 0) + coalesce(idx_scan, 0),
 			coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) from pg_stat_user_tables
-			where relname in ('account_versions', 'transactions')`)
+			where relname in ('account_versions', 'transactions', 'kyc_applications')`)
 		require.NoError(t, err)
 		for rows.Next() {
 			var name string
 			var r tableReads
 			require.NoError(t, rows.Scan(&name, &r.scans, &r.tuples))
-			if name == "account_versions" {
+			switch name {
+			case "account_versions":
 				versions = r
-			} else {
+			case "transactions":
 				txs = r
+			default:
+				kyc = r
 			}
 		}
 		require.NoError(t, rows.Err())
-		return versions, txs
+		return versions, txs, kyc
 	}
-	v0, t0 := read()
+	v0, t0, k0 := read()
 	for i := range reads {
 		tx := &screening.Transaction{TenantID: tenant, ExternalID: fmt.Sprintf("new-%d", i),
-			SenderAccountNumber: fmt.Sprintf("%010d", 1+i*97%accounts), Timestamp: now.Add(time.Minute)}
-		pre, err := st.Prefetch(ctx, tx, false)
+			SenderAccountNumber: fmt.Sprintf("%010d", 1+i*97%accounts), SenderBVN: fmt.Sprintf("222%08d", i), Timestamp: now.Add(time.Minute)}
+		pre, err := st.Prefetch(ctx, tx, true)
 		require.NoError(t, err)
 		require.Nil(t, pre.Existing)
 		require.Equal(t, 1, pre.History.Count24h, "the account's one stored transaction")
@@ -70,13 +80,15 @@ func TestScreeningPrefetchProbesByKey(t *testing.T) {
 	// The reader's backend reports its table statistics when it exits: stop the store, which
 	// closes its connections (an idle backend would report them only up to 10 s later).
 	st.Close()
-	var v1, t1 tableReads
+	var v1, t1, k1 tableReads
 	require.Eventually(t, func() bool {
-		v1, t1 = read()
+		v1, t1, k1 = read()
 		return v1.scans-v0.scans >= reads
 	}, 10*time.Second, 100*time.Millisecond, "the reads' statistics were not reported")
 	// A key probe reads the account's one version row (and the externalId check none): a few
 	// rows a read, where reading the tenant's tables whole read 2,000 of each.
 	require.LessOrEqual(t, v1.tuples-v0.tuples, int64(2*reads), "account_versions rows read by %d reads", reads)
 	require.LessOrEqual(t, t1.tuples-t0.tuples, int64(2*reads), "transactions rows read by %d reads", reads)
+	require.GreaterOrEqual(t, k1.scans-k0.scans, int64(reads), "every read looked the BVN up")
+	require.LessOrEqual(t, k1.tuples-k0.tuples, int64(2*reads), "kyc_applications rows read by %d reads", reads)
 }
