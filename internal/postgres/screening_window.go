@@ -227,8 +227,9 @@ func rawRange(lo, hi string, closed, p90, p24, p60 bool, gate ...string) string 
 // moment, and kept until an analysis of one of its tables: with none yet (a new install, a
 // restored database, a new tenant's first minute) or from a tenant's first accounts, the planner
 // took a tenant's account versions and transactions for a few rows and read them whole on every
-// read, joined by hash or filtered, 4.8 ms a read for a tenant of 2,000 accounts against 0.45
-// (TestScreeningPrefetchProbesByKey). With sequential and bitmap scans and hash and merge joins
+// read, joined by hash or filtered: 4.8 ms a read for a tenant of 2,000 accounts against 0.45
+// (docs/screening-measurements.md, twentieth session; TestScreeningPrefetchProbesByKey counts
+// the rows a read fetches). With sequential and bitmap scans and hash and merge joins
 // priced out, and the account version and externalId lookups as laterals the planner cannot
 // flatten into a join (offset 0), each lookup is an index probe of its row. The settings are the
 // session's of this connection only; nothing else runs on it.
