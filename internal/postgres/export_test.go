@@ -113,6 +113,12 @@ var PrefetchSQL = prefetchSQL
 
 func (db *DB) AnalyzeIfYoungForTest(stored int64) { newYoungTable(db).check(stored) }
 
+// YoungTablesForTest returns the tables the young-table check would analyse after stored
+// screenings, and whether transactions at the server's statistics target.
+func (db *DB) YoungTablesForTest(ctx context.Context, stored int64) ([]string, bool, error) {
+	return newYoungTable(db).young(ctx, stored)
+}
+
 // CaseWritesForTest writes n automatic cases for each of tenants (in that order) through one
 // pipelined writer in one transaction, as a screening batch's side effects do, and returns how
 // many statements the writer sent for them (the tenant switches and COMMIT included).

@@ -64,12 +64,12 @@ func (y *youngTable) added(n int) {
 var sideTables = []string{"cases", "emails", "webhook_deliveries"}
 
 // check analyses the tables that are young relative to the load: transactions when its row
-// estimate is below twice stored, and a side table when its estimate is below half the rows
+// estimate is below twice stored or it has no analysis on record (young), and a side table when its estimate is below half the rows
 // PostgreSQL counts live in it (and those are at least 100).
 func (y *youngTable) check(stored int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	tables, err := y.young(ctx, stored)
+	tables, fullSample, err := y.young(ctx, stored)
 	if err != nil {
 		y.db.logger.Warn("screening: reading the row estimates of young tables", "err", err)
 		return
@@ -97,12 +97,17 @@ func (y *youngTable) check(stored int64) {
 	// as well as 30,000. The full sample took 0.7-0.8 s of a core at 17,000 rows under load (the
 	// detoasted verdicts are most of it), enough to add 40-60 ms to the screenings of that second
 	// on a two-core host; this one took 0.15-0.18 s. Autovacuum's own analyses, soon after, use the
-	// server's target.
-	if _, err := conn.Exec(ctx, `set default_statistics_target = 10`); err != nil {
-		y.db.logger.Warn("screening: setting the young-table analysis' sample size", "err", err)
-		return
-	}
+	// server's target. A table with no analysis on record but not young (young) gets the server's
+	// target: its analysis may replace statistics that autovacuum would not renew soon.
 	for _, table := range tables {
+		target := "10"
+		if table == "transactions" && fullSample {
+			target = "default"
+		}
+		if _, err := conn.Exec(ctx, "set default_statistics_target = "+target); err != nil {
+			y.db.logger.Warn("screening: setting the young-table analysis' sample size", "err", err)
+			return
+		}
 		t0 := time.Now()
 		if _, err := conn.Exec(ctx, "analyze "+pgx.Identifier{table}.Sanitize()); err != nil {
 			y.db.logger.Warn("screening: analysing a young table", "table", table, "err", err)
@@ -113,29 +118,33 @@ func (y *youngTable) check(stored int64) {
 	}
 }
 
-// young returns the tables check analyses, transactions first.
+// young returns the tables check analyses, transactions first, and whether transactions is
+// analysed at the server's statistics target rather than the check's small one.
 //
-// transactions is young too when it holds rows but no statistics of its columns, whatever its
+// transactions is analysed too when it holds rows but has never been analysed, whatever its
 // estimate: a restored database (pg_restore's index builds set the row estimate; nothing
-// analyses) until autovacuum's first analysis. Without them the batched read's generic plan
-// reads the raw rows at an account's window edges through the tenant's time index, filtering
-// on the account (a tie of two one-row estimates that the smaller index wins): every
-// transaction of the tenant in that slice of time, on each read (63 ms a read for a tenant of
-// 60,000 accounts active an hour earlier; TestScreeningPrefetchRawRangesByKey). With any
-// statistics the account's index wins. Statistics, not last_analyze, are asked for: a crash or
-// pg_stat_reset() clears the latter, and analysing a large table again at this check's small
-// sample would replace autovacuum's fuller statistics.
-func (y *youngTable) young(ctx context.Context, stored int64) ([]string, error) {
-	var tables []string
+// analyses) until autovacuum's first analysis. Without statistics the batched read's generic
+// plan reads the raw rows at an account's window edges through the tenant's time index,
+// filtering on the account (a tie of two one-row estimates that the smaller index wins):
+// every transaction of the tenant in that slice of time, on each read (63 ms a read for a
+// tenant of 60,000 accounts active an hour earlier; TestScreeningPrefetchRawRangesByKey). With
+// any statistics the account's index wins. The statistics themselves cannot be asked for:
+// pg_stats hides a table's under row-level security, which every tenant table forces. So the
+// analysis on record is, and since a crash or pg_stat_reset() clears that record while the
+// statistics stay, such a table is analysed at the server's target: the analysis replaces
+// autovacuum's statistics with as full ones, once, and is then on record.
+func (y *youngTable) young(ctx context.Context, stored int64) (tables []string, fullSample bool, err error) {
 	var estimate float64
-	var noStatistics bool
-	if err := y.db.Pool.QueryRow(ctx, `select c.reltuples, c.reltuples > 0 and not exists (select 1 from pg_stats s
-		where s.schemaname = c.relnamespace::regnamespace::text and s.tablename = c.relname)
-		from pg_class c where c.oid = 'transactions'::regclass`).Scan(&estimate, &noStatistics); err != nil {
-		return nil, err
+	var neverAnalysed bool
+	if err := y.db.Pool.QueryRow(ctx, `select c.reltuples, c.reltuples > 0 and s.last_analyze is null and s.last_autoanalyze is null
+		from pg_class c join pg_stat_all_tables s on s.relid = c.oid where c.oid = 'transactions'::regclass`).Scan(&estimate, &neverAnalysed); err != nil {
+		return nil, false, err
 	}
-	if estimate < float64(2*stored) || noStatistics {
+	switch {
+	case estimate < float64(2*stored):
 		tables = append(tables, "transactions")
+	case neverAnalysed:
+		tables, fullSample = append(tables, "transactions"), true
 	}
 	// reltuples is -1 until a table is first analysed. n_live_tup is PostgreSQL's running count,
 	// which the writing sessions report when they go idle, at most once a second.
@@ -143,11 +152,11 @@ func (y *youngTable) young(ctx context.Context, stored int64) ([]string, error) 
 		where c.oid = any($1::text[]::regclass[]) and s.n_live_tup >= 100 and c.reltuples < s.n_live_tup / 2
 		order by c.relname`, sideTables)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	side, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return append(tables, side...), nil
+	return append(tables, side...), fullSample, nil
 }

@@ -130,6 +130,48 @@ func TestYoungSideTablesAnalysed(t *testing.T) {
 	require.Equal(t, 3, analysed)
 }
 
+// TestUnanalysedTableAnalysedOnce: a transactions table with a row estimate but no analysis on
+// record (a restored database) is analysed by the young-table check, at the server's statistics
+// target; once it has been analysed, a check does not analyse it again. (A first version asked
+// pg_stats for the statistics, which row-level security hides from the service's roles: every
+// check of every process analysed the table again, at the small sample.)
+func TestUnanalysedTableAnalysedOnce(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, ten, conn := youngDatabase(ctx, t)
+	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
+			sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level, aggregate_score, actions,
+			engine_verdicts, total_latency_ms, processed_at, created_at)
+			select gen_random_uuid(), $1, 'restored-' || g, 'TRANSFER', 'MOBILE_APP', 10, 'NGN', 10, lpad((3000000000 + g % 200)::text, 10, '0'),
+			  'A B', now() - g * interval '1 second', 'vrd', 'APPROVE', 'LOW', 0, '{}', '[]', 1, now(), now()
+			from generate_series(1, 3000) g`, string(ten.ID))
+		return err
+	}))
+	// As a restore leaves it: a row estimate (VACUUM sets it, as pg_restore's index builds do), no analysis.
+	_, err := conn.Exec(ctx, "vacuum transactions")
+	require.NoError(t, err)
+	tables, full, err := db.YoungTablesForTest(ctx, 500)
+	require.NoError(t, err)
+	require.Equal(t, []string{"transactions"}, tables, "a table without an analysis, its estimate above twice 500")
+	require.True(t, full, "analysed at the server's target")
+
+	_, err = conn.Exec(ctx, "analyze transactions")
+	require.NoError(t, err)
+	require.Eventually(t, func() bool {
+		var analysed bool
+		require.NoError(t, db.Pool.QueryRow(ctx, `select last_analyze is not null from pg_stat_all_tables
+			where relid = 'transactions'::regclass`).Scan(&analysed))
+		return analysed
+	}, 10*time.Second, 50*time.Millisecond)
+	tables, _, err = db.YoungTablesForTest(ctx, 500)
+	require.NoError(t, err)
+	require.Empty(t, tables, "an analysed table is not analysed again")
+}
+
 // youngDatabase is a new database with a tenant, the service's pool on it, and a session of the
 // login role whose prepared statements are always planned generically, as the pool's held
 // connections' statements are once cached.
