@@ -139,17 +139,9 @@ func TestUnanalysedTableAnalysedOnce(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, ten, conn := youngDatabase(ctx, t)
-	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(ten.ID)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
-			sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level, aggregate_score, actions,
-			engine_verdicts, total_latency_ms, processed_at, created_at)
-			select gen_random_uuid(), $1, 'restored-' || g, 'TRANSFER', 'MOBILE_APP', 10, 'NGN', 10, lpad((3000000000 + g % 200)::text, 10, '0'),
-			  'A B', now() - g * interval '1 second', 'vrd', 'APPROVE', 'LOW', 0, '{}', '[]', 1, now(), now()
-			from generate_series(1, 3000) g`, string(ten.ID))
-		return err
+	require.NoError(t, asTenant(ctx, db, ten.ID, func(tx pgx.Tx) error {
+		return seedTransactions(ctx, tx, ten.ID, `'restored-' || g, 10, lpad((3000000000 + g % 200)::text, 10, '0'),
+			now() - g * interval '1 second' from generate_series(1, 3000) g`)
 	}))
 	// As a restore leaves it: a row estimate (VACUUM sets it, as pg_restore's index builds do), no analysis.
 	_, err := conn.Exec(ctx, "vacuum transactions")

@@ -12,6 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // TestScreeningPrefetchProbesByKey checks that the batched read reaches a tenant's account
@@ -29,27 +30,16 @@ import (
 // depend on statistics: TestScreeningPrefetchRawRangesByKey.
 func TestScreeningPrefetchProbesByKey(t *testing.T) {
 	t.Parallel()
-	db, _ := pgtest.Fresh(t)
-	ctx, st := context.Background(), postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	t.Cleanup(st.Close)
-	tenant := pgtest.Tenant(ctx, t, db).ID
+	ctx, db, _, st, tenant := probeTenant(t)
 	const accounts, reads = 2000, 20
 	now := time.Now().UTC().Truncate(time.Second)
-	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency,
-			amount_ngn, sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level,
-			aggregate_score, actions, engine_verdicts, total_latency_ms, processed_at, created_at)
-			select gen_random_uuid(), $1, 'seed-' || g, 'TRANSFER', 'MOBILE_APP', 100, 'NGN', 100, lpad(g::text, 10, '0'), 'Seed',
-			$3::timestamptz - g * interval '1 second', 'vrd_seed', 'APPROVE', 'LOW', 0, '{}', '[]', 1, $3::timestamptz, $3::timestamptz
-			from generate_series(1, $2) g`, string(tenant), accounts, now)
-		if err != nil {
+	require.NoError(t, asTenant(ctx, db, tenant, func(tx pgx.Tx) error {
+		if err := seedTransactions(ctx, tx, tenant, `'seed-' || g, 100, lpad(g::text, 10, '0'), $3::timestamptz - g * interval '1 second'
+			from generate_series(1, $2) g`, accounts, now); err != nil {
 			return err
 		}
 		// One KYC application per account, sealed (only the BVN's keyed hash is kept).
-		_, err = tx.Exec(ctx, `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name, bvn_hash, tier, status)
+		_, err := tx.Exec(ctx, `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name, bvn_hash, tier, status)
 			select 'kyc_probe_' || g, $1, 'INDIVIDUAL', 'A', 'B', sha256(g::text::bytea), 'TIER_1', 'APPROVED'
 			from generate_series(1, $2) g`, string(tenant), accounts)
 		return err
@@ -120,10 +110,7 @@ func prefetchTableReads(ctx context.Context, t *testing.T, db *postgres.DB) (ver
 // ends it; a new, empty table is analysed at the same check for its own reason.)
 func TestScreeningPrefetchRawRangesByKey(t *testing.T) {
 	t.Parallel()
-	db, url := pgtest.Fresh(t)
-	ctx, st := context.Background(), postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	t.Cleanup(st.Close)
-	tenant := pgtest.Tenant(ctx, t, db).ID
+	ctx, db, url, st, tenant := probeTenant(t)
 	const accounts, reads = 2000, 20
 	now := time.Now().UTC().Truncate(time.Second)
 	// The screenings' instant, half a minute into a minute, so that the raw ranges are not empty:
@@ -131,19 +118,11 @@ func TestScreeningPrefetchRawRangesByKey(t *testing.T) {
 	// ([ts - 60 minutes, the next minute)), one five seconds after ts (stored out of order, so
 	// the raw rows [ts's minute, ts] are read instead of its bucket), and one in between.
 	ts := now.Truncate(time.Minute).Add(2*time.Minute + 30*time.Second)
-	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency,
-			amount_ngn, sender_account_number, sender_name, transaction_timestamp, verdict_id, outcome, risk_level,
-			aggregate_score, actions, engine_verdicts, total_latency_ms, processed_at, created_at)
-			select gen_random_uuid(), $1, k.kind || '-' || g, 'TRANSFER', 'MOBILE_APP', 100, 'NGN', 100, lpad(g::text, 10, '0'), 'Seed',
-			k.at + k.step * g, 'vrd_seed', 'APPROVE', 'LOW', 0, '{}', '[]', 1, $3::timestamptz, $3::timestamptz
+	require.NoError(t, asTenant(ctx, db, tenant, func(tx pgx.Tx) error {
+		return seedTransactions(ctx, tx, tenant, `k.kind || '-' || g, 100, lpad(g::text, 10, '0'), k.at + k.step * g
 			from generate_series(1, $2) g, (values ('seed', $3::timestamptz, interval '-1 second'),
 			  ('edge', $4::timestamptz - interval '60 minutes' + interval '10 seconds', interval '0'),
-			  ('late', $4::timestamptz + interval '5 seconds', interval '0')) k(kind, at, step)`, string(tenant), accounts, now, ts)
-		return err
+			  ('late', $4::timestamptz + interval '5 seconds', interval '0')) k(kind, at, step)`, accounts, now, ts)
 	}))
 	owner, err := pgx.Connect(ctx, url)
 	require.NoError(t, err)
@@ -170,4 +149,39 @@ func TestScreeningPrefetchRawRangesByKey(t *testing.T) {
 	// Per read: the transaction at the window's edge, none in ts's minute up to ts, and the last
 	// activity's probe; where the tenant's time index read 2,000 rows for the edge alone.
 	require.LessOrEqual(t, t1.tuples-t0.tuples, int64(3*reads), "transactions rows read by %d reads", reads)
+}
+
+// probeTenant is a screening store on a database of its own, with its admin URL and a tenant:
+// the probing tests count rows in the database's table statistics, which the package's other
+// tests would add to on the shared one.
+func probeTenant(t *testing.T) (context.Context, *postgres.DB, string, *postgres.ScreeningStore, tenancy.TenantID) {
+	t.Helper()
+	db, url := pgtest.Fresh(t)
+	ctx, st := context.Background(), postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	t.Cleanup(st.Close)
+	return ctx, db, url, st, pgtest.Tenant(ctx, t, db).ID
+}
+
+// asTenant runs fn in a transaction of the service's role acting for tenant.
+func asTenant(ctx context.Context, db *postgres.DB, tenant tenancy.TenantID, fn func(pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// seedTransactions stores approved NGN transfers of tenant ($1), one per row of rows: a select
+// list's tail of external id, NGN amount, sender account and timestamp, then its FROM clause,
+// with args as $2 on. The other columns are constants, and processed_at and created_at now().
+func seedTransactions(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, rows string, args ...any) error {
+	_, err := tx.Exec(ctx, `insert into transactions (external_id, amount_ngn, sender_account_number, transaction_timestamp,
+		id, tenant_id, type, channel, amount, currency, sender_name, verdict_id, outcome, risk_level, aggregate_score,
+		actions, engine_verdicts, total_latency_ms, processed_at, created_at)
+		select x.*, gen_random_uuid(), $1, 'TRANSFER', 'MOBILE_APP', x.amount_ngn, 'NGN', 'Seed', 'vrd_seed', 'APPROVE', 'LOW', 0,
+		'{}', '[]', 1, now(), now()
+		from (select `+rows+`) x(external_id, amount_ngn, sender_account_number, transaction_timestamp)`,
+		append([]any{string(tenant)}, args...)...)
+	return err
 }
