@@ -64,8 +64,8 @@ func (y *youngTable) added(n int) {
 var sideTables = []string{"cases", "emails", "webhook_deliveries"}
 
 // check analyses the tables that are young relative to the load: transactions when its row
-// estimate is below twice stored or it has no analysis on record (young), and a side table when its estimate is below half the rows
-// PostgreSQL counts live in it (and those are at least 100).
+// estimate is below twice stored or it has no analysis on record (young), and a side table when
+// its estimate is below half the rows PostgreSQL counts live in it (and those are at least 100).
 func (y *youngTable) check(stored int64) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -129,10 +129,10 @@ func (y *youngTable) check(stored int64) {
 // every transaction of the tenant in that slice of time, on each read (63 ms a read for a
 // tenant of 60,000 accounts active an hour earlier; TestScreeningPrefetchRawRangesByKey). With
 // any statistics the account's index wins. The statistics themselves cannot be asked for:
-// pg_stats hides a table's under row-level security, which every tenant table forces. So the
-// analysis on record is, and since a crash or pg_stat_reset() clears that record while the
-// statistics stay, such a table is analysed at the server's target: the analysis replaces
-// autovacuum's statistics with as full ones, once, and is then on record.
+// pg_stats hides a table's under row-level security, which every tenant table forces. So this
+// asks whether an analysis is on record, and since a crash or pg_stat_reset() clears that
+// record while the statistics stay, such a table is analysed at the server's target: the
+// analysis replaces autovacuum's statistics with as full ones, once, and is then on record.
 func (y *youngTable) young(ctx context.Context, stored int64) (tables []string, fullSample bool, err error) {
 	var estimate float64
 	var neverAnalysed bool
