@@ -138,7 +138,7 @@ func parseCSV(t *testing.T, body string) [][]string {
 // refused without credentials or with a role that may not read the list.
 func TestExportsCSV(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, nil)
+	s := newTestServer(t, &serverOpts{OwnDB: true}) // cases of fixed ids: a database of its own
 	ten, admin := s.tenant()
 	other, otherAdmin := s.tenant()
 	_, auditor := s.userWithRole(ten.ID, auth.RoleAuditor)

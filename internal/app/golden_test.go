@@ -53,7 +53,7 @@ func golden(t *testing.T, name string, raw []byte) {
 // TestGoldenFoundation pins the /api/v1 envelopes and shapes of the foundation's routes.
 func TestGoldenFoundation(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, nil)
+	s := newTestServer(t, &serverOpts{OwnDB: true}) // a user of a fixed email: a database of its own
 	f, _ := s.tenant()
 	login := s.rest("POST", "/api/v1/auth/login", cred{}, map[string]any{"email": f.AdminEmail, "password": "correct-horse-battery"})
 	golden(t, "auth_login", login.Raw)

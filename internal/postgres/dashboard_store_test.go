@@ -52,7 +52,7 @@ func screened(tenant tenancy.TenantID, ext string, ts time.Time, outcome rules.O
 // and checks every figure of every aggregate exactly.
 func TestDashboardStoreKnownFigures(t *testing.T) {
 	t.Parallel()
-	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
+	ctx, db, _, st := freshScreeningStore(t, postgres.ScreeningStoreOptions{})
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	d0 := time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC)
 	at := func(day, hour, minute int) time.Time {

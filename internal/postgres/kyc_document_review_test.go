@@ -42,7 +42,7 @@ func addDoc(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, appI
 func TestKYCDocumentFactsCountOnlyVerified(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := pgtest.DB(t)
+	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
 	st := postgres.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
 	statuses := []string{document.StatusPendingReview, document.StatusPendingSecondReview, document.StatusVerified}
@@ -66,7 +66,7 @@ func TestKYCDocumentFactsCountOnlyVerified(t *testing.T) {
 func TestKYCStoreReviewDocument(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := pgtest.DB(t)
+	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
 	st := postgres.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
 	insertApp(t, st, ten.ID, "kyc_review_a", "", kyc.StatusApproved, time.Now().UTC())

@@ -40,7 +40,7 @@ func insertApp(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, i
 func TestKYCExpiryJob(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := pgtest.DB(t)
+	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
 	st := postgres.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
 	short := pgtest.Tenant(ctx, t, db)
@@ -89,7 +89,7 @@ func TestKYCExpiryJob(t *testing.T) {
 func TestStoredKYC(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := pgtest.DB(t)
+	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
 	st := postgres.NewKYCStore(db)
 	sst := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
 	t.Cleanup(sst.Close)

@@ -51,7 +51,7 @@ func newSanctionsService(db *postgres.DB) *sanctions.Service {
 func TestSanctionsImport(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := pgtest.DB(t)
+	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
 	tenant := pgtest.Tenant(ctx, t, db)
 	list := "UN-T" + strings.ToUpper(uuid.NewString()[:8])
 	un := sharedFile(t, "un_sc/2026-02-27/consolidated.xml")

@@ -156,9 +156,7 @@ func TestScreeningPrefetchRawRangesByKey(t *testing.T) {
 // tests would add to on the shared one.
 func probeTenant(t *testing.T) (context.Context, *postgres.DB, string, *postgres.ScreeningStore, tenancy.TenantID) {
 	t.Helper()
-	db, url := pgtest.Fresh(t)
-	ctx, st := context.Background(), postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
-	t.Cleanup(st.Close)
+	ctx, db, url, st := freshScreeningStore(t, postgres.ScreeningStoreOptions{})
 	return ctx, db, url, st, pgtest.Tenant(ctx, t, db).ID
 }
 

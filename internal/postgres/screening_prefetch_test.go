@@ -47,12 +47,23 @@ func newScreeningStore(t testing.TB, o postgres.ScreeningStoreOptions) (context.
 	return context.Background(), db, st
 }
 
+// freshScreeningStore is newScreeningStore on a database of its own, with its admin URL: for tests
+// that write rows of fixed ids (so that `go test -count=N` can run them again) or count the
+// database's table statistics.
+func freshScreeningStore(t testing.TB, o postgres.ScreeningStoreOptions) (context.Context, *postgres.DB, string, *postgres.ScreeningStore) {
+	t.Helper()
+	db, url := pgtest.Fresh(t)
+	st := postgres.NewScreeningStore(db, o)
+	t.Cleanup(st.Close)
+	return context.Background(), db, url, st
+}
+
 // TestScreeningPrefetchBatched fires many concurrent prefetches for two tenants, so that they
 // share batched reads, and checks that every screening gets exactly its own account's history,
 // its own idempotency answer and its own stored KYC, and nothing of the other tenant's.
 func TestScreeningPrefetchBatched(t *testing.T) {
 	t.Parallel()
-	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{Readers: 2, MaxBatch: 64})
+	ctx, db, _, st := freshScreeningStore(t, postgres.ScreeningStoreOptions{Readers: 2, MaxBatch: 64})
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	const accounts = 40

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
@@ -21,12 +22,15 @@ import (
 func TestDeliveryWorkerReadsAndRecords(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	db := pgtest.DB(t)
+	db, url := pgtest.Fresh(t) // a delivery of a fixed id: a database of its own
+	admin, err := pgx.Connect(ctx, url)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = admin.Close(context.Background()) })
 	store := postgres.NewWebhookStore(db)
 	ten, other := pgtest.Tenant(ctx, t, db).ID, pgtest.Tenant(ctx, t, db).ID
 	setEndpoint(ctx, t, store, ten, "whsec-current")
 	created := time.Now().UTC().Truncate(time.Microsecond)
-	_, err := pgtest.Admin(ctx, t).Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status,
+	_, err = admin.Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status,
 		attempts, next_attempt_at, created_at) values ('whd_worker_1', $1, 'evt_1', 'case.created', 'https://bank.example/hook',
 		'{"event":"case.created"}', 'PENDING', 0, null, $2)`, string(ten), created)
 	require.NoError(t, err)
@@ -58,7 +62,7 @@ func TestDeliveryWorkerReadsAndRecords(t *testing.T) {
 	require.Len(t, attempts, 1)
 	require.Equal(t, 200, attempts[0].StatusCode)
 	var pending, delivered int64
-	require.NoError(t, pgtest.Admin(ctx, t).QueryRow(ctx, `select
+	require.NoError(t, admin.QueryRow(ctx, `select
 		coalesce(sum(n) filter (where status = 'PENDING'), 0), coalesce(sum(n) filter (where status = 'DELIVERED'), 0)
 		from status_rollups where tenant_id = $1 and kind = 'webhook_delivery'`, string(ten)).Scan(&pending, &delivered))
 	require.Equal(t, []int64{0, 1}, []int64{pending, delivered})
