@@ -14,7 +14,13 @@ import (
 // does not restrict (fixtures written straight into tables); the connection closes when t ends.
 func Admin(ctx context.Context, t testing.TB) *pgx.Conn {
 	t.Helper()
-	admin, err := pgx.Connect(ctx, URL(t))
+	return AdminOf(ctx, t, URL(t))
+}
+
+// AdminOf is Admin for the database at url, such as Fresh's.
+func AdminOf(ctx context.Context, t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	admin, err := pgx.Connect(ctx, url)
 	if err != nil {
 		t.Fatalf("pgtest: admin connection: %v", err)
 	}

@@ -21,10 +21,7 @@ import (
 // inTenantSQL runs statements as the tenant (row-level security applies to the pool's role).
 func inTenantSQL(ctx context.Context, t *testing.T, db *postgres.DB, tenant tenancy.TenantID, stmts ...string) {
 	t.Helper()
-	err := pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, "select set_config('app.tenant_id', $1, true)", string(tenant)); err != nil {
-			return err
-		}
+	err := asTenant(ctx, db, tenant, func(tx pgx.Tx) error {
 		for _, s := range stmts {
 			if _, err := tx.Exec(ctx, s); err != nil {
 				return fmt.Errorf("%s: %w", s, err)

@@ -124,10 +124,7 @@ func TestScreeningPrefetchRawRangesByKey(t *testing.T) {
 			  ('edge', $4::timestamptz - interval '60 minutes' + interval '10 seconds', interval '0'),
 			  ('late', $4::timestamptz + interval '5 seconds', interval '0')) k(kind, at, step)`, accounts, now, ts)
 	}))
-	owner, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = owner.Close(ctx) })
-	_, err = owner.Exec(ctx, "vacuum transactions")
+	_, err := pgtest.AdminOf(ctx, t, url).Exec(ctx, "vacuum transactions")
 	require.NoError(t, err)
 	db.AnalyzeIfYoungForTest(500)
 

@@ -42,9 +42,7 @@ func seedTx(ctx context.Context, t *testing.T, db *postgres.DB, tenant tenancy.T
 func newScreeningStore(t testing.TB, o postgres.ScreeningStoreOptions) (context.Context, *postgres.DB, *postgres.ScreeningStore) {
 	t.Helper()
 	db := pgtest.DB(t)
-	st := postgres.NewScreeningStore(db, o)
-	t.Cleanup(st.Close)
-	return context.Background(), db, st
+	return context.Background(), db, screeningStoreOn(t, db, o)
 }
 
 // freshScreeningStore is newScreeningStore on a database of its own, with its admin URL: for tests
@@ -53,9 +51,14 @@ func newScreeningStore(t testing.TB, o postgres.ScreeningStoreOptions) (context.
 func freshScreeningStore(t testing.TB, o postgres.ScreeningStoreOptions) (context.Context, *postgres.DB, string, *postgres.ScreeningStore) {
 	t.Helper()
 	db, url := pgtest.Fresh(t)
+	return context.Background(), db, url, screeningStoreOn(t, db, o)
+}
+
+// screeningStoreOn is a screening store on db, stopped when t ends.
+func screeningStoreOn(t testing.TB, db *postgres.DB, o postgres.ScreeningStoreOptions) *postgres.ScreeningStore {
 	st := postgres.NewScreeningStore(db, o)
 	t.Cleanup(st.Close)
-	return context.Background(), db, url, st
+	return st
 }
 
 // TestScreeningPrefetchBatched fires many concurrent prefetches for two tenants, so that they

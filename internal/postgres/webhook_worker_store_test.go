@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
@@ -23,14 +22,12 @@ func TestDeliveryWorkerReadsAndRecords(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, url := pgtest.Fresh(t) // a delivery of a fixed id: a database of its own
-	admin, err := pgx.Connect(ctx, url)
-	require.NoError(t, err)
-	t.Cleanup(func() { _ = admin.Close(context.Background()) })
+	admin := pgtest.AdminOf(ctx, t, url)
 	store := postgres.NewWebhookStore(db)
 	ten, other := pgtest.Tenant(ctx, t, db).ID, pgtest.Tenant(ctx, t, db).ID
 	setEndpoint(ctx, t, store, ten, "whsec-current")
 	created := time.Now().UTC().Truncate(time.Microsecond)
-	_, err = admin.Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status,
+	_, err := admin.Exec(ctx, `insert into webhook_deliveries (id, tenant_id, event_id, event, url, payload, status,
 		attempts, next_attempt_at, created_at) values ('whd_worker_1', $1, 'evt_1', 'case.created', 'https://bank.example/hook',
 		'{"event":"case.created"}', 'PENDING', 0, null, $2)`, string(ten), created)
 	require.NoError(t, err)
