@@ -14,9 +14,10 @@
 #     a step ramp (STEPS, default 500 1000 2000 3000 per second, STEP_DURATION each, default
 #     60s), reporting per step the achieved rate, p50/p95/p99, errors by kind and CPU per
 #     screening;
-#   - then the stall-and-recover phase: REST with API keys at STALL_RATE, by default half the
-#     sustainable rate as issue 15 asks: half of the highest rate the run's REST API-key steps
-#     answered (of any mode's steps when none ran; 500/s when no step ran at all) for
+#   - then the stall-and-recover phase in STALL_MODE (default: the first of MODES, REST with API
+#     keys when MODES is empty) at STALL_RATE, by default half the sustainable rate as issue 15
+#     asks: half of the highest rate the run's steps in that mode answered (of any mode's steps
+#     when none ran; 500/s when no step ran at all) for
 #     STALL_DURATION (40s); STALL_AT (15) seconds in, every process of the cluster is stopped
 #     (SIGSTOP) for STALL_SECONDS (2) and resumed (SIGCONT); the run passes when p99 is back at
 #     or under 25 ms within 10 seconds of resuming and stays there, every answered screening is
@@ -64,6 +65,10 @@ STALL_RATE=${STALL_RATE:-} # empty: half of what the steps sustained (below)
 STALL_DURATION=${STALL_DURATION:-40s}
 STALL_AT=${STALL_AT:-15}
 STALL_SECONDS=${STALL_SECONDS:-2}
+STALL_MODE=${STALL_MODE:-}
+[ -n "$STALL_MODE" ] || read -r STALL_MODE _ <<<"$MODES"
+STALL_MODE=${STALL_MODE:-rest:apikey}
+STALL_PROTO=${STALL_MODE%%:*} STALL_AUTH=${STALL_MODE##*:}
 PGBENCH_TIME=${PGBENCH_TIME:-30}
 LISTS=${LISTS:-../shared/data/sanctions}
 OFFICERS=${OFFICERS:-0}
@@ -240,20 +245,20 @@ done
 
 if [ "$STALL" = 1 ]; then
   if [ -z "$STALL_RATE" ]; then
-    # Half the sustainable rate: the highest rate the REST API-key steps answered (the stall's
-    # own mode; any mode's when none ran), halved. A fixed 500/s was half of a slow host's and a
-    # quarter of a fast one's, which made the phase kinder than the issue's on fast hosts.
-    STALL_RATE=$(python3 - "$OUT" <<'PY'
+    # Half the sustainable rate: the highest rate the steps of the stall's own mode answered
+    # (any mode's when none ran), halved. A fixed 500/s was half of a slow host's and a quarter
+    # of a fast one's, which made the phase kinder than the issue's on fast hosts.
+    STALL_RATE=$(python3 - "$OUT" "$STALL_PROTO-$STALL_AUTH" <<'PY'
 import glob, json, os, sys
 def best(pattern):
     return max((json.load(open(f))["throughput"] for f in glob.glob(os.path.join(sys.argv[1], pattern))), default=0)
-top = best("rest-apikey-*.json") or best("*-*-*.json")
+top = best(sys.argv[2] + "-[0-9]*.json") or best("*-*-*.json")
 print(round(top / 2) if top else 500)
 PY
 )
     echo "stall rate: $STALL_RATE/s (half of the highest rate the steps answered; STALL_RATE sets it)"
   fi
-  echo "== stall and recover: rest (apikey) at $STALL_RATE/s for $STALL_DURATION; PostgreSQL stopped for ${STALL_SECONDS}s at ${STALL_AT}s"
+  echo "== stall and recover: $STALL_PROTO ($STALL_AUTH) at $STALL_RATE/s for $STALL_DURATION; PostgreSQL stopped for ${STALL_SECONDS}s at ${STALL_AT}s"
   (
     sleep "$STALL_AT"
     pids="$POSTMASTER $(pgrep -P "$POSTMASTER" | tr '\n' ' ')" # the postmaster and every backend and worker
@@ -261,7 +266,7 @@ PY
     sleep "$STALL_SECONDS"
     kill -CONT $pids 2>/dev/null || true
   ) &
-  measure stall "$STALL_RATE" rest apikey "$STALL_DURATION"
+  measure stall "$STALL_RATE" "$STALL_PROTO" "$STALL_AUTH" "$STALL_DURATION"
   wait || true
   python3 - "$OUT/stall.json" "$STALL_AT" "$STALL_SECONDS" "$DB_URL" <<'PY'
 import json, subprocess, sys
