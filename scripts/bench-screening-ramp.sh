@@ -273,7 +273,7 @@ import json, subprocess, sys
 j = json.load(open(sys.argv[1]))
 at, stall, db = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 resumed = at + stall
-secs = j["seconds"]
+secs = j["seconds"] or []  # a run without a timeline fails the phase below
 print("second  due  answered  shed  errors  p50ms  p99ms")
 for s in secs:
     print(f"{s['second']:6d} {s['due']:4d} {s['answered']:9d} {s['shed']:5d} {s['errors']:7d} {s['p50ms']:6.1f} {s['p99ms']:7.1f}")

@@ -13,6 +13,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -163,12 +164,11 @@ type result struct {
 	// latCase are the latencies of the answers that opened an automatic case (stream mode), a
 	// subset of lat: their screening also commits the case and its effects.
 	latCase []time.Duration
-	worst   []secondStat // stream mode: the seconds with the highest p99
 	errors  int64
 	// errorKinds counts the errors by kind: shed (503 / UNAVAILABLE, answered at once by
 	// the server's overload protection), timeout (the client's 10 s ran out), other.
 	errorKinds map[string]int64
-	// seconds is the run second by second (by due time; unary modes).
+	// seconds is the run second by second (by due time).
 	seconds   []secondLine
 	outcomes  map[string]int64
 	elapsed   time.Duration
@@ -185,12 +185,6 @@ type secondLine struct {
 	P50ms    float64 `json:"p50ms"`
 	P99ms    float64 `json:"p99ms"`
 	Maxms    float64 `json:"maxms"`
-}
-
-// secondStat is one second of a run (by due time).
-type secondStat struct {
-	second   int
-	p99, max time.Duration
 }
 
 func (r *result) pct(p float64) time.Duration {
@@ -219,10 +213,10 @@ func (r *result) print(o options) {
 	if r.errors > 0 {
 		fmt.Printf("%s  errors by kind %v\n", o.proto, r.errorKinds)
 	}
-	if len(r.worst) > 0 {
+	if worst := worstSeconds(r.seconds, 5); len(worst) > 0 {
 		fmt.Printf("%s  worst seconds (second: p99/max ms):", o.proto)
-		for _, w := range r.worst {
-			fmt.Printf(" %d: %.0f/%.0f", w.second, ms(w.p99), ms(w.max))
+		for _, w := range worst {
+			fmt.Printf(" %d: %.0f/%.0f", w.Second, w.P99ms, w.Maxms)
 		}
 		fmt.Println()
 	}
@@ -355,6 +349,19 @@ func timeline(rate int, lat []time.Duration, done []bool, kind []string) []secon
 		out = append(out, line)
 	}
 	return out
+}
+
+// worstSeconds returns the k seconds with answers that have the highest p99, to correlate tail
+// latency with what happened on the machine at the time.
+func worstSeconds(seconds []secondLine, k int) []secondLine {
+	var out []secondLine
+	for _, s := range seconds {
+		if s.Answered > 0 {
+			out = append(out, s)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b secondLine) int { return cmp.Compare(b.P99ms, a.P99ms) })
+	return out[:min(k, len(out))]
 }
 
 func grpcSender(o options, c credential) func(context.Context, *complydv1.ScreenTransactionRequest) (bool, error) {

@@ -206,35 +206,41 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 	// Errors by kind as the unary modes count them (errorKind): shed, timeout (no answer
 	// streamAnswerTimeout after the due time) and other.
 	res := &result{outcomes: map[string]int64{}, elapsed: elapsed, scheduled: n, errorKinds: map[string]int64{}}
+	// Each request's latency, whether it was answered and its error's kind, by due order, for
+	// the second-by-second timeline the unary modes give too (the stall phase judges it).
+	lat, done, kind := make([]time.Duration, n), make([]bool, n), make([]string, n)
 	var unanswered int64
 	for i := range n {
 		switch r.state[i].Load() {
 		case stateOK:
 			res.outcomes["ok"]++
-			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
+			lat[i], done[i] = time.Duration(r.lat[i].Load()), true
 		case stateOKCase:
 			res.outcomes["ok"]++
-			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
-			res.latCase = append(res.latCase, time.Duration(r.lat[i].Load()))
+			lat[i], done[i] = time.Duration(r.lat[i].Load()), true
+			res.latCase = append(res.latCase, lat[i])
 		case stateDuplicate:
 			res.outcomes["duplicate"]++
-			res.lat = append(res.lat, time.Duration(r.lat[i].Load()))
+			lat[i], done[i] = time.Duration(r.lat[i].Load()), true
 		case stateShed:
-			res.errors++
-			res.errorKinds["shed"]++
+			kind[i] = "shed"
 		case stateError:
-			res.errors++
-			res.errorKinds["other"]++
+			kind[i] = "other"
 		default:
-			res.errors++
-			res.errorKinds["timeout"]++
+			kind[i] = "timeout"
 			unanswered++
+		}
+		if done[i] {
+			res.lat = append(res.lat, lat[i])
+		} else {
+			res.errors++
+			res.errorKinds[kind[i]]++
 		}
 	}
 	if unanswered > 0 {
 		r.firstErr.CompareAndSwap(nil, fmt.Sprintf("%d requests without an answer %s after their due time", unanswered, streamAnswerTimeout))
 	}
-	res.worst = worstSeconds(r, 5)
+	res.seconds = timeline(o.rate, lat, done, kind)
 	slices.Sort(res.lat)
 	slices.Sort(res.latCase)
 	if e, ok := r.firstErr.Load().(string); ok {
@@ -269,27 +275,4 @@ func (d *streamDriver) send(next *int, req *complydv1.ScreenTransactionRequest) 
 		}
 	}
 	return errors.New("every stream has ended")
-}
-
-// worstSeconds returns the k seconds of the run (by due time) with the highest p99 latency,
-// to correlate tail latency with what happened on the machine at the time.
-func worstSeconds(r *streamRun, k int) []secondStat {
-	perSec := int(time.Second / r.interval)
-	var out []secondStat
-	for start := 0; start < r.n; start += perSec {
-		var lat []time.Duration
-		for i := start; i < min(start+perSec, r.n); i++ {
-			if st := r.state[i].Load(); st == stateOK || st == stateOKCase || st == stateDuplicate {
-				lat = append(lat, time.Duration(r.lat[i].Load()))
-			}
-		}
-		if len(lat) == 0 {
-			continue
-		}
-		slices.Sort(lat)
-		q := &result{lat: lat}
-		out = append(out, secondStat{second: start / perSec, p99: q.pct(0.99), max: q.pct(1)})
-	}
-	slices.SortFunc(out, func(a, b secondStat) int { return int(b.p99 - a.p99) })
-	return out[:min(k, len(out))]
 }

@@ -101,6 +101,19 @@ func TestStreamDriver(t *testing.T) {
 		require.Len(t, res.lat, int(res.outcomes["ok"]+res.outcomes["duplicate"]))
 		require.Positive(t, res.lat[0], "latency runs from the due time")
 		require.Less(t, res.pct(0.5), 5*time.Second)
+		// The second-by-second timeline the stall phase judges, as the unary modes give it.
+		require.Len(t, res.seconds, (n+o.rate-1)/o.rate)
+		var due, answered, errs, shed int
+		for _, s := range res.seconds {
+			due, answered, errs, shed = due+s.Due, answered+s.Answered, errs+s.Errors, shed+s.Shed
+			if s.Answered > 0 {
+				require.Positive(t, s.P99ms)
+			}
+		}
+		require.Equal(t, n, due)
+		require.EqualValues(t, len(res.lat), answered)
+		require.EqualValues(t, res.errors, errs)
+		require.EqualValues(t, res.errorKinds["shed"], shed)
 	}
 	d.close()
 	fake.mu.Lock()
