@@ -21,14 +21,10 @@ test:
     bash scripts/install-test-tools.sh
     go test ./...
 
-# The race detector over the packages whose goroutines share state on the screening path (the
-# batcher, the committers, the account gate, admission, streams, caches, jobs) and over the
-# end-to-end tests of internal/app (about 4 minutes alone; its tests' bounds on elapsed time are
-# not checked under the detector); CI runs it. The other packages were clean under it too, but
-# slow (internal/sanctions took 455 s).
+# The race detector over the screening path's concurrent packages and internal/app's end-to-end
+# tests (scripts/test-race.sh; CI runs it).
 test-race:
-    go test -race -count=1 ./internal/screening ./internal/postgres ./internal/connectapi ./internal/flight ./internal/jobs ./internal/network ./internal/webhook
-    go test -race -count=1 -timeout 30m ./internal/app
+    bash scripts/test-race.sh
 
 # One-command local run on a private PostgreSQL under ./.complyd (or DATABASE_URL).
 dev:
