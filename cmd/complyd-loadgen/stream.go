@@ -209,7 +209,6 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 	// Each request's latency, whether it was answered and its error's kind, by due order, for
 	// the second-by-second timeline the unary modes give too (the stall phase judges it).
 	lat, done, kind := make([]time.Duration, n), make([]bool, n), make([]string, n)
-	var unanswered int64
 	for i := range n {
 		switch r.state[i].Load() {
 		case stateOK:
@@ -228,7 +227,6 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 			kind[i] = "other"
 		default:
 			kind[i] = "timeout"
-			unanswered++
 		}
 		if done[i] {
 			res.lat = append(res.lat, lat[i])
@@ -237,7 +235,7 @@ func (d *streamDriver) drive(o options, mix *mix, dur time.Duration) (*result, e
 			res.errorKinds[kind[i]]++
 		}
 	}
-	if unanswered > 0 {
+	if unanswered := res.errorKinds["timeout"]; unanswered > 0 {
 		r.firstErr.CompareAndSwap(nil, fmt.Sprintf("%d requests without an answer %s after their due time", unanswered, streamAnswerTimeout))
 	}
 	res.seconds = timeline(o.rate, lat, done, kind)
