@@ -51,6 +51,10 @@
 #       # them on the dashboard) and a webhook URL, a local receiver that answers 200, to which the
 #       # case.created, transaction.screened and report.created deliveries go. Default 0 and 0:
 #       # the issue's workload, a tenant with neither
+#   FLOOR=1 STEPS="1000 1000" ...   # the server's floor: complyd built with -tags benchfloor
+#       # (internal/app/bench_floor.go), whose screenings are answered but never read or stored,
+#       # so each step's server CPU is everything but the database's part; no stall phase and no
+#       # pgbench (nothing is stored to check or to compare)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -61,6 +65,7 @@ MODES=${MODES-rest:apikey rest:bearer grpc:apikey grpc-stream:apikey}
 STEPS=${STEPS:-500 1000 2000 3000}
 STEP_DURATION=${STEP_DURATION:-60s}
 STALL=${STALL:-1}
+FLOOR=${FLOOR:-0}
 STALL_RATE=${STALL_RATE:-} # empty: half of what the steps sustained (below)
 STALL_DURATION=${STALL_DURATION:-40s}
 STALL_AT=${STALL_AT:-15}
@@ -70,6 +75,9 @@ STALL_MODE=${STALL_MODE:-}
 STALL_MODE=${STALL_MODE:-rest:apikey}
 STALL_PROTO=${STALL_MODE%%:*} STALL_AUTH=${STALL_MODE##*:}
 PGBENCH_TIME=${PGBENCH_TIME:-30}
+if [ "$FLOOR" = 1 ]; then
+  STALL=0 PGBENCH_TIME=0 # the floor binary stores nothing: no recovery to judge, no database to compare
+fi
 LISTS=${LISTS:-../shared/data/sanctions}
 OFFICERS=${OFFICERS:-0}
 WEBHOOK=${WEBHOOK:-0}
@@ -128,9 +136,12 @@ settings=$(psql "$PG_URL" -Atc "select string_agg(name || '=' || current_setting
   echo "PostgreSQL $(psql "$PG_URL" -Atc 'show server_version') ($BENCH_PG): $settings"
   echo "start: $BENCH_START ($ACCOUNTS senders, history $HISTORY); steps: $STEPS for $STEP_DURATION; modes: ${MODES:-none}"
   echo "tenant: $OFFICERS compliance officer(s), webhook $([ "$WEBHOOK" = 1 ] && echo "to a local receiver" || echo none)"
+  if [ "$FLOOR" = 1 ]; then echo "FLOOR=1: complyd built with -tags benchfloor: screenings answered, never read or stored"; fi
 } | tee "$OUT/setup.txt"
 
-GOTMPDIR=$BIN go build -o "$BIN/complyd" ./cmd/complyd
+floor_tags=()
+if [ "$FLOOR" = 1 ]; then floor_tags=(-tags benchfloor); fi
+GOTMPDIR=$BIN go build "${floor_tags[@]}" -o "$BIN/complyd" ./cmd/complyd
 GOTMPDIR=$BIN go build -o "$BIN/loadgen" ./cmd/complyd-loadgen
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
 export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0

@@ -68,7 +68,10 @@ func wireScreening(w *wiring) error {
 	w.pipeline = pipeline
 	accountShed := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_account_shed_total",
 		Help: "Stream screenings refused because they waited longer than the stream queue-wait limit for their account's previous screening."})
-	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: store, KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
+	if benchFloorBuild {
+		w.log.Warn("benchmark floor build (-tags benchfloor): screenings are answered but never read or stored")
+	}
+	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: floorStore(store), KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
 		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait, OnAccountShed: accountShed.Inc})
 	w.reg.MustRegister(accountShed, prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_account_wait_length",
 		Help: "Screenings waiting for their account's previous screening to be stored (one account at a time)."},
