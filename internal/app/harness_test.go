@@ -128,7 +128,6 @@ func newTestServer(t testing.TB, o *serverOpts) *testServer {
 	srv.Config.Protocols = new(http.Protocols)
 	srv.Config.Protocols.SetHTTP1(true)
 	srv.Config.Protocols.SetUnencryptedHTTP2(true)
-	srv.Listener = bufferedListener{srv.Listener} // as serveListener serves: every e2e test reads through it
 	srv.Start()
 	t.Cleanup(srv.Close)
 	t.Cleanup(a.Close)

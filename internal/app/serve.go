@@ -57,7 +57,7 @@ func serveListener(ctx context.Context, l net.Listener, srv *http.Server, log *s
 		ready(l.Addr().String())
 	}
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(bufferedListener{l}) }()
+	go func() { errc <- srv.Serve(l) }()
 	select {
 	case err := <-errc:
 		return err
