@@ -26,10 +26,7 @@ type floorScreeningStore struct{ screening.Store }
 
 // Prefetch keeps the real store's first check: a caller that has gone gets no work.
 func (floorScreeningStore) Prefetch(ctx context.Context, _ *screening.Transaction, _ bool) (screening.Prefetch, error) {
-	if err := ctx.Err(); err != nil {
-		return screening.Prefetch{}, err
-	}
-	return screening.Prefetch{}, nil
+	return screening.Prefetch{}, ctx.Err()
 }
 
 func (floorScreeningStore) Save(ctx context.Context, _ *screening.Record) (string, error) {
