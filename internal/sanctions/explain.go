@@ -44,6 +44,10 @@ type Explanation struct {
 	UnmatchedName  []string
 	// IgnoredWeak lists weak tokens left unmatched (they barely count).
 	IgnoredWeak []string
+	// Lookalike: the query was written with letters of another script
+	// that imitate Latin ones (Cyrillic і in Putіn), read as those letters
+	// for the match (lookalike.go). No honest name mixes scripts in a word.
+	Lookalike bool
 	// DOB and Country describe the evidence applied, empty when none.
 	DOB           string
 	DOBAdjust     float64
@@ -96,6 +100,9 @@ func (ex Explanation) String() string {
 		parts = append(parts, fmt.Sprintf("%q~%q (%s)", t.Query, t.Name, how))
 	}
 	b.WriteString(strings.Join(parts, ", "))
+	if ex.Lookalike {
+		b.WriteString("; query written with lookalike characters (letters of another script imitating Latin ones, read as the letters they imitate)")
+	}
 	if len(ex.UnmatchedQuery) > 0 {
 		fmt.Fprintf(&b, "; query token(s) not in listed name: %s", strings.Join(ex.UnmatchedQuery, " "))
 	}

@@ -3,7 +3,6 @@ package sanctions
 import (
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // token is one normalised name token.
@@ -77,8 +76,10 @@ func letterMask(s string) uint32 {
 	return m
 }
 
-// foldTable maps precomposed Latin letters to ASCII. Combining marks are
-// dropped separately, so decomposed input folds too.
+// foldTable maps Latin letters to ASCII. Letters with accents decompose
+// (NFKD, lookalike.go) and lose their marks before it is consulted; the ones
+// listed here with accents were the table before that, and the rest (ø, ł,
+// đ, ß, æ, œ, þ, ı, ə, ħ, ŧ) do not decompose.
 var foldTable = func() map[rune]string {
 	m := map[rune]string{}
 	add := func(to string, from string) {
@@ -122,31 +123,6 @@ func isApostrophe(r rune) bool {
 	return false
 }
 
-// foldName lower-cases s, strips diacritics and apostrophes, and turns every
-// other non-alphanumeric rune into a space. The result is ASCII for Latin
-// input; letters of other scripts are kept as they are.
-func foldName(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		r = unicode.ToLower(r)
-		switch {
-		case r < 0x80 && (r >= 'a' && r <= 'z' || r >= '0' && r <= '9'):
-			b.WriteRune(r)
-		case isApostrophe(r) || unicode.Is(unicode.Mn, r):
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if f, ok := foldTable[r]; ok {
-				b.WriteString(f)
-			} else {
-				b.WriteRune(r)
-			}
-		default:
-			b.WriteByte(' ')
-		}
-	}
-	return b.String()
-}
-
 // honorifics are titles dropped before matching (Mr, Dr, Alhaji, Chief, …).
 var honorifics = setOf("mr", "mrs", "ms", "miss", "mx", "dr", "prof", "professor", "sir", "dame", "lord", "lady",
 	"alhaji", "alhaja", "alh", "hajia", "hajiya", "hajj", "hadj", "chief", "sheikh", "shaykh", "sheik", "shaikh", "sh",
@@ -184,8 +160,11 @@ func setOf(words ...string) map[string]bool {
 
 // tokenize normalises a name into tokens: fold, split, drop honorifics and
 // company suffixes, canonicalise transliteration variants, mark weak tokens.
-func tokenize(name string) []token {
-	fields := joinSpelledSuffixes(strings.Fields(foldName(name)))
+func tokenize(name string) []token { return tokenizeFolded(foldName(name)) }
+
+// tokenizeFolded is tokenize of a name foldName (or foldQuery) already folded.
+func tokenizeFolded(folded string) []token {
+	fields := joinSpelledSuffixes(strings.Fields(folded))
 	out := make([]token, 0, len(fields)+1)
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]

@@ -91,10 +91,22 @@ type searchStats struct {
 	keepCommon bool
 }
 
-// search is Search, counting into st when it is not nil.
+// search is Search, counting into st when it is not nil. It searches each
+// reading of the name (foldQuery: the folded name, then leet 1 as l, then a
+// name written wholly in lookalike letters folded) and keeps each entry's best.
 func (idx *Index) search(q Query, st *searchStats) []Match {
 	q = q.normalized()
-	qt := tokenize(q.Name)
+	rs := foldQuery(q.Name)
+	out := idx.searchFolded(q, rs[0], st)
+	for _, r := range rs[1:] {
+		out = mergeReadings(out, idx.searchFolded(q, r, st), q.Limit)
+	}
+	return out
+}
+
+// searchFolded is search of one reading of q.Name.
+func (idx *Index) searchFolded(q Query, r reading, st *searchStats) []Match {
+	qt := tokenizeFolded(r.text)
 	if len(qt) > maxQueryTokens {
 		qt = qt[:maxQueryTokens]
 	}
@@ -645,7 +657,9 @@ func (idx *Index) search(q Query, st *searchStats) []Match {
 	}
 	out := make([]Match, 0, len(s.ranked))
 	for _, c := range s.ranked {
-		out = append(out, idx.match(q, qt, c))
+		m := idx.match(q, qt, c)
+		m.Explanation.Lookalike = r.lookalike
+		out = append(out, m)
 	}
 	return out
 }
