@@ -21,6 +21,7 @@ cd "$(dirname "$0")/.."
 TARGETS=(
   ./internal/sanctions:FuzzParseOFAC
   ./internal/sanctions:FuzzParseUN
+  ./internal/sanctions:FuzzFoldName
   ./internal/document:FuzzSniff
   ./internal/document:FuzzCleanFileName
   ./internal/document:FuzzIngest

@@ -275,7 +275,7 @@ func foldUnicode(s string, wholly bool) (string, bool) {
 				cur.latin = true
 			} else {
 				cur.other = true
-				if _, ok := latinLookalikes[r]; !ok {
+				if _, ok := lookalikeOf(r); !ok {
 					cur.allLook = false
 				}
 			}
@@ -320,13 +320,13 @@ func foldUnicode(s string, wholly bool) (string, bool) {
 				lr := unicode.ToLower(r)
 				if f, ok := foldTable[lr]; ok {
 					b = append(b, f...)
-				} else if f, ok := latinLookalikes[r]; ok {
+				} else if f, ok := lookalikeOf(r); ok {
 					b = append(b, f...)
 				} else {
 					b = utf8.AppendRune(b, lr)
 				}
 			default:
-				if f, ok := latinLookalikes[r]; ok && foldLook {
+				if f, ok := lookalikeOf(r); ok && foldLook {
 					b, lookalike = append(b, f...), true
 				} else {
 					b = utf8.AppendRune(b, unicode.ToLower(r))
@@ -335,6 +335,17 @@ func foldUnicode(s string, wholly bool) (string, bool) {
 		}
 	}
 	return string(b), lookalike
+}
+
+// lookalikeOf returns the ASCII letters r imitates (latinLookalikes), or
+// those its lower case imitates: the table holds only the case confusables.txt
+// lists (turned ɯ, not its capital Ɯ).
+func lookalikeOf(r rune) (string, bool) {
+	if f, ok := latinLookalikes[r]; ok {
+		return f, true
+	}
+	f, ok := latinLookalikes[unicode.ToLower(r)]
+	return f, ok
 }
 
 // invisible reports the characters removed from names: Unicode's
