@@ -10,8 +10,9 @@
 // reloading on notifications) and re-screening on list change, with the
 // ports it consumes: Store, SubjectSource and CaseOpener (docs/sanctions.md).
 //
-// sanctions is a core package: it imports the standard library and the leaf
-// packages tenancy, apperr, audit and paging. It must not import pgx,
+// sanctions is a core package: it imports the standard library,
+// golang.org/x/text/unicode/norm (the compatibility decomposition of names,
+// lookalike.go) and the leaf packages tenancy, apperr, audit and paging. It must not import pgx,
 // squirrel, river, connect, net/http, internal/gen or any adapter; the store,
 // API and CLI wire it from outside (decisions.md §10).
 package sanctions
