@@ -23,16 +23,16 @@ type Payment struct {
 
 // PaymentParty is one party or agent of a payment message.
 type PaymentParty struct {
-	Role        string              `json:"role"` // DEBTOR, CREDITOR, ULTIMATE_CREDITOR, DEBTOR_AGENT, …
-	Path        string              `json:"path"` // the element's path in the message
-	Name        string              `json:"name,omitempty"`
-	BIC         string              `json:"bic,omitempty"`
-	LEI         string              `json:"lei,omitempty"`
-	Account     string              `json:"account,omitempty"`
-	Country     string              `json:"country,omitempty"`
-	Address     []string            `json:"address,omitempty"`
-	Identifiers []PartyIdentifier   `json:"identifiers,omitempty"`
-	EntityType  string              `json:"entityType,omitempty"` // INDIVIDUAL, BUSINESS or "" (unknown)
+	Role        string            `json:"role"` // DEBTOR, CREDITOR, ULTIMATE_CREDITOR, DEBTOR_AGENT, …
+	Path        string            `json:"path"` // the element's path in the message
+	Name        string            `json:"name,omitempty"`
+	BIC         string            `json:"bic,omitempty"`
+	LEI         string            `json:"lei,omitempty"`
+	Account     string            `json:"account,omitempty"`
+	Country     string            `json:"country,omitempty"`
+	Address     []string          `json:"address,omitempty"`
+	Identifiers []PartyIdentifier `json:"identifiers,omitempty"`
+	EntityType  string            `json:"entityType,omitempty"` // INDIVIDUAL, BUSINESS or "" (unknown)
 	// ScreenedAs is the Party its sanctions hits carry: SENDER for the debtor, RECEIVER for the
 	// creditor (the sanctions engine screens those two from the transaction's own fields), the
 	// role for every other party.
