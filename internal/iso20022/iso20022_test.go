@@ -175,7 +175,7 @@ func TestParseValidatesAsTheSchema(t *testing.T) {
 		"bad currency":       {`<IntrBkSttlmAmt Ccy="NGN">250250.25</IntrBkSttlmAmt>`, `<IntrBkSttlmAmt Ccy="naira">250250.25</IntrBkSttlmAmt>`, tx2 + "/IntrBkSttlmAmt: Ccy \"naira\""},
 		"amount digits":      {`<IntrBkSttlmAmt Ccy="NGN">250250.25</IntrBkSttlmAmt>`, `<IntrBkSttlmAmt Ccy="NGN">1234567890123456789.25</IntrBkSttlmAmt>`, tx2 + "/IntrBkSttlmAmt:"},
 		"negative amount":    {`<IntrBkSttlmAmt Ccy="NGN">250250.25</IntrBkSttlmAmt>`, `<IntrBkSttlmAmt Ccy="NGN">-5</IntrBkSttlmAmt>`, tx2 + "/IntrBkSttlmAmt:"},
-		"out of order":       {"<ChrgBr>SLEV</ChrgBr>\n      <Dbtr><Nm>Chukwuemeka Adeyemi</Nm></Dbtr>", "<Dbtr><Nm>Chukwuemeka Adeyemi</Nm></Dbtr><ChrgBr>SLEV</ChrgBr>", tx2 + "/ChrgBr: required"},
+		"out of order":       {"<ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", "<Dbtr><Nm>X</Nm></Dbtr><ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", tx2 + "/ChrgBr: required"},
 		"unknown element":    {"<RmtInf><Ustrd>School fees</Ustrd></RmtInf>", "<RmtInf><Ustrd>School fees</Ustrd></RmtInf><Bogus/>", tx2 + "/Bogus: unexpected element"},
 		"too long":           {"<Nm>Ifeoma Eze</Nm>", "<Nm>" + strings.Repeat("x", 141) + "</Nm>", tx2 + "/Cdtr/Nm: must be 1 to 140"},
 		"NbOfTxs":            {"<NbOfTxs>2</NbOfTxs>", "<NbOfTxs>3</NbOfTxs>", "/Document/FIToFICstmrCdtTrf/GrpHdr/NbOfTxs: is 3 but the message holds 2"},
@@ -184,7 +184,7 @@ func TestParseValidatesAsTheSchema(t *testing.T) {
 		"bad UETR":           {"8a562c67-ca16-48ba-b074-65581be6f011", "not-a-uuid", "CdtTrfTxInf[1]/PmtId/UETR:"},
 		"bad date-time":      {"2026-12-01T09:30:00.000+01:00", "yesterday", "GrpHdr/CreDtTm:"},
 		"two choices":        {"<Purp><Cd>GDDS</Cd></Purp>", "<Purp><Cd>GDDS</Cd><Prtry>X</Prtry></Purp>", "CdtTrfTxInf[1]/Purp: must hold exactly one of Cd, Prtry"},
-		"repeated singleton": {"<ChrgBr>SLEV</ChrgBr>\n      <Dbtr><Nm>Chukwuemeka", "<ChrgBr>SLEV</ChrgBr><ChrgBr>SLEV</ChrgBr>\n      <Dbtr><Nm>Chukwuemeka", tx2 + "/ChrgBr[2]: occurs more than 1 time"},
+		"repeated singleton": {"<ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", "<ChrgBr>SLEV</ChrgBr><ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", tx2 + "/ChrgBr[2]: occurs more than 1 time"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
