@@ -256,10 +256,10 @@ func TestISO20022RefusesBadMessages(t *testing.T) {
 	for name, c := range map[string]struct {
 		body, field string
 	}{
-		"doctype":        {`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>`, "body"},
-		"missing cdtr":   {strings.Replace(good, "<Cdtr><Nm>Ifeoma Eze</Nm></Cdtr>", "", 1), "/Document/FIToFICstmrCdtTrf/CdtTrfTxInf[2]/Cdtr"},
-		"version":        {strings.Replace(good, "pacs.008.001.09", "pacs.008.001.12", 1), "/Document"},
-		"deep":           {`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09">` + strings.Repeat("<a>", 64) + strings.Repeat("</a>", 64) + `</Document>`, ""},
+		"doctype":      {`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>`, "body"},
+		"missing cdtr": {strings.Replace(good, "<Cdtr><Nm>Ifeoma Eze</Nm></Cdtr>", "", 1), "/Document/FIToFICstmrCdtTrf/CdtTrfTxInf[2]/Cdtr"},
+		"version":      {strings.Replace(good, "pacs.008.001.09", "pacs.008.001.12", 1), "/Document"},
+		"deep":         {`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09">` + strings.Repeat("<a>", 64) + strings.Repeat("</a>", 64) + `</Document>`, ""},
 	} {
 		t.Run(name, func(t *testing.T) {
 			res, raw := s.postXML(admin, c.body, nil)
