@@ -12,6 +12,6 @@
 // currency codes, amounts, dates), each error named by its path. Branches the mapping does not
 // read are accepted without their contents checked (documented as such).
 //
-// Core package: it imports screening, apperr and the standard library; never net/http, connect
+// Core package: it imports screening, rules, apperr, decimal and the standard library; never net/http, connect
 // or an adapter.
 package iso20022
