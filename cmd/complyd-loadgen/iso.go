@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"strings"
@@ -30,10 +31,34 @@ func isoSender(o options, c credential) (func(context.Context, *complydv1.Screen
 		if err != nil {
 			return false, err
 		}
-		if status == http.StatusOK {
-			return true, nil
+		if status != http.StatusOK {
+			return false, &statusError{status: status, body: string(b)}
 		}
-		return false, &statusError{status: status, body: string(b)}
+		// The message answers 200 whatever its transactions did: each item's error is counted
+		// as the rest mode counts the status it would have had (a duplicate as a 409, a shed
+		// screening as a 503), so that the two modes are compared on screenings stored.
+		var out struct {
+			Data struct {
+				Items []struct {
+					Error *struct {
+						Code string `json:"code"`
+					} `json:"error"`
+				} `json:"items"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(b, &out); err != nil || len(out.Data.Items) != 1 {
+			return false, &statusError{status: status, body: string(b)}
+		}
+		switch e := out.Data.Items[0].Error; {
+		case e == nil:
+			return true, nil
+		case e.Code == "DUPLICATE_EXTERNAL_ID":
+			return false, nil
+		case e.Code == "SERVICE_UNAVAILABLE" || e.Code == "RATE_LIMITED":
+			return false, &statusError{status: http.StatusServiceUnavailable, body: string(b)}
+		default:
+			return false, &statusError{status: http.StatusUnprocessableEntity, body: string(b)}
+		}
 	}, nil
 }
 
