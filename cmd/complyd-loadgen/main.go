@@ -59,7 +59,7 @@ func main() {
 	flag.StringVar(&o.dbURL, "db", "", "database URL for -seed (admin)")
 	flag.StringVar(&o.email, "email", "bench@bank.test", "BANK_ADMIN email")
 	flag.StringVar(&o.password, "password", "bench-password-1", "BANK_ADMIN password")
-	flag.StringVar(&o.proto, "proto", "grpc", "grpc (unary), grpc-stream (ScreenTransactionStream) or rest")
+	flag.StringVar(&o.proto, "proto", "grpc", "grpc (unary), grpc-stream (ScreenTransactionStream), rest, or iso (each screening as a pacs.008.001.09 over /api/v1/transactions/iso20022)")
 	flag.IntVar(&o.rate, "rate", 3000, "arrival rate, screenings per second")
 	flag.StringVar(&o.auth, "auth", "apikey", "credential of the screening calls: apikey (X-API-Key, what a bank core uses) or bearer (a user's access token)")
 	flag.DurationVar(&o.warmup, "warmup", 0, "unmeasured load at the target rate before the measured run (default none: a production system gets no warm-up)")
@@ -126,6 +126,12 @@ func run(o options) error {
 		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
 	case "rest":
 		send, err := restSender(o, cred)
+		if err != nil {
+			return err
+		}
+		driveFor = func(d time.Duration) (*result, error) { return drive(ctx, o, mix, send, d) }
+	case "iso":
+		send, err := isoSender(o, cred)
 		if err != nil {
 			return err
 		}

@@ -96,6 +96,11 @@ type rawConn struct {
 }
 
 func newRawClient(base string, c credential) (*rawClient, error) {
+	return newRawClientFor(base, c, screenPath, "application/json")
+}
+
+// newRawClientFor is newRawClient for another route and content type (the ISO 20022 mode).
+func newRawClientFor(base string, c credential, path, contentType string) (*rawClient, error) {
 	u, err := url.Parse(base)
 	if err != nil {
 		return nil, err
@@ -103,7 +108,7 @@ func newRawClient(base string, c credential) (*rawClient, error) {
 	if u.Scheme != "http" {
 		return nil, fmt.Errorf("-rest-client raw speaks plain HTTP only, not %q", u.Scheme)
 	}
-	head := "POST " + u.Path + screenPath + " HTTP/1.1\r\nHost: " + u.Host + "\r\nContent-Type: application/json\r\n" +
+	head := "POST " + u.Path + path + " HTTP/1.1\r\nHost: " + u.Host + "\r\nContent-Type: " + contentType + "\r\n" +
 		c.header + ": " + c.value + "\r\nContent-Length: "
 	return &rawClient{addr: u.Host, head: []byte(head)}, nil
 }

@@ -174,6 +174,7 @@ var permissions = map[string]access{
 	// may read the rules, since they explain verdicts).
 	complydv1connect.TransactionServiceScreenTransactionProcedure:      {roles: auth.Writers},
 	complydv1connect.TransactionServiceScreenTransactionsProcedure:     {roles: auth.Writers, perMessage: true},
+	complydv1connect.TransactionServiceScreenPaymentMessageProcedure:   {roles: auth.Writers, perMessage: true},
 	complydv1connect.TransactionServiceListTransactionsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.TransactionServiceGetTransactionProcedure:         {roles: auth.AnyRole},
 	complydv1connect.RuleServiceCreateRuleProcedure:                    {roles: auth.AdminOnly},

@@ -367,6 +367,7 @@ func (h *ScreeningHandler) GetTransaction(ctx context.Context, req *connect.Requ
 			SkipReason: b.SkipReason})
 	}
 	out.Verdict = v
+	out.PaymentMessage = paymentToProto(t.Payment, r)
 	return connect.NewResponse(out), nil
 }
 

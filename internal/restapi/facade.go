@@ -79,6 +79,7 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// Decide 201 before transcoding: vanguard rewrites the request's path to the procedure's.
 	_, createdPattern := f.created.Handler(r)
+	statusReport := wantsStatusReport(r)
 	rec := &recorder{header: http.Header{}}
 	f.transcoder.ServeHTTP(rec, r.WithContext(ctx))
 	if limited != nil {
@@ -120,6 +121,9 @@ func (f *Facade) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if createdPattern != "" {
 		st = http.StatusCreated
+	}
+	if statusReport && writeStatusReport(w, rec.body.Bytes()) {
+		return
 	}
 	body := bytes.TrimSpace(rec.body.Bytes())
 	if len(body) == 0 {

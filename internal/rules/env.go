@@ -36,6 +36,8 @@ var variables = []variable{
 	{"tx.ipAddress", cel.StringType, func(in *Input) ref.Val { return types.String(in.Tx.IPAddress) }},
 	{"tx.entityType", cel.StringType, func(in *Input) ref.Val { return types.String(in.Tx.EntityType) }},
 	{"tx.hour", cel.IntType, func(in *Input) ref.Val { return types.Int(in.Tx.Hour) }},
+	{"tx.remittance", cel.StringType, func(in *Input) ref.Val { return types.String(in.Tx.Remittance) }},
+	{"tx.purpose", cel.StringType, func(in *Input) ref.Val { return types.String(in.Tx.Purpose) }},
 	{"tx.metadata", cel.MapType(cel.StringType, cel.DynType), func(in *Input) ref.Val {
 		return types.DefaultTypeAdapter.NativeToValue(in.Tx.Metadata)
 	}},

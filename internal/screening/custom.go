@@ -106,6 +106,7 @@ func RuleInput(tx *Transaction, e *Enrichment) *rules.Input {
 			ReceiverName: tx.ReceiverName, ReceiverBankCode: tx.ReceiverBankCode, ReceiverCountry: tx.ReceiverCountry,
 			DeviceID: tx.DeviceID, IPAddress: tx.IPAddress, EntityType: tx.EntityType,
 			Hour: int64(tx.Timestamp.UTC().Hour()), Metadata: md,
+			Remittance: tx.remittanceText(), Purpose: tx.purposeCode(),
 		},
 		Ctx: rules.ContextInput{
 			AmountNgn: amt.StringFixed(2), AmountNgnKobo: toMinor(amt), FXMissing: missing,

@@ -92,14 +92,25 @@ func (d *DecisionEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enric
 	if cr := e.Countries; cr != nil {
 		callForAction, monitored = cr.CallForAction, cr.Monitored
 	}
-	switch c := tx.ReceiverCountry; {
+	c := tx.ReceiverCountry
+	// A payment message names more countries (its parties' and agents'): the riskiest decides.
+	for _, pc := range tx.Countries() {
+		if callForAction[pc] || (monitored[pc] && !callForAction[c]) {
+			c = pc
+		}
+	}
+	who := "receiver country"
+	if c != tx.ReceiverCountry {
+		who = "payment message party country"
+	}
+	switch {
 	case callForAction[c]:
 		b.trigger(TriggeredRule{ID: "HEUR-JURISDICTION", Name: "High-Risk Jurisdiction", RiskScore: 90, Outcome: rules.Block,
-			Details: fmt.Sprintf("receiver country %s is subject to a FATF call for action", c)},
+			Details: fmt.Sprintf("%s %s is subject to a FATF call for action", who, c)},
 			rules.ActionEnhancedDueDiligence, rules.ActionNotifyCompliance, rules.ActionCreateCase)
 	case monitored[c]:
 		b.trigger(TriggeredRule{ID: "HEUR-JURISDICTION", Name: "High-Risk Jurisdiction", RiskScore: 50, Outcome: rules.Review,
-			Details: fmt.Sprintf("receiver country %s is under FATF increased monitoring", c)},
+			Details: fmt.Sprintf("%s %s is under FATF increased monitoring", who, c)},
 			rules.ActionEnhancedDueDiligence, rules.ActionNotifyOfficer)
 	}
 	st := e.History.Amounts

@@ -86,6 +86,9 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 	// AML-005: foreign transfer.
 	if tx.Type == "INTERNATIONAL_TRANSFER" || (tx.ReceiverCountry != "" && tx.ReceiverCountry != "NG") {
 		fire(rules.AML005, fmt.Sprintf("type %s, receiver country %q", tx.Type, tx.ReceiverCountry))
+	} else if c := foreignCountry(tx); c != "" {
+		// A payment message's other parties and agents count too (an ultimate creditor abroad).
+		fire(rules.AML005, fmt.Sprintf("type %s, a party of the payment message is in %q", tx.Type, c))
 	}
 	// AML-006: dormant for 180 days or more before this transaction.
 	if days, ok := dormantDays(e.History.LastActivityAt, tx.Timestamp); ok && days >= rules.DormancyDays {
@@ -135,4 +138,14 @@ func dormantDays(last *time.Time, at time.Time) (int, bool) {
 		return 0, true
 	}
 	return int(d / (24 * time.Hour)), true
+}
+
+// foreignCountry returns the first country of tx's payment message parties that is not NG, or "".
+func foreignCountry(tx *Transaction) string {
+	for _, c := range tx.Countries() {
+		if c != "NG" {
+			return c
+		}
+	}
+	return ""
 }

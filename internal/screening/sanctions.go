@@ -94,12 +94,22 @@ func (s *SanctionsEngine) Inline() bool {
 // the sender's feed AML-004 in the Regulatory Compliance engine.
 func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
 	b := newVerdict(CategorySanctions)
-	parties := [2]struct {
+	type screened struct {
 		party, name, entityType string
 		keys                    []string
-	}{
+	}
+	parties := []screened{
 		{PartySender, tx.SenderName, tx.EntityType, subjectKeys(tx.SenderBVN, tx.SenderAccountNumber)},
 		{PartyReceiver, tx.ReceiverName, "", subjectKeys(tx.ReceiverBVN, tx.ReceiverAccountNumber)},
+	}
+	// A payment message's other parties and agents (payment.go): each by its name, and an
+	// agent by its BIC as well (a tenant list may name a bank by its BIC).
+	for _, p := range tx.extraParties() {
+		keys := subjectKeys(p.Account, p.BIC, p.LEI)
+		parties = append(parties, screened{p.ScreenedAs, p.Name, p.EntityType, keys})
+		if p.BIC != "" && p.BIC != p.Name {
+			parties = append(parties, screened{p.ScreenedAs, p.BIC, EntityBusiness, keys})
+		}
 	}
 	// A screener with no list to screen against (EngineUnavailable) still reports hits on the
 	// lists it has: a hit is a hit, but no hit is not a clean name, so the engine fails open then.

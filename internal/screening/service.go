@@ -349,3 +349,6 @@ func NewTransactionID() string { return uuid.Must(uuid.NewV7()).String() }
 
 // NewID returns prefix followed by 26 characters that sort by creation time (ids.New).
 func NewID(prefix string) string { return ids.New(prefix) }
+
+// Now is the service's clock (the status reports of payment messages are dated by it).
+func (s *Service) Now() time.Time { return s.d.Now() }

@@ -70,6 +70,10 @@ type Transaction struct {
 	EntityType string
 	// SenderRCNumber is metadata.senderRcNumber; set by Normalize.
 	SenderRCNumber string
+
+	// Payment is the ISO 20022 message the transaction came from (payment.go), nil for JSON
+	// screenings. Its extra parties are screened too; its account numbers need not be NUBANs.
+	Payment *Payment
 }
 
 // Normalize defaults the currency to NGN, upper-cases codes and enum values, and derives
@@ -106,6 +110,7 @@ var maxAmount = decimal.New(1, 18)
 
 var accountNumber = regexp.MustCompile(`^[0-9]{10}$`)
 var bvn = regexp.MustCompile(`^[0-9]{11}$`)
+var paymentAccount = regexp.MustCompile(`^[A-Za-z0-9]{1,34}$`)
 
 // Validate checks the request rules of service-spec.md 4.3 under the tenant's trust mode and
 // returns one VALIDATION_ERROR listing every bad field, or nil.
@@ -142,7 +147,13 @@ func (t *Transaction) Validate(trustMode string) error {
 	if len(t.Currency) != 3 {
 		add("currency", "must be an ISO 4217 code")
 	}
-	if !accountNumber.MatchString(t.SenderAccountNumber) {
+	switch {
+	case t.Payment != nil:
+		// An ISO 20022 account is an IBAN or any Othr/Id (Max34Text), a NUBAN or not.
+		if !paymentAccount.MatchString(t.SenderAccountNumber) {
+			add("senderAccountNumber", "must be 1 to 34 letters or digits")
+		}
+	case !accountNumber.MatchString(t.SenderAccountNumber):
 		add("senderAccountNumber", "must be 10 digits")
 	}
 	if t.SenderBVN != "" && !bvn.MatchString(t.SenderBVN) {

@@ -9,6 +9,7 @@ package complydv1
 import (
 	_ "buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	_ "google.golang.org/genproto/googleapis/api/annotations"
+	httpbody "google.golang.org/genproto/googleapis/api/httpbody"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	protoimpl "google.golang.org/protobuf/runtime/protoimpl"
 	structpb "google.golang.org/protobuf/types/known/structpb"
@@ -1363,9 +1364,12 @@ type Transaction struct {
 	// created_at: when it was screened.
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,24,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// verdict of the screening.
-	Verdict       *Verdict `protobuf:"bytes,25,opt,name=verdict,proto3" json:"verdict,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Verdict *Verdict `protobuf:"bytes,25,opt,name=verdict,proto3" json:"verdict,omitempty"`
+	// payment_message is the ISO 20022 message the transaction was screened from, with every
+	// party as the message named it; absent for JSON screenings (docs/iso20022.md).
+	PaymentMessage *PaymentMessage `protobuf:"bytes,26,opt,name=payment_message,json=paymentMessage,proto3" json:"payment_message,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *Transaction) Reset() {
@@ -1573,6 +1577,601 @@ func (x *Transaction) GetVerdict() *Verdict {
 	return nil
 }
 
+func (x *Transaction) GetPaymentMessage() *PaymentMessage {
+	if x != nil {
+		return x.PaymentMessage
+	}
+	return nil
+}
+
+// ScreenPaymentMessageRequest carries one ISO 20022 message.
+type ScreenPaymentMessageRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// message is the XML document (data; content_type is informational). Over /api/v1 it is the
+	// request body itself.
+	Message       *httpbody.HttpBody `protobuf:"bytes,1,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScreenPaymentMessageRequest) Reset() {
+	*x = ScreenPaymentMessageRequest{}
+	mi := &file_complyd_v1_screening_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScreenPaymentMessageRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScreenPaymentMessageRequest) ProtoMessage() {}
+
+func (x *ScreenPaymentMessageRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_screening_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScreenPaymentMessageRequest.ProtoReflect.Descriptor instead.
+func (*ScreenPaymentMessageRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ScreenPaymentMessageRequest) GetMessage() *httpbody.HttpBody {
+	if x != nil {
+		return x.Message
+	}
+	return nil
+}
+
+// ScreenPaymentMessageResponse answers a message: one item per credit transfer, in message
+// order, and the pacs.002 status report that answers them all.
+type ScreenPaymentMessageResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// message_type is the message definition read, e.g. "pacs.008.001.09".
+	MessageType string `protobuf:"bytes,1,opt,name=message_type,json=messageType,proto3" json:"message_type,omitempty"`
+	// message_id is the message's GrpHdr/MsgId.
+	MessageId string `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	// items, one per credit transfer (CdtTrfTxInf), in message order.
+	Items []*ScreenPaymentMessageItem `protobuf:"bytes,3,rep,name=items,proto3" json:"items,omitempty"`
+	// status_report is the pacs.002.001.10 (FIToFIPmtStsRpt) XML answering every transaction.
+	StatusReport  string `protobuf:"bytes,4,opt,name=status_report,json=statusReport,proto3" json:"status_report,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScreenPaymentMessageResponse) Reset() {
+	*x = ScreenPaymentMessageResponse{}
+	mi := &file_complyd_v1_screening_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScreenPaymentMessageResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScreenPaymentMessageResponse) ProtoMessage() {}
+
+func (x *ScreenPaymentMessageResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_screening_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScreenPaymentMessageResponse.ProtoReflect.Descriptor instead.
+func (*ScreenPaymentMessageResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ScreenPaymentMessageResponse) GetMessageType() string {
+	if x != nil {
+		return x.MessageType
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageResponse) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageResponse) GetItems() []*ScreenPaymentMessageItem {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+func (x *ScreenPaymentMessageResponse) GetStatusReport() string {
+	if x != nil {
+		return x.StatusReport
+	}
+	return ""
+}
+
+// ScreenPaymentMessageItem is one credit transfer's answer.
+type ScreenPaymentMessageItem struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// external_id the transaction was screened under (its EndToEndId).
+	ExternalId string `protobuf:"bytes,1,opt,name=external_id,json=externalId,proto3" json:"external_id,omitempty"`
+	// end_to_end_id, instruction_id, tx_id and uetr of the transaction, as the message gave them.
+	EndToEndId string `protobuf:"bytes,2,opt,name=end_to_end_id,json=endToEndId,proto3" json:"end_to_end_id,omitempty"`
+	// instruction_id (PmtId/InstrId), or empty.
+	InstructionId string `protobuf:"bytes,3,opt,name=instruction_id,json=instructionId,proto3" json:"instruction_id,omitempty"`
+	// tx_id (PmtId/TxId), or empty.
+	TxId string `protobuf:"bytes,4,opt,name=tx_id,json=txId,proto3" json:"tx_id,omitempty"`
+	// uetr (PmtId/UETR), or empty.
+	Uetr string `protobuf:"bytes,5,opt,name=uetr,proto3" json:"uetr,omitempty"`
+	// status is the pacs.002 TxSts: ACCP (APPROVE), PDNG (REVIEW, ESCALATE) or RJCT (BLOCK, or
+	// not screened).
+	Status string `protobuf:"bytes,6,opt,name=status,proto3" json:"status,omitempty"`
+	// status_reason is the ExternalStatusReason1Code of a RJCT (RR04 for BLOCK, NARR when not
+	// screened), or empty.
+	StatusReason string `protobuf:"bytes,7,opt,name=status_reason,json=statusReason,proto3" json:"status_reason,omitempty"`
+	// result when screened now.
+	Result *ScreeningResult `protobuf:"bytes,8,opt,name=result,proto3" json:"result,omitempty"`
+	// error when not (DUPLICATE_EXTERNAL_ID with the original verdict in data: the status is the
+	// original one).
+	Error         *ErrorInfo `protobuf:"bytes,9,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ScreenPaymentMessageItem) Reset() {
+	*x = ScreenPaymentMessageItem{}
+	mi := &file_complyd_v1_screening_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ScreenPaymentMessageItem) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ScreenPaymentMessageItem) ProtoMessage() {}
+
+func (x *ScreenPaymentMessageItem) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_screening_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ScreenPaymentMessageItem.ProtoReflect.Descriptor instead.
+func (*ScreenPaymentMessageItem) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *ScreenPaymentMessageItem) GetExternalId() string {
+	if x != nil {
+		return x.ExternalId
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetEndToEndId() string {
+	if x != nil {
+		return x.EndToEndId
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetInstructionId() string {
+	if x != nil {
+		return x.InstructionId
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetTxId() string {
+	if x != nil {
+		return x.TxId
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetUetr() string {
+	if x != nil {
+		return x.Uetr
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetStatusReason() string {
+	if x != nil {
+		return x.StatusReason
+	}
+	return ""
+}
+
+func (x *ScreenPaymentMessageItem) GetResult() *ScreeningResult {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *ScreenPaymentMessageItem) GetError() *ErrorInfo {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
+// PaymentMessage is the ISO 20022 message a stored transaction came from.
+type PaymentMessage struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// message_type, e.g. "pacs.008.001.09".
+	MessageType string `protobuf:"bytes,1,opt,name=message_type,json=messageType,proto3" json:"message_type,omitempty"`
+	// message_id (GrpHdr/MsgId).
+	MessageId string `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	// payment_information_id (pain.001 PmtInf/PmtInfId), or empty.
+	PaymentInformationId string `protobuf:"bytes,3,opt,name=payment_information_id,json=paymentInformationId,proto3" json:"payment_information_id,omitempty"`
+	// end_to_end_id (PmtId/EndToEndId).
+	EndToEndId string `protobuf:"bytes,4,opt,name=end_to_end_id,json=endToEndId,proto3" json:"end_to_end_id,omitempty"`
+	// instruction_id (PmtId/InstrId), or empty.
+	InstructionId string `protobuf:"bytes,5,opt,name=instruction_id,json=instructionId,proto3" json:"instruction_id,omitempty"`
+	// tx_id (PmtId/TxId), or empty.
+	TxId string `protobuf:"bytes,6,opt,name=tx_id,json=txId,proto3" json:"tx_id,omitempty"`
+	// uetr (PmtId/UETR), or empty.
+	Uetr string `protobuf:"bytes,7,opt,name=uetr,proto3" json:"uetr,omitempty"`
+	// amount as the message wrote it, decimal text.
+	Amount string `protobuf:"bytes,8,opt,name=amount,proto3" json:"amount,omitempty"`
+	// currency (the amount's Ccy).
+	Currency string `protobuf:"bytes,9,opt,name=currency,proto3" json:"currency,omitempty"`
+	// purpose code (Purp/Cd, or Purp/Prtry), or empty.
+	Purpose string `protobuf:"bytes,10,opt,name=purpose,proto3" json:"purpose,omitempty"`
+	// remittance lines: each Ustrd, and the references of each Strd.
+	Remittance []string `protobuf:"bytes,11,rep,name=remittance,proto3" json:"remittance,omitempty"`
+	// parties in message order: debtor, creditor, ultimate parties, initiating party, agents.
+	Parties       []*PaymentParty `protobuf:"bytes,12,rep,name=parties,proto3" json:"parties,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PaymentMessage) Reset() {
+	*x = PaymentMessage{}
+	mi := &file_complyd_v1_screening_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PaymentMessage) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PaymentMessage) ProtoMessage() {}
+
+func (x *PaymentMessage) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_screening_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PaymentMessage.ProtoReflect.Descriptor instead.
+func (*PaymentMessage) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *PaymentMessage) GetMessageType() string {
+	if x != nil {
+		return x.MessageType
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetPaymentInformationId() string {
+	if x != nil {
+		return x.PaymentInformationId
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetEndToEndId() string {
+	if x != nil {
+		return x.EndToEndId
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetInstructionId() string {
+	if x != nil {
+		return x.InstructionId
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetTxId() string {
+	if x != nil {
+		return x.TxId
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetUetr() string {
+	if x != nil {
+		return x.Uetr
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetAmount() string {
+	if x != nil {
+		return x.Amount
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetPurpose() string {
+	if x != nil {
+		return x.Purpose
+	}
+	return ""
+}
+
+func (x *PaymentMessage) GetRemittance() []string {
+	if x != nil {
+		return x.Remittance
+	}
+	return nil
+}
+
+func (x *PaymentMessage) GetParties() []*PaymentParty {
+	if x != nil {
+		return x.Parties
+	}
+	return nil
+}
+
+// PaymentParty is one party or agent of a payment message.
+type PaymentParty struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// role: DEBTOR, CREDITOR, ULTIMATE_DEBTOR, ULTIMATE_CREDITOR, INITIATING_PARTY, DEBTOR_AGENT,
+	// CREDITOR_AGENT, INTERMEDIARY_AGENT_1..3, INSTRUCTING_AGENT, INSTRUCTED_AGENT.
+	Role string `protobuf:"bytes,1,opt,name=role,proto3" json:"role,omitempty"`
+	// path of the party's element in the message, e.g. /Document/FIToFICstmrCdtTrf/CdtTrfTxInf[1]/UltmtCdtr.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// name (Nm), or empty.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// bic (BICFI or AnyBIC), or empty.
+	Bic string `protobuf:"bytes,4,opt,name=bic,proto3" json:"bic,omitempty"`
+	// lei, or empty.
+	Lei string `protobuf:"bytes,5,opt,name=lei,proto3" json:"lei,omitempty"`
+	// account (IBAN or Othr/Id of the party's account), or empty.
+	Account string `protobuf:"bytes,6,opt,name=account,proto3" json:"account,omitempty"`
+	// country: the address's Ctry, else CtryOfRes, else the BIC's country; empty when none.
+	Country string `protobuf:"bytes,7,opt,name=country,proto3" json:"country,omitempty"`
+	// address lines as the message gave them (structured parts joined, then AdrLine).
+	Address []string `protobuf:"bytes,8,rep,name=address,proto3" json:"address,omitempty"`
+	// identifiers: every Othr (with its scheme, e.g. BVN), and clearing system member ids.
+	Identifiers []*PaymentPartyIdentifier `protobuf:"bytes,9,rep,name=identifiers,proto3" json:"identifiers,omitempty"`
+	// screened_as is the party label its sanctions hits carry (SENDER, RECEIVER or the role).
+	ScreenedAs string `protobuf:"bytes,10,opt,name=screened_as,json=screenedAs,proto3" json:"screened_as,omitempty"`
+	// hit: a list entry matched this party's name or BIC in this screening.
+	Hit           bool `protobuf:"varint,11,opt,name=hit,proto3" json:"hit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PaymentParty) Reset() {
+	*x = PaymentParty{}
+	mi := &file_complyd_v1_screening_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PaymentParty) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PaymentParty) ProtoMessage() {}
+
+func (x *PaymentParty) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_screening_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PaymentParty.ProtoReflect.Descriptor instead.
+func (*PaymentParty) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *PaymentParty) GetRole() string {
+	if x != nil {
+		return x.Role
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetBic() string {
+	if x != nil {
+		return x.Bic
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetLei() string {
+	if x != nil {
+		return x.Lei
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetAccount() string {
+	if x != nil {
+		return x.Account
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetCountry() string {
+	if x != nil {
+		return x.Country
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetAddress() []string {
+	if x != nil {
+		return x.Address
+	}
+	return nil
+}
+
+func (x *PaymentParty) GetIdentifiers() []*PaymentPartyIdentifier {
+	if x != nil {
+		return x.Identifiers
+	}
+	return nil
+}
+
+func (x *PaymentParty) GetScreenedAs() string {
+	if x != nil {
+		return x.ScreenedAs
+	}
+	return ""
+}
+
+func (x *PaymentParty) GetHit() bool {
+	if x != nil {
+		return x.Hit
+	}
+	return false
+}
+
+// PaymentPartyIdentifier is one identifier of a party.
+type PaymentPartyIdentifier struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id as given.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// scheme: the SchmeNm's Cd or Prtry (e.g. BVN, NIDN, TXID), or the clearing system.
+	Scheme string `protobuf:"bytes,2,opt,name=scheme,proto3" json:"scheme,omitempty"`
+	// issuer (Issr), or empty.
+	Issuer        string `protobuf:"bytes,3,opt,name=issuer,proto3" json:"issuer,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PaymentPartyIdentifier) Reset() {
+	*x = PaymentPartyIdentifier{}
+	mi := &file_complyd_v1_screening_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PaymentPartyIdentifier) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PaymentPartyIdentifier) ProtoMessage() {}
+
+func (x *PaymentPartyIdentifier) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_screening_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PaymentPartyIdentifier.ProtoReflect.Descriptor instead.
+func (*PaymentPartyIdentifier) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *PaymentPartyIdentifier) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PaymentPartyIdentifier) GetScheme() string {
+	if x != nil {
+		return x.Scheme
+	}
+	return ""
+}
+
+func (x *PaymentPartyIdentifier) GetIssuer() string {
+	if x != nil {
+		return x.Issuer
+	}
+	return ""
+}
+
 // Verdict is a stored verdict.
 type Verdict struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1604,7 +2203,7 @@ type Verdict struct {
 
 func (x *Verdict) Reset() {
 	*x = Verdict{}
-	mi := &file_complyd_v1_screening_proto_msgTypes[13]
+	mi := &file_complyd_v1_screening_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1616,7 +2215,7 @@ func (x *Verdict) String() string {
 func (*Verdict) ProtoMessage() {}
 
 func (x *Verdict) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_screening_proto_msgTypes[13]
+	mi := &file_complyd_v1_screening_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1629,7 +2228,7 @@ func (x *Verdict) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Verdict.ProtoReflect.Descriptor instead.
 func (*Verdict) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Verdict) GetId() string {
@@ -1734,7 +2333,7 @@ type EngineVerdict struct {
 
 func (x *EngineVerdict) Reset() {
 	*x = EngineVerdict{}
-	mi := &file_complyd_v1_screening_proto_msgTypes[14]
+	mi := &file_complyd_v1_screening_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1746,7 +2345,7 @@ func (x *EngineVerdict) String() string {
 func (*EngineVerdict) ProtoMessage() {}
 
 func (x *EngineVerdict) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_screening_proto_msgTypes[14]
+	mi := &file_complyd_v1_screening_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1759,7 +2358,7 @@ func (x *EngineVerdict) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EngineVerdict.ProtoReflect.Descriptor instead.
 func (*EngineVerdict) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_screening_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *EngineVerdict) GetEngineName() string {
@@ -1823,7 +2422,7 @@ var File_complyd_v1_screening_proto protoreflect.FileDescriptor
 const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"\x1acomplyd/v1/screening.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x15complyd/v1/case.proto\x1a\x17complyd/v1/common.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xab'\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x15complyd/v1/case.proto\x1a\x17complyd/v1/common.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x19google/api/httpbody.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xab'\n" +
 	"\x18ScreenTransactionRequest\x12+\n" +
 	"\vexternal_id\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\x80\x01R\n" +
@@ -1989,8 +2588,7 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
 	"totalPages\"1\n" +
 	"\x15GetTransactionRequest\x12\x18\n" +
-	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\x02id\"\xdc\n" +
-	"\n" +
+	"\x02id\x18\x01 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01R\x02id\"\xa1\v\n" +
 	"\vTransaction\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\ttenant_id\x18\x02 \x01(\tR\btenantId\x12\x1f\n" +
@@ -2022,7 +2620,64 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\bmetadata\x18\x17 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x129\n" +
 	"\n" +
 	"created_at\x18\x18 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12-\n" +
-	"\averdict\x18\x19 \x01(\v2\x13.complyd.v1.VerdictR\averdict\"\xe4\x03\n" +
+	"\averdict\x18\x19 \x01(\v2\x13.complyd.v1.VerdictR\averdict\x12C\n" +
+	"\x0fpayment_message\x18\x1a \x01(\v2\x1a.complyd.v1.PaymentMessageR\x0epaymentMessage\"U\n" +
+	"\x1bScreenPaymentMessageRequest\x126\n" +
+	"\amessage\x18\x01 \x01(\v2\x14.google.api.HttpBodyB\x06\xbaH\x03\xc8\x01\x01R\amessage\"\xc1\x01\n" +
+	"\x1cScreenPaymentMessageResponse\x12!\n" +
+	"\fmessage_type\x18\x01 \x01(\tR\vmessageType\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x02 \x01(\tR\tmessageId\x12:\n" +
+	"\x05items\x18\x03 \x03(\v2$.complyd.v1.ScreenPaymentMessageItemR\x05items\x12#\n" +
+	"\rstatus_report\x18\x04 \x01(\tR\fstatusReport\"\xcd\x02\n" +
+	"\x18ScreenPaymentMessageItem\x12\x1f\n" +
+	"\vexternal_id\x18\x01 \x01(\tR\n" +
+	"externalId\x12!\n" +
+	"\rend_to_end_id\x18\x02 \x01(\tR\n" +
+	"endToEndId\x12%\n" +
+	"\x0einstruction_id\x18\x03 \x01(\tR\rinstructionId\x12\x13\n" +
+	"\x05tx_id\x18\x04 \x01(\tR\x04txId\x12\x12\n" +
+	"\x04uetr\x18\x05 \x01(\tR\x04uetr\x12\x16\n" +
+	"\x06status\x18\x06 \x01(\tR\x06status\x12#\n" +
+	"\rstatus_reason\x18\a \x01(\tR\fstatusReason\x123\n" +
+	"\x06result\x18\b \x01(\v2\x1b.complyd.v1.ScreeningResultR\x06result\x12+\n" +
+	"\x05error\x18\t \x01(\v2\x15.complyd.v1.ErrorInfoR\x05error\"\x9d\x03\n" +
+	"\x0ePaymentMessage\x12!\n" +
+	"\fmessage_type\x18\x01 \x01(\tR\vmessageType\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x02 \x01(\tR\tmessageId\x124\n" +
+	"\x16payment_information_id\x18\x03 \x01(\tR\x14paymentInformationId\x12!\n" +
+	"\rend_to_end_id\x18\x04 \x01(\tR\n" +
+	"endToEndId\x12%\n" +
+	"\x0einstruction_id\x18\x05 \x01(\tR\rinstructionId\x12\x13\n" +
+	"\x05tx_id\x18\x06 \x01(\tR\x04txId\x12\x12\n" +
+	"\x04uetr\x18\a \x01(\tR\x04uetr\x12\x16\n" +
+	"\x06amount\x18\b \x01(\tR\x06amount\x12\x1a\n" +
+	"\bcurrency\x18\t \x01(\tR\bcurrency\x12\x18\n" +
+	"\apurpose\x18\n" +
+	" \x01(\tR\apurpose\x12\x1e\n" +
+	"\n" +
+	"remittance\x18\v \x03(\tR\n" +
+	"remittance\x122\n" +
+	"\aparties\x18\f \x03(\v2\x18.complyd.v1.PaymentPartyR\aparties\"\xb5\x02\n" +
+	"\fPaymentParty\x12\x12\n" +
+	"\x04role\x18\x01 \x01(\tR\x04role\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x10\n" +
+	"\x03bic\x18\x04 \x01(\tR\x03bic\x12\x10\n" +
+	"\x03lei\x18\x05 \x01(\tR\x03lei\x12\x18\n" +
+	"\aaccount\x18\x06 \x01(\tR\aaccount\x12\x18\n" +
+	"\acountry\x18\a \x01(\tR\acountry\x12\x18\n" +
+	"\aaddress\x18\b \x03(\tR\aaddress\x12D\n" +
+	"\videntifiers\x18\t \x03(\v2\".complyd.v1.PaymentPartyIdentifierR\videntifiers\x12\x1f\n" +
+	"\vscreened_as\x18\n" +
+	" \x01(\tR\n" +
+	"screenedAs\x12\x10\n" +
+	"\x03hit\x18\v \x01(\bR\x03hit\"X\n" +
+	"\x16PaymentPartyIdentifier\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
+	"\x06scheme\x18\x02 \x01(\tR\x06scheme\x12\x16\n" +
+	"\x06issuer\x18\x03 \x01(\tR\x06issuer\"\xe4\x03\n" +
 	"\aVerdict\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12%\n" +
 	"\x0etransaction_id\x18\x02 \x01(\tR\rtransactionId\x12\x18\n" +
@@ -2048,13 +2703,14 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x02fx\x18\x06 \x01(\v2\x18.complyd.v1.FxConversionR\x02fx\x12\x18\n" +
 	"\askipped\x18\a \x01(\bR\askipped\x12=\n" +
 	"\vskip_reason\x18\b \x01(\v2\x1c.google.protobuf.StringValueR\n" +
-	"skipReason2\xff\x04\n" +
+	"skipReason2\x9b\x06\n" +
 	"\x12TransactionService\x12~\n" +
 	"\x11ScreenTransaction\x12$.complyd.v1.ScreenTransactionRequest\x1a\x1b.complyd.v1.ScreeningResult\"&\x82\xd3\xe4\x93\x02 :\x01*\"\x1b/api/v1/transactions/screen\x12\x91\x01\n" +
 	"\x12ScreenTransactions\x12%.complyd.v1.ScreenTransactionsRequest\x1a&.complyd.v1.ScreenTransactionsResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/api/v1/transactions/screen-batch\x12g\n" +
 	"\x17ScreenTransactionStream\x12$.complyd.v1.ScreenTransactionRequest\x1a\".complyd.v1.ScreenTransactionsItem(\x010\x01\x12{\n" +
 	"\x10ListTransactions\x12#.complyd.v1.ListTransactionsRequest\x1a$.complyd.v1.ListTransactionsResponse\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/api/v1/transactions\x12o\n" +
-	"\x0eGetTransaction\x12!.complyd.v1.GetTransactionRequest\x1a\x17.complyd.v1.Transaction\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/api/v1/transactions/{id}B>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\x0eGetTransaction\x12!.complyd.v1.GetTransactionRequest\x1a\x17.complyd.v1.Transaction\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/api/v1/transactions/{id}\x12\x99\x01\n" +
+	"\x14ScreenPaymentMessage\x12'.complyd.v1.ScreenPaymentMessageRequest\x1a(.complyd.v1.ScreenPaymentMessageResponse\".\x82\xd3\xe4\x93\x02(:\amessage\"\x1d/api/v1/transactions/iso20022B>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_screening_proto_rawDescOnce sync.Once
@@ -2068,93 +2724,109 @@ func file_complyd_v1_screening_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_screening_proto_rawDescData
 }
 
-var file_complyd_v1_screening_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_complyd_v1_screening_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_complyd_v1_screening_proto_goTypes = []any{
-	(*ScreenTransactionRequest)(nil),   // 0: complyd.v1.ScreenTransactionRequest
-	(*ScreeningResult)(nil),            // 1: complyd.v1.ScreeningResult
-	(*RiskBreakdown)(nil),              // 2: complyd.v1.RiskBreakdown
-	(*FxConversion)(nil),               // 3: complyd.v1.FxConversion
-	(*TriggeredRule)(nil),              // 4: complyd.v1.TriggeredRule
-	(*ScreenTransactionsRequest)(nil),  // 5: complyd.v1.ScreenTransactionsRequest
-	(*ScreenTransactionsItem)(nil),     // 6: complyd.v1.ScreenTransactionsItem
-	(*ScreenTransactionsResponse)(nil), // 7: complyd.v1.ScreenTransactionsResponse
-	(*ListTransactionsRequest)(nil),    // 8: complyd.v1.ListTransactionsRequest
-	(*TransactionListItem)(nil),        // 9: complyd.v1.TransactionListItem
-	(*ListTransactionsResponse)(nil),   // 10: complyd.v1.ListTransactionsResponse
-	(*GetTransactionRequest)(nil),      // 11: complyd.v1.GetTransactionRequest
-	(*Transaction)(nil),                // 12: complyd.v1.Transaction
-	(*Verdict)(nil),                    // 13: complyd.v1.Verdict
-	(*EngineVerdict)(nil),              // 14: complyd.v1.EngineVerdict
-	(*structpb.Struct)(nil),            // 15: google.protobuf.Struct
-	(*wrapperspb.StringValue)(nil),     // 16: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),      // 17: google.protobuf.Timestamp
-	(*ErrorInfo)(nil),                  // 18: complyd.v1.ErrorInfo
-	(*VerdictSummary)(nil),             // 19: complyd.v1.VerdictSummary
-	(*wrapperspb.DoubleValue)(nil),     // 20: google.protobuf.DoubleValue
+	(*ScreenTransactionRequest)(nil),     // 0: complyd.v1.ScreenTransactionRequest
+	(*ScreeningResult)(nil),              // 1: complyd.v1.ScreeningResult
+	(*RiskBreakdown)(nil),                // 2: complyd.v1.RiskBreakdown
+	(*FxConversion)(nil),                 // 3: complyd.v1.FxConversion
+	(*TriggeredRule)(nil),                // 4: complyd.v1.TriggeredRule
+	(*ScreenTransactionsRequest)(nil),    // 5: complyd.v1.ScreenTransactionsRequest
+	(*ScreenTransactionsItem)(nil),       // 6: complyd.v1.ScreenTransactionsItem
+	(*ScreenTransactionsResponse)(nil),   // 7: complyd.v1.ScreenTransactionsResponse
+	(*ListTransactionsRequest)(nil),      // 8: complyd.v1.ListTransactionsRequest
+	(*TransactionListItem)(nil),          // 9: complyd.v1.TransactionListItem
+	(*ListTransactionsResponse)(nil),     // 10: complyd.v1.ListTransactionsResponse
+	(*GetTransactionRequest)(nil),        // 11: complyd.v1.GetTransactionRequest
+	(*Transaction)(nil),                  // 12: complyd.v1.Transaction
+	(*ScreenPaymentMessageRequest)(nil),  // 13: complyd.v1.ScreenPaymentMessageRequest
+	(*ScreenPaymentMessageResponse)(nil), // 14: complyd.v1.ScreenPaymentMessageResponse
+	(*ScreenPaymentMessageItem)(nil),     // 15: complyd.v1.ScreenPaymentMessageItem
+	(*PaymentMessage)(nil),               // 16: complyd.v1.PaymentMessage
+	(*PaymentParty)(nil),                 // 17: complyd.v1.PaymentParty
+	(*PaymentPartyIdentifier)(nil),       // 18: complyd.v1.PaymentPartyIdentifier
+	(*Verdict)(nil),                      // 19: complyd.v1.Verdict
+	(*EngineVerdict)(nil),                // 20: complyd.v1.EngineVerdict
+	(*structpb.Struct)(nil),              // 21: google.protobuf.Struct
+	(*wrapperspb.StringValue)(nil),       // 22: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),        // 23: google.protobuf.Timestamp
+	(*ErrorInfo)(nil),                    // 24: complyd.v1.ErrorInfo
+	(*VerdictSummary)(nil),               // 25: complyd.v1.VerdictSummary
+	(*wrapperspb.DoubleValue)(nil),       // 26: google.protobuf.DoubleValue
+	(*httpbody.HttpBody)(nil),            // 27: google.api.HttpBody
 }
 var file_complyd_v1_screening_proto_depIdxs = []int32{
-	15, // 0: complyd.v1.ScreenTransactionRequest.metadata:type_name -> google.protobuf.Struct
+	21, // 0: complyd.v1.ScreenTransactionRequest.metadata:type_name -> google.protobuf.Struct
 	2,  // 1: complyd.v1.ScreeningResult.risk_breakdown:type_name -> complyd.v1.RiskBreakdown
 	4,  // 2: complyd.v1.ScreeningResult.triggered_rules:type_name -> complyd.v1.TriggeredRule
-	16, // 3: complyd.v1.ScreeningResult.case_id:type_name -> google.protobuf.StringValue
+	22, // 3: complyd.v1.ScreeningResult.case_id:type_name -> google.protobuf.StringValue
 	3,  // 4: complyd.v1.RiskBreakdown.fx:type_name -> complyd.v1.FxConversion
-	16, // 5: complyd.v1.RiskBreakdown.skip_reason:type_name -> google.protobuf.StringValue
-	17, // 6: complyd.v1.FxConversion.rate_updated_at:type_name -> google.protobuf.Timestamp
-	16, // 7: complyd.v1.TriggeredRule.kyc_source:type_name -> google.protobuf.StringValue
-	16, // 8: complyd.v1.TriggeredRule.kyc_external_ref:type_name -> google.protobuf.StringValue
+	22, // 5: complyd.v1.RiskBreakdown.skip_reason:type_name -> google.protobuf.StringValue
+	23, // 6: complyd.v1.FxConversion.rate_updated_at:type_name -> google.protobuf.Timestamp
+	22, // 7: complyd.v1.TriggeredRule.kyc_source:type_name -> google.protobuf.StringValue
+	22, // 8: complyd.v1.TriggeredRule.kyc_external_ref:type_name -> google.protobuf.StringValue
 	0,  // 9: complyd.v1.ScreenTransactionsRequest.transactions:type_name -> complyd.v1.ScreenTransactionRequest
 	1,  // 10: complyd.v1.ScreenTransactionsItem.result:type_name -> complyd.v1.ScreeningResult
-	18, // 11: complyd.v1.ScreenTransactionsItem.error:type_name -> complyd.v1.ErrorInfo
+	24, // 11: complyd.v1.ScreenTransactionsItem.error:type_name -> complyd.v1.ErrorInfo
 	6,  // 12: complyd.v1.ScreenTransactionsResponse.items:type_name -> complyd.v1.ScreenTransactionsItem
-	17, // 13: complyd.v1.ListTransactionsRequest.from:type_name -> google.protobuf.Timestamp
-	17, // 14: complyd.v1.ListTransactionsRequest.to:type_name -> google.protobuf.Timestamp
-	16, // 15: complyd.v1.TransactionListItem.sender_account_number:type_name -> google.protobuf.StringValue
-	16, // 16: complyd.v1.TransactionListItem.sender_name:type_name -> google.protobuf.StringValue
-	16, // 17: complyd.v1.TransactionListItem.receiver_name:type_name -> google.protobuf.StringValue
-	16, // 18: complyd.v1.TransactionListItem.receiver_country:type_name -> google.protobuf.StringValue
-	17, // 19: complyd.v1.TransactionListItem.transaction_timestamp:type_name -> google.protobuf.Timestamp
-	19, // 20: complyd.v1.TransactionListItem.verdict:type_name -> complyd.v1.VerdictSummary
-	17, // 21: complyd.v1.TransactionListItem.created_at:type_name -> google.protobuf.Timestamp
+	23, // 13: complyd.v1.ListTransactionsRequest.from:type_name -> google.protobuf.Timestamp
+	23, // 14: complyd.v1.ListTransactionsRequest.to:type_name -> google.protobuf.Timestamp
+	22, // 15: complyd.v1.TransactionListItem.sender_account_number:type_name -> google.protobuf.StringValue
+	22, // 16: complyd.v1.TransactionListItem.sender_name:type_name -> google.protobuf.StringValue
+	22, // 17: complyd.v1.TransactionListItem.receiver_name:type_name -> google.protobuf.StringValue
+	22, // 18: complyd.v1.TransactionListItem.receiver_country:type_name -> google.protobuf.StringValue
+	23, // 19: complyd.v1.TransactionListItem.transaction_timestamp:type_name -> google.protobuf.Timestamp
+	25, // 20: complyd.v1.TransactionListItem.verdict:type_name -> complyd.v1.VerdictSummary
+	23, // 21: complyd.v1.TransactionListItem.created_at:type_name -> google.protobuf.Timestamp
 	9,  // 22: complyd.v1.ListTransactionsResponse.items:type_name -> complyd.v1.TransactionListItem
-	16, // 23: complyd.v1.Transaction.sender_account_number:type_name -> google.protobuf.StringValue
-	16, // 24: complyd.v1.Transaction.sender_bvn:type_name -> google.protobuf.StringValue
-	16, // 25: complyd.v1.Transaction.sender_name:type_name -> google.protobuf.StringValue
-	16, // 26: complyd.v1.Transaction.sender_bank_code:type_name -> google.protobuf.StringValue
-	16, // 27: complyd.v1.Transaction.receiver_account_number:type_name -> google.protobuf.StringValue
-	16, // 28: complyd.v1.Transaction.receiver_bvn:type_name -> google.protobuf.StringValue
-	16, // 29: complyd.v1.Transaction.receiver_name:type_name -> google.protobuf.StringValue
-	16, // 30: complyd.v1.Transaction.receiver_bank_code:type_name -> google.protobuf.StringValue
-	16, // 31: complyd.v1.Transaction.receiver_country:type_name -> google.protobuf.StringValue
-	16, // 32: complyd.v1.Transaction.narration:type_name -> google.protobuf.StringValue
-	16, // 33: complyd.v1.Transaction.device_id:type_name -> google.protobuf.StringValue
-	16, // 34: complyd.v1.Transaction.ip_address:type_name -> google.protobuf.StringValue
-	20, // 35: complyd.v1.Transaction.latitude:type_name -> google.protobuf.DoubleValue
-	20, // 36: complyd.v1.Transaction.longitude:type_name -> google.protobuf.DoubleValue
-	17, // 37: complyd.v1.Transaction.transaction_timestamp:type_name -> google.protobuf.Timestamp
-	15, // 38: complyd.v1.Transaction.metadata:type_name -> google.protobuf.Struct
-	17, // 39: complyd.v1.Transaction.created_at:type_name -> google.protobuf.Timestamp
-	13, // 40: complyd.v1.Transaction.verdict:type_name -> complyd.v1.Verdict
-	14, // 41: complyd.v1.Verdict.engine_verdicts:type_name -> complyd.v1.EngineVerdict
-	17, // 42: complyd.v1.Verdict.processed_at:type_name -> google.protobuf.Timestamp
-	4,  // 43: complyd.v1.Verdict.triggered_rules:type_name -> complyd.v1.TriggeredRule
-	16, // 44: complyd.v1.Verdict.case_id:type_name -> google.protobuf.StringValue
-	3,  // 45: complyd.v1.EngineVerdict.fx:type_name -> complyd.v1.FxConversion
-	16, // 46: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
-	0,  // 47: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
-	5,  // 48: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
-	0,  // 49: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
-	8,  // 50: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
-	11, // 51: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
-	1,  // 52: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
-	7,  // 53: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
-	6,  // 54: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
-	10, // 55: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
-	12, // 56: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
-	52, // [52:57] is the sub-list for method output_type
-	47, // [47:52] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	22, // 23: complyd.v1.Transaction.sender_account_number:type_name -> google.protobuf.StringValue
+	22, // 24: complyd.v1.Transaction.sender_bvn:type_name -> google.protobuf.StringValue
+	22, // 25: complyd.v1.Transaction.sender_name:type_name -> google.protobuf.StringValue
+	22, // 26: complyd.v1.Transaction.sender_bank_code:type_name -> google.protobuf.StringValue
+	22, // 27: complyd.v1.Transaction.receiver_account_number:type_name -> google.protobuf.StringValue
+	22, // 28: complyd.v1.Transaction.receiver_bvn:type_name -> google.protobuf.StringValue
+	22, // 29: complyd.v1.Transaction.receiver_name:type_name -> google.protobuf.StringValue
+	22, // 30: complyd.v1.Transaction.receiver_bank_code:type_name -> google.protobuf.StringValue
+	22, // 31: complyd.v1.Transaction.receiver_country:type_name -> google.protobuf.StringValue
+	22, // 32: complyd.v1.Transaction.narration:type_name -> google.protobuf.StringValue
+	22, // 33: complyd.v1.Transaction.device_id:type_name -> google.protobuf.StringValue
+	22, // 34: complyd.v1.Transaction.ip_address:type_name -> google.protobuf.StringValue
+	26, // 35: complyd.v1.Transaction.latitude:type_name -> google.protobuf.DoubleValue
+	26, // 36: complyd.v1.Transaction.longitude:type_name -> google.protobuf.DoubleValue
+	23, // 37: complyd.v1.Transaction.transaction_timestamp:type_name -> google.protobuf.Timestamp
+	21, // 38: complyd.v1.Transaction.metadata:type_name -> google.protobuf.Struct
+	23, // 39: complyd.v1.Transaction.created_at:type_name -> google.protobuf.Timestamp
+	19, // 40: complyd.v1.Transaction.verdict:type_name -> complyd.v1.Verdict
+	16, // 41: complyd.v1.Transaction.payment_message:type_name -> complyd.v1.PaymentMessage
+	27, // 42: complyd.v1.ScreenPaymentMessageRequest.message:type_name -> google.api.HttpBody
+	15, // 43: complyd.v1.ScreenPaymentMessageResponse.items:type_name -> complyd.v1.ScreenPaymentMessageItem
+	1,  // 44: complyd.v1.ScreenPaymentMessageItem.result:type_name -> complyd.v1.ScreeningResult
+	24, // 45: complyd.v1.ScreenPaymentMessageItem.error:type_name -> complyd.v1.ErrorInfo
+	17, // 46: complyd.v1.PaymentMessage.parties:type_name -> complyd.v1.PaymentParty
+	18, // 47: complyd.v1.PaymentParty.identifiers:type_name -> complyd.v1.PaymentPartyIdentifier
+	20, // 48: complyd.v1.Verdict.engine_verdicts:type_name -> complyd.v1.EngineVerdict
+	23, // 49: complyd.v1.Verdict.processed_at:type_name -> google.protobuf.Timestamp
+	4,  // 50: complyd.v1.Verdict.triggered_rules:type_name -> complyd.v1.TriggeredRule
+	22, // 51: complyd.v1.Verdict.case_id:type_name -> google.protobuf.StringValue
+	3,  // 52: complyd.v1.EngineVerdict.fx:type_name -> complyd.v1.FxConversion
+	22, // 53: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
+	0,  // 54: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
+	5,  // 55: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
+	0,  // 56: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
+	8,  // 57: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
+	11, // 58: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
+	13, // 59: complyd.v1.TransactionService.ScreenPaymentMessage:input_type -> complyd.v1.ScreenPaymentMessageRequest
+	1,  // 60: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
+	7,  // 61: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
+	6,  // 62: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
+	10, // 63: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
+	12, // 64: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
+	14, // 65: complyd.v1.TransactionService.ScreenPaymentMessage:output_type -> complyd.v1.ScreenPaymentMessageResponse
+	60, // [60:66] is the sub-list for method output_type
+	54, // [54:60] is the sub-list for method input_type
+	54, // [54:54] is the sub-list for extension type_name
+	54, // [54:54] is the sub-list for extension extendee
+	0,  // [0:54] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_screening_proto_init() }
@@ -2172,7 +2844,7 @@ func file_complyd_v1_screening_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_screening_proto_rawDesc), len(file_complyd_v1_screening_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   15,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

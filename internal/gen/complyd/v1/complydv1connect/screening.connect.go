@@ -48,6 +48,9 @@ const (
 	// TransactionServiceGetTransactionProcedure is the fully-qualified name of the TransactionService's
 	// GetTransaction RPC.
 	TransactionServiceGetTransactionProcedure = "/complyd.v1.TransactionService/GetTransaction"
+	// TransactionServiceScreenPaymentMessageProcedure is the fully-qualified name of the
+	// TransactionService's ScreenPaymentMessage RPC.
+	TransactionServiceScreenPaymentMessageProcedure = "/complyd.v1.TransactionService/ScreenPaymentMessage"
 )
 
 // TransactionServiceClient is a client for the complyd.v1.TransactionService service.
@@ -75,6 +78,15 @@ type TransactionServiceClient interface {
 	ListTransactions(context.Context, *connect.Request[v1.ListTransactionsRequest]) (*connect.Response[v1.ListTransactionsResponse], error)
 	// GetTransaction returns a stored transaction with its verdict and engine verdicts.
 	GetTransaction(context.Context, *connect.Request[v1.GetTransactionRequest]) (*connect.Response[v1.Transaction], error)
+	// ScreenPaymentMessage screens an ISO 20022 payment message (pacs.008.001.08/.09,
+	// pacs.009.001.09, pain.001.001.10; docs/iso20022.md): the message is validated whole (a bad
+	// one is VALIDATION_ERROR with each error named by its path, nothing screened), then each
+	// credit transfer is screened as its own transaction (externalId: its EndToEndId) with every
+	// party of the message, and answered by an item and by a pacs.002.001.10 status report.
+	// Over /api/v1 the body is the XML itself (Content-Type: application/xml); over gRPC and
+	// Connect the XML rides as bytes in message.data. Each transaction counts against the
+	// tenant's screening rate limit, as a batch item does.
+	ScreenPaymentMessage(context.Context, *connect.Request[v1.ScreenPaymentMessageRequest]) (*connect.Response[v1.ScreenPaymentMessageResponse], error)
 }
 
 // NewTransactionServiceClient constructs a client for the complyd.v1.TransactionService service. By
@@ -118,6 +130,12 @@ func NewTransactionServiceClient(httpClient connect.HTTPClient, baseURL string, 
 			connect.WithSchema(transactionServiceMethods.ByName("GetTransaction")),
 			connect.WithClientOptions(opts...),
 		),
+		screenPaymentMessage: connect.NewClient[v1.ScreenPaymentMessageRequest, v1.ScreenPaymentMessageResponse](
+			httpClient,
+			baseURL+TransactionServiceScreenPaymentMessageProcedure,
+			connect.WithSchema(transactionServiceMethods.ByName("ScreenPaymentMessage")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -128,6 +146,7 @@ type transactionServiceClient struct {
 	screenTransactionStream *connect.Client[v1.ScreenTransactionRequest, v1.ScreenTransactionsItem]
 	listTransactions        *connect.Client[v1.ListTransactionsRequest, v1.ListTransactionsResponse]
 	getTransaction          *connect.Client[v1.GetTransactionRequest, v1.Transaction]
+	screenPaymentMessage    *connect.Client[v1.ScreenPaymentMessageRequest, v1.ScreenPaymentMessageResponse]
 }
 
 // ScreenTransaction calls complyd.v1.TransactionService.ScreenTransaction.
@@ -155,6 +174,11 @@ func (c *transactionServiceClient) GetTransaction(ctx context.Context, req *conn
 	return c.getTransaction.CallUnary(ctx, req)
 }
 
+// ScreenPaymentMessage calls complyd.v1.TransactionService.ScreenPaymentMessage.
+func (c *transactionServiceClient) ScreenPaymentMessage(ctx context.Context, req *connect.Request[v1.ScreenPaymentMessageRequest]) (*connect.Response[v1.ScreenPaymentMessageResponse], error) {
+	return c.screenPaymentMessage.CallUnary(ctx, req)
+}
+
 // TransactionServiceHandler is an implementation of the complyd.v1.TransactionService service.
 type TransactionServiceHandler interface {
 	// ScreenTransaction runs the screening pipeline on one transaction and stores it with its
@@ -180,6 +204,15 @@ type TransactionServiceHandler interface {
 	ListTransactions(context.Context, *connect.Request[v1.ListTransactionsRequest]) (*connect.Response[v1.ListTransactionsResponse], error)
 	// GetTransaction returns a stored transaction with its verdict and engine verdicts.
 	GetTransaction(context.Context, *connect.Request[v1.GetTransactionRequest]) (*connect.Response[v1.Transaction], error)
+	// ScreenPaymentMessage screens an ISO 20022 payment message (pacs.008.001.08/.09,
+	// pacs.009.001.09, pain.001.001.10; docs/iso20022.md): the message is validated whole (a bad
+	// one is VALIDATION_ERROR with each error named by its path, nothing screened), then each
+	// credit transfer is screened as its own transaction (externalId: its EndToEndId) with every
+	// party of the message, and answered by an item and by a pacs.002.001.10 status report.
+	// Over /api/v1 the body is the XML itself (Content-Type: application/xml); over gRPC and
+	// Connect the XML rides as bytes in message.data. Each transaction counts against the
+	// tenant's screening rate limit, as a batch item does.
+	ScreenPaymentMessage(context.Context, *connect.Request[v1.ScreenPaymentMessageRequest]) (*connect.Response[v1.ScreenPaymentMessageResponse], error)
 }
 
 // NewTransactionServiceHandler builds an HTTP handler from the service implementation. It returns
@@ -219,6 +252,12 @@ func NewTransactionServiceHandler(svc TransactionServiceHandler, opts ...connect
 		connect.WithSchema(transactionServiceMethods.ByName("GetTransaction")),
 		connect.WithHandlerOptions(opts...),
 	)
+	transactionServiceScreenPaymentMessageHandler := connect.NewUnaryHandler(
+		TransactionServiceScreenPaymentMessageProcedure,
+		svc.ScreenPaymentMessage,
+		connect.WithSchema(transactionServiceMethods.ByName("ScreenPaymentMessage")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.TransactionService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case TransactionServiceScreenTransactionProcedure:
@@ -231,6 +270,8 @@ func NewTransactionServiceHandler(svc TransactionServiceHandler, opts ...connect
 			transactionServiceListTransactionsHandler.ServeHTTP(w, r)
 		case TransactionServiceGetTransactionProcedure:
 			transactionServiceGetTransactionHandler.ServeHTTP(w, r)
+		case TransactionServiceScreenPaymentMessageProcedure:
+			transactionServiceScreenPaymentMessageHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -258,4 +299,8 @@ func (UnimplementedTransactionServiceHandler) ListTransactions(context.Context, 
 
 func (UnimplementedTransactionServiceHandler) GetTransaction(context.Context, *connect.Request[v1.GetTransactionRequest]) (*connect.Response[v1.Transaction], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TransactionService.GetTransaction is not implemented"))
+}
+
+func (UnimplementedTransactionServiceHandler) ScreenPaymentMessage(context.Context, *connect.Request[v1.ScreenPaymentMessageRequest]) (*connect.Response[v1.ScreenPaymentMessageResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.TransactionService.ScreenPaymentMessage is not implemented"))
 }
