@@ -79,7 +79,10 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 	}
 	if cfg.DatabaseURL == "" {
 		dir, _ := filepath.Abs(filepath.Join(p.Dir, "pg"))
-		cl, err := pgcluster.Start(ctx, dir, pgcluster.RecommendedSettings...)
+		// Waits for as long as it takes (a crash recovery can take minutes), with progress in
+		// the log; a SIGTERM/SIGINT meanwhile (ctx) stops the cluster before dev exits, and
+		// after the start the deferred Stop does (docs/operations.md).
+		cl, err := pgcluster.StartWithProgress(ctx, dir, func(msg string) { log.Info("dev: " + msg) }, pgcluster.RecommendedSettings...)
 		if errors.Is(err, pgcluster.ErrNoBinaries) {
 			return fmt.Errorf("complyd dev needs PostgreSQL: %w", err)
 		} else if err != nil {
