@@ -17,7 +17,9 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/pgcluster"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
@@ -77,7 +79,10 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 	}
 	if cfg.DatabaseURL == "" {
 		dir, _ := filepath.Abs(filepath.Join(p.Dir, "pg"))
-		cl, err := pgcluster.Start(ctx, dir, pgcluster.RecommendedSettings...)
+		// Waits for as long as it takes (a crash recovery can take minutes), with progress in
+		// the log; a SIGTERM/SIGINT meanwhile (ctx) stops the cluster before dev exits, and
+		// after the start the deferred Stop does (docs/operations.md).
+		cl, err := pgcluster.StartWithProgress(ctx, dir, func(msg string) { log.Info("dev: " + msg) }, pgcluster.RecommendedSettings...)
 		if errors.Is(err, pgcluster.ErrNoBinaries) {
 			return fmt.Errorf("complyd dev needs PostgreSQL: %w", err)
 		} else if err != nil {
@@ -106,9 +111,16 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 	}
 	defer a.Close()
 	if _, err := db.TenantIDBySlug(ctx, demoSlug); apperr.CodeOf(err) == apperr.NotFound {
-		if _, _, err := a.Auth.CreateTenant(ctx, auth.CreateTenantParams{Name: "Demo Bank", Slug: demoSlug,
-			Admin: auth.NewUser{Email: demoEmail, Password: demoPassword, FirstName: "Demo", LastName: "Admin"}}); err != nil {
+		t, _, err := a.Auth.CreateTenant(ctx, auth.CreateTenantParams{Name: "Demo Bank", Slug: demoSlug,
+			Admin: auth.NewUser{Email: demoEmail, Password: demoPassword, FirstName: "Demo", LastName: "Admin"}})
+		if err != nil {
 			return fmt.Errorf("seed demo tenant: %w", err)
+		}
+		// The demo shows the controls a bank should run with: four eyes on every case
+		// resolution (docs/cases.md "Four eyes"; a new tenant's default is off).
+		if _, err := cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now).SaveSettings(ctx,
+			cases.Caller{TenantID: t.ID}, audit.System, cases.Settings{FourEyesResolution: true}); err != nil {
+			return fmt.Errorf("seed demo tenant's case settings: %w", err)
 		}
 		// Demo data once, with the tenant: a restarted dev keeps what it has (and what you did).
 		if !p.Empty {

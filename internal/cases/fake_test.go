@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -15,6 +16,10 @@ type fakeStore struct {
 	GetFunc                func(ctx context.Context, tenantID tenancy.TenantID, id string) (*Case, error)
 	ListFunc               func(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Case, int, error)
 	UpdateFunc             func(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case) (Effects, error)) (*Case, error)
+	UpdateStatusFunc       func(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case, Guard) (Effects, error)) (*Case, error)
+	GuardFunc              func(ctx context.Context, tenantID tenancy.TenantID, caseID string) (Guard, error)
+	SettingsFunc           func(ctx context.Context, tenantID tenancy.TenantID) (Settings, error)
+	SaveSettingsFunc       func(ctx context.Context, tenantID tenancy.TenantID, s Settings, ev audit.Event) error
 	AddEventFunc           func(ctx context.Context, tenantID tenancy.TenantID, ev Event) error
 	EventsFunc             func(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]Event, error)
 	CreateProposalFunc     func(ctx context.Context, tenantID tenancy.TenantID, caseID string, fn func(*Case) (Proposal, Effects, error)) (*Case, *Proposal, error)
@@ -54,6 +59,34 @@ func (f *fakeStore) Update(ctx context.Context, tenantID tenancy.TenantID, id st
 		return nil, errNotStubbed
 	}
 	return f.UpdateFunc(ctx, tenantID, id, fn)
+}
+
+func (f *fakeStore) UpdateStatus(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case, Guard) (Effects, error)) (*Case, error) {
+	if f.UpdateStatusFunc == nil {
+		return nil, errNotStubbed
+	}
+	return f.UpdateStatusFunc(ctx, tenantID, id, fn)
+}
+
+func (f *fakeStore) Guard(ctx context.Context, tenantID tenancy.TenantID, caseID string) (Guard, error) {
+	if f.GuardFunc == nil {
+		return Guard{}, errNotStubbed
+	}
+	return f.GuardFunc(ctx, tenantID, caseID)
+}
+
+func (f *fakeStore) Settings(ctx context.Context, tenantID tenancy.TenantID) (Settings, error) {
+	if f.SettingsFunc == nil {
+		return Settings{}, errNotStubbed
+	}
+	return f.SettingsFunc(ctx, tenantID)
+}
+
+func (f *fakeStore) SaveSettings(ctx context.Context, tenantID tenancy.TenantID, s Settings, ev audit.Event) error {
+	if f.SaveSettingsFunc == nil {
+		return errNotStubbed
+	}
+	return f.SaveSettingsFunc(ctx, tenantID, s, ev)
 }
 
 func (f *fakeStore) AddEvent(ctx context.Context, tenantID tenancy.TenantID, ev Event) error {

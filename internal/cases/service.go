@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -76,18 +77,51 @@ func (s *Service) Timeline(ctx context.Context, tenantID tenancy.TenantID, caseI
 	return s.store.Events(ctx, tenantID, caseID)
 }
 
-// ChangeStatus moves a case (PATCH /cases/:id/status). Errors: NOT_FOUND; VALIDATION_ERROR;
-// INVALID_STATUS_TRANSITION with data {from, to, allowed}.
+// ChangeStatus moves a case (PATCH /cases/:id/status) under the four-eyes guard read in the
+// same transaction (ChangeStatusGuarded). Errors: NOT_FOUND; VALIDATION_ERROR;
+// INVALID_STATUS_TRANSITION with data {from, to, allowed}; CONFLICT when a proposal is pending
+// or the tenant requires four eyes for every resolution.
 func (s *Service) ChangeStatus(ctx context.Context, c Caller, id, to, resolutionNote string) (*Case, error) {
 	a := s.actor(c)
-	return s.store.Update(ctx, c.TenantID, id, func(cs *Case) (Effects, error) {
-		next, eff, err := ChangeStatus(*cs, a, to, resolutionNote)
+	return s.store.UpdateStatus(ctx, c.TenantID, id, func(cs *Case, g Guard) (Effects, error) {
+		next, eff, err := ChangeStatusGuarded(*cs, a, g, to, resolutionNote)
 		if err != nil {
 			return Effects{}, err
 		}
 		*cs = next
 		return eff, nil
 	})
+}
+
+// AllowedTransitions returns the statuses the case may move to directly now (Guard.Allowed):
+// what the dashboard offers, so that it never shows a move the server would refuse.
+// Errors: NOT_FOUND.
+func (s *Service) AllowedTransitions(ctx context.Context, tenantID tenancy.TenantID, cs *Case) ([]string, error) {
+	g, err := s.store.Guard(ctx, tenantID, cs.ID)
+	if err != nil {
+		return nil, err
+	}
+	return g.Allowed(*cs), nil
+}
+
+// Settings returns the tenant's case controls. Errors: NOT_FOUND for an unknown tenant.
+func (s *Service) Settings(ctx context.Context, tenantID tenancy.TenantID) (Settings, error) {
+	return s.store.Settings(ctx, tenantID)
+}
+
+// SaveSettings changes the tenant's case controls, audited as case_settings.updated with the
+// values before and after. Errors: NOT_FOUND for an unknown tenant.
+func (s *Service) SaveSettings(ctx context.Context, c Caller, actor audit.Actor, set Settings) (Settings, error) {
+	before, err := s.store.Settings(ctx, c.TenantID)
+	if err != nil {
+		return Settings{}, err
+	}
+	ev := audit.Event{TenantID: c.TenantID, Actor: actor, Action: "case_settings.updated", ResourceType: "case_settings",
+		ResourceID: string(c.TenantID), Before: before.audit(), After: set.audit()}
+	if err := s.store.SaveSettings(ctx, c.TenantID, set, ev); err != nil {
+		return Settings{}, err
+	}
+	return set, nil
 }
 
 // Assign assigns a case to a user (PATCH /cases/:id/assign). The assignee must be an active user

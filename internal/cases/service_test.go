@@ -19,6 +19,8 @@ type testBundle struct {
 	current Case
 	effects []Effects // what the fake store would have written
 	prop    Proposal
+	// fourEyes is the tenant's fourEyesResolution setting the fake store reports.
+	fourEyes bool
 }
 
 // setup returns a Service over fakes that emulate the store's read-check-write on one case.
@@ -36,6 +38,14 @@ func setup(t *testing.T, status string) *testBundle {
 		}
 		b.current, b.effects = c, append(b.effects, eff)
 		return &c, nil
+	}
+	b.store.UpdateStatusFunc = func(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case, Guard) (Effects, error)) (*Case, error) {
+		g := Guard{FourEyesRequired: b.fourEyes}
+		if b.prop.ID != "" && b.prop.Status == ProposalPending {
+			p := b.prop
+			g.Pending = &p
+		}
+		return b.store.UpdateFunc(ctx, tenantID, id, func(c *Case) (Effects, error) { return fn(c, g) })
 	}
 	b.store.CreateProposalFunc = func(_ context.Context, _ tenancy.TenantID, _ string, fn func(*Case) (Proposal, Effects, error)) (*Case, *Proposal, error) {
 		c := b.current

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -30,6 +31,21 @@ type Store interface {
 	// the changed case and fn's effects. When fn fails nothing is written and its error is
 	// returned unchanged. Errors: NOT_FOUND; whatever fn returns.
 	Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case) (Effects, error)) (*Case, error)
+
+	// UpdateStatus is Update for a direct status move: after locking the case it reads the
+	// case's PENDING proposal and the tenant's fourEyesResolution setting in the same
+	// transaction and passes them to fn as the Guard. Errors: NOT_FOUND; whatever fn returns.
+	UpdateStatus(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case, Guard) (Effects, error)) (*Case, error)
+
+	// Guard reads the Guard of a case the caller has just read, without locking (what the
+	// detail shows). Errors: INTERNAL.
+	Guard(ctx context.Context, tenantID tenancy.TenantID, caseID string) (Guard, error)
+
+	// Settings reads the tenant's case controls. Errors: NOT_FOUND.
+	Settings(ctx context.Context, tenantID tenancy.TenantID) (Settings, error)
+
+	// SaveSettings writes the tenant's case controls with their audit event. Errors: NOT_FOUND.
+	SaveSettings(ctx context.Context, tenantID tenancy.TenantID, s Settings, ev audit.Event) error
 
 	// AddEvent appends one timeline event to the case ev.CaseID. Errors: NOT_FOUND.
 	AddEvent(ctx context.Context, tenantID tenancy.TenantID, ev Event) error

@@ -54,6 +54,9 @@ var permissions = map[string]access{
 	complydv1connect.CaseServiceCreateInterdictionProcedure:      {roles: auth.Officers},
 	complydv1connect.CaseServiceListInterdictionsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.CaseServiceConfirmInterdictionProcedure:     {roles: auth.Officers},
+	// The tenant's case controls are tenant configuration (decisions.md §4): BANK_ADMIN.
+	complydv1connect.CaseServiceGetCaseSettingsProcedure:    {roles: auth.AdminOnly},
+	complydv1connect.CaseServiceUpdateCaseSettingsProcedure: {roles: auth.AdminOnly},
 	// Interdiction queue and four-eyes lift (docs/interdictions.md): reading is for every role,
 	// lifting (asking, approving, rejecting) for the officers who may request and confirm.
 	complydv1connect.InterdictionServiceListInterdictionQueueProcedure:   {roles: auth.AnyRole},

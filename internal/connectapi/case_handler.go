@@ -8,6 +8,7 @@ import (
 
 	"github.com/complyd/complyd/internal/cases"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -171,7 +172,48 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 			out.RelatedTransaction = rt
 		}
 	}
+	// The moves offered are the server's (STYLE "The server decides, the screen follows"): none
+	// for a role that may not change a status, else the guarded machine's (docs/cases.md).
+	out.AllowedTransitions = []string{}
+	if p, err := principalOf(ctx); err == nil && permissions[complydv1connect.CaseServiceUpdateCaseStatusProcedure].roles.Has(p.Role) {
+		if out.AllowedTransitions, err = h.svc.AllowedTransitions(ctx, c.TenantID, cs); err != nil {
+			return nil, h.fail(ctx, err)
+		}
+	}
 	return connect.NewResponse(out), nil
+}
+
+// GetCaseSettings implements CaseService.GetCaseSettings.
+func (h *CaseHandler) GetCaseSettings(ctx context.Context, _ *connect.Request[complydv1.GetCaseSettingsRequest]) (*connect.Response[complydv1.CaseSettings], error) {
+	c, err := caseCaller(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	set, err := h.svc.Settings(ctx, c.TenantID)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.CaseSettings{FourEyesResolution: set.FourEyesResolution}), nil
+}
+
+// UpdateCaseSettings implements CaseService.UpdateCaseSettings.
+func (h *CaseHandler) UpdateCaseSettings(ctx context.Context, req *connect.Request[complydv1.UpdateCaseSettingsRequest]) (*connect.Response[complydv1.CaseSettings], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	c := cases.Caller{TenantID: p.TenantID, UserID: p.UserID}
+	set, err := h.svc.Settings(ctx, c.TenantID)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	if req.Msg.FourEyesResolution != nil {
+		set.FourEyesResolution = *req.Msg.FourEyesResolution
+	}
+	if set, err = h.svc.SaveSettings(ctx, c, callActor(ctx, p, req.Peer().Addr), set); err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.CaseSettings{FourEyesResolution: set.FourEyesResolution}), nil
 }
 
 // UpdateCaseStatus implements CaseService.UpdateCaseStatus.

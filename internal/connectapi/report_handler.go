@@ -47,7 +47,12 @@ func reportToProto(r *reports.Report, events []reports.Event) *complydv1.Report 
 		SubmittedAt: tsPtr(r.SubmittedAt), ApprovedBy: nullString(r.ApprovedBy), ApprovedAt: tsPtr(r.ApprovedAt),
 		RejectionReason: nullString(r.RejectionReason), FiledBy: nullString(r.FiledBy), FiledAt: tsPtr(r.FiledAt),
 		FilingReference: nullString(r.FilingReference), FilingMethod: nullString(r.FilingMethod),
-		CreatedAt: ts(r.CreatedAt), UpdatedAt: ts(r.UpdatedAt), Timeline: []*complydv1.ReportEvent{}}
+		CreatedAt: ts(r.CreatedAt), UpdatedAt: ts(r.UpdatedAt), Timeline: []*complydv1.ReportEvent{},
+		Contributors: nonNilStrings(r.Contributors), FilingAttempt: int32(r.FilingAttempt)}
+	if a := r.FilingAnswer; a != nil {
+		out.FilingAnswer = &complydv1.FilingAnswer{IdempotencyKey: a.IdempotencyKey, StatusCode: int32(a.StatusCode),
+			BodyExcerpt: a.BodyExcerpt, Error: a.Error, At: ts(a.At)}
+	}
 	for _, e := range events {
 		out.Timeline = append(out.Timeline, &complydv1.ReportEvent{Id: e.ID, Action: e.Action, ActorId: nullString(e.ActorID),
 			Note: e.Note, CreatedAt: ts(e.CreatedAt)})

@@ -3,6 +3,7 @@ package connectapi
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -435,6 +436,12 @@ func isoFieldError(field string, err error) apperr.FieldError {
 	return apperr.FieldError{Field: field, Message: "must be an ISO 8601 date-time"}
 }
 
+// maxExactAmount is 2^53 / 100: below it every amount in cents is an integer a float64 holds
+// exactly, so the double of the proto (and the JSON number of /api/v1, decoded into it) keeps
+// the amount to the cent. Above it two amounts a cent apart can be the same double, and the
+// number stored would not be the number sent: refused (issue 48 point 7c).
+const maxExactAmount = float64(1<<53) / 100
+
 // transactionFromProto maps the request; amounts become exact decimals from the number's
 // shortest text (a JSON number such as 1500.75 is the decimal 1500.75).
 func transactionFromProto(m *complydv1.ScreenTransactionRequest) (*screening.Transaction, error) {
@@ -448,6 +455,10 @@ func transactionFromProto(m *complydv1.ScreenTransactionRequest) (*screening.Tra
 		ReceiverCountry: m.GetReceiverCountry(), Narration: m.GetNarration(), DeviceID: m.GetDeviceId(),
 		IPAddress: m.GetIpAddress(), Latitude: m.Latitude, Longitude: m.Longitude}
 	var bad []apperr.FieldError
+	if m.Amount >= maxExactAmount {
+		bad = append(bad, apperr.FieldError{Field: "amount", Message: fmt.Sprintf("must be below %.2f: a larger number "+
+			"cannot be held exactly to the cent (123456789012345678 would become 123456789012345680)", maxExactAmount)})
+	}
 	ts, err := parseISO("timestamp", m.Timestamp)
 	if err != nil || ts == nil {
 		bad = append(bad, isoFieldError("timestamp", err))

@@ -60,7 +60,7 @@ const (
 	MaxPeriod       = 366 * 24 * time.Hour
 	// DefaultFanThreshold is how many distinct counterparties make a fan-in or fan-out.
 	DefaultFanThreshold = 5
-	// Timeout is the statement_timeout of the traversal's transaction.
+	// Timeout bounds one network request as a whole (one deadline over all its statements).
 	Timeout = 5 * time.Second
 )
 

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -33,7 +34,12 @@ type Cluster struct {
 	cred *syscall.Credential
 	// settings are extra server settings (name=value), passed as -c at every start.
 	settings []string
+	// progress, when set, hears how a slow start is going (a crash recovery replaying WAL).
+	progress func(string)
 }
+
+// ProgressEvery is how often a start that is still waiting for the server reports progress.
+const ProgressEvery = 10 * time.Second
 
 // RecommendedSettings are the server settings docs/configuration.md recommends for screening
 // (issue 15 point 4): fewer checkpoints, so fewer full-page images of the random-key indexes
@@ -51,11 +57,18 @@ func (c *Cluster) URL() string {
 // Start initialises dir (if empty) and starts a server on a free loopback port, with settings
 // (name=value, such as RecommendedSettings) on top of initdb's defaults.
 func Start(ctx context.Context, dir string, settings ...string) (*Cluster, error) {
+	return StartWithProgress(ctx, dir, nil, settings...)
+}
+
+// StartWithProgress is Start that reports, every ProgressEvery while the server is not yet
+// accepting connections, how long it has waited and the server log's last line (`complyd dev`
+// logs them: a crash recovery can take minutes, and it waits for as long as ctx lasts).
+func StartWithProgress(ctx context.Context, dir string, progress func(string), settings ...string) (*Cluster, error) {
 	bin, err := findBin()
 	if err != nil {
 		return nil, err
 	}
-	c := &Cluster{Dir: dir, bin: bin, settings: settings}
+	c := &Cluster{Dir: dir, bin: bin, settings: settings, progress: progress}
 	if os.Geteuid() == 0 {
 		u, err := user.Lookup("postgres")
 		if err != nil {
@@ -90,17 +103,104 @@ func Start(ctx context.Context, dir string, settings ...string) (*Cluster, error
 	return c, nil
 }
 
-// Restart starts the stopped server again on the same port (tests of a database outage).
+// Restart starts the stopped server again on the same port (tests of a database outage) and
+// waits until it accepts connections, for as long as ctx lasts: `pg_ctl -w` gives up after a
+// fixed 60 s, and a server replaying WAL after a crash can need longer (issue 48 point 7e), so
+// the server is started without pg_ctl's wait and its readiness polled with pg_isready while
+// its process is alive. When ctx ends first (a SIGTERM or SIGINT of `complyd dev`), or the
+// server exits, the server is stopped before the error is returned: nothing is left running.
 func (c *Cluster) Restart(ctx context.Context) error {
 	data := filepath.Join(c.Dir, "data")
+	logPath := filepath.Join(c.Dir, "server.log")
 	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -k %s -c max_connections=200", c.Port, c.Dir)
 	for _, kv := range c.settings {
 		opts += " -c " + kv
 	}
-	if err := c.run(ctx, "pg_ctl", "-D", data, "-l", filepath.Join(c.Dir, "server.log"), "-w", "-o", opts, "start"); err != nil {
-		return fmt.Errorf("pg_ctl start (see %s): %w", filepath.Join(c.Dir, "server.log"), err)
+	if err := c.run(ctx, "pg_ctl", "-D", data, "-l", logPath, "-W", "-o", opts, "start"); err != nil {
+		return fmt.Errorf("pg_ctl start (see %s): %w", logPath, err)
+	}
+	if err := c.waitAccepting(ctx, logPath); err != nil {
+		_ = c.Stop()
+		return fmt.Errorf("start PostgreSQL (see %s): %w", logPath, err)
 	}
 	return nil
+}
+
+// waitAccepting polls pg_isready until the server accepts connections; it fails when the
+// server process is gone (pg_ctl status) or ctx ends.
+func (c *Cluster) waitAccepting(ctx context.Context, logPath string) error {
+	start, next := time.Now(), time.Now().Add(ProgressEvery)
+	var gone time.Time // since when pg_ctl status has said no server (it writes its pid file a moment after the fork)
+	for {
+		// pg_isready: 0 accepting, 1 rejecting (starting up, recovering), 2 no answer yet.
+		if c.accepting(ctx) {
+			return nil
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		switch err := c.run(ctx, "pg_ctl", "-D", filepath.Join(c.Dir, "data"), "status"); {
+		case err == nil:
+			gone = time.Time{}
+		case ctx.Err() != nil:
+		case gone.IsZero():
+			gone = time.Now()
+		case time.Since(gone) > 3*time.Second:
+			return fmt.Errorf("the server exited while starting: %s", lastLine(logPath))
+		}
+		if c.progress != nil && time.Now().After(next) {
+			c.progress(fmt.Sprintf("PostgreSQL still starting after %s (crash recovery?): %s", time.Since(start).Round(time.Second), lastLine(logPath)))
+			next = time.Now().Add(ProgressEvery)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// accepting runs pg_isready (found next to pg_ctl, on PATH or in Debian's versioned directories:
+// an installation may wrap initdb and pg_ctl without it); without one, a TCP connection is
+// taken as readiness, as WaitReady does.
+func (c *Cluster) accepting(ctx context.Context) bool {
+	isready := filepath.Join(c.bin, "pg_isready")
+	if _, err := os.Stat(isready); err != nil {
+		isready = ""
+		if p, err := exec.LookPath("pg_isready"); err == nil {
+			isready = p
+		} else if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_isready"); len(m) > 0 {
+			sort.Sort(sort.Reverse(sort.StringSlice(m)))
+			isready = m[0]
+		}
+	}
+	if isready == "" {
+		conn, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(c.Port), time.Second)
+		if err == nil {
+			_ = conn.Close()
+		}
+		return err == nil
+	}
+	cmd := exec.CommandContext(ctx, isready, "-q", "-h", "127.0.0.1", "-p", strconv.Itoa(c.Port))
+	if c.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	}
+	return cmd.Run() == nil
+}
+
+// lastLine returns the server log's last non-empty line ("" when unreadable).
+func lastLine(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	return lines[len(lines)-1]
+}
+
+// Running reports whether the cluster's server process is alive (pg_ctl status).
+func (c *Cluster) Running() bool {
+	return c.run(context.Background(), "pg_ctl", "-D", filepath.Join(c.Dir, "data"), "status") == nil
 }
 
 // Stop stops the server.

@@ -2,12 +2,15 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -302,6 +305,72 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 
 // Update implements cases.Store.
 func (s *CaseStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*cases.Case) (cases.Effects, error)) (*cases.Case, error) {
+	return s.update(ctx, tenantID, id, false, func(c *cases.Case, _ cases.Guard) (cases.Effects, error) { return fn(c) })
+}
+
+// UpdateStatus implements cases.Store: Update with the four-eyes guard read after the case's
+// lock, so a proposal created concurrently (CreateProposal takes the same lock) is seen.
+func (s *CaseStore) UpdateStatus(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*cases.Case, cases.Guard) (cases.Effects, error)) (*cases.Case, error) {
+	return s.update(ctx, tenantID, id, true, fn)
+}
+
+// Guard implements cases.Store.
+func (s *CaseStore) Guard(ctx context.Context, tenantID tenancy.TenantID, caseID string) (cases.Guard, error) {
+	var g cases.Guard
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		g, err = readGuard(ctx, tx, tenantID, caseID)
+		return err
+	})
+	return g, err
+}
+
+// readGuard reads the case's PENDING proposal (at most one: the partial unique index) and the
+// tenant's fourEyesResolution setting.
+func readGuard(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, caseID string) (cases.Guard, error) {
+	var g cases.Guard
+	rows, err := collect[proposalRow](ctx, tx, psql.Select(proposalColumns).From("case_proposals").
+		Where(sq.Eq{"tenant_id": string(tenantID), "case_id": caseID, "status": cases.ProposalPending}))
+	if err != nil {
+		return g, fmt.Errorf("read pending proposal: %w", err)
+	}
+	if len(rows) > 0 {
+		p := toProposal(rows[0])
+		g.Pending = &p
+	}
+	if err := tx.QueryRow(ctx, "select four_eyes_resolution from tenant_settings where tenant_id = $1",
+		string(tenantID)).Scan(&g.FourEyesRequired); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return g, fmt.Errorf("read case settings: %w", err)
+	}
+	return g, nil
+}
+
+// Settings implements cases.Store.
+func (s *CaseStore) Settings(ctx context.Context, tenantID tenancy.TenantID) (cases.Settings, error) {
+	var set cases.Settings
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		return mapErr(tx.QueryRow(ctx, "select four_eyes_resolution from tenant_settings where tenant_id = $1",
+			string(tenantID)).Scan(&set.FourEyesResolution), "tenant")
+	})
+	return set, err
+}
+
+// SaveSettings implements cases.Store.
+func (s *CaseStore) SaveSettings(ctx context.Context, tenantID tenancy.TenantID, set cases.Settings, ev audit.Event) error {
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, "update tenant_settings set four_eyes_resolution = $2, updated_at = $3 where tenant_id = $1",
+			string(tenantID), set.FourEyesResolution, s.db.now())
+		if err != nil {
+			return fmt.Errorf("update case settings: %w", err)
+		}
+		if tag.RowsAffected() == 0 {
+			return apperr.NotFoundf("tenant not found")
+		}
+		return insertAudit(ctx, tx, ev, s.db.now())
+	})
+}
+
+func (s *CaseStore) update(ctx context.Context, tenantID tenancy.TenantID, id string, guarded bool, fn func(*cases.Case, cases.Guard) (cases.Effects, error)) (*cases.Case, error) {
 	var c cases.Case
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
@@ -309,8 +378,14 @@ func (s *CaseStore) Update(ctx context.Context, tenantID tenancy.TenantID, id st
 		if err != nil {
 			return err
 		}
+		var g cases.Guard
+		if guarded {
+			if g, err = readGuard(ctx, tx, tenantID, id); err != nil {
+				return err
+			}
+		}
 		was := c.Status
-		eff, err := fn(&c)
+		eff, err := fn(&c, g)
 		if err != nil {
 			return err
 		}

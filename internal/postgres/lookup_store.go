@@ -63,7 +63,7 @@ func (s *LookupStore) Save(ctx context.Context, l lookup.Lookup, p *lookup.Profi
 		}
 		if _, err := tx.Exec(ctx, `insert into lookups (id, tenant_id, lookup_type, query, found, profile_id, provider, provider_source,
 				charged, hold_id, actor_id, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11, $12)`,
-			l.ID, l.TenantID, l.Type, l.Query, l.Found, nullIfEmpty(pid), l.Provider, l.ProviderSource, l.Charged.String(), h.ID,
+			l.ID, l.TenantID, l.Type, l.Query, l.Found, nullIfEmpty(pid), l.Provider, l.ProviderSource, l.Charged.String(), nullIfEmpty(h.ID), // NULL for a waived call: no hold (wallet.Paid)
 			nullIfEmpty(l.ActorID), l.CreatedAt); err != nil {
 			return mapErr(err, "lookup")
 		}

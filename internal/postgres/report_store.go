@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -42,6 +43,7 @@ type reportRow struct {
 	Rules            []string   `db:"rules"`
 	DeadlineAt       time.Time  `db:"deadline_at"`
 	PreparedBy       *string    `db:"prepared_by"`
+	Contributors     []string   `db:"contributors"`
 	SubmittedBy      *string    `db:"submitted_by"`
 	SubmittedAt      *time.Time `db:"submitted_at"`
 	ApprovedBy       *string    `db:"approved_by"`
@@ -51,6 +53,9 @@ type reportRow struct {
 	FiledAt          *time.Time `db:"filed_at"`
 	FilingReference  string     `db:"filing_reference"`
 	FilingMethod     string     `db:"filing_method"`
+	FilingAttempt    int        `db:"filing_attempt"`
+	FilingClaimedAt  *time.Time `db:"filing_claimed_at"`
+	FilingAnswer     []byte     `db:"filing_answer"`
 	CreatedAt        time.Time  `db:"created_at"`
 	UpdatedAt        time.Time  `db:"updated_at"`
 	TransactionIDs   []string   `db:"transaction_ids"`
@@ -58,8 +63,9 @@ type reportRow struct {
 
 const reportColumns = `r.id, r.tenant_id::text, r.type, r.status, r.origin, r.customer_account, r.customer_name, r.report_day,
 	r.case_id, r.corrects_report_id, r.reason, r.action, r.narrative, r.indicators, r.rules, r.deadline_at,
-	r.prepared_by::text, r.submitted_by::text, r.submitted_at, r.approved_by::text, r.approved_at, r.rejection_reason,
-	r.filed_by::text, r.filed_at, r.filing_reference, r.filing_method, r.created_at, r.updated_at,
+	r.prepared_by::text, r.contributors::text[] as contributors, r.submitted_by::text, r.submitted_at, r.approved_by::text, r.approved_at, r.rejection_reason,
+	r.filed_by::text, r.filed_at, r.filing_reference, r.filing_method, r.filing_attempt, r.filing_claimed_at,
+	r.filing_answer, r.created_at, r.updated_at,
 	array(select rt.transaction_id::text from report_transactions rt where rt.report_id = r.id order by rt.added_at, rt.transaction_id) as transaction_ids`
 
 func toReport(r reportRow) reports.Report {
@@ -67,9 +73,36 @@ func toReport(r reportRow) reports.Report {
 		CustomerAccount: r.CustomerAccount, CustomerName: r.CustomerName, Day: r.ReportDay, CaseID: deref(r.CaseID),
 		CorrectsReportID: deref(r.CorrectsReportID), Reason: r.Reason, Action: r.Action, Narrative: r.Narrative,
 		Indicators: r.Indicators, Rules: r.Rules, DeadlineAt: r.DeadlineAt, PreparedBy: deref(r.PreparedBy),
-		SubmittedBy: deref(r.SubmittedBy), SubmittedAt: r.SubmittedAt, ApprovedBy: deref(r.ApprovedBy), ApprovedAt: r.ApprovedAt,
+		Contributors: nonNil(r.Contributors),
+		SubmittedBy:  deref(r.SubmittedBy), SubmittedAt: r.SubmittedAt, ApprovedBy: deref(r.ApprovedBy), ApprovedAt: r.ApprovedAt,
 		RejectionReason: r.RejectionReason, FiledBy: deref(r.FiledBy), FiledAt: r.FiledAt, FilingReference: r.FilingReference,
-		FilingMethod: r.FilingMethod, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, TransactionIDs: r.TransactionIDs}
+		FilingMethod: r.FilingMethod, FilingAttempt: r.FilingAttempt, FilingClaimedAt: r.FilingClaimedAt,
+		FilingAnswer: toFilingAnswer(r.FilingAnswer), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, TransactionIDs: r.TransactionIDs}
+}
+
+// filingAnswerJSON is the stored form of reports.FilingAnswer (reports.filing_answer).
+type filingAnswerJSON struct {
+	IdempotencyKey string    `json:"idempotencyKey"`
+	StatusCode     int       `json:"statusCode"`
+	BodyExcerpt    string    `json:"bodyExcerpt"`
+	Error          string    `json:"error"`
+	At             time.Time `json:"at"`
+}
+
+func toFilingAnswer(b []byte) *reports.FilingAnswer {
+	var a filingAnswerJSON
+	if len(b) == 0 || json.Unmarshal(b, &a) != nil {
+		return nil
+	}
+	return &reports.FilingAnswer{IdempotencyKey: a.IdempotencyKey, StatusCode: a.StatusCode, BodyExcerpt: a.BodyExcerpt, Error: a.Error, At: a.At}
+}
+
+func fromFilingAnswer(a *reports.FilingAnswer) any {
+	if a == nil {
+		return nil
+	}
+	b, _ := json.Marshal(filingAnswerJSON{IdempotencyKey: a.IdempotencyKey, StatusCode: a.StatusCode, BodyExcerpt: a.BodyExcerpt, Error: a.Error, At: a.At})
+	return string(b)
 }
 
 func getReport(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (reports.Report, error) {
@@ -114,10 +147,10 @@ func (s *ReportStore) Create(ctx context.Context, r *reports.Report, eff reports
 	return s.db.inTenant(ctx, r.TenantID, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `insert into reports (id, tenant_id, type, status, origin, customer_account, customer_name,
 			report_day, case_id, corrects_report_id, reason, action, narrative, indicators, rules, deadline_at, prepared_by,
-			created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18)`,
+			created_at, updated_at, contributors) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $18, $19::uuid[])`,
 			r.ID, string(r.TenantID), r.Type, r.Status, r.Origin, r.CustomerAccount, r.CustomerName, r.Day, nullIfEmpty(r.CaseID),
 			nullIfEmpty(r.CorrectsReportID), r.Reason, r.Action, r.Narrative, nonNil(r.Indicators), nonNil(r.Rules), r.DeadlineAt,
-			nullIfEmpty(r.PreparedBy), r.CreatedAt); err != nil {
+			nullIfEmpty(r.PreparedBy), r.CreatedAt, nonNil(r.Contributors)); err != nil {
 			return fmt.Errorf("insert report: %w", err)
 		}
 		if len(r.TransactionIDs) > 0 {
@@ -223,13 +256,46 @@ func (s *ReportStore) Update(ctx context.Context, tenantID tenancy.TenantID, id 
 		if _, err := tx.Exec(ctx, `update reports set status = $3, reason = $4, action = $5, narrative = $6, indicators = $7,
 			prepared_by = $8, submitted_by = $9, submitted_at = $10, approved_by = $11, approved_at = $12, rejection_reason = $13,
 			filed_by = $14, filed_at = $15, filing_reference = $16, filing_method = $17, updated_at = $18,
+			contributors = $19::uuid[], filing_attempt = $20, filing_answer = $21::jsonb,
 			aggregating = aggregating and $3 = 'DRAFT'
 			where tenant_id = $1 and id = $2`, string(tenantID), id, r.Status, r.Reason, r.Action, r.Narrative, nonNil(r.Indicators),
 			nullIfEmpty(r.PreparedBy), nullIfEmpty(r.SubmittedBy), r.SubmittedAt, nullIfEmpty(r.ApprovedBy), r.ApprovedAt,
-			r.RejectionReason, nullIfEmpty(r.FiledBy), r.FiledAt, r.FilingReference, r.FilingMethod, r.UpdatedAt); err != nil {
+			r.RejectionReason, nullIfEmpty(r.FiledBy), r.FiledAt, r.FilingReference, r.FilingMethod, r.UpdatedAt,
+			nonNil(r.Contributors), r.FilingAttempt, fromFilingAnswer(r.FilingAnswer)); err != nil {
 			return fmt.Errorf("update report: %w", err)
 		}
 		return s.db.applyReportEffects(ctx, tx, tenantID, eff)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ClaimFiling implements reports.Store: the conditional UPDATE is the claim, so of two
+// simultaneous filing calls exactly one gets the row back; the other reads the report as the
+// winner left it (FILING) and is answered at once.
+func (s *ReportStore) ClaimFiling(ctx context.Context, tenantID tenancy.TenantID, id string, now, staleBefore time.Time, fn func(*reports.Report) reports.Effects) (*reports.Report, error) {
+	var r reports.Report
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `update reports set status = 'FILING', filing_attempt = greatest(filing_attempt, 1),
+			filing_claimed_at = $3, updated_at = $3
+			where tenant_id = $1 and id = $2 and (status in ('APPROVED', 'FILING_FAILED') or (status = 'FILING' and filing_claimed_at < $4))`,
+			string(tenantID), id, now, staleBefore)
+		if err != nil {
+			return fmt.Errorf("claim report: %w", err)
+		}
+		if r, err = getReport(ctx, tx, tenantID, id, false); err != nil {
+			return err
+		}
+		if tag.RowsAffected() == 0 {
+			if r.Status == reports.StatusFiling {
+				return apperr.New(apperr.Conflict, "the report is being filed by another call; its result will be on the report").
+					WithData(reports.FilingData(&r))
+			}
+			return apperr.Transition(r.Status, reports.StatusFiling, []string{})
+		}
+		return s.db.applyReportEffects(ctx, tx, tenantID, fn(&r))
 	})
 	if err != nil {
 		return nil, err

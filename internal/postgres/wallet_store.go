@@ -204,6 +204,9 @@ func releaseStaleHolds(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID
 
 // Release implements wallet.Store.
 func (s *WalletStore) Release(ctx context.Context, h wallet.Hold) error {
+	if h.ID == "" {
+		return nil // the zero hold of a waived call (wallet.Paid): nothing is held
+	}
 	now := s.db.now()
 	return s.db.inTenant(ctx, h.TenantID, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `with rel as (

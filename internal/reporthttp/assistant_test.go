@@ -3,6 +3,7 @@ package reporthttp_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -51,6 +52,9 @@ func (f *fakeStore) Settings(context.Context, tenancy.TenantID) (reports.Setting
 }
 func (f *fakeStore) SaveSettings(context.Context, tenancy.TenantID, reports.Settings, audit.Event) error {
 	return nil
+}
+func (f *fakeStore) ClaimFiling(context.Context, tenancy.TenantID, string, time.Time, time.Time, func(*reports.Report) reports.Effects) (*reports.Report, error) {
+	return nil, errors.New("fake: not stubbed")
 }
 
 func store() *fakeStore {

@@ -49,46 +49,44 @@ func (f *Filer) CheckURL(raw string) error {
 }
 
 // File POSTs the XML (Content-Type application/xml, Authorization: Bearer token when set,
-// X-Report-Id) and reads the reference from the answer: a JSON object's "reference" (or
-// "fiuRefNumber"), else the body's text. Any status other than 2xx, or an answer without a
-// reference, is an error.
-func (f *Filer) File(ctx context.Context, rawURL, token, reportID string, xml []byte) (string, error) {
-	if err := outbound.ValidateURL("filingUrl", rawURL, f.allowPrivate); err != nil {
-		return "", err
+// X-Report-Id, Idempotency-Key) and returns the answer whatever its status, with the reference
+// read from the body: a JSON object's "reference" (or "fiuRefNumber"), else the body's text.
+// Judging the answer is the service's (reports.File). The error is for no answer at all.
+func (f *Filer) File(ctx context.Context, fr reports.FilingRequest) (reports.FilingResponse, error) {
+	if err := outbound.ValidateURL("filingUrl", fr.URL, f.allowPrivate); err != nil {
+		return reports.FilingResponse{}, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, rawURL, bytes.NewReader(xml))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, fr.URL, bytes.NewReader(fr.XML))
 	if err != nil {
-		return "", err
+		return reports.FilingResponse{}, err
 	}
 	req.Header.Set("Content-Type", "application/xml")
-	req.Header.Set("X-Report-Id", reportID)
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("X-Report-Id", fr.ReportID)
+	req.Header.Set("Idempotency-Key", fr.IdempotencyKey)
+	if fr.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+fr.Token)
 	}
 	res, err := f.client.Do(req)
 	if err != nil {
-		return "", fmt.Errorf("post report: %w", err)
+		return reports.FilingResponse{}, fmt.Errorf("post report: %w", err)
 	}
 	defer res.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	if err != nil {
-		return "", fmt.Errorf("read answer: %w", err)
+	out := reports.FilingResponse{StatusCode: res.StatusCode, Body: string(body)}
+	if len(out.Body) > reports.MaxAnswerExcerpt {
+		out.Body = out.Body[:reports.MaxAnswerExcerpt]
 	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return "", fmt.Errorf("status %d: %s", res.StatusCode, strings.TrimSpace(string(body)))
+	if err != nil {
+		return out, fmt.Errorf("read answer: %w", err)
 	}
 	var ans struct {
 		Reference    string `json:"reference"`
 		FIURefNumber string `json:"fiuRefNumber"`
 	}
-	ref := ""
 	if json.Unmarshal(body, &ans) == nil {
-		ref = strings.TrimSpace(ans.Reference + ans.FIURefNumber)
+		out.Reference = strings.TrimSpace(ans.Reference + ans.FIURefNumber)
 	} else {
-		ref = strings.TrimSpace(string(body))
+		out.Reference = strings.TrimSpace(string(body))
 	}
-	if ref == "" || len(ref) > 255 {
-		return "", fmt.Errorf("the endpoint answered without a reference")
-	}
-	return ref, nil
+	return out, nil
 }

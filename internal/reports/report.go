@@ -29,11 +29,17 @@ const (
 	StatusDraft           = "DRAFT"
 	StatusPendingApproval = "PENDING_APPROVAL"
 	StatusApproved        = "APPROVED"
-	StatusFiled           = "FILED"
+	// StatusFiling: claimed by one filing call and being sent to the filing endpoint; nobody
+	// else sends it meanwhile (docs/reports.md "Filing").
+	StatusFiling = "FILING"
+	// StatusFilingFailed: the endpoint's answer could not be used (a 5xx, a timeout, no or an
+	// over-long reference); it is recorded in FilingAnswer and a new file call retries.
+	StatusFilingFailed = "FILING_FAILED"
+	StatusFiled        = "FILED"
 )
 
 // Statuses lists the report statuses.
-var Statuses = []string{StatusDraft, StatusPendingApproval, StatusApproved, StatusFiled}
+var Statuses = []string{StatusDraft, StatusPendingApproval, StatusApproved, StatusFiling, StatusFilingFailed, StatusFiled}
 
 // Origins: who drafted the report.
 const (
@@ -69,18 +75,27 @@ type Report struct {
 	Rules             []string
 	DeadlineAt        time.Time
 	PreparedBy        string // "" when the screening drafted it
-	SubmittedBy       string
-	SubmittedAt       *time.Time
-	ApprovedBy        string
-	ApprovedAt        *time.Time
-	RejectionReason   string
-	FiledBy           string
-	FiledAt           *time.Time
-	FilingReference   string
-	FilingMethod      string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	TransactionIDs    []string
+	// Contributors are the users who changed the report's content: drafted it, edited a field
+	// or submitted it. None of them may approve or reject it (four eyes, docs/reports.md).
+	Contributors    []string
+	SubmittedBy     string
+	SubmittedAt     *time.Time
+	ApprovedBy      string
+	ApprovedAt      *time.Time
+	RejectionReason string
+	FiledBy         string
+	FiledAt         *time.Time
+	FilingReference string
+	FilingMethod    string
+	// FilingAttempt numbers the idempotency key <ID>-<attempt> of a filing over HTTP (0 before
+	// the first); it grows only when the endpoint refused a key for good (a 4xx).
+	FilingAttempt   int
+	FilingClaimedAt *time.Time
+	// FilingAnswer is what the endpoint said to the last submission, usable or not.
+	FilingAnswer   *FilingAnswer
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	TransactionIDs []string
 }
 
 // Event is one entry of a report's timeline.
@@ -141,7 +156,9 @@ func ValidType(t string) bool { return slices.Contains(Types, t) }
 var transitions = map[string][]string{
 	StatusDraft:           {StatusPendingApproval},
 	StatusPendingApproval: {StatusApproved, StatusDraft},
-	StatusApproved:        {StatusFiled},
+	StatusApproved:        {StatusFiling, StatusFiled},
+	StatusFiling:          {StatusFiled, StatusFilingFailed},
+	StatusFilingFailed:    {StatusFiling, StatusFiled},
 	StatusFiled:           {},
 }
 
@@ -153,4 +170,17 @@ func (r *Report) move(to string) error {
 	}
 	r.Status = to
 	return nil
+}
+
+// contributed records that userID changed the report's content (the system, "", is no one).
+func (r *Report) contributed(userID string) {
+	if userID != "" && !slices.Contains(r.Contributors, userID) {
+		r.Contributors = append(r.Contributors, userID)
+	}
+}
+
+// contributor reports whether userID changed the report's content: a listed contributor, or
+// its preparer or submitter (the columns that predate the list).
+func (r *Report) contributor(userID string) bool {
+	return userID != "" && (slices.Contains(r.Contributors, userID) || userID == r.PreparedBy || userID == r.SubmittedBy)
 }

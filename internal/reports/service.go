@@ -3,7 +3,6 @@ package reports
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -90,6 +89,7 @@ func (s *Service) Create(ctx context.Context, c Caller, p CreateParams) (*Report
 	r := &Report{ID: NewID("rpt_"), TenantID: c.TenantID, Type: p.Type, Status: StatusDraft, Origin: OriginManual,
 		CustomerAccount: p.CustomerAccount, CustomerName: p.CustomerName, Reason: p.Reason, Action: p.Action,
 		Narrative: p.Narrative, PreparedBy: c.UserID, CreatedAt: now, UpdatedAt: now}
+	r.contributed(c.UserID)
 	facts := Facts{Type: p.Type}
 	ids := slices.Clone(p.TransactionIDs)
 	if p.CaseID != "" {
@@ -208,6 +208,7 @@ func (s *Service) Update(ctx context.Context, c Caller, id string, p UpdateParam
 		if r.PreparedBy == "" {
 			r.PreparedBy = c.UserID // the screening drafted it; whoever edits it prepares it
 		}
+		r.contributed(c.UserID)
 		r.UpdatedAt = s.now().UTC()
 		return Effects{Events: []Event{s.event(r, c, "UPDATED", "")}, Audit: []audit.Event{auditEvent(c, "report.updated", r, before)}}, nil
 	})
@@ -224,16 +225,19 @@ func (s *Service) Submit(ctx context.Context, c Caller, id string) (*Report, err
 		if r.PreparedBy == "" {
 			r.PreparedBy = c.UserID
 		}
+		r.contributed(c.UserID)
 		r.SubmittedBy, r.SubmittedAt, r.UpdatedAt, r.RejectionReason = c.UserID, &now, now, ""
 		return Effects{Events: []Event{s.event(r, c, "SUBMITTED", "")}, Audit: []audit.Event{auditEvent(c, "report.submitted", r, before)}}, nil
 	})
 }
 
-// fourEyes refuses the report's preparer or submitter (decisions.md §4 in the same spirit as
-// case resolutions): FORBIDDEN.
+// fourEyes refuses anyone who changed the report's content: whoever drafted it, edited a
+// field or submitted it (decisions.md §4 in the same spirit as case resolutions; docs/reports.md
+// "Four eyes"). Counting only the preparer and the submitter let an officer rewrite a narrative
+// and then approve it himself. FORBIDDEN.
 func fourEyes(r *Report, c Caller) error {
-	if c.UserID != "" && (c.UserID == r.PreparedBy || c.UserID == r.SubmittedBy) {
-		return apperr.New(apperr.Forbidden, "four eyes: the preparer of a report cannot approve or reject it")
+	if r.contributor(c.UserID) {
+		return apperr.New(apperr.Forbidden, "four eyes: whoever drafted, edited or submitted a report cannot approve or reject it")
 	}
 	return nil
 }
@@ -292,56 +296,6 @@ func (s *Service) Reject(ctx context.Context, c Caller, id, reason string) (*Rep
 	})
 }
 
-// File marks an approved report FILED: with reference, the NFIU's reference of a manual upload
-// on the goAML portal; without, it submits the XML to the tenant's filing endpoint (outside
-// any transaction) and records the reference the endpoint returned. VALIDATION_ERROR without
-// a reference and no endpoint; PROVIDER_UNAVAILABLE when the endpoint fails.
-func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Report, error) {
-	cur, err := s.store.Get(ctx, c.TenantID, id)
-	if err != nil {
-		return nil, err
-	}
-	if cur.Status != StatusApproved {
-		return nil, apperr.Transition(cur.Status, StatusFiled, transitions[cur.Status])
-	}
-	method := FilingManual
-	if strings.TrimSpace(reference) == "" {
-		set, err := s.store.Settings(ctx, c.TenantID)
-		if err != nil {
-			return nil, err
-		}
-		if set.FilingURL == "" || s.filer == nil {
-			return nil, apperr.Invalid("reference", "is required: the tenant has no filing endpoint configured")
-		}
-		var buf bytes.Buffer
-		if err := s.Export(ctx, c.TenantID, id, &buf); err != nil {
-			return nil, err
-		}
-		ref, err := s.filer.File(ctx, set.FilingURL, set.FilingToken, id, buf.Bytes())
-		if err != nil {
-			var ae *apperr.Error
-			if errors.As(err, &ae) {
-				return nil, err
-			}
-			return nil, apperr.New(apperr.ProviderUnavailable, "the filing endpoint did not accept the report: "+err.Error())
-		}
-		reference, method = ref, FilingHTTP
-	}
-	if len(reference) > 255 {
-		return nil, apperr.Invalid("reference", "at most 255 characters")
-	}
-	return s.store.Update(ctx, c.TenantID, id, func(r *Report) (Effects, error) {
-		before := Summary(r)
-		if err := r.move(StatusFiled); err != nil {
-			return Effects{}, err
-		}
-		now := s.now().UTC()
-		r.FiledBy, r.FiledAt, r.FilingReference, r.FilingMethod, r.UpdatedAt = c.UserID, &now, reference, method, now
-		return Effects{Events: []Event{s.event(r, c, "FILED", method+" "+reference)}, Audit: []audit.Event{auditEvent(c, "report.filed", r, before)},
-			Webhooks: []Webhook{{Event: EventReportFiled, Data: Summary(r)}}}, nil
-	})
-}
-
 // document builds r's goAML document from the store.
 func (s *Service) document(ctx context.Context, r *Report) (*Doc, error) {
 	txs, err := s.store.Transactions(ctx, r.TenantID, r.TransactionIDs)
@@ -369,7 +323,7 @@ func (s *Service) Export(ctx context.Context, tenantID tenancy.TenantID, id stri
 	if err != nil {
 		return err
 	}
-	if r.Status != StatusApproved && r.Status != StatusFiled {
+	if r.Status != StatusApproved && r.Status != StatusFiled && r.Status != StatusFiling && r.Status != StatusFilingFailed {
 		return apperr.New(apperr.Conflict, "only an approved or filed report is exported").WithData(map[string]any{"status": r.Status})
 	}
 	doc, err := s.document(ctx, r)

@@ -15,7 +15,12 @@ func TestStatusMachine(t *testing.T) {
 		{StatusDraft, StatusPendingApproval}:    true,
 		{StatusPendingApproval, StatusApproved}: true,
 		{StatusPendingApproval, StatusDraft}:    true, // rejection
-		{StatusApproved, StatusFiled}:           true,
+		{StatusApproved, StatusFiled}:           true, // manual filing
+		{StatusApproved, StatusFiling}:          true, // claimed for the filing endpoint
+		{StatusFiling, StatusFiled}:             true,
+		{StatusFiling, StatusFilingFailed}:      true,
+		{StatusFilingFailed, StatusFiling}:      true, // retry
+		{StatusFilingFailed, StatusFiled}:       true, // manual filing after an unusable answer
 	}
 	for _, from := range Statuses {
 		for _, to := range Statuses {
@@ -38,5 +43,10 @@ func TestFourEyes(t *testing.T) {
 	r := &Report{PreparedBy: "u1", SubmittedBy: "u2"}
 	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u1"})))
 	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u2"})))
+	require.NoError(t, fourEyes(r, Caller{UserID: "u3"}))
+
+	// Issue 48 point 2: an editor who is neither the preparer nor the submitter counts too.
+	r.Contributors = []string{"u1", "u4"}
+	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u4"})))
 	require.NoError(t, fourEyes(r, Caller{UserID: "u3"}))
 }

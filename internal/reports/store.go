@@ -62,6 +62,12 @@ type Store interface {
 	// Update locks the report, runs fn and writes the report and fn's effects. NOT_FOUND, or
 	// fn's error.
 	Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Report) (Effects, error)) (*Report, error)
+	// ClaimFiling claims the report for one filing over HTTP with a conditional UPDATE: status
+	// APPROVED or FILING_FAILED, or FILING claimed before staleBefore, becomes FILING claimed at
+	// now, with FilingAttempt at least 1; the effects fn returns for the claimed report are
+	// written in the same transaction. CONFLICT with the report in data when it is FILING (not
+	// stale); INVALID_STATUS_TRANSITION from any other status; NOT_FOUND.
+	ClaimFiling(ctx context.Context, tenantID tenancy.TenantID, id string, now, staleBefore time.Time, fn func(*Report) Effects) (*Report, error)
 	// Events returns the report's timeline, oldest first.
 	Events(ctx context.Context, tenantID tenancy.TenantID, id string) ([]Event, error)
 	// Transactions returns the tenant's stored transactions with these ids (unknown ids are
@@ -75,10 +81,11 @@ type Store interface {
 	SaveSettings(ctx context.Context, tenantID tenancy.TenantID, s Settings, ev audit.Event) error
 }
 
-// Filer submits an approved report's XML to the tenant's filing endpoint and returns the
-// reference the endpoint gave it (an adapter: no network call happens in a transaction).
+// Filer submits an approved report's XML to the tenant's filing endpoint (an adapter: no
+// network call happens in a transaction). It returns the HTTP answer whatever its status; the
+// error is for no answer at all (a timeout, a refused connection, a forbidden address).
 type Filer interface {
-	File(ctx context.Context, url, token string, reportID string, xml []byte) (string, error)
+	File(ctx context.Context, req FilingRequest) (FilingResponse, error)
 }
 
 // Assistant improves a draft narrative from the facts (an OpenAI-compatible endpoint, optional).

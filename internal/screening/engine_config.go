@@ -138,7 +138,9 @@ func (c *EngineConfig) apply(ch EngineChange) (EngineConfig, error) {
 		}
 	}
 	if w := ch.Weight; w != nil {
-		if *w < info.MinWeight || *w > info.MaxWeight {
+		// Written so that NaN fails it too (every comparison with NaN is false): a NaN stored
+		// as a weight made every later read of the configuration fail (issue 48 point 7b).
+		if !(*w >= info.MinWeight && *w <= info.MaxWeight) {
 			return EngineConfig{}, apperr.Invalid("weight", fmt.Sprintf("must be between %.2f and %.2f for %s", info.MinWeight, info.MaxWeight, info.Category))
 		}
 		next.Weights[info.Category] = *w

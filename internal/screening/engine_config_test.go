@@ -1,6 +1,7 @@
 package screening
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -50,7 +51,8 @@ func TestEngineConfigApply(t *testing.T) {
 		require.Equal(t, apperr.Validation, apperr.CodeOf(err), key)
 	}
 	for _, bad := range []EngineChange{{Key: "DECISION", Weight: w(0.4), Reason: "x"}, {Key: "DECISION", Weight: w(2.01), Reason: "x"},
-		{Key: "NOPE", Enabled: &off, Reason: "x"}, {Key: "DECISION", Reason: "x"}, {Key: "DECISION", Enabled: &off}} {
+		{Key: "NOPE", Enabled: &off, Reason: "x"}, {Key: "DECISION", Reason: "x"}, {Key: "DECISION", Enabled: &off},
+		{Key: "DECISION", Weight: w(math.NaN()), Reason: "x"}, {Key: "DECISION", Weight: w(math.Inf(1)), Reason: "x"}} {
 		_, err := cur.apply(bad)
 		require.Equal(t, apperr.Validation, apperr.CodeOf(err), "%+v", bad)
 	}

@@ -6,7 +6,7 @@ import { UserService } from '../gen/complyd/v1/user_pb';
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
-import { label, transitions } from './states';
+import { label } from './states';
 
 // CasePage is one case: facts, related records, timeline, and (for officers, not viewers) the
 // actions the state machine allows. Each action's error is shown next to it.
@@ -34,7 +34,7 @@ export function CasePage({ id }: { id: string }) {
         <dt>KYC application</dt><dd>{c.relatedKycApplicationId ? <Link to={`/kyc/${c.relatedKycApplicationId}`}>{c.relatedKycApplicationId}</Link> : 'none'}</dd>
       </dl>
       <p>{c.description}</p>
-      {canAct && <Actions caseId={c.id} status={c.status} onDone={refetch} />}
+      {canAct && <Actions caseId={c.id} status={c.status} allowed={c.allowedTransitions} onDone={refetch} />}
       <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />
       <Interdictions caseId={c.id} canAct={canAct} />
       <h2>Timeline</h2>
@@ -49,7 +49,10 @@ export function CasePage({ id }: { id: string }) {
   );
 }
 
-function Actions({ caseId, status, onDone }: { caseId: string; status: string; onDone: () => void }) {
+// Actions offers exactly the moves the server allows this caller now (allowedTransitions): no
+// direct resolution while a proposal is pending, none at all when the institution requires four
+// eyes for every resolution (docs/cases.md "Four eyes").
+function Actions({ caseId, status, allowed, onDone }: { caseId: string; status: string; allowed: string[]; onDone: () => void }) {
   const { me } = useSession();
   const [note, setNote] = useState('');
   const move = useMutation(CaseService.method.updateCaseStatus, { onSuccess: onDone });
@@ -62,12 +65,14 @@ function Actions({ caseId, status, onDone }: { caseId: string; status: string; o
       <Reassign onPick={(assigneeId) => assign.mutate({ id: caseId, assigneeId })} />
       <ErrorText error={assign.error} />
       <div role="group" aria-label="Change status">
-        {transitions[status].map((to) => (
+        {allowed.map((to) => (
           <button key={to} type="button" onClick={() => move.mutate({ id: caseId, status: to, resolutionNote: needsNote(to) ? note || undefined : undefined })}>
             Move to {label(to)}
           </button>))}
       </div>
-      {transitions[status].some(needsNote) && <Field label="Resolution note"><textarea value={note} onChange={(e) => setNote(e.target.value)} /></Field>}
+      {allowed.some(needsNote) && <Field label="Resolution note"><textarea value={note} onChange={(e) => setNote(e.target.value)} /></Field>}
+      {!allowed.some((s) => s.startsWith('RESOLVED')) && !status.startsWith('RESOLVED') && status !== 'CLOSED' &&
+        <p>Resolving this case goes through a proposal that a second officer confirms (see Resolution below).</p>}
       <ErrorText error={move.error} />
     </div>
   );

@@ -428,9 +428,14 @@ type Case struct {
 	// related_transaction (detail only), or null.
 	RelatedTransaction *RelatedTransaction `protobuf:"bytes,17,opt,name=related_transaction,json=relatedTransaction,proto3" json:"related_transaction,omitempty"`
 	// timeline (detail only; empty in lists), oldest first.
-	Timeline      []*CaseEvent `protobuf:"bytes,18,rep,name=timeline,proto3" json:"timeline,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Timeline []*CaseEvent `protobuf:"bytes,18,rep,name=timeline,proto3" json:"timeline,omitempty"`
+	// allowed_transitions (detail only; empty in lists) are the statuses the caller may move the
+	// case to directly now: decisions.md §5's moves from its status, without the resolutions and
+	// closing a pending proposal blocks, without the resolutions the tenant's fourEyesResolution
+	// setting blocks, and empty for a role that may not change a case's status (docs/cases.md).
+	AllowedTransitions []string `protobuf:"bytes,19,rep,name=allowed_transitions,json=allowedTransitions,proto3" json:"allowed_transitions,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
 }
 
 func (x *Case) Reset() {
@@ -585,6 +590,13 @@ func (x *Case) GetRelatedTransaction() *RelatedTransaction {
 func (x *Case) GetTimeline() []*CaseEvent {
 	if x != nil {
 		return x.Timeline
+	}
+	return nil
+}
+
+func (x *Case) GetAllowedTransitions() []string {
+	if x != nil {
+		return x.AllowedTransitions
 	}
 	return nil
 }
@@ -1913,6 +1925,137 @@ func (x *ConfirmInterdictionRequest) GetReference() string {
 	return ""
 }
 
+// GetCaseSettingsRequest has no fields.
+type GetCaseSettingsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetCaseSettingsRequest) Reset() {
+	*x = GetCaseSettingsRequest{}
+	mi := &file_complyd_v1_case_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetCaseSettingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetCaseSettingsRequest) ProtoMessage() {}
+
+func (x *GetCaseSettingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_case_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetCaseSettingsRequest.ProtoReflect.Descriptor instead.
+func (*GetCaseSettingsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_case_proto_rawDescGZIP(), []int{23}
+}
+
+// CaseSettings are the tenant's case controls.
+type CaseSettings struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// four_eyes_resolution makes every resolution go through a proposal approved by a second
+	// officer; a direct PATCH /cases/:id/status to RESOLVED_* is then refused (409 CONFLICT).
+	// Off by default.
+	FourEyesResolution bool `protobuf:"varint,1,opt,name=four_eyes_resolution,json=fourEyesResolution,proto3" json:"four_eyes_resolution,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *CaseSettings) Reset() {
+	*x = CaseSettings{}
+	mi := &file_complyd_v1_case_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CaseSettings) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CaseSettings) ProtoMessage() {}
+
+func (x *CaseSettings) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_case_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CaseSettings.ProtoReflect.Descriptor instead.
+func (*CaseSettings) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_case_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CaseSettings) GetFourEyesResolution() bool {
+	if x != nil {
+		return x.FourEyesResolution
+	}
+	return false
+}
+
+// UpdateCaseSettingsRequest changes the case controls; absent fields are left as they are.
+type UpdateCaseSettingsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// four_eyes_resolution, when given.
+	FourEyesResolution *bool `protobuf:"varint,1,opt,name=four_eyes_resolution,json=fourEyesResolution,proto3,oneof" json:"four_eyes_resolution,omitempty"`
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *UpdateCaseSettingsRequest) Reset() {
+	*x = UpdateCaseSettingsRequest{}
+	mi := &file_complyd_v1_case_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateCaseSettingsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateCaseSettingsRequest) ProtoMessage() {}
+
+func (x *UpdateCaseSettingsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_case_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateCaseSettingsRequest.ProtoReflect.Descriptor instead.
+func (*UpdateCaseSettingsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_case_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *UpdateCaseSettingsRequest) GetFourEyesResolution() bool {
+	if x != nil && x.FourEyesResolution != nil {
+		return *x.FourEyesResolution
+	}
+	return false
+}
+
 var File_complyd_v1_case_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_case_proto_rawDesc = "" +
@@ -1953,7 +2096,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12(\n" +
 	"\x05actor\x18\n" +
-	" \x01(\v2\x12.complyd.v1.PersonR\x05actor\"\xe7\x06\n" +
+	" \x01(\v2\x12.complyd.v1.PersonR\x05actor\"\x98\a\n" +
 	"\x04Case\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vcase_number\x18\x02 \x01(\tR\n" +
@@ -1978,7 +2121,8 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"updated_at\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12.\n" +
 	"\bassignee\x18\x10 \x01(\v2\x12.complyd.v1.PersonR\bassignee\x12O\n" +
 	"\x13related_transaction\x18\x11 \x01(\v2\x1e.complyd.v1.RelatedTransactionR\x12relatedTransaction\x121\n" +
-	"\btimeline\x18\x12 \x03(\v2\x15.complyd.v1.CaseEventR\btimeline\"\xb0\x04\n" +
+	"\btimeline\x18\x12 \x03(\v2\x15.complyd.v1.CaseEventR\btimeline\x12/\n" +
+	"\x13allowed_transitions\x18\x13 \x03(\tR\x12allowedTransitions\"\xb0\x04\n" +
 	"\x11CreateCaseRequest\x12\x99\x01\n" +
 	"\x04type\x18\x01 \x01(\tB\x84\x01\xbaH\x80\x01r~R\x16SUSPICIOUS_TRANSACTIONR\tAML_ALERTR\rSANCTIONS_HITR\tPEP_MATCHR\vFRAUD_ALERTR\n" +
 	"KYC_REVIEWR\x12REGULATORY_INQUIRYR\x12BEHAVIORAL_ANOMALYR\x04type\x12>\n" +
@@ -2107,7 +2251,13 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\x12+\n" +
 	"\treference\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xc8\x01H\x00R\treference\x88\x01\x01B\f\n" +
 	"\n" +
-	"_reference2\xdb\f\n" +
+	"_reference\"\x18\n" +
+	"\x16GetCaseSettingsRequest\"@\n" +
+	"\fCaseSettings\x120\n" +
+	"\x14four_eyes_resolution\x18\x01 \x01(\bR\x12fourEyesResolution\"k\n" +
+	"\x19UpdateCaseSettingsRequest\x125\n" +
+	"\x14four_eyes_resolution\x18\x01 \x01(\bH\x00R\x12fourEyesResolution\x88\x01\x01B\x17\n" +
+	"\x15_four_eyes_resolution2\xdb\x0e\n" +
 	"\vCaseService\x12W\n" +
 	"\n" +
 	"CreateCase\x12\x1d.complyd.v1.CreateCaseRequest\x1a\x10.complyd.v1.Case\"\x18\x82\xd3\xe4\x93\x02\x12:\x01*\"\r/api/v1/cases\x12_\n" +
@@ -2123,7 +2273,9 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\x10RejectResolution\x12#.complyd.v1.RejectResolutionRequest\x1a\x10.complyd.v1.Case\"G\x82\xd3\xe4\x93\x02A:\x01*\"</api/v1/cases/{id}/resolution-proposals/{proposal_id}/reject\x12\x82\x01\n" +
 	"\x12CreateInterdiction\x12%.complyd.v1.CreateInterdictionRequest\x1a\x18.complyd.v1.Interdiction\"+\x82\xd3\xe4\x93\x02%:\x01*\" /api/v1/cases/{id}/interdictions\x12\x8a\x01\n" +
 	"\x11ListInterdictions\x12$.complyd.v1.ListInterdictionsRequest\x1a%.complyd.v1.ListInterdictionsResponse\"(\x82\xd3\xe4\x93\x02\"\x12 /api/v1/cases/{id}/interdictions\x12\x86\x01\n" +
-	"\x13ConfirmInterdiction\x12&.complyd.v1.ConfirmInterdictionRequest\x1a\x18.complyd.v1.Interdiction\"-\x82\xd3\xe4\x93\x02':\x01*\"\"/api/v1/interdictions/{id}/confirmB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\x13ConfirmInterdiction\x12&.complyd.v1.ConfirmInterdictionRequest\x1a\x18.complyd.v1.Interdiction\"-\x82\xd3\xe4\x93\x02':\x01*\"\"/api/v1/interdictions/{id}/confirm\x12y\n" +
+	"\x0fGetCaseSettings\x12\".complyd.v1.GetCaseSettingsRequest\x1a\x18.complyd.v1.CaseSettings\"(\x82\xd3\xe4\x93\x02\"\x12 /api/v1/tenants/me/case-settings\x12\x82\x01\n" +
+	"\x12UpdateCaseSettings\x12%.complyd.v1.UpdateCaseSettingsRequest\x1a\x18.complyd.v1.CaseSettings\"+\x82\xd3\xe4\x93\x02%:\x01*2 /api/v1/tenants/me/case-settingsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_case_proto_rawDescOnce sync.Once
@@ -2137,7 +2289,7 @@ func file_complyd_v1_case_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_case_proto_rawDescData
 }
 
-var file_complyd_v1_case_proto_msgTypes = make([]protoimpl.MessageInfo, 23)
+var file_complyd_v1_case_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_complyd_v1_case_proto_goTypes = []any{
 	(*Person)(nil),                          // 0: complyd.v1.Person
 	(*VerdictSummary)(nil),                  // 1: complyd.v1.VerdictSummary
@@ -2162,44 +2314,47 @@ var file_complyd_v1_case_proto_goTypes = []any{
 	(*ListInterdictionsRequest)(nil),        // 20: complyd.v1.ListInterdictionsRequest
 	(*ListInterdictionsResponse)(nil),       // 21: complyd.v1.ListInterdictionsResponse
 	(*ConfirmInterdictionRequest)(nil),      // 22: complyd.v1.ConfirmInterdictionRequest
-	(*wrapperspb.StringValue)(nil),          // 23: google.protobuf.StringValue
-	(*structpb.Struct)(nil),                 // 24: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),           // 25: google.protobuf.Timestamp
+	(*GetCaseSettingsRequest)(nil),          // 23: complyd.v1.GetCaseSettingsRequest
+	(*CaseSettings)(nil),                    // 24: complyd.v1.CaseSettings
+	(*UpdateCaseSettingsRequest)(nil),       // 25: complyd.v1.UpdateCaseSettingsRequest
+	(*wrapperspb.StringValue)(nil),          // 26: google.protobuf.StringValue
+	(*structpb.Struct)(nil),                 // 27: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),           // 28: google.protobuf.Timestamp
 }
 var file_complyd_v1_case_proto_depIdxs = []int32{
-	23, // 0: complyd.v1.RelatedTransaction.sender_name:type_name -> google.protobuf.StringValue
+	26, // 0: complyd.v1.RelatedTransaction.sender_name:type_name -> google.protobuf.StringValue
 	1,  // 1: complyd.v1.RelatedTransaction.verdict:type_name -> complyd.v1.VerdictSummary
-	23, // 2: complyd.v1.CaseEvent.actor_id:type_name -> google.protobuf.StringValue
-	23, // 3: complyd.v1.CaseEvent.previous_value:type_name -> google.protobuf.StringValue
-	23, // 4: complyd.v1.CaseEvent.new_value:type_name -> google.protobuf.StringValue
-	24, // 5: complyd.v1.CaseEvent.metadata:type_name -> google.protobuf.Struct
-	25, // 6: complyd.v1.CaseEvent.created_at:type_name -> google.protobuf.Timestamp
+	26, // 2: complyd.v1.CaseEvent.actor_id:type_name -> google.protobuf.StringValue
+	26, // 3: complyd.v1.CaseEvent.previous_value:type_name -> google.protobuf.StringValue
+	26, // 4: complyd.v1.CaseEvent.new_value:type_name -> google.protobuf.StringValue
+	27, // 5: complyd.v1.CaseEvent.metadata:type_name -> google.protobuf.Struct
+	28, // 6: complyd.v1.CaseEvent.created_at:type_name -> google.protobuf.Timestamp
 	0,  // 7: complyd.v1.CaseEvent.actor:type_name -> complyd.v1.Person
-	23, // 8: complyd.v1.Case.assigned_to:type_name -> google.protobuf.StringValue
-	23, // 9: complyd.v1.Case.related_transaction_id:type_name -> google.protobuf.StringValue
-	23, // 10: complyd.v1.Case.related_kyc_application_id:type_name -> google.protobuf.StringValue
-	25, // 11: complyd.v1.Case.resolved_at:type_name -> google.protobuf.Timestamp
-	23, // 12: complyd.v1.Case.resolution_note:type_name -> google.protobuf.StringValue
-	25, // 13: complyd.v1.Case.created_at:type_name -> google.protobuf.Timestamp
-	25, // 14: complyd.v1.Case.updated_at:type_name -> google.protobuf.Timestamp
+	26, // 8: complyd.v1.Case.assigned_to:type_name -> google.protobuf.StringValue
+	26, // 9: complyd.v1.Case.related_transaction_id:type_name -> google.protobuf.StringValue
+	26, // 10: complyd.v1.Case.related_kyc_application_id:type_name -> google.protobuf.StringValue
+	28, // 11: complyd.v1.Case.resolved_at:type_name -> google.protobuf.Timestamp
+	26, // 12: complyd.v1.Case.resolution_note:type_name -> google.protobuf.StringValue
+	28, // 13: complyd.v1.Case.created_at:type_name -> google.protobuf.Timestamp
+	28, // 14: complyd.v1.Case.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 15: complyd.v1.Case.assignee:type_name -> complyd.v1.Person
 	2,  // 16: complyd.v1.Case.related_transaction:type_name -> complyd.v1.RelatedTransaction
 	3,  // 17: complyd.v1.Case.timeline:type_name -> complyd.v1.CaseEvent
 	4,  // 18: complyd.v1.ListCasesResponse.items:type_name -> complyd.v1.Case
-	25, // 19: complyd.v1.ResolutionProposal.proposed_at:type_name -> google.protobuf.Timestamp
-	23, // 20: complyd.v1.ResolutionProposal.decided_by:type_name -> google.protobuf.StringValue
-	25, // 21: complyd.v1.ResolutionProposal.decided_at:type_name -> google.protobuf.Timestamp
-	23, // 22: complyd.v1.ResolutionProposal.reason:type_name -> google.protobuf.StringValue
+	28, // 19: complyd.v1.ResolutionProposal.proposed_at:type_name -> google.protobuf.Timestamp
+	26, // 20: complyd.v1.ResolutionProposal.decided_by:type_name -> google.protobuf.StringValue
+	28, // 21: complyd.v1.ResolutionProposal.decided_at:type_name -> google.protobuf.Timestamp
+	26, // 22: complyd.v1.ResolutionProposal.reason:type_name -> google.protobuf.StringValue
 	12, // 23: complyd.v1.ListResolutionProposalsResponse.items:type_name -> complyd.v1.ResolutionProposal
-	25, // 24: complyd.v1.Interdiction.requested_at:type_name -> google.protobuf.Timestamp
-	23, // 25: complyd.v1.Interdiction.confirmed_by:type_name -> google.protobuf.StringValue
-	25, // 26: complyd.v1.Interdiction.confirmed_at:type_name -> google.protobuf.Timestamp
-	23, // 27: complyd.v1.Interdiction.reference:type_name -> google.protobuf.StringValue
-	23, // 28: complyd.v1.Interdiction.lift_reason:type_name -> google.protobuf.StringValue
-	23, // 29: complyd.v1.Interdiction.lift_requested_by:type_name -> google.protobuf.StringValue
-	25, // 30: complyd.v1.Interdiction.lift_requested_at:type_name -> google.protobuf.Timestamp
-	23, // 31: complyd.v1.Interdiction.lifted_by:type_name -> google.protobuf.StringValue
-	25, // 32: complyd.v1.Interdiction.lifted_at:type_name -> google.protobuf.Timestamp
+	28, // 24: complyd.v1.Interdiction.requested_at:type_name -> google.protobuf.Timestamp
+	26, // 25: complyd.v1.Interdiction.confirmed_by:type_name -> google.protobuf.StringValue
+	28, // 26: complyd.v1.Interdiction.confirmed_at:type_name -> google.protobuf.Timestamp
+	26, // 27: complyd.v1.Interdiction.reference:type_name -> google.protobuf.StringValue
+	26, // 28: complyd.v1.Interdiction.lift_reason:type_name -> google.protobuf.StringValue
+	26, // 29: complyd.v1.Interdiction.lift_requested_by:type_name -> google.protobuf.StringValue
+	28, // 30: complyd.v1.Interdiction.lift_requested_at:type_name -> google.protobuf.Timestamp
+	26, // 31: complyd.v1.Interdiction.lifted_by:type_name -> google.protobuf.StringValue
+	28, // 32: complyd.v1.Interdiction.lifted_at:type_name -> google.protobuf.Timestamp
 	18, // 33: complyd.v1.ListInterdictionsResponse.items:type_name -> complyd.v1.Interdiction
 	5,  // 34: complyd.v1.CaseService.CreateCase:input_type -> complyd.v1.CreateCaseRequest
 	6,  // 35: complyd.v1.CaseService.ListCases:input_type -> complyd.v1.ListCasesRequest
@@ -2214,21 +2369,25 @@ var file_complyd_v1_case_proto_depIdxs = []int32{
 	19, // 44: complyd.v1.CaseService.CreateInterdiction:input_type -> complyd.v1.CreateInterdictionRequest
 	20, // 45: complyd.v1.CaseService.ListInterdictions:input_type -> complyd.v1.ListInterdictionsRequest
 	22, // 46: complyd.v1.CaseService.ConfirmInterdiction:input_type -> complyd.v1.ConfirmInterdictionRequest
-	4,  // 47: complyd.v1.CaseService.CreateCase:output_type -> complyd.v1.Case
-	7,  // 48: complyd.v1.CaseService.ListCases:output_type -> complyd.v1.ListCasesResponse
-	4,  // 49: complyd.v1.CaseService.GetCase:output_type -> complyd.v1.Case
-	4,  // 50: complyd.v1.CaseService.UpdateCaseStatus:output_type -> complyd.v1.Case
-	4,  // 51: complyd.v1.CaseService.AssignCase:output_type -> complyd.v1.Case
-	3,  // 52: complyd.v1.CaseService.AddCaseNote:output_type -> complyd.v1.CaseEvent
-	12, // 53: complyd.v1.CaseService.ProposeResolution:output_type -> complyd.v1.ResolutionProposal
-	15, // 54: complyd.v1.CaseService.ListResolutionProposals:output_type -> complyd.v1.ListResolutionProposalsResponse
-	4,  // 55: complyd.v1.CaseService.ApproveResolution:output_type -> complyd.v1.Case
-	4,  // 56: complyd.v1.CaseService.RejectResolution:output_type -> complyd.v1.Case
-	18, // 57: complyd.v1.CaseService.CreateInterdiction:output_type -> complyd.v1.Interdiction
-	21, // 58: complyd.v1.CaseService.ListInterdictions:output_type -> complyd.v1.ListInterdictionsResponse
-	18, // 59: complyd.v1.CaseService.ConfirmInterdiction:output_type -> complyd.v1.Interdiction
-	47, // [47:60] is the sub-list for method output_type
-	34, // [34:47] is the sub-list for method input_type
+	23, // 47: complyd.v1.CaseService.GetCaseSettings:input_type -> complyd.v1.GetCaseSettingsRequest
+	25, // 48: complyd.v1.CaseService.UpdateCaseSettings:input_type -> complyd.v1.UpdateCaseSettingsRequest
+	4,  // 49: complyd.v1.CaseService.CreateCase:output_type -> complyd.v1.Case
+	7,  // 50: complyd.v1.CaseService.ListCases:output_type -> complyd.v1.ListCasesResponse
+	4,  // 51: complyd.v1.CaseService.GetCase:output_type -> complyd.v1.Case
+	4,  // 52: complyd.v1.CaseService.UpdateCaseStatus:output_type -> complyd.v1.Case
+	4,  // 53: complyd.v1.CaseService.AssignCase:output_type -> complyd.v1.Case
+	3,  // 54: complyd.v1.CaseService.AddCaseNote:output_type -> complyd.v1.CaseEvent
+	12, // 55: complyd.v1.CaseService.ProposeResolution:output_type -> complyd.v1.ResolutionProposal
+	15, // 56: complyd.v1.CaseService.ListResolutionProposals:output_type -> complyd.v1.ListResolutionProposalsResponse
+	4,  // 57: complyd.v1.CaseService.ApproveResolution:output_type -> complyd.v1.Case
+	4,  // 58: complyd.v1.CaseService.RejectResolution:output_type -> complyd.v1.Case
+	18, // 59: complyd.v1.CaseService.CreateInterdiction:output_type -> complyd.v1.Interdiction
+	21, // 60: complyd.v1.CaseService.ListInterdictions:output_type -> complyd.v1.ListInterdictionsResponse
+	18, // 61: complyd.v1.CaseService.ConfirmInterdiction:output_type -> complyd.v1.Interdiction
+	24, // 62: complyd.v1.CaseService.GetCaseSettings:output_type -> complyd.v1.CaseSettings
+	24, // 63: complyd.v1.CaseService.UpdateCaseSettings:output_type -> complyd.v1.CaseSettings
+	49, // [49:64] is the sub-list for method output_type
+	34, // [34:49] is the sub-list for method input_type
 	34, // [34:34] is the sub-list for extension type_name
 	34, // [34:34] is the sub-list for extension extendee
 	0,  // [0:34] is the sub-list for field type_name
@@ -2243,13 +2402,14 @@ func file_complyd_v1_case_proto_init() {
 	file_complyd_v1_case_proto_msgTypes[6].OneofWrappers = []any{}
 	file_complyd_v1_case_proto_msgTypes[9].OneofWrappers = []any{}
 	file_complyd_v1_case_proto_msgTypes[22].OneofWrappers = []any{}
+	file_complyd_v1_case_proto_msgTypes[25].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_case_proto_rawDesc), len(file_complyd_v1_case_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   23,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -286,7 +286,7 @@ type UpdateEngineRequest struct {
 	Key string `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	// enabled switches an optional engine on or off.
 	Enabled *bool `protobuf:"varint,2,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
-	// weight within the engine's bounds.
+	// weight within the engine's bounds; a finite number (NaN and infinities are refused).
 	Weight *float64 `protobuf:"fixed64,3,opt,name=weight,proto3,oneof" json:"weight,omitempty"`
 	// reason for the change, kept with the version and audited.
 	Reason        string `protobuf:"bytes,4,opt,name=reason,proto3" json:"reason,omitempty"`
@@ -386,13 +386,13 @@ const file_complyd_v1_engine_proto_rawDesc = "" +
 	"\aengines\x18\x06 \x03(\v2\x12.complyd.v1.EngineR\aenginesB\t\n" +
 	"\a_reasonB\r\n" +
 	"\v_updated_byB\r\n" +
-	"\v_updated_at\"\xea\x01\n" +
+	"\v_updated_at\"\xf3\x01\n" +
 	"\x13UpdateEngineRequest\x12\\\n" +
 	"\x03key\x18\x01 \x01(\tBJ\xbaHGrER\tSANCTIONSR\n" +
 	"REGULATORYR\bIDENTITYR\fCUSTOM_RULESR\bDECISIONR\n" +
 	"BEHAVIORALR\x03key\x12\x1d\n" +
-	"\aenabled\x18\x02 \x01(\bH\x00R\aenabled\x88\x01\x01\x12\x1b\n" +
-	"\x06weight\x18\x03 \x01(\x01H\x01R\x06weight\x88\x01\x01\x12\"\n" +
+	"\aenabled\x18\x02 \x01(\bH\x00R\aenabled\x88\x01\x01\x12$\n" +
+	"\x06weight\x18\x03 \x01(\x01B\a\xbaH\x04\x12\x02@\x01H\x01R\x06weight\x88\x01\x01\x12\"\n" +
 	"\x06reason\x18\x04 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xf4\x03R\x06reasonB\n" +
 	"\n" +

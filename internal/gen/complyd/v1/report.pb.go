@@ -114,7 +114,8 @@ type Report struct {
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
 	// type: CTR, STR, SAR or FTR.
 	Type string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
-	// status: DRAFT, PENDING_APPROVAL, APPROVED or FILED.
+	// status: DRAFT, PENDING_APPROVAL, APPROVED, FILING (claimed, being sent to the filing
+	// endpoint), FILING_FAILED (the endpoint's answer was unusable; see filing_answer) or FILED.
 	Status string `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
 	// origin: SCREENING, CASE or MANUAL.
 	Origin string `protobuf:"bytes,4,opt,name=origin,proto3" json:"origin,omitempty"`
@@ -167,7 +168,15 @@ type Report struct {
 	// updated_at of the report.
 	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,28,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	// timeline (detail only), oldest first.
-	Timeline      []*ReportEvent `protobuf:"bytes,29,rep,name=timeline,proto3" json:"timeline,omitempty"`
+	Timeline []*ReportEvent `protobuf:"bytes,29,rep,name=timeline,proto3" json:"timeline,omitempty"`
+	// contributors: the users who drafted, edited or submitted the report; none of them may
+	// approve or reject it (four eyes).
+	Contributors []string `protobuf:"bytes,30,rep,name=contributors,proto3" json:"contributors,omitempty"`
+	// filing_attempt: the attempt number of the idempotency key <id>-<attempt> sent to the filing
+	// endpoint; 0 before any filing over HTTP.
+	FilingAttempt int32 `protobuf:"varint,31,opt,name=filing_attempt,json=filingAttempt,proto3" json:"filing_attempt,omitempty"`
+	// filing_answer: what the filing endpoint said the last time (also when it was unusable), or null.
+	FilingAnswer  *FilingAnswer `protobuf:"bytes,32,opt,name=filing_answer,json=filingAnswer,proto3" json:"filing_answer,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -405,6 +414,109 @@ func (x *Report) GetTimeline() []*ReportEvent {
 	return nil
 }
 
+func (x *Report) GetContributors() []string {
+	if x != nil {
+		return x.Contributors
+	}
+	return nil
+}
+
+func (x *Report) GetFilingAttempt() int32 {
+	if x != nil {
+		return x.FilingAttempt
+	}
+	return 0
+}
+
+func (x *Report) GetFilingAnswer() *FilingAnswer {
+	if x != nil {
+		return x.FilingAnswer
+	}
+	return nil
+}
+
+// FilingAnswer is what the tenant's filing endpoint answered to one submission.
+type FilingAnswer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// idempotency_key sent (header Idempotency-Key).
+	IdempotencyKey string `protobuf:"bytes,1,opt,name=idempotency_key,json=idempotencyKey,proto3" json:"idempotency_key,omitempty"`
+	// status_code of the HTTP answer; 0 when none came (timeout, connection refused).
+	StatusCode int32 `protobuf:"varint,2,opt,name=status_code,json=statusCode,proto3" json:"status_code,omitempty"`
+	// body_excerpt: the first 2,048 bytes of the answer's body.
+	BodyExcerpt string `protobuf:"bytes,3,opt,name=body_excerpt,json=bodyExcerpt,proto3" json:"body_excerpt,omitempty"`
+	// error: why the answer could not be used ("" when the report was filed with it).
+	Error string `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	// at: when the answer (or the failure) came.
+	At            *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=at,proto3" json:"at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FilingAnswer) Reset() {
+	*x = FilingAnswer{}
+	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FilingAnswer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FilingAnswer) ProtoMessage() {}
+
+func (x *FilingAnswer) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FilingAnswer.ProtoReflect.Descriptor instead.
+func (*FilingAnswer) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *FilingAnswer) GetIdempotencyKey() string {
+	if x != nil {
+		return x.IdempotencyKey
+	}
+	return ""
+}
+
+func (x *FilingAnswer) GetStatusCode() int32 {
+	if x != nil {
+		return x.StatusCode
+	}
+	return 0
+}
+
+func (x *FilingAnswer) GetBodyExcerpt() string {
+	if x != nil {
+		return x.BodyExcerpt
+	}
+	return ""
+}
+
+func (x *FilingAnswer) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
+func (x *FilingAnswer) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
 // CreateReportRequest drafts a report.
 type CreateReportRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -432,7 +544,7 @@ type CreateReportRequest struct {
 
 func (x *CreateReportRequest) Reset() {
 	*x = CreateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	mi := &file_complyd_v1_report_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -444,7 +556,7 @@ func (x *CreateReportRequest) String() string {
 func (*CreateReportRequest) ProtoMessage() {}
 
 func (x *CreateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	mi := &file_complyd_v1_report_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -457,7 +569,7 @@ func (x *CreateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateReportRequest.ProtoReflect.Descriptor instead.
 func (*CreateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *CreateReportRequest) GetType() string {
@@ -548,7 +660,7 @@ type ListReportsRequest struct {
 
 func (x *ListReportsRequest) Reset() {
 	*x = ListReportsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	mi := &file_complyd_v1_report_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -560,7 +672,7 @@ func (x *ListReportsRequest) String() string {
 func (*ListReportsRequest) ProtoMessage() {}
 
 func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	mi := &file_complyd_v1_report_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -573,7 +685,7 @@ func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
 func (*ListReportsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ListReportsRequest) GetPage() int32 {
@@ -645,7 +757,7 @@ type ListReportDeadlinesRequest struct {
 
 func (x *ListReportDeadlinesRequest) Reset() {
 	*x = ListReportDeadlinesRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	mi := &file_complyd_v1_report_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -657,7 +769,7 @@ func (x *ListReportDeadlinesRequest) String() string {
 func (*ListReportDeadlinesRequest) ProtoMessage() {}
 
 func (x *ListReportDeadlinesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	mi := &file_complyd_v1_report_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -670,7 +782,7 @@ func (x *ListReportDeadlinesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportDeadlinesRequest.ProtoReflect.Descriptor instead.
 func (*ListReportDeadlinesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListReportDeadlinesRequest) GetPage() int32 {
@@ -706,7 +818,7 @@ type ListReportsResponse struct {
 
 func (x *ListReportsResponse) Reset() {
 	*x = ListReportsResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	mi := &file_complyd_v1_report_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -718,7 +830,7 @@ func (x *ListReportsResponse) String() string {
 func (*ListReportsResponse) ProtoMessage() {}
 
 func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	mi := &file_complyd_v1_report_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -731,7 +843,7 @@ func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
 func (*ListReportsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListReportsResponse) GetItems() []*Report {
@@ -780,7 +892,7 @@ type GetReportRequest struct {
 
 func (x *GetReportRequest) Reset() {
 	*x = GetReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	mi := &file_complyd_v1_report_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +904,7 @@ func (x *GetReportRequest) String() string {
 func (*GetReportRequest) ProtoMessage() {}
 
 func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	mi := &file_complyd_v1_report_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +917,7 @@ func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportRequest.ProtoReflect.Descriptor instead.
 func (*GetReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *GetReportRequest) GetId() string {
@@ -836,7 +948,7 @@ type UpdateReportRequest struct {
 
 func (x *UpdateReportRequest) Reset() {
 	*x = UpdateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	mi := &file_complyd_v1_report_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -848,7 +960,7 @@ func (x *UpdateReportRequest) String() string {
 func (*UpdateReportRequest) ProtoMessage() {}
 
 func (x *UpdateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	mi := &file_complyd_v1_report_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -861,7 +973,7 @@ func (x *UpdateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateReportRequest.ProtoReflect.Descriptor instead.
 func (*UpdateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *UpdateReportRequest) GetId() string {
@@ -917,7 +1029,7 @@ type SubmitReportRequest struct {
 
 func (x *SubmitReportRequest) Reset() {
 	*x = SubmitReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	mi := &file_complyd_v1_report_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1041,7 @@ func (x *SubmitReportRequest) String() string {
 func (*SubmitReportRequest) ProtoMessage() {}
 
 func (x *SubmitReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	mi := &file_complyd_v1_report_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1054,7 @@ func (x *SubmitReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReportRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SubmitReportRequest) GetId() string {
@@ -963,7 +1075,7 @@ type ApproveReportRequest struct {
 
 func (x *ApproveReportRequest) Reset() {
 	*x = ApproveReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[9]
+	mi := &file_complyd_v1_report_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -975,7 +1087,7 @@ func (x *ApproveReportRequest) String() string {
 func (*ApproveReportRequest) ProtoMessage() {}
 
 func (x *ApproveReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[9]
+	mi := &file_complyd_v1_report_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -988,7 +1100,7 @@ func (x *ApproveReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApproveReportRequest.ProtoReflect.Descriptor instead.
 func (*ApproveReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ApproveReportRequest) GetId() string {
@@ -1011,7 +1123,7 @@ type RejectReportRequest struct {
 
 func (x *RejectReportRequest) Reset() {
 	*x = RejectReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[10]
+	mi := &file_complyd_v1_report_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1023,7 +1135,7 @@ func (x *RejectReportRequest) String() string {
 func (*RejectReportRequest) ProtoMessage() {}
 
 func (x *RejectReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[10]
+	mi := &file_complyd_v1_report_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1036,7 +1148,7 @@ func (x *RejectReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RejectReportRequest.ProtoReflect.Descriptor instead.
 func (*RejectReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *RejectReportRequest) GetId() string {
@@ -1066,7 +1178,7 @@ type FileReportRequest struct {
 
 func (x *FileReportRequest) Reset() {
 	*x = FileReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[11]
+	mi := &file_complyd_v1_report_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1078,7 +1190,7 @@ func (x *FileReportRequest) String() string {
 func (*FileReportRequest) ProtoMessage() {}
 
 func (x *FileReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[11]
+	mi := &file_complyd_v1_report_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1091,7 +1203,7 @@ func (x *FileReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileReportRequest.ProtoReflect.Descriptor instead.
 func (*FileReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *FileReportRequest) GetId() string {
@@ -1121,7 +1233,7 @@ type DownloadReportRequest struct {
 
 func (x *DownloadReportRequest) Reset() {
 	*x = DownloadReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[12]
+	mi := &file_complyd_v1_report_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1133,7 +1245,7 @@ func (x *DownloadReportRequest) String() string {
 func (*DownloadReportRequest) ProtoMessage() {}
 
 func (x *DownloadReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[12]
+	mi := &file_complyd_v1_report_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1146,7 +1258,7 @@ func (x *DownloadReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadReportRequest.ProtoReflect.Descriptor instead.
 func (*DownloadReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{12}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *DownloadReportRequest) GetId() string {
@@ -1178,7 +1290,7 @@ type DownloadReportResponse struct {
 
 func (x *DownloadReportResponse) Reset() {
 	*x = DownloadReportResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[13]
+	mi := &file_complyd_v1_report_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +1302,7 @@ func (x *DownloadReportResponse) String() string {
 func (*DownloadReportResponse) ProtoMessage() {}
 
 func (x *DownloadReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[13]
+	mi := &file_complyd_v1_report_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +1315,7 @@ func (x *DownloadReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadReportResponse.ProtoReflect.Descriptor instead.
 func (*DownloadReportResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *DownloadReportResponse) GetFilename() string {
@@ -1238,7 +1350,7 @@ type ValidateReportRequest struct {
 
 func (x *ValidateReportRequest) Reset() {
 	*x = ValidateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[14]
+	mi := &file_complyd_v1_report_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1250,7 +1362,7 @@ func (x *ValidateReportRequest) String() string {
 func (*ValidateReportRequest) ProtoMessage() {}
 
 func (x *ValidateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[14]
+	mi := &file_complyd_v1_report_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1263,7 +1375,7 @@ func (x *ValidateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateReportRequest.ProtoReflect.Descriptor instead.
 func (*ValidateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ValidateReportRequest) GetId() string {
@@ -1286,7 +1398,7 @@ type ReportProblem struct {
 
 func (x *ReportProblem) Reset() {
 	*x = ReportProblem{}
-	mi := &file_complyd_v1_report_proto_msgTypes[15]
+	mi := &file_complyd_v1_report_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1298,7 +1410,7 @@ func (x *ReportProblem) String() string {
 func (*ReportProblem) ProtoMessage() {}
 
 func (x *ReportProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[15]
+	mi := &file_complyd_v1_report_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1311,7 +1423,7 @@ func (x *ReportProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportProblem.ProtoReflect.Descriptor instead.
 func (*ReportProblem) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{15}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ReportProblem) GetField() string {
@@ -1343,7 +1455,7 @@ type ValidateReportResponse struct {
 
 func (x *ValidateReportResponse) Reset() {
 	*x = ValidateReportResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[16]
+	mi := &file_complyd_v1_report_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1355,7 +1467,7 @@ func (x *ValidateReportResponse) String() string {
 func (*ValidateReportResponse) ProtoMessage() {}
 
 func (x *ValidateReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[16]
+	mi := &file_complyd_v1_report_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1368,7 +1480,7 @@ func (x *ValidateReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateReportResponse.ProtoReflect.Descriptor instead.
 func (*ValidateReportResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{16}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ValidateReportResponse) GetValid() bool {
@@ -1403,7 +1515,7 @@ type SuggestNarrativeRequest struct {
 
 func (x *SuggestNarrativeRequest) Reset() {
 	*x = SuggestNarrativeRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[17]
+	mi := &file_complyd_v1_report_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1415,7 +1527,7 @@ func (x *SuggestNarrativeRequest) String() string {
 func (*SuggestNarrativeRequest) ProtoMessage() {}
 
 func (x *SuggestNarrativeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[17]
+	mi := &file_complyd_v1_report_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1428,7 +1540,7 @@ func (x *SuggestNarrativeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestNarrativeRequest.ProtoReflect.Descriptor instead.
 func (*SuggestNarrativeRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{17}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SuggestNarrativeRequest) GetId() string {
@@ -1453,7 +1565,7 @@ type SuggestNarrativeResponse struct {
 
 func (x *SuggestNarrativeResponse) Reset() {
 	*x = SuggestNarrativeResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[18]
+	mi := &file_complyd_v1_report_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1577,7 @@ func (x *SuggestNarrativeResponse) String() string {
 func (*SuggestNarrativeResponse) ProtoMessage() {}
 
 func (x *SuggestNarrativeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[18]
+	mi := &file_complyd_v1_report_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1590,7 @@ func (x *SuggestNarrativeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestNarrativeResponse.ProtoReflect.Descriptor instead.
 func (*SuggestNarrativeResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{18}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SuggestNarrativeResponse) GetNarrative() string {
@@ -1511,7 +1623,7 @@ type GetReportSettingsRequest struct {
 
 func (x *GetReportSettingsRequest) Reset() {
 	*x = GetReportSettingsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[19]
+	mi := &file_complyd_v1_report_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1523,7 +1635,7 @@ func (x *GetReportSettingsRequest) String() string {
 func (*GetReportSettingsRequest) ProtoMessage() {}
 
 func (x *GetReportSettingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[19]
+	mi := &file_complyd_v1_report_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1536,7 +1648,7 @@ func (x *GetReportSettingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportSettingsRequest.ProtoReflect.Descriptor instead.
 func (*GetReportSettingsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{19}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{20}
 }
 
 // ReportingPerson is the tenant's reporting person in goAML.
@@ -1558,7 +1670,7 @@ type ReportingPerson struct {
 
 func (x *ReportingPerson) Reset() {
 	*x = ReportingPerson{}
-	mi := &file_complyd_v1_report_proto_msgTypes[20]
+	mi := &file_complyd_v1_report_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1570,7 +1682,7 @@ func (x *ReportingPerson) String() string {
 func (*ReportingPerson) ProtoMessage() {}
 
 func (x *ReportingPerson) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[20]
+	mi := &file_complyd_v1_report_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1583,7 +1695,7 @@ func (x *ReportingPerson) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportingPerson.ProtoReflect.Descriptor instead.
 func (*ReportingPerson) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{20}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReportingPerson) GetFirstName() string {
@@ -1638,7 +1750,7 @@ type DeadlineHours struct {
 
 func (x *DeadlineHours) Reset() {
 	*x = DeadlineHours{}
-	mi := &file_complyd_v1_report_proto_msgTypes[21]
+	mi := &file_complyd_v1_report_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1650,7 +1762,7 @@ func (x *DeadlineHours) String() string {
 func (*DeadlineHours) ProtoMessage() {}
 
 func (x *DeadlineHours) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[21]
+	mi := &file_complyd_v1_report_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1663,7 +1775,7 @@ func (x *DeadlineHours) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineHours.ProtoReflect.Descriptor instead.
 func (*DeadlineHours) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{21}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *DeadlineHours) GetCtr() int32 {
@@ -1721,7 +1833,7 @@ type ReportSettings struct {
 
 func (x *ReportSettings) Reset() {
 	*x = ReportSettings{}
-	mi := &file_complyd_v1_report_proto_msgTypes[22]
+	mi := &file_complyd_v1_report_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1733,7 +1845,7 @@ func (x *ReportSettings) String() string {
 func (*ReportSettings) ProtoMessage() {}
 
 func (x *ReportSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[22]
+	mi := &file_complyd_v1_report_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1746,7 +1858,7 @@ func (x *ReportSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportSettings.ProtoReflect.Descriptor instead.
 func (*ReportSettings) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{22}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ReportSettings) GetRentityId() string {
@@ -1839,7 +1951,7 @@ type UpdateReportSettingsRequest struct {
 
 func (x *UpdateReportSettingsRequest) Reset() {
 	*x = UpdateReportSettingsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[23]
+	mi := &file_complyd_v1_report_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1851,7 +1963,7 @@ func (x *UpdateReportSettingsRequest) String() string {
 func (*UpdateReportSettingsRequest) ProtoMessage() {}
 
 func (x *UpdateReportSettingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[23]
+	mi := &file_complyd_v1_report_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1864,7 +1976,7 @@ func (x *UpdateReportSettingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateReportSettingsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateReportSettingsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{23}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UpdateReportSettingsRequest) GetRentityId() string {
@@ -1942,8 +2054,7 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\bactor_id\x18\x03 \x01(\v2\x1c.google.protobuf.StringValueR\aactorId\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\x129\n" +
 	"\n" +
-	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xe3\n" +
-	"\n" +
+	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xed\v\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
@@ -1983,7 +2094,17 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"created_at\x18\x1b \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
 	"updated_at\x18\x1c \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
-	"\btimeline\x18\x1d \x03(\v2\x17.complyd.v1.ReportEventR\btimeline\"\xb9\x04\n" +
+	"\btimeline\x18\x1d \x03(\v2\x17.complyd.v1.ReportEventR\btimeline\x12\"\n" +
+	"\fcontributors\x18\x1e \x03(\tR\fcontributors\x12%\n" +
+	"\x0efiling_attempt\x18\x1f \x01(\x05R\rfilingAttempt\x12=\n" +
+	"\rfiling_answer\x18  \x01(\v2\x18.complyd.v1.FilingAnswerR\ffilingAnswer\"\xbd\x01\n" +
+	"\fFilingAnswer\x12'\n" +
+	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x1f\n" +
+	"\vstatus_code\x18\x02 \x01(\x05R\n" +
+	"statusCode\x12!\n" +
+	"\fbody_excerpt\x18\x03 \x01(\tR\vbodyExcerpt\x12\x14\n" +
+	"\x05error\x18\x04 \x01(\tR\x05error\x12*\n" +
+	"\x02at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\"\xb9\x04\n" +
 	"\x13CreateReportRequest\x12-\n" +
 	"\x04type\x18\x01 \x01(\tB\x19\xbaH\x16r\x14R\x03CTRR\x03STRR\x03SARR\x03FTRR\x04type\x12%\n" +
 	"\acase_id\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x18dH\x00R\x06caseId\x88\x01\x01\x129\n" +
@@ -2161,94 +2282,97 @@ func file_complyd_v1_report_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_report_proto_rawDescData
 }
 
-var file_complyd_v1_report_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_complyd_v1_report_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
 var file_complyd_v1_report_proto_goTypes = []any{
 	(*ReportEvent)(nil),                 // 0: complyd.v1.ReportEvent
 	(*Report)(nil),                      // 1: complyd.v1.Report
-	(*CreateReportRequest)(nil),         // 2: complyd.v1.CreateReportRequest
-	(*ListReportsRequest)(nil),          // 3: complyd.v1.ListReportsRequest
-	(*ListReportDeadlinesRequest)(nil),  // 4: complyd.v1.ListReportDeadlinesRequest
-	(*ListReportsResponse)(nil),         // 5: complyd.v1.ListReportsResponse
-	(*GetReportRequest)(nil),            // 6: complyd.v1.GetReportRequest
-	(*UpdateReportRequest)(nil),         // 7: complyd.v1.UpdateReportRequest
-	(*SubmitReportRequest)(nil),         // 8: complyd.v1.SubmitReportRequest
-	(*ApproveReportRequest)(nil),        // 9: complyd.v1.ApproveReportRequest
-	(*RejectReportRequest)(nil),         // 10: complyd.v1.RejectReportRequest
-	(*FileReportRequest)(nil),           // 11: complyd.v1.FileReportRequest
-	(*DownloadReportRequest)(nil),       // 12: complyd.v1.DownloadReportRequest
-	(*DownloadReportResponse)(nil),      // 13: complyd.v1.DownloadReportResponse
-	(*ValidateReportRequest)(nil),       // 14: complyd.v1.ValidateReportRequest
-	(*ReportProblem)(nil),               // 15: complyd.v1.ReportProblem
-	(*ValidateReportResponse)(nil),      // 16: complyd.v1.ValidateReportResponse
-	(*SuggestNarrativeRequest)(nil),     // 17: complyd.v1.SuggestNarrativeRequest
-	(*SuggestNarrativeResponse)(nil),    // 18: complyd.v1.SuggestNarrativeResponse
-	(*GetReportSettingsRequest)(nil),    // 19: complyd.v1.GetReportSettingsRequest
-	(*ReportingPerson)(nil),             // 20: complyd.v1.ReportingPerson
-	(*DeadlineHours)(nil),               // 21: complyd.v1.DeadlineHours
-	(*ReportSettings)(nil),              // 22: complyd.v1.ReportSettings
-	(*UpdateReportSettingsRequest)(nil), // 23: complyd.v1.UpdateReportSettingsRequest
-	(*wrapperspb.StringValue)(nil),      // 24: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),       // 25: google.protobuf.Timestamp
+	(*FilingAnswer)(nil),                // 2: complyd.v1.FilingAnswer
+	(*CreateReportRequest)(nil),         // 3: complyd.v1.CreateReportRequest
+	(*ListReportsRequest)(nil),          // 4: complyd.v1.ListReportsRequest
+	(*ListReportDeadlinesRequest)(nil),  // 5: complyd.v1.ListReportDeadlinesRequest
+	(*ListReportsResponse)(nil),         // 6: complyd.v1.ListReportsResponse
+	(*GetReportRequest)(nil),            // 7: complyd.v1.GetReportRequest
+	(*UpdateReportRequest)(nil),         // 8: complyd.v1.UpdateReportRequest
+	(*SubmitReportRequest)(nil),         // 9: complyd.v1.SubmitReportRequest
+	(*ApproveReportRequest)(nil),        // 10: complyd.v1.ApproveReportRequest
+	(*RejectReportRequest)(nil),         // 11: complyd.v1.RejectReportRequest
+	(*FileReportRequest)(nil),           // 12: complyd.v1.FileReportRequest
+	(*DownloadReportRequest)(nil),       // 13: complyd.v1.DownloadReportRequest
+	(*DownloadReportResponse)(nil),      // 14: complyd.v1.DownloadReportResponse
+	(*ValidateReportRequest)(nil),       // 15: complyd.v1.ValidateReportRequest
+	(*ReportProblem)(nil),               // 16: complyd.v1.ReportProblem
+	(*ValidateReportResponse)(nil),      // 17: complyd.v1.ValidateReportResponse
+	(*SuggestNarrativeRequest)(nil),     // 18: complyd.v1.SuggestNarrativeRequest
+	(*SuggestNarrativeResponse)(nil),    // 19: complyd.v1.SuggestNarrativeResponse
+	(*GetReportSettingsRequest)(nil),    // 20: complyd.v1.GetReportSettingsRequest
+	(*ReportingPerson)(nil),             // 21: complyd.v1.ReportingPerson
+	(*DeadlineHours)(nil),               // 22: complyd.v1.DeadlineHours
+	(*ReportSettings)(nil),              // 23: complyd.v1.ReportSettings
+	(*UpdateReportSettingsRequest)(nil), // 24: complyd.v1.UpdateReportSettingsRequest
+	(*wrapperspb.StringValue)(nil),      // 25: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),       // 26: google.protobuf.Timestamp
 }
 var file_complyd_v1_report_proto_depIdxs = []int32{
-	24, // 0: complyd.v1.ReportEvent.actor_id:type_name -> google.protobuf.StringValue
-	25, // 1: complyd.v1.ReportEvent.created_at:type_name -> google.protobuf.Timestamp
-	24, // 2: complyd.v1.Report.case_id:type_name -> google.protobuf.StringValue
-	24, // 3: complyd.v1.Report.corrects_report_id:type_name -> google.protobuf.StringValue
-	25, // 4: complyd.v1.Report.deadline_at:type_name -> google.protobuf.Timestamp
-	24, // 5: complyd.v1.Report.prepared_by:type_name -> google.protobuf.StringValue
-	24, // 6: complyd.v1.Report.submitted_by:type_name -> google.protobuf.StringValue
-	25, // 7: complyd.v1.Report.submitted_at:type_name -> google.protobuf.Timestamp
-	24, // 8: complyd.v1.Report.approved_by:type_name -> google.protobuf.StringValue
-	25, // 9: complyd.v1.Report.approved_at:type_name -> google.protobuf.Timestamp
-	24, // 10: complyd.v1.Report.rejection_reason:type_name -> google.protobuf.StringValue
-	24, // 11: complyd.v1.Report.filed_by:type_name -> google.protobuf.StringValue
-	25, // 12: complyd.v1.Report.filed_at:type_name -> google.protobuf.Timestamp
-	24, // 13: complyd.v1.Report.filing_reference:type_name -> google.protobuf.StringValue
-	24, // 14: complyd.v1.Report.filing_method:type_name -> google.protobuf.StringValue
-	25, // 15: complyd.v1.Report.created_at:type_name -> google.protobuf.Timestamp
-	25, // 16: complyd.v1.Report.updated_at:type_name -> google.protobuf.Timestamp
+	25, // 0: complyd.v1.ReportEvent.actor_id:type_name -> google.protobuf.StringValue
+	26, // 1: complyd.v1.ReportEvent.created_at:type_name -> google.protobuf.Timestamp
+	25, // 2: complyd.v1.Report.case_id:type_name -> google.protobuf.StringValue
+	25, // 3: complyd.v1.Report.corrects_report_id:type_name -> google.protobuf.StringValue
+	26, // 4: complyd.v1.Report.deadline_at:type_name -> google.protobuf.Timestamp
+	25, // 5: complyd.v1.Report.prepared_by:type_name -> google.protobuf.StringValue
+	25, // 6: complyd.v1.Report.submitted_by:type_name -> google.protobuf.StringValue
+	26, // 7: complyd.v1.Report.submitted_at:type_name -> google.protobuf.Timestamp
+	25, // 8: complyd.v1.Report.approved_by:type_name -> google.protobuf.StringValue
+	26, // 9: complyd.v1.Report.approved_at:type_name -> google.protobuf.Timestamp
+	25, // 10: complyd.v1.Report.rejection_reason:type_name -> google.protobuf.StringValue
+	25, // 11: complyd.v1.Report.filed_by:type_name -> google.protobuf.StringValue
+	26, // 12: complyd.v1.Report.filed_at:type_name -> google.protobuf.Timestamp
+	25, // 13: complyd.v1.Report.filing_reference:type_name -> google.protobuf.StringValue
+	25, // 14: complyd.v1.Report.filing_method:type_name -> google.protobuf.StringValue
+	26, // 15: complyd.v1.Report.created_at:type_name -> google.protobuf.Timestamp
+	26, // 16: complyd.v1.Report.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 17: complyd.v1.Report.timeline:type_name -> complyd.v1.ReportEvent
-	1,  // 18: complyd.v1.ListReportsResponse.items:type_name -> complyd.v1.Report
-	15, // 19: complyd.v1.ValidateReportResponse.problems:type_name -> complyd.v1.ReportProblem
-	24, // 20: complyd.v1.SuggestNarrativeResponse.warning:type_name -> google.protobuf.StringValue
-	20, // 21: complyd.v1.ReportSettings.reporting_person:type_name -> complyd.v1.ReportingPerson
-	21, // 22: complyd.v1.ReportSettings.deadline_hours:type_name -> complyd.v1.DeadlineHours
-	20, // 23: complyd.v1.UpdateReportSettingsRequest.reporting_person:type_name -> complyd.v1.ReportingPerson
-	21, // 24: complyd.v1.UpdateReportSettingsRequest.deadline_hours:type_name -> complyd.v1.DeadlineHours
-	2,  // 25: complyd.v1.ReportService.CreateReport:input_type -> complyd.v1.CreateReportRequest
-	3,  // 26: complyd.v1.ReportService.ListReports:input_type -> complyd.v1.ListReportsRequest
-	4,  // 27: complyd.v1.ReportService.ListReportDeadlines:input_type -> complyd.v1.ListReportDeadlinesRequest
-	6,  // 28: complyd.v1.ReportService.GetReport:input_type -> complyd.v1.GetReportRequest
-	7,  // 29: complyd.v1.ReportService.UpdateReport:input_type -> complyd.v1.UpdateReportRequest
-	8,  // 30: complyd.v1.ReportService.SubmitReport:input_type -> complyd.v1.SubmitReportRequest
-	9,  // 31: complyd.v1.ReportService.ApproveReport:input_type -> complyd.v1.ApproveReportRequest
-	10, // 32: complyd.v1.ReportService.RejectReport:input_type -> complyd.v1.RejectReportRequest
-	11, // 33: complyd.v1.ReportService.FileReport:input_type -> complyd.v1.FileReportRequest
-	12, // 34: complyd.v1.ReportService.DownloadReport:input_type -> complyd.v1.DownloadReportRequest
-	14, // 35: complyd.v1.ReportService.ValidateReport:input_type -> complyd.v1.ValidateReportRequest
-	17, // 36: complyd.v1.ReportService.SuggestNarrative:input_type -> complyd.v1.SuggestNarrativeRequest
-	19, // 37: complyd.v1.ReportService.GetReportSettings:input_type -> complyd.v1.GetReportSettingsRequest
-	23, // 38: complyd.v1.ReportService.UpdateReportSettings:input_type -> complyd.v1.UpdateReportSettingsRequest
-	1,  // 39: complyd.v1.ReportService.CreateReport:output_type -> complyd.v1.Report
-	5,  // 40: complyd.v1.ReportService.ListReports:output_type -> complyd.v1.ListReportsResponse
-	5,  // 41: complyd.v1.ReportService.ListReportDeadlines:output_type -> complyd.v1.ListReportsResponse
-	1,  // 42: complyd.v1.ReportService.GetReport:output_type -> complyd.v1.Report
-	1,  // 43: complyd.v1.ReportService.UpdateReport:output_type -> complyd.v1.Report
-	1,  // 44: complyd.v1.ReportService.SubmitReport:output_type -> complyd.v1.Report
-	1,  // 45: complyd.v1.ReportService.ApproveReport:output_type -> complyd.v1.Report
-	1,  // 46: complyd.v1.ReportService.RejectReport:output_type -> complyd.v1.Report
-	1,  // 47: complyd.v1.ReportService.FileReport:output_type -> complyd.v1.Report
-	13, // 48: complyd.v1.ReportService.DownloadReport:output_type -> complyd.v1.DownloadReportResponse
-	16, // 49: complyd.v1.ReportService.ValidateReport:output_type -> complyd.v1.ValidateReportResponse
-	18, // 50: complyd.v1.ReportService.SuggestNarrative:output_type -> complyd.v1.SuggestNarrativeResponse
-	22, // 51: complyd.v1.ReportService.GetReportSettings:output_type -> complyd.v1.ReportSettings
-	22, // 52: complyd.v1.ReportService.UpdateReportSettings:output_type -> complyd.v1.ReportSettings
-	39, // [39:53] is the sub-list for method output_type
-	25, // [25:39] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	2,  // 18: complyd.v1.Report.filing_answer:type_name -> complyd.v1.FilingAnswer
+	26, // 19: complyd.v1.FilingAnswer.at:type_name -> google.protobuf.Timestamp
+	1,  // 20: complyd.v1.ListReportsResponse.items:type_name -> complyd.v1.Report
+	16, // 21: complyd.v1.ValidateReportResponse.problems:type_name -> complyd.v1.ReportProblem
+	25, // 22: complyd.v1.SuggestNarrativeResponse.warning:type_name -> google.protobuf.StringValue
+	21, // 23: complyd.v1.ReportSettings.reporting_person:type_name -> complyd.v1.ReportingPerson
+	22, // 24: complyd.v1.ReportSettings.deadline_hours:type_name -> complyd.v1.DeadlineHours
+	21, // 25: complyd.v1.UpdateReportSettingsRequest.reporting_person:type_name -> complyd.v1.ReportingPerson
+	22, // 26: complyd.v1.UpdateReportSettingsRequest.deadline_hours:type_name -> complyd.v1.DeadlineHours
+	3,  // 27: complyd.v1.ReportService.CreateReport:input_type -> complyd.v1.CreateReportRequest
+	4,  // 28: complyd.v1.ReportService.ListReports:input_type -> complyd.v1.ListReportsRequest
+	5,  // 29: complyd.v1.ReportService.ListReportDeadlines:input_type -> complyd.v1.ListReportDeadlinesRequest
+	7,  // 30: complyd.v1.ReportService.GetReport:input_type -> complyd.v1.GetReportRequest
+	8,  // 31: complyd.v1.ReportService.UpdateReport:input_type -> complyd.v1.UpdateReportRequest
+	9,  // 32: complyd.v1.ReportService.SubmitReport:input_type -> complyd.v1.SubmitReportRequest
+	10, // 33: complyd.v1.ReportService.ApproveReport:input_type -> complyd.v1.ApproveReportRequest
+	11, // 34: complyd.v1.ReportService.RejectReport:input_type -> complyd.v1.RejectReportRequest
+	12, // 35: complyd.v1.ReportService.FileReport:input_type -> complyd.v1.FileReportRequest
+	13, // 36: complyd.v1.ReportService.DownloadReport:input_type -> complyd.v1.DownloadReportRequest
+	15, // 37: complyd.v1.ReportService.ValidateReport:input_type -> complyd.v1.ValidateReportRequest
+	18, // 38: complyd.v1.ReportService.SuggestNarrative:input_type -> complyd.v1.SuggestNarrativeRequest
+	20, // 39: complyd.v1.ReportService.GetReportSettings:input_type -> complyd.v1.GetReportSettingsRequest
+	24, // 40: complyd.v1.ReportService.UpdateReportSettings:input_type -> complyd.v1.UpdateReportSettingsRequest
+	1,  // 41: complyd.v1.ReportService.CreateReport:output_type -> complyd.v1.Report
+	6,  // 42: complyd.v1.ReportService.ListReports:output_type -> complyd.v1.ListReportsResponse
+	6,  // 43: complyd.v1.ReportService.ListReportDeadlines:output_type -> complyd.v1.ListReportsResponse
+	1,  // 44: complyd.v1.ReportService.GetReport:output_type -> complyd.v1.Report
+	1,  // 45: complyd.v1.ReportService.UpdateReport:output_type -> complyd.v1.Report
+	1,  // 46: complyd.v1.ReportService.SubmitReport:output_type -> complyd.v1.Report
+	1,  // 47: complyd.v1.ReportService.ApproveReport:output_type -> complyd.v1.Report
+	1,  // 48: complyd.v1.ReportService.RejectReport:output_type -> complyd.v1.Report
+	1,  // 49: complyd.v1.ReportService.FileReport:output_type -> complyd.v1.Report
+	14, // 50: complyd.v1.ReportService.DownloadReport:output_type -> complyd.v1.DownloadReportResponse
+	17, // 51: complyd.v1.ReportService.ValidateReport:output_type -> complyd.v1.ValidateReportResponse
+	19, // 52: complyd.v1.ReportService.SuggestNarrative:output_type -> complyd.v1.SuggestNarrativeResponse
+	23, // 53: complyd.v1.ReportService.GetReportSettings:output_type -> complyd.v1.ReportSettings
+	23, // 54: complyd.v1.ReportService.UpdateReportSettings:output_type -> complyd.v1.ReportSettings
+	41, // [41:55] is the sub-list for method output_type
+	27, // [27:41] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_report_proto_init() }
@@ -2256,20 +2380,20 @@ func file_complyd_v1_report_proto_init() {
 	if File_complyd_v1_report_proto != nil {
 		return
 	}
-	file_complyd_v1_report_proto_msgTypes[2].OneofWrappers = []any{}
 	file_complyd_v1_report_proto_msgTypes[3].OneofWrappers = []any{}
 	file_complyd_v1_report_proto_msgTypes[4].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[7].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[11].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[5].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[8].OneofWrappers = []any{}
 	file_complyd_v1_report_proto_msgTypes[12].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[23].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[13].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[24].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_report_proto_rawDesc), len(file_complyd_v1_report_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   25,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -4,6 +4,7 @@ import { TierLimits } from './TierLimits';
 import { Branding } from './Branding';
 import { Providers } from './Providers';
 import { ReportSettings } from './ReportSettings';
+import { CaseControls } from './CaseControls';
 
 // Settings is the tenant's self-service configuration, one form per setting: each saves on its
 // own, so a rejected value names the one field that caused it.
@@ -17,6 +18,7 @@ export function Settings() {
       <Branding />
       <Providers />
       <ReportSettings />
+      <CaseControls />
     </section>
   );
 }

@@ -67,6 +67,12 @@ const (
 	// CaseServiceConfirmInterdictionProcedure is the fully-qualified name of the CaseService's
 	// ConfirmInterdiction RPC.
 	CaseServiceConfirmInterdictionProcedure = "/complyd.v1.CaseService/ConfirmInterdiction"
+	// CaseServiceGetCaseSettingsProcedure is the fully-qualified name of the CaseService's
+	// GetCaseSettings RPC.
+	CaseServiceGetCaseSettingsProcedure = "/complyd.v1.CaseService/GetCaseSettings"
+	// CaseServiceUpdateCaseSettingsProcedure is the fully-qualified name of the CaseService's
+	// UpdateCaseSettings RPC.
+	CaseServiceUpdateCaseSettingsProcedure = "/complyd.v1.CaseService/UpdateCaseSettings"
 )
 
 // CaseServiceClient is a client for the complyd.v1.CaseService service.
@@ -97,6 +103,10 @@ type CaseServiceClient interface {
 	ListInterdictions(context.Context, *connect.Request[v1.ListInterdictionsRequest]) (*connect.Response[v1.ListInterdictionsResponse], error)
 	// ConfirmInterdiction records that the bank executed an interdiction.
 	ConfirmInterdiction(context.Context, *connect.Request[v1.ConfirmInterdictionRequest]) (*connect.Response[v1.Interdiction], error)
+	// GetCaseSettings returns the tenant's case controls (docs/cases.md "Four eyes").
+	GetCaseSettings(context.Context, *connect.Request[v1.GetCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
+	// UpdateCaseSettings changes the tenant's case controls (BANK_ADMIN).
+	UpdateCaseSettings(context.Context, *connect.Request[v1.UpdateCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
 }
 
 // NewCaseServiceClient constructs a client for the complyd.v1.CaseService service. By default, it
@@ -188,6 +198,18 @@ func NewCaseServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(caseServiceMethods.ByName("ConfirmInterdiction")),
 			connect.WithClientOptions(opts...),
 		),
+		getCaseSettings: connect.NewClient[v1.GetCaseSettingsRequest, v1.CaseSettings](
+			httpClient,
+			baseURL+CaseServiceGetCaseSettingsProcedure,
+			connect.WithSchema(caseServiceMethods.ByName("GetCaseSettings")),
+			connect.WithClientOptions(opts...),
+		),
+		updateCaseSettings: connect.NewClient[v1.UpdateCaseSettingsRequest, v1.CaseSettings](
+			httpClient,
+			baseURL+CaseServiceUpdateCaseSettingsProcedure,
+			connect.WithSchema(caseServiceMethods.ByName("UpdateCaseSettings")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -206,6 +228,8 @@ type caseServiceClient struct {
 	createInterdiction      *connect.Client[v1.CreateInterdictionRequest, v1.Interdiction]
 	listInterdictions       *connect.Client[v1.ListInterdictionsRequest, v1.ListInterdictionsResponse]
 	confirmInterdiction     *connect.Client[v1.ConfirmInterdictionRequest, v1.Interdiction]
+	getCaseSettings         *connect.Client[v1.GetCaseSettingsRequest, v1.CaseSettings]
+	updateCaseSettings      *connect.Client[v1.UpdateCaseSettingsRequest, v1.CaseSettings]
 }
 
 // CreateCase calls complyd.v1.CaseService.CreateCase.
@@ -273,6 +297,16 @@ func (c *caseServiceClient) ConfirmInterdiction(ctx context.Context, req *connec
 	return c.confirmInterdiction.CallUnary(ctx, req)
 }
 
+// GetCaseSettings calls complyd.v1.CaseService.GetCaseSettings.
+func (c *caseServiceClient) GetCaseSettings(ctx context.Context, req *connect.Request[v1.GetCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error) {
+	return c.getCaseSettings.CallUnary(ctx, req)
+}
+
+// UpdateCaseSettings calls complyd.v1.CaseService.UpdateCaseSettings.
+func (c *caseServiceClient) UpdateCaseSettings(ctx context.Context, req *connect.Request[v1.UpdateCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error) {
+	return c.updateCaseSettings.CallUnary(ctx, req)
+}
+
 // CaseServiceHandler is an implementation of the complyd.v1.CaseService service.
 type CaseServiceHandler interface {
 	// CreateCase creates a manual case: 201, status OPEN, unassigned.
@@ -301,6 +335,10 @@ type CaseServiceHandler interface {
 	ListInterdictions(context.Context, *connect.Request[v1.ListInterdictionsRequest]) (*connect.Response[v1.ListInterdictionsResponse], error)
 	// ConfirmInterdiction records that the bank executed an interdiction.
 	ConfirmInterdiction(context.Context, *connect.Request[v1.ConfirmInterdictionRequest]) (*connect.Response[v1.Interdiction], error)
+	// GetCaseSettings returns the tenant's case controls (docs/cases.md "Four eyes").
+	GetCaseSettings(context.Context, *connect.Request[v1.GetCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
+	// UpdateCaseSettings changes the tenant's case controls (BANK_ADMIN).
+	UpdateCaseSettings(context.Context, *connect.Request[v1.UpdateCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
 }
 
 // NewCaseServiceHandler builds an HTTP handler from the service implementation. It returns the path
@@ -388,6 +426,18 @@ func NewCaseServiceHandler(svc CaseServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(caseServiceMethods.ByName("ConfirmInterdiction")),
 		connect.WithHandlerOptions(opts...),
 	)
+	caseServiceGetCaseSettingsHandler := connect.NewUnaryHandler(
+		CaseServiceGetCaseSettingsProcedure,
+		svc.GetCaseSettings,
+		connect.WithSchema(caseServiceMethods.ByName("GetCaseSettings")),
+		connect.WithHandlerOptions(opts...),
+	)
+	caseServiceUpdateCaseSettingsHandler := connect.NewUnaryHandler(
+		CaseServiceUpdateCaseSettingsProcedure,
+		svc.UpdateCaseSettings,
+		connect.WithSchema(caseServiceMethods.ByName("UpdateCaseSettings")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.CaseService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case CaseServiceCreateCaseProcedure:
@@ -416,6 +466,10 @@ func NewCaseServiceHandler(svc CaseServiceHandler, opts ...connect.HandlerOption
 			caseServiceListInterdictionsHandler.ServeHTTP(w, r)
 		case CaseServiceConfirmInterdictionProcedure:
 			caseServiceConfirmInterdictionHandler.ServeHTTP(w, r)
+		case CaseServiceGetCaseSettingsProcedure:
+			caseServiceGetCaseSettingsHandler.ServeHTTP(w, r)
+		case CaseServiceUpdateCaseSettingsProcedure:
+			caseServiceUpdateCaseSettingsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -475,4 +529,12 @@ func (UnimplementedCaseServiceHandler) ListInterdictions(context.Context, *conne
 
 func (UnimplementedCaseServiceHandler) ConfirmInterdiction(context.Context, *connect.Request[v1.ConfirmInterdictionRequest]) (*connect.Response[v1.Interdiction], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.CaseService.ConfirmInterdiction is not implemented"))
+}
+
+func (UnimplementedCaseServiceHandler) GetCaseSettings(context.Context, *connect.Request[v1.GetCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.CaseService.GetCaseSettings is not implemented"))
+}
+
+func (UnimplementedCaseServiceHandler) UpdateCaseSettings(context.Context, *connect.Request[v1.UpdateCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.CaseService.UpdateCaseSettings is not implemented"))
 }

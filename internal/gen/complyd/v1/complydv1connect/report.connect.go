@@ -94,7 +94,10 @@ type ReportServiceClient interface {
 	ApproveReport(context.Context, *connect.Request[v1.ApproveReportRequest]) (*connect.Response[v1.Report], error)
 	// RejectReport returns a report pending approval to DRAFT with a reason (never by its preparer).
 	RejectReport(context.Context, *connect.Request[v1.RejectReportRequest]) (*connect.Response[v1.Report], error)
-	// FileReport marks an approved report FILED with the NFIU's reference, or submits it to the tenant's filing endpoint.
+	// FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
+	// tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
+	// concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
+	// FILING_FAILED, which a new call retries with the same key (docs/reports.md "Filing").
 	FileReport(context.Context, *connect.Request[v1.FileReportRequest]) (*connect.Response[v1.Report], error)
 	// DownloadReport returns the goAML XML (approved or filed reports) or the HTML rendering (any status).
 	DownloadReport(context.Context, *connect.Request[v1.DownloadReportRequest]) (*connect.Response[v1.DownloadReportResponse], error)
@@ -312,7 +315,10 @@ type ReportServiceHandler interface {
 	ApproveReport(context.Context, *connect.Request[v1.ApproveReportRequest]) (*connect.Response[v1.Report], error)
 	// RejectReport returns a report pending approval to DRAFT with a reason (never by its preparer).
 	RejectReport(context.Context, *connect.Request[v1.RejectReportRequest]) (*connect.Response[v1.Report], error)
-	// FileReport marks an approved report FILED with the NFIU's reference, or submits it to the tenant's filing endpoint.
+	// FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
+	// tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
+	// concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
+	// FILING_FAILED, which a new call retries with the same key (docs/reports.md "Filing").
 	FileReport(context.Context, *connect.Request[v1.FileReportRequest]) (*connect.Response[v1.Report], error)
 	// DownloadReport returns the goAML XML (approved or filed reports) or the HTML rendering (any status).
 	DownloadReport(context.Context, *connect.Request[v1.DownloadReportRequest]) (*connect.Response[v1.DownloadReportResponse], error)

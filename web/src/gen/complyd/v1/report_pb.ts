@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/report.proto.
  */
 export const file_complyd_v1_report: GenFile = /*@__PURE__*/
-  fileDesc("Chdjb21wbHlkL3YxL3JlcG9ydC5wcm90bxIKY29tcGx5ZC52MSKXAQoLUmVwb3J0RXZlbnQSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEi4KCGFjdG9yX2lkGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEgwKBG5vdGUYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAimwgKBlJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIOCgZvcmlnaW4YBCABKAkSGAoQY3VzdG9tZXJfYWNjb3VudBgFIAEoCRIVCg1jdXN0b21lcl9uYW1lGAYgASgJEhIKCnJlcG9ydF9kYXkYByABKAkSLQoHY2FzZV9pZBgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRI4ChJjb3JyZWN0c19yZXBvcnRfaWQYCSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGcmVhc29uGAogASgJEg4KBmFjdGlvbhgLIAEoCRIRCgluYXJyYXRpdmUYDCABKAkSEgoKaW5kaWNhdG9ycxgNIAMoCRINCgVydWxlcxgOIAMoCRIXCg90cmFuc2FjdGlvbl9pZHMYDyADKAkSLwoLZGVhZGxpbmVfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC3ByZXBhcmVkX2J5GBEgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjIKDHN1Ym1pdHRlZF9ieRgSIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgxzdWJtaXR0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC2FwcHJvdmVkX2J5GBQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi8KC2FwcHJvdmVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChByZWplY3Rpb25fcmVhc29uGBYgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCGZpbGVkX2J5GBcgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEiwKCGZpbGVkX2F0GBggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChBmaWxpbmdfcmVmZXJlbmNlGBkgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjMKDWZpbGluZ19tZXRob2QYGiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLgoKY3JlYXRlZF9hdBgbIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgcIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoIdGltZWxpbmUYHSADKAsyFy5jb21wbHlkLnYxLlJlcG9ydEV2ZW50Is8DChNDcmVhdGVSZXBvcnRSZXF1ZXN0EicKBHR5cGUYASABKAlCGbpIFnIUUgNDVFJSA1NUUlIDU0FSUgNGVFISHQoHY2FzZV9pZBgCIAEoCUIHukgEcgIYZEgAiAEBEikKD3RyYW5zYWN0aW9uX2lkcxgDIAMoCUIQukgNkgEKEOgHIgVyA7ABARImChBjdXN0b21lcl9hY2NvdW50GAQgASgJQge6SARyAhgySAGIAQESJAoNY3VzdG9tZXJfbmFtZRgFIAEoCUIIukgFcgMY/wFIAogBARIdCgZyZWFzb24YBiABKAlCCLpIBXIDGKAfSAOIAQESHQoGYWN0aW9uGAcgASgJQgi6SAVyAxigH0gEiAEBEiEKCW5hcnJhdGl2ZRgIIAEoCUIJukgGcgQYoJwBSAWIAQESKAoSY29ycmVjdHNfcmVwb3J0X2lkGAkgASgJQge6SARyAhhkSAaIAQFCCgoIX2Nhc2VfaWRCEwoRX2N1c3RvbWVyX2FjY291bnRCEAoOX2N1c3RvbWVyX25hbWVCCQoHX3JlYXNvbkIJCgdfYWN0aW9uQgwKCl9uYXJyYXRpdmVCFQoTX2NvcnJlY3RzX3JlcG9ydF9pZCLOAwoSTGlzdFJlcG9ydHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBEiwKBHR5cGUYAyABKAlCGbpIFnIUUgNDVFJSA1NUUlIDU0FSUgNGVFJIAogBARJECgZzdGF0dXMYBCABKAlCL7pILHIqUgVEUkFGVFIQUEVORElOR19BUFBST1ZBTFIIQVBQUk9WRURSBUZJTEVESAOIAQESHQoHY2FzZV9pZBgFIAEoCUIHukgEcgIYZEgEiAEBEiYKEGN1c3RvbWVyX2FjY291bnQYBiABKAlCB7pIBHICGDJIBYgBARI2CgRmcm9tGAcgASgJQiO6SCByHjIcXlswLTldezR9LVswLTldezJ9LVswLTldezJ9JEgGiAEBEjQKAnRvGAggASgJQiO6SCByHjIcXlswLTldezR9LVswLTldezJ9LVswLTldezJ9JEgHiAEBQgcKBV9wYWdlQggKBl9saW1pdEIHCgVfdHlwZUIJCgdfc3RhdHVzQgoKCF9jYXNlX2lkQhMKEV9jdXN0b21lcl9hY2NvdW50QgcKBV9mcm9tQgUKA190byJoChpMaXN0UmVwb3J0RGVhZGxpbmVzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQieQoTTGlzdFJlcG9ydHNSZXNwb25zZRIhCgVpdGVtcxgBIAMoCzISLmNvbXBseWQudjEuUmVwb3J0Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUSEwoLdG90YWxfcGFnZXMYBSABKAUiKQoQR2V0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIu8BChNVcGRhdGVSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQSHQoGcmVhc29uGAIgASgJQgi6SAVyAxigH0gAiAEBEh0KBmFjdGlvbhgDIAEoCUIIukgFcgMYoB9IAYgBARIhCgluYXJyYXRpdmUYBCABKAlCCbpIBnIEGKCcAUgCiAEBEiQKCmluZGljYXRvcnMYBSADKAlCELpIDZIBChAyIgZyBBABGBkSFgoOc2V0X2luZGljYXRvcnMYBiABKAhCCQoHX3JlYXNvbkIJCgdfYWN0aW9uQgwKCl9uYXJyYXRpdmUiLAoTU3VibWl0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIi0KFEFwcHJvdmVSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQiSAoTUmVqZWN0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEhoKBnJlYXNvbhgCIAEoCUIKukgHcgUQARigHyJcChFGaWxlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEiIKCXJlZmVyZW5jZRgCIAEoCUIKukgHcgUQARj/AUgAiAEBQgwKCl9yZWZlcmVuY2UiYAoVRG93bmxvYWRSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQSJQoGZm9ybWF0GAIgASgJQhC6SA1yC1IDWE1MUgRIVE1MSACIAQFCCQoHX2Zvcm1hdCJRChZEb3dubG9hZFJlcG9ydFJlc3BvbnNlEhAKCGZpbGVuYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgJIi4KFVZhbGlkYXRlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIi8KDVJlcG9ydFByb2JsZW0SDQoFZmllbGQYASABKAkSDwoHbWVzc2FnZRgCIAEoCSJhChZWYWxpZGF0ZVJlcG9ydFJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEisKCHByb2JsZW1zGAIgAygLMhkuY29tcGx5ZC52MS5SZXBvcnRQcm9ibGVtEgsKA3htbBgDIAEoCSIwChdTdWdnZXN0TmFycmF0aXZlUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkImwKGFN1Z2dlc3ROYXJyYXRpdmVSZXNwb25zZRIRCgluYXJyYXRpdmUYASABKAkSDgoGc291cmNlGAIgASgJEi0KB3dhcm5pbmcYAyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUiGgoYR2V0UmVwb3J0U2V0dGluZ3NSZXF1ZXN0IpkBCg9SZXBvcnRpbmdQZXJzb24SGwoKZmlyc3RfbmFtZRgBIAEoCUIHukgEcgIYZBIaCglsYXN0X25hbWUYAiABKAlCB7pIBHICGGQSFwoFZW1haWwYAyABKAlCCLpIBXIDGP8BEhYKBXBob25lGAQgASgJQge6SARyAhgyEhwKCm9jY3VwYXRpb24YBSABKAlCCLpIBXIDGP8BInMKDURlYWRsaW5lSG91cnMSFwoDY3RyGAEgASgFQgq6SAcaBRi4RCgAEhcKA3N0chgCIAEoBUIKukgHGgUYuEQoABIXCgNzYXIYAyABKAVCCrpIBxoFGLhEKAASFwoDZnRyGAQgASgFQgq6SAcaBRi4RCgAIqUCCg5SZXBvcnRTZXR0aW5ncxISCgpyZW50aXR5X2lkGAEgASgJEhYKDnJlbnRpdHlfYnJhbmNoGAIgASgJEhgKEGluc3RpdHV0aW9uX25hbWUYAyABKAkSGAoQaW5zdGl0dXRpb25fY29kZRgEIAEoCRI1ChByZXBvcnRpbmdfcGVyc29uGAUgASgLMhsuY29tcGx5ZC52MS5SZXBvcnRpbmdQZXJzb24SEgoKZmlsaW5nX3VybBgGIAEoCRIYChBmaWxpbmdfdG9rZW5fc2V0GAcgASgIEjEKDmRlYWRsaW5lX2hvdXJzGAggASgLMhkuY29tcGx5ZC52MS5EZWFkbGluZUhvdXJzEhsKE25lYXJfZGVhZGxpbmVfaG91cnMYCSABKAUilwMKG1VwZGF0ZVJlcG9ydFNldHRpbmdzUmVxdWVzdBIoCgpyZW50aXR5X2lkGAEgASgJQhS6SBFyDzINXlswLTldezAsMjB9JBIgCg5yZW50aXR5X2JyYW5jaBgCIAEoCUIIukgFcgMY/wESIgoQaW5zdGl0dXRpb25fbmFtZRgDIAEoCUIIukgFcgMY/wESIQoQaW5zdGl0dXRpb25fY29kZRgEIAEoCUIHukgEcgIYMhI1ChByZXBvcnRpbmdfcGVyc29uGAUgASgLMhsuY29tcGx5ZC52MS5SZXBvcnRpbmdQZXJzb24SHAoKZmlsaW5nX3VybBgGIAEoCUIIukgFcgMY0A8SIwoMZmlsaW5nX3Rva2VuGAcgASgJQgi6SAVyAxjQD0gAiAEBEjEKDmRlYWRsaW5lX2hvdXJzGAggASgLMhkuY29tcGx5ZC52MS5EZWFkbGluZUhvdXJzEicKE25lYXJfZGVhZGxpbmVfaG91cnMYCSABKAVCCrpIBxoFGNAFKABCDwoNX2ZpbGluZ190b2tlbjL8DAoNUmVwb3J0U2VydmljZRJfCgxDcmVhdGVSZXBvcnQSHy5jb21wbHlkLnYxLkNyZWF0ZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIagtPkkwIUOgEqIg8vYXBpL3YxL3JlcG9ydHMSZwoLTGlzdFJlcG9ydHMSHi5jb21wbHlkLnYxLkxpc3RSZXBvcnRzUmVxdWVzdBofLmNvbXBseWQudjEuTGlzdFJlcG9ydHNSZXNwb25zZSIXgtPkkwIREg8vYXBpL3YxL3JlcG9ydHMSgQEKE0xpc3RSZXBvcnREZWFkbGluZXMSJi5jb21wbHlkLnYxLkxpc3RSZXBvcnREZWFkbGluZXNSZXF1ZXN0Gh8uY29tcGx5ZC52MS5MaXN0UmVwb3J0c1Jlc3BvbnNlIiGC0+STAhsSGS9hcGkvdjEvcmVwb3J0cy9kZWFkbGluZXMSWwoJR2V0UmVwb3J0EhwuY29tcGx5ZC52MS5HZXRSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiHILT5JMCFhIUL2FwaS92MS9yZXBvcnRzL3tpZH0SZAoMVXBkYXRlUmVwb3J0Eh8uY29tcGx5ZC52MS5VcGRhdGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiH4LT5JMCGToBKjIUL2FwaS92MS9yZXBvcnRzL3tpZH0SawoMU3VibWl0UmVwb3J0Eh8uY29tcGx5ZC52MS5TdWJtaXRSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJoLT5JMCIDoBKiIbL2FwaS92MS9yZXBvcnRzL3tpZH0vc3VibWl0Em4KDUFwcHJvdmVSZXBvcnQSIC5jb21wbHlkLnYxLkFwcHJvdmVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJ4LT5JMCIToBKiIcL2FwaS92MS9yZXBvcnRzL3tpZH0vYXBwcm92ZRJrCgxSZWplY3RSZXBvcnQSHy5jb21wbHlkLnYxLlJlamVjdFJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCImgtPkkwIgOgEqIhsvYXBpL3YxL3JlcG9ydHMve2lkfS9yZWplY3QSZQoKRmlsZVJlcG9ydBIdLmNvbXBseWQudjEuRmlsZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIkgtPkkwIeOgEqIhkvYXBpL3YxL3JlcG9ydHMve2lkfS9maWxlEn4KDkRvd25sb2FkUmVwb3J0EiEuY29tcGx5ZC52MS5Eb3dubG9hZFJlcG9ydFJlcXVlc3QaIi5jb21wbHlkLnYxLkRvd25sb2FkUmVwb3J0UmVzcG9uc2UiJYLT5JMCHxIdL2FwaS92MS9yZXBvcnRzL3tpZH0vZG93bmxvYWQSgAEKDlZhbGlkYXRlUmVwb3J0EiEuY29tcGx5ZC52MS5WYWxpZGF0ZVJlcG9ydFJlcXVlc3QaIi5jb21wbHlkLnYxLlZhbGlkYXRlUmVwb3J0UmVzcG9uc2UiJ4LT5JMCIRIfL2FwaS92MS9yZXBvcnRzL3tpZH0vdmFsaWRhdGlvbhKUAQoQU3VnZ2VzdE5hcnJhdGl2ZRIjLmNvbXBseWQudjEuU3VnZ2VzdE5hcnJhdGl2ZVJlcXVlc3QaJC5jb21wbHlkLnYxLlN1Z2dlc3ROYXJyYXRpdmVSZXNwb25zZSI1gtPkkwIvOgEqIiovYXBpL3YxL3JlcG9ydHMve2lkfS9uYXJyYXRpdmUtc3VnZ2VzdGlvbnMSgQEKEUdldFJlcG9ydFNldHRpbmdzEiQuY29tcGx5ZC52MS5HZXRSZXBvcnRTZXR0aW5nc1JlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydFNldHRpbmdzIiqC0+STAiQSIi9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtc2V0dGluZ3MSigEKFFVwZGF0ZVJlcG9ydFNldHRpbmdzEicuY29tcGx5ZC52MS5VcGRhdGVSZXBvcnRTZXR0aW5nc1JlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydFNldHRpbmdzIi2C0+STAic6ASoaIi9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtc2V0dGluZ3NCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("Chdjb21wbHlkL3YxL3JlcG9ydC5wcm90bxIKY29tcGx5ZC52MSKXAQoLUmVwb3J0RXZlbnQSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEi4KCGFjdG9yX2lkGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEgwKBG5vdGUYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi+ggKBlJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIOCgZvcmlnaW4YBCABKAkSGAoQY3VzdG9tZXJfYWNjb3VudBgFIAEoCRIVCg1jdXN0b21lcl9uYW1lGAYgASgJEhIKCnJlcG9ydF9kYXkYByABKAkSLQoHY2FzZV9pZBgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRI4ChJjb3JyZWN0c19yZXBvcnRfaWQYCSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGcmVhc29uGAogASgJEg4KBmFjdGlvbhgLIAEoCRIRCgluYXJyYXRpdmUYDCABKAkSEgoKaW5kaWNhdG9ycxgNIAMoCRINCgVydWxlcxgOIAMoCRIXCg90cmFuc2FjdGlvbl9pZHMYDyADKAkSLwoLZGVhZGxpbmVfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC3ByZXBhcmVkX2J5GBEgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjIKDHN1Ym1pdHRlZF9ieRgSIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgxzdWJtaXR0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC2FwcHJvdmVkX2J5GBQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi8KC2FwcHJvdmVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChByZWplY3Rpb25fcmVhc29uGBYgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCGZpbGVkX2J5GBcgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEiwKCGZpbGVkX2F0GBggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChBmaWxpbmdfcmVmZXJlbmNlGBkgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjMKDWZpbGluZ19tZXRob2QYGiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLgoKY3JlYXRlZF9hdBgbIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgcIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoIdGltZWxpbmUYHSADKAsyFy5jb21wbHlkLnYxLlJlcG9ydEV2ZW50EhQKDGNvbnRyaWJ1dG9ycxgeIAMoCRIWCg5maWxpbmdfYXR0ZW1wdBgfIAEoBRIvCg1maWxpbmdfYW5zd2VyGCAgASgLMhguY29tcGx5ZC52MS5GaWxpbmdBbnN3ZXIiiQEKDEZpbGluZ0Fuc3dlchIXCg9pZGVtcG90ZW5jeV9rZXkYASABKAkSEwoLc3RhdHVzX2NvZGUYAiABKAUSFAoMYm9keV9leGNlcnB0GAMgASgJEg0KBWVycm9yGAQgASgJEiYKAmF0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLPAwoTQ3JlYXRlUmVwb3J0UmVxdWVzdBInCgR0eXBlGAEgASgJQhm6SBZyFFIDQ1RSUgNTVFJSA1NBUlIDRlRSEh0KB2Nhc2VfaWQYAiABKAlCB7pIBHICGGRIAIgBARIpCg90cmFuc2FjdGlvbl9pZHMYAyADKAlCELpIDZIBChDoByIFcgOwAQESJgoQY3VzdG9tZXJfYWNjb3VudBgEIAEoCUIHukgEcgIYMkgBiAEBEiQKDWN1c3RvbWVyX25hbWUYBSABKAlCCLpIBXIDGP8BSAKIAQESHQoGcmVhc29uGAYgASgJQgi6SAVyAxigH0gDiAEBEh0KBmFjdGlvbhgHIAEoCUIIukgFcgMYoB9IBIgBARIhCgluYXJyYXRpdmUYCCABKAlCCbpIBnIEGKCcAUgFiAEBEigKEmNvcnJlY3RzX3JlcG9ydF9pZBgJIAEoCUIHukgEcgIYZEgGiAEBQgoKCF9jYXNlX2lkQhMKEV9jdXN0b21lcl9hY2NvdW50QhAKDl9jdXN0b21lcl9uYW1lQgkKB19yZWFzb25CCQoHX2FjdGlvbkIMCgpfbmFycmF0aXZlQhUKE19jb3JyZWN0c19yZXBvcnRfaWQizgMKEkxpc3RSZXBvcnRzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBARIsCgR0eXBlGAMgASgJQhm6SBZyFFIDQ1RSUgNTVFJSA1NBUlIDRlRSSAKIAQESRAoGc3RhdHVzGAQgASgJQi+6SCxyKlIFRFJBRlRSEFBFTkRJTkdfQVBQUk9WQUxSCEFQUFJPVkVEUgVGSUxFREgDiAEBEh0KB2Nhc2VfaWQYBSABKAlCB7pIBHICGGRIBIgBARImChBjdXN0b21lcl9hY2NvdW50GAYgASgJQge6SARyAhgySAWIAQESNgoEZnJvbRgHIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIBogBARI0CgJ0bxgIIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIB4gBAUIHCgVfcGFnZUIICgZfbGltaXRCBwoFX3R5cGVCCQoHX3N0YXR1c0IKCghfY2FzZV9pZEITChFfY3VzdG9tZXJfYWNjb3VudEIHCgVfZnJvbUIFCgNfdG8iaAoaTGlzdFJlcG9ydERlYWRsaW5lc1JlcXVlc3QSGgoEcGFnZRgBIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAIgASgFQge6SAQaAigBSAGIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0InkKE0xpc3RSZXBvcnRzUmVzcG9uc2USIQoFaXRlbXMYASADKAsyEi5jb21wbHlkLnYxLlJlcG9ydBINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIikKEEdldFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCLvAQoTVXBkYXRlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEh0KBnJlYXNvbhgCIAEoCUIIukgFcgMYoB9IAIgBARIdCgZhY3Rpb24YAyABKAlCCLpIBXIDGKAfSAGIAQESIQoJbmFycmF0aXZlGAQgASgJQgm6SAZyBBignAFIAogBARIkCgppbmRpY2F0b3JzGAUgAygJQhC6SA2SAQoQMiIGcgQQARgZEhYKDnNldF9pbmRpY2F0b3JzGAYgASgIQgkKB19yZWFzb25CCQoHX2FjdGlvbkIMCgpfbmFycmF0aXZlIiwKE1N1Ym1pdFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCItChRBcHByb3ZlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIkgKE1JlamVjdFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZBIaCgZyZWFzb24YAiABKAlCCrpIB3IFEAEYoB8iXAoRRmlsZVJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZBIiCglyZWZlcmVuY2UYAiABKAlCCrpIB3IFEAEY/wFIAIgBAUIMCgpfcmVmZXJlbmNlImAKFURvd25sb2FkUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEiUKBmZvcm1hdBgCIAEoCUIQukgNcgtSA1hNTFIESFRNTEgAiAEBQgkKB19mb3JtYXQiUQoWRG93bmxvYWRSZXBvcnRSZXNwb25zZRIQCghmaWxlbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSDwoHY29udGVudBgDIAEoCSIuChVWYWxpZGF0ZVJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCIvCg1SZXBvcnRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiYQoWVmFsaWRhdGVSZXBvcnRSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIrCghwcm9ibGVtcxgCIAMoCzIZLmNvbXBseWQudjEuUmVwb3J0UHJvYmxlbRILCgN4bWwYAyABKAkiMAoXU3VnZ2VzdE5hcnJhdGl2ZVJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCJsChhTdWdnZXN0TmFycmF0aXZlUmVzcG9uc2USEQoJbmFycmF0aXZlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRItCgd3YXJuaW5nGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIhoKGEdldFJlcG9ydFNldHRpbmdzUmVxdWVzdCKZAQoPUmVwb3J0aW5nUGVyc29uEhsKCmZpcnN0X25hbWUYASABKAlCB7pIBHICGGQSGgoJbGFzdF9uYW1lGAIgASgJQge6SARyAhhkEhcKBWVtYWlsGAMgASgJQgi6SAVyAxj/ARIWCgVwaG9uZRgEIAEoCUIHukgEcgIYMhIcCgpvY2N1cGF0aW9uGAUgASgJQgi6SAVyAxj/ASJzCg1EZWFkbGluZUhvdXJzEhcKA2N0chgBIAEoBUIKukgHGgUYuEQoABIXCgNzdHIYAiABKAVCCrpIBxoFGLhEKAASFwoDc2FyGAMgASgFQgq6SAcaBRi4RCgAEhcKA2Z0chgEIAEoBUIKukgHGgUYuEQoACKlAgoOUmVwb3J0U2V0dGluZ3MSEgoKcmVudGl0eV9pZBgBIAEoCRIWCg5yZW50aXR5X2JyYW5jaBgCIAEoCRIYChBpbnN0aXR1dGlvbl9uYW1lGAMgASgJEhgKEGluc3RpdHV0aW9uX2NvZGUYBCABKAkSNQoQcmVwb3J0aW5nX3BlcnNvbhgFIAEoCzIbLmNvbXBseWQudjEuUmVwb3J0aW5nUGVyc29uEhIKCmZpbGluZ191cmwYBiABKAkSGAoQZmlsaW5nX3Rva2VuX3NldBgHIAEoCBIxCg5kZWFkbGluZV9ob3VycxgIIAEoCzIZLmNvbXBseWQudjEuRGVhZGxpbmVIb3VycxIbChNuZWFyX2RlYWRsaW5lX2hvdXJzGAkgASgFIpcDChtVcGRhdGVSZXBvcnRTZXR0aW5nc1JlcXVlc3QSKAoKcmVudGl0eV9pZBgBIAEoCUIUukgRcg8yDV5bMC05XXswLDIwfSQSIAoOcmVudGl0eV9icmFuY2gYAiABKAlCCLpIBXIDGP8BEiIKEGluc3RpdHV0aW9uX25hbWUYAyABKAlCCLpIBXIDGP8BEiEKEGluc3RpdHV0aW9uX2NvZGUYBCABKAlCB7pIBHICGDISNQoQcmVwb3J0aW5nX3BlcnNvbhgFIAEoCzIbLmNvbXBseWQudjEuUmVwb3J0aW5nUGVyc29uEhwKCmZpbGluZ191cmwYBiABKAlCCLpIBXIDGNAPEiMKDGZpbGluZ190b2tlbhgHIAEoCUIIukgFcgMY0A9IAIgBARIxCg5kZWFkbGluZV9ob3VycxgIIAEoCzIZLmNvbXBseWQudjEuRGVhZGxpbmVIb3VycxInChNuZWFyX2RlYWRsaW5lX2hvdXJzGAkgASgFQgq6SAcaBRjQBSgAQg8KDV9maWxpbmdfdG9rZW4y/AwKDVJlcG9ydFNlcnZpY2USXwoMQ3JlYXRlUmVwb3J0Eh8uY29tcGx5ZC52MS5DcmVhdGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiGoLT5JMCFDoBKiIPL2FwaS92MS9yZXBvcnRzEmcKC0xpc3RSZXBvcnRzEh4uY29tcGx5ZC52MS5MaXN0UmVwb3J0c1JlcXVlc3QaHy5jb21wbHlkLnYxLkxpc3RSZXBvcnRzUmVzcG9uc2UiF4LT5JMCERIPL2FwaS92MS9yZXBvcnRzEoEBChNMaXN0UmVwb3J0RGVhZGxpbmVzEiYuY29tcGx5ZC52MS5MaXN0UmVwb3J0RGVhZGxpbmVzUmVxdWVzdBofLmNvbXBseWQudjEuTGlzdFJlcG9ydHNSZXNwb25zZSIhgtPkkwIbEhkvYXBpL3YxL3JlcG9ydHMvZGVhZGxpbmVzElsKCUdldFJlcG9ydBIcLmNvbXBseWQudjEuR2V0UmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IhyC0+STAhYSFC9hcGkvdjEvcmVwb3J0cy97aWR9EmQKDFVwZGF0ZVJlcG9ydBIfLmNvbXBseWQudjEuVXBkYXRlUmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0Ih+C0+STAhk6ASoyFC9hcGkvdjEvcmVwb3J0cy97aWR9EmsKDFN1Ym1pdFJlcG9ydBIfLmNvbXBseWQudjEuU3VibWl0UmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IiaC0+STAiA6ASoiGy9hcGkvdjEvcmVwb3J0cy97aWR9L3N1Ym1pdBJuCg1BcHByb3ZlUmVwb3J0EiAuY29tcGx5ZC52MS5BcHByb3ZlUmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IieC0+STAiE6ASoiHC9hcGkvdjEvcmVwb3J0cy97aWR9L2FwcHJvdmUSawoMUmVqZWN0UmVwb3J0Eh8uY29tcGx5ZC52MS5SZWplY3RSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJoLT5JMCIDoBKiIbL2FwaS92MS9yZXBvcnRzL3tpZH0vcmVqZWN0EmUKCkZpbGVSZXBvcnQSHS5jb21wbHlkLnYxLkZpbGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJILT5JMCHjoBKiIZL2FwaS92MS9yZXBvcnRzL3tpZH0vZmlsZRJ+Cg5Eb3dubG9hZFJlcG9ydBIhLmNvbXBseWQudjEuRG93bmxvYWRSZXBvcnRSZXF1ZXN0GiIuY29tcGx5ZC52MS5Eb3dubG9hZFJlcG9ydFJlc3BvbnNlIiWC0+STAh8SHS9hcGkvdjEvcmVwb3J0cy97aWR9L2Rvd25sb2FkEoABCg5WYWxpZGF0ZVJlcG9ydBIhLmNvbXBseWQudjEuVmFsaWRhdGVSZXBvcnRSZXF1ZXN0GiIuY29tcGx5ZC52MS5WYWxpZGF0ZVJlcG9ydFJlc3BvbnNlIieC0+STAiESHy9hcGkvdjEvcmVwb3J0cy97aWR9L3ZhbGlkYXRpb24SlAEKEFN1Z2dlc3ROYXJyYXRpdmUSIy5jb21wbHlkLnYxLlN1Z2dlc3ROYXJyYXRpdmVSZXF1ZXN0GiQuY29tcGx5ZC52MS5TdWdnZXN0TmFycmF0aXZlUmVzcG9uc2UiNYLT5JMCLzoBKiIqL2FwaS92MS9yZXBvcnRzL3tpZH0vbmFycmF0aXZlLXN1Z2dlc3Rpb25zEoEBChFHZXRSZXBvcnRTZXR0aW5ncxIkLmNvbXBseWQudjEuR2V0UmVwb3J0U2V0dGluZ3NSZXF1ZXN0GhouY29tcGx5ZC52MS5SZXBvcnRTZXR0aW5ncyIqgtPkkwIkEiIvYXBpL3YxL3RlbmFudHMvbWUvcmVwb3J0LXNldHRpbmdzEooBChRVcGRhdGVSZXBvcnRTZXR0aW5ncxInLmNvbXBseWQudjEuVXBkYXRlUmVwb3J0U2V0dGluZ3NSZXF1ZXN0GhouY29tcGx5ZC52MS5SZXBvcnRTZXR0aW5ncyItgtPkkwInOgEqGiIvYXBpL3YxL3RlbmFudHMvbWUvcmVwb3J0LXNldHRpbmdzQj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ReportEvent is one entry of a report's timeline.
@@ -86,7 +86,8 @@ export type Report = Message<"complyd.v1.Report"> & {
   type: string;
 
   /**
-   * status: DRAFT, PENDING_APPROVAL, APPROVED or FILED.
+   * status: DRAFT, PENDING_APPROVAL, APPROVED, FILING (claimed, being sent to the filing
+   * endpoint), FILING_FAILED (the endpoint's answer was unusable; see filing_answer) or FILED.
    *
    * @generated from field: string status = 3;
    */
@@ -273,6 +274,29 @@ export type Report = Message<"complyd.v1.Report"> & {
    * @generated from field: repeated complyd.v1.ReportEvent timeline = 29;
    */
   timeline: ReportEvent[];
+
+  /**
+   * contributors: the users who drafted, edited or submitted the report; none of them may
+   * approve or reject it (four eyes).
+   *
+   * @generated from field: repeated string contributors = 30;
+   */
+  contributors: string[];
+
+  /**
+   * filing_attempt: the attempt number of the idempotency key <id>-<attempt> sent to the filing
+   * endpoint; 0 before any filing over HTTP.
+   *
+   * @generated from field: int32 filing_attempt = 31;
+   */
+  filingAttempt: number;
+
+  /**
+   * filing_answer: what the filing endpoint said the last time (also when it was unusable), or null.
+   *
+   * @generated from field: complyd.v1.FilingAnswer filing_answer = 32;
+   */
+  filingAnswer?: FilingAnswer | undefined;
 };
 
 /**
@@ -281,6 +305,55 @@ export type Report = Message<"complyd.v1.Report"> & {
  */
 export const ReportSchema: GenMessage<Report> = /*@__PURE__*/
   messageDesc(file_complyd_v1_report, 1);
+
+/**
+ * FilingAnswer is what the tenant's filing endpoint answered to one submission.
+ *
+ * @generated from message complyd.v1.FilingAnswer
+ */
+export type FilingAnswer = Message<"complyd.v1.FilingAnswer"> & {
+  /**
+   * idempotency_key sent (header Idempotency-Key).
+   *
+   * @generated from field: string idempotency_key = 1;
+   */
+  idempotencyKey: string;
+
+  /**
+   * status_code of the HTTP answer; 0 when none came (timeout, connection refused).
+   *
+   * @generated from field: int32 status_code = 2;
+   */
+  statusCode: number;
+
+  /**
+   * body_excerpt: the first 2,048 bytes of the answer's body.
+   *
+   * @generated from field: string body_excerpt = 3;
+   */
+  bodyExcerpt: string;
+
+  /**
+   * error: why the answer could not be used ("" when the report was filed with it).
+   *
+   * @generated from field: string error = 4;
+   */
+  error: string;
+
+  /**
+   * at: when the answer (or the failure) came.
+   *
+   * @generated from field: google.protobuf.Timestamp at = 5;
+   */
+  at?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.FilingAnswer.
+ * Use `create(FilingAnswerSchema)` to create a new message.
+ */
+export const FilingAnswerSchema: GenMessage<FilingAnswer> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 2);
 
 /**
  * CreateReportRequest drafts a report.
@@ -357,7 +430,7 @@ export type CreateReportRequest = Message<"complyd.v1.CreateReportRequest"> & {
  * Use `create(CreateReportRequestSchema)` to create a new message.
  */
 export const CreateReportRequestSchema: GenMessage<CreateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 2);
+  messageDesc(file_complyd_v1_report, 3);
 
 /**
  * ListReportsRequest filters reports.
@@ -427,7 +500,7 @@ export type ListReportsRequest = Message<"complyd.v1.ListReportsRequest"> & {
  * Use `create(ListReportsRequestSchema)` to create a new message.
  */
 export const ListReportsRequestSchema: GenMessage<ListReportsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 3);
+  messageDesc(file_complyd_v1_report, 4);
 
 /**
  * ListReportDeadlinesRequest pages the reports near or past their deadline.
@@ -455,7 +528,7 @@ export type ListReportDeadlinesRequest = Message<"complyd.v1.ListReportDeadlines
  * Use `create(ListReportDeadlinesRequestSchema)` to create a new message.
  */
 export const ListReportDeadlinesRequestSchema: GenMessage<ListReportDeadlinesRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 4);
+  messageDesc(file_complyd_v1_report, 5);
 
 /**
  * ListReportsResponse is a page of reports.
@@ -504,7 +577,7 @@ export type ListReportsResponse = Message<"complyd.v1.ListReportsResponse"> & {
  * Use `create(ListReportsResponseSchema)` to create a new message.
  */
 export const ListReportsResponseSchema: GenMessage<ListReportsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 5);
+  messageDesc(file_complyd_v1_report, 6);
 
 /**
  * GetReportRequest names a report.
@@ -525,7 +598,7 @@ export type GetReportRequest = Message<"complyd.v1.GetReportRequest"> & {
  * Use `create(GetReportRequestSchema)` to create a new message.
  */
 export const GetReportRequestSchema: GenMessage<GetReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 6);
+  messageDesc(file_complyd_v1_report, 7);
 
 /**
  * UpdateReportRequest edits a draft; absent fields are kept.
@@ -581,7 +654,7 @@ export type UpdateReportRequest = Message<"complyd.v1.UpdateReportRequest"> & {
  * Use `create(UpdateReportRequestSchema)` to create a new message.
  */
 export const UpdateReportRequestSchema: GenMessage<UpdateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 7);
+  messageDesc(file_complyd_v1_report, 8);
 
 /**
  * SubmitReportRequest names a report.
@@ -602,7 +675,7 @@ export type SubmitReportRequest = Message<"complyd.v1.SubmitReportRequest"> & {
  * Use `create(SubmitReportRequestSchema)` to create a new message.
  */
 export const SubmitReportRequestSchema: GenMessage<SubmitReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 8);
+  messageDesc(file_complyd_v1_report, 9);
 
 /**
  * ApproveReportRequest names a report.
@@ -623,7 +696,7 @@ export type ApproveReportRequest = Message<"complyd.v1.ApproveReportRequest"> & 
  * Use `create(ApproveReportRequestSchema)` to create a new message.
  */
 export const ApproveReportRequestSchema: GenMessage<ApproveReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 9);
+  messageDesc(file_complyd_v1_report, 10);
 
 /**
  * RejectReportRequest rejects with a reason.
@@ -651,7 +724,7 @@ export type RejectReportRequest = Message<"complyd.v1.RejectReportRequest"> & {
  * Use `create(RejectReportRequestSchema)` to create a new message.
  */
 export const RejectReportRequestSchema: GenMessage<RejectReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 10);
+  messageDesc(file_complyd_v1_report, 11);
 
 /**
  * FileReportRequest files an approved report.
@@ -679,7 +752,7 @@ export type FileReportRequest = Message<"complyd.v1.FileReportRequest"> & {
  * Use `create(FileReportRequestSchema)` to create a new message.
  */
 export const FileReportRequestSchema: GenMessage<FileReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 11);
+  messageDesc(file_complyd_v1_report, 12);
 
 /**
  * DownloadReportRequest asks for a rendering.
@@ -707,7 +780,7 @@ export type DownloadReportRequest = Message<"complyd.v1.DownloadReportRequest"> 
  * Use `create(DownloadReportRequestSchema)` to create a new message.
  */
 export const DownloadReportRequestSchema: GenMessage<DownloadReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 12);
+  messageDesc(file_complyd_v1_report, 13);
 
 /**
  * DownloadReportResponse is a file.
@@ -742,7 +815,7 @@ export type DownloadReportResponse = Message<"complyd.v1.DownloadReportResponse"
  * Use `create(DownloadReportResponseSchema)` to create a new message.
  */
 export const DownloadReportResponseSchema: GenMessage<DownloadReportResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 13);
+  messageDesc(file_complyd_v1_report, 14);
 
 /**
  * ValidateReportRequest names a report.
@@ -763,7 +836,7 @@ export type ValidateReportRequest = Message<"complyd.v1.ValidateReportRequest"> 
  * Use `create(ValidateReportRequestSchema)` to create a new message.
  */
 export const ValidateReportRequestSchema: GenMessage<ValidateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 14);
+  messageDesc(file_complyd_v1_report, 15);
 
 /**
  * ReportProblem is a field goAML would reject.
@@ -791,7 +864,7 @@ export type ReportProblem = Message<"complyd.v1.ReportProblem"> & {
  * Use `create(ReportProblemSchema)` to create a new message.
  */
 export const ReportProblemSchema: GenMessage<ReportProblem> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 15);
+  messageDesc(file_complyd_v1_report, 16);
 
 /**
  * ValidateReportResponse is the XML and its problems.
@@ -826,7 +899,7 @@ export type ValidateReportResponse = Message<"complyd.v1.ValidateReportResponse"
  * Use `create(ValidateReportResponseSchema)` to create a new message.
  */
 export const ValidateReportResponseSchema: GenMessage<ValidateReportResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 16);
+  messageDesc(file_complyd_v1_report, 17);
 
 /**
  * SuggestNarrativeRequest names a report.
@@ -847,7 +920,7 @@ export type SuggestNarrativeRequest = Message<"complyd.v1.SuggestNarrativeReques
  * Use `create(SuggestNarrativeRequestSchema)` to create a new message.
  */
 export const SuggestNarrativeRequestSchema: GenMessage<SuggestNarrativeRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 17);
+  messageDesc(file_complyd_v1_report, 18);
 
 /**
  * SuggestNarrativeResponse is a draft narrative for a human to edit.
@@ -882,7 +955,7 @@ export type SuggestNarrativeResponse = Message<"complyd.v1.SuggestNarrativeRespo
  * Use `create(SuggestNarrativeResponseSchema)` to create a new message.
  */
 export const SuggestNarrativeResponseSchema: GenMessage<SuggestNarrativeResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 18);
+  messageDesc(file_complyd_v1_report, 19);
 
 /**
  * GetReportSettingsRequest is empty.
@@ -897,7 +970,7 @@ export type GetReportSettingsRequest = Message<"complyd.v1.GetReportSettingsRequ
  * Use `create(GetReportSettingsRequestSchema)` to create a new message.
  */
 export const GetReportSettingsRequestSchema: GenMessage<GetReportSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 19);
+  messageDesc(file_complyd_v1_report, 20);
 
 /**
  * ReportingPerson is the tenant's reporting person in goAML.
@@ -946,7 +1019,7 @@ export type ReportingPerson = Message<"complyd.v1.ReportingPerson"> & {
  * Use `create(ReportingPersonSchema)` to create a new message.
  */
 export const ReportingPersonSchema: GenMessage<ReportingPerson> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 20);
+  messageDesc(file_complyd_v1_report, 21);
 
 /**
  * DeadlineHours are hours after the end of the report's day; 0 = the default.
@@ -988,7 +1061,7 @@ export type DeadlineHours = Message<"complyd.v1.DeadlineHours"> & {
  * Use `create(DeadlineHoursSchema)` to create a new message.
  */
 export const DeadlineHoursSchema: GenMessage<DeadlineHours> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 21);
+  messageDesc(file_complyd_v1_report, 22);
 
 /**
  * ReportSettings are a tenant's report settings.
@@ -1065,7 +1138,7 @@ export type ReportSettings = Message<"complyd.v1.ReportSettings"> & {
  * Use `create(ReportSettingsSchema)` to create a new message.
  */
 export const ReportSettingsSchema: GenMessage<ReportSettings> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 22);
+  messageDesc(file_complyd_v1_report, 23);
 
 /**
  * UpdateReportSettingsRequest replaces the settings.
@@ -1142,7 +1215,7 @@ export type UpdateReportSettingsRequest = Message<"complyd.v1.UpdateReportSettin
  * Use `create(UpdateReportSettingsRequestSchema)` to create a new message.
  */
 export const UpdateReportSettingsRequestSchema: GenMessage<UpdateReportSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 23);
+  messageDesc(file_complyd_v1_report, 24);
 
 /**
  * ReportService is regulatory reporting to the NFIU: CTR, STR, SAR and FTR drafted from
@@ -1234,7 +1307,10 @@ export const ReportService: GenService<{
     output: typeof ReportSchema;
   },
   /**
-   * FileReport marks an approved report FILED with the NFIU's reference, or submits it to the tenant's filing endpoint.
+   * FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
+   * tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
+   * concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
+   * FILING_FAILED, which a new call retries with the same key (docs/reports.md "Filing").
    *
    * @generated from rpc complyd.v1.ReportService.FileReport
    */

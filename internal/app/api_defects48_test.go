@@ -1,0 +1,96 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/http"
+	"testing"
+
+	"connectrpc.com/connect"
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/auth"
+	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+)
+
+// TestWaivedLookupAnswers is issue 48 point 7a: on `serve` with the sandbox enabled (its answers
+// are free), direct lookups answered 500 (the waived call's empty hold id went into a uuid
+// column). Each lookup type answers 200, charges nothing, holds nothing, over REST and Connect.
+func TestWaivedLookupAnswers(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, &serverOpts{Config: func(c *config) { c.IdentitySandbox, c.ChargeSandbox = true, false }})
+	f, _ := s.tenant()
+	_, analyst := s.userWithRole(f.ID, auth.RoleAnalyst)
+	s.credit(f, "300", "LK-W")
+	for kind, body := range map[string]map[string]any{"bvn": {"bvn": "22234567801"}, "nin": {"nin": "70100000000"}, "cac": {"rcNumber": "RC1234567"}} {
+		env := s.lookup(analyst, kind, body)
+		require.Equal(t, http.StatusOK, env.Status, "%s: %s", kind, env.Raw)
+		var out lookupOut
+		env.decode(t, &out)
+		require.Equal(t, "0.00", out.Charged, kind)
+		require.Equal(t, "300.00", out.Balance, kind)
+	}
+	hc, opts := s.clientOpts("connect", cred{Bearer: analyst})
+	res, err := complydv1connect.NewLookupServiceClient(hc, s.URL, opts...).LookupBvn(context.Background(),
+		connect.NewRequest(&complydv1.LookupBvnRequest{Bvn: "22234567801"}))
+	require.NoError(t, err)
+	require.True(t, res.Msg.Found)
+	balance, held, _ := s.walletState(f)
+	require.Equal(t, "300", balance.String())
+	require.True(t, held.IsZero(), "no hold is left behind")
+}
+
+// TestEngineWeightNaN is issue 48 point 7b: a weight of NaN answered 500; it is a 400
+// VALIDATION_ERROR on weight over REST (the JSON string "NaN" a double accepts) and Connect.
+func TestEngineWeightNaN(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.tenant()
+	for _, w := range []any{"NaN", "Infinity"} {
+		env := s.rest("PATCH", "/api/v1/engines/DECISION", cred{Bearer: admin}, map[string]any{"weight": w, "reason": "x"})
+		requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+		require.Contains(t, string(env.Raw), "weight")
+	}
+	hc, opts := s.clientOpts("connect", cred{Bearer: admin})
+	nan := math.NaN()
+	_, err := complydv1connect.NewEngineServiceClient(hc, s.URL, opts...).UpdateEngine(context.Background(),
+		connect.NewRequest(&complydv1.UpdateEngineRequest{Key: "DECISION", Weight: &nan, Reason: "x"}))
+	code, info := errorInfo(t, err)
+	require.Equal(t, connect.CodeInvalidArgument, code)
+	require.Equal(t, "VALIDATION_ERROR", info.Code)
+	env := s.rest("GET", "/api/v1/engines", cred{Bearer: admin}, nil)
+	require.Equal(t, http.StatusOK, env.Status, "the configuration still reads: %s", env.Raw)
+}
+
+// TestScreeningAmountBeyondFloat is issue 48 point 7c: 123456789012345678 sent as a JSON number
+// was stored as 123456789012345680. An amount a double cannot hold to the cent is refused with
+// VALIDATION_ERROR on amount, over REST and Connect, and nothing is stored.
+func TestScreeningAmountBeyondFloat(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.kycTenant()
+	body := screenBody(ext("big"), newAccount(), 0)
+	body["amount"] = json.Number("123456789012345678")
+	env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, body)
+	requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+	require.Contains(t, string(env.Raw), `"field":"amount"`)
+	var n int
+	require.NoError(t, s.admin().QueryRow(context.Background(), "select count(*) from transactions where external_id = $1", body["externalId"]).Scan(&n))
+	require.Zero(t, n)
+
+	hc, opts := s.clientOpts("connect", cred{Bearer: admin})
+	req := &complydv1.ScreenTransactionRequest{ExternalId: ext("big"), Type: "TRANSFER", Channel: "MOBILE_APP", Amount: 123456789012345678,
+		SenderAccountNumber: newAccount(), SenderName: "Ada Obi", Timestamp: body["timestamp"].(string)}
+	_, err := complydv1connect.NewTransactionServiceClient(hc, s.URL, opts...).ScreenTransaction(context.Background(), connect.NewRequest(req))
+	code, info := errorInfo(t, err)
+	require.Equal(t, connect.CodeInvalidArgument, code)
+	require.Equal(t, "amount", info.Details[0].Field)
+
+	// The largest amounts a double holds to the cent still pass.
+	body = screenBody(ext("ok"), newAccount(), 0)
+	body["amount"] = json.Number("90071992547409.91")
+	_, env = s.screen(admin, body)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+}
