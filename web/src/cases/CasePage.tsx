@@ -7,6 +7,7 @@ import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { label, transitions } from './states';
+import { CustomerLinks } from '../ui/CustomerLinks';
 
 // CasePage is one case: facts, related records, timeline, and (for officers, not viewers) the
 // actions the state machine allows. Each action's error is shown next to it.
@@ -33,6 +34,7 @@ export function CasePage({ id }: { id: string }) {
         <dt>Transaction</dt><dd>{c.relatedTransactionId ? <Link to={`/transactions/${c.relatedTransactionId}`}>{c.relatedTransaction ? `${c.relatedTransaction.externalId} — ${c.relatedTransaction.amount} ${c.relatedTransaction.currency}${c.relatedTransaction.senderName ? ', ' + c.relatedTransaction.senderName : ''}` : c.relatedTransactionId}</Link> : 'none'}</dd>
         <dt>KYC application</dt><dd>{c.relatedKycApplicationId ? <Link to={`/kyc/${c.relatedKycApplicationId}`}>{c.relatedKycApplicationId}</Link> : 'none'}</dd>
       </dl>
+      <CustomerLinks caseId={c.id} />
       <p>{c.description}</p>
       {canAct && <Actions caseId={c.id} status={c.status} onDone={refetch} />}
       <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />

@@ -5,6 +5,7 @@ import { TransactionService } from '../gen/complyd/v1/screening_pb';
 import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
+import { CustomerLinks } from '../ui/CustomerLinks';
 
 const outcomes = ['APPROVE', 'REVIEW', 'ESCALATE', 'BLOCK'];
 const txTypes = ['CASH_DEPOSIT', 'CASH_WITHDRAWAL', 'TRANSFER', 'INTERNATIONAL_TRANSFER', 'POS', 'ATM', 'MOBILE', 'USSD', 'INTERNET_BANKING'];
@@ -85,6 +86,7 @@ export function TransactionPage({ id }: { id: string }) {
         <dt>Actions</dt><dd>{v?.actions.join(', ') || '—'}</dd>
         <dt>Case</dt><dd>{v?.caseId ? <Link to={`/cases/${v.caseId}`}>Open the case</Link> : 'none opened'}</dd>
       </dl>
+      <CustomerLinks transactionId={t.id} />
       <h2>Engine verdicts</h2>
       {!v || v.engineVerdicts.length === 0 ? <Empty>No engine verdicts.</Empty> : (
         <table aria-label="Engine verdicts">
