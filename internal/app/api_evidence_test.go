@@ -176,7 +176,7 @@ func TestKYCApprovalEvidence(t *testing.T) {
 	// The override is in the audit log with the approval.
 	var n int
 	require.NoError(t, s.admin().QueryRow(context.Background(), `select count(*) from audit_events
-		where tenant_id = $1 and action = 'kyc.approved' and after ? 'override'`, string(f.TenantID)).Scan(&n))
+		where tenant_id = $1 and action = 'kyc.approved' and after ? 'override'`, string(f.ID)).Scan(&n))
 	require.Equal(t, len(protocols), n)
 
 	// The tenant setting: the approval is refused with what is open, and nothing changes.
