@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/stretchr/testify/require"
@@ -143,7 +144,7 @@ func TestKYCApprovalEvidence(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
 	f, admin := s.tenant()
-	s.credit(f, "1000", "PAY")
+	s.credit(f, "20000", "PAY")
 	for _, proto := range protocols {
 		t.Run(proto, func(t *testing.T) {
 			id := s.weakKYC(admin)
@@ -205,7 +206,7 @@ func TestKYBApprovalEvidence(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
 	f, admin := s.tenant()
-	s.credit(f, "1000", "PAY")
+	s.credit(f, "20000", "PAY")
 	for _, proto := range protocols {
 		t.Run(proto, func(t *testing.T) {
 			body := map[string]any{"companyName": "Lagos Fresh Foods Limited", "rcNumber": "RC1234567",
@@ -255,7 +256,7 @@ func TestApprovedApplicationsAreCustomers(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
 	f, admin := s.tenant()
-	s.credit(f, "1000", "PAY")
+	s.credit(f, "20000", "PAY")
 	id := s.weakKYC(admin)
 	caseID := s.getEvidence(admin, "/api/v1/kyc/applications/"+id).OpenCases[0].ID
 	_, code, _ := s.approveKYC("rest", admin, id, "ok")
@@ -276,7 +277,7 @@ func TestApprovedApplicationsAreCustomers(t *testing.T) {
 	var scr struct{ TransactionID string }
 	env = s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, map[string]any{"externalId": "EV-1", "type": "TRANSFER",
 		"channel": "MOBILE_APP", "amount": 1000, "currency": "NGN", "senderAccountNumber": "1000000001", "senderName": "Adebayo Ogunleye",
-		"senderBvn": adebayo["bvn"], "receiverName": "Chinedu Obi", "receiverAccountNumber": "2000000001"})
+		"senderBvn": adebayo["bvn"], "receiverName": "Chinedu Obi", "receiverAccountNumber": "2000000001", "timestamp": time.Now().UTC().Format(time.RFC3339)})
 	require.True(t, env.Success, "%s", env.Raw)
 	env.decode(t, &scr)
 	require.NotEmpty(t, scr.TransactionID, "%s", env.Raw)

@@ -85,8 +85,17 @@ func Approve(s Standing, required bool, from, to string, allowed []string, actor
 	if required {
 		e := apperr.Transition(from, to, allowed)
 		e.Message = fmt.Sprintf("cannot approve: %s (this tenant requires the evidence before an approval)", s.Summary())
-		e.Data["openChecks"] = orEmpty(s.Checks)
-		e.Data["openCases"] = orEmpty(s.OpenCases)
+		// Error data travels as a protobuf Struct over gRPC/Connect: plain maps, not structs.
+		checks := make([]any, 0, len(s.Checks))
+		for _, c := range s.Checks {
+			checks = append(checks, map[string]any{"kind": c.Kind, "status": c.Status, "detail": c.Detail, "subject": c.Subject})
+		}
+		cases := make([]any, 0, len(s.OpenCases))
+		for _, c := range s.OpenCases {
+			cases = append(cases, map[string]any{"id": c.ID, "caseNumber": c.Number, "type": c.Type, "status": c.Status,
+				"priority": c.Priority, "title": c.Title})
+		}
+		e.Data["openChecks"], e.Data["openCases"] = checks, cases
 		return nil, e
 	}
 	return &Override{ID: newID(), Checks: orEmpty(s.Checks), OpenCases: orEmpty(s.OpenCases), Notes: strings.TrimSpace(notes),
