@@ -67,7 +67,7 @@ test('interdictions: a freeze requested from a case is confirmed in the screen b
   // A transaction from the account opens the case the freeze is requested from (pre-filled account).
   const scr = (await call('POST', '/transactions/screen', { token: tok }, { externalId: `FRZ-${uniq()}`, type: 'TRANSFER', channel: 'MOBILE_APP',
     amount: 5000000, currency: 'NGN', senderAccountNumber: account, senderName: 'Mule Account', receiverName: 'Viktor Petrovsky',
-    receiverAccountNumber: '2999999999' })).json;
+    receiverAccountNumber: '2999999999', timestamp: new Date().toISOString() })).json;
   expect(scr.success, JSON.stringify(scr)).toBe(true);
   const kase = (await call('POST', '/cases', { token: tok }, { type: 'AML_ALERT', priority: 'HIGH', title: 'Freeze from the screen',
     description: 'Mule account', relatedTransactionId: scr.data.transactionId })).json;
