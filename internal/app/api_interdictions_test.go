@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -86,7 +87,7 @@ func TestInterdictionsBite(t *testing.T) {
 	require.True(t, env.Success, "%s", env.Raw)
 	require.Empty(t, interdictionRule(out), "a REQUESTED interdiction does not bite until the bank confirms it")
 
-	s.confirmInterdiction(officerTok, fz.ID)
+	s.confirmInterdiction(admin, fz.ID) // four eyes: not the requesting officer
 	out, env = s.screen(admin, transfer(frozen, other))
 	require.True(t, env.Success, "%s", env.Raw)
 	require.Equal(t, "BLOCK", out.Outcome)
@@ -102,7 +103,7 @@ func TestInterdictionsBite(t *testing.T) {
 	require.Contains(t, interdictionRule(out), "receiver account "+frozen)
 
 	pn := s.interdict(admin, "POST_NO_DEBIT", pnd)
-	s.confirmInterdiction(admin, pn.ID)
+	s.confirmInterdiction(officerTok, pn.ID)
 	out, _ = s.screen(admin, transfer(pnd, other))
 	require.Equal(t, "BLOCK", out.Outcome, "post-no-debit: no debit")
 	require.Contains(t, interdictionRule(out), pn.ID)
@@ -218,7 +219,7 @@ func TestInterdictionReachesSecondInstance(t *testing.T) {
 	require.Empty(t, interdictionRule(out))
 
 	in := a.interdict(officerTok, "FREEZE", acct)
-	a.confirmInterdiction(officerTok, in.ID)
+	a.confirmInterdiction(admin, in.ID)
 	confirmed := time.Now()
 	within := func(want bool) time.Duration {
 		for {
@@ -239,4 +240,44 @@ func TestInterdictionReachesSecondInstance(t *testing.T) {
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	confirmed = time.Now()
 	t.Logf("lift seen on the second instance after %s", within(false))
+}
+
+// TestInterdictionConfirmFourEyes is issue 48 point 5: the officer who requested an interdiction
+// cannot confirm it (403, over every protocol); another officer (the bank's operations in the
+// dashboard) can, with the core banking reference.
+func TestInterdictionConfirmFourEyes(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.kycTenant()
+	_, officerTok := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
+	for i, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			in := s.interdict(officerTok, "FREEZE", fmt.Sprintf("320000000%d", i))
+			ref := "CBS-" + proto
+			confirm := func(tok string) (string, string) {
+				if proto == "rest" {
+					env := s.rest("POST", "/api/v1/interdictions/"+in.ID+"/confirm", cred{Bearer: tok}, map[string]any{"reference": ref})
+					if !env.Success {
+						return "", env.Error.Code
+					}
+					var out interdictionJSON
+					env.decode(t, &out)
+					return out.Status, ""
+				}
+				hc, opts := s.clientOpts(proto, cred{Bearer: tok})
+				res, err := complydv1connect.NewCaseServiceClient(hc, s.URL, opts...).ConfirmInterdiction(context.Background(),
+					connect.NewRequest(&complydv1.ConfirmInterdictionRequest{Id: in.ID, Reference: &ref}))
+				if err != nil {
+					_, info := errorInfo(t, err)
+					return "", info.Code
+				}
+				return res.Msg.Status, ""
+			}
+			_, code := confirm(officerTok)
+			require.Equal(t, "FORBIDDEN", code, "the requester cannot confirm")
+			st, code := confirm(admin)
+			require.Empty(t, code)
+			require.Equal(t, "CONFIRMED", st)
+		})
+	}
 }

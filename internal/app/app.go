@@ -338,8 +338,9 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 	return db, nil
 }
 
-// sealPersonalData is the Go half of migration 0011 (the key is not in the database): KYC
-// applications' BVNs and NINs still in clear are sealed (docs/kyc.md). It runs before anything
+// sealPersonalData is the Go half of migrations 0011 and 0027 (the key is not in the database):
+// KYC applications' BVNs and NINs still in clear are sealed (docs/kyc.md), and approved
+// applications not yet linked become customers (docs/customers.md). It runs before anything
 // serves, and is a cheap no-op once done.
 func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) error {
 	n, err := db.SealKYCIdentifiers(ctx)
@@ -348,6 +349,14 @@ func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) er
 	}
 	if n > 0 {
 		log.InfoContext(ctx, "sealed KYC identifiers stored in clear", "applications", n)
+	}
+	// The Go half of migration 0027: applications approved before it become customers (docs/customers.md).
+	n, err = db.LinkApprovedCustomers(ctx)
+	if err != nil {
+		return fmt.Errorf("link approved applications to customers (migration 0027): %w", err)
+	}
+	if n > 0 {
+		log.InfoContext(ctx, "linked approved applications to customers", "applications", n)
 	}
 	return nil
 }

@@ -129,6 +129,11 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 				log.Warn("dev: demo data incomplete (start on a fresh database to seed it again)", "err", err)
 			}
 		}
+		// The demo tenant requires the evidence before an approval (docs/kyc.md "Evidence and
+		// overrides"); the demo approvals above predate it and show as overrides.
+		if err := a.requireApprovalEvidence(ctx, demoSlug); err != nil {
+			return fmt.Errorf("seed demo tenant: %w", err)
+		}
 	} else if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/postgres"
 )
 
@@ -202,4 +203,14 @@ func (c *seedClient) call(ctx context.Context, method, path string, body, out an
 		}
 		return json.Unmarshal(env.Data, out)
 	}
+}
+
+// requireApprovalEvidence turns on the tenant's approval_evidence_required (docs/kyc.md
+// "Evidence and overrides"), as the operator (audited as the system).
+func (a *app) requireApprovalEvidence(ctx context.Context, slug string) error {
+	id, err := a.DB.TenantIDBySlug(ctx, slug)
+	if err != nil {
+		return err
+	}
+	return postgres.NewSettingsStore(a.DB).SetApprovalEvidenceRequired(ctx, id, true, audit.System)
 }

@@ -255,6 +255,17 @@ func TestDevSeedsDemoData(t *testing.T) {
 	}
 	require.True(t, types["SANCTIONS_HIT"], "%v", types)
 	require.True(t, types["SUSPICIOUS_TRANSACTION"], "%v", types)
+
+	// Issue 48: the approved applicants and the company are customers, and the demo tenant
+	// requires the evidence before an approval (its seeded approvals show as overrides).
+	var customers page
+	devGet(t, base, token, "/api/v1/customers?limit=100", &customers)
+	require.GreaterOrEqual(t, customers.Total, kyc.Total+kyb.Total)
+	var cfg struct {
+		ApprovalEvidenceRequired bool `json:"approvalEvidenceRequired"`
+	}
+	devGet(t, base, token, "/api/v1/tenants/me/kyc-config", &cfg)
+	require.True(t, cfg.ApprovalEvidenceRequired)
 }
 
 // TestDevEmpty: `dev --empty` creates the demo tenant and admin and nothing else.

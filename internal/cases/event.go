@@ -59,6 +59,9 @@ const NotifyComplianceOfficers = "notify.compliance_officers"
 // creation by screening).
 type Actor struct {
 	UserID string
+	// APIKey: the call came with an API key (an integration such as the bank's core), not from
+	// a person in the dashboard.
+	APIKey bool
 	At     time.Time
 }
 

@@ -113,15 +113,22 @@ func RequestInterdiction(c Case, a Actor, p InterdictionParams) (Case, Interdict
 }
 
 // ConfirmInterdiction records that the bank executed the interdiction, with an optional
-// reference, and returns an INTERDICTION_CONFIRMED event.
+// reference, and returns an INTERDICTION_CONFIRMED event. Four eyes (issue 48 point 5,
+// docs/interdictions.md): a person confirming (a dashboard or bearer session) cannot be the
+// officer who requested it; the bank's core confirming with an API key may, whoever owns the key.
 //
-// Errors: NOT_FOUND when the interdiction is not the case's; CONFLICT when already confirmed.
+// Errors: NOT_FOUND when the interdiction is not the case's; CONFLICT when already confirmed;
+// FORBIDDEN for the requester.
 func ConfirmInterdiction(c Case, in Interdiction, a Actor, reference string) (Case, Interdiction, Effects, error) {
 	if in.CaseID != c.ID {
 		return c, in, Effects{}, apperr.NotFoundf("interdiction not found")
 	}
 	if in.Status != InterdictionRequested {
 		return c, in, Effects{}, apperr.Newf(apperr.Conflict, "interdiction is already %s", in.Status)
+	}
+	if !a.APIKey && a.UserID != "" && a.UserID == in.RequestedBy {
+		return c, in, Effects{}, apperr.New(apperr.Forbidden,
+			"an interdiction must be confirmed by someone other than the officer who requested it (the bank's operations, or its core over the API)")
 	}
 	in.Status = InterdictionConfirmed
 	in.ConfirmedBy = ptr(a.UserID)

@@ -16,6 +16,8 @@ import (
 type Caller struct {
 	TenantID tenancy.TenantID
 	UserID   string // "" for the system (automatic case creation)
+	// APIKey: the caller authenticated with an API key (an integration, not a person).
+	APIKey bool
 }
 
 // Service is the cases capability: it runs the pure operations inside Store transactions.
@@ -38,7 +40,9 @@ func NewService(store Store, users Users, now func() time.Time) *Service {
 	return &Service{store: store, users: users, now: now}
 }
 
-func (s *Service) actor(c Caller) Actor { return Actor{UserID: c.UserID, At: s.now().UTC()} }
+func (s *Service) actor(c Caller) Actor {
+	return Actor{UserID: c.UserID, APIKey: c.APIKey, At: s.now().UTC()}
+}
 
 // Create creates a case, manual or automatic (p.Automatic), numbered in the year of its creation.
 // Errors: VALIDATION_ERROR; INTERNAL.

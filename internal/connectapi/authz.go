@@ -205,6 +205,7 @@ var permissions = map[string]access{
 	complydv1connect.NetworkServiceOpenNetworkCaseProcedure:          {roles: auth.Writers},
 	complydv1connect.CustomerServiceSearchCustomersProcedure:         {roles: auth.AnyRole},
 	complydv1connect.CustomerServiceGetCustomerOverviewProcedure:     {roles: auth.AnyRole},
+	complydv1connect.CustomerServiceFindCustomerProcedure:            {roles: auth.AnyRole},
 	complydv1connect.CustomerServiceGetCustomerRiskProcedure:         {roles: auth.AnyRole},
 	complydv1connect.CustomerServiceListCustomerRiskHistoryProcedure: {roles: auth.AnyRole},
 	complydv1connect.CustomerServiceListDueReviewsProcedure:          {roles: auth.AnyRole},

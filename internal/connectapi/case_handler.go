@@ -6,6 +6,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/cases"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
@@ -32,7 +33,7 @@ func caseCaller(ctx context.Context) (cases.Caller, error) {
 	if err != nil {
 		return cases.Caller{}, err
 	}
-	return cases.Caller{TenantID: p.TenantID, UserID: p.UserID}, nil
+	return cases.Caller{TenantID: p.TenantID, UserID: p.UserID, APIKey: p.Method == auth.MethodAPIKey}, nil
 }
 
 func personToProto(p cases.Person) *complydv1.Person {

@@ -189,3 +189,17 @@ func (h *CustomerHandler) CompleteCustomerReview(ctx context.Context, req *conne
 	}
 	return connect.NewResponse(riskProto(r)), nil
 }
+
+// FindCustomer implements CustomerService.FindCustomer.
+func (h *CustomerHandler) FindCustomer(ctx context.Context, req *connect.Request[complydv1.FindCustomerRequest]) (*connect.Response[complydv1.FoundCustomer], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	it, err := h.svc.Find(ctx, p.TenantID, customers.FindParams{CaseID: req.Msg.CaseId, TransactionID: req.Msg.TransactionId,
+		ApplicationID: req.Msg.ApplicationId})
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(&complydv1.FoundCustomer{Id: it.ID, DisplayName: it.Name, ProfileType: it.Type}), nil
+}

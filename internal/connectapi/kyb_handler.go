@@ -52,7 +52,7 @@ func KYBApplicationProto(a kyb.Application) *complydv1.KybApplication {
 		RiskLevel: nullString(a.RiskLevel), AssignedTo: nullString(a.AssignedTo), Notes: nullString(a.Notes), CreatedAt: ts(a.CreatedAt),
 		UpdatedAt: ts(a.UpdatedAt), CacVerified: a.CACVerified, DirectorsVerified: a.DirectorsVerified, BeneficialOwnersClean: a.OwnersClean,
 		ProfileId: nullString(a.ProfileID), Directors: []*complydv1.KybDirector{}, BeneficialOwners: []*complydv1.KybBeneficialOwner{},
-		Checks: []*complydv1.KybCheck{}, Documents: []*complydv1.KycDocument{}}
+		Checks: []*complydv1.KybCheck{}, Documents: []*complydv1.KycDocument{}, CustomerId: nullString(a.CustomerID)}
 	for _, d := range a.Directors {
 		v := d.Verified
 		out.Directors = append(out.Directors, &complydv1.KybDirector{Name: d.Name, Bvn: optStr(d.BVN), Nin: optStr(d.NIN),
@@ -162,6 +162,8 @@ func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request
 		return nil, h.fail(ctx, err)
 	}
 	out := KYBApplicationProto(d.Application)
+	ev := evidenceProto(d.Evidence)
+	out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
 	for _, c := range d.Checks {
 		out.Checks = append(out.Checks, &complydv1.KybCheck{Id: c.ID, CheckType: c.Type, Subject: c.Subject, Passed: c.Passed,
 			Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
@@ -292,12 +294,14 @@ func (h *KYBHandler) ApproveKybApplication(ctx context.Context, req *connect.Req
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	a, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+	a, ov, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
 		kyb.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.GetNotes()})
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(kybDecisionProto(a)), nil
+	out := kybDecisionProto(a)
+	out.Override = evidenceOverrideProto(ov)
+	return connect.NewResponse(out), nil
 }
 
 // RejectKybApplication implements KybService.RejectKybApplication.

@@ -46,7 +46,8 @@ func KYCApplicationProto(a kyc.Application) *complydv1.KycApplication {
 		Address: nullString(a.Address), DateOfBirth: dateTS(a.DateOfBirth), Tier: a.Tier, Status: a.Status,
 		RiskLevel: nullString(a.RiskLevel), AssignedTo: nullString(a.AssignedTo), Notes: nullString(a.Notes),
 		CreatedAt: ts(a.CreatedAt), UpdatedAt: ts(a.UpdatedAt), BvnVerified: a.BVNVerified, NinVerified: a.NINVerified,
-		LivenessPassed: a.LivenessPassed, VerificationResults: []*complydv1.KycVerificationResult{}, Documents: []*complydv1.KycDocument{}}
+		LivenessPassed: a.LivenessPassed, VerificationResults: []*complydv1.KycVerificationResult{}, Documents: []*complydv1.KycDocument{},
+		CustomerId: nullString(a.CustomerID)}
 }
 
 // DocumentProto maps a KYC or KYB document with its presigned link (service-spec.md 2.5).
@@ -73,6 +74,8 @@ func resultProto(r kyc.Result) *complydv1.KycVerificationResult {
 
 func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycApplication, error) {
 	out := KYCApplicationProto(d.Application)
+	ev := evidenceProto(d.Evidence)
+	out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
 	for _, r := range d.Results {
 		out.VerificationResults = append(out.VerificationResults, resultProto(r))
 	}
@@ -167,12 +170,14 @@ func (h *KYCHandler) ApproveApplication(ctx context.Context, req *connect.Reques
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	a, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
+	a, ov, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
 		kyc.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.GetNotes()})
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(decisionProto(a)), nil
+	out := decisionProto(a)
+	out.Override = evidenceOverrideProto(ov)
+	return connect.NewResponse(out), nil
 }
 
 // RejectApplication implements KycService.RejectApplication.

@@ -97,7 +97,7 @@ func (h *ProviderHandler) GetKycConfig(ctx context.Context, _ *connect.Request[c
 		return nil, ToConnect(ctx, h.log, err)
 	}
 	out := &complydv1.KycConfig{KycTrustMode: s.TrustMode, KycFallbackMode: s.FallbackMode, ProviderMode: s.ProviderMode,
-		DocumentReviewFourEyes: s.DocumentReviewFourEyes}
+		DocumentReviewFourEyes: s.DocumentReviewFourEyes, ApprovalEvidenceRequired: s.ApprovalEvidenceRequired}
 	if s.BYOL != nil {
 		out.MaxTier = &s.BYOL.MaxTier
 		for _, v := range s.BYOL.SupportedVerifications {

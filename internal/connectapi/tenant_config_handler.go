@@ -22,6 +22,8 @@ type TenantConfigStore interface {
 	SetTrustMode(ctx context.Context, tenant tenancy.TenantID, mode string, actor audit.Actor) error
 	// SetDocumentReviewFourEyes changes documentReviewFourEyes.
 	SetDocumentReviewFourEyes(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error
+	// SetApprovalEvidenceRequired changes approvalEvidenceRequired.
+	SetApprovalEvidenceRequired(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error
 	// FXRates returns the tenant's rates by currency.
 	FXRates(ctx context.Context, tenant tenancy.TenantID) ([]tenancy.FXRate, error)
 	// UpsertFXRates upserts rates and returns all of them.
@@ -67,6 +69,11 @@ func (h *TenantConfigHandler) UpdateKycConfig(ctx context.Context, req *connect.
 	}
 	if req.Msg.DocumentReviewFourEyes != nil {
 		if err := h.store.SetDocumentReviewFourEyes(ctx, p.TenantID, *req.Msg.DocumentReviewFourEyes, actor); err != nil {
+			return nil, err
+		}
+	}
+	if req.Msg.ApprovalEvidenceRequired != nil {
+		if err := h.store.SetApprovalEvidenceRequired(ctx, p.TenantID, *req.Msg.ApprovalEvidenceRequired, actor); err != nil {
 			return nil, err
 		}
 	}

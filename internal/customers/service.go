@@ -47,6 +47,9 @@ type Store interface {
 	// notification to the compliance officers) once per due date for up to limit customers, and
 	// returns them.
 	NotifyDue(ctx context.Context, tenantID tenancy.TenantID, now time.Time, limit int) ([]Due, error)
+	// Find returns the customer a case, a transaction or an application is about. Errors:
+	// NOT_FOUND (unknown object, another tenant's, or no customer known for it).
+	Find(ctx context.Context, tenantID tenancy.TenantID, f FindParams) (ListItem, error)
 	// Tenants lists every tenant (the sweeps work tenant by tenant).
 	Tenants(ctx context.Context) ([]tenancy.TenantID, error)
 }
@@ -87,6 +90,27 @@ func (s *Service) History(ctx context.Context, tenantID tenancy.TenantID, id str
 func (s *Service) Search(ctx context.Context, tenantID tenancy.TenantID, f SearchParams, p paging.Params) (paging.Result[ListItem], error) {
 	f.Query = strings.TrimSpace(f.Query)
 	return s.store.Search(ctx, tenantID, f, p)
+}
+
+// FindParams names the one object whose customer is wanted.
+type FindParams struct {
+	CaseID, TransactionID, ApplicationID string
+}
+
+// Find returns the customer a case, a transaction or an application is about (the dashboard's
+// links to the customer and its network). Errors: VALIDATION_ERROR (not exactly one of the
+// three), NOT_FOUND.
+func (s *Service) Find(ctx context.Context, tenantID tenancy.TenantID, f FindParams) (ListItem, error) {
+	n := 0
+	for _, v := range []string{f.CaseID, f.TransactionID, f.ApplicationID} {
+		if v != "" {
+			n++
+		}
+	}
+	if n != 1 {
+		return ListItem{}, apperr.Invalid("caseId", "give exactly one of caseId, transactionId and applicationId")
+	}
+	return s.store.Find(ctx, tenantID, f)
 }
 
 // DueReviews pages customers whose review is due now.

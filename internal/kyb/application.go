@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
 )
 
@@ -125,6 +126,9 @@ type Application struct {
 	CreatedBy  string
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
+	// CustomerID is the customer profile the approval made or linked (docs/customers.md), ""
+	// before the first approval.
+	CustomerID string
 }
 
 // Check is one entry of the evidence trail: a CAC lookup, a director check or an owner
@@ -148,6 +152,9 @@ type Detail struct {
 	Application
 	Checks    []Check
 	Documents []document.Document
+	// Evidence is what an approval rests on (docs/kyb.md "Evidence and overrides"): the store
+	// fills the open cases, overrides and setting; Service.Get the open checks.
+	Evidence evidence.Record
 }
 
 // advance moves a to the milestone to unless a is already at or above it (never lowered).

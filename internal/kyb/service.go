@@ -11,6 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/sanctions"
@@ -96,7 +97,12 @@ func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor a
 
 // Get returns an application with its checks and documents. Errors: NOT_FOUND.
 func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Detail, error) {
-	return s.Store.Detail(ctx, tenantID, id)
+	d, err := s.Store.Detail(ctx, tenantID, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	d.Evidence.Checks = d.OpenChecks(d.Checks)
+	return d, nil
 }
 
 // List pages applications. Errors: VALIDATION_ERROR for an unknown status.
@@ -194,12 +200,30 @@ type Decision struct {
 }
 
 // Approve decides APPROVED from any non-terminal status (decisions.md §5); riskLevel defaults
-// to LOW. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status.
-func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
+// to LOW. An approval over failed or missing checks or open cases records them as overridden
+// with the notes given (internal/evidence), unless the tenant requires the evidence: then it is
+// refused. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status, or (409, data
+// openChecks and openCases) over open evidence when the tenant requires it.
+func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, *evidence.Override, error) {
 	if d.RiskLevel == "" {
 		d.RiskLevel = "LOW"
 	}
-	return s.decide(ctx, tenantID, actor, id, StatusApproved, d)
+	det, err := s.Store.Detail(ctx, tenantID, id)
+	if err != nil {
+		return Application{}, nil, err
+	}
+	var ov *evidence.Override
+	a, err := s.decide(ctx, tenantID, actor, id, StatusApproved, d, func(a *Application) (*evidence.Override, error) {
+		// The facts are the locked row's; the checks and cases were read just before.
+		st := evidence.Standing{Checks: a.OpenChecks(det.Checks), OpenCases: det.Evidence.OpenCases}
+		var err error
+		ov, err = evidence.Approve(st, det.Evidence.Required, a.Status, StatusApproved, []string{StatusRejected}, actor, d.Notes, s.Now())
+		return ov, err
+	})
+	if err != nil {
+		return Application{}, nil, err
+	}
+	return a, ov, nil
 }
 
 // Reject decides REJECTED from any non-terminal status with a reason (kept as the notes);
@@ -211,10 +235,13 @@ func (s *Service) Reject(ctx context.Context, tenantID tenancy.TenantID, actor a
 	if d.RiskLevel == "" {
 		d.RiskLevel = "HIGH"
 	}
-	return s.decide(ctx, tenantID, actor, id, StatusRejected, d)
+	return s.decide(ctx, tenantID, actor, id, StatusRejected, d, nil)
 }
 
-func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision) (Application, error) {
+// decide applies an officer decision; gate, when set, runs on the locked application before
+// the move and returns the approval's override (or refuses it).
+func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision,
+	gate func(*Application) (*evidence.Override, error)) (Application, error) {
 	switch d.RiskLevel {
 	case "LOW", "MEDIUM", "HIGH":
 	default:
@@ -225,6 +252,13 @@ func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor a
 		if IsTerminal(a.Status) {
 			return Change{}, apperr.Transition(a.Status, to, []string{})
 		}
+		var ov *evidence.Override
+		if gate != nil {
+			var err error
+			if ov, err = gate(a); err != nil {
+				return Change{}, err
+			}
+		}
 		before := snapshot(*a)
 		a.Status, a.RiskLevel, a.UpdatedAt = to, d.RiskLevel, now
 		if n := strings.TrimSpace(d.Notes); n != "" || to == StatusRejected {
@@ -234,8 +268,12 @@ func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor a
 		if to == StatusRejected {
 			action = "kyb.rejected"
 		}
+		after := snapshot(*a)
+		if ov != nil {
+			after["override"] = ov.Audit()
+		}
 		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyb_application",
-			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+			ResourceID: a.ID, Before: before, After: after}, Override: ov}, nil
 	})
 }
 

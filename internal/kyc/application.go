@@ -17,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
 )
 
@@ -101,6 +102,9 @@ type Application struct {
 	CreatedBy         string
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
+	// CustomerID is the customer profile the approval made or linked (docs/customers.md), ""
+	// before the first approval.
+	CustomerID string
 }
 
 // Result is one verification on the application's evidence trail (spec 2.5 verificationResults).
@@ -127,6 +131,9 @@ type Detail struct {
 	Application
 	Results   []Result
 	Documents []document.Document
+	// Evidence is what an approval rests on (docs/kyc.md "Evidence and overrides"): the store
+	// fills the open cases, overrides and setting; Service.Get the open checks.
+	Evidence evidence.Record
 }
 
 // advance moves a to the milestone to unless a is already at or above it (never lowered).

@@ -21,8 +21,11 @@ type ProviderSettings struct {
 	// DocumentReviewFourEyes: a document's verification needs a second officer (docs/kyc.md
 	// "Document review"). Read only; changed through PATCH /tenants/me/kyc-config.
 	DocumentReviewFourEyes bool
-	BYOL                   *identity.BYOLConfig
-	UpdatedAt              *time.Time
+	// ApprovalEvidenceRequired: an approval over open evidence is refused (docs/kyc.md
+	// "Evidence and overrides"). Read only; changed through PATCH /tenants/me/kyc-config.
+	ApprovalEvidenceRequired bool
+	BYOL                     *identity.BYOLConfig
+	UpdatedAt                *time.Time
 }
 
 // ProviderConfig is the identity.ProviderConfig these settings select chains with.

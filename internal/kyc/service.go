@@ -10,6 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/sanctions"
@@ -114,7 +115,12 @@ func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor a
 
 // Get returns an application with its results and documents. Errors: NOT_FOUND.
 func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Detail, error) {
-	return s.Store.Detail(ctx, tenantID, id)
+	d, err := s.Store.Detail(ctx, tenantID, id)
+	if err != nil {
+		return Detail{}, err
+	}
+	d.Evidence.Checks = d.OpenChecks(d.Results)
+	return d, nil
 }
 
 // List pages applications. Errors: VALIDATION_ERROR for an unknown status.
@@ -193,15 +199,34 @@ type Decision struct {
 }
 
 // Approve decides APPROVED from any non-terminal status (decisions.md §5); riskLevel defaults
-// to LOW. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status.
-func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
+// to LOW. An approval over failed or missing checks or open cases records them as overridden
+// with the notes given (internal/evidence), unless the tenant requires the evidence: then it is
+// refused. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status, or (409, data
+// openChecks and openCases) over open evidence when the tenant requires it.
+func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, *evidence.Override, error) {
 	if d.RiskLevel == "" {
 		d.RiskLevel = "LOW"
 	}
+	given := d.Notes
 	if strings.TrimSpace(d.Notes) == "" {
 		d.Notes = "Approved"
 	}
-	return s.decide(ctx, tenantID, actor, id, StatusApproved, d)
+	det, err := s.Store.Detail(ctx, tenantID, id)
+	if err != nil {
+		return Application{}, nil, err
+	}
+	var ov *evidence.Override
+	a, err := s.decide(ctx, tenantID, actor, id, StatusApproved, d, func(a *Application) (*evidence.Override, error) {
+		// The facts are the locked row's; the results and cases were read just before.
+		st := evidence.Standing{Checks: a.OpenChecks(det.Results), OpenCases: det.Evidence.OpenCases}
+		var err error
+		ov, err = evidence.Approve(st, det.Evidence.Required, a.Status, StatusApproved, []string{StatusRejected}, actor, given, s.Now())
+		return ov, err
+	})
+	if err != nil {
+		return Application{}, nil, err
+	}
+	return a, ov, nil
 }
 
 // Reject decides REJECTED from any non-terminal status with a reason (kept as the notes);
@@ -214,10 +239,13 @@ func (s *Service) Reject(ctx context.Context, tenantID tenancy.TenantID, actor a
 	if d.RiskLevel == "" {
 		d.RiskLevel = "HIGH"
 	}
-	return s.decide(ctx, tenantID, actor, id, StatusRejected, d)
+	return s.decide(ctx, tenantID, actor, id, StatusRejected, d, nil)
 }
 
-func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision) (Application, error) {
+// decide applies an officer decision; gate, when set, runs on the locked application before
+// the move and returns the approval's override (or refuses it).
+func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision,
+	gate func(*Application) (*evidence.Override, error)) (Application, error) {
 	switch d.RiskLevel {
 	case "LOW", "MEDIUM", "HIGH":
 	default:
@@ -228,14 +256,25 @@ func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor a
 		if IsTerminal(a.Status) {
 			return Change{}, apperr.Transition(a.Status, to, allowedFrom(a))
 		}
+		var ov *evidence.Override
+		if gate != nil {
+			var err error
+			if ov, err = gate(a); err != nil {
+				return Change{}, err
+			}
+		}
 		before := snapshot(*a)
 		a.Status, a.RiskLevel, a.Notes, a.UpdatedAt = to, d.RiskLevel, strings.TrimSpace(d.Notes), now
 		action := "kyc.approved"
 		if to == StatusRejected {
 			action = "kyc.rejected"
 		}
+		after := snapshot(*a)
+		if ov != nil {
+			after["override"] = ov.Audit()
+		}
 		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyc_application",
-			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+			ResourceID: a.ID, Before: before, After: after}, Override: ov}, nil
 	})
 }
 

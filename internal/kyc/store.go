@@ -7,6 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -38,6 +39,9 @@ type Change struct {
 	// OpenCase, when set, is an automatic KYC_REVIEW case (ReviewCase) the store opens in the
 	// same transaction unless the application already has an open KYC_REVIEW case.
 	OpenCase *cases.NewParams
+	// Override, when set, is the record of an approval over open evidence (internal/evidence),
+	// inserted in the same transaction.
+	Override *evidence.Override
 }
 
 // Store is the persistence port of KYC applications (internal/postgres.KYCStore). Every method
@@ -48,7 +52,8 @@ type Store interface {
 	Create(ctx context.Context, app Application, ev audit.Event) error
 	// Get returns an application (with its document facts). Errors: NOT_FOUND.
 	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Application, error)
-	// Detail returns an application with results and documents. Errors: NOT_FOUND.
+	// Detail returns an application with results, documents and its evidence record (open cases,
+	// overrides, the tenant's approval_evidence_required). Errors: NOT_FOUND.
 	Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (Detail, error)
 	// List pages applications, newest first.
 	List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Application], error)

@@ -32,7 +32,7 @@ var _ kyb.Store = (*KYBStore)(nil)
 
 const kybColumns = `id, tenant_id::text AS tenant_id, company_name, rc_number, tin, address, incorporation_date, business_activity,
 	operating_country, status, risk_level, directors, beneficial_owners, cac_verified, directors_verified, owners_clean, company,
-	profile_id, assigned_to::text AS assigned_to, notes, created_by::text AS created_by, created_at, updated_at`
+	profile_id, assigned_to::text AS assigned_to, notes, created_by::text AS created_by, created_at, updated_at, customer_id`
 
 type kybRow struct {
 	ID                string     `db:"id"`
@@ -58,6 +58,7 @@ type kybRow struct {
 	CreatedBy         *string    `db:"created_by"`
 	CreatedAt         time.Time  `db:"created_at"`
 	UpdatedAt         time.Time  `db:"updated_at"`
+	CustomerID        *string    `db:"customer_id"`
 }
 
 func toKYB(r kybRow) (kyb.Application, error) {
@@ -66,7 +67,7 @@ func toKYB(r kybRow) (kyb.Application, error) {
 		OperatingCountry: r.OperatingCountry, Status: r.Status, RiskLevel: deref(r.RiskLevel), CACVerified: r.CACVerified,
 		DirectorsVerified: r.DirectorsVerified, OwnersClean: r.OwnersClean, ProfileID: deref(r.ProfileID),
 		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		Directors: []kyb.Director{}, Owners: []kyb.Owner{}}
+		CustomerID: deref(r.CustomerID), Directors: []kyb.Director{}, Owners: []kyb.Owner{}}
 	if err := json.Unmarshal(r.Directors, &a.Directors); err != nil {
 		return a, fmt.Errorf("decode directors: %w", err)
 	}
@@ -194,7 +195,10 @@ func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 			}
 			d.Checks = append(d.Checks, c)
 		}
-		d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYB, id)
+		if d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYB, id); err != nil {
+			return err
+		}
+		d.Evidence, err = applicationEvidence(ctx, tx, tenantID, evidenceKindKYB, id)
 		return err
 	})
 	return d, err
@@ -292,6 +296,11 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 				return err
 			}
 		}
+		if ch.Override != nil {
+			if err := insertOverride(ctx, tx, tenantID, evidenceKindKYB, id, *ch.Override); err != nil {
+				return err
+			}
+		}
 		if d := ch.AddDocument; d != nil {
 			if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
 				return err
@@ -309,6 +318,12 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 		}
 		if a.Status != prev {
 			if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData(prev, a)); err != nil {
+				return err
+			}
+		}
+		// An approved company is a customer from the approval's transaction on (customer_link.go).
+		if a.Status == kyb.StatusApproved && prev != kyb.StatusApproved {
+			if a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, a, s.db.now()); err != nil {
 				return err
 			}
 		}

@@ -35,7 +35,7 @@ var (
 const kycColumns = `a.id, a.tenant_id::text AS tenant_id, a.entity_type, a.first_name, a.last_name, a.bvn, a.nin,
 	a.bvn_sealed, a.nin_sealed, a.phone, a.email,
 	a.address, a.date_of_birth, a.tier, a.status, a.bvn_verified, a.nin_verified, a.liveness_passed, a.risk_level,
-	a.assigned_to::text AS assigned_to, a.notes, a.created_by::text AS created_by, a.created_at, a.updated_at,
+	a.assigned_to::text AS assigned_to, a.notes, a.created_by::text AS created_by, a.created_at, a.updated_at, a.customer_id,
 	exists (select 1 from documents d where d.tenant_id = a.tenant_id and d.owner_kind = 'KYC' and d.application_id = a.id
 		and d.verification_status = 'VERIFIED'
 		and d.document_type in ('PASSPORT', 'DRIVERS_LICENSE', 'VOTERS_CARD', 'NATIONAL_ID')) AS has_id_document,
@@ -70,6 +70,7 @@ type kycRow struct {
 	UpdatedAt         time.Time  `db:"updated_at"`
 	HasIDDocument     bool       `db:"has_id_document"`
 	HasProofOfAddress bool       `db:"has_proof_of_address"`
+	CustomerID        *string    `db:"customer_id"`
 }
 
 // toApplication converts r, opening its sealed BVN and NIN (kyc_pii.go).
@@ -86,7 +87,8 @@ func (db *DB) toApplication(r kycRow) (kyc.Application, error) {
 		BVN: bvn, NIN: nin, Phone: r.Phone, Email: r.Email, Address: r.Address, DateOfBirth: r.DateOfBirth, Tier: r.Tier,
 		Status: r.Status, BVNVerified: r.BVNVerified, NINVerified: r.NINVerified, LivenessPassed: r.LivenessPassed,
 		HasIDDocument: r.HasIDDocument, HasProofOfAddress: r.HasProofOfAddress, RiskLevel: deref(r.RiskLevel),
-		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}, nil
+		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		CustomerID: deref(r.CustomerID)}, nil
 }
 
 func (db *DB) getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
@@ -175,7 +177,10 @@ func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 				Provider: r.Provider, ProviderSource: r.ProviderSource, IsMatch: r.IsMatch, Confidence: r.Confidence, Raw: r.Raw,
 				ErrorMessage: deref(r.ErrorMessage), Charged: dec(r.Charged), VerifiedAt: r.VerifiedAt})
 		}
-		d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYC, id)
+		if d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYC, id); err != nil {
+			return err
+		}
+		d.Evidence, err = applicationEvidence(ctx, tx, tenantID, evidenceKindKYC, id)
 		return err
 	})
 	return d, err
@@ -305,6 +310,11 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 			return a, err
 		}
 	}
+	if ch.Override != nil {
+		if err := insertOverride(ctx, tx, tenantID, evidenceKindKYC, id, *ch.Override); err != nil {
+			return a, err
+		}
+	}
 	if d := ch.AddDocument; d != nil {
 		if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
 			return a, err
@@ -322,6 +332,12 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 	}
 	if a.Status != prev {
 		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
+			return a, err
+		}
+	}
+	// An approved applicant is a customer from the approval's transaction on (customer_link.go).
+	if a.Status == kyc.StatusApproved && prev != kyc.StatusApproved {
+		if _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.now()); err != nil {
 			return a, err
 		}
 	}

@@ -38,9 +38,10 @@ func (s *ProviderConfigStore) open(tenantID tenancy.TenantID, sealed []byte) (st
 func (s *ProviderConfigStore) ProviderSettings(ctx context.Context, tenantID tenancy.TenantID) (kyc.ProviderSettings, error) {
 	var out kyc.ProviderSettings
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `select kyc_trust_mode, kyc_fallback_mode, provider_mode, document_review_four_eyes
-			from tenant_settings where tenant_id = $1`,
-			string(tenantID)).Scan(&out.TrustMode, &out.FallbackMode, &out.ProviderMode, &out.DocumentReviewFourEyes); err != nil {
+		if err := tx.QueryRow(ctx, `select kyc_trust_mode, kyc_fallback_mode, provider_mode, document_review_four_eyes,
+			approval_evidence_required from tenant_settings where tenant_id = $1`,
+			string(tenantID)).Scan(&out.TrustMode, &out.FallbackMode, &out.ProviderMode, &out.DocumentReviewFourEyes,
+			&out.ApprovalEvidenceRequired); err != nil {
 			return mapErr(err, "tenant")
 		}
 		var cfg []byte

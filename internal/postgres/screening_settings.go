@@ -129,6 +129,27 @@ func (s *SettingsStore) SetDocumentReviewFourEyes(ctx context.Context, tenant te
 	})
 }
 
+// SetApprovalEvidenceRequired changes approval_evidence_required (docs/kyc.md "Evidence and
+// overrides"), audited. KYC and KYB read it with the application they approve, so no cache is
+// involved. Errors: NOT_FOUND.
+func (s *SettingsStore) SetApprovalEvidenceRequired(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error {
+	now := s.db.now()
+	return s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+		var prev bool
+		if err := tx.QueryRow(ctx, `select approval_evidence_required from tenant_settings where tenant_id = $1 for update`,
+			string(tenant)).Scan(&prev); err != nil {
+			return mapErr(err, "tenant")
+		}
+		if _, err := tx.Exec(ctx, `update tenant_settings set approval_evidence_required = $2, updated_at = $3 where tenant_id = $1`,
+			string(tenant), on, now); err != nil {
+			return fmt.Errorf("update approval evidence required: %w", err)
+		}
+		return insertAudit(ctx, tx, audit.Event{TenantID: tenant, Actor: actor, Action: "tenant.kyc_config.updated",
+			ResourceType: "tenant", ResourceID: string(tenant), Before: map[string]any{"approvalEvidenceRequired": prev},
+			After: map[string]any{"approvalEvidenceRequired": on}}, now)
+	})
+}
+
 // ScreeningPolicy returns sanctions_lists_missing. Errors: NOT_FOUND.
 func (s *SettingsStore) ScreeningPolicy(ctx context.Context, tenant tenancy.TenantID) (string, error) {
 	var policy string

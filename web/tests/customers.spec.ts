@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
+import { call, token, uniq } from './adminapi';
 
 // psql runs SQL on the test database as the admin: screened transactions are stored by the
 // screening path, which needs no more than rows to be read back here.
@@ -54,4 +55,31 @@ test('open a customer, see its risk, its history and its network with a fan-in',
   await graph.getByRole('button', { name: 'Account 3330000000' }).focus();
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'Network of account 3330000000' })).toBeVisible();
+});
+
+test('an approved KYC applicant is a customer: from its application to the customer and its network, and from its transaction', async ({ page }) => {
+  const f = fixture();
+  const tok = await token(f.admin);
+  const bvn = '229' + String(Date.now()).slice(-8);
+  const app = (await call('POST', '/kyc/applications', { token: tok }, { entityType: 'INDIVIDUAL', firstName: 'Chiamaka', lastName: 'Obi', bvn })).json;
+  expect(app.success, JSON.stringify(app)).toBe(true);
+  const ok = (await call('PATCH', `/kyc/applications/${app.data.id}/approve`, { token: tok }, { notes: 'known customer' })).json;
+  expect(ok.success, JSON.stringify(ok)).toBe(true);
+  const scr = (await call('POST', '/transactions/screen', { token: tok }, { externalId: `CUS-${uniq()}`, type: 'TRANSFER', channel: 'MOBILE_APP',
+    amount: 1000, currency: 'NGN', senderAccountNumber: '3440000001', senderBvn: bvn, senderName: 'Chiamaka Obi', receiverName: 'Tola Ade',
+    receiverAccountNumber: '3440000002', timestamp: new Date().toISOString() })).json;
+  expect(scr.success, JSON.stringify(scr)).toBe(true);
+
+  await signIn(page, f.users.officer1);
+  await page.goto(`/kyc/${app.data.id}`);
+  await page.getByRole('link', { name: 'Network of Chiamaka Obi' }).click();
+  await expect(page.getByRole('heading', { name: 'Chiamaka Obi' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Accounts' })).toContainText('3440000001');
+  await expect(page.getByRole('heading', { name: 'Network of the customer' })).toBeVisible();
+  await expect(page.getByRole('img', { name: 'Network graph' }).getByRole('button', { name: 'Account 3440000001' })).toBeVisible();
+  await shot(page, 'customer-from-application');
+
+  await page.goto(`/transactions/${scr.data.transactionId}`);
+  await page.getByRole('link', { name: 'Customer Chiamaka Obi' }).click();
+  await expect(page.getByRole('heading', { name: 'Chiamaka Obi' })).toBeVisible();
 });

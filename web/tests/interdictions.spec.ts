@@ -15,7 +15,8 @@ test('interdictions: the queue filters by account; a lift asked in the browser c
   const created = (await call('POST', `/cases/${kase.id}/interdictions`, { token: tok }, { action: 'FREEZE', accountNumber: account, reason: 'court order pending' })).json;
   expect(created.success, JSON.stringify(created)).toBe(true);
   const id = created.data.id as string;
-  const confirmed = (await call('POST', `/interdictions/${id}/confirm`, { token: tok }, { reference: 'CORE-77' })).json;
+  // Four eyes on the confirmation too: the second officer confirms the admin's request.
+  const confirmed = (await call('POST', `/interdictions/${id}/confirm`, { token: await token(second) }, { reference: 'CORE-77' })).json;
   expect(confirmed.success, JSON.stringify(confirmed)).toBe(true);
 
   await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
@@ -55,4 +56,43 @@ test('interdictions: the queue filters by account; a lift asked in the browser c
   const after = (await call('GET', `/interdictions/${id}`, { token: tok })).json.data;
   expect(after.status).toBe('LIFTED');
   expect(after.liftedBy).not.toBe(after.liftRequestedBy);
+});
+
+test('interdictions: a freeze requested from a case is confirmed in the screen by a second officer with the core banking reference; the requester has no confirm button and is refused by the API', async ({ page }) => {
+  const f = fixture();
+  const tok = await token(f.admin);
+  const requester = await newUser(tok, 'COMPLIANCE_OFFICER', 'Rita', 'Requester');
+  const confirmer = await newUser(tok, 'COMPLIANCE_OFFICER', 'Carl', 'Confirmer');
+  const account = '31' + String(Date.now()).slice(-8);
+  // A transaction from the account opens the case the freeze is requested from (pre-filled account).
+  const scr = (await call('POST', '/transactions/screen', { token: tok }, { externalId: `FRZ-${uniq()}`, type: 'TRANSFER', channel: 'MOBILE_APP',
+    amount: 5000000, currency: 'NGN', senderAccountNumber: account, senderName: 'Mule Account', receiverName: 'Viktor Petrovsky',
+    receiverAccountNumber: '2999999999', timestamp: new Date().toISOString() })).json;
+  expect(scr.success, JSON.stringify(scr)).toBe(true);
+  const kase = (await call('POST', '/cases', { token: tok }, { type: 'AML_ALERT', priority: 'HIGH', title: 'Freeze from the screen',
+    description: 'Mule account', relatedTransactionId: scr.data.transactionId })).json;
+  expect(kase.success, JSON.stringify(kase)).toBe(true);
+
+  await signIn(page, requester);
+  await page.goto(`/cases/${kase.data.id}`);
+  await expect(page.getByLabel('Account number')).toHaveValue(account); // pre-filled from the case's transaction
+  await page.getByLabel('Interdiction reason').fill('court order FHC/L/CS/9/2026');
+  await page.getByRole('button', { name: 'Request interdiction' }).click();
+  await expect(page.getByText('awaiting the bank\'s confirmation')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Confirm interdiction' })).toHaveCount(0);
+  const list = (await call('GET', `/cases/${kase.data.id}/interdictions`, { token: await token(requester) })).json;
+  const id = list.data.items[0].id as string;
+  const refused = await call('POST', `/interdictions/${id}/confirm`, { token: await token(requester) }, { reference: 'CORE-1' });
+  expect(refused.status).toBe(403);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn(page, confirmer);
+  await page.goto(`/cases/${kase.data.id}`);
+  const form = page.getByRole('form', { name: /Confirm/ });
+  await expect(form.getByRole('button', { name: 'Confirm interdiction' })).toBeDisabled(); // the reference is required
+  await form.getByLabel('Core banking reference').fill('CBS-2026-4411');
+  await form.getByRole('button', { name: 'Confirm interdiction' }).click();
+  await expect(page.getByTestId(`interdiction-status-${id}`)).toHaveText(/confirmed/i);
+  await expect(page.getByText('(ref CBS-2026-4411)')).toBeVisible();
+  await shot(page, 'interdiction-confirmed-in-screen');
 });

@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { fixture, shot, signIn } from './fixture';
+import { call, token, uniq } from './adminapi';
 
 test('review a KYB application and reject it with a reason', async ({ page }) => {
   const f = fixture();
@@ -16,4 +17,28 @@ test('review a KYB application and reject it with a reason', async ({ page }) =>
   await page.getByRole('button', { name: 'Reject application' }).click();
   await expect(page.getByTestId('kyb-status')).toHaveText('rejected');
   await shot(page, 'kyb-rejected');
+});
+
+test('a KYB approval over failed and missing checks asks for the reason and records the override; the company becomes a customer', async ({ page }) => {
+  const f = fixture();
+  const tok = await token(f.admin);
+  const name = `Evidence Traders ${uniq()} Limited`;
+  const created = (await call('POST', '/kyc/kyb/applications', { token: tok }, { companyName: name,
+    directors: [{ name: 'Chinedu Okafor' }], beneficialOwners: [{ name: 'Chinedu Okafor', percentage: 100 }] })).json;
+  expect(created.success, JSON.stringify(created)).toBe(true);
+  await signIn(page, f.users.officer1);
+  await page.goto(`/kyb/${created.data.id}`);
+  const checks = page.getByRole('list', { name: 'Failed and missing checks' });
+  await expect(checks).toContainText('no RC number given');
+  await expect(checks).toContainText('Chinedu Okafor');
+  await page.getByRole('button', { name: 'Approve application' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Approve over open evidence' });
+  await expect(dialog.getByRole('list', { name: 'Overridden' })).toContainText('director not checked');
+  await dialog.getByLabel('Override reason').fill('Known customer of the branch since 2010.');
+  await dialog.getByRole('button', { name: 'Approve with override' }).click();
+  await expect(page.getByTestId('kyb-status')).toHaveText('approved');
+  await expect(page.getByRole('list', { name: 'Overrides' })).toContainText('Known customer of the branch since 2010.');
+  await page.getByRole('link', { name: `Customer ${name}` }).click();
+  await expect(page.getByRole('heading', { name })).toBeVisible();
+  await shot(page, 'kyb-override-customer');
 });

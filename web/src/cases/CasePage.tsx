@@ -3,10 +3,12 @@ import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { CaseService } from '../gen/complyd/v1/case_pb';
 import { UserService } from '../gen/complyd/v1/user_pb';
+import { TransactionService } from '../gen/complyd/v1/screening_pb';
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { label } from './states';
+import { CustomerLinks } from '../ui/CustomerLinks';
 
 // CasePage is one case: facts, related records, timeline, and (for officers, not viewers) the
 // actions the state machine allows. Each action's error is shown next to it.
@@ -33,10 +35,11 @@ export function CasePage({ id }: { id: string }) {
         <dt>Transaction</dt><dd>{c.relatedTransactionId ? <Link to={`/transactions/${c.relatedTransactionId}`}>{c.relatedTransaction ? `${c.relatedTransaction.externalId} — ${c.relatedTransaction.amount} ${c.relatedTransaction.currency}${c.relatedTransaction.senderName ? ', ' + c.relatedTransaction.senderName : ''}` : c.relatedTransactionId}</Link> : 'none'}</dd>
         <dt>KYC application</dt><dd>{c.relatedKycApplicationId ? <Link to={`/kyc/${c.relatedKycApplicationId}`}>{c.relatedKycApplicationId}</Link> : 'none'}</dd>
       </dl>
+      <CustomerLinks caseId={c.id} />
       <p>{c.description}</p>
       {canAct && <Actions caseId={c.id} status={c.status} allowed={c.allowedTransitions} onDone={refetch} />}
       <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />
-      <Interdictions caseId={c.id} canAct={canAct} />
+      <Interdictions caseId={c.id} canAct={canAct} transactionId={c.relatedTransactionId} />
       <h2>Timeline</h2>
       {c.timeline.length === 0 ? <Empty>No events yet.</Empty> : (
         <ol className="timeline">{c.timeline.map((e) => (
@@ -135,29 +138,55 @@ function Proposals({ caseId, canAct, resolved, onDone }: { caseId: string; canAc
   );
 }
 
-function Interdictions({ caseId, canAct }: { caseId: string; canAct: boolean }) {
+function Interdictions({ caseId, canAct, transactionId }: { caseId: string; canAct: boolean; transactionId?: string }) {
+  const { me } = useSession();
   const q = useQuery(CaseService.method.listInterdictions, { id: caseId });
   const create = useMutation(CaseService.method.createInterdiction, { onSuccess: () => void q.refetch() });
+  // The request pre-fills the account from the case's transaction (its sender's account).
+  const tx = useQuery(TransactionService.method.getTransaction, { id: transactionId ?? '' }, { enabled: !!transactionId, retry: false });
   const [action, setAction] = useState('FREEZE');
-  const [account, setAccount] = useState('');
+  const [account, setAccount] = useState<string | undefined>(undefined);
   const [reason, setReason] = useState('');
   const items = q.data?.items ?? [];
+  const accountValue = account ?? tx.data?.senderAccountNumber ?? '';
+  // Officers confirm (the API's action→roles table); never the requester (four eyes).
+  const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
   return (
     <div>
       <h2>Interdictions</h2>
       {items.length === 0 ? <Empty>No interdiction requested.</Empty> : (
-        <ul>{items.map((i) => <li key={i.id}>{label(i.action)} on {i.accountNumber}: <strong>{label(i.status)}</strong>{i.reference ? ` (ref ${i.reference})` : ''} — {i.reason}</li>)}</ul>
+        <ul>{items.map((i) => (
+          <li key={i.id}>{label(i.action)} on {i.accountNumber}: <strong data-testid={`interdiction-status-${i.id}`}>{label(i.status)}</strong>{i.reference ? ` (ref ${i.reference})` : ''} — {i.reason}
+            {i.status === 'REQUESTED' && (officer && i.requestedBy !== me.id
+              ? <ConfirmInterdiction id={i.id} name={`${label(i.action)} on ${i.accountNumber}`} onDone={() => void q.refetch()} />
+              : <span className="muted"> awaiting the bank&apos;s confirmation{i.requestedBy === me.id ? ' (another officer or the core confirms it)' : ''}</span>)}
+          </li>))}
+        </ul>
       )}
       {canAct && (
-        <form onSubmit={(e) => { e.preventDefault(); create.mutate({ id: caseId, action, accountNumber: account, reason }); }}>
+        <form onSubmit={(e) => { e.preventDefault(); create.mutate({ id: caseId, action, accountNumber: accountValue, reason }); }}>
           <Field label="Interdiction action"><select value={action} onChange={(e) => setAction(e.target.value)}><option value="FREEZE">freeze</option><option value="BLOCK">block</option><option value="POST_NO_DEBIT">post no debit</option></select></Field>
-          <Field label="Account number"><input value={account} onChange={(e) => setAccount(e.target.value)} /></Field>
+          <Field label="Account number"><input value={accountValue} onChange={(e) => setAccount(e.target.value)} /></Field>
           <Field label="Interdiction reason"><input value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
           <ErrorText error={create.error} />
           <button type="submit">Request interdiction</button>
         </form>
       )}
     </div>
+  );
+}
+
+// ConfirmInterdiction records that the bank executed the order, with the core banking reference
+// (required here; the API keeps it optional for cores that have none).
+function ConfirmInterdiction({ id, name, onDone }: { id: string; name: string; onDone: () => void }) {
+  const [reference, setReference] = useState('');
+  const confirm = useMutation(CaseService.method.confirmInterdiction, { onSuccess: onDone });
+  return (
+    <form className="actions" aria-label={`Confirm ${name}`} onSubmit={(e) => { e.preventDefault(); confirm.mutate({ id, reference: reference.trim() }); }}>
+      <Field label="Core banking reference"><input value={reference} onChange={(e) => setReference(e.target.value)} /></Field>
+      <button type="submit" disabled={reference.trim() === '' || confirm.isPending}>Confirm interdiction</button>
+      <ErrorText error={confirm.error} />
+    </form>
   );
 }
 

@@ -8,6 +8,8 @@ import { Assignment, AssignedToFilter, useAssigneeName } from './Assignment';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
+import { ApplicationEvidence } from '../ui/ApplicationEvidence';
+import { CustomerLinks } from '../ui/CustomerLinks';
 import { DocumentFigure } from '../ui/DocumentFigure';
 
 const kybStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'CAC_VERIFIED', 'DIRECTORS_VERIFIED', 'BENEFICIAL_OWNERS_VERIFIED', 'SCREENING_PASSED', 'APPROVED', 'REJECTED', 'EXPIRED'];
@@ -63,6 +65,8 @@ export function KybPage({ id }: { id: string }) {
         <dt>Risk level</dt><dd>{a.riskLevel ?? '—'}</dd>
       </dl>
       <Assignment kind="kyb" id={a.id} assignedTo={a.assignedTo} onDone={done} />
+      {a.customerId && <CustomerLinks applicationId={a.id} />}
+      <ApplicationEvidence checks={a.openChecks} cases={a.openCases} overrides={a.overrides} />
       <h2>Directors</h2>
       {a.directors.length === 0 ? <Empty>No directors.</Empty> : <ul>{a.directors.map((d, i) => <li key={i}>{d.name} {d.bvn ? `BVN ${d.bvn}` : ''} — {d.verified ? 'verified' : 'not verified'}</li>)}</ul>}
       <h2>Beneficial owners</h2>
@@ -76,7 +80,7 @@ export function KybPage({ id }: { id: string }) {
       <h2>Documents</h2>
       {a.documents.length === 0 ? <Empty>No documents uploaded.</Empty> : a.documents.map((d) => <KybDocumentPreview key={d.id} appId={a.id} d={d} />)}
       {canAct && !terminal && (
-        <ApplicationDecision error={approve.error ?? reject.error}
+        <ApplicationDecision error={approve.error ?? reject.error} checks={a.openChecks} cases={a.openCases} evidenceRequired={a.evidenceRequired}
           onApprove={(riskLevel, reason) => approve.mutate({ id: a.id, riskLevel, notes: reason || undefined })}
           onReject={(riskLevel, reason) => reject.mutate({ id: a.id, reason, riskLevel })} />
       )}

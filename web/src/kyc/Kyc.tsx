@@ -7,6 +7,8 @@ import { Assignment, AssignedToFilter, useAssigneeName } from './Assignment';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
+import { ApplicationEvidence } from '../ui/ApplicationEvidence';
+import { CustomerLinks } from '../ui/CustomerLinks';
 import { DocumentFigure } from '../ui/DocumentFigure';
 
 const kycStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'NIN_VERIFIED', 'BVN_VERIFIED', 'LIVENESS_PASSED', 'APPROVED', 'REJECTED', 'EXPIRED'];
@@ -66,6 +68,8 @@ export function KycPage({ id }: { id: string }) {
         <dt>Notes</dt><dd>{a.notes ?? '—'}</dd>
       </dl>
       <Assignment kind="kyc" id={a.id} assignedTo={a.assignedTo} onDone={done} />
+      {a.customerId && <CustomerLinks applicationId={a.id} />}
+      <ApplicationEvidence checks={a.openChecks} cases={a.openCases} overrides={a.overrides} />
       <h2>Verification results</h2>
       {a.verificationResults.length === 0 ? <Empty>No verification run yet.</Empty> : (
         <table aria-label="Verification results">
@@ -84,7 +88,7 @@ export function KycPage({ id }: { id: string }) {
         </div>
       ))}
       {canAct && !terminal && (
-        <ApplicationDecision error={approve.error ?? reject.error}
+        <ApplicationDecision error={approve.error ?? reject.error} checks={a.openChecks} cases={a.openCases} evidenceRequired={a.evidenceRequired}
           onApprove={(riskLevel, reason) => approve.mutate({ id: a.id, riskLevel, notes: reason || undefined })}
           onReject={(riskLevel, reason) => reject.mutate({ id: a.id, reason, riskLevel })} />
       )}

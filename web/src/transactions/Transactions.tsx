@@ -6,6 +6,7 @@ import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { PaymentMessage } from './PaymentMessage';
+import { CustomerLinks } from '../ui/CustomerLinks';
 
 const outcomes = ['APPROVE', 'REVIEW', 'ESCALATE', 'BLOCK'];
 const txTypes = ['CASH_DEPOSIT', 'CASH_WITHDRAWAL', 'TRANSFER', 'INTERNATIONAL_TRANSFER', 'POS', 'ATM', 'MOBILE', 'USSD', 'INTERNET_BANKING'];
@@ -87,6 +88,7 @@ export function TransactionPage({ id }: { id: string }) {
         <dt>Case</dt><dd>{v?.caseId ? <Link to={`/cases/${v.caseId}`}>Open the case</Link> : 'none opened'}</dd>
       </dl>
       {t.paymentMessage && <PaymentMessage m={t.paymentMessage} />}
+      <CustomerLinks transactionId={t.id} />
       <h2>Engine verdicts</h2>
       {!v || v.engineVerdicts.length === 0 ? <Empty>No engine verdicts.</Empty> : (
         <table aria-label="Engine verdicts">

@@ -24,6 +24,134 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// FindCustomerRequest names exactly one object whose customer is wanted.
+type FindCustomerRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// case_id of a case: its KYC/KYB application's customer, else its transaction's sender.
+	CaseId string `protobuf:"bytes,1,opt,name=case_id,json=caseId,proto3" json:"case_id,omitempty"`
+	// transaction_id of a screened transaction: the customer of its sender's BVN.
+	TransactionId string `protobuf:"bytes,2,opt,name=transaction_id,json=transactionId,proto3" json:"transaction_id,omitempty"`
+	// application_id of a KYC or KYB application: the customer its approval made.
+	ApplicationId string `protobuf:"bytes,3,opt,name=application_id,json=applicationId,proto3" json:"application_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FindCustomerRequest) Reset() {
+	*x = FindCustomerRequest{}
+	mi := &file_complyd_v1_customer_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FindCustomerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FindCustomerRequest) ProtoMessage() {}
+
+func (x *FindCustomerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_customer_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FindCustomerRequest.ProtoReflect.Descriptor instead.
+func (*FindCustomerRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *FindCustomerRequest) GetCaseId() string {
+	if x != nil {
+		return x.CaseId
+	}
+	return ""
+}
+
+func (x *FindCustomerRequest) GetTransactionId() string {
+	if x != nil {
+		return x.TransactionId
+	}
+	return ""
+}
+
+func (x *FindCustomerRequest) GetApplicationId() string {
+	if x != nil {
+		return x.ApplicationId
+	}
+	return ""
+}
+
+// FoundCustomer is the customer found.
+type FoundCustomer struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the customer profile.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// display_name of the customer.
+	DisplayName string `protobuf:"bytes,2,opt,name=display_name,json=displayName,proto3" json:"display_name,omitempty"`
+	// profile_type: INDIVIDUAL or BUSINESS.
+	ProfileType   string `protobuf:"bytes,3,opt,name=profile_type,json=profileType,proto3" json:"profile_type,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FoundCustomer) Reset() {
+	*x = FoundCustomer{}
+	mi := &file_complyd_v1_customer_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FoundCustomer) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FoundCustomer) ProtoMessage() {}
+
+func (x *FoundCustomer) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_customer_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FoundCustomer.ProtoReflect.Descriptor instead.
+func (*FoundCustomer) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *FoundCustomer) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *FoundCustomer) GetDisplayName() string {
+	if x != nil {
+		return x.DisplayName
+	}
+	return ""
+}
+
+func (x *FoundCustomer) GetProfileType() string {
+	if x != nil {
+		return x.ProfileType
+	}
+	return ""
+}
+
 // RiskFactor is one documented input of a rating and the points it added.
 type RiskFactor struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -39,7 +167,7 @@ type RiskFactor struct {
 
 func (x *RiskFactor) Reset() {
 	*x = RiskFactor{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[0]
+	mi := &file_complyd_v1_customer_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -51,7 +179,7 @@ func (x *RiskFactor) String() string {
 func (*RiskFactor) ProtoMessage() {}
 
 func (x *RiskFactor) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[0]
+	mi := &file_complyd_v1_customer_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -64,7 +192,7 @@ func (x *RiskFactor) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiskFactor.ProtoReflect.Descriptor instead.
 func (*RiskFactor) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{0}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *RiskFactor) GetName() string {
@@ -111,7 +239,7 @@ type CustomerRisk struct {
 
 func (x *CustomerRisk) Reset() {
 	*x = CustomerRisk{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[1]
+	mi := &file_complyd_v1_customer_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -123,7 +251,7 @@ func (x *CustomerRisk) String() string {
 func (*CustomerRisk) ProtoMessage() {}
 
 func (x *CustomerRisk) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[1]
+	mi := &file_complyd_v1_customer_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -136,7 +264,7 @@ func (x *CustomerRisk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerRisk.ProtoReflect.Descriptor instead.
 func (*CustomerRisk) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{1}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *CustomerRisk) GetCustomerId() string {
@@ -211,7 +339,7 @@ type RiskHistoryEntry struct {
 
 func (x *RiskHistoryEntry) Reset() {
 	*x = RiskHistoryEntry{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[2]
+	mi := &file_complyd_v1_customer_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -223,7 +351,7 @@ func (x *RiskHistoryEntry) String() string {
 func (*RiskHistoryEntry) ProtoMessage() {}
 
 func (x *RiskHistoryEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[2]
+	mi := &file_complyd_v1_customer_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -236,7 +364,7 @@ func (x *RiskHistoryEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiskHistoryEntry.ProtoReflect.Descriptor instead.
 func (*RiskHistoryEntry) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *RiskHistoryEntry) GetId() string {
@@ -309,7 +437,7 @@ type CustomerApplication struct {
 
 func (x *CustomerApplication) Reset() {
 	*x = CustomerApplication{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[3]
+	mi := &file_complyd_v1_customer_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -321,7 +449,7 @@ func (x *CustomerApplication) String() string {
 func (*CustomerApplication) ProtoMessage() {}
 
 func (x *CustomerApplication) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[3]
+	mi := &file_complyd_v1_customer_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -334,7 +462,7 @@ func (x *CustomerApplication) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerApplication.ProtoReflect.Descriptor instead.
 func (*CustomerApplication) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CustomerApplication) GetId() string {
@@ -398,7 +526,7 @@ type CustomerAccount struct {
 
 func (x *CustomerAccount) Reset() {
 	*x = CustomerAccount{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[4]
+	mi := &file_complyd_v1_customer_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -410,7 +538,7 @@ func (x *CustomerAccount) String() string {
 func (*CustomerAccount) ProtoMessage() {}
 
 func (x *CustomerAccount) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[4]
+	mi := &file_complyd_v1_customer_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -423,7 +551,7 @@ func (x *CustomerAccount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerAccount.ProtoReflect.Descriptor instead.
 func (*CustomerAccount) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CustomerAccount) GetAccount() string {
@@ -482,7 +610,7 @@ type CustomerCase struct {
 
 func (x *CustomerCase) Reset() {
 	*x = CustomerCase{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[5]
+	mi := &file_complyd_v1_customer_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -494,7 +622,7 @@ func (x *CustomerCase) String() string {
 func (*CustomerCase) ProtoMessage() {}
 
 func (x *CustomerCase) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[5]
+	mi := &file_complyd_v1_customer_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -507,7 +635,7 @@ func (x *CustomerCase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerCase.ProtoReflect.Descriptor instead.
 func (*CustomerCase) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CustomerCase) GetId() string {
@@ -573,7 +701,7 @@ type SanctionsReview struct {
 
 func (x *SanctionsReview) Reset() {
 	*x = SanctionsReview{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[6]
+	mi := &file_complyd_v1_customer_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -585,7 +713,7 @@ func (x *SanctionsReview) String() string {
 func (*SanctionsReview) ProtoMessage() {}
 
 func (x *SanctionsReview) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[6]
+	mi := &file_complyd_v1_customer_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -598,7 +726,7 @@ func (x *SanctionsReview) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SanctionsReview.ProtoReflect.Descriptor instead.
 func (*SanctionsReview) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *SanctionsReview) GetId() string {
@@ -666,7 +794,7 @@ type CustomerReport struct {
 
 func (x *CustomerReport) Reset() {
 	*x = CustomerReport{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[7]
+	mi := &file_complyd_v1_customer_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -678,7 +806,7 @@ func (x *CustomerReport) String() string {
 func (*CustomerReport) ProtoMessage() {}
 
 func (x *CustomerReport) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[7]
+	mi := &file_complyd_v1_customer_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -691,7 +819,7 @@ func (x *CustomerReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerReport.ProtoReflect.Descriptor instead.
 func (*CustomerReport) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CustomerReport) GetId() string {
@@ -772,7 +900,7 @@ type CustomerOverview struct {
 
 func (x *CustomerOverview) Reset() {
 	*x = CustomerOverview{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[8]
+	mi := &file_complyd_v1_customer_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -784,7 +912,7 @@ func (x *CustomerOverview) String() string {
 func (*CustomerOverview) ProtoMessage() {}
 
 func (x *CustomerOverview) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[8]
+	mi := &file_complyd_v1_customer_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -797,7 +925,7 @@ func (x *CustomerOverview) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerOverview.ProtoReflect.Descriptor instead.
 func (*CustomerOverview) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CustomerOverview) GetCustomer() *CustomerProfile {
@@ -893,7 +1021,7 @@ type CustomerListItem struct {
 
 func (x *CustomerListItem) Reset() {
 	*x = CustomerListItem{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[9]
+	mi := &file_complyd_v1_customer_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -905,7 +1033,7 @@ func (x *CustomerListItem) String() string {
 func (*CustomerListItem) ProtoMessage() {}
 
 func (x *CustomerListItem) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[9]
+	mi := &file_complyd_v1_customer_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -918,7 +1046,7 @@ func (x *CustomerListItem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CustomerListItem.ProtoReflect.Descriptor instead.
 func (*CustomerListItem) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CustomerListItem) GetId() string {
@@ -987,7 +1115,7 @@ type SearchCustomersRequest struct {
 
 func (x *SearchCustomersRequest) Reset() {
 	*x = SearchCustomersRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[10]
+	mi := &file_complyd_v1_customer_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -999,7 +1127,7 @@ func (x *SearchCustomersRequest) String() string {
 func (*SearchCustomersRequest) ProtoMessage() {}
 
 func (x *SearchCustomersRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[10]
+	mi := &file_complyd_v1_customer_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1012,7 +1140,7 @@ func (x *SearchCustomersRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCustomersRequest.ProtoReflect.Descriptor instead.
 func (*SearchCustomersRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SearchCustomersRequest) GetQ() string {
@@ -1062,7 +1190,7 @@ type SearchCustomersResponse struct {
 
 func (x *SearchCustomersResponse) Reset() {
 	*x = SearchCustomersResponse{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[11]
+	mi := &file_complyd_v1_customer_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1074,7 +1202,7 @@ func (x *SearchCustomersResponse) String() string {
 func (*SearchCustomersResponse) ProtoMessage() {}
 
 func (x *SearchCustomersResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[11]
+	mi := &file_complyd_v1_customer_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1087,7 +1215,7 @@ func (x *SearchCustomersResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCustomersResponse.ProtoReflect.Descriptor instead.
 func (*SearchCustomersResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SearchCustomersResponse) GetItems() []*CustomerListItem {
@@ -1136,7 +1264,7 @@ type GetCustomerOverviewRequest struct {
 
 func (x *GetCustomerOverviewRequest) Reset() {
 	*x = GetCustomerOverviewRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[12]
+	mi := &file_complyd_v1_customer_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1148,7 +1276,7 @@ func (x *GetCustomerOverviewRequest) String() string {
 func (*GetCustomerOverviewRequest) ProtoMessage() {}
 
 func (x *GetCustomerOverviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[12]
+	mi := &file_complyd_v1_customer_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1161,7 +1289,7 @@ func (x *GetCustomerOverviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCustomerOverviewRequest.ProtoReflect.Descriptor instead.
 func (*GetCustomerOverviewRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{12}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetCustomerOverviewRequest) GetId() string {
@@ -1182,7 +1310,7 @@ type GetCustomerRiskRequest struct {
 
 func (x *GetCustomerRiskRequest) Reset() {
 	*x = GetCustomerRiskRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[13]
+	mi := &file_complyd_v1_customer_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1194,7 +1322,7 @@ func (x *GetCustomerRiskRequest) String() string {
 func (*GetCustomerRiskRequest) ProtoMessage() {}
 
 func (x *GetCustomerRiskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[13]
+	mi := &file_complyd_v1_customer_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1207,7 +1335,7 @@ func (x *GetCustomerRiskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCustomerRiskRequest.ProtoReflect.Descriptor instead.
 func (*GetCustomerRiskRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetCustomerRiskRequest) GetId() string {
@@ -1228,7 +1356,7 @@ type ListCustomerRiskHistoryRequest struct {
 
 func (x *ListCustomerRiskHistoryRequest) Reset() {
 	*x = ListCustomerRiskHistoryRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[14]
+	mi := &file_complyd_v1_customer_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1240,7 +1368,7 @@ func (x *ListCustomerRiskHistoryRequest) String() string {
 func (*ListCustomerRiskHistoryRequest) ProtoMessage() {}
 
 func (x *ListCustomerRiskHistoryRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[14]
+	mi := &file_complyd_v1_customer_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1253,7 +1381,7 @@ func (x *ListCustomerRiskHistoryRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCustomerRiskHistoryRequest.ProtoReflect.Descriptor instead.
 func (*ListCustomerRiskHistoryRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListCustomerRiskHistoryRequest) GetId() string {
@@ -1274,7 +1402,7 @@ type ListCustomerRiskHistoryResponse struct {
 
 func (x *ListCustomerRiskHistoryResponse) Reset() {
 	*x = ListCustomerRiskHistoryResponse{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[15]
+	mi := &file_complyd_v1_customer_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1414,7 @@ func (x *ListCustomerRiskHistoryResponse) String() string {
 func (*ListCustomerRiskHistoryResponse) ProtoMessage() {}
 
 func (x *ListCustomerRiskHistoryResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[15]
+	mi := &file_complyd_v1_customer_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1427,7 @@ func (x *ListCustomerRiskHistoryResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCustomerRiskHistoryResponse.ProtoReflect.Descriptor instead.
 func (*ListCustomerRiskHistoryResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{15}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListCustomerRiskHistoryResponse) GetItems() []*RiskHistoryEntry {
@@ -1320,7 +1448,7 @@ type RecomputeCustomerRiskRequest struct {
 
 func (x *RecomputeCustomerRiskRequest) Reset() {
 	*x = RecomputeCustomerRiskRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[16]
+	mi := &file_complyd_v1_customer_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1332,7 +1460,7 @@ func (x *RecomputeCustomerRiskRequest) String() string {
 func (*RecomputeCustomerRiskRequest) ProtoMessage() {}
 
 func (x *RecomputeCustomerRiskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[16]
+	mi := &file_complyd_v1_customer_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1345,7 +1473,7 @@ func (x *RecomputeCustomerRiskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RecomputeCustomerRiskRequest.ProtoReflect.Descriptor instead.
 func (*RecomputeCustomerRiskRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{16}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RecomputeCustomerRiskRequest) GetId() string {
@@ -1368,7 +1496,7 @@ type ListDueReviewsRequest struct {
 
 func (x *ListDueReviewsRequest) Reset() {
 	*x = ListDueReviewsRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[17]
+	mi := &file_complyd_v1_customer_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1380,7 +1508,7 @@ func (x *ListDueReviewsRequest) String() string {
 func (*ListDueReviewsRequest) ProtoMessage() {}
 
 func (x *ListDueReviewsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[17]
+	mi := &file_complyd_v1_customer_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1393,7 +1521,7 @@ func (x *ListDueReviewsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDueReviewsRequest.ProtoReflect.Descriptor instead.
 func (*ListDueReviewsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{17}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListDueReviewsRequest) GetPage() int32 {
@@ -1423,7 +1551,7 @@ type CompleteCustomerReviewRequest struct {
 
 func (x *CompleteCustomerReviewRequest) Reset() {
 	*x = CompleteCustomerReviewRequest{}
-	mi := &file_complyd_v1_customer_proto_msgTypes[18]
+	mi := &file_complyd_v1_customer_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1435,7 +1563,7 @@ func (x *CompleteCustomerReviewRequest) String() string {
 func (*CompleteCustomerReviewRequest) ProtoMessage() {}
 
 func (x *CompleteCustomerReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_customer_proto_msgTypes[18]
+	mi := &file_complyd_v1_customer_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1448,7 +1576,7 @@ func (x *CompleteCustomerReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CompleteCustomerReviewRequest.ProtoReflect.Descriptor instead.
 func (*CompleteCustomerReviewRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{18}
+	return file_complyd_v1_customer_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *CompleteCustomerReviewRequest) GetId() string {
@@ -1470,7 +1598,15 @@ var File_complyd_v1_customer_proto protoreflect.FileDescriptor
 const file_complyd_v1_customer_proto_rawDesc = "" +
 	"\n" +
 	"\x19complyd/v1/customer.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x17complyd/v1/lookup.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"P\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x17complyd/v1/lookup.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x97\x01\n" +
+	"\x13FindCustomerRequest\x12 \n" +
+	"\acase_id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x18@R\x06caseId\x12.\n" +
+	"\x0etransaction_id\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x18@R\rtransactionId\x12.\n" +
+	"\x0eapplication_id\x18\x03 \x01(\tB\a\xbaH\x04r\x02\x18@R\rapplicationId\"e\n" +
+	"\rFoundCustomer\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12!\n" +
+	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12!\n" +
+	"\fprofile_type\x18\x03 \x01(\tR\vprofileType\"P\n" +
 	"\n" +
 	"RiskFactor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
@@ -1592,7 +1728,7 @@ const file_complyd_v1_customer_proto_rawDesc = "" +
 	"\x1dCompleteCustomerReviewRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@R\x02id\x12\x1e\n" +
 	"\x04note\x18\x02 \x01(\tB\n" +
-	"\xbaH\ar\x05\x10\x01\x18\xd0\x0fR\x04note2\xca\a\n" +
+	"\xbaH\ar\x05\x10\x01\x18\xd0\x0fR\x04note2\xb6\b\n" +
 	"\x0fCustomerService\x12|\n" +
 	"\x0fSearchCustomers\x12\".complyd.v1.SearchCustomersRequest\x1a#.complyd.v1.SearchCustomersResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/api/v1/customers/search\x12\x84\x01\n" +
 	"\x13GetCustomerOverview\x12&.complyd.v1.GetCustomerOverviewRequest\x1a\x1c.complyd.v1.CustomerOverview\"'\x82\xd3\xe4\x93\x02!\x12\x1f/api/v1/customers/{id}/overview\x12t\n" +
@@ -1600,7 +1736,8 @@ const file_complyd_v1_customer_proto_rawDesc = "" +
 	"\x17ListCustomerRiskHistory\x12*.complyd.v1.ListCustomerRiskHistoryRequest\x1a+.complyd.v1.ListCustomerRiskHistoryResponse\"+\x82\xd3\xe4\x93\x02%\x12#/api/v1/customers/{id}/risk-history\x12\x8d\x01\n" +
 	"\x15RecomputeCustomerRisk\x12(.complyd.v1.RecomputeCustomerRiskRequest\x1a\x18.complyd.v1.CustomerRisk\"0\x82\xd3\xe4\x93\x02*:\x01*\"%/api/v1/customers/{id}/risk/recompute\x12\x7f\n" +
 	"\x0eListDueReviews\x12!.complyd.v1.ListDueReviewsRequest\x1a#.complyd.v1.SearchCustomersResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/api/v1/customers/reviews/due\x12\x88\x01\n" +
-	"\x16CompleteCustomerReview\x12).complyd.v1.CompleteCustomerReviewRequest\x1a\x18.complyd.v1.CustomerRisk\")\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/api/v1/customers/{id}/reviewsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\x16CompleteCustomerReview\x12).complyd.v1.CompleteCustomerReviewRequest\x1a\x18.complyd.v1.CustomerRisk\")\x82\xd3\xe4\x93\x02#:\x01*\"\x1e/api/v1/customers/{id}/reviews\x12j\n" +
+	"\fFindCustomer\x12\x1f.complyd.v1.FindCustomerRequest\x1a\x19.complyd.v1.FoundCustomer\"\x1e\x82\xd3\xe4\x93\x02\x18\x12\x16/api/v1/customers/findB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_customer_proto_rawDescOnce sync.Once
@@ -1614,70 +1751,74 @@ func file_complyd_v1_customer_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_customer_proto_rawDescData
 }
 
-var file_complyd_v1_customer_proto_msgTypes = make([]protoimpl.MessageInfo, 19)
+var file_complyd_v1_customer_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_complyd_v1_customer_proto_goTypes = []any{
-	(*RiskFactor)(nil),                      // 0: complyd.v1.RiskFactor
-	(*CustomerRisk)(nil),                    // 1: complyd.v1.CustomerRisk
-	(*RiskHistoryEntry)(nil),                // 2: complyd.v1.RiskHistoryEntry
-	(*CustomerApplication)(nil),             // 3: complyd.v1.CustomerApplication
-	(*CustomerAccount)(nil),                 // 4: complyd.v1.CustomerAccount
-	(*CustomerCase)(nil),                    // 5: complyd.v1.CustomerCase
-	(*SanctionsReview)(nil),                 // 6: complyd.v1.SanctionsReview
-	(*CustomerReport)(nil),                  // 7: complyd.v1.CustomerReport
-	(*CustomerOverview)(nil),                // 8: complyd.v1.CustomerOverview
-	(*CustomerListItem)(nil),                // 9: complyd.v1.CustomerListItem
-	(*SearchCustomersRequest)(nil),          // 10: complyd.v1.SearchCustomersRequest
-	(*SearchCustomersResponse)(nil),         // 11: complyd.v1.SearchCustomersResponse
-	(*GetCustomerOverviewRequest)(nil),      // 12: complyd.v1.GetCustomerOverviewRequest
-	(*GetCustomerRiskRequest)(nil),          // 13: complyd.v1.GetCustomerRiskRequest
-	(*ListCustomerRiskHistoryRequest)(nil),  // 14: complyd.v1.ListCustomerRiskHistoryRequest
-	(*ListCustomerRiskHistoryResponse)(nil), // 15: complyd.v1.ListCustomerRiskHistoryResponse
-	(*RecomputeCustomerRiskRequest)(nil),    // 16: complyd.v1.RecomputeCustomerRiskRequest
-	(*ListDueReviewsRequest)(nil),           // 17: complyd.v1.ListDueReviewsRequest
-	(*CompleteCustomerReviewRequest)(nil),   // 18: complyd.v1.CompleteCustomerReviewRequest
-	(*timestamppb.Timestamp)(nil),           // 19: google.protobuf.Timestamp
-	(*CustomerProfile)(nil),                 // 20: complyd.v1.CustomerProfile
+	(*FindCustomerRequest)(nil),             // 0: complyd.v1.FindCustomerRequest
+	(*FoundCustomer)(nil),                   // 1: complyd.v1.FoundCustomer
+	(*RiskFactor)(nil),                      // 2: complyd.v1.RiskFactor
+	(*CustomerRisk)(nil),                    // 3: complyd.v1.CustomerRisk
+	(*RiskHistoryEntry)(nil),                // 4: complyd.v1.RiskHistoryEntry
+	(*CustomerApplication)(nil),             // 5: complyd.v1.CustomerApplication
+	(*CustomerAccount)(nil),                 // 6: complyd.v1.CustomerAccount
+	(*CustomerCase)(nil),                    // 7: complyd.v1.CustomerCase
+	(*SanctionsReview)(nil),                 // 8: complyd.v1.SanctionsReview
+	(*CustomerReport)(nil),                  // 9: complyd.v1.CustomerReport
+	(*CustomerOverview)(nil),                // 10: complyd.v1.CustomerOverview
+	(*CustomerListItem)(nil),                // 11: complyd.v1.CustomerListItem
+	(*SearchCustomersRequest)(nil),          // 12: complyd.v1.SearchCustomersRequest
+	(*SearchCustomersResponse)(nil),         // 13: complyd.v1.SearchCustomersResponse
+	(*GetCustomerOverviewRequest)(nil),      // 14: complyd.v1.GetCustomerOverviewRequest
+	(*GetCustomerRiskRequest)(nil),          // 15: complyd.v1.GetCustomerRiskRequest
+	(*ListCustomerRiskHistoryRequest)(nil),  // 16: complyd.v1.ListCustomerRiskHistoryRequest
+	(*ListCustomerRiskHistoryResponse)(nil), // 17: complyd.v1.ListCustomerRiskHistoryResponse
+	(*RecomputeCustomerRiskRequest)(nil),    // 18: complyd.v1.RecomputeCustomerRiskRequest
+	(*ListDueReviewsRequest)(nil),           // 19: complyd.v1.ListDueReviewsRequest
+	(*CompleteCustomerReviewRequest)(nil),   // 20: complyd.v1.CompleteCustomerReviewRequest
+	(*timestamppb.Timestamp)(nil),           // 21: google.protobuf.Timestamp
+	(*CustomerProfile)(nil),                 // 22: complyd.v1.CustomerProfile
 }
 var file_complyd_v1_customer_proto_depIdxs = []int32{
-	0,  // 0: complyd.v1.CustomerRisk.factors:type_name -> complyd.v1.RiskFactor
-	19, // 1: complyd.v1.CustomerRisk.computed_at:type_name -> google.protobuf.Timestamp
-	19, // 2: complyd.v1.CustomerRisk.next_review_at:type_name -> google.protobuf.Timestamp
-	19, // 3: complyd.v1.CustomerRisk.last_reviewed_at:type_name -> google.protobuf.Timestamp
-	0,  // 4: complyd.v1.RiskHistoryEntry.factors:type_name -> complyd.v1.RiskFactor
-	19, // 5: complyd.v1.RiskHistoryEntry.created_at:type_name -> google.protobuf.Timestamp
-	19, // 6: complyd.v1.CustomerApplication.created_at:type_name -> google.protobuf.Timestamp
-	19, // 7: complyd.v1.CustomerAccount.first_at:type_name -> google.protobuf.Timestamp
-	19, // 8: complyd.v1.CustomerAccount.last_at:type_name -> google.protobuf.Timestamp
-	19, // 9: complyd.v1.CustomerCase.created_at:type_name -> google.protobuf.Timestamp
-	19, // 10: complyd.v1.SanctionsReview.created_at:type_name -> google.protobuf.Timestamp
-	19, // 11: complyd.v1.CustomerReport.created_at:type_name -> google.protobuf.Timestamp
-	20, // 12: complyd.v1.CustomerOverview.customer:type_name -> complyd.v1.CustomerProfile
-	1,  // 13: complyd.v1.CustomerOverview.risk:type_name -> complyd.v1.CustomerRisk
-	3,  // 14: complyd.v1.CustomerOverview.applications:type_name -> complyd.v1.CustomerApplication
-	4,  // 15: complyd.v1.CustomerOverview.accounts:type_name -> complyd.v1.CustomerAccount
-	5,  // 16: complyd.v1.CustomerOverview.cases:type_name -> complyd.v1.CustomerCase
-	6,  // 17: complyd.v1.CustomerOverview.sanctions_reviews:type_name -> complyd.v1.SanctionsReview
-	7,  // 18: complyd.v1.CustomerOverview.reports:type_name -> complyd.v1.CustomerReport
-	19, // 19: complyd.v1.CustomerListItem.next_review_at:type_name -> google.protobuf.Timestamp
-	19, // 20: complyd.v1.CustomerListItem.updated_at:type_name -> google.protobuf.Timestamp
-	9,  // 21: complyd.v1.SearchCustomersResponse.items:type_name -> complyd.v1.CustomerListItem
-	2,  // 22: complyd.v1.ListCustomerRiskHistoryResponse.items:type_name -> complyd.v1.RiskHistoryEntry
-	10, // 23: complyd.v1.CustomerService.SearchCustomers:input_type -> complyd.v1.SearchCustomersRequest
-	12, // 24: complyd.v1.CustomerService.GetCustomerOverview:input_type -> complyd.v1.GetCustomerOverviewRequest
-	13, // 25: complyd.v1.CustomerService.GetCustomerRisk:input_type -> complyd.v1.GetCustomerRiskRequest
-	14, // 26: complyd.v1.CustomerService.ListCustomerRiskHistory:input_type -> complyd.v1.ListCustomerRiskHistoryRequest
-	16, // 27: complyd.v1.CustomerService.RecomputeCustomerRisk:input_type -> complyd.v1.RecomputeCustomerRiskRequest
-	17, // 28: complyd.v1.CustomerService.ListDueReviews:input_type -> complyd.v1.ListDueReviewsRequest
-	18, // 29: complyd.v1.CustomerService.CompleteCustomerReview:input_type -> complyd.v1.CompleteCustomerReviewRequest
-	11, // 30: complyd.v1.CustomerService.SearchCustomers:output_type -> complyd.v1.SearchCustomersResponse
-	8,  // 31: complyd.v1.CustomerService.GetCustomerOverview:output_type -> complyd.v1.CustomerOverview
-	1,  // 32: complyd.v1.CustomerService.GetCustomerRisk:output_type -> complyd.v1.CustomerRisk
-	15, // 33: complyd.v1.CustomerService.ListCustomerRiskHistory:output_type -> complyd.v1.ListCustomerRiskHistoryResponse
-	1,  // 34: complyd.v1.CustomerService.RecomputeCustomerRisk:output_type -> complyd.v1.CustomerRisk
-	11, // 35: complyd.v1.CustomerService.ListDueReviews:output_type -> complyd.v1.SearchCustomersResponse
-	1,  // 36: complyd.v1.CustomerService.CompleteCustomerReview:output_type -> complyd.v1.CustomerRisk
-	30, // [30:37] is the sub-list for method output_type
-	23, // [23:30] is the sub-list for method input_type
+	2,  // 0: complyd.v1.CustomerRisk.factors:type_name -> complyd.v1.RiskFactor
+	21, // 1: complyd.v1.CustomerRisk.computed_at:type_name -> google.protobuf.Timestamp
+	21, // 2: complyd.v1.CustomerRisk.next_review_at:type_name -> google.protobuf.Timestamp
+	21, // 3: complyd.v1.CustomerRisk.last_reviewed_at:type_name -> google.protobuf.Timestamp
+	2,  // 4: complyd.v1.RiskHistoryEntry.factors:type_name -> complyd.v1.RiskFactor
+	21, // 5: complyd.v1.RiskHistoryEntry.created_at:type_name -> google.protobuf.Timestamp
+	21, // 6: complyd.v1.CustomerApplication.created_at:type_name -> google.protobuf.Timestamp
+	21, // 7: complyd.v1.CustomerAccount.first_at:type_name -> google.protobuf.Timestamp
+	21, // 8: complyd.v1.CustomerAccount.last_at:type_name -> google.protobuf.Timestamp
+	21, // 9: complyd.v1.CustomerCase.created_at:type_name -> google.protobuf.Timestamp
+	21, // 10: complyd.v1.SanctionsReview.created_at:type_name -> google.protobuf.Timestamp
+	21, // 11: complyd.v1.CustomerReport.created_at:type_name -> google.protobuf.Timestamp
+	22, // 12: complyd.v1.CustomerOverview.customer:type_name -> complyd.v1.CustomerProfile
+	3,  // 13: complyd.v1.CustomerOverview.risk:type_name -> complyd.v1.CustomerRisk
+	5,  // 14: complyd.v1.CustomerOverview.applications:type_name -> complyd.v1.CustomerApplication
+	6,  // 15: complyd.v1.CustomerOverview.accounts:type_name -> complyd.v1.CustomerAccount
+	7,  // 16: complyd.v1.CustomerOverview.cases:type_name -> complyd.v1.CustomerCase
+	8,  // 17: complyd.v1.CustomerOverview.sanctions_reviews:type_name -> complyd.v1.SanctionsReview
+	9,  // 18: complyd.v1.CustomerOverview.reports:type_name -> complyd.v1.CustomerReport
+	21, // 19: complyd.v1.CustomerListItem.next_review_at:type_name -> google.protobuf.Timestamp
+	21, // 20: complyd.v1.CustomerListItem.updated_at:type_name -> google.protobuf.Timestamp
+	11, // 21: complyd.v1.SearchCustomersResponse.items:type_name -> complyd.v1.CustomerListItem
+	4,  // 22: complyd.v1.ListCustomerRiskHistoryResponse.items:type_name -> complyd.v1.RiskHistoryEntry
+	12, // 23: complyd.v1.CustomerService.SearchCustomers:input_type -> complyd.v1.SearchCustomersRequest
+	14, // 24: complyd.v1.CustomerService.GetCustomerOverview:input_type -> complyd.v1.GetCustomerOverviewRequest
+	15, // 25: complyd.v1.CustomerService.GetCustomerRisk:input_type -> complyd.v1.GetCustomerRiskRequest
+	16, // 26: complyd.v1.CustomerService.ListCustomerRiskHistory:input_type -> complyd.v1.ListCustomerRiskHistoryRequest
+	18, // 27: complyd.v1.CustomerService.RecomputeCustomerRisk:input_type -> complyd.v1.RecomputeCustomerRiskRequest
+	19, // 28: complyd.v1.CustomerService.ListDueReviews:input_type -> complyd.v1.ListDueReviewsRequest
+	20, // 29: complyd.v1.CustomerService.CompleteCustomerReview:input_type -> complyd.v1.CompleteCustomerReviewRequest
+	0,  // 30: complyd.v1.CustomerService.FindCustomer:input_type -> complyd.v1.FindCustomerRequest
+	13, // 31: complyd.v1.CustomerService.SearchCustomers:output_type -> complyd.v1.SearchCustomersResponse
+	10, // 32: complyd.v1.CustomerService.GetCustomerOverview:output_type -> complyd.v1.CustomerOverview
+	3,  // 33: complyd.v1.CustomerService.GetCustomerRisk:output_type -> complyd.v1.CustomerRisk
+	17, // 34: complyd.v1.CustomerService.ListCustomerRiskHistory:output_type -> complyd.v1.ListCustomerRiskHistoryResponse
+	3,  // 35: complyd.v1.CustomerService.RecomputeCustomerRisk:output_type -> complyd.v1.CustomerRisk
+	13, // 36: complyd.v1.CustomerService.ListDueReviews:output_type -> complyd.v1.SearchCustomersResponse
+	3,  // 37: complyd.v1.CustomerService.CompleteCustomerReview:output_type -> complyd.v1.CustomerRisk
+	1,  // 38: complyd.v1.CustomerService.FindCustomer:output_type -> complyd.v1.FoundCustomer
+	31, // [31:39] is the sub-list for method output_type
+	23, // [23:31] is the sub-list for method input_type
 	23, // [23:23] is the sub-list for extension type_name
 	23, // [23:23] is the sub-list for extension extendee
 	0,  // [0:23] is the sub-list for field type_name
@@ -1689,15 +1830,15 @@ func file_complyd_v1_customer_proto_init() {
 		return
 	}
 	file_complyd_v1_lookup_proto_init()
-	file_complyd_v1_customer_proto_msgTypes[10].OneofWrappers = []any{}
-	file_complyd_v1_customer_proto_msgTypes[17].OneofWrappers = []any{}
+	file_complyd_v1_customer_proto_msgTypes[12].OneofWrappers = []any{}
+	file_complyd_v1_customer_proto_msgTypes[19].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_customer_proto_rawDesc), len(file_complyd_v1_customer_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   19,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -252,8 +252,11 @@ type KycConfig struct {
 	// document_review_four_eyes: a KYC document's verification needs a second officer
 	// (PATCH /tenants/me/kyc-config; default false).
 	DocumentReviewFourEyes bool `protobuf:"varint,6,opt,name=document_review_four_eyes,json=documentReviewFourEyes,proto3" json:"document_review_four_eyes,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// approval_evidence_required: a KYC or KYB approval is refused while the application has
+	// failed or missing checks or open cases (PATCH /tenants/me/kyc-config; default false).
+	ApprovalEvidenceRequired bool `protobuf:"varint,7,opt,name=approval_evidence_required,json=approvalEvidenceRequired,proto3" json:"approval_evidence_required,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *KycConfig) Reset() {
@@ -328,6 +331,13 @@ func (x *KycConfig) GetDocumentReviewFourEyes() bool {
 	return false
 }
 
+func (x *KycConfig) GetApprovalEvidenceRequired() bool {
+	if x != nil {
+		return x.ApprovalEvidenceRequired
+	}
+	return false
+}
+
 var File_complyd_v1_identity_provider_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_identity_provider_proto_rawDesc = "" +
@@ -347,14 +357,15 @@ const file_complyd_v1_identity_provider_proto_rawDesc = "" +
 	"\x04byol\x18\x03 \x01(\v2\x17.google.protobuf.StructR\x04byolB\x10\n" +
 	"\x0e_provider_modeB\x14\n" +
 	"\x12_kyc_fallback_mode\"\x15\n" +
-	"\x13GetKycConfigRequest\"\xa3\x02\n" +
+	"\x13GetKycConfigRequest\"\xe1\x02\n" +
 	"\tKycConfig\x12$\n" +
 	"\x0ekyc_trust_mode\x18\x01 \x01(\tR\fkycTrustMode\x12*\n" +
 	"\x11kyc_fallback_mode\x18\x02 \x01(\tR\x0fkycFallbackMode\x12#\n" +
 	"\rprovider_mode\x18\x03 \x01(\tR\fproviderMode\x12\x1e\n" +
 	"\bmax_tier\x18\x04 \x01(\tH\x00R\amaxTier\x88\x01\x01\x127\n" +
 	"\x17supported_verifications\x18\x05 \x03(\tR\x16supportedVerifications\x129\n" +
-	"\x19document_review_four_eyes\x18\x06 \x01(\bR\x16documentReviewFourEyesB\v\n" +
+	"\x19document_review_four_eyes\x18\x06 \x01(\bR\x16documentReviewFourEyes\x12<\n" +
+	"\x1aapproval_evidence_required\x18\a \x01(\bR\x18approvalEvidenceRequiredB\v\n" +
 	"\t_max_tier2\x8c\x03\n" +
 	"\x17IdentityProviderService\x12{\n" +
 	"\x11GetProviderConfig\x12$.complyd.v1.GetProviderConfigRequest\x1a\x1a.complyd.v1.ProviderConfig\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/api/v1/kyc/providers/config\x12\x84\x01\n" +

@@ -720,9 +720,20 @@ type KybApplication struct {
 	// checks: the evidence trail, oldest first (detail only).
 	Checks []*KybCheck `protobuf:"bytes,22,rep,name=checks,proto3" json:"checks,omitempty"`
 	// documents with presigned fileUrl (detail only).
-	Documents     []*KycDocument `protobuf:"bytes,23,rep,name=documents,proto3" json:"documents,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Documents []*KycDocument `protobuf:"bytes,23,rep,name=documents,proto3" json:"documents,omitempty"`
+	// customer_id of the customer profile the approval made or linked (docs/customers.md), or null
+	// before the approval.
+	CustomerId *wrapperspb.StringValue `protobuf:"bytes,24,opt,name=customer_id,json=customerId,proto3" json:"customer_id,omitempty"`
+	// open_checks: the checks that failed or are missing (detail only).
+	OpenChecks []*EvidenceCheck `protobuf:"bytes,25,rep,name=open_checks,json=openChecks,proto3" json:"open_checks,omitempty"`
+	// open_cases: its cases not resolved or closed, such as KYC_REVIEW (detail only).
+	OpenCases []*EvidenceCase `protobuf:"bytes,26,rep,name=open_cases,json=openCases,proto3" json:"open_cases,omitempty"`
+	// overrides: the approvals given over open checks or cases, oldest first (detail only).
+	Overrides []*EvidenceOverride `protobuf:"bytes,27,rep,name=overrides,proto3" json:"overrides,omitempty"`
+	// evidence_required: the tenant refuses an approval while anything is open (detail only).
+	EvidenceRequired bool `protobuf:"varint,28,opt,name=evidence_required,json=evidenceRequired,proto3" json:"evidence_required,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *KybApplication) Reset() {
@@ -914,6 +925,41 @@ func (x *KybApplication) GetDocuments() []*KycDocument {
 		return x.Documents
 	}
 	return nil
+}
+
+func (x *KybApplication) GetCustomerId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.CustomerId
+	}
+	return nil
+}
+
+func (x *KybApplication) GetOpenChecks() []*EvidenceCheck {
+	if x != nil {
+		return x.OpenChecks
+	}
+	return nil
+}
+
+func (x *KybApplication) GetOpenCases() []*EvidenceCase {
+	if x != nil {
+		return x.OpenCases
+	}
+	return nil
+}
+
+func (x *KybApplication) GetOverrides() []*EvidenceOverride {
+	if x != nil {
+		return x.Overrides
+	}
+	return nil
+}
+
+func (x *KybApplication) GetEvidenceRequired() bool {
+	if x != nil {
+		return x.EvidenceRequired
+	}
+	return false
 }
 
 // CreateKybApplicationRequest is the application form (service-spec.md 4.5).
@@ -2252,7 +2298,9 @@ type KybDecision struct {
 	// notes set by the decision.
 	Notes *wrapperspb.StringValue `protobuf:"bytes,4,opt,name=notes,proto3" json:"notes,omitempty"`
 	// updated_at of the application.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// override recorded by an approval over open checks or cases, or absent.
+	Override      *EvidenceOverride `protobuf:"bytes,6,opt,name=override,proto3" json:"override,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2318,6 +2366,13 @@ func (x *KybDecision) GetNotes() *wrapperspb.StringValue {
 func (x *KybDecision) GetUpdatedAt() *timestamppb.Timestamp {
 	if x != nil {
 		return x.UpdatedAt
+	}
+	return nil
+}
+
+func (x *KybDecision) GetOverride() *EvidenceOverride {
+	if x != nil {
+		return x.Override
 	}
 	return nil
 }
@@ -2556,7 +2611,7 @@ var File_complyd_v1_kyb_proto protoreflect.FileDescriptor
 const file_complyd_v1_kyb_proto_rawDesc = "" +
 	"\n" +
 	"\x14complyd/v1/kyb.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\x1a\x14complyd/v1/kyc.proto\"\xe4\x02\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x19complyd/v1/evidence.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\x1a\x14complyd/v1/kyc.proto\"\xe4\x02\n" +
 	"\vKybDirector\x12\x1e\n" +
 	"\x04name\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xc8\x01R\x04name\x12,\n" +
@@ -2627,7 +2682,7 @@ const file_complyd_v1_kyb_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1e\n" +
 	"\n" +
 	"percentage\x18\x02 \x01(\x01R\n" +
-	"percentage\"\xd2\t\n" +
+	"percentage\"\xef\v\n" +
 	"\x0eKybApplication\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\ttenant_id\x18\x02 \x01(\tR\btenantId\x12!\n" +
@@ -2657,7 +2712,15 @@ const file_complyd_v1_kyb_proto_rawDesc = "" +
 	"\n" +
 	"profile_id\x18\x15 \x01(\v2\x1c.google.protobuf.StringValueR\tprofileId\x12,\n" +
 	"\x06checks\x18\x16 \x03(\v2\x14.complyd.v1.KybCheckR\x06checks\x125\n" +
-	"\tdocuments\x18\x17 \x03(\v2\x17.complyd.v1.KycDocumentR\tdocuments\"\xf1\x04\n" +
+	"\tdocuments\x18\x17 \x03(\v2\x17.complyd.v1.KycDocumentR\tdocuments\x12=\n" +
+	"\vcustomer_id\x18\x18 \x01(\v2\x1c.google.protobuf.StringValueR\n" +
+	"customerId\x12:\n" +
+	"\vopen_checks\x18\x19 \x03(\v2\x19.complyd.v1.EvidenceCheckR\n" +
+	"openChecks\x127\n" +
+	"\n" +
+	"open_cases\x18\x1a \x03(\v2\x18.complyd.v1.EvidenceCaseR\topenCases\x12:\n" +
+	"\toverrides\x18\x1b \x03(\v2\x1c.complyd.v1.EvidenceOverrideR\toverrides\x12+\n" +
+	"\x11evidence_required\x18\x1c \x01(\bR\x10evidenceRequired\"\xf1\x04\n" +
 	"\x1bCreateKybApplicationRequest\x12-\n" +
 	"\fcompany_name\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xac\x02R\vcompanyName\x12)\n" +
@@ -2794,7 +2857,7 @@ const file_complyd_v1_kyb_proto_rawDesc = "" +
 	"\xbaH\ar\x05\x10\x01\x18\xd0\x0fR\x06reason\x12<\n" +
 	"\n" +
 	"risk_level\x18\x03 \x01(\tB\x18\xbaH\x15r\x13R\x03LOWR\x06MEDIUMR\x04HIGHH\x00R\triskLevel\x88\x01\x01B\r\n" +
-	"\v_risk_level\"\xe1\x01\n" +
+	"\v_risk_level\"\x9b\x02\n" +
 	"\vKybDecision\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
 	"\x06status\x18\x02 \x01(\tR\x06status\x12;\n" +
@@ -2802,7 +2865,8 @@ const file_complyd_v1_kyb_proto_rawDesc = "" +
 	"risk_level\x18\x03 \x01(\v2\x1c.google.protobuf.StringValueR\triskLevel\x122\n" +
 	"\x05notes\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\x05notes\x129\n" +
 	"\n" +
-	"updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"4\n" +
+	"updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x128\n" +
+	"\boverride\x18\x06 \x01(\v2\x1c.complyd.v1.EvidenceOverrideR\boverride\"4\n" +
 	"\x17ListKybDocumentsRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@R\x02id\"\\\n" +
 	"\x1dGetKybDocumentDownloadRequest\x12\x19\n" +
@@ -2881,9 +2945,12 @@ var file_complyd_v1_kyb_proto_goTypes = []any{
 	(*timestamppb.Timestamp)(nil),          // 31: google.protobuf.Timestamp
 	(*wrapperspb.StringValue)(nil),         // 32: google.protobuf.StringValue
 	(*KycDocument)(nil),                    // 33: complyd.v1.KycDocument
-	(*ListDocumentsResponse)(nil),          // 34: complyd.v1.ListDocumentsResponse
-	(*DocumentDownload)(nil),               // 35: complyd.v1.DocumentDownload
-	(*DeleteDocumentResponse)(nil),         // 36: complyd.v1.DeleteDocumentResponse
+	(*EvidenceCheck)(nil),                  // 34: complyd.v1.EvidenceCheck
+	(*EvidenceCase)(nil),                   // 35: complyd.v1.EvidenceCase
+	(*EvidenceOverride)(nil),               // 36: complyd.v1.EvidenceOverride
+	(*ListDocumentsResponse)(nil),          // 37: complyd.v1.ListDocumentsResponse
+	(*DocumentDownload)(nil),               // 38: complyd.v1.DocumentDownload
+	(*DeleteDocumentResponse)(nil),         // 39: complyd.v1.DeleteDocumentResponse
 }
 var file_complyd_v1_kyb_proto_depIdxs = []int32{
 	2,  // 0: complyd.v1.KybBeneficialOwner.hits:type_name -> complyd.v1.KybHit
@@ -2907,60 +2974,65 @@ var file_complyd_v1_kyb_proto_depIdxs = []int32{
 	32, // 18: complyd.v1.KybApplication.profile_id:type_name -> google.protobuf.StringValue
 	3,  // 19: complyd.v1.KybApplication.checks:type_name -> complyd.v1.KybCheck
 	33, // 20: complyd.v1.KybApplication.documents:type_name -> complyd.v1.KycDocument
-	0,  // 21: complyd.v1.CreateKybApplicationRequest.directors:type_name -> complyd.v1.KybDirector
-	1,  // 22: complyd.v1.CreateKybApplicationRequest.beneficial_owners:type_name -> complyd.v1.KybBeneficialOwner
-	7,  // 23: complyd.v1.ListKybApplicationsResponse.items:type_name -> complyd.v1.KybApplication
-	0,  // 24: complyd.v1.UpdateKybApplicationRequest.directors:type_name -> complyd.v1.KybDirector
-	1,  // 25: complyd.v1.UpdateKybApplicationRequest.beneficial_owners:type_name -> complyd.v1.KybBeneficialOwner
-	4,  // 26: complyd.v1.VerifyCacResponse.company:type_name -> complyd.v1.KybCompany
-	32, // 27: complyd.v1.VerifyCacResponse.reason:type_name -> google.protobuf.StringValue
-	0,  // 28: complyd.v1.VerifyDirectorsRequest.directors:type_name -> complyd.v1.KybDirector
-	32, // 29: complyd.v1.KybDirectorResult.nin:type_name -> google.protobuf.StringValue
-	32, // 30: complyd.v1.KybDirectorResult.bvn:type_name -> google.protobuf.StringValue
-	32, // 31: complyd.v1.KybDirectorResult.reason:type_name -> google.protobuf.StringValue
-	16, // 32: complyd.v1.VerifyDirectorsResponse.directors:type_name -> complyd.v1.KybDirectorResult
-	19, // 33: complyd.v1.ScreenBeneficialOwnersRequest.beneficial_owners:type_name -> complyd.v1.KybOwnerScreening
-	2,  // 34: complyd.v1.KybOwnerScreening.hits:type_name -> complyd.v1.KybHit
-	19, // 35: complyd.v1.ScreenBeneficialOwnersResponse.beneficial_owners:type_name -> complyd.v1.KybOwnerScreening
-	14, // 36: complyd.v1.RunScreeningResponse.cac:type_name -> complyd.v1.VerifyCacResponse
-	17, // 37: complyd.v1.RunScreeningResponse.directors:type_name -> complyd.v1.VerifyDirectorsResponse
-	20, // 38: complyd.v1.RunScreeningResponse.beneficial_owners:type_name -> complyd.v1.ScreenBeneficialOwnersResponse
-	32, // 39: complyd.v1.KybDecision.risk_level:type_name -> google.protobuf.StringValue
-	32, // 40: complyd.v1.KybDecision.notes:type_name -> google.protobuf.StringValue
-	31, // 41: complyd.v1.KybDecision.updated_at:type_name -> google.protobuf.Timestamp
-	8,  // 42: complyd.v1.KybService.CreateKybApplication:input_type -> complyd.v1.CreateKybApplicationRequest
-	9,  // 43: complyd.v1.KybService.ListKybApplications:input_type -> complyd.v1.ListKybApplicationsRequest
-	11, // 44: complyd.v1.KybService.GetKybApplication:input_type -> complyd.v1.GetKybApplicationRequest
-	12, // 45: complyd.v1.KybService.UpdateKybApplication:input_type -> complyd.v1.UpdateKybApplicationRequest
-	13, // 46: complyd.v1.KybService.VerifyCac:input_type -> complyd.v1.VerifyCacRequest
-	15, // 47: complyd.v1.KybService.VerifyDirectors:input_type -> complyd.v1.VerifyDirectorsRequest
-	18, // 48: complyd.v1.KybService.ScreenBeneficialOwners:input_type -> complyd.v1.ScreenBeneficialOwnersRequest
-	21, // 49: complyd.v1.KybService.RunScreening:input_type -> complyd.v1.RunScreeningRequest
-	23, // 50: complyd.v1.KybService.ApproveKybApplication:input_type -> complyd.v1.ApproveKybApplicationRequest
-	24, // 51: complyd.v1.KybService.RejectKybApplication:input_type -> complyd.v1.RejectKybApplicationRequest
-	26, // 52: complyd.v1.KybService.ListKybDocuments:input_type -> complyd.v1.ListKybDocumentsRequest
-	27, // 53: complyd.v1.KybService.GetKybDocumentDownload:input_type -> complyd.v1.GetKybDocumentDownloadRequest
-	28, // 54: complyd.v1.KybService.DeleteKybDocument:input_type -> complyd.v1.DeleteKybDocumentRequest
-	29, // 55: complyd.v1.KybService.UploadKybDocument:input_type -> complyd.v1.UploadKybDocumentRequest
-	7,  // 56: complyd.v1.KybService.CreateKybApplication:output_type -> complyd.v1.KybApplication
-	10, // 57: complyd.v1.KybService.ListKybApplications:output_type -> complyd.v1.ListKybApplicationsResponse
-	7,  // 58: complyd.v1.KybService.GetKybApplication:output_type -> complyd.v1.KybApplication
-	7,  // 59: complyd.v1.KybService.UpdateKybApplication:output_type -> complyd.v1.KybApplication
-	14, // 60: complyd.v1.KybService.VerifyCac:output_type -> complyd.v1.VerifyCacResponse
-	17, // 61: complyd.v1.KybService.VerifyDirectors:output_type -> complyd.v1.VerifyDirectorsResponse
-	20, // 62: complyd.v1.KybService.ScreenBeneficialOwners:output_type -> complyd.v1.ScreenBeneficialOwnersResponse
-	22, // 63: complyd.v1.KybService.RunScreening:output_type -> complyd.v1.RunScreeningResponse
-	25, // 64: complyd.v1.KybService.ApproveKybApplication:output_type -> complyd.v1.KybDecision
-	25, // 65: complyd.v1.KybService.RejectKybApplication:output_type -> complyd.v1.KybDecision
-	34, // 66: complyd.v1.KybService.ListKybDocuments:output_type -> complyd.v1.ListDocumentsResponse
-	35, // 67: complyd.v1.KybService.GetKybDocumentDownload:output_type -> complyd.v1.DocumentDownload
-	36, // 68: complyd.v1.KybService.DeleteKybDocument:output_type -> complyd.v1.DeleteDocumentResponse
-	33, // 69: complyd.v1.KybService.UploadKybDocument:output_type -> complyd.v1.KycDocument
-	56, // [56:70] is the sub-list for method output_type
-	42, // [42:56] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	32, // 21: complyd.v1.KybApplication.customer_id:type_name -> google.protobuf.StringValue
+	34, // 22: complyd.v1.KybApplication.open_checks:type_name -> complyd.v1.EvidenceCheck
+	35, // 23: complyd.v1.KybApplication.open_cases:type_name -> complyd.v1.EvidenceCase
+	36, // 24: complyd.v1.KybApplication.overrides:type_name -> complyd.v1.EvidenceOverride
+	0,  // 25: complyd.v1.CreateKybApplicationRequest.directors:type_name -> complyd.v1.KybDirector
+	1,  // 26: complyd.v1.CreateKybApplicationRequest.beneficial_owners:type_name -> complyd.v1.KybBeneficialOwner
+	7,  // 27: complyd.v1.ListKybApplicationsResponse.items:type_name -> complyd.v1.KybApplication
+	0,  // 28: complyd.v1.UpdateKybApplicationRequest.directors:type_name -> complyd.v1.KybDirector
+	1,  // 29: complyd.v1.UpdateKybApplicationRequest.beneficial_owners:type_name -> complyd.v1.KybBeneficialOwner
+	4,  // 30: complyd.v1.VerifyCacResponse.company:type_name -> complyd.v1.KybCompany
+	32, // 31: complyd.v1.VerifyCacResponse.reason:type_name -> google.protobuf.StringValue
+	0,  // 32: complyd.v1.VerifyDirectorsRequest.directors:type_name -> complyd.v1.KybDirector
+	32, // 33: complyd.v1.KybDirectorResult.nin:type_name -> google.protobuf.StringValue
+	32, // 34: complyd.v1.KybDirectorResult.bvn:type_name -> google.protobuf.StringValue
+	32, // 35: complyd.v1.KybDirectorResult.reason:type_name -> google.protobuf.StringValue
+	16, // 36: complyd.v1.VerifyDirectorsResponse.directors:type_name -> complyd.v1.KybDirectorResult
+	19, // 37: complyd.v1.ScreenBeneficialOwnersRequest.beneficial_owners:type_name -> complyd.v1.KybOwnerScreening
+	2,  // 38: complyd.v1.KybOwnerScreening.hits:type_name -> complyd.v1.KybHit
+	19, // 39: complyd.v1.ScreenBeneficialOwnersResponse.beneficial_owners:type_name -> complyd.v1.KybOwnerScreening
+	14, // 40: complyd.v1.RunScreeningResponse.cac:type_name -> complyd.v1.VerifyCacResponse
+	17, // 41: complyd.v1.RunScreeningResponse.directors:type_name -> complyd.v1.VerifyDirectorsResponse
+	20, // 42: complyd.v1.RunScreeningResponse.beneficial_owners:type_name -> complyd.v1.ScreenBeneficialOwnersResponse
+	32, // 43: complyd.v1.KybDecision.risk_level:type_name -> google.protobuf.StringValue
+	32, // 44: complyd.v1.KybDecision.notes:type_name -> google.protobuf.StringValue
+	31, // 45: complyd.v1.KybDecision.updated_at:type_name -> google.protobuf.Timestamp
+	36, // 46: complyd.v1.KybDecision.override:type_name -> complyd.v1.EvidenceOverride
+	8,  // 47: complyd.v1.KybService.CreateKybApplication:input_type -> complyd.v1.CreateKybApplicationRequest
+	9,  // 48: complyd.v1.KybService.ListKybApplications:input_type -> complyd.v1.ListKybApplicationsRequest
+	11, // 49: complyd.v1.KybService.GetKybApplication:input_type -> complyd.v1.GetKybApplicationRequest
+	12, // 50: complyd.v1.KybService.UpdateKybApplication:input_type -> complyd.v1.UpdateKybApplicationRequest
+	13, // 51: complyd.v1.KybService.VerifyCac:input_type -> complyd.v1.VerifyCacRequest
+	15, // 52: complyd.v1.KybService.VerifyDirectors:input_type -> complyd.v1.VerifyDirectorsRequest
+	18, // 53: complyd.v1.KybService.ScreenBeneficialOwners:input_type -> complyd.v1.ScreenBeneficialOwnersRequest
+	21, // 54: complyd.v1.KybService.RunScreening:input_type -> complyd.v1.RunScreeningRequest
+	23, // 55: complyd.v1.KybService.ApproveKybApplication:input_type -> complyd.v1.ApproveKybApplicationRequest
+	24, // 56: complyd.v1.KybService.RejectKybApplication:input_type -> complyd.v1.RejectKybApplicationRequest
+	26, // 57: complyd.v1.KybService.ListKybDocuments:input_type -> complyd.v1.ListKybDocumentsRequest
+	27, // 58: complyd.v1.KybService.GetKybDocumentDownload:input_type -> complyd.v1.GetKybDocumentDownloadRequest
+	28, // 59: complyd.v1.KybService.DeleteKybDocument:input_type -> complyd.v1.DeleteKybDocumentRequest
+	29, // 60: complyd.v1.KybService.UploadKybDocument:input_type -> complyd.v1.UploadKybDocumentRequest
+	7,  // 61: complyd.v1.KybService.CreateKybApplication:output_type -> complyd.v1.KybApplication
+	10, // 62: complyd.v1.KybService.ListKybApplications:output_type -> complyd.v1.ListKybApplicationsResponse
+	7,  // 63: complyd.v1.KybService.GetKybApplication:output_type -> complyd.v1.KybApplication
+	7,  // 64: complyd.v1.KybService.UpdateKybApplication:output_type -> complyd.v1.KybApplication
+	14, // 65: complyd.v1.KybService.VerifyCac:output_type -> complyd.v1.VerifyCacResponse
+	17, // 66: complyd.v1.KybService.VerifyDirectors:output_type -> complyd.v1.VerifyDirectorsResponse
+	20, // 67: complyd.v1.KybService.ScreenBeneficialOwners:output_type -> complyd.v1.ScreenBeneficialOwnersResponse
+	22, // 68: complyd.v1.KybService.RunScreening:output_type -> complyd.v1.RunScreeningResponse
+	25, // 69: complyd.v1.KybService.ApproveKybApplication:output_type -> complyd.v1.KybDecision
+	25, // 70: complyd.v1.KybService.RejectKybApplication:output_type -> complyd.v1.KybDecision
+	37, // 71: complyd.v1.KybService.ListKybDocuments:output_type -> complyd.v1.ListDocumentsResponse
+	38, // 72: complyd.v1.KybService.GetKybDocumentDownload:output_type -> complyd.v1.DocumentDownload
+	39, // 73: complyd.v1.KybService.DeleteKybDocument:output_type -> complyd.v1.DeleteDocumentResponse
+	33, // 74: complyd.v1.KybService.UploadKybDocument:output_type -> complyd.v1.KycDocument
+	61, // [61:75] is the sub-list for method output_type
+	47, // [47:61] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_kyb_proto_init() }
@@ -2968,6 +3040,7 @@ func file_complyd_v1_kyb_proto_init() {
 	if File_complyd_v1_kyb_proto != nil {
 		return
 	}
+	file_complyd_v1_evidence_proto_init()
 	file_complyd_v1_kyc_proto_init()
 	file_complyd_v1_kyb_proto_msgTypes[0].OneofWrappers = []any{}
 	file_complyd_v1_kyb_proto_msgTypes[1].OneofWrappers = []any{}

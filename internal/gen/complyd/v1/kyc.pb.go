@@ -75,8 +75,19 @@ type KycApplication struct {
 	NinVerified bool `protobuf:"varint,22,opt,name=nin_verified,json=ninVerified,proto3" json:"nin_verified,omitempty"`
 	// liveness_passed is true once a liveness check passed.
 	LivenessPassed bool `protobuf:"varint,23,opt,name=liveness_passed,json=livenessPassed,proto3" json:"liveness_passed,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// customer_id of the customer profile the approval made or linked (docs/customers.md), or null
+	// before the first approval.
+	CustomerId *wrapperspb.StringValue `protobuf:"bytes,24,opt,name=customer_id,json=customerId,proto3" json:"customer_id,omitempty"`
+	// open_checks: the checks its tier needs that failed or are missing (detail only).
+	OpenChecks []*EvidenceCheck `protobuf:"bytes,25,rep,name=open_checks,json=openChecks,proto3" json:"open_checks,omitempty"`
+	// open_cases: its cases not resolved or closed, such as KYC_REVIEW (detail only).
+	OpenCases []*EvidenceCase `protobuf:"bytes,26,rep,name=open_cases,json=openCases,proto3" json:"open_cases,omitempty"`
+	// overrides: the approvals given over open checks or cases, oldest first (detail only).
+	Overrides []*EvidenceOverride `protobuf:"bytes,27,rep,name=overrides,proto3" json:"overrides,omitempty"`
+	// evidence_required: the tenant refuses an approval while anything is open (detail only).
+	EvidenceRequired bool `protobuf:"varint,28,opt,name=evidence_required,json=evidenceRequired,proto3" json:"evidence_required,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *KycApplication) Reset() {
@@ -266,6 +277,41 @@ func (x *KycApplication) GetNinVerified() bool {
 func (x *KycApplication) GetLivenessPassed() bool {
 	if x != nil {
 		return x.LivenessPassed
+	}
+	return false
+}
+
+func (x *KycApplication) GetCustomerId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.CustomerId
+	}
+	return nil
+}
+
+func (x *KycApplication) GetOpenChecks() []*EvidenceCheck {
+	if x != nil {
+		return x.OpenChecks
+	}
+	return nil
+}
+
+func (x *KycApplication) GetOpenCases() []*EvidenceCase {
+	if x != nil {
+		return x.OpenCases
+	}
+	return nil
+}
+
+func (x *KycApplication) GetOverrides() []*EvidenceOverride {
+	if x != nil {
+		return x.Overrides
+	}
+	return nil
+}
+
+func (x *KycApplication) GetEvidenceRequired() bool {
+	if x != nil {
+		return x.EvidenceRequired
 	}
 	return false
 }
@@ -1141,7 +1187,9 @@ type KycDecision struct {
 	// updated_at of the application.
 	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	// tier of the application.
-	Tier          string `protobuf:"bytes,6,opt,name=tier,proto3" json:"tier,omitempty"`
+	Tier string `protobuf:"bytes,6,opt,name=tier,proto3" json:"tier,omitempty"`
+	// override recorded by an approval over open checks or cases, or absent.
+	Override      *EvidenceOverride `protobuf:"bytes,7,opt,name=override,proto3" json:"override,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1216,6 +1264,13 @@ func (x *KycDecision) GetTier() string {
 		return x.Tier
 	}
 	return ""
+}
+
+func (x *KycDecision) GetOverride() *EvidenceOverride {
+	if x != nil {
+		return x.Override
+	}
+	return nil
 }
 
 // UpgradeTierRequest provides the BVN that a TIER_2 upgrade needs.
@@ -2674,7 +2729,8 @@ var File_complyd_v1_kyc_proto protoreflect.FileDescriptor
 const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\n" +
 	"\x14complyd/v1/kyc.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xa8\b\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x19complyd/v1/evidence.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xc5\n" +
+	"\n" +
 	"\x0eKycApplication\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1b\n" +
 	"\ttenant_id\x18\x02 \x01(\tR\btenantId\x12\x1f\n" +
@@ -2705,7 +2761,15 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\tdocuments\x18\x14 \x03(\v2\x17.complyd.v1.KycDocumentR\tdocuments\x12!\n" +
 	"\fbvn_verified\x18\x15 \x01(\bR\vbvnVerified\x12!\n" +
 	"\fnin_verified\x18\x16 \x01(\bR\vninVerified\x12'\n" +
-	"\x0fliveness_passed\x18\x17 \x01(\bR\x0elivenessPassed\"\xc9\x03\n" +
+	"\x0fliveness_passed\x18\x17 \x01(\bR\x0elivenessPassed\x12=\n" +
+	"\vcustomer_id\x18\x18 \x01(\v2\x1c.google.protobuf.StringValueR\n" +
+	"customerId\x12:\n" +
+	"\vopen_checks\x18\x19 \x03(\v2\x19.complyd.v1.EvidenceCheckR\n" +
+	"openChecks\x127\n" +
+	"\n" +
+	"open_cases\x18\x1a \x03(\v2\x18.complyd.v1.EvidenceCaseR\topenCases\x12:\n" +
+	"\toverrides\x18\x1b \x03(\v2\x1c.complyd.v1.EvidenceOverrideR\toverrides\x12+\n" +
+	"\x11evidence_required\x18\x1c \x01(\bR\x10evidenceRequired\"\xc9\x03\n" +
 	"\x15KycVerificationResult\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12%\n" +
 	"\x0eapplication_id\x18\x02 \x01(\tR\rapplicationId\x12#\n" +
@@ -2811,7 +2875,7 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\xbaH\ar\x05\x10\x01\x18\xd0\x0fR\x06reason\x12<\n" +
 	"\n" +
 	"risk_level\x18\x03 \x01(\tB\x18\xbaH\x15r\x13R\x03LOWR\x06MEDIUMR\x04HIGHH\x00R\triskLevel\x88\x01\x01B\r\n" +
-	"\v_risk_level\"\xf5\x01\n" +
+	"\v_risk_level\"\xaf\x02\n" +
 	"\vKycDecision\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
 	"\x06status\x18\x02 \x01(\tR\x06status\x12;\n" +
@@ -2820,7 +2884,8 @@ const file_complyd_v1_kyc_proto_rawDesc = "" +
 	"\x05notes\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\x05notes\x129\n" +
 	"\n" +
 	"updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x12\n" +
-	"\x04tier\x18\x06 \x01(\tR\x04tier\"U\n" +
+	"\x04tier\x18\x06 \x01(\tR\x04tier\x128\n" +
+	"\boverride\x18\a \x01(\v2\x1c.complyd.v1.EvidenceOverrideR\boverride\"U\n" +
 	"\x12UpgradeTierRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@R\x02id\x12$\n" +
 	"\x03bvn\x18\x02 \x01(\tB\x12\xbaH\x0fr\r2\v^[0-9]{11}$R\x03bvn\"\xd4\x01\n" +
@@ -3015,9 +3080,12 @@ var file_complyd_v1_kyc_proto_goTypes = []any{
 	(*ReviewDocumentResponse)(nil),     // 29: complyd.v1.ReviewDocumentResponse
 	(*wrapperspb.StringValue)(nil),     // 30: google.protobuf.StringValue
 	(*timestamppb.Timestamp)(nil),      // 31: google.protobuf.Timestamp
-	(*structpb.Struct)(nil),            // 32: google.protobuf.Struct
-	(*wrapperspb.BoolValue)(nil),       // 33: google.protobuf.BoolValue
-	(*wrapperspb.DoubleValue)(nil),     // 34: google.protobuf.DoubleValue
+	(*EvidenceCheck)(nil),              // 32: complyd.v1.EvidenceCheck
+	(*EvidenceCase)(nil),               // 33: complyd.v1.EvidenceCase
+	(*EvidenceOverride)(nil),           // 34: complyd.v1.EvidenceOverride
+	(*structpb.Struct)(nil),            // 35: google.protobuf.Struct
+	(*wrapperspb.BoolValue)(nil),       // 36: google.protobuf.BoolValue
+	(*wrapperspb.DoubleValue)(nil),     // 37: google.protobuf.DoubleValue
 }
 var file_complyd_v1_kyc_proto_depIdxs = []int32{
 	30, // 0: complyd.v1.KycApplication.bvn:type_name -> google.protobuf.StringValue
@@ -3033,69 +3101,74 @@ var file_complyd_v1_kyc_proto_depIdxs = []int32{
 	31, // 10: complyd.v1.KycApplication.updated_at:type_name -> google.protobuf.Timestamp
 	1,  // 11: complyd.v1.KycApplication.verification_results:type_name -> complyd.v1.KycVerificationResult
 	2,  // 12: complyd.v1.KycApplication.documents:type_name -> complyd.v1.KycDocument
-	32, // 13: complyd.v1.KycVerificationResult.raw_response:type_name -> google.protobuf.Struct
-	30, // 14: complyd.v1.KycVerificationResult.error_message:type_name -> google.protobuf.StringValue
-	31, // 15: complyd.v1.KycVerificationResult.verified_at:type_name -> google.protobuf.Timestamp
-	31, // 16: complyd.v1.KycDocument.uploaded_at:type_name -> google.protobuf.Timestamp
-	30, // 17: complyd.v1.KycDocument.uploaded_by:type_name -> google.protobuf.StringValue
-	30, // 18: complyd.v1.KycDocument.first_reviewed_by:type_name -> google.protobuf.StringValue
-	31, // 19: complyd.v1.KycDocument.first_reviewed_at:type_name -> google.protobuf.Timestamp
-	30, // 20: complyd.v1.KycDocument.reviewed_by:type_name -> google.protobuf.StringValue
-	31, // 21: complyd.v1.KycDocument.reviewed_at:type_name -> google.protobuf.Timestamp
-	30, // 22: complyd.v1.KycDocument.rejection_reason:type_name -> google.protobuf.StringValue
-	0,  // 23: complyd.v1.ListApplicationsResponse.items:type_name -> complyd.v1.KycApplication
-	30, // 24: complyd.v1.KycDecision.risk_level:type_name -> google.protobuf.StringValue
-	30, // 25: complyd.v1.KycDecision.notes:type_name -> google.protobuf.StringValue
-	31, // 26: complyd.v1.KycDecision.updated_at:type_name -> google.protobuf.Timestamp
-	33, // 27: complyd.v1.LivenessCheckResponse.face_match:type_name -> google.protobuf.BoolValue
-	34, // 28: complyd.v1.LivenessCheckResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
-	30, // 29: complyd.v1.LivenessCheckResponse.reason_code:type_name -> google.protobuf.StringValue
-	30, // 30: complyd.v1.BiometricVerifyResponse.reason_code:type_name -> google.protobuf.StringValue
-	33, // 31: complyd.v1.BiometricVerifyResponse.face_match:type_name -> google.protobuf.BoolValue
-	34, // 32: complyd.v1.BiometricVerifyResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
-	30, // 33: complyd.v1.FaceMatchResponse.reason_code:type_name -> google.protobuf.StringValue
-	2,  // 34: complyd.v1.ListDocumentsResponse.items:type_name -> complyd.v1.KycDocument
-	31, // 35: complyd.v1.DocumentDownload.expires_at:type_name -> google.protobuf.Timestamp
-	2,  // 36: complyd.v1.ReviewDocumentResponse.document:type_name -> complyd.v1.KycDocument
-	3,  // 37: complyd.v1.KycService.CreateApplication:input_type -> complyd.v1.CreateApplicationRequest
-	4,  // 38: complyd.v1.KycService.ListApplications:input_type -> complyd.v1.ListApplicationsRequest
-	6,  // 39: complyd.v1.KycService.GetApplication:input_type -> complyd.v1.GetApplicationRequest
-	7,  // 40: complyd.v1.KycService.UpdateApplication:input_type -> complyd.v1.UpdateApplicationRequest
-	8,  // 41: complyd.v1.KycService.ApproveApplication:input_type -> complyd.v1.ApproveApplicationRequest
-	9,  // 42: complyd.v1.KycService.RejectApplication:input_type -> complyd.v1.RejectApplicationRequest
-	11, // 43: complyd.v1.KycService.UpgradeTier:input_type -> complyd.v1.UpgradeTierRequest
-	12, // 44: complyd.v1.KycService.VerifyBvn:input_type -> complyd.v1.VerifyBvnRequest
-	13, // 45: complyd.v1.KycService.VerifyNin:input_type -> complyd.v1.VerifyNinRequest
-	15, // 46: complyd.v1.KycService.LivenessCheck:input_type -> complyd.v1.LivenessCheckRequest
-	16, // 47: complyd.v1.KycService.BiometricVerify:input_type -> complyd.v1.BiometricVerifyRequest
-	19, // 48: complyd.v1.KycService.FaceMatch:input_type -> complyd.v1.FaceMatchRequest
-	21, // 49: complyd.v1.KycService.ListDocuments:input_type -> complyd.v1.ListDocumentsRequest
-	23, // 50: complyd.v1.KycService.GetDocumentDownload:input_type -> complyd.v1.GetDocumentDownloadRequest
-	25, // 51: complyd.v1.KycService.DeleteDocument:input_type -> complyd.v1.DeleteDocumentRequest
-	28, // 52: complyd.v1.KycService.ReviewDocument:input_type -> complyd.v1.ReviewDocumentRequest
-	27, // 53: complyd.v1.KycService.UploadDocument:input_type -> complyd.v1.UploadDocumentRequest
-	0,  // 54: complyd.v1.KycService.CreateApplication:output_type -> complyd.v1.KycApplication
-	5,  // 55: complyd.v1.KycService.ListApplications:output_type -> complyd.v1.ListApplicationsResponse
-	0,  // 56: complyd.v1.KycService.GetApplication:output_type -> complyd.v1.KycApplication
-	0,  // 57: complyd.v1.KycService.UpdateApplication:output_type -> complyd.v1.KycApplication
-	10, // 58: complyd.v1.KycService.ApproveApplication:output_type -> complyd.v1.KycDecision
-	10, // 59: complyd.v1.KycService.RejectApplication:output_type -> complyd.v1.KycDecision
-	0,  // 60: complyd.v1.KycService.UpgradeTier:output_type -> complyd.v1.KycApplication
-	14, // 61: complyd.v1.KycService.VerifyBvn:output_type -> complyd.v1.VerifyIdentityResponse
-	14, // 62: complyd.v1.KycService.VerifyNin:output_type -> complyd.v1.VerifyIdentityResponse
-	17, // 63: complyd.v1.KycService.LivenessCheck:output_type -> complyd.v1.LivenessCheckResponse
-	18, // 64: complyd.v1.KycService.BiometricVerify:output_type -> complyd.v1.BiometricVerifyResponse
-	20, // 65: complyd.v1.KycService.FaceMatch:output_type -> complyd.v1.FaceMatchResponse
-	22, // 66: complyd.v1.KycService.ListDocuments:output_type -> complyd.v1.ListDocumentsResponse
-	24, // 67: complyd.v1.KycService.GetDocumentDownload:output_type -> complyd.v1.DocumentDownload
-	26, // 68: complyd.v1.KycService.DeleteDocument:output_type -> complyd.v1.DeleteDocumentResponse
-	29, // 69: complyd.v1.KycService.ReviewDocument:output_type -> complyd.v1.ReviewDocumentResponse
-	2,  // 70: complyd.v1.KycService.UploadDocument:output_type -> complyd.v1.KycDocument
-	54, // [54:71] is the sub-list for method output_type
-	37, // [37:54] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	30, // 13: complyd.v1.KycApplication.customer_id:type_name -> google.protobuf.StringValue
+	32, // 14: complyd.v1.KycApplication.open_checks:type_name -> complyd.v1.EvidenceCheck
+	33, // 15: complyd.v1.KycApplication.open_cases:type_name -> complyd.v1.EvidenceCase
+	34, // 16: complyd.v1.KycApplication.overrides:type_name -> complyd.v1.EvidenceOverride
+	35, // 17: complyd.v1.KycVerificationResult.raw_response:type_name -> google.protobuf.Struct
+	30, // 18: complyd.v1.KycVerificationResult.error_message:type_name -> google.protobuf.StringValue
+	31, // 19: complyd.v1.KycVerificationResult.verified_at:type_name -> google.protobuf.Timestamp
+	31, // 20: complyd.v1.KycDocument.uploaded_at:type_name -> google.protobuf.Timestamp
+	30, // 21: complyd.v1.KycDocument.uploaded_by:type_name -> google.protobuf.StringValue
+	30, // 22: complyd.v1.KycDocument.first_reviewed_by:type_name -> google.protobuf.StringValue
+	31, // 23: complyd.v1.KycDocument.first_reviewed_at:type_name -> google.protobuf.Timestamp
+	30, // 24: complyd.v1.KycDocument.reviewed_by:type_name -> google.protobuf.StringValue
+	31, // 25: complyd.v1.KycDocument.reviewed_at:type_name -> google.protobuf.Timestamp
+	30, // 26: complyd.v1.KycDocument.rejection_reason:type_name -> google.protobuf.StringValue
+	0,  // 27: complyd.v1.ListApplicationsResponse.items:type_name -> complyd.v1.KycApplication
+	30, // 28: complyd.v1.KycDecision.risk_level:type_name -> google.protobuf.StringValue
+	30, // 29: complyd.v1.KycDecision.notes:type_name -> google.protobuf.StringValue
+	31, // 30: complyd.v1.KycDecision.updated_at:type_name -> google.protobuf.Timestamp
+	34, // 31: complyd.v1.KycDecision.override:type_name -> complyd.v1.EvidenceOverride
+	36, // 32: complyd.v1.LivenessCheckResponse.face_match:type_name -> google.protobuf.BoolValue
+	37, // 33: complyd.v1.LivenessCheckResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
+	30, // 34: complyd.v1.LivenessCheckResponse.reason_code:type_name -> google.protobuf.StringValue
+	30, // 35: complyd.v1.BiometricVerifyResponse.reason_code:type_name -> google.protobuf.StringValue
+	36, // 36: complyd.v1.BiometricVerifyResponse.face_match:type_name -> google.protobuf.BoolValue
+	37, // 37: complyd.v1.BiometricVerifyResponse.face_match_confidence:type_name -> google.protobuf.DoubleValue
+	30, // 38: complyd.v1.FaceMatchResponse.reason_code:type_name -> google.protobuf.StringValue
+	2,  // 39: complyd.v1.ListDocumentsResponse.items:type_name -> complyd.v1.KycDocument
+	31, // 40: complyd.v1.DocumentDownload.expires_at:type_name -> google.protobuf.Timestamp
+	2,  // 41: complyd.v1.ReviewDocumentResponse.document:type_name -> complyd.v1.KycDocument
+	3,  // 42: complyd.v1.KycService.CreateApplication:input_type -> complyd.v1.CreateApplicationRequest
+	4,  // 43: complyd.v1.KycService.ListApplications:input_type -> complyd.v1.ListApplicationsRequest
+	6,  // 44: complyd.v1.KycService.GetApplication:input_type -> complyd.v1.GetApplicationRequest
+	7,  // 45: complyd.v1.KycService.UpdateApplication:input_type -> complyd.v1.UpdateApplicationRequest
+	8,  // 46: complyd.v1.KycService.ApproveApplication:input_type -> complyd.v1.ApproveApplicationRequest
+	9,  // 47: complyd.v1.KycService.RejectApplication:input_type -> complyd.v1.RejectApplicationRequest
+	11, // 48: complyd.v1.KycService.UpgradeTier:input_type -> complyd.v1.UpgradeTierRequest
+	12, // 49: complyd.v1.KycService.VerifyBvn:input_type -> complyd.v1.VerifyBvnRequest
+	13, // 50: complyd.v1.KycService.VerifyNin:input_type -> complyd.v1.VerifyNinRequest
+	15, // 51: complyd.v1.KycService.LivenessCheck:input_type -> complyd.v1.LivenessCheckRequest
+	16, // 52: complyd.v1.KycService.BiometricVerify:input_type -> complyd.v1.BiometricVerifyRequest
+	19, // 53: complyd.v1.KycService.FaceMatch:input_type -> complyd.v1.FaceMatchRequest
+	21, // 54: complyd.v1.KycService.ListDocuments:input_type -> complyd.v1.ListDocumentsRequest
+	23, // 55: complyd.v1.KycService.GetDocumentDownload:input_type -> complyd.v1.GetDocumentDownloadRequest
+	25, // 56: complyd.v1.KycService.DeleteDocument:input_type -> complyd.v1.DeleteDocumentRequest
+	28, // 57: complyd.v1.KycService.ReviewDocument:input_type -> complyd.v1.ReviewDocumentRequest
+	27, // 58: complyd.v1.KycService.UploadDocument:input_type -> complyd.v1.UploadDocumentRequest
+	0,  // 59: complyd.v1.KycService.CreateApplication:output_type -> complyd.v1.KycApplication
+	5,  // 60: complyd.v1.KycService.ListApplications:output_type -> complyd.v1.ListApplicationsResponse
+	0,  // 61: complyd.v1.KycService.GetApplication:output_type -> complyd.v1.KycApplication
+	0,  // 62: complyd.v1.KycService.UpdateApplication:output_type -> complyd.v1.KycApplication
+	10, // 63: complyd.v1.KycService.ApproveApplication:output_type -> complyd.v1.KycDecision
+	10, // 64: complyd.v1.KycService.RejectApplication:output_type -> complyd.v1.KycDecision
+	0,  // 65: complyd.v1.KycService.UpgradeTier:output_type -> complyd.v1.KycApplication
+	14, // 66: complyd.v1.KycService.VerifyBvn:output_type -> complyd.v1.VerifyIdentityResponse
+	14, // 67: complyd.v1.KycService.VerifyNin:output_type -> complyd.v1.VerifyIdentityResponse
+	17, // 68: complyd.v1.KycService.LivenessCheck:output_type -> complyd.v1.LivenessCheckResponse
+	18, // 69: complyd.v1.KycService.BiometricVerify:output_type -> complyd.v1.BiometricVerifyResponse
+	20, // 70: complyd.v1.KycService.FaceMatch:output_type -> complyd.v1.FaceMatchResponse
+	22, // 71: complyd.v1.KycService.ListDocuments:output_type -> complyd.v1.ListDocumentsResponse
+	24, // 72: complyd.v1.KycService.GetDocumentDownload:output_type -> complyd.v1.DocumentDownload
+	26, // 73: complyd.v1.KycService.DeleteDocument:output_type -> complyd.v1.DeleteDocumentResponse
+	29, // 74: complyd.v1.KycService.ReviewDocument:output_type -> complyd.v1.ReviewDocumentResponse
+	2,  // 75: complyd.v1.KycService.UploadDocument:output_type -> complyd.v1.KycDocument
+	59, // [59:76] is the sub-list for method output_type
+	42, // [42:59] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_kyc_proto_init() }
@@ -3103,6 +3176,7 @@ func file_complyd_v1_kyc_proto_init() {
 	if File_complyd_v1_kyc_proto != nil {
 		return
 	}
+	file_complyd_v1_evidence_proto_init()
 	file_complyd_v1_kyc_proto_msgTypes[3].OneofWrappers = []any{}
 	file_complyd_v1_kyc_proto_msgTypes[4].OneofWrappers = []any{}
 	file_complyd_v1_kyc_proto_msgTypes[7].OneofWrappers = []any{}

@@ -163,8 +163,11 @@ type UpdateKycConfigRequest struct {
 	// document_review_four_eyes: when true, a KYC document is VERIFIED only when a second officer,
 	// neither its uploader nor its first reviewer, confirms the first one's verification.
 	DocumentReviewFourEyes *bool `protobuf:"varint,2,opt,name=document_review_four_eyes,json=documentReviewFourEyes,proto3,oneof" json:"document_review_four_eyes,omitempty"`
-	unknownFields          protoimpl.UnknownFields
-	sizeCache              protoimpl.SizeCache
+	// approval_evidence_required: when true, a KYC or KYB approval is refused (409 with what is
+	// open) while the application has failed or missing checks or open cases.
+	ApprovalEvidenceRequired *bool `protobuf:"varint,3,opt,name=approval_evidence_required,json=approvalEvidenceRequired,proto3,oneof" json:"approval_evidence_required,omitempty"`
+	unknownFields            protoimpl.UnknownFields
+	sizeCache                protoimpl.SizeCache
 }
 
 func (x *UpdateKycConfigRequest) Reset() {
@@ -207,6 +210,13 @@ func (x *UpdateKycConfigRequest) GetKycTrustMode() string {
 func (x *UpdateKycConfigRequest) GetDocumentReviewFourEyes() bool {
 	if x != nil && x.DocumentReviewFourEyes != nil {
 		return *x.DocumentReviewFourEyes
+	}
+	return false
+}
+
+func (x *UpdateKycConfigRequest) GetApprovalEvidenceRequired() bool {
+	if x != nil && x.ApprovalEvidenceRequired != nil {
+		return *x.ApprovalEvidenceRequired
 	}
 	return false
 }
@@ -744,11 +754,13 @@ const file_complyd_v1_tenant_config_proto_rawDesc = "" +
 	"\x0fScreeningPolicy\x126\n" +
 	"\x17sanctions_lists_missing\x18\x01 \x01(\tR\x15sanctionsListsMissing\"j\n" +
 	"\x1cUpdateScreeningPolicyRequest\x12J\n" +
-	"\x17sanctions_lists_missing\x18\x01 \x01(\tB\x12\xbaH\x0fr\rR\x04SKIPR\x05BLOCKR\x15sanctionsListsMissing\"\xc0\x01\n" +
+	"\x17sanctions_lists_missing\x18\x01 \x01(\tB\x12\xbaH\x0fr\rR\x04SKIPR\x05BLOCKR\x15sanctionsListsMissing\"\xa2\x02\n" +
 	"\x16UpdateKycConfigRequest\x12H\n" +
 	"\x0ekyc_trust_mode\x18\x01 \x01(\tB\"\xbaH\x1f\xd8\x01\x01r\x1aR\x06STRICTR\x06HYBRIDR\bEXTERNALR\fkycTrustMode\x12>\n" +
-	"\x19document_review_four_eyes\x18\x02 \x01(\bH\x00R\x16documentReviewFourEyes\x88\x01\x01B\x1c\n" +
-	"\x1a_document_review_four_eyes\"\x13\n" +
+	"\x19document_review_four_eyes\x18\x02 \x01(\bH\x00R\x16documentReviewFourEyes\x88\x01\x01\x12A\n" +
+	"\x1aapproval_evidence_required\x18\x03 \x01(\bH\x01R\x18approvalEvidenceRequired\x88\x01\x01B\x1c\n" +
+	"\x1a_document_review_four_eyesB\x1d\n" +
+	"\x1b_approval_evidence_required\"\x13\n" +
 	"\x11GetFxRatesRequest\"\x7f\n" +
 	"\x06FxRate\x12\x1a\n" +
 	"\bcurrency\x18\x01 \x01(\tR\bcurrency\x12\x1e\n" +

@@ -54,6 +54,9 @@ const (
 	// CustomerServiceCompleteCustomerReviewProcedure is the fully-qualified name of the
 	// CustomerService's CompleteCustomerReview RPC.
 	CustomerServiceCompleteCustomerReviewProcedure = "/complyd.v1.CustomerService/CompleteCustomerReview"
+	// CustomerServiceFindCustomerProcedure is the fully-qualified name of the CustomerService's
+	// FindCustomer RPC.
+	CustomerServiceFindCustomerProcedure = "/complyd.v1.CustomerService/FindCustomer"
 )
 
 // CustomerServiceClient is a client for the complyd.v1.CustomerService service.
@@ -73,6 +76,9 @@ type CustomerServiceClient interface {
 	// CompleteCustomerReview records a periodic review: the rating is recomputed and the next
 	// review date set from it.
 	CompleteCustomerReview(context.Context, *connect.Request[v1.CompleteCustomerReviewRequest]) (*connect.Response[v1.CustomerRisk], error)
+	// FindCustomer names the customer a case, a transaction or an application is about (404 when
+	// none is known), so the dashboard links them to the customer and its network.
+	FindCustomer(context.Context, *connect.Request[v1.FindCustomerRequest]) (*connect.Response[v1.FoundCustomer], error)
 }
 
 // NewCustomerServiceClient constructs a client for the complyd.v1.CustomerService service. By
@@ -128,6 +134,12 @@ func NewCustomerServiceClient(httpClient connect.HTTPClient, baseURL string, opt
 			connect.WithSchema(customerServiceMethods.ByName("CompleteCustomerReview")),
 			connect.WithClientOptions(opts...),
 		),
+		findCustomer: connect.NewClient[v1.FindCustomerRequest, v1.FoundCustomer](
+			httpClient,
+			baseURL+CustomerServiceFindCustomerProcedure,
+			connect.WithSchema(customerServiceMethods.ByName("FindCustomer")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -140,6 +152,7 @@ type customerServiceClient struct {
 	recomputeCustomerRisk   *connect.Client[v1.RecomputeCustomerRiskRequest, v1.CustomerRisk]
 	listDueReviews          *connect.Client[v1.ListDueReviewsRequest, v1.SearchCustomersResponse]
 	completeCustomerReview  *connect.Client[v1.CompleteCustomerReviewRequest, v1.CustomerRisk]
+	findCustomer            *connect.Client[v1.FindCustomerRequest, v1.FoundCustomer]
 }
 
 // SearchCustomers calls complyd.v1.CustomerService.SearchCustomers.
@@ -177,6 +190,11 @@ func (c *customerServiceClient) CompleteCustomerReview(ctx context.Context, req 
 	return c.completeCustomerReview.CallUnary(ctx, req)
 }
 
+// FindCustomer calls complyd.v1.CustomerService.FindCustomer.
+func (c *customerServiceClient) FindCustomer(ctx context.Context, req *connect.Request[v1.FindCustomerRequest]) (*connect.Response[v1.FoundCustomer], error) {
+	return c.findCustomer.CallUnary(ctx, req)
+}
+
 // CustomerServiceHandler is an implementation of the complyd.v1.CustomerService service.
 type CustomerServiceHandler interface {
 	// SearchCustomers pages profiles with their rating, by name, BVN or RC number and rating.
@@ -194,6 +212,9 @@ type CustomerServiceHandler interface {
 	// CompleteCustomerReview records a periodic review: the rating is recomputed and the next
 	// review date set from it.
 	CompleteCustomerReview(context.Context, *connect.Request[v1.CompleteCustomerReviewRequest]) (*connect.Response[v1.CustomerRisk], error)
+	// FindCustomer names the customer a case, a transaction or an application is about (404 when
+	// none is known), so the dashboard links them to the customer and its network.
+	FindCustomer(context.Context, *connect.Request[v1.FindCustomerRequest]) (*connect.Response[v1.FoundCustomer], error)
 }
 
 // NewCustomerServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -245,6 +266,12 @@ func NewCustomerServiceHandler(svc CustomerServiceHandler, opts ...connect.Handl
 		connect.WithSchema(customerServiceMethods.ByName("CompleteCustomerReview")),
 		connect.WithHandlerOptions(opts...),
 	)
+	customerServiceFindCustomerHandler := connect.NewUnaryHandler(
+		CustomerServiceFindCustomerProcedure,
+		svc.FindCustomer,
+		connect.WithSchema(customerServiceMethods.ByName("FindCustomer")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.CustomerService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case CustomerServiceSearchCustomersProcedure:
@@ -261,6 +288,8 @@ func NewCustomerServiceHandler(svc CustomerServiceHandler, opts ...connect.Handl
 			customerServiceListDueReviewsHandler.ServeHTTP(w, r)
 		case CustomerServiceCompleteCustomerReviewProcedure:
 			customerServiceCompleteCustomerReviewHandler.ServeHTTP(w, r)
+		case CustomerServiceFindCustomerProcedure:
+			customerServiceFindCustomerHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -296,4 +325,8 @@ func (UnimplementedCustomerServiceHandler) ListDueReviews(context.Context, *conn
 
 func (UnimplementedCustomerServiceHandler) CompleteCustomerReview(context.Context, *connect.Request[v1.CompleteCustomerReviewRequest]) (*connect.Response[v1.CustomerRisk], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.CustomerService.CompleteCustomerReview is not implemented"))
+}
+
+func (UnimplementedCustomerServiceHandler) FindCustomer(context.Context, *connect.Request[v1.FindCustomerRequest]) (*connect.Response[v1.FoundCustomer], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.CustomerService.FindCustomer is not implemented"))
 }

@@ -16,7 +16,77 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/customer.proto.
  */
 export const file_complyd_v1_customer: GenFile = /*@__PURE__*/
-  fileDesc("Chljb21wbHlkL3YxL2N1c3RvbWVyLnByb3RvEgpjb21wbHlkLnYxIjoKClJpc2tGYWN0b3ISDAoEbmFtZRgBIAEoCRIOCgZwb2ludHMYAiABKAUSDgoGZGV0YWlsGAMgASgJIoYCCgxDdXN0b21lclJpc2sSEwoLY3VzdG9tZXJfaWQYASABKAkSDgoGcmF0aW5nGAIgASgJEg0KBXNjb3JlGAMgASgFEicKB2ZhY3RvcnMYBCADKAsyFi5jb21wbHlkLnYxLlJpc2tGYWN0b3ISLwoLY29tcHV0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjIKDm5leHRfcmV2aWV3X2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI0ChBsYXN0X3Jldmlld2VkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK/AQoQUmlza0hpc3RvcnlFbnRyeRIKCgJpZBgBIAEoCRIOCgZyYXRpbmcYAiABKAkSFwoPcHJldmlvdXNfcmF0aW5nGAMgASgJEg0KBXNjb3JlGAQgASgFEicKB2ZhY3RvcnMYBSADKAsyFi5jb21wbHlkLnYxLlJpc2tGYWN0b3ISDgoGcmVhc29uGAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpEBChNDdXN0b21lckFwcGxpY2F0aW9uEgoKAmlkGAEgASgJEgwKBGtpbmQYAiABKAkSDgoGc3RhdHVzGAMgASgJEgwKBHRpZXIYBCABKAkSEgoKcmlza19sZXZlbBgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKjAQoPQ3VzdG9tZXJBY2NvdW50Eg8KB2FjY291bnQYASABKAkSFAoMdHJhbnNhY3Rpb25zGAIgASgFEg4KBmFsZXJ0cxgDIAEoBRIsCghmaXJzdF9hdBgEIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKwoHbGFzdF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikAEKDEN1c3RvbWVyQ2FzZRIKCgJpZBgBIAEoCRITCgtjYXNlX251bWJlchgCIAEoCRINCgV0aXRsZRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSEAoIcHJpb3JpdHkYBSABKAkSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAilAEKD1NhbmN0aW9uc1JldmlldxIKCgJpZBgBIAEoCRITCgtzdWJqZWN0X2tleRgCIAEoCRIQCghlbnRyeV9pZBgDIAEoCRIOCgZyZWFzb24YBCABKAkSDgoGYWN0aXZlGAUgASgIEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpkBCg5DdXN0b21lclJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIPCgdhY2NvdW50GAQgASgJEg8KB2Nhc2VfaWQYBSABKAkSCwoDZGF5GAYgASgJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIq0DChBDdXN0b21lck92ZXJ2aWV3Ei0KCGN1c3RvbWVyGAEgASgLMhsuY29tcGx5ZC52MS5DdXN0b21lclByb2ZpbGUSJgoEcmlzaxgCIAEoCzIYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrEjUKDGFwcGxpY2F0aW9ucxgDIAMoCzIfLmNvbXBseWQudjEuQ3VzdG9tZXJBcHBsaWNhdGlvbhItCghhY2NvdW50cxgEIAMoCzIbLmNvbXBseWQudjEuQ3VzdG9tZXJBY2NvdW50EicKBWNhc2VzGAUgAygLMhguY29tcGx5ZC52MS5DdXN0b21lckNhc2USNgoRc2FuY3Rpb25zX3Jldmlld3MYBiADKAsyGy5jb21wbHlkLnYxLlNhbmN0aW9uc1JldmlldxIaChJhY2NvdW50c190cnVuY2F0ZWQYByABKAgSFwoPY2FzZXNfdHJ1bmNhdGVkGAggASgIEisKB3JlcG9ydHMYCSADKAsyGi5jb21wbHlkLnYxLkN1c3RvbWVyUmVwb3J0EhkKEXJlcG9ydHNfdHJ1bmNhdGVkGAogASgIIr0BChBDdXN0b21lckxpc3RJdGVtEgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDAoEbmFtZRgDIAEoCRIOCgZyYXRpbmcYBCABKAkSDQoFc2NvcmUYBSABKAUSMgoObmV4dF9yZXZpZXdfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr0BChZTZWFyY2hDdXN0b21lcnNSZXF1ZXN0EhcKAXEYASABKAlCB7pIBHICGGRIAIgBARItCgZyYXRpbmcYAiABKAlCGLpIFXITUgNMT1dSBk1FRElVTVIESElHSEgBiAEBEhoKBHBhZ2UYAyABKAVCB7pIBBoCKAFIAogBARIbCgVsaW1pdBgEIAEoBUIHukgEGgIoAUgDiAEBQgQKAl9xQgkKB19yYXRpbmdCBwoFX3BhZ2VCCAoGX2xpbWl0IocBChdTZWFyY2hDdXN0b21lcnNSZXNwb25zZRIrCgVpdGVtcxgBIAMoCzIcLmNvbXBseWQudjEuQ3VzdG9tZXJMaXN0SXRlbRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIjMKGkdldEN1c3RvbWVyT3ZlcnZpZXdSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEAiLwoWR2V0Q3VzdG9tZXJSaXNrUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAIjcKHkxpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAIk4KH0xpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVzcG9uc2USKwoFaXRlbXMYASADKAsyHC5jb21wbHlkLnYxLlJpc2tIaXN0b3J5RW50cnkiNQocUmVjb21wdXRlQ3VzdG9tZXJSaXNrUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAImMKFUxpc3REdWVSZXZpZXdzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQiUAodQ29tcGxldGVDdXN0b21lclJldmlld1JlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQBIYCgRub3RlGAIgASgJQgq6SAdyBRABGNAPMsoHCg9DdXN0b21lclNlcnZpY2USfAoPU2VhcmNoQ3VzdG9tZXJzEiIuY29tcGx5ZC52MS5TZWFyY2hDdXN0b21lcnNSZXF1ZXN0GiMuY29tcGx5ZC52MS5TZWFyY2hDdXN0b21lcnNSZXNwb25zZSIggtPkkwIaEhgvYXBpL3YxL2N1c3RvbWVycy9zZWFyY2gShAEKE0dldEN1c3RvbWVyT3ZlcnZpZXcSJi5jb21wbHlkLnYxLkdldEN1c3RvbWVyT3ZlcnZpZXdSZXF1ZXN0GhwuY29tcGx5ZC52MS5DdXN0b21lck92ZXJ2aWV3IieC0+STAiESHy9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vb3ZlcnZpZXcSdAoPR2V0Q3VzdG9tZXJSaXNrEiIuY29tcGx5ZC52MS5HZXRDdXN0b21lclJpc2tSZXF1ZXN0GhguY29tcGx5ZC52MS5DdXN0b21lclJpc2siI4LT5JMCHRIbL2FwaS92MS9jdXN0b21lcnMve2lkfS9yaXNrEp8BChdMaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeRIqLmNvbXBseWQudjEuTGlzdEN1c3RvbWVyUmlza0hpc3RvcnlSZXF1ZXN0GisuY29tcGx5ZC52MS5MaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeVJlc3BvbnNlIiuC0+STAiUSIy9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmlzay1oaXN0b3J5Eo0BChVSZWNvbXB1dGVDdXN0b21lclJpc2sSKC5jb21wbHlkLnYxLlJlY29tcHV0ZUN1c3RvbWVyUmlza1JlcXVlc3QaGC5jb21wbHlkLnYxLkN1c3RvbWVyUmlzayIwgtPkkwIqOgEqIiUvYXBpL3YxL2N1c3RvbWVycy97aWR9L3Jpc2svcmVjb21wdXRlEn8KDkxpc3REdWVSZXZpZXdzEiEuY29tcGx5ZC52MS5MaXN0RHVlUmV2aWV3c1JlcXVlc3QaIy5jb21wbHlkLnYxLlNlYXJjaEN1c3RvbWVyc1Jlc3BvbnNlIiWC0+STAh8SHS9hcGkvdjEvY3VzdG9tZXJzL3Jldmlld3MvZHVlEogBChZDb21wbGV0ZUN1c3RvbWVyUmV2aWV3EikuY29tcGx5ZC52MS5Db21wbGV0ZUN1c3RvbWVyUmV2aWV3UmVxdWVzdBoYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrIimC0+STAiM6ASoiHi9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmV2aWV3c0I+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_complyd_v1_lookup, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Chljb21wbHlkL3YxL2N1c3RvbWVyLnByb3RvEgpjb21wbHlkLnYxInEKE0ZpbmRDdXN0b21lclJlcXVlc3QSGAoHY2FzZV9pZBgBIAEoCUIHukgEcgIYQBIfCg50cmFuc2FjdGlvbl9pZBgCIAEoCUIHukgEcgIYQBIfCg5hcHBsaWNhdGlvbl9pZBgDIAEoCUIHukgEcgIYQCJHCg1Gb3VuZEN1c3RvbWVyEgoKAmlkGAEgASgJEhQKDGRpc3BsYXlfbmFtZRgCIAEoCRIUCgxwcm9maWxlX3R5cGUYAyABKAkiOgoKUmlza0ZhY3RvchIMCgRuYW1lGAEgASgJEg4KBnBvaW50cxgCIAEoBRIOCgZkZXRhaWwYAyABKAkihgIKDEN1c3RvbWVyUmlzaxITCgtjdXN0b21lcl9pZBgBIAEoCRIOCgZyYXRpbmcYAiABKAkSDQoFc2NvcmUYAyABKAUSJwoHZmFjdG9ycxgEIAMoCzIWLmNvbXBseWQudjEuUmlza0ZhY3RvchIvCgtjb21wdXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASMgoObmV4dF9yZXZpZXdfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjQKEGxhc3RfcmV2aWV3ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIr8BChBSaXNrSGlzdG9yeUVudHJ5EgoKAmlkGAEgASgJEg4KBnJhdGluZxgCIAEoCRIXCg9wcmV2aW91c19yYXRpbmcYAyABKAkSDQoFc2NvcmUYBCABKAUSJwoHZmFjdG9ycxgFIAMoCzIWLmNvbXBseWQudjEuUmlza0ZhY3RvchIOCgZyZWFzb24YBiABKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAikQEKE0N1c3RvbWVyQXBwbGljYXRpb24SCgoCaWQYASABKAkSDAoEa2luZBgCIAEoCRIOCgZzdGF0dXMYAyABKAkSDAoEdGllchgEIAEoCRISCgpyaXNrX2xldmVsGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIqMBCg9DdXN0b21lckFjY291bnQSDwoHYWNjb3VudBgBIAEoCRIUCgx0cmFuc2FjdGlvbnMYAiABKAUSDgoGYWxlcnRzGAMgASgFEiwKCGZpcnN0X2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIrCgdsYXN0X2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKQAQoMQ3VzdG9tZXJDYXNlEgoKAmlkGAEgASgJEhMKC2Nhc2VfbnVtYmVyGAIgASgJEg0KBXRpdGxlGAMgASgJEg4KBnN0YXR1cxgEIAEoCRIQCghwcmlvcml0eRgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKUAQoPU2FuY3Rpb25zUmV2aWV3EgoKAmlkGAEgASgJEhMKC3N1YmplY3Rfa2V5GAIgASgJEhAKCGVudHJ5X2lkGAMgASgJEg4KBnJlYXNvbhgEIAEoCRIOCgZhY3RpdmUYBSABKAgSLgoKY3JlYXRlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAimQEKDkN1c3RvbWVyUmVwb3J0EgoKAmlkGAEgASgJEgwKBHR5cGUYAiABKAkSDgoGc3RhdHVzGAMgASgJEg8KB2FjY291bnQYBCABKAkSDwoHY2FzZV9pZBgFIAEoCRILCgNkYXkYBiABKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAirQMKEEN1c3RvbWVyT3ZlcnZpZXcSLQoIY3VzdG9tZXIYASABKAsyGy5jb21wbHlkLnYxLkN1c3RvbWVyUHJvZmlsZRImCgRyaXNrGAIgASgLMhguY29tcGx5ZC52MS5DdXN0b21lclJpc2sSNQoMYXBwbGljYXRpb25zGAMgAygLMh8uY29tcGx5ZC52MS5DdXN0b21lckFwcGxpY2F0aW9uEi0KCGFjY291bnRzGAQgAygLMhsuY29tcGx5ZC52MS5DdXN0b21lckFjY291bnQSJwoFY2FzZXMYBSADKAsyGC5jb21wbHlkLnYxLkN1c3RvbWVyQ2FzZRI2ChFzYW5jdGlvbnNfcmV2aWV3cxgGIAMoCzIbLmNvbXBseWQudjEuU2FuY3Rpb25zUmV2aWV3EhoKEmFjY291bnRzX3RydW5jYXRlZBgHIAEoCBIXCg9jYXNlc190cnVuY2F0ZWQYCCABKAgSKwoHcmVwb3J0cxgJIAMoCzIaLmNvbXBseWQudjEuQ3VzdG9tZXJSZXBvcnQSGQoRcmVwb3J0c190cnVuY2F0ZWQYCiABKAgivQEKEEN1c3RvbWVyTGlzdEl0ZW0SCgoCaWQYASABKAkSDAoEdHlwZRgCIAEoCRIMCgRuYW1lGAMgASgJEg4KBnJhdGluZxgEIAEoCRINCgVzY29yZRgFIAEoBRIyCg5uZXh0X3Jldmlld19hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivQEKFlNlYXJjaEN1c3RvbWVyc1JlcXVlc3QSFwoBcRgBIAEoCUIHukgEcgIYZEgAiAEBEi0KBnJhdGluZxgCIAEoCUIYukgVchNSA0xPV1IGTUVESVVNUgRISUdISAGIAQESGgoEcGFnZRgDIAEoBUIHukgEGgIoAUgCiAEBEhsKBWxpbWl0GAQgASgFQge6SAQaAigBSAOIAQFCBAoCX3FCCQoHX3JhdGluZ0IHCgVfcGFnZUIICgZfbGltaXQihwEKF1NlYXJjaEN1c3RvbWVyc1Jlc3BvbnNlEisKBWl0ZW1zGAEgAygLMhwuY29tcGx5ZC52MS5DdXN0b21lckxpc3RJdGVtEg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUSEwoLdG90YWxfcGFnZXMYBSABKAUiMwoaR2V0Q3VzdG9tZXJPdmVydmlld1JlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYQCIvChZHZXRDdXN0b21lclJpc2tSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEAiNwoeTGlzdEN1c3RvbWVyUmlza0hpc3RvcnlSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEAiTgofTGlzdEN1c3RvbWVyUmlza0hpc3RvcnlSZXNwb25zZRIrCgVpdGVtcxgBIAMoCzIcLmNvbXBseWQudjEuUmlza0hpc3RvcnlFbnRyeSI1ChxSZWNvbXB1dGVDdXN0b21lclJpc2tSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGEAiYwoVTGlzdER1ZVJldmlld3NSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBQgcKBV9wYWdlQggKBl9saW1pdCJQCh1Db21wbGV0ZUN1c3RvbWVyUmV2aWV3UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhAEhgKBG5vdGUYAiABKAlCCrpIB3IFEAEY0A8ytggKD0N1c3RvbWVyU2VydmljZRJ8Cg9TZWFyY2hDdXN0b21lcnMSIi5jb21wbHlkLnYxLlNlYXJjaEN1c3RvbWVyc1JlcXVlc3QaIy5jb21wbHlkLnYxLlNlYXJjaEN1c3RvbWVyc1Jlc3BvbnNlIiCC0+STAhoSGC9hcGkvdjEvY3VzdG9tZXJzL3NlYXJjaBKEAQoTR2V0Q3VzdG9tZXJPdmVydmlldxImLmNvbXBseWQudjEuR2V0Q3VzdG9tZXJPdmVydmlld1JlcXVlc3QaHC5jb21wbHlkLnYxLkN1c3RvbWVyT3ZlcnZpZXciJ4LT5JMCIRIfL2FwaS92MS9jdXN0b21lcnMve2lkfS9vdmVydmlldxJ0Cg9HZXRDdXN0b21lclJpc2sSIi5jb21wbHlkLnYxLkdldEN1c3RvbWVyUmlza1JlcXVlc3QaGC5jb21wbHlkLnYxLkN1c3RvbWVyUmlzayIjgtPkkwIdEhsvYXBpL3YxL2N1c3RvbWVycy97aWR9L3Jpc2sSnwEKF0xpc3RDdXN0b21lclJpc2tIaXN0b3J5EiouY29tcGx5ZC52MS5MaXN0Q3VzdG9tZXJSaXNrSGlzdG9yeVJlcXVlc3QaKy5jb21wbHlkLnYxLkxpc3RDdXN0b21lclJpc2tIaXN0b3J5UmVzcG9uc2UiK4LT5JMCJRIjL2FwaS92MS9jdXN0b21lcnMve2lkfS9yaXNrLWhpc3RvcnkSjQEKFVJlY29tcHV0ZUN1c3RvbWVyUmlzaxIoLmNvbXBseWQudjEuUmVjb21wdXRlQ3VzdG9tZXJSaXNrUmVxdWVzdBoYLmNvbXBseWQudjEuQ3VzdG9tZXJSaXNrIjCC0+STAio6ASoiJS9hcGkvdjEvY3VzdG9tZXJzL3tpZH0vcmlzay9yZWNvbXB1dGUSfwoOTGlzdER1ZVJldmlld3MSIS5jb21wbHlkLnYxLkxpc3REdWVSZXZpZXdzUmVxdWVzdBojLmNvbXBseWQudjEuU2VhcmNoQ3VzdG9tZXJzUmVzcG9uc2UiJYLT5JMCHxIdL2FwaS92MS9jdXN0b21lcnMvcmV2aWV3cy9kdWUSiAEKFkNvbXBsZXRlQ3VzdG9tZXJSZXZpZXcSKS5jb21wbHlkLnYxLkNvbXBsZXRlQ3VzdG9tZXJSZXZpZXdSZXF1ZXN0GhguY29tcGx5ZC52MS5DdXN0b21lclJpc2siKYLT5JMCIzoBKiIeL2FwaS92MS9jdXN0b21lcnMve2lkfS9yZXZpZXdzEmoKDEZpbmRDdXN0b21lchIfLmNvbXBseWQudjEuRmluZEN1c3RvbWVyUmVxdWVzdBoZLmNvbXBseWQudjEuRm91bmRDdXN0b21lciIegtPkkwIYEhYvYXBpL3YxL2N1c3RvbWVycy9maW5kQj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_complyd_v1_lookup, file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * FindCustomerRequest names exactly one object whose customer is wanted.
+ *
+ * @generated from message complyd.v1.FindCustomerRequest
+ */
+export type FindCustomerRequest = Message<"complyd.v1.FindCustomerRequest"> & {
+  /**
+   * case_id of a case: its KYC/KYB application's customer, else its transaction's sender.
+   *
+   * @generated from field: string case_id = 1;
+   */
+  caseId: string;
+
+  /**
+   * transaction_id of a screened transaction: the customer of its sender's BVN.
+   *
+   * @generated from field: string transaction_id = 2;
+   */
+  transactionId: string;
+
+  /**
+   * application_id of a KYC or KYB application: the customer its approval made.
+   *
+   * @generated from field: string application_id = 3;
+   */
+  applicationId: string;
+};
+
+/**
+ * Describes the message complyd.v1.FindCustomerRequest.
+ * Use `create(FindCustomerRequestSchema)` to create a new message.
+ */
+export const FindCustomerRequestSchema: GenMessage<FindCustomerRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_customer, 0);
+
+/**
+ * FoundCustomer is the customer found.
+ *
+ * @generated from message complyd.v1.FoundCustomer
+ */
+export type FoundCustomer = Message<"complyd.v1.FoundCustomer"> & {
+  /**
+   * id of the customer profile.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * display_name of the customer.
+   *
+   * @generated from field: string display_name = 2;
+   */
+  displayName: string;
+
+  /**
+   * profile_type: INDIVIDUAL or BUSINESS.
+   *
+   * @generated from field: string profile_type = 3;
+   */
+  profileType: string;
+};
+
+/**
+ * Describes the message complyd.v1.FoundCustomer.
+ * Use `create(FoundCustomerSchema)` to create a new message.
+ */
+export const FoundCustomerSchema: GenMessage<FoundCustomer> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_customer, 1);
 
 /**
  * RiskFactor is one documented input of a rating and the points it added.
@@ -51,7 +121,7 @@ export type RiskFactor = Message<"complyd.v1.RiskFactor"> & {
  * Use `create(RiskFactorSchema)` to create a new message.
  */
 export const RiskFactorSchema: GenMessage<RiskFactor> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 0);
+  messageDesc(file_complyd_v1_customer, 2);
 
 /**
  * CustomerRisk is a customer's current rating.
@@ -114,7 +184,7 @@ export type CustomerRisk = Message<"complyd.v1.CustomerRisk"> & {
  * Use `create(CustomerRiskSchema)` to create a new message.
  */
 export const CustomerRiskSchema: GenMessage<CustomerRisk> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 1);
+  messageDesc(file_complyd_v1_customer, 3);
 
 /**
  * RiskHistoryEntry is one change of rating.
@@ -177,7 +247,7 @@ export type RiskHistoryEntry = Message<"complyd.v1.RiskHistoryEntry"> & {
  * Use `create(RiskHistoryEntrySchema)` to create a new message.
  */
 export const RiskHistoryEntrySchema: GenMessage<RiskHistoryEntry> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 2);
+  messageDesc(file_complyd_v1_customer, 4);
 
 /**
  * CustomerApplication is a KYC or KYB application linked to the customer.
@@ -233,7 +303,7 @@ export type CustomerApplication = Message<"complyd.v1.CustomerApplication"> & {
  * Use `create(CustomerApplicationSchema)` to create a new message.
  */
 export const CustomerApplicationSchema: GenMessage<CustomerApplication> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 3);
+  messageDesc(file_complyd_v1_customer, 5);
 
 /**
  * CustomerAccount is an account the customer's BVN sent from in screened transactions.
@@ -282,7 +352,7 @@ export type CustomerAccount = Message<"complyd.v1.CustomerAccount"> & {
  * Use `create(CustomerAccountSchema)` to create a new message.
  */
 export const CustomerAccountSchema: GenMessage<CustomerAccount> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 4);
+  messageDesc(file_complyd_v1_customer, 6);
 
 /**
  * CustomerCase is a case linked to the customer (through a transaction or a KYC application).
@@ -338,7 +408,7 @@ export type CustomerCase = Message<"complyd.v1.CustomerCase"> & {
  * Use `create(CustomerCaseSchema)` to create a new message.
  */
 export const CustomerCaseSchema: GenMessage<CustomerCase> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 5);
+  messageDesc(file_complyd_v1_customer, 7);
 
 /**
  * SanctionsReview is a reviewed sanctions false positive of the customer's BVN or accounts.
@@ -394,7 +464,7 @@ export type SanctionsReview = Message<"complyd.v1.SanctionsReview"> & {
  * Use `create(SanctionsReviewSchema)` to create a new message.
  */
 export const SanctionsReviewSchema: GenMessage<SanctionsReview> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 6);
+  messageDesc(file_complyd_v1_customer, 8);
 
 /**
  * CustomerReport is a regulatory report of the customer (docs/reports.md).
@@ -457,7 +527,7 @@ export type CustomerReport = Message<"complyd.v1.CustomerReport"> & {
  * Use `create(CustomerReportSchema)` to create a new message.
  */
 export const CustomerReportSchema: GenMessage<CustomerReport> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 7);
+  messageDesc(file_complyd_v1_customer, 9);
 
 /**
  * CustomerOverview is a profile with everything linked to it.
@@ -541,7 +611,7 @@ export type CustomerOverview = Message<"complyd.v1.CustomerOverview"> & {
  * Use `create(CustomerOverviewSchema)` to create a new message.
  */
 export const CustomerOverviewSchema: GenMessage<CustomerOverview> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 8);
+  messageDesc(file_complyd_v1_customer, 10);
 
 /**
  * CustomerListItem is a profile with its rating.
@@ -604,7 +674,7 @@ export type CustomerListItem = Message<"complyd.v1.CustomerListItem"> & {
  * Use `create(CustomerListItemSchema)` to create a new message.
  */
 export const CustomerListItemSchema: GenMessage<CustomerListItem> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 9);
+  messageDesc(file_complyd_v1_customer, 11);
 
 /**
  * SearchCustomersRequest filters and pages.
@@ -646,7 +716,7 @@ export type SearchCustomersRequest = Message<"complyd.v1.SearchCustomersRequest"
  * Use `create(SearchCustomersRequestSchema)` to create a new message.
  */
 export const SearchCustomersRequestSchema: GenMessage<SearchCustomersRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 10);
+  messageDesc(file_complyd_v1_customer, 12);
 
 /**
  * SearchCustomersResponse is a page of profiles.
@@ -695,7 +765,7 @@ export type SearchCustomersResponse = Message<"complyd.v1.SearchCustomersRespons
  * Use `create(SearchCustomersResponseSchema)` to create a new message.
  */
 export const SearchCustomersResponseSchema: GenMessage<SearchCustomersResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 11);
+  messageDesc(file_complyd_v1_customer, 13);
 
 /**
  * GetCustomerOverviewRequest names a profile.
@@ -716,7 +786,7 @@ export type GetCustomerOverviewRequest = Message<"complyd.v1.GetCustomerOverview
  * Use `create(GetCustomerOverviewRequestSchema)` to create a new message.
  */
 export const GetCustomerOverviewRequestSchema: GenMessage<GetCustomerOverviewRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 12);
+  messageDesc(file_complyd_v1_customer, 14);
 
 /**
  * GetCustomerRiskRequest names a profile.
@@ -737,7 +807,7 @@ export type GetCustomerRiskRequest = Message<"complyd.v1.GetCustomerRiskRequest"
  * Use `create(GetCustomerRiskRequestSchema)` to create a new message.
  */
 export const GetCustomerRiskRequestSchema: GenMessage<GetCustomerRiskRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 13);
+  messageDesc(file_complyd_v1_customer, 15);
 
 /**
  * ListCustomerRiskHistoryRequest names a profile.
@@ -758,7 +828,7 @@ export type ListCustomerRiskHistoryRequest = Message<"complyd.v1.ListCustomerRis
  * Use `create(ListCustomerRiskHistoryRequestSchema)` to create a new message.
  */
 export const ListCustomerRiskHistoryRequestSchema: GenMessage<ListCustomerRiskHistoryRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 14);
+  messageDesc(file_complyd_v1_customer, 16);
 
 /**
  * ListCustomerRiskHistoryResponse lists the changes, newest first (at most 200).
@@ -779,7 +849,7 @@ export type ListCustomerRiskHistoryResponse = Message<"complyd.v1.ListCustomerRi
  * Use `create(ListCustomerRiskHistoryResponseSchema)` to create a new message.
  */
 export const ListCustomerRiskHistoryResponseSchema: GenMessage<ListCustomerRiskHistoryResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 15);
+  messageDesc(file_complyd_v1_customer, 17);
 
 /**
  * RecomputeCustomerRiskRequest names a profile.
@@ -800,7 +870,7 @@ export type RecomputeCustomerRiskRequest = Message<"complyd.v1.RecomputeCustomer
  * Use `create(RecomputeCustomerRiskRequestSchema)` to create a new message.
  */
 export const RecomputeCustomerRiskRequestSchema: GenMessage<RecomputeCustomerRiskRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 16);
+  messageDesc(file_complyd_v1_customer, 18);
 
 /**
  * ListDueReviewsRequest pages due reviews.
@@ -828,7 +898,7 @@ export type ListDueReviewsRequest = Message<"complyd.v1.ListDueReviewsRequest"> 
  * Use `create(ListDueReviewsRequestSchema)` to create a new message.
  */
 export const ListDueReviewsRequestSchema: GenMessage<ListDueReviewsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 17);
+  messageDesc(file_complyd_v1_customer, 19);
 
 /**
  * CompleteCustomerReviewRequest records a review.
@@ -856,7 +926,7 @@ export type CompleteCustomerReviewRequest = Message<"complyd.v1.CompleteCustomer
  * Use `create(CompleteCustomerReviewRequestSchema)` to create a new message.
  */
 export const CompleteCustomerReviewRequestSchema: GenMessage<CompleteCustomerReviewRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_customer, 18);
+  messageDesc(file_complyd_v1_customer, 20);
 
 /**
  * CustomerService gathers what the tenant knows of a customer profile (KYC/KYB, accounts seen
@@ -937,6 +1007,17 @@ export const CustomerService: GenService<{
     methodKind: "unary";
     input: typeof CompleteCustomerReviewRequestSchema;
     output: typeof CustomerRiskSchema;
+  },
+  /**
+   * FindCustomer names the customer a case, a transaction or an application is about (404 when
+   * none is known), so the dashboard links them to the customer and its network.
+   *
+   * @generated from rpc complyd.v1.CustomerService.FindCustomer
+   */
+  findCustomer: {
+    methodKind: "unary";
+    input: typeof FindCustomerRequestSchema;
+    output: typeof FoundCustomerSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_complyd_v1_customer, 0);
