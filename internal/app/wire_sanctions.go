@@ -55,6 +55,11 @@ func wireSanctions(w *wiring) error {
 			sources: sanctionshttp.Sources(w.cfg.SanctionsOFACURL, w.cfg.SanctionsUNURL)}
 		w.background = append(w.background, r.Run)
 	}
+	if w.cfg.FtMRefresh > 0 {
+		u := &ftmUpdater{svc: svc, fetcher: sanctionshttp.NewGuardedFetcher(w.cfg.FtMAllowPrivate), list: w.cfg.FtMList,
+			entitiesURL: w.cfg.FtMEntitiesURL, deltaURL: w.cfg.FtMDeltaURL, every: w.cfg.FtMRefresh, log: w.log}
+		w.background = append(w.background, u.Run)
+	}
 	w.health.Sanctions = svc.Health
 	w.health.SanctionsLists = func(ctx context.Context) any { return sanctionsListsHealth(ctx, svc) }
 	return nil

@@ -3,7 +3,6 @@ package sanctions
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"time"
 )
 
@@ -20,7 +19,7 @@ type ListHealth struct {
 	AgeDays int `json:"ageDays"`
 }
 
-var datedFile = regexp.MustCompile(`snapshot-(\d{4}-\d{2}-\d{2})`)
+
 
 // ListsHealth returns the current version of every global list, by list name.
 func (s *Service) ListsHealth(ctx context.Context) ([]ListHealth, error) {

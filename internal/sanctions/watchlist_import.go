@@ -333,9 +333,13 @@ func (s *Service) ImportEntries(ctx context.Context, tenantID tenancy.TenantID, 
 	if err != nil {
 		return WatchlistImport{}, err
 	}
-	for _, e := range entries {
-		s.matcher.UpsertTenantEntry(tenantID, e.MatcherEntry(w))
+	// One rebuild of the tenant's index for the whole document, built beside the live one and
+	// swapped in (Matcher): per-row upserts rebuilt the index once a row.
+	mes := make([]Entry, len(entries))
+	for i, e := range entries {
+		mes[i] = e.MatcherEntry(w)
 	}
+	s.matcher.UpsertTenantEntries(tenantID, mes)
 	out.Imported, out.EntryCount = len(entries), w.EntryCount
 	return out, nil
 }
