@@ -113,12 +113,12 @@ func allTenants(ctx context.Context, tx pgx.Tx) ([]tenancy.TenantID, error) {
 }
 
 type listVersionRow struct {
-	ID         int64     `db:"id"`
-	List       string    `db:"list"`
-	Type       string    `db:"type"`
-	Version    int       `db:"version"`
-	Format     string    `db:"format"`
-	Files      []byte    `db:"source_files"`
+	ID         int64      `db:"id"`
+	List       string     `db:"list"`
+	Type       string     `db:"type"`
+	Version    int        `db:"version"`
+	Format     string     `db:"format"`
+	Files      []byte     `db:"source_files"`
 	EntryCount int        `db:"entry_count"`
 	ImportedAt time.Time  `db:"imported_at"`
 	Published  *time.Time `db:"published_at"`

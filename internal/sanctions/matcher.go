@@ -41,7 +41,7 @@ type globalIndex struct {
 type tenantIndex struct {
 	idx atomic.Pointer[Index]
 
-	mu      sync.Mutex // guards entries, gen, swapped; never held during a build
+	mu      sync.Mutex       // guards entries, gen, swapped; never held during a build
 	entries map[string]Entry // by Entry.ID
 	gen     uint64
 	swapped uint64

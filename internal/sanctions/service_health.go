@@ -19,8 +19,6 @@ type ListHealth struct {
 	AgeDays int `json:"ageDays"`
 }
 
-
-
 // ListsHealth returns the current version of every global list, by list name.
 func (s *Service) ListsHealth(ctx context.Context) ([]ListHealth, error) {
 	vs, err := s.store.CurrentVersions(ctx)
