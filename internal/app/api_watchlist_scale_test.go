@@ -25,8 +25,10 @@ import (
 var scaleSyllables = []string{"ba", "ko", "ri", "zu", "ne", "ta", "mo", "li", "qa", "fe", "do", "wi", "sa", "gu", "ye", "ho",
 	"pa", "ve", "ju", "xi", "ca", "lo", "mi", "te", "ru", "an", "el", "or", "un", "is"}
 
-// scaleCSV is a house-format CSV of n parties (about 100 bytes a row: a three-word name, two
-// aliases, type, birth date, country and a unique reference).
+// scaleCSV is a house-format CSV of n parties (about 85 bytes a row: a three-word name, two
+// aliases, type, birth date, country and a unique reference). Names are drawn as a real
+// population's are: two given names from a pool of 400, a surname from 5,000 with a Zipf
+// distribution (a few surnames are common, most rare).
 func scaleCSV(n int, seed uint64) []byte {
 	rng := rand.New(rand.NewPCG(seed, 47))
 	word := func() string {
@@ -37,10 +39,19 @@ func scaleCSV(n int, seed uint64) []byte {
 		w := b.String()
 		return strings.ToUpper(w[:1]) + w[1:]
 	}
+	given := make([]string, 400)
+	for i := range given {
+		given[i] = word()
+	}
+	surnames := make([]string, 5000)
+	for i := range surnames {
+		surnames[i] = word()
+	}
+	zipf := rand.NewZipf(rand.New(rand.NewPCG(seed, 48)), 1.1, 2, uint64(len(surnames)-1))
 	var b bytes.Buffer
 	b.WriteString("name,aliases,entityType,dateOfBirth,country,reference\n")
 	for i := range n {
-		first, mid, last := word(), word(), word()
+		first, mid, last := given[rng.IntN(len(given))], given[rng.IntN(len(given))], surnames[zipf.Uint64()]
 		fmt.Fprintf(&b, "%s %s %s,%s %s;%c. %s,INDIVIDUAL,19%02d-%02d-%02d,NG,SCALE-%06d\n", first, mid, last, first, last,
 			first[0], last, 40+rng.IntN(60), 1+rng.IntN(12), 1+rng.IntN(28), i)
 	}

@@ -98,6 +98,9 @@ type config struct {
 	// (COMPLYD_SANCTIONS_MAX_AGE_LISTS="OFAC-SDN=8,OPENSANCTIONS=2").
 	ListMaxAge       int
 	ListMaxAgeByList map[string]int
+	// ExpectedLists are the global lists a missing one of is a warning
+	// (COMPLYD_SANCTIONS_EXPECTED_LISTS, comma-separated; default OFAC-SDN,UN-SC; "none" for none).
+	ExpectedLists []string
 	// PprofAddr serves net/http/pprof (COMPLYD_PPROF_ADDR): a loopback address only, so that
 	// profiles (which show request data in flight) never leave the host.
 	PprofAddr string

@@ -45,6 +45,15 @@ func loadListsConfig(c *config, devMode bool) error {
 	if c.ListMaxAge < 1 {
 		return fmt.Errorf("COMPLYD_SANCTIONS_MAX_AGE must be at least 1 (days)")
 	}
+	c.ExpectedLists = []string{sanctions.ListOFACSDN, sanctions.ListUNSC}
+	if v := strings.TrimSpace(os.Getenv("COMPLYD_SANCTIONS_EXPECTED_LISTS")); v != "" {
+		c.ExpectedLists = []string{}
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" && name != "none" {
+				c.ExpectedLists = append(c.ExpectedLists, name)
+			}
+		}
+	}
 	c.ListMaxAgeByList, err = parseListAges(os.Getenv("COMPLYD_SANCTIONS_MAX_AGE_LISTS"))
 	return err
 }

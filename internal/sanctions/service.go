@@ -38,6 +38,7 @@ type Service struct {
 	versions map[string]int64 // loaded version id per global list
 	loadErr  error
 	loaded   bool
+	fresh    FreshnessPolicy
 	// suppressed caches each tenant's active false positives.
 	suppressed suppressionCache
 }
