@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
@@ -94,7 +95,9 @@ func TestFtMImportAndDeltasEndToEnd(t *testing.T) {
 	// A delta on a list that has no FtM version is refused.
 	index := filepath.Join("..", "sanctions", "testdata", "opensanctions", "t2", "delta.json")
 	err := applyDeltas(ctx, s.DB, log, &out, "NO-SUCH-LIST", index, sanctionshttp.NewGuardedFetcher(false))
-	require.ErrorContains(t, err, "import its entities file first")
+	var ae *apperr.Error
+	require.ErrorAs(t, err, &ae)
+	require.Contains(t, ae.Details[0].Message, "import its entities file first")
 
 	out.Reset()
 	require.NoError(t, applyDeltas(ctx, s.DB, log, &out, sanctions.ListOpenSanctions, index, sanctionshttp.NewGuardedFetcher(false)))
