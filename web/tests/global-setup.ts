@@ -52,7 +52,7 @@ export default async function globalSetup() {
   // An OpenSanctions (FtM) sample at its 2024-05-27 version: stale on the watchlists screen. No UN
   // list: the screen warns that an expected list is missing.
   execFileSync(bin, ['watchlist', 'import', '--format', 'ftm', '--list', 'OPENSANCTIONS', '--version', '20240527134702-zbn',
-    join('..', 'internal', 'sanctions', 'testdata', 'opensanctions', 't1', 'entities.ftm.json')], { env, stdio: 'ignore' });
+    join(root, 'internal', 'sanctions', 'testdata', 'opensanctions', 't1', 'entities.ftm.json')], { env, stdio: 'ignore' });
   const admin = 'admin@web.test';
   execFileSync(bin, ['tenant', 'create', '--name', 'Web Test Bank', '--slug', 'webtest', '--admin-email', admin, '--admin-password', password,
     '--admin-first-name', 'Ada', '--admin-last-name', 'Admin'], { env, stdio: 'inherit' });
