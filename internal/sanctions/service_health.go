@@ -114,7 +114,7 @@ func (s *Service) ListsReport(ctx context.Context) (ListsReport, error) {
 		return ListsReport{}, fmt.Errorf("list versions: %w", err)
 	}
 	p, now := s.freshness(), s.now()
-	var r ListsReport
+	r := ListsReport{Lists: make([]ListHealth, 0, len(vs))} // [] on the wire, not null
 	for _, v := range vs {
 		r.Lists = append(r.Lists, listHealth(v, p, now))
 	}
