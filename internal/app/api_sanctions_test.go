@@ -456,10 +456,11 @@ func TestSanctionsPermissions(t *testing.T) {
 }
 
 // TestHealthSanctions: the health check reports the matcher of this replica: "empty" with no
-// global list, "ok" once one is loaded (decisions.md §10).
+// global list, "ok" once one is loaded (decisions.md §10). No list is expected here (the
+// freshness of expected lists: TestListFreshness).
 func TestHealthSanctions(t *testing.T) {
 	t.Parallel()
-	s := newTestServer(t, &serverOpts{NoGlobalLists: true})
+	s := newTestServer(t, &serverOpts{NoGlobalLists: true, Config: func(c *config) { c.ExpectedLists = []string{} }})
 	var h struct {
 		Status string            `json:"status"`
 		Checks map[string]string `json:"checks"`

@@ -187,7 +187,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	mux.Handle("GET /api/v1/health", health)
 	var runnerRef *jobs.Runner // set below, once built; the handler reads it per request
 	ready := restapi.Ready(restapi.ReadyChecks{Database: w.health.Database, Sanctions: w.health.Sanctions, Identity: w.health.Identity,
-		Workers: func() bool { return runnerRef != nil && runnerRef.Running() }})
+		SanctionsFreshness: w.health.SanctionsFreshness, Workers: func() bool { return runnerRef != nil && runnerRef.Running() }})
 	mux.Handle("GET /ready", ready)
 	mux.Handle("GET /api/v1/ready", ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))

@@ -84,6 +84,23 @@ type config struct {
 	SanctionsRefresh time.Duration
 	SanctionsOFACURL string
 	SanctionsUNURL   string
+	// FtM scheduled update (docs/watchlists.md "Scheduled update"): every FtMRefresh, the delta
+	// index at FtMDeltaURL is read and its versions newer than FtMList's are applied; when the
+	// list has no version yet, FtMEntitiesURL is imported first. Addresses pass the outgoing-URL
+	// guard (internal/outbound) unless FtMAllowPrivate (tests, dev).
+	FtMRefresh      time.Duration
+	FtMList         string
+	FtMEntitiesURL  string
+	FtMDeltaURL     string
+	FtMAllowPrivate bool
+	// ListMaxAge is the age past which a global list is stale (COMPLYD_SANCTIONS_MAX_AGE, days;
+	// default 8: OFAC and UN publish at least weekly); ListMaxAgeByList overrides it per list
+	// (COMPLYD_SANCTIONS_MAX_AGE_LISTS="OFAC-SDN=8,OPENSANCTIONS=2").
+	ListMaxAge       int
+	ListMaxAgeByList map[string]int
+	// ExpectedLists are the global lists a missing one of is a warning
+	// (COMPLYD_SANCTIONS_EXPECTED_LISTS, comma-separated; default OFAC-SDN,UN-SC; "none" for none).
+	ExpectedLists []string
 	// PprofAddr serves net/http/pprof (COMPLYD_PPROF_ADDR): a loopback address only, so that
 	// profiles (which show request data in flight) never leave the host.
 	PprofAddr string
@@ -133,6 +150,9 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		c.SanctionsRefresh = d
 	}
 	var err error
+	if err = loadListsConfig(&c, devMode); err != nil {
+		return c, err
+	}
 	if c.HTTP, err = loadHTTPLimits(); err != nil {
 		return c, err
 	}

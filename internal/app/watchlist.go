@@ -25,6 +25,13 @@ const watchlistUsage = `usage:
       uk-csv: the UK Sanctions List CSV or the OFSI consolidated list ConList.csv.
       csv, jsonl: any list (a PEP list, a regulator's circular) in the house format of
       docs/watchlists.md; a bad row fails the import with its line number.
+      ftm: FollowTheMoney entities as OpenSanctions publishes them (entities.ftm.json); each
+      entry's type comes from its topics unless --type is given; --version records the
+      publisher's version id (e.g. 20240527134702-zbn).
+  complyd watchlist import --format ftm --list NAME --delta INDEX
+      Applies, oldest first, the versions of an FtM delta index (delta.json: a file or an
+      http(s) address) newer than the one recorded for the list; a version's delta file is
+      <index dir>/<version>/entities.delta.json when that file exists, else its address.
       Stores a new version of the list and makes it current in one transaction; running
       replicas pick it up within seconds. A bad file fails and leaves the previous version.
   complyd watchlist import --snapshot
@@ -53,13 +60,21 @@ func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out i
 	fs := flag.NewFlagSet("watchlist import", flag.ContinueOnError)
 	format := fs.String("format", "", "ofac-sdn-csv, un-xml, eu-fsf-xml, uk-csv, csv or jsonl")
 	list := fs.String("list", "", "list name, e.g. OFAC-SDN or UN-SC")
-	typ := fs.String("type", "SANCTIONS", "SANCTIONS or PEP")
+	typ := fs.String("type", "", "SANCTIONS or PEP (default SANCTIONS; ftm: from each entity's topics)")
+	version := fs.String("version", "", "ftm: the publisher's version id of the file")
+	delta := fs.String("delta", "", "ftm: a delta index (delta.json) to apply")
 	snap := fs.Bool("snapshot", false, "import the dated OFAC SDN snapshot shipped with complyd")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if *snap {
 		return importSnapshot(ctx, log, out)
+	}
+	if *delta != "" {
+		if *format != sanctions.FormatFtM || *list == "" || fs.NArg() != 0 {
+			return errors.New(watchlistUsage)
+		}
+		return cliApplyDeltas(ctx, log, out, *list, *delta)
 	}
 	if *format == "" || *list == "" || fs.NArg() == 0 {
 		return errors.New(watchlistUsage)
@@ -88,7 +103,8 @@ func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out i
 		return err
 	}
 	defer db.Close()
-	return importList(ctx, db, log, out, sanctions.ImportParams{List: *list, Type: sanctions.ListType(*typ), Format: *format, Files: files})
+	return importList(ctx, db, log, out, sanctions.ImportParams{List: *list, Type: sanctions.ListType(*typ), Format: *format, Files: files,
+		SourceVersion: *version})
 }
 
 func importList(ctx context.Context, db *postgres.DB, log *slog.Logger, out io.Writer, p sanctions.ImportParams) error {
@@ -97,8 +113,19 @@ func importList(ctx context.Context, db *postgres.DB, log *slog.Logger, out io.W
 	if err != nil {
 		return fmt.Errorf("import %s: %w", p.List, err)
 	}
-	return json.NewEncoder(out).Encode(map[string]any{"list": res.Version.List, "type": res.Version.Type, "version": res.Version.Version,
-		"entries": res.Version.EntryCount, "files": res.Version.Files, "unchanged": res.Unchanged})
+	return writeImportResult(out, res)
+}
+
+func writeImportResult(out io.Writer, res sanctions.ImportResult) error {
+	m := map[string]any{"list": res.Version.List, "type": res.Version.Type, "version": res.Version.Version,
+		"entries": res.Version.EntryCount, "files": res.Version.Files, "unchanged": res.Unchanged}
+	if res.Version.SourceVersion != "" {
+		m["sourceVersion"] = res.Version.SourceVersion
+	}
+	if !res.Version.PublishedAt.IsZero() {
+		m["publishedAt"] = res.Version.PublishedAt
+	}
+	return json.NewEncoder(out).Encode(m)
 }
 
 func watchlistEval(ctx context.Context, args []string, log *slog.Logger, out io.Writer) error {

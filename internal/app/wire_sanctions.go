@@ -55,6 +55,20 @@ func wireSanctions(w *wiring) error {
 			sources: sanctionshttp.Sources(w.cfg.SanctionsOFACURL, w.cfg.SanctionsUNURL)}
 		w.background = append(w.background, r.Run)
 	}
+	if w.cfg.FtMRefresh > 0 {
+		u := &ftmUpdater{svc: svc, fetcher: sanctionshttp.NewGuardedFetcher(w.cfg.FtMAllowPrivate), list: w.cfg.FtMList,
+			entitiesURL: w.cfg.FtMEntitiesURL, deltaURL: w.cfg.FtMDeltaURL, every: w.cfg.FtMRefresh, log: w.log}
+		w.background = append(w.background, u.Run)
+	}
+	svc.SetFreshness(sanctions.FreshnessPolicy{MaxAgeDays: w.cfg.ListMaxAge, ByList: w.cfg.ListMaxAgeByList, Expected: w.cfg.ExpectedLists})
+	w.health.SanctionsFreshness = svc.Freshness
+	w.health.SanctionsMissing = func(ctx context.Context) []string {
+		r, err := svc.ListsReport(ctx)
+		if err != nil {
+			return nil
+		}
+		return r.Missing
+	}
 	w.health.Sanctions = svc.Health
 	w.health.SanctionsLists = func(ctx context.Context) any { return sanctionsListsHealth(ctx, svc) }
 	return nil

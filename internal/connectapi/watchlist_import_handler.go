@@ -6,6 +6,7 @@ import (
 	"connectrpc.com/connect"
 
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/sanctions"
 )
 
 // ImportWatchlistEntries implements WatchlistService.ImportWatchlistEntries: a bad row answers
@@ -35,10 +36,23 @@ func (h *WatchlistHandler) ListGlobalLists(ctx context.Context, _ *connect.Reque
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	out := &complydv1.ListGlobalListsResponse{Items: make([]*complydv1.GlobalList, 0, len(vs))}
+	rep, err := h.svc.ListsReport(ctx)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	health := map[string]sanctions.ListHealth{}
+	for _, l := range rep.Lists {
+		health[l.List] = l
+	}
+	out := &complydv1.ListGlobalListsResponse{Items: make([]*complydv1.GlobalList, 0, len(vs)), Missing: rep.Missing}
 	for _, v := range vs {
+		lh := health[v.List]
 		g := &complydv1.GlobalList{List: v.List, Type: string(v.Type), Version: int32(v.Version), Format: v.Format,
-			EntryCount: int32(v.EntryCount), ImportedAt: ts(v.ImportedAt)}
+			EntryCount: int32(v.EntryCount), ImportedAt: ts(v.ImportedAt), AgeDays: int32(lh.AgeDays), MaxAgeDays: int32(lh.MaxAgeDays),
+			Stale: lh.Stale, SourceVersion: v.SourceVersion}
+		if !v.PublishedAt.IsZero() {
+			g.PublishedAt = ts(v.PublishedAt)
+		}
 		for _, f := range v.Files {
 			g.Files = append(g.Files, &complydv1.GlobalListFile{Name: f.Name, Sha256: f.SHA256, Bytes: int32(f.Bytes)})
 		}

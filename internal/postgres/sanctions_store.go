@@ -51,8 +51,13 @@ func (s *SanctionsStore) ImportList(ctx context.Context, v sanctions.ListVersion
 		if err := tx.QueryRow(ctx, "select coalesce(max(version), 0) + 1 from sanctions_list_versions where list = $1", v.List).Scan(&v.Version); err != nil {
 			return fmt.Errorf("next version: %w", err)
 		}
-		if err := tx.QueryRow(ctx, `insert into sanctions_list_versions (list, version, format, source_files, entry_count, imported_at)
-			values ($1, $2, $3, $4, $5, $6) returning id`, v.List, v.Version, v.Format, files, len(entries), v.ImportedAt).Scan(&v.ID); err != nil {
+		var published *time.Time
+		if !v.PublishedAt.IsZero() {
+			published = &v.PublishedAt
+		}
+		if err := tx.QueryRow(ctx, `insert into sanctions_list_versions (list, version, format, source_files, entry_count, imported_at,
+			published_at, source_version) values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`, v.List, v.Version, v.Format, files,
+			len(entries), v.ImportedAt, published, v.SourceVersion).Scan(&v.ID); err != nil {
 			return fmt.Errorf("insert version: %w", err)
 		}
 		rows := make([][]any, len(entries))
@@ -74,6 +79,9 @@ func (s *SanctionsStore) ImportList(ctx context.Context, v sanctions.ListVersion
 		if _, err := tx.Exec(ctx, `delete from sanctions_entries where version_id in
 			(select id from sanctions_list_versions where list = $1 and version < $2 - 1)`, v.List, v.Version); err != nil {
 			return fmt.Errorf("prune old entries: %w", err)
+		}
+		if rescreen.Skip {
+			return pgNotify(ctx, tx, v.List)
 		}
 		tenants, err := allTenants(ctx, tx)
 		if err != nil {
@@ -105,14 +113,16 @@ func allTenants(ctx context.Context, tx pgx.Tx) ([]tenancy.TenantID, error) {
 }
 
 type listVersionRow struct {
-	ID         int64     `db:"id"`
-	List       string    `db:"list"`
-	Type       string    `db:"type"`
-	Version    int       `db:"version"`
-	Format     string    `db:"format"`
-	Files      []byte    `db:"source_files"`
-	EntryCount int       `db:"entry_count"`
-	ImportedAt time.Time `db:"imported_at"`
+	ID         int64      `db:"id"`
+	List       string     `db:"list"`
+	Type       string     `db:"type"`
+	Version    int        `db:"version"`
+	Format     string     `db:"format"`
+	Files      []byte     `db:"source_files"`
+	EntryCount int        `db:"entry_count"`
+	ImportedAt time.Time  `db:"imported_at"`
+	Published  *time.Time `db:"published_at"`
+	SourceVer  string     `db:"source_version"`
 }
 
 // CurrentVersions returns the current version of every global list.
@@ -120,14 +130,17 @@ func (s *SanctionsStore) CurrentVersions(ctx context.Context) ([]sanctions.ListV
 	var out []sanctions.ListVersion
 	err := s.db.global(ctx, func(tx pgx.Tx) error {
 		rows, err := collect[listVersionRow](ctx, tx, psql.Select("v.id", "v.list", "l.type", "v.version", "v.format", "v.source_files",
-			"v.entry_count", "v.imported_at").From("sanctions_lists l").
+			"v.entry_count", "v.imported_at", "v.published_at", "v.source_version").From("sanctions_lists l").
 			Join("sanctions_list_versions v ON v.list = l.name AND v.version = l.current_version").OrderBy("l.name"))
 		if err != nil {
 			return err
 		}
 		for _, r := range rows {
 			v := sanctions.ListVersion{ID: r.ID, List: r.List, Type: sanctions.ListType(r.Type), Version: r.Version, Format: r.Format,
-				EntryCount: r.EntryCount, ImportedAt: r.ImportedAt}
+				EntryCount: r.EntryCount, ImportedAt: r.ImportedAt, SourceVersion: r.SourceVer}
+			if r.Published != nil {
+				v.PublishedAt = r.Published.UTC()
+			}
 			if err := json.Unmarshal(r.Files, &v.Files); err != nil {
 				return fmt.Errorf("decode source files: %w", err)
 			}

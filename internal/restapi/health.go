@@ -20,6 +20,12 @@ type HealthChecks struct {
 	// SanctionsLists, when set, describes each global list's version in force and its age
 	// (reported as data.sanctionsLists; nil leaves it out).
 	SanctionsLists func(ctx context.Context) any
+	// SanctionsFreshness reports "ok", "stale" (a list past its maximum age), "missing" (an
+	// expected list is not loaded) or "unknown" as checks.sanctionsFreshness; anything but "ok"
+	// makes the status "degraded". Nil leaves it out.
+	SanctionsFreshness func(ctx context.Context) string
+	// SanctionsMissing names the expected lists not loaded (data.sanctionsMissing).
+	SanctionsMissing func(ctx context.Context) []string
 }
 
 // Health serves GET /health and GET /api/v1/health without authentication.
@@ -37,11 +43,19 @@ func Health(c HealthChecks) http.Handler {
 			WriteFailure(w, e)
 			return
 		}
+		if c.SanctionsFreshness != nil {
+			checks["sanctionsFreshness"] = c.SanctionsFreshness(ctx)
+		}
 		st := "ok"
-		if checks["sanctions"] != "ok" {
+		if checks["sanctions"] != "ok" || c.SanctionsFreshness != nil && checks["sanctionsFreshness"] != "ok" {
 			st = "degraded"
 		}
 		data := map[string]any{"status": st, "checks": checks}
+		if c.SanctionsMissing != nil {
+			if m := c.SanctionsMissing(ctx); len(m) > 0 {
+				data["sanctionsMissing"] = m
+			}
+		}
 		if c.SanctionsLists != nil {
 			if ls := c.SanctionsLists(ctx); ls != nil {
 				data["sanctionsLists"] = ls
@@ -62,6 +76,11 @@ type ReadyChecks struct {
 	// Identity names the platform identity provider ("sandbox" or "none"); reported, never
 	// failing: tenants may bring their own.
 	Identity string
+	// SanctionsFreshness is reported as checks.sanctionsFreshness and never fails readiness: a
+	// stale or missing list is a warning for the compliance team, while taking the replica out
+	// of service would stop all screening, against the lists that are loaded too
+	// (docs/watchlists.md "Freshness").
+	SanctionsFreshness func(ctx context.Context) string
 }
 
 // Ready serves GET /ready (and /api/v1/ready): 200 {"status":"ready", "checks"} when the database
@@ -76,6 +95,9 @@ func Ready(c ReadyChecks) http.Handler {
 		checks := map[string]string{"database": "ok", "sanctions": "empty", "workers": "stopped", "identity": c.Identity}
 		if c.Sanctions != nil {
 			checks["sanctions"] = c.Sanctions(ctx)
+		}
+		if c.SanctionsFreshness != nil {
+			checks["sanctionsFreshness"] = c.SanctionsFreshness(ctx)
 		}
 		if c.Workers != nil && c.Workers() {
 			checks["workers"] = "ok"

@@ -36,10 +36,13 @@ type Limits struct {
 var DefaultLimits = Limits{JSONBodyBytes: 1 << 20, FileBodyBytes: 16 << 20, BodyReadTimeout: 15 * time.Second, FileReadTimeout: 120 * time.Second}
 
 // fileRoutes are the path suffixes (REST) and procedure names (Connect, gRPC) whose requests carry
-// files: document uploads, liveness, biometric verification and face match.
+// files: document uploads, liveness, biometric verification and face match, and watchlist
+// imports (a CSV or JSON Lines document of up to 10 MiB in a JSON string, escaping included:
+// docs/watchlists.md "Limits").
 var fileRoutes = []string{
-	"/documents", "/liveness-check", "/biometric-verify", "/face-match",
+	"/documents", "/liveness-check", "/biometric-verify", "/face-match", "/entries:import",
 	"/UploadDocument", "/UploadKybDocument", "/LivenessCheck", "/BiometricVerify", "/FaceMatch",
+	"/ImportWatchlistEntries",
 }
 
 // IsFileRoute says whether r carries a file (the FileBodyBytes class).

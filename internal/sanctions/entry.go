@@ -1,5 +1,7 @@
 package sanctions
 
+import "slices"
+
 // ListType says what kind of list an entry comes from (decisions.md §10).
 type ListType string
 
@@ -67,4 +69,13 @@ type Entry struct {
 	Addresses []string
 	Programs  []string
 	Remarks   string
+}
+
+// sameEntry says whether a and b are the same entry field for field.
+func sameEntry(a, b Entry) bool {
+	return a.ID == b.ID && a.SourceID == b.SourceID && a.List == b.List && a.ListType == b.ListType &&
+		a.EntityType == b.EntityType && a.Name == b.Name && a.Remarks == b.Remarks &&
+		slices.Equal(a.Aliases, b.Aliases) && slices.Equal(a.DatesOfBirth, b.DatesOfBirth) &&
+		slices.Equal(a.Nationalities, b.Nationalities) && slices.Equal(a.Countries, b.Countries) &&
+		slices.Equal(a.Addresses, b.Addresses) && slices.Equal(a.Programs, b.Programs)
 }

@@ -9,29 +9,49 @@ import (
 )
 
 // Matcher serves searches across the global lists and each tenant's
-// watchlist entries (decisions.md §10). The global index sits behind an
-// atomic pointer and is swapped whole when a list is replaced, so searches
-// never wait for a rebuild. Tenant entries are screened from the moment they
-// are upserted. Matcher is safe for concurrent use; its zero value is not
-// usable, use NewMatcher.
+// watchlist entries (decisions.md §10). Every index sits behind an atomic
+// pointer and is swapped whole when its entries change, so searches never
+// wait for a rebuild.
+//
+// Writers never hold a lock while an index is built (a 100,000-entry tenant list takes
+// seconds; docs/watchlists.md "Import at scale"): a change takes its scope's small lock (the
+// global lists', or one tenant's) only to update the entry set and take a numbered snapshot of
+// it, builds the index from the snapshot with no lock held, then swaps it in unless a newer
+// snapshot of the same scope has been swapped in meanwhile. So one tenant's import never
+// delays another tenant's change or anyone's search, and the last change always wins.
+// Matcher is safe for concurrent use; its zero value is not usable, use NewMatcher.
 type Matcher struct {
-	global atomic.Pointer[Index]
+	global globalIndex
+	// tenantsMu guards creating and dropping entries of tenants (never held during a build).
+	tenantsMu sync.Mutex
+	tenants   sync.Map // tenancy.TenantID → *tenantIndex
+}
 
-	mu      sync.Mutex // serialises writers; readers only load pointers
+// globalIndex is the global lists' entries and index.
+type globalIndex struct {
+	idx atomic.Pointer[Index]
+
+	mu      sync.Mutex // guards lists, gen, swapped; never held during a build
 	lists   map[string][]Entry
-	tenants sync.Map // tenancy.TenantID → *tenantIndex
+	gen     uint64 // snapshots taken
+	swapped uint64 // the snapshot whose index is in idx
 }
 
 // tenantIndex holds one tenant's entries and their index.
 type tenantIndex struct {
-	entries map[string]Entry // by Entry.ID; guarded by Matcher.mu
-	idx     atomic.Pointer[Index]
+	idx atomic.Pointer[Index]
+
+	mu      sync.Mutex       // guards entries, gen, swapped; never held during a build
+	entries map[string]Entry // by Entry.ID
+	gen     uint64
+	swapped uint64
 }
 
 // NewMatcher returns a Matcher with empty global lists.
 func NewMatcher() *Matcher {
-	m := &Matcher{lists: make(map[string][]Entry)}
-	m.global.Store(NewIndex(nil))
+	m := &Matcher{}
+	m.global.lists = make(map[string][]Entry)
+	m.global.idx.Store(NewIndex(nil))
 	return m
 }
 
@@ -39,85 +59,127 @@ func NewMatcher() *Matcher {
 // a download) and swaps in a rebuilt global index. An empty entries removes
 // the list. Searches running meanwhile use the previous index.
 func (m *Matcher) Replace(list string, entries []Entry) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	g := &m.global
+	g.mu.Lock()
 	if len(entries) == 0 {
-		delete(m.lists, list)
+		delete(g.lists, list)
 	} else {
-		m.lists[list] = append([]Entry(nil), entries...)
+		g.lists[list] = append([]Entry(nil), entries...)
 	}
-	m.rebuildGlobalLocked()
+	all, gen := g.snapshotLocked()
+	g.mu.Unlock()
+	g.swap(NewIndex(all), gen)
 }
 
 // SetGlobal replaces every global list at once, keyed by list name.
 func (m *Matcher) SetGlobal(lists map[string][]Entry) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.lists = make(map[string][]Entry, len(lists))
+	g := &m.global
+	g.mu.Lock()
+	g.lists = make(map[string][]Entry, len(lists))
 	for name, es := range lists {
 		if len(es) > 0 {
-			m.lists[name] = append([]Entry(nil), es...)
+			g.lists[name] = append([]Entry(nil), es...)
 		}
 	}
-	m.rebuildGlobalLocked()
+	all, gen := g.snapshotLocked()
+	g.mu.Unlock()
+	g.swap(NewIndex(all), gen)
 }
 
-func (m *Matcher) rebuildGlobalLocked() {
-	names := make([]string, 0, len(m.lists))
+// snapshotLocked returns every global entry, lists in name order, and the snapshot's number.
+func (g *globalIndex) snapshotLocked() ([]Entry, uint64) {
+	names := make([]string, 0, len(g.lists))
 	total := 0
-	for name, es := range m.lists {
+	for name, es := range g.lists {
 		names = append(names, name)
 		total += len(es)
 	}
 	sort.Strings(names)
 	all := make([]Entry, 0, total)
 	for _, name := range names {
-		all = append(all, m.lists[name]...)
+		all = append(all, g.lists[name]...)
 	}
-	m.global.Store(NewIndex(all))
+	g.gen++
+	return all, g.gen
+}
+
+// swap stores idx, built from snapshot gen, unless a later snapshot's index is already in.
+func (g *globalIndex) swap(idx *Index, gen uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if gen > g.swapped {
+		g.swapped = gen
+		g.idx.Store(idx)
+	}
 }
 
 // Global returns the current global index (for stats and health:
 // decisions.md §10 reports sanctions "empty" when it has no entries).
-func (m *Matcher) Global() *Index { return m.global.Load() }
+func (m *Matcher) Global() *Index { return m.global.idx.Load() }
 
 // UpsertTenantEntry adds or replaces (by ID) one tenant watchlist entry. The
 // tenant's index is rebuilt, which is cheap for watchlist-sized sets.
 func (m *Matcher) UpsertTenantEntry(tenantID tenancy.TenantID, e Entry) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	t := m.tenantLocked(tenantID)
-	t.entries[e.ID] = e
-	t.rebuild()
+	m.UpsertTenantEntries(tenantID, []Entry{e})
+}
+
+// UpsertTenantEntries adds or replaces (by ID) many tenant entries with one rebuild of the
+// tenant's index (a bulk import: one build, however many rows).
+func (m *Matcher) UpsertTenantEntries(tenantID tenancy.TenantID, es []Entry) {
+	m.tenant(tenantID).change(func(entries map[string]Entry) {
+		for _, e := range es {
+			entries[e.ID] = e
+		}
+	})
 }
 
 // RemoveTenantEntry removes one tenant entry by ID; unknown IDs are ignored.
 func (m *Matcher) RemoveTenantEntry(tenantID tenancy.TenantID, entryID string) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
 	v, ok := m.tenants.Load(tenantID)
 	if !ok {
 		return
 	}
 	t := v.(*tenantIndex)
-	if _, ok := t.entries[entryID]; !ok {
+	t.mu.Lock()
+	_, ok = t.entries[entryID]
+	t.mu.Unlock()
+	if !ok {
 		return
 	}
-	delete(t.entries, entryID)
-	t.rebuild()
+	t.change(func(entries map[string]Entry) { delete(entries, entryID) })
 }
 
 // SetTenantEntries replaces all of a tenant's entries (for loading from the
 // store at start-up, or after a watchlist is deleted).
 func (m *Matcher) SetTenantEntries(tenantID tenancy.TenantID, entries []Entry) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	t := m.tenantLocked(tenantID)
-	t.entries = make(map[string]Entry, len(entries))
-	for _, e := range entries {
-		t.entries[e.ID] = e
+	m.tenant(tenantID).change(func(cur map[string]Entry) {
+		clear(cur)
+		for _, e := range entries {
+			cur[e.ID] = e
+		}
+	})
+}
+
+// TenantEntriesEqual says whether the tenant's entries in memory are exactly entries (by ID
+// and content): a reload that would change nothing need not build the index again.
+func (m *Matcher) TenantEntriesEqual(tenantID tenancy.TenantID, entries []Entry) bool {
+	v, ok := m.tenants.Load(tenantID)
+	if !ok {
+		return len(entries) == 0
 	}
-	t.rebuild()
+	t := v.(*tenantIndex)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.entries) != len(entries) {
+		return false
+	}
+	for i := range entries {
+		cur, ok := t.entries[entries[i].ID]
+		if !ok || !sameEntry(cur, entries[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // RetainTenants forgets the entries of every tenant for which keep is false.
@@ -125,8 +187,8 @@ func (m *Matcher) SetTenantEntries(tenantID tenancy.TenantID, entries []Entry) {
 // deletion's notification may have been lost, and they are not among the
 // tenants it reloads.
 func (m *Matcher) RetainTenants(keep func(tenancy.TenantID) bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.tenantsMu.Lock()
+	defer m.tenantsMu.Unlock()
 	m.tenants.Range(func(k, _ any) bool {
 		if id := k.(tenancy.TenantID); !keep(id) {
 			m.tenants.Delete(id)
@@ -135,7 +197,12 @@ func (m *Matcher) RetainTenants(keep func(tenancy.TenantID) bool) {
 	})
 }
 
-func (m *Matcher) tenantLocked(id tenancy.TenantID) *tenantIndex {
+func (m *Matcher) tenant(id tenancy.TenantID) *tenantIndex {
+	if v, ok := m.tenants.Load(id); ok {
+		return v.(*tenantIndex)
+	}
+	m.tenantsMu.Lock()
+	defer m.tenantsMu.Unlock()
 	if v, ok := m.tenants.Load(id); ok {
 		return v.(*tenantIndex)
 	}
@@ -145,13 +212,28 @@ func (m *Matcher) tenantLocked(id tenancy.TenantID) *tenantIndex {
 	return t
 }
 
-func (t *tenantIndex) rebuild() {
+// change applies fn to the entries under the tenant's lock, then builds the index of that
+// snapshot with no lock held and swaps it in unless a later snapshot's index already is.
+func (t *tenantIndex) change(fn func(map[string]Entry)) {
+	t.mu.Lock()
+	fn(t.entries)
 	es := make([]Entry, 0, len(t.entries))
 	for _, e := range t.entries {
 		es = append(es, e)
 	}
+	t.gen++
+	gen := t.gen
+	t.mu.Unlock()
+
 	sort.Slice(es, func(i, j int) bool { return es[i].ID < es[j].ID })
-	t.idx.Store(NewIndex(es))
+	idx := NewIndex(es)
+
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if gen > t.swapped {
+		t.swapped = gen
+		t.idx.Store(idx)
+	}
 }
 
 // Search runs q over the global lists and tenantID's entries and returns the
@@ -159,7 +241,7 @@ func (t *tenantIndex) rebuild() {
 // the global lists only.
 func (m *Matcher) Search(tenantID tenancy.TenantID, q Query) []Match {
 	q = q.normalized()
-	out := m.global.Load().searchCached(q)
+	out := m.global.idx.Load().searchCached(q)
 	if tenantID == "" {
 		return out
 	}

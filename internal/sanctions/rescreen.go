@@ -18,6 +18,12 @@ type RescreenArgs struct {
 	List        string `json:"list"`
 	ListVersion string `json:"listVersion"`
 	EntryID     string `json:"entryId,omitempty"`
+	// EntryIDs, with List, narrows the job to these entries of the list (an FtM delta's added
+	// and modified parties).
+	EntryIDs []string `json:"entryIds,omitempty"`
+	// Skip tells the store to enqueue nothing: the change needs no re-screening (a delta that
+	// only deleted entries, or changed none).
+	Skip bool `json:"-"`
 }
 
 // Kind implements river.JobArgs.
@@ -121,6 +127,10 @@ func (r *Rescreener) Run(ctx context.Context, a RescreenArgs) (RescreenResult, e
 			return res, fmt.Errorf("reload list %s: %w", a.List, err)
 		}
 	}
+	only := make(map[string]bool, len(a.EntryIDs))
+	for _, id := range a.EntryIDs {
+		only[id] = true
+	}
 	err := r.Subjects.EachSubject(ctx, tenantID, func(s Subject) error {
 		res.Subjects++
 		matches, err := r.Service.Screen(ctx, tenantID, ScreenParams{Name: s.Name, EntityType: s.EntityType, SubjectKey: s.Key, Limit: MaxLimit})
@@ -128,7 +138,8 @@ func (r *Rescreener) Run(ctx context.Context, a RescreenArgs) (RescreenResult, e
 			return err
 		}
 		for _, m := range matches {
-			if a.EntryID != "" && m.EntryID != a.EntryID || a.EntryID == "" && a.List != "" && m.List != a.List {
+			if a.EntryID != "" && m.EntryID != a.EntryID || a.EntryID == "" && a.List != "" && m.List != a.List ||
+				len(only) > 0 && !only[m.EntryID] {
 				continue
 			}
 			res.Hits++

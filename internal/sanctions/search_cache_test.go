@@ -25,7 +25,7 @@ func TestSearchCache(t *testing.T) {
 
 	first := m.Search(ten, q)
 	require.NotEmpty(t, first)
-	uncached := m.global.Load().Search(q)
+	uncached := m.global.idx.Load().Search(q)
 	require.Equal(t, uncached, first)
 	again := m.Search(ten, q)
 	require.Equal(t, first, again, "a remembered answer is the search's")
@@ -41,7 +41,7 @@ func TestSearchCache(t *testing.T) {
 		{Name: q.Name, Threshold: 0.8, Limit: 10, Country: "GB"},
 		{Name: q.Name, Threshold: 0.8, Limit: 1},
 	} {
-		require.Equal(t, m.global.Load().Search(other), m.Search(ten, other), "%+v", other)
+		require.Equal(t, m.global.idx.Load().Search(other), m.Search(ten, other), "%+v", other)
 	}
 
 	// A tenant's new entry and a list update are seen by the next search.
@@ -54,7 +54,7 @@ func TestSearchCache(t *testing.T) {
 	require.Equal(t, "w-1", got[0].EntryID)
 
 	// Bounded: far more distinct queries than it keeps.
-	idx := m.global.Load()
+	idx := m.global.idx.Load()
 	for i := range searchCacheShards * searchCacheShardSize * 2 {
 		idx.searchCached(Query{Name: fmt.Sprintf("Customer %d Adeyemi", i)})
 	}

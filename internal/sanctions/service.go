@@ -1,6 +1,7 @@
 package sanctions
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -37,6 +38,7 @@ type Service struct {
 	versions map[string]int64 // loaded version id per global list
 	loadErr  error
 	loaded   bool
+	fresh    FreshnessPolicy
 	// suppressed caches each tenant's active false positives.
 	suppressed suppressionCache
 }
@@ -75,6 +77,8 @@ type ImportParams struct {
 	// Files: for ofac-sdn-csv sdn.csv, then optionally alt.csv and add.csv
 	// (recognised by name, else taken in that order); for un-xml one file.
 	Files []SourceFile
+	// SourceVersion is the publisher's version id of the files (FtM: "20240527134702-zbn"), or "".
+	SourceVersion string
 }
 
 // ImportResult is what Import did.
@@ -100,9 +104,14 @@ func ParseFiles(format string, files []SourceFile) ([]Entry, error) {
 		return ParseUN(strings.NewReader(string(files[0].Data)))
 	case FormatEUXML, FormatUKCSV, FormatCSV, FormatJSONL:
 		return parseMoreFormats(format, files)
+	case FormatFtM:
+		if len(files) != 1 {
+			return nil, fmt.Errorf("%w: ftm takes exactly one file (entities.ftm.json)", ErrBadListFile)
+		}
+		return ParseFtM(bytes.NewReader(files[0].Data))
 	}
-	return nil, fmt.Errorf("unknown format %q (want %s, %s, %s, %s, %s or %s)", format, FormatOFACSDNCSV, FormatUNXML,
-		FormatEUXML, FormatUKCSV, FormatCSV, FormatJSONL)
+	return nil, fmt.Errorf("unknown format %q (want %s, %s, %s, %s, %s, %s or %s)", format, FormatOFACSDNCSV, FormatUNXML,
+		FormatEUXML, FormatUKCSV, FormatCSV, FormatJSONL, FormatFtM)
 }
 
 // Import parses the files, stores them as a new version of the list and makes
@@ -114,6 +123,8 @@ func (s *Service) Import(ctx context.Context, p ImportParams) (ImportResult, err
 	if err := validListName(p.List); err != nil {
 		return ImportResult{}, err
 	}
+	// An FtM list without a type keeps each entry's type from its topics (FtMListType).
+	byTopics := p.Format == FormatFtM && p.Type == ""
 	if p.Type == "" {
 		p.Type = ListTypeSanctions
 	}
@@ -124,6 +135,9 @@ func (s *Service) Import(ctx context.Context, p ImportParams) (ImportResult, err
 	if err != nil {
 		return ImportResult{}, err
 	}
+	if byTopics {
+		p.Type = ftmListType(entries)
+	}
 	for i := range entries {
 		e := &entries[i]
 		if e.List != p.List {
@@ -132,9 +146,12 @@ func (s *Service) Import(ctx context.Context, p ImportParams) (ImportResult, err
 			e.ID = strings.ToLower(p.List) + ":" + e.SourceID
 			e.List = p.List
 		}
-		e.ListType = p.Type
+		if !byTopics {
+			e.ListType = p.Type
+		}
 	}
-	v := ListVersion{List: p.List, Type: p.Type, Format: p.Format, EntryCount: len(entries), ImportedAt: s.now()}
+	v := ListVersion{List: p.List, Type: p.Type, Format: p.Format, EntryCount: len(entries), ImportedAt: s.now(),
+		PublishedAt: publishedAt(p.Format, p.SourceVersion, p.Files), SourceVersion: p.SourceVersion}
 	for _, f := range p.Files {
 		sum := sha256.Sum256(f.Data)
 		v.Files = append(v.Files, FileDigest{Name: f.Name, SHA256: hex.EncodeToString(sum[:]), Bytes: len(f.Data)})
@@ -334,6 +351,11 @@ func (s *Service) ReloadTenant(ctx context.Context, tenantID tenancy.TenantID) e
 	es, err := s.store.TenantEntries(ctx, tenantID)
 	if err != nil {
 		return fmt.Errorf("load watchlists of %s: %w", tenantID, err)
+	}
+	// This replica's own change comes back as a notification too: when the entries in memory
+	// already are the stored ones, the index (seconds for a large list) is not built again.
+	if s.matcher.TenantEntriesEqual(tenantID, es) {
+		return nil
 	}
 	s.matcher.SetTenantEntries(tenantID, es)
 	return nil

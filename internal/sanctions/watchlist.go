@@ -107,4 +107,9 @@ type ListVersion struct {
 	Files      []FileDigest
 	EntryCount int
 	ImportedAt time.Time
+	// PublishedAt is when the publisher published this version, read from its files (the
+	// snapshot's date, UN dateGenerated, an FtM version's time); zero when they do not say.
+	PublishedAt time.Time
+	// SourceVersion is the publisher's own version id (FtM: "20240527134702-zbn"), else "".
+	SourceVersion string
 }

@@ -49,6 +49,10 @@ export default async function globalSetup() {
   const sdn = join(art, 'sdn.csv');
   writeFileSync(sdn, '9001,"OKAFOR, Emeka Johnson","individual","SDGT",-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,-0- ,"DOB 01 Jan 1970."\r\n\x1a');
   execFileSync(bin, ['watchlist', 'import', '--format', 'ofac-sdn-csv', '--list', 'OFAC-SDN', sdn], { env, stdio: 'ignore' });
+  // An OpenSanctions (FtM) sample at its 2024-05-27 version: stale on the watchlists screen. No UN
+  // list: the screen warns that an expected list is missing.
+  execFileSync(bin, ['watchlist', 'import', '--format', 'ftm', '--list', 'OPENSANCTIONS', '--version', '20240527134702-zbn',
+    join(root, 'internal', 'sanctions', 'testdata', 'opensanctions', 't1', 'entities.ftm.json')], { env, stdio: 'ignore' });
   const admin = 'admin@web.test';
   execFileSync(bin, ['tenant', 'create', '--name', 'Web Test Bank', '--slug', 'webtest', '--admin-email', admin, '--admin-password', password,
     '--admin-first-name', 'Ada', '--admin-last-name', 'Admin'], { env, stdio: 'inherit' });

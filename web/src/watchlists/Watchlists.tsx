@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { WatchlistService, type Watchlist, type ImportWatchlistEntriesResponse } from '../gen/complyd/v1/watchlist_pb';
 import { useSession } from '../auth/session';
@@ -130,16 +131,34 @@ function ImportFile({ list, onDone }: { list: Watchlist; onDone: () => void }) {
   );
 }
 
+// publishedOn is a list's publication date as its files state it (YYYY-MM-DD), or says they do not.
+function publishedOn(t?: Timestamp): string {
+  return t ? timestampDate(t).toISOString().slice(0, 10) : 'not stated';
+}
+
 function GlobalLists() {
   const g = useQuery(WatchlistService.method.listGlobalLists, {});
+  if (g.isPending) return <><h2>Global lists</h2><Loading /></>;
+  if (g.isError) return <><h2>Global lists</h2><ErrorText error={g.error} /></>;
+  const stale = g.data.items.filter((l) => l.stale);
   return (
     <>
       <h2>Global lists</h2>
-      {g.isPending ? <Loading /> : g.isError ? <ErrorText error={g.error} /> : g.data.items.length === 0 ? <Empty>No global list is loaded: run complyd watchlist import.</Empty> : (
+      {g.data.missing.length > 0 && (
+        <p role="alert" className="error">
+          Expected list{g.data.missing.length > 1 ? 's' : ''} missing: {g.data.missing.join(', ')}. Screening runs without {g.data.missing.length > 1 ? 'them' : 'it'} until imported (complyd watchlist import).
+        </p>)}
+      {stale.map((l) => (
+        <p role="alert" className="error" key={l.list}>
+          {l.list} is stale: published {publishedOn(l.publishedAt)}, {l.ageDays} days ago (maximum {l.maxAgeDays}). Screening misses every change since.
+        </p>))}
+      {g.data.items.length === 0 ? <Empty>No global list is loaded: run complyd watchlist import.</Empty> : (
         <table aria-label="Global lists">
-          <thead><tr><th>List</th><th>Type</th><th>Version</th><th>Format</th><th>Entries</th><th>Loaded</th></tr></thead>
+          <thead><tr><th>List</th><th>Type</th><th>Version</th><th>Format</th><th>Entries</th><th>Published</th><th>Age</th><th>Loaded</th></tr></thead>
           <tbody>{g.data.items.map((l) => (
-            <tr key={l.list}><td>{l.list}</td><td>{l.type}</td><td>{l.version}</td><td>{l.format}</td><td>{l.entryCount}</td><td>{when(l.importedAt)}</td></tr>))}
+            <tr key={l.list}><td>{l.list}</td><td>{l.type}</td><td>{l.version}{l.sourceVersion ? ` (${l.sourceVersion})` : ''}</td><td>{l.format}</td>
+              <td>{l.entryCount}</td><td>{publishedOn(l.publishedAt)}</td><td>{l.stale ? `Stale: ${l.ageDays} days` : `${l.ageDays} days`}</td>
+              <td>{when(l.importedAt)}</td></tr>))}
           </tbody>
         </table>
       )}

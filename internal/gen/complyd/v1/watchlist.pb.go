@@ -1119,7 +1119,18 @@ type GlobalList struct {
 	// imported_at time.
 	ImportedAt *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=imported_at,json=importedAt,proto3" json:"imported_at,omitempty"`
 	// files imported, with their SHA-256.
-	Files         []*GlobalListFile `protobuf:"bytes,7,rep,name=files,proto3" json:"files,omitempty"`
+	Files []*GlobalListFile `protobuf:"bytes,7,rep,name=files,proto3" json:"files,omitempty"`
+	// published_at is when the publisher published this version, read from its files (the
+	// snapshot's date, UN dateGenerated, an FtM version's time); unset when they do not say.
+	PublishedAt *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=published_at,json=publishedAt,proto3" json:"published_at,omitempty"`
+	// age_days since published_at, else since imported_at.
+	AgeDays int32 `protobuf:"varint,9,opt,name=age_days,json=ageDays,proto3" json:"age_days,omitempty"`
+	// max_age_days past which the list is stale (COMPLYD_SANCTIONS_MAX_AGE, per list).
+	MaxAgeDays int32 `protobuf:"varint,10,opt,name=max_age_days,json=maxAgeDays,proto3" json:"max_age_days,omitempty"`
+	// stale is true past max_age_days: the list has missed at least one publication.
+	Stale bool `protobuf:"varint,11,opt,name=stale,proto3" json:"stale,omitempty"`
+	// source_version is the publisher's version id (FtM), or empty.
+	SourceVersion string `protobuf:"bytes,12,opt,name=source_version,json=sourceVersion,proto3" json:"source_version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1203,6 +1214,41 @@ func (x *GlobalList) GetFiles() []*GlobalListFile {
 	return nil
 }
 
+func (x *GlobalList) GetPublishedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PublishedAt
+	}
+	return nil
+}
+
+func (x *GlobalList) GetAgeDays() int32 {
+	if x != nil {
+		return x.AgeDays
+	}
+	return 0
+}
+
+func (x *GlobalList) GetMaxAgeDays() int32 {
+	if x != nil {
+		return x.MaxAgeDays
+	}
+	return 0
+}
+
+func (x *GlobalList) GetStale() bool {
+	if x != nil {
+		return x.Stale
+	}
+	return false
+}
+
+func (x *GlobalList) GetSourceVersion() string {
+	if x != nil {
+		return x.SourceVersion
+	}
+	return ""
+}
+
 // GlobalListFile is one imported source file.
 type GlobalListFile struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1271,7 +1317,10 @@ func (x *GlobalListFile) GetBytes() int32 {
 type ListGlobalListsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// items, by list name.
-	Items         []*GlobalList `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	Items []*GlobalList `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	// missing names the expected lists (OFAC-SDN, UN-SC) that are not loaded: screening runs
+	// without them.
+	Missing       []string `protobuf:"bytes,2,rep,name=missing,proto3" json:"missing,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1309,6 +1358,13 @@ func (*ListGlobalListsResponse) Descriptor() ([]byte, []int) {
 func (x *ListGlobalListsResponse) GetItems() []*GlobalList {
 	if x != nil {
 		return x.Items
+	}
+	return nil
+}
+
+func (x *ListGlobalListsResponse) GetMissing() []string {
+	if x != nil {
+		return x.Missing
 	}
 	return nil
 }
@@ -1410,7 +1466,7 @@ const file_complyd_v1_watchlist_proto_rawDesc = "" +
 	"\x06errors\x18\x03 \x03(\v2\x1a.complyd.v1.ImportRowErrorR\x06errors\x12\x1f\n" +
 	"\ventry_count\x18\x04 \x01(\x05R\n" +
 	"entryCount\"\x18\n" +
-	"\x16ListGlobalListsRequest\"\xf6\x01\n" +
+	"\x16ListGlobalListsRequest\"\xaf\x03\n" +
 	"\n" +
 	"GlobalList\x12\x12\n" +
 	"\x04list\x18\x01 \x01(\tR\x04list\x12\x12\n" +
@@ -1421,13 +1477,21 @@ const file_complyd_v1_watchlist_proto_rawDesc = "" +
 	"entryCount\x12;\n" +
 	"\vimported_at\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"importedAt\x120\n" +
-	"\x05files\x18\a \x03(\v2\x1a.complyd.v1.GlobalListFileR\x05files\"R\n" +
+	"\x05files\x18\a \x03(\v2\x1a.complyd.v1.GlobalListFileR\x05files\x12=\n" +
+	"\fpublished_at\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\x12\x19\n" +
+	"\bage_days\x18\t \x01(\x05R\aageDays\x12 \n" +
+	"\fmax_age_days\x18\n" +
+	" \x01(\x05R\n" +
+	"maxAgeDays\x12\x14\n" +
+	"\x05stale\x18\v \x01(\bR\x05stale\x12%\n" +
+	"\x0esource_version\x18\f \x01(\tR\rsourceVersion\"R\n" +
 	"\x0eGlobalListFile\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06sha256\x18\x02 \x01(\tR\x06sha256\x12\x14\n" +
-	"\x05bytes\x18\x03 \x01(\x05R\x05bytes\"G\n" +
+	"\x05bytes\x18\x03 \x01(\x05R\x05bytes\"a\n" +
 	"\x17ListGlobalListsResponse\x12,\n" +
-	"\x05items\x18\x01 \x03(\v2\x16.complyd.v1.GlobalListR\x05items2\xcf\t\n" +
+	"\x05items\x18\x01 \x03(\v2\x16.complyd.v1.GlobalListR\x05items\x12\x18\n" +
+	"\amissing\x18\x02 \x03(\tR\amissing2\xcf\t\n" +
 	"\x10WatchlistService\x12k\n" +
 	"\x0fCreateWatchlist\x12\".complyd.v1.CreateWatchlistRequest\x1a\x15.complyd.v1.Watchlist\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01*\"\x12/api/v1/watchlists\x12s\n" +
 	"\x0eListWatchlists\x12!.complyd.v1.ListWatchlistsRequest\x1a\".complyd.v1.ListWatchlistsResponse\"\x1a\x82\xd3\xe4\x93\x02\x14\x12\x12/api/v1/watchlists\x12g\n" +
@@ -1488,30 +1552,31 @@ var file_complyd_v1_watchlist_proto_depIdxs = []int32{
 	13, // 9: complyd.v1.ImportWatchlistEntriesResponse.errors:type_name -> complyd.v1.ImportRowError
 	20, // 10: complyd.v1.GlobalList.imported_at:type_name -> google.protobuf.Timestamp
 	17, // 11: complyd.v1.GlobalList.files:type_name -> complyd.v1.GlobalListFile
-	16, // 12: complyd.v1.ListGlobalListsResponse.items:type_name -> complyd.v1.GlobalList
-	2,  // 13: complyd.v1.WatchlistService.CreateWatchlist:input_type -> complyd.v1.CreateWatchlistRequest
-	3,  // 14: complyd.v1.WatchlistService.ListWatchlists:input_type -> complyd.v1.ListWatchlistsRequest
-	5,  // 15: complyd.v1.WatchlistService.GetWatchlist:input_type -> complyd.v1.GetWatchlistRequest
-	6,  // 16: complyd.v1.WatchlistService.DeleteWatchlist:input_type -> complyd.v1.DeleteWatchlistRequest
-	7,  // 17: complyd.v1.WatchlistService.AddWatchlistEntry:input_type -> complyd.v1.AddWatchlistEntryRequest
-	8,  // 18: complyd.v1.WatchlistService.ListWatchlistEntries:input_type -> complyd.v1.ListWatchlistEntriesRequest
-	12, // 19: complyd.v1.WatchlistService.ImportWatchlistEntries:input_type -> complyd.v1.ImportWatchlistEntriesRequest
-	15, // 20: complyd.v1.WatchlistService.ListGlobalLists:input_type -> complyd.v1.ListGlobalListsRequest
-	10, // 21: complyd.v1.WatchlistService.DeleteWatchlistEntry:input_type -> complyd.v1.DeleteWatchlistEntryRequest
-	0,  // 22: complyd.v1.WatchlistService.CreateWatchlist:output_type -> complyd.v1.Watchlist
-	4,  // 23: complyd.v1.WatchlistService.ListWatchlists:output_type -> complyd.v1.ListWatchlistsResponse
-	0,  // 24: complyd.v1.WatchlistService.GetWatchlist:output_type -> complyd.v1.Watchlist
-	0,  // 25: complyd.v1.WatchlistService.DeleteWatchlist:output_type -> complyd.v1.Watchlist
-	1,  // 26: complyd.v1.WatchlistService.AddWatchlistEntry:output_type -> complyd.v1.WatchlistEntry
-	9,  // 27: complyd.v1.WatchlistService.ListWatchlistEntries:output_type -> complyd.v1.ListWatchlistEntriesResponse
-	14, // 28: complyd.v1.WatchlistService.ImportWatchlistEntries:output_type -> complyd.v1.ImportWatchlistEntriesResponse
-	18, // 29: complyd.v1.WatchlistService.ListGlobalLists:output_type -> complyd.v1.ListGlobalListsResponse
-	11, // 30: complyd.v1.WatchlistService.DeleteWatchlistEntry:output_type -> complyd.v1.DeleteWatchlistEntryResponse
-	22, // [22:31] is the sub-list for method output_type
-	13, // [13:22] is the sub-list for method input_type
-	13, // [13:13] is the sub-list for extension type_name
-	13, // [13:13] is the sub-list for extension extendee
-	0,  // [0:13] is the sub-list for field type_name
+	20, // 12: complyd.v1.GlobalList.published_at:type_name -> google.protobuf.Timestamp
+	16, // 13: complyd.v1.ListGlobalListsResponse.items:type_name -> complyd.v1.GlobalList
+	2,  // 14: complyd.v1.WatchlistService.CreateWatchlist:input_type -> complyd.v1.CreateWatchlistRequest
+	3,  // 15: complyd.v1.WatchlistService.ListWatchlists:input_type -> complyd.v1.ListWatchlistsRequest
+	5,  // 16: complyd.v1.WatchlistService.GetWatchlist:input_type -> complyd.v1.GetWatchlistRequest
+	6,  // 17: complyd.v1.WatchlistService.DeleteWatchlist:input_type -> complyd.v1.DeleteWatchlistRequest
+	7,  // 18: complyd.v1.WatchlistService.AddWatchlistEntry:input_type -> complyd.v1.AddWatchlistEntryRequest
+	8,  // 19: complyd.v1.WatchlistService.ListWatchlistEntries:input_type -> complyd.v1.ListWatchlistEntriesRequest
+	12, // 20: complyd.v1.WatchlistService.ImportWatchlistEntries:input_type -> complyd.v1.ImportWatchlistEntriesRequest
+	15, // 21: complyd.v1.WatchlistService.ListGlobalLists:input_type -> complyd.v1.ListGlobalListsRequest
+	10, // 22: complyd.v1.WatchlistService.DeleteWatchlistEntry:input_type -> complyd.v1.DeleteWatchlistEntryRequest
+	0,  // 23: complyd.v1.WatchlistService.CreateWatchlist:output_type -> complyd.v1.Watchlist
+	4,  // 24: complyd.v1.WatchlistService.ListWatchlists:output_type -> complyd.v1.ListWatchlistsResponse
+	0,  // 25: complyd.v1.WatchlistService.GetWatchlist:output_type -> complyd.v1.Watchlist
+	0,  // 26: complyd.v1.WatchlistService.DeleteWatchlist:output_type -> complyd.v1.Watchlist
+	1,  // 27: complyd.v1.WatchlistService.AddWatchlistEntry:output_type -> complyd.v1.WatchlistEntry
+	9,  // 28: complyd.v1.WatchlistService.ListWatchlistEntries:output_type -> complyd.v1.ListWatchlistEntriesResponse
+	14, // 29: complyd.v1.WatchlistService.ImportWatchlistEntries:output_type -> complyd.v1.ImportWatchlistEntriesResponse
+	18, // 30: complyd.v1.WatchlistService.ListGlobalLists:output_type -> complyd.v1.ListGlobalListsResponse
+	11, // 31: complyd.v1.WatchlistService.DeleteWatchlistEntry:output_type -> complyd.v1.DeleteWatchlistEntryResponse
+	23, // [23:32] is the sub-list for method output_type
+	14, // [14:23] is the sub-list for method input_type
+	14, // [14:14] is the sub-list for extension type_name
+	14, // [14:14] is the sub-list for extension extendee
+	0,  // [0:14] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_watchlist_proto_init() }
