@@ -2,6 +2,7 @@ package reports
 
 import (
 	"archive/zip"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -51,7 +52,15 @@ func (s *Service) ExportDay(ctx context.Context, ds DayStore, tenantID tenancy.T
 				}
 			}
 			doc := Build(r, mine, set, now)
-			if errs := doc.Check(); len(errs) > 0 {
+			var buf bytes.Buffer
+			if err := doc.Encode(&buf); err != nil {
+				return written, err
+			}
+			errs, err := s.validate(ctx, tenantID, doc, buf.Bytes())
+			if err != nil {
+				return written, err
+			}
+			if len(errs) > 0 {
 				for _, e := range errs {
 					fmt.Fprintf(&problems, "%s\t%s\t%s\n", r.ID, e.Field, e.Message)
 				}
@@ -61,7 +70,7 @@ func (s *Service) ExportDay(ctx context.Context, ds DayStore, tenantID tenancy.T
 			if err != nil {
 				return written, err
 			}
-			if err := doc.Encode(f); err != nil {
+			if _, err := f.Write(buf.Bytes()); err != nil {
 				return written, err
 			}
 			written++
