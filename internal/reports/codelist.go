@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -12,6 +13,8 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // The FIU's code lists (docs/reports.md "Code lists"). The structure of a goAML report is
@@ -248,4 +251,38 @@ var codeElements = map[string]string{
 	"gender": ListGender, "currency_code": ListCurrency, "currency_code_local": ListCurrency,
 	"foreign_currency_code": ListCurrency, "from_country": ListCountry, "to_country": ListCountry,
 	"country_code": ListCountry, "nationality1": ListCountry, "residence": ListCountry,
+}
+
+// LoadCodeList replaces the tenant's code list with the file's (ParseCodeList's format); an
+// empty file (the header alone) returns the tenant to DefaultCodes. VALIDATION_ERROR naming
+// each bad line.
+func (s *Service) LoadCodeList(ctx context.Context, c Caller, file io.Reader) (CodeList, error) {
+	cl, err := ParseCodeList(file)
+	if err != nil {
+		return CodeList{}, err
+	}
+	counts := map[string]int{}
+	for _, k := range cl.Codes {
+		counts[k.List]++
+	}
+	ev := audit.Event{TenantID: c.TenantID, Actor: c.Actor, Action: "report_code_list.loaded", ResourceType: "report_settings",
+		ResourceID: string(c.TenantID), After: map[string]any{"codes": len(cl.Codes), "lists": counts}}
+	if err := s.store.SaveCodeList(ctx, c.TenantID, cl, s.now().UTC(), ev); err != nil {
+		return CodeList{}, err
+	}
+	return cl, nil
+}
+
+// EffectiveCodeList returns the code list the tenant's reports are checked against: each list
+// it loaded, and the default table's for the others.
+func (s *Service) EffectiveCodeList(ctx context.Context, tenantID tenancy.TenantID) (CodeList, error) {
+	set, err := s.store.Settings(ctx, tenantID)
+	if err != nil {
+		return CodeList{}, err
+	}
+	var out CodeList
+	for _, l := range Lists {
+		out.Codes = append(out.Codes, set.CodeList.list(l)...)
+	}
+	return out, nil
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // The goAML report document as complyd writes it (docs/reports.md "goAML XML"). Field order is
-// element order; CheckXML checks the encoded bytes against goaml_schema.go.
+// element order; Service.Validate checks the encoded bytes against the goAML XSD (xsd.go) and the
+// tenant's code list (codelist.go).
 
 // Doc is a goAML <report>: its elements in the order of the schema's report sequence.
 type Doc struct {

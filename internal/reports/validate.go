@@ -66,3 +66,25 @@ func (s *Service) validBefore(ctx context.Context, tenantID tenancy.TenantID, id
 	}
 	return nil
 }
+
+// TxHit is a sanctions hit of one of a report's transactions.
+type TxHit struct {
+	TransactionID string
+	Hit
+}
+
+// Grounding returns what grounds r as its goAML XML says it: every indicator (from its rules,
+// its transactions' sanctions hits and those added by hand) and the sanctions hits themselves.
+func (s *Service) Grounding(ctx context.Context, r *Report) ([]string, []TxHit, error) {
+	txs, err := s.store.Transactions(ctx, r.TenantID, r.TransactionIDs)
+	if err != nil {
+		return nil, nil, err
+	}
+	var hits []TxHit
+	for _, t := range txs {
+		for _, h := range t.Hits {
+			hits = append(hits, TxHit{TransactionID: t.ID, Hit: h})
+		}
+	}
+	return ReportIndicators(r, txs), hits, nil
+}

@@ -3,8 +3,9 @@ import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { CaseService } from '../gen/complyd/v1/case_pb';
 import { UserService } from '../gen/complyd/v1/user_pb';
+import { ReportService } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { label, transitions } from './states';
 
@@ -35,6 +36,7 @@ export function CasePage({ id }: { id: string }) {
       </dl>
       <p>{c.description}</p>
       {canAct && <Actions caseId={c.id} status={c.status} onDone={refetch} />}
+      {canAct && <DraftReport caseId={c.id} />}
       <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />
       <Interdictions caseId={c.id} canAct={canAct} />
       <h2>Timeline</h2>
@@ -46,6 +48,20 @@ export function CasePage({ id }: { id: string }) {
       )}
       {canAct && <AddNote caseId={c.id} onDone={refetch} />}
     </section>
+  );
+}
+
+// DraftReport drafts an STR from the case: its transaction, its parties and its notes are the
+// facts of the narrative the officer then edits on the report's page.
+function DraftReport({ caseId }: { caseId: string }) {
+  const { navigate } = useRouter();
+  const create = useMutation(ReportService.method.createReport, { onSuccess: (r) => navigate(`/reports/${r.id}`) });
+  return (
+    <div className="actions">
+      <h2>Regulatory report</h2>
+      <button type="button" disabled={create.isPending} onClick={() => create.mutate({ type: 'STR', caseId })}>Draft STR from this case</button>
+      <ErrorText error={create.error} />
+    </div>
   );
 }
 

@@ -167,7 +167,11 @@ type Report struct {
 	// updated_at of the report.
 	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,28,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
 	// timeline (detail only), oldest first.
-	Timeline      []*ReportEvent `protobuf:"bytes,29,rep,name=timeline,proto3" json:"timeline,omitempty"`
+	Timeline []*ReportEvent `protobuf:"bytes,29,rep,name=timeline,proto3" json:"timeline,omitempty"`
+	// report_indicators: every indicator of the goAML XML (from the rules, the sanctions hits and added by hand; detail only).
+	ReportIndicators []string `protobuf:"bytes,40,rep,name=report_indicators,json=reportIndicators,proto3" json:"report_indicators,omitempty"`
+	// sanctions_hits of the report's transactions (detail only).
+	SanctionsHits []*ReportSanctionsHit `protobuf:"bytes,41,rep,name=sanctions_hits,json=sanctionsHits,proto3" json:"sanctions_hits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -405,6 +409,404 @@ func (x *Report) GetTimeline() []*ReportEvent {
 	return nil
 }
 
+func (x *Report) GetReportIndicators() []string {
+	if x != nil {
+		return x.ReportIndicators
+	}
+	return nil
+}
+
+func (x *Report) GetSanctionsHits() []*ReportSanctionsHit {
+	if x != nil {
+		return x.SanctionsHits
+	}
+	return nil
+}
+
+// ReportSanctionsHit is a sanctions list match of one of a report's transactions.
+type ReportSanctionsHit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// transaction_id of the screened transaction.
+	TransactionId string `protobuf:"bytes,1,opt,name=transaction_id,json=transactionId,proto3" json:"transaction_id,omitempty"`
+	// party that matched: SENDER or RECEIVER.
+	Party string `protobuf:"bytes,2,opt,name=party,proto3" json:"party,omitempty"`
+	// list the entry is on.
+	List string `protobuf:"bytes,3,opt,name=list,proto3" json:"list,omitempty"`
+	// entry_id on the list.
+	EntryId string `protobuf:"bytes,4,opt,name=entry_id,json=entryId,proto3" json:"entry_id,omitempty"`
+	// name of the entry.
+	Name string `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
+	// matched_name: the party's name as screened.
+	MatchedName string `protobuf:"bytes,6,opt,name=matched_name,json=matchedName,proto3" json:"matched_name,omitempty"`
+	// score of the match, 0 to 1.
+	Score         float64 `protobuf:"fixed64,7,opt,name=score,proto3" json:"score,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportSanctionsHit) Reset() {
+	*x = ReportSanctionsHit{}
+	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportSanctionsHit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportSanctionsHit) ProtoMessage() {}
+
+func (x *ReportSanctionsHit) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportSanctionsHit.ProtoReflect.Descriptor instead.
+func (*ReportSanctionsHit) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ReportSanctionsHit) GetTransactionId() string {
+	if x != nil {
+		return x.TransactionId
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetList() string {
+	if x != nil {
+		return x.List
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetEntryId() string {
+	if x != nil {
+		return x.EntryId
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetMatchedName() string {
+	if x != nil {
+		return x.MatchedName
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetScore() float64 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+// ReportLocation is the reporting entity's address (the report's goAML location).
+type ReportLocation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// address: street and number.
+	Address string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// city.
+	City string `protobuf:"bytes,2,opt,name=city,proto3" json:"city,omitempty"`
+	// state.
+	State string `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// country_code, ISO 3166-1 alpha-2; empty is NG.
+	CountryCode   string `protobuf:"bytes,4,opt,name=country_code,json=countryCode,proto3" json:"country_code,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportLocation) Reset() {
+	*x = ReportLocation{}
+	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportLocation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportLocation) ProtoMessage() {}
+
+func (x *ReportLocation) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportLocation.ProtoReflect.Descriptor instead.
+func (*ReportLocation) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ReportLocation) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *ReportLocation) GetCity() string {
+	if x != nil {
+		return x.City
+	}
+	return ""
+}
+
+func (x *ReportLocation) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ReportLocation) GetCountryCode() string {
+	if x != nil {
+		return x.CountryCode
+	}
+	return ""
+}
+
+// ReportCode is one value of a code list.
+type ReportCode struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// list: report_code, submission_code, transmode_code, funds_code, contact_type, communication_type, indicator, gender, currency or country.
+	List string `protobuf:"bytes,1,opt,name=list,proto3" json:"list,omitempty"`
+	// code as the FIU's goAML instance spells it.
+	Code string `protobuf:"bytes,2,opt,name=code,proto3" json:"code,omitempty"`
+	// description of the code.
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// use: what complyd writes the code for (a transaction type, cash/electronic/foreign, default).
+	Use           []string `protobuf:"bytes,4,rep,name=use,proto3" json:"use,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportCode) Reset() {
+	*x = ReportCode{}
+	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportCode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportCode) ProtoMessage() {}
+
+func (x *ReportCode) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportCode.ProtoReflect.Descriptor instead.
+func (*ReportCode) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ReportCode) GetList() string {
+	if x != nil {
+		return x.List
+	}
+	return ""
+}
+
+func (x *ReportCode) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *ReportCode) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *ReportCode) GetUse() []string {
+	if x != nil {
+		return x.Use
+	}
+	return nil
+}
+
+// GetReportCodeListRequest asks for the tenant's code lists.
+type GetReportCodeListRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReportCodeListRequest) Reset() {
+	*x = GetReportCodeListRequest{}
+	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReportCodeListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReportCodeListRequest) ProtoMessage() {}
+
+func (x *GetReportCodeListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReportCodeListRequest.ProtoReflect.Descriptor instead.
+func (*GetReportCodeListRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{5}
+}
+
+// LoadReportCodeListRequest carries a code-list file.
+type LoadReportCodeListRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// content of the CSV file; its header alone returns the tenant to the default table.
+	Content       string `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LoadReportCodeListRequest) Reset() {
+	*x = LoadReportCodeListRequest{}
+	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LoadReportCodeListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LoadReportCodeListRequest) ProtoMessage() {}
+
+func (x *LoadReportCodeListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LoadReportCodeListRequest.ProtoReflect.Descriptor instead.
+func (*LoadReportCodeListRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *LoadReportCodeListRequest) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+// ReportCodeList is the code lists in effect.
+type ReportCodeList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// codes in effect, by list.
+	Codes []*ReportCode `protobuf:"bytes,1,rep,name=codes,proto3" json:"codes,omitempty"`
+	// loaded_lists: the lists the tenant loaded (the others are the default table's).
+	LoadedLists   []string `protobuf:"bytes,2,rep,name=loaded_lists,json=loadedLists,proto3" json:"loaded_lists,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportCodeList) Reset() {
+	*x = ReportCodeList{}
+	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportCodeList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportCodeList) ProtoMessage() {}
+
+func (x *ReportCodeList) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportCodeList.ProtoReflect.Descriptor instead.
+func (*ReportCodeList) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ReportCodeList) GetCodes() []*ReportCode {
+	if x != nil {
+		return x.Codes
+	}
+	return nil
+}
+
+func (x *ReportCodeList) GetLoadedLists() []string {
+	if x != nil {
+		return x.LoadedLists
+	}
+	return nil
+}
+
 // CreateReportRequest drafts a report.
 type CreateReportRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -432,7 +834,7 @@ type CreateReportRequest struct {
 
 func (x *CreateReportRequest) Reset() {
 	*x = CreateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	mi := &file_complyd_v1_report_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -444,7 +846,7 @@ func (x *CreateReportRequest) String() string {
 func (*CreateReportRequest) ProtoMessage() {}
 
 func (x *CreateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[2]
+	mi := &file_complyd_v1_report_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -457,7 +859,7 @@ func (x *CreateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateReportRequest.ProtoReflect.Descriptor instead.
 func (*CreateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CreateReportRequest) GetType() string {
@@ -548,7 +950,7 @@ type ListReportsRequest struct {
 
 func (x *ListReportsRequest) Reset() {
 	*x = ListReportsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	mi := &file_complyd_v1_report_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -560,7 +962,7 @@ func (x *ListReportsRequest) String() string {
 func (*ListReportsRequest) ProtoMessage() {}
 
 func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	mi := &file_complyd_v1_report_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -573,7 +975,7 @@ func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
 func (*ListReportsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ListReportsRequest) GetPage() int32 {
@@ -645,7 +1047,7 @@ type ListReportDeadlinesRequest struct {
 
 func (x *ListReportDeadlinesRequest) Reset() {
 	*x = ListReportDeadlinesRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	mi := &file_complyd_v1_report_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -657,7 +1059,7 @@ func (x *ListReportDeadlinesRequest) String() string {
 func (*ListReportDeadlinesRequest) ProtoMessage() {}
 
 func (x *ListReportDeadlinesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	mi := &file_complyd_v1_report_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -670,7 +1072,7 @@ func (x *ListReportDeadlinesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportDeadlinesRequest.ProtoReflect.Descriptor instead.
 func (*ListReportDeadlinesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListReportDeadlinesRequest) GetPage() int32 {
@@ -706,7 +1108,7 @@ type ListReportsResponse struct {
 
 func (x *ListReportsResponse) Reset() {
 	*x = ListReportsResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	mi := &file_complyd_v1_report_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -718,7 +1120,7 @@ func (x *ListReportsResponse) String() string {
 func (*ListReportsResponse) ProtoMessage() {}
 
 func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	mi := &file_complyd_v1_report_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -731,7 +1133,7 @@ func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
 func (*ListReportsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListReportsResponse) GetItems() []*Report {
@@ -780,7 +1182,7 @@ type GetReportRequest struct {
 
 func (x *GetReportRequest) Reset() {
 	*x = GetReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	mi := &file_complyd_v1_report_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -792,7 +1194,7 @@ func (x *GetReportRequest) String() string {
 func (*GetReportRequest) ProtoMessage() {}
 
 func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	mi := &file_complyd_v1_report_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -805,7 +1207,7 @@ func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportRequest.ProtoReflect.Descriptor instead.
 func (*GetReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *GetReportRequest) GetId() string {
@@ -836,7 +1238,7 @@ type UpdateReportRequest struct {
 
 func (x *UpdateReportRequest) Reset() {
 	*x = UpdateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	mi := &file_complyd_v1_report_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -848,7 +1250,7 @@ func (x *UpdateReportRequest) String() string {
 func (*UpdateReportRequest) ProtoMessage() {}
 
 func (x *UpdateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	mi := &file_complyd_v1_report_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -861,7 +1263,7 @@ func (x *UpdateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateReportRequest.ProtoReflect.Descriptor instead.
 func (*UpdateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UpdateReportRequest) GetId() string {
@@ -917,7 +1319,7 @@ type SubmitReportRequest struct {
 
 func (x *SubmitReportRequest) Reset() {
 	*x = SubmitReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	mi := &file_complyd_v1_report_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -929,7 +1331,7 @@ func (x *SubmitReportRequest) String() string {
 func (*SubmitReportRequest) ProtoMessage() {}
 
 func (x *SubmitReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	mi := &file_complyd_v1_report_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -942,7 +1344,7 @@ func (x *SubmitReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReportRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SubmitReportRequest) GetId() string {
@@ -963,7 +1365,7 @@ type ApproveReportRequest struct {
 
 func (x *ApproveReportRequest) Reset() {
 	*x = ApproveReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[9]
+	mi := &file_complyd_v1_report_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -975,7 +1377,7 @@ func (x *ApproveReportRequest) String() string {
 func (*ApproveReportRequest) ProtoMessage() {}
 
 func (x *ApproveReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[9]
+	mi := &file_complyd_v1_report_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -988,7 +1390,7 @@ func (x *ApproveReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApproveReportRequest.ProtoReflect.Descriptor instead.
 func (*ApproveReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ApproveReportRequest) GetId() string {
@@ -1011,7 +1413,7 @@ type RejectReportRequest struct {
 
 func (x *RejectReportRequest) Reset() {
 	*x = RejectReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[10]
+	mi := &file_complyd_v1_report_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1023,7 +1425,7 @@ func (x *RejectReportRequest) String() string {
 func (*RejectReportRequest) ProtoMessage() {}
 
 func (x *RejectReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[10]
+	mi := &file_complyd_v1_report_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1036,7 +1438,7 @@ func (x *RejectReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RejectReportRequest.ProtoReflect.Descriptor instead.
 func (*RejectReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *RejectReportRequest) GetId() string {
@@ -1066,7 +1468,7 @@ type FileReportRequest struct {
 
 func (x *FileReportRequest) Reset() {
 	*x = FileReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[11]
+	mi := &file_complyd_v1_report_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1078,7 +1480,7 @@ func (x *FileReportRequest) String() string {
 func (*FileReportRequest) ProtoMessage() {}
 
 func (x *FileReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[11]
+	mi := &file_complyd_v1_report_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1091,7 +1493,7 @@ func (x *FileReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileReportRequest.ProtoReflect.Descriptor instead.
 func (*FileReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FileReportRequest) GetId() string {
@@ -1121,7 +1523,7 @@ type DownloadReportRequest struct {
 
 func (x *DownloadReportRequest) Reset() {
 	*x = DownloadReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[12]
+	mi := &file_complyd_v1_report_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1133,7 +1535,7 @@ func (x *DownloadReportRequest) String() string {
 func (*DownloadReportRequest) ProtoMessage() {}
 
 func (x *DownloadReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[12]
+	mi := &file_complyd_v1_report_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1146,7 +1548,7 @@ func (x *DownloadReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadReportRequest.ProtoReflect.Descriptor instead.
 func (*DownloadReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{12}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DownloadReportRequest) GetId() string {
@@ -1178,7 +1580,7 @@ type DownloadReportResponse struct {
 
 func (x *DownloadReportResponse) Reset() {
 	*x = DownloadReportResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[13]
+	mi := &file_complyd_v1_report_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +1592,7 @@ func (x *DownloadReportResponse) String() string {
 func (*DownloadReportResponse) ProtoMessage() {}
 
 func (x *DownloadReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[13]
+	mi := &file_complyd_v1_report_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +1605,7 @@ func (x *DownloadReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadReportResponse.ProtoReflect.Descriptor instead.
 func (*DownloadReportResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DownloadReportResponse) GetFilename() string {
@@ -1238,7 +1640,7 @@ type ValidateReportRequest struct {
 
 func (x *ValidateReportRequest) Reset() {
 	*x = ValidateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[14]
+	mi := &file_complyd_v1_report_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1250,7 +1652,7 @@ func (x *ValidateReportRequest) String() string {
 func (*ValidateReportRequest) ProtoMessage() {}
 
 func (x *ValidateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[14]
+	mi := &file_complyd_v1_report_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1263,7 +1665,7 @@ func (x *ValidateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateReportRequest.ProtoReflect.Descriptor instead.
 func (*ValidateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ValidateReportRequest) GetId() string {
@@ -1286,7 +1688,7 @@ type ReportProblem struct {
 
 func (x *ReportProblem) Reset() {
 	*x = ReportProblem{}
-	mi := &file_complyd_v1_report_proto_msgTypes[15]
+	mi := &file_complyd_v1_report_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1298,7 +1700,7 @@ func (x *ReportProblem) String() string {
 func (*ReportProblem) ProtoMessage() {}
 
 func (x *ReportProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[15]
+	mi := &file_complyd_v1_report_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1311,7 +1713,7 @@ func (x *ReportProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportProblem.ProtoReflect.Descriptor instead.
 func (*ReportProblem) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{15}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReportProblem) GetField() string {
@@ -1343,7 +1745,7 @@ type ValidateReportResponse struct {
 
 func (x *ValidateReportResponse) Reset() {
 	*x = ValidateReportResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[16]
+	mi := &file_complyd_v1_report_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1355,7 +1757,7 @@ func (x *ValidateReportResponse) String() string {
 func (*ValidateReportResponse) ProtoMessage() {}
 
 func (x *ValidateReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[16]
+	mi := &file_complyd_v1_report_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1368,7 +1770,7 @@ func (x *ValidateReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateReportResponse.ProtoReflect.Descriptor instead.
 func (*ValidateReportResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{16}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ValidateReportResponse) GetValid() bool {
@@ -1403,7 +1805,7 @@ type SuggestNarrativeRequest struct {
 
 func (x *SuggestNarrativeRequest) Reset() {
 	*x = SuggestNarrativeRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[17]
+	mi := &file_complyd_v1_report_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1415,7 +1817,7 @@ func (x *SuggestNarrativeRequest) String() string {
 func (*SuggestNarrativeRequest) ProtoMessage() {}
 
 func (x *SuggestNarrativeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[17]
+	mi := &file_complyd_v1_report_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1428,7 +1830,7 @@ func (x *SuggestNarrativeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestNarrativeRequest.ProtoReflect.Descriptor instead.
 func (*SuggestNarrativeRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{17}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SuggestNarrativeRequest) GetId() string {
@@ -1453,7 +1855,7 @@ type SuggestNarrativeResponse struct {
 
 func (x *SuggestNarrativeResponse) Reset() {
 	*x = SuggestNarrativeResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[18]
+	mi := &file_complyd_v1_report_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1465,7 +1867,7 @@ func (x *SuggestNarrativeResponse) String() string {
 func (*SuggestNarrativeResponse) ProtoMessage() {}
 
 func (x *SuggestNarrativeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[18]
+	mi := &file_complyd_v1_report_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1478,7 +1880,7 @@ func (x *SuggestNarrativeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestNarrativeResponse.ProtoReflect.Descriptor instead.
 func (*SuggestNarrativeResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{18}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SuggestNarrativeResponse) GetNarrative() string {
@@ -1511,7 +1913,7 @@ type GetReportSettingsRequest struct {
 
 func (x *GetReportSettingsRequest) Reset() {
 	*x = GetReportSettingsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[19]
+	mi := &file_complyd_v1_report_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1523,7 +1925,7 @@ func (x *GetReportSettingsRequest) String() string {
 func (*GetReportSettingsRequest) ProtoMessage() {}
 
 func (x *GetReportSettingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[19]
+	mi := &file_complyd_v1_report_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1536,7 +1938,7 @@ func (x *GetReportSettingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportSettingsRequest.ProtoReflect.Descriptor instead.
 func (*GetReportSettingsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{19}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{25}
 }
 
 // ReportingPerson is the tenant's reporting person in goAML.
@@ -1558,7 +1960,7 @@ type ReportingPerson struct {
 
 func (x *ReportingPerson) Reset() {
 	*x = ReportingPerson{}
-	mi := &file_complyd_v1_report_proto_msgTypes[20]
+	mi := &file_complyd_v1_report_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1570,7 +1972,7 @@ func (x *ReportingPerson) String() string {
 func (*ReportingPerson) ProtoMessage() {}
 
 func (x *ReportingPerson) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[20]
+	mi := &file_complyd_v1_report_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1583,7 +1985,7 @@ func (x *ReportingPerson) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportingPerson.ProtoReflect.Descriptor instead.
 func (*ReportingPerson) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{20}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ReportingPerson) GetFirstName() string {
@@ -1638,7 +2040,7 @@ type DeadlineHours struct {
 
 func (x *DeadlineHours) Reset() {
 	*x = DeadlineHours{}
-	mi := &file_complyd_v1_report_proto_msgTypes[21]
+	mi := &file_complyd_v1_report_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1650,7 +2052,7 @@ func (x *DeadlineHours) String() string {
 func (*DeadlineHours) ProtoMessage() {}
 
 func (x *DeadlineHours) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[21]
+	mi := &file_complyd_v1_report_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1663,7 +2065,7 @@ func (x *DeadlineHours) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineHours.ProtoReflect.Descriptor instead.
 func (*DeadlineHours) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{21}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DeadlineHours) GetCtr() int32 {
@@ -1715,13 +2117,17 @@ type ReportSettings struct {
 	DeadlineHours *DeadlineHours `protobuf:"bytes,8,opt,name=deadline_hours,json=deadlineHours,proto3" json:"deadline_hours,omitempty"`
 	// near_deadline_hours: the window in which a report is "near" its deadline.
 	NearDeadlineHours int32 `protobuf:"varint,9,opt,name=near_deadline_hours,json=nearDeadlineHours,proto3" json:"near_deadline_hours,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// location: the reporting entity's address (goAML location, required by the schema).
+	Location *ReportLocation `protobuf:"bytes,40,opt,name=location,proto3" json:"location,omitempty"`
+	// schema_name: the deployment's goAML schema the tenant's reports are validated against; empty is the deployment's default.
+	SchemaName    string `protobuf:"bytes,41,opt,name=schema_name,json=schemaName,proto3" json:"schema_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReportSettings) Reset() {
 	*x = ReportSettings{}
-	mi := &file_complyd_v1_report_proto_msgTypes[22]
+	mi := &file_complyd_v1_report_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1733,7 +2139,7 @@ func (x *ReportSettings) String() string {
 func (*ReportSettings) ProtoMessage() {}
 
 func (x *ReportSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[22]
+	mi := &file_complyd_v1_report_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1746,7 +2152,7 @@ func (x *ReportSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportSettings.ProtoReflect.Descriptor instead.
 func (*ReportSettings) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{22}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ReportSettings) GetRentityId() string {
@@ -1812,6 +2218,20 @@ func (x *ReportSettings) GetNearDeadlineHours() int32 {
 	return 0
 }
 
+func (x *ReportSettings) GetLocation() *ReportLocation {
+	if x != nil {
+		return x.Location
+	}
+	return nil
+}
+
+func (x *ReportSettings) GetSchemaName() string {
+	if x != nil {
+		return x.SchemaName
+	}
+	return ""
+}
+
 // UpdateReportSettingsRequest replaces the settings.
 type UpdateReportSettingsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1833,13 +2253,17 @@ type UpdateReportSettingsRequest struct {
 	DeadlineHours *DeadlineHours `protobuf:"bytes,8,opt,name=deadline_hours,json=deadlineHours,proto3" json:"deadline_hours,omitempty"`
 	// near_deadline_hours; 0 = the default 12.
 	NearDeadlineHours int32 `protobuf:"varint,9,opt,name=near_deadline_hours,json=nearDeadlineHours,proto3" json:"near_deadline_hours,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// location: the reporting entity's address (goAML location).
+	Location *ReportLocation `protobuf:"bytes,40,opt,name=location,proto3" json:"location,omitempty"`
+	// schema_name: one of the deployment's goAML schemas (COMPLYD_GOAML_SCHEMAS); empty is the deployment's default.
+	SchemaName    string `protobuf:"bytes,41,opt,name=schema_name,json=schemaName,proto3" json:"schema_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateReportSettingsRequest) Reset() {
 	*x = UpdateReportSettingsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[23]
+	mi := &file_complyd_v1_report_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1851,7 +2275,7 @@ func (x *UpdateReportSettingsRequest) String() string {
 func (*UpdateReportSettingsRequest) ProtoMessage() {}
 
 func (x *UpdateReportSettingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[23]
+	mi := &file_complyd_v1_report_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1864,7 +2288,7 @@ func (x *UpdateReportSettingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateReportSettingsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateReportSettingsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{23}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *UpdateReportSettingsRequest) GetRentityId() string {
@@ -1930,6 +2354,20 @@ func (x *UpdateReportSettingsRequest) GetNearDeadlineHours() int32 {
 	return 0
 }
 
+func (x *UpdateReportSettingsRequest) GetLocation() *ReportLocation {
+	if x != nil {
+		return x.Location
+	}
+	return nil
+}
+
+func (x *UpdateReportSettingsRequest) GetSchemaName() string {
+	if x != nil {
+		return x.SchemaName
+	}
+	return ""
+}
+
 var File_complyd_v1_report_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_report_proto_rawDesc = "" +
@@ -1942,8 +2380,7 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\bactor_id\x18\x03 \x01(\v2\x1c.google.protobuf.StringValueR\aactorId\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\x129\n" +
 	"\n" +
-	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xe3\n" +
-	"\n" +
+	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xd7\v\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
@@ -1983,7 +2420,34 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"created_at\x18\x1b \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
 	"updated_at\x18\x1c \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x123\n" +
-	"\btimeline\x18\x1d \x03(\v2\x17.complyd.v1.ReportEventR\btimeline\"\xb9\x04\n" +
+	"\btimeline\x18\x1d \x03(\v2\x17.complyd.v1.ReportEventR\btimeline\x12+\n" +
+	"\x11report_indicators\x18( \x03(\tR\x10reportIndicators\x12E\n" +
+	"\x0esanctions_hits\x18) \x03(\v2\x1e.complyd.v1.ReportSanctionsHitR\rsanctionsHits\"\xcd\x01\n" +
+	"\x12ReportSanctionsHit\x12%\n" +
+	"\x0etransaction_id\x18\x01 \x01(\tR\rtransactionId\x12\x14\n" +
+	"\x05party\x18\x02 \x01(\tR\x05party\x12\x12\n" +
+	"\x04list\x18\x03 \x01(\tR\x04list\x12\x19\n" +
+	"\bentry_id\x18\x04 \x01(\tR\aentryId\x12\x12\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\x12!\n" +
+	"\fmatched_name\x18\x06 \x01(\tR\vmatchedName\x12\x14\n" +
+	"\x05score\x18\a \x01(\x01R\x05score\"\x9d\x01\n" +
+	"\x0eReportLocation\x12!\n" +
+	"\aaddress\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x18dR\aaddress\x12\x1c\n" +
+	"\x04city\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x04city\x12\x1e\n" +
+	"\x05state\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x05state\x12*\n" +
+	"\fcountry_code\x18\x04 \x01(\tB\a\xbaH\x04r\x02\x18\x02R\vcountryCode\"h\n" +
+	"\n" +
+	"ReportCode\x12\x12\n" +
+	"\x04list\x18\x01 \x01(\tR\x04list\x12\x12\n" +
+	"\x04code\x18\x02 \x01(\tR\x04code\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x10\n" +
+	"\x03use\x18\x04 \x03(\tR\x03use\"\x1a\n" +
+	"\x18GetReportCodeListRequest\"B\n" +
+	"\x19LoadReportCodeListRequest\x12%\n" +
+	"\acontent\x18\x01 \x01(\tB\v\xbaH\br\x06\x10\x01\x18\x80\x89zR\acontent\"a\n" +
+	"\x0eReportCodeList\x12,\n" +
+	"\x05codes\x18\x01 \x03(\v2\x16.complyd.v1.ReportCodeR\x05codes\x12!\n" +
+	"\floaded_lists\x18\x02 \x03(\tR\vloadedLists\"\xb9\x04\n" +
 	"\x13CreateReportRequest\x12-\n" +
 	"\x04type\x18\x01 \x01(\tB\x19\xbaH\x16r\x14R\x03CTRR\x03STRR\x03SARR\x03FTRR\x04type\x12%\n" +
 	"\acase_id\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x18dH\x00R\x06caseId\x88\x01\x01\x129\n" +
@@ -2105,7 +2569,7 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\x03sar\x18\x03 \x01(\x05B\n" +
 	"\xbaH\a\x1a\x05\x18\xb8D(\x00R\x03sar\x12\x1c\n" +
 	"\x03ftr\x18\x04 \x01(\x05B\n" +
-	"\xbaH\a\x1a\x05\x18\xb8D(\x00R\x03ftr\"\xaf\x03\n" +
+	"\xbaH\a\x1a\x05\x18\xb8D(\x00R\x03ftr\"\x88\x04\n" +
 	"\x0eReportSettings\x12\x1d\n" +
 	"\n" +
 	"rentity_id\x18\x01 \x01(\tR\trentityId\x12%\n" +
@@ -2117,7 +2581,10 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"filing_url\x18\x06 \x01(\tR\tfilingUrl\x12(\n" +
 	"\x10filing_token_set\x18\a \x01(\bR\x0efilingTokenSet\x12@\n" +
 	"\x0edeadline_hours\x18\b \x01(\v2\x19.complyd.v1.DeadlineHoursR\rdeadlineHours\x12.\n" +
-	"\x13near_deadline_hours\x18\t \x01(\x05R\x11nearDeadlineHours\"\x9e\x04\n" +
+	"\x13near_deadline_hours\x18\t \x01(\x05R\x11nearDeadlineHours\x126\n" +
+	"\blocation\x18( \x01(\v2\x1a.complyd.v1.ReportLocationR\blocation\x12\x1f\n" +
+	"\vschema_name\x18) \x01(\tR\n" +
+	"schemaName\"\x80\x05\n" +
 	"\x1bUpdateReportSettingsRequest\x123\n" +
 	"\n" +
 	"rentity_id\x18\x01 \x01(\tB\x14\xbaH\x11r\x0f2\r^[0-9]{0,20}$R\trentityId\x12/\n" +
@@ -2130,10 +2597,13 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\ffiling_token\x18\a \x01(\tB\b\xbaH\x05r\x03\x18\xd0\x0fH\x00R\vfilingToken\x88\x01\x01\x12@\n" +
 	"\x0edeadline_hours\x18\b \x01(\v2\x19.complyd.v1.DeadlineHoursR\rdeadlineHours\x12:\n" +
 	"\x13near_deadline_hours\x18\t \x01(\x05B\n" +
-	"\xbaH\a\x1a\x05\x18\xd0\x05(\x00R\x11nearDeadlineHoursB\x0f\n" +
-	"\r_filing_token2\xfc\f\n" +
-	"\rReportService\x12_\n" +
-	"\fCreateReport\x12\x1f.complyd.v1.CreateReportRequest\x1a\x12.complyd.v1.Report\"\x1a\x82\xd3\xe4\x93\x02\x14:\x01*\"\x0f/api/v1/reports\x12g\n" +
+	"\xbaH\a\x1a\x05\x18\xd0\x05(\x00R\x11nearDeadlineHours\x126\n" +
+	"\blocation\x18( \x01(\v2\x1a.complyd.v1.ReportLocationR\blocation\x12(\n" +
+	"\vschema_name\x18) \x01(\tB\a\xbaH\x04r\x02\x18dR\n" +
+	"schemaNameB\x0f\n" +
+	"\r_filing_token2\xb2\x0f\n" +
+	"\rReportService\x12\x85\x01\n" +
+	"\fCreateReport\x12\x1f.complyd.v1.CreateReportRequest\x1a\x12.complyd.v1.Report\"@\x82\xd3\xe4\x93\x02::\x01*Z$:\x01*\"\x1f/api/v1/cases/{case_id}/reports\"\x0f/api/v1/reports\x12g\n" +
 	"\vListReports\x12\x1e.complyd.v1.ListReportsRequest\x1a\x1f.complyd.v1.ListReportsResponse\"\x17\x82\xd3\xe4\x93\x02\x11\x12\x0f/api/v1/reports\x12\x81\x01\n" +
 	"\x13ListReportDeadlines\x12&.complyd.v1.ListReportDeadlinesRequest\x1a\x1f.complyd.v1.ListReportsResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/api/v1/reports/deadlines\x12[\n" +
 	"\tGetReport\x12\x1c.complyd.v1.GetReportRequest\x1a\x12.complyd.v1.Report\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/api/v1/reports/{id}\x12d\n" +
@@ -2146,7 +2616,9 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\x0eDownloadReport\x12!.complyd.v1.DownloadReportRequest\x1a\".complyd.v1.DownloadReportResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/api/v1/reports/{id}/download\x12\x80\x01\n" +
 	"\x0eValidateReport\x12!.complyd.v1.ValidateReportRequest\x1a\".complyd.v1.ValidateReportResponse\"'\x82\xd3\xe4\x93\x02!\x12\x1f/api/v1/reports/{id}/validation\x12\x94\x01\n" +
 	"\x10SuggestNarrative\x12#.complyd.v1.SuggestNarrativeRequest\x1a$.complyd.v1.SuggestNarrativeResponse\"5\x82\xd3\xe4\x93\x02/:\x01*\"*/api/v1/reports/{id}/narrative-suggestions\x12\x81\x01\n" +
-	"\x11GetReportSettings\x12$.complyd.v1.GetReportSettingsRequest\x1a\x1a.complyd.v1.ReportSettings\"*\x82\xd3\xe4\x93\x02$\x12\"/api/v1/tenants/me/report-settings\x12\x8a\x01\n" +
+	"\x11GetReportSettings\x12$.complyd.v1.GetReportSettingsRequest\x1a\x1a.complyd.v1.ReportSettings\"*\x82\xd3\xe4\x93\x02$\x12\"/api/v1/tenants/me/report-settings\x12\x82\x01\n" +
+	"\x11GetReportCodeList\x12$.complyd.v1.GetReportCodeListRequest\x1a\x1a.complyd.v1.ReportCodeList\"+\x82\xd3\xe4\x93\x02%\x12#/api/v1/tenants/me/report-code-list\x12\x87\x01\n" +
+	"\x12LoadReportCodeList\x12%.complyd.v1.LoadReportCodeListRequest\x1a\x1a.complyd.v1.ReportCodeList\".\x82\xd3\xe4\x93\x02(:\x01*\x1a#/api/v1/tenants/me/report-code-list\x12\x8a\x01\n" +
 	"\x14UpdateReportSettings\x12'.complyd.v1.UpdateReportSettingsRequest\x1a\x1a.complyd.v1.ReportSettings\"-\x82\xd3\xe4\x93\x02':\x01*\x1a\"/api/v1/tenants/me/report-settingsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
@@ -2161,94 +2633,108 @@ func file_complyd_v1_report_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_report_proto_rawDescData
 }
 
-var file_complyd_v1_report_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_complyd_v1_report_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_complyd_v1_report_proto_goTypes = []any{
 	(*ReportEvent)(nil),                 // 0: complyd.v1.ReportEvent
 	(*Report)(nil),                      // 1: complyd.v1.Report
-	(*CreateReportRequest)(nil),         // 2: complyd.v1.CreateReportRequest
-	(*ListReportsRequest)(nil),          // 3: complyd.v1.ListReportsRequest
-	(*ListReportDeadlinesRequest)(nil),  // 4: complyd.v1.ListReportDeadlinesRequest
-	(*ListReportsResponse)(nil),         // 5: complyd.v1.ListReportsResponse
-	(*GetReportRequest)(nil),            // 6: complyd.v1.GetReportRequest
-	(*UpdateReportRequest)(nil),         // 7: complyd.v1.UpdateReportRequest
-	(*SubmitReportRequest)(nil),         // 8: complyd.v1.SubmitReportRequest
-	(*ApproveReportRequest)(nil),        // 9: complyd.v1.ApproveReportRequest
-	(*RejectReportRequest)(nil),         // 10: complyd.v1.RejectReportRequest
-	(*FileReportRequest)(nil),           // 11: complyd.v1.FileReportRequest
-	(*DownloadReportRequest)(nil),       // 12: complyd.v1.DownloadReportRequest
-	(*DownloadReportResponse)(nil),      // 13: complyd.v1.DownloadReportResponse
-	(*ValidateReportRequest)(nil),       // 14: complyd.v1.ValidateReportRequest
-	(*ReportProblem)(nil),               // 15: complyd.v1.ReportProblem
-	(*ValidateReportResponse)(nil),      // 16: complyd.v1.ValidateReportResponse
-	(*SuggestNarrativeRequest)(nil),     // 17: complyd.v1.SuggestNarrativeRequest
-	(*SuggestNarrativeResponse)(nil),    // 18: complyd.v1.SuggestNarrativeResponse
-	(*GetReportSettingsRequest)(nil),    // 19: complyd.v1.GetReportSettingsRequest
-	(*ReportingPerson)(nil),             // 20: complyd.v1.ReportingPerson
-	(*DeadlineHours)(nil),               // 21: complyd.v1.DeadlineHours
-	(*ReportSettings)(nil),              // 22: complyd.v1.ReportSettings
-	(*UpdateReportSettingsRequest)(nil), // 23: complyd.v1.UpdateReportSettingsRequest
-	(*wrapperspb.StringValue)(nil),      // 24: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),       // 25: google.protobuf.Timestamp
+	(*ReportSanctionsHit)(nil),          // 2: complyd.v1.ReportSanctionsHit
+	(*ReportLocation)(nil),              // 3: complyd.v1.ReportLocation
+	(*ReportCode)(nil),                  // 4: complyd.v1.ReportCode
+	(*GetReportCodeListRequest)(nil),    // 5: complyd.v1.GetReportCodeListRequest
+	(*LoadReportCodeListRequest)(nil),   // 6: complyd.v1.LoadReportCodeListRequest
+	(*ReportCodeList)(nil),              // 7: complyd.v1.ReportCodeList
+	(*CreateReportRequest)(nil),         // 8: complyd.v1.CreateReportRequest
+	(*ListReportsRequest)(nil),          // 9: complyd.v1.ListReportsRequest
+	(*ListReportDeadlinesRequest)(nil),  // 10: complyd.v1.ListReportDeadlinesRequest
+	(*ListReportsResponse)(nil),         // 11: complyd.v1.ListReportsResponse
+	(*GetReportRequest)(nil),            // 12: complyd.v1.GetReportRequest
+	(*UpdateReportRequest)(nil),         // 13: complyd.v1.UpdateReportRequest
+	(*SubmitReportRequest)(nil),         // 14: complyd.v1.SubmitReportRequest
+	(*ApproveReportRequest)(nil),        // 15: complyd.v1.ApproveReportRequest
+	(*RejectReportRequest)(nil),         // 16: complyd.v1.RejectReportRequest
+	(*FileReportRequest)(nil),           // 17: complyd.v1.FileReportRequest
+	(*DownloadReportRequest)(nil),       // 18: complyd.v1.DownloadReportRequest
+	(*DownloadReportResponse)(nil),      // 19: complyd.v1.DownloadReportResponse
+	(*ValidateReportRequest)(nil),       // 20: complyd.v1.ValidateReportRequest
+	(*ReportProblem)(nil),               // 21: complyd.v1.ReportProblem
+	(*ValidateReportResponse)(nil),      // 22: complyd.v1.ValidateReportResponse
+	(*SuggestNarrativeRequest)(nil),     // 23: complyd.v1.SuggestNarrativeRequest
+	(*SuggestNarrativeResponse)(nil),    // 24: complyd.v1.SuggestNarrativeResponse
+	(*GetReportSettingsRequest)(nil),    // 25: complyd.v1.GetReportSettingsRequest
+	(*ReportingPerson)(nil),             // 26: complyd.v1.ReportingPerson
+	(*DeadlineHours)(nil),               // 27: complyd.v1.DeadlineHours
+	(*ReportSettings)(nil),              // 28: complyd.v1.ReportSettings
+	(*UpdateReportSettingsRequest)(nil), // 29: complyd.v1.UpdateReportSettingsRequest
+	(*wrapperspb.StringValue)(nil),      // 30: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),       // 31: google.protobuf.Timestamp
 }
 var file_complyd_v1_report_proto_depIdxs = []int32{
-	24, // 0: complyd.v1.ReportEvent.actor_id:type_name -> google.protobuf.StringValue
-	25, // 1: complyd.v1.ReportEvent.created_at:type_name -> google.protobuf.Timestamp
-	24, // 2: complyd.v1.Report.case_id:type_name -> google.protobuf.StringValue
-	24, // 3: complyd.v1.Report.corrects_report_id:type_name -> google.protobuf.StringValue
-	25, // 4: complyd.v1.Report.deadline_at:type_name -> google.protobuf.Timestamp
-	24, // 5: complyd.v1.Report.prepared_by:type_name -> google.protobuf.StringValue
-	24, // 6: complyd.v1.Report.submitted_by:type_name -> google.protobuf.StringValue
-	25, // 7: complyd.v1.Report.submitted_at:type_name -> google.protobuf.Timestamp
-	24, // 8: complyd.v1.Report.approved_by:type_name -> google.protobuf.StringValue
-	25, // 9: complyd.v1.Report.approved_at:type_name -> google.protobuf.Timestamp
-	24, // 10: complyd.v1.Report.rejection_reason:type_name -> google.protobuf.StringValue
-	24, // 11: complyd.v1.Report.filed_by:type_name -> google.protobuf.StringValue
-	25, // 12: complyd.v1.Report.filed_at:type_name -> google.protobuf.Timestamp
-	24, // 13: complyd.v1.Report.filing_reference:type_name -> google.protobuf.StringValue
-	24, // 14: complyd.v1.Report.filing_method:type_name -> google.protobuf.StringValue
-	25, // 15: complyd.v1.Report.created_at:type_name -> google.protobuf.Timestamp
-	25, // 16: complyd.v1.Report.updated_at:type_name -> google.protobuf.Timestamp
+	30, // 0: complyd.v1.ReportEvent.actor_id:type_name -> google.protobuf.StringValue
+	31, // 1: complyd.v1.ReportEvent.created_at:type_name -> google.protobuf.Timestamp
+	30, // 2: complyd.v1.Report.case_id:type_name -> google.protobuf.StringValue
+	30, // 3: complyd.v1.Report.corrects_report_id:type_name -> google.protobuf.StringValue
+	31, // 4: complyd.v1.Report.deadline_at:type_name -> google.protobuf.Timestamp
+	30, // 5: complyd.v1.Report.prepared_by:type_name -> google.protobuf.StringValue
+	30, // 6: complyd.v1.Report.submitted_by:type_name -> google.protobuf.StringValue
+	31, // 7: complyd.v1.Report.submitted_at:type_name -> google.protobuf.Timestamp
+	30, // 8: complyd.v1.Report.approved_by:type_name -> google.protobuf.StringValue
+	31, // 9: complyd.v1.Report.approved_at:type_name -> google.protobuf.Timestamp
+	30, // 10: complyd.v1.Report.rejection_reason:type_name -> google.protobuf.StringValue
+	30, // 11: complyd.v1.Report.filed_by:type_name -> google.protobuf.StringValue
+	31, // 12: complyd.v1.Report.filed_at:type_name -> google.protobuf.Timestamp
+	30, // 13: complyd.v1.Report.filing_reference:type_name -> google.protobuf.StringValue
+	30, // 14: complyd.v1.Report.filing_method:type_name -> google.protobuf.StringValue
+	31, // 15: complyd.v1.Report.created_at:type_name -> google.protobuf.Timestamp
+	31, // 16: complyd.v1.Report.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 17: complyd.v1.Report.timeline:type_name -> complyd.v1.ReportEvent
-	1,  // 18: complyd.v1.ListReportsResponse.items:type_name -> complyd.v1.Report
-	15, // 19: complyd.v1.ValidateReportResponse.problems:type_name -> complyd.v1.ReportProblem
-	24, // 20: complyd.v1.SuggestNarrativeResponse.warning:type_name -> google.protobuf.StringValue
-	20, // 21: complyd.v1.ReportSettings.reporting_person:type_name -> complyd.v1.ReportingPerson
-	21, // 22: complyd.v1.ReportSettings.deadline_hours:type_name -> complyd.v1.DeadlineHours
-	20, // 23: complyd.v1.UpdateReportSettingsRequest.reporting_person:type_name -> complyd.v1.ReportingPerson
-	21, // 24: complyd.v1.UpdateReportSettingsRequest.deadline_hours:type_name -> complyd.v1.DeadlineHours
-	2,  // 25: complyd.v1.ReportService.CreateReport:input_type -> complyd.v1.CreateReportRequest
-	3,  // 26: complyd.v1.ReportService.ListReports:input_type -> complyd.v1.ListReportsRequest
-	4,  // 27: complyd.v1.ReportService.ListReportDeadlines:input_type -> complyd.v1.ListReportDeadlinesRequest
-	6,  // 28: complyd.v1.ReportService.GetReport:input_type -> complyd.v1.GetReportRequest
-	7,  // 29: complyd.v1.ReportService.UpdateReport:input_type -> complyd.v1.UpdateReportRequest
-	8,  // 30: complyd.v1.ReportService.SubmitReport:input_type -> complyd.v1.SubmitReportRequest
-	9,  // 31: complyd.v1.ReportService.ApproveReport:input_type -> complyd.v1.ApproveReportRequest
-	10, // 32: complyd.v1.ReportService.RejectReport:input_type -> complyd.v1.RejectReportRequest
-	11, // 33: complyd.v1.ReportService.FileReport:input_type -> complyd.v1.FileReportRequest
-	12, // 34: complyd.v1.ReportService.DownloadReport:input_type -> complyd.v1.DownloadReportRequest
-	14, // 35: complyd.v1.ReportService.ValidateReport:input_type -> complyd.v1.ValidateReportRequest
-	17, // 36: complyd.v1.ReportService.SuggestNarrative:input_type -> complyd.v1.SuggestNarrativeRequest
-	19, // 37: complyd.v1.ReportService.GetReportSettings:input_type -> complyd.v1.GetReportSettingsRequest
-	23, // 38: complyd.v1.ReportService.UpdateReportSettings:input_type -> complyd.v1.UpdateReportSettingsRequest
-	1,  // 39: complyd.v1.ReportService.CreateReport:output_type -> complyd.v1.Report
-	5,  // 40: complyd.v1.ReportService.ListReports:output_type -> complyd.v1.ListReportsResponse
-	5,  // 41: complyd.v1.ReportService.ListReportDeadlines:output_type -> complyd.v1.ListReportsResponse
-	1,  // 42: complyd.v1.ReportService.GetReport:output_type -> complyd.v1.Report
-	1,  // 43: complyd.v1.ReportService.UpdateReport:output_type -> complyd.v1.Report
-	1,  // 44: complyd.v1.ReportService.SubmitReport:output_type -> complyd.v1.Report
-	1,  // 45: complyd.v1.ReportService.ApproveReport:output_type -> complyd.v1.Report
-	1,  // 46: complyd.v1.ReportService.RejectReport:output_type -> complyd.v1.Report
-	1,  // 47: complyd.v1.ReportService.FileReport:output_type -> complyd.v1.Report
-	13, // 48: complyd.v1.ReportService.DownloadReport:output_type -> complyd.v1.DownloadReportResponse
-	16, // 49: complyd.v1.ReportService.ValidateReport:output_type -> complyd.v1.ValidateReportResponse
-	18, // 50: complyd.v1.ReportService.SuggestNarrative:output_type -> complyd.v1.SuggestNarrativeResponse
-	22, // 51: complyd.v1.ReportService.GetReportSettings:output_type -> complyd.v1.ReportSettings
-	22, // 52: complyd.v1.ReportService.UpdateReportSettings:output_type -> complyd.v1.ReportSettings
-	39, // [39:53] is the sub-list for method output_type
-	25, // [25:39] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	2,  // 18: complyd.v1.Report.sanctions_hits:type_name -> complyd.v1.ReportSanctionsHit
+	4,  // 19: complyd.v1.ReportCodeList.codes:type_name -> complyd.v1.ReportCode
+	1,  // 20: complyd.v1.ListReportsResponse.items:type_name -> complyd.v1.Report
+	21, // 21: complyd.v1.ValidateReportResponse.problems:type_name -> complyd.v1.ReportProblem
+	30, // 22: complyd.v1.SuggestNarrativeResponse.warning:type_name -> google.protobuf.StringValue
+	26, // 23: complyd.v1.ReportSettings.reporting_person:type_name -> complyd.v1.ReportingPerson
+	27, // 24: complyd.v1.ReportSettings.deadline_hours:type_name -> complyd.v1.DeadlineHours
+	3,  // 25: complyd.v1.ReportSettings.location:type_name -> complyd.v1.ReportLocation
+	26, // 26: complyd.v1.UpdateReportSettingsRequest.reporting_person:type_name -> complyd.v1.ReportingPerson
+	27, // 27: complyd.v1.UpdateReportSettingsRequest.deadline_hours:type_name -> complyd.v1.DeadlineHours
+	3,  // 28: complyd.v1.UpdateReportSettingsRequest.location:type_name -> complyd.v1.ReportLocation
+	8,  // 29: complyd.v1.ReportService.CreateReport:input_type -> complyd.v1.CreateReportRequest
+	9,  // 30: complyd.v1.ReportService.ListReports:input_type -> complyd.v1.ListReportsRequest
+	10, // 31: complyd.v1.ReportService.ListReportDeadlines:input_type -> complyd.v1.ListReportDeadlinesRequest
+	12, // 32: complyd.v1.ReportService.GetReport:input_type -> complyd.v1.GetReportRequest
+	13, // 33: complyd.v1.ReportService.UpdateReport:input_type -> complyd.v1.UpdateReportRequest
+	14, // 34: complyd.v1.ReportService.SubmitReport:input_type -> complyd.v1.SubmitReportRequest
+	15, // 35: complyd.v1.ReportService.ApproveReport:input_type -> complyd.v1.ApproveReportRequest
+	16, // 36: complyd.v1.ReportService.RejectReport:input_type -> complyd.v1.RejectReportRequest
+	17, // 37: complyd.v1.ReportService.FileReport:input_type -> complyd.v1.FileReportRequest
+	18, // 38: complyd.v1.ReportService.DownloadReport:input_type -> complyd.v1.DownloadReportRequest
+	20, // 39: complyd.v1.ReportService.ValidateReport:input_type -> complyd.v1.ValidateReportRequest
+	23, // 40: complyd.v1.ReportService.SuggestNarrative:input_type -> complyd.v1.SuggestNarrativeRequest
+	25, // 41: complyd.v1.ReportService.GetReportSettings:input_type -> complyd.v1.GetReportSettingsRequest
+	5,  // 42: complyd.v1.ReportService.GetReportCodeList:input_type -> complyd.v1.GetReportCodeListRequest
+	6,  // 43: complyd.v1.ReportService.LoadReportCodeList:input_type -> complyd.v1.LoadReportCodeListRequest
+	29, // 44: complyd.v1.ReportService.UpdateReportSettings:input_type -> complyd.v1.UpdateReportSettingsRequest
+	1,  // 45: complyd.v1.ReportService.CreateReport:output_type -> complyd.v1.Report
+	11, // 46: complyd.v1.ReportService.ListReports:output_type -> complyd.v1.ListReportsResponse
+	11, // 47: complyd.v1.ReportService.ListReportDeadlines:output_type -> complyd.v1.ListReportsResponse
+	1,  // 48: complyd.v1.ReportService.GetReport:output_type -> complyd.v1.Report
+	1,  // 49: complyd.v1.ReportService.UpdateReport:output_type -> complyd.v1.Report
+	1,  // 50: complyd.v1.ReportService.SubmitReport:output_type -> complyd.v1.Report
+	1,  // 51: complyd.v1.ReportService.ApproveReport:output_type -> complyd.v1.Report
+	1,  // 52: complyd.v1.ReportService.RejectReport:output_type -> complyd.v1.Report
+	1,  // 53: complyd.v1.ReportService.FileReport:output_type -> complyd.v1.Report
+	19, // 54: complyd.v1.ReportService.DownloadReport:output_type -> complyd.v1.DownloadReportResponse
+	22, // 55: complyd.v1.ReportService.ValidateReport:output_type -> complyd.v1.ValidateReportResponse
+	24, // 56: complyd.v1.ReportService.SuggestNarrative:output_type -> complyd.v1.SuggestNarrativeResponse
+	28, // 57: complyd.v1.ReportService.GetReportSettings:output_type -> complyd.v1.ReportSettings
+	7,  // 58: complyd.v1.ReportService.GetReportCodeList:output_type -> complyd.v1.ReportCodeList
+	7,  // 59: complyd.v1.ReportService.LoadReportCodeList:output_type -> complyd.v1.ReportCodeList
+	28, // 60: complyd.v1.ReportService.UpdateReportSettings:output_type -> complyd.v1.ReportSettings
+	45, // [45:61] is the sub-list for method output_type
+	29, // [29:45] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_report_proto_init() }
@@ -2256,20 +2742,20 @@ func file_complyd_v1_report_proto_init() {
 	if File_complyd_v1_report_proto != nil {
 		return
 	}
-	file_complyd_v1_report_proto_msgTypes[2].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[3].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[4].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[7].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[11].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[12].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[23].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[8].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[9].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[10].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[13].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[17].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[18].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[29].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_report_proto_rawDesc), len(file_complyd_v1_report_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/report.proto.
  */
 export const file_complyd_v1_report: GenFile = /*@__PURE__*/
-  fileDesc("Chdjb21wbHlkL3YxL3JlcG9ydC5wcm90bxIKY29tcGx5ZC52MSKXAQoLUmVwb3J0RXZlbnQSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEi4KCGFjdG9yX2lkGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEgwKBG5vdGUYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAimwgKBlJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIOCgZvcmlnaW4YBCABKAkSGAoQY3VzdG9tZXJfYWNjb3VudBgFIAEoCRIVCg1jdXN0b21lcl9uYW1lGAYgASgJEhIKCnJlcG9ydF9kYXkYByABKAkSLQoHY2FzZV9pZBgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRI4ChJjb3JyZWN0c19yZXBvcnRfaWQYCSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGcmVhc29uGAogASgJEg4KBmFjdGlvbhgLIAEoCRIRCgluYXJyYXRpdmUYDCABKAkSEgoKaW5kaWNhdG9ycxgNIAMoCRINCgVydWxlcxgOIAMoCRIXCg90cmFuc2FjdGlvbl9pZHMYDyADKAkSLwoLZGVhZGxpbmVfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC3ByZXBhcmVkX2J5GBEgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjIKDHN1Ym1pdHRlZF9ieRgSIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgxzdWJtaXR0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC2FwcHJvdmVkX2J5GBQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi8KC2FwcHJvdmVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChByZWplY3Rpb25fcmVhc29uGBYgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCGZpbGVkX2J5GBcgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEiwKCGZpbGVkX2F0GBggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChBmaWxpbmdfcmVmZXJlbmNlGBkgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjMKDWZpbGluZ19tZXRob2QYGiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLgoKY3JlYXRlZF9hdBgbIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgcIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoIdGltZWxpbmUYHSADKAsyFy5jb21wbHlkLnYxLlJlcG9ydEV2ZW50Is8DChNDcmVhdGVSZXBvcnRSZXF1ZXN0EicKBHR5cGUYASABKAlCGbpIFnIUUgNDVFJSA1NUUlIDU0FSUgNGVFISHQoHY2FzZV9pZBgCIAEoCUIHukgEcgIYZEgAiAEBEikKD3RyYW5zYWN0aW9uX2lkcxgDIAMoCUIQukgNkgEKEOgHIgVyA7ABARImChBjdXN0b21lcl9hY2NvdW50GAQgASgJQge6SARyAhgySAGIAQESJAoNY3VzdG9tZXJfbmFtZRgFIAEoCUIIukgFcgMY/wFIAogBARIdCgZyZWFzb24YBiABKAlCCLpIBXIDGKAfSAOIAQESHQoGYWN0aW9uGAcgASgJQgi6SAVyAxigH0gEiAEBEiEKCW5hcnJhdGl2ZRgIIAEoCUIJukgGcgQYoJwBSAWIAQESKAoSY29ycmVjdHNfcmVwb3J0X2lkGAkgASgJQge6SARyAhhkSAaIAQFCCgoIX2Nhc2VfaWRCEwoRX2N1c3RvbWVyX2FjY291bnRCEAoOX2N1c3RvbWVyX25hbWVCCQoHX3JlYXNvbkIJCgdfYWN0aW9uQgwKCl9uYXJyYXRpdmVCFQoTX2NvcnJlY3RzX3JlcG9ydF9pZCLOAwoSTGlzdFJlcG9ydHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBEiwKBHR5cGUYAyABKAlCGbpIFnIUUgNDVFJSA1NUUlIDU0FSUgNGVFJIAogBARJECgZzdGF0dXMYBCABKAlCL7pILHIqUgVEUkFGVFIQUEVORElOR19BUFBST1ZBTFIIQVBQUk9WRURSBUZJTEVESAOIAQESHQoHY2FzZV9pZBgFIAEoCUIHukgEcgIYZEgEiAEBEiYKEGN1c3RvbWVyX2FjY291bnQYBiABKAlCB7pIBHICGDJIBYgBARI2CgRmcm9tGAcgASgJQiO6SCByHjIcXlswLTldezR9LVswLTldezJ9LVswLTldezJ9JEgGiAEBEjQKAnRvGAggASgJQiO6SCByHjIcXlswLTldezR9LVswLTldezJ9LVswLTldezJ9JEgHiAEBQgcKBV9wYWdlQggKBl9saW1pdEIHCgVfdHlwZUIJCgdfc3RhdHVzQgoKCF9jYXNlX2lkQhMKEV9jdXN0b21lcl9hY2NvdW50QgcKBV9mcm9tQgUKA190byJoChpMaXN0UmVwb3J0RGVhZGxpbmVzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQieQoTTGlzdFJlcG9ydHNSZXNwb25zZRIhCgVpdGVtcxgBIAMoCzISLmNvbXBseWQudjEuUmVwb3J0Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUSEwoLdG90YWxfcGFnZXMYBSABKAUiKQoQR2V0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIu8BChNVcGRhdGVSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQSHQoGcmVhc29uGAIgASgJQgi6SAVyAxigH0gAiAEBEh0KBmFjdGlvbhgDIAEoCUIIukgFcgMYoB9IAYgBARIhCgluYXJyYXRpdmUYBCABKAlCCbpIBnIEGKCcAUgCiAEBEiQKCmluZGljYXRvcnMYBSADKAlCELpIDZIBChAyIgZyBBABGBkSFgoOc2V0X2luZGljYXRvcnMYBiABKAhCCQoHX3JlYXNvbkIJCgdfYWN0aW9uQgwKCl9uYXJyYXRpdmUiLAoTU3VibWl0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIi0KFEFwcHJvdmVSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQiSAoTUmVqZWN0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEhoKBnJlYXNvbhgCIAEoCUIKukgHcgUQARigHyJcChFGaWxlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEiIKCXJlZmVyZW5jZRgCIAEoCUIKukgHcgUQARj/AUgAiAEBQgwKCl9yZWZlcmVuY2UiYAoVRG93bmxvYWRSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQSJQoGZm9ybWF0GAIgASgJQhC6SA1yC1IDWE1MUgRIVE1MSACIAQFCCQoHX2Zvcm1hdCJRChZEb3dubG9hZFJlcG9ydFJlc3BvbnNlEhAKCGZpbGVuYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgJIi4KFVZhbGlkYXRlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIi8KDVJlcG9ydFByb2JsZW0SDQoFZmllbGQYASABKAkSDwoHbWVzc2FnZRgCIAEoCSJhChZWYWxpZGF0ZVJlcG9ydFJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEisKCHByb2JsZW1zGAIgAygLMhkuY29tcGx5ZC52MS5SZXBvcnRQcm9ibGVtEgsKA3htbBgDIAEoCSIwChdTdWdnZXN0TmFycmF0aXZlUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkImwKGFN1Z2dlc3ROYXJyYXRpdmVSZXNwb25zZRIRCgluYXJyYXRpdmUYASABKAkSDgoGc291cmNlGAIgASgJEi0KB3dhcm5pbmcYAyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUiGgoYR2V0UmVwb3J0U2V0dGluZ3NSZXF1ZXN0IpkBCg9SZXBvcnRpbmdQZXJzb24SGwoKZmlyc3RfbmFtZRgBIAEoCUIHukgEcgIYZBIaCglsYXN0X25hbWUYAiABKAlCB7pIBHICGGQSFwoFZW1haWwYAyABKAlCCLpIBXIDGP8BEhYKBXBob25lGAQgASgJQge6SARyAhgyEhwKCm9jY3VwYXRpb24YBSABKAlCCLpIBXIDGP8BInMKDURlYWRsaW5lSG91cnMSFwoDY3RyGAEgASgFQgq6SAcaBRi4RCgAEhcKA3N0chgCIAEoBUIKukgHGgUYuEQoABIXCgNzYXIYAyABKAVCCrpIBxoFGLhEKAASFwoDZnRyGAQgASgFQgq6SAcaBRi4RCgAIqUCCg5SZXBvcnRTZXR0aW5ncxISCgpyZW50aXR5X2lkGAEgASgJEhYKDnJlbnRpdHlfYnJhbmNoGAIgASgJEhgKEGluc3RpdHV0aW9uX25hbWUYAyABKAkSGAoQaW5zdGl0dXRpb25fY29kZRgEIAEoCRI1ChByZXBvcnRpbmdfcGVyc29uGAUgASgLMhsuY29tcGx5ZC52MS5SZXBvcnRpbmdQZXJzb24SEgoKZmlsaW5nX3VybBgGIAEoCRIYChBmaWxpbmdfdG9rZW5fc2V0GAcgASgIEjEKDmRlYWRsaW5lX2hvdXJzGAggASgLMhkuY29tcGx5ZC52MS5EZWFkbGluZUhvdXJzEhsKE25lYXJfZGVhZGxpbmVfaG91cnMYCSABKAUilwMKG1VwZGF0ZVJlcG9ydFNldHRpbmdzUmVxdWVzdBIoCgpyZW50aXR5X2lkGAEgASgJQhS6SBFyDzINXlswLTldezAsMjB9JBIgCg5yZW50aXR5X2JyYW5jaBgCIAEoCUIIukgFcgMY/wESIgoQaW5zdGl0dXRpb25fbmFtZRgDIAEoCUIIukgFcgMY/wESIQoQaW5zdGl0dXRpb25fY29kZRgEIAEoCUIHukgEcgIYMhI1ChByZXBvcnRpbmdfcGVyc29uGAUgASgLMhsuY29tcGx5ZC52MS5SZXBvcnRpbmdQZXJzb24SHAoKZmlsaW5nX3VybBgGIAEoCUIIukgFcgMY0A8SIwoMZmlsaW5nX3Rva2VuGAcgASgJQgi6SAVyAxjQD0gAiAEBEjEKDmRlYWRsaW5lX2hvdXJzGAggASgLMhkuY29tcGx5ZC52MS5EZWFkbGluZUhvdXJzEicKE25lYXJfZGVhZGxpbmVfaG91cnMYCSABKAVCCrpIBxoFGNAFKABCDwoNX2ZpbGluZ190b2tlbjL8DAoNUmVwb3J0U2VydmljZRJfCgxDcmVhdGVSZXBvcnQSHy5jb21wbHlkLnYxLkNyZWF0ZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIagtPkkwIUOgEqIg8vYXBpL3YxL3JlcG9ydHMSZwoLTGlzdFJlcG9ydHMSHi5jb21wbHlkLnYxLkxpc3RSZXBvcnRzUmVxdWVzdBofLmNvbXBseWQudjEuTGlzdFJlcG9ydHNSZXNwb25zZSIXgtPkkwIREg8vYXBpL3YxL3JlcG9ydHMSgQEKE0xpc3RSZXBvcnREZWFkbGluZXMSJi5jb21wbHlkLnYxLkxpc3RSZXBvcnREZWFkbGluZXNSZXF1ZXN0Gh8uY29tcGx5ZC52MS5MaXN0UmVwb3J0c1Jlc3BvbnNlIiGC0+STAhsSGS9hcGkvdjEvcmVwb3J0cy9kZWFkbGluZXMSWwoJR2V0UmVwb3J0EhwuY29tcGx5ZC52MS5HZXRSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiHILT5JMCFhIUL2FwaS92MS9yZXBvcnRzL3tpZH0SZAoMVXBkYXRlUmVwb3J0Eh8uY29tcGx5ZC52MS5VcGRhdGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiH4LT5JMCGToBKjIUL2FwaS92MS9yZXBvcnRzL3tpZH0SawoMU3VibWl0UmVwb3J0Eh8uY29tcGx5ZC52MS5TdWJtaXRSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJoLT5JMCIDoBKiIbL2FwaS92MS9yZXBvcnRzL3tpZH0vc3VibWl0Em4KDUFwcHJvdmVSZXBvcnQSIC5jb21wbHlkLnYxLkFwcHJvdmVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJ4LT5JMCIToBKiIcL2FwaS92MS9yZXBvcnRzL3tpZH0vYXBwcm92ZRJrCgxSZWplY3RSZXBvcnQSHy5jb21wbHlkLnYxLlJlamVjdFJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCImgtPkkwIgOgEqIhsvYXBpL3YxL3JlcG9ydHMve2lkfS9yZWplY3QSZQoKRmlsZVJlcG9ydBIdLmNvbXBseWQudjEuRmlsZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIkgtPkkwIeOgEqIhkvYXBpL3YxL3JlcG9ydHMve2lkfS9maWxlEn4KDkRvd25sb2FkUmVwb3J0EiEuY29tcGx5ZC52MS5Eb3dubG9hZFJlcG9ydFJlcXVlc3QaIi5jb21wbHlkLnYxLkRvd25sb2FkUmVwb3J0UmVzcG9uc2UiJYLT5JMCHxIdL2FwaS92MS9yZXBvcnRzL3tpZH0vZG93bmxvYWQSgAEKDlZhbGlkYXRlUmVwb3J0EiEuY29tcGx5ZC52MS5WYWxpZGF0ZVJlcG9ydFJlcXVlc3QaIi5jb21wbHlkLnYxLlZhbGlkYXRlUmVwb3J0UmVzcG9uc2UiJ4LT5JMCIRIfL2FwaS92MS9yZXBvcnRzL3tpZH0vdmFsaWRhdGlvbhKUAQoQU3VnZ2VzdE5hcnJhdGl2ZRIjLmNvbXBseWQudjEuU3VnZ2VzdE5hcnJhdGl2ZVJlcXVlc3QaJC5jb21wbHlkLnYxLlN1Z2dlc3ROYXJyYXRpdmVSZXNwb25zZSI1gtPkkwIvOgEqIiovYXBpL3YxL3JlcG9ydHMve2lkfS9uYXJyYXRpdmUtc3VnZ2VzdGlvbnMSgQEKEUdldFJlcG9ydFNldHRpbmdzEiQuY29tcGx5ZC52MS5HZXRSZXBvcnRTZXR0aW5nc1JlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydFNldHRpbmdzIiqC0+STAiQSIi9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtc2V0dGluZ3MSigEKFFVwZGF0ZVJlcG9ydFNldHRpbmdzEicuY29tcGx5ZC52MS5VcGRhdGVSZXBvcnRTZXR0aW5nc1JlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydFNldHRpbmdzIi2C0+STAic6ASoaIi9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtc2V0dGluZ3NCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("Chdjb21wbHlkL3YxL3JlcG9ydC5wcm90bxIKY29tcGx5ZC52MSKXAQoLUmVwb3J0RXZlbnQSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEi4KCGFjdG9yX2lkGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEgwKBG5vdGUYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi7ggKBlJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIOCgZvcmlnaW4YBCABKAkSGAoQY3VzdG9tZXJfYWNjb3VudBgFIAEoCRIVCg1jdXN0b21lcl9uYW1lGAYgASgJEhIKCnJlcG9ydF9kYXkYByABKAkSLQoHY2FzZV9pZBgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRI4ChJjb3JyZWN0c19yZXBvcnRfaWQYCSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGcmVhc29uGAogASgJEg4KBmFjdGlvbhgLIAEoCRIRCgluYXJyYXRpdmUYDCABKAkSEgoKaW5kaWNhdG9ycxgNIAMoCRINCgVydWxlcxgOIAMoCRIXCg90cmFuc2FjdGlvbl9pZHMYDyADKAkSLwoLZGVhZGxpbmVfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC3ByZXBhcmVkX2J5GBEgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjIKDHN1Ym1pdHRlZF9ieRgSIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgxzdWJtaXR0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC2FwcHJvdmVkX2J5GBQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi8KC2FwcHJvdmVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChByZWplY3Rpb25fcmVhc29uGBYgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCGZpbGVkX2J5GBcgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEiwKCGZpbGVkX2F0GBggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChBmaWxpbmdfcmVmZXJlbmNlGBkgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjMKDWZpbGluZ19tZXRob2QYGiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLgoKY3JlYXRlZF9hdBgbIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgcIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoIdGltZWxpbmUYHSADKAsyFy5jb21wbHlkLnYxLlJlcG9ydEV2ZW50EhkKEXJlcG9ydF9pbmRpY2F0b3JzGCggAygJEjYKDnNhbmN0aW9uc19oaXRzGCkgAygLMh4uY29tcGx5ZC52MS5SZXBvcnRTYW5jdGlvbnNIaXQijgEKElJlcG9ydFNhbmN0aW9uc0hpdBIWCg50cmFuc2FjdGlvbl9pZBgBIAEoCRINCgVwYXJ0eRgCIAEoCRIMCgRsaXN0GAMgASgJEhAKCGVudHJ5X2lkGAQgASgJEgwKBG5hbWUYBSABKAkSFAoMbWF0Y2hlZF9uYW1lGAYgASgJEg0KBXNjb3JlGAcgASgBInoKDlJlcG9ydExvY2F0aW9uEhgKB2FkZHJlc3MYASABKAlCB7pIBHICGGQSFgoEY2l0eRgCIAEoCUIIukgFcgMY/wESFwoFc3RhdGUYAyABKAlCCLpIBXIDGP8BEh0KDGNvdW50cnlfY29kZRgEIAEoCUIHukgEcgIYAiJKCgpSZXBvcnRDb2RlEgwKBGxpc3QYASABKAkSDAoEY29kZRgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRILCgN1c2UYBCADKAkiGgoYR2V0UmVwb3J0Q29kZUxpc3RSZXF1ZXN0IjkKGUxvYWRSZXBvcnRDb2RlTGlzdFJlcXVlc3QSHAoHY29udGVudBgBIAEoCUILukgIcgYQARiAiXoiTQoOUmVwb3J0Q29kZUxpc3QSJQoFY29kZXMYASADKAsyFi5jb21wbHlkLnYxLlJlcG9ydENvZGUSFAoMbG9hZGVkX2xpc3RzGAIgAygJIs8DChNDcmVhdGVSZXBvcnRSZXF1ZXN0EicKBHR5cGUYASABKAlCGbpIFnIUUgNDVFJSA1NUUlIDU0FSUgNGVFISHQoHY2FzZV9pZBgCIAEoCUIHukgEcgIYZEgAiAEBEikKD3RyYW5zYWN0aW9uX2lkcxgDIAMoCUIQukgNkgEKEOgHIgVyA7ABARImChBjdXN0b21lcl9hY2NvdW50GAQgASgJQge6SARyAhgySAGIAQESJAoNY3VzdG9tZXJfbmFtZRgFIAEoCUIIukgFcgMY/wFIAogBARIdCgZyZWFzb24YBiABKAlCCLpIBXIDGKAfSAOIAQESHQoGYWN0aW9uGAcgASgJQgi6SAVyAxigH0gEiAEBEiEKCW5hcnJhdGl2ZRgIIAEoCUIJukgGcgQYoJwBSAWIAQESKAoSY29ycmVjdHNfcmVwb3J0X2lkGAkgASgJQge6SARyAhhkSAaIAQFCCgoIX2Nhc2VfaWRCEwoRX2N1c3RvbWVyX2FjY291bnRCEAoOX2N1c3RvbWVyX25hbWVCCQoHX3JlYXNvbkIJCgdfYWN0aW9uQgwKCl9uYXJyYXRpdmVCFQoTX2NvcnJlY3RzX3JlcG9ydF9pZCLOAwoSTGlzdFJlcG9ydHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBEiwKBHR5cGUYAyABKAlCGbpIFnIUUgNDVFJSA1NUUlIDU0FSUgNGVFJIAogBARJECgZzdGF0dXMYBCABKAlCL7pILHIqUgVEUkFGVFIQUEVORElOR19BUFBST1ZBTFIIQVBQUk9WRURSBUZJTEVESAOIAQESHQoHY2FzZV9pZBgFIAEoCUIHukgEcgIYZEgEiAEBEiYKEGN1c3RvbWVyX2FjY291bnQYBiABKAlCB7pIBHICGDJIBYgBARI2CgRmcm9tGAcgASgJQiO6SCByHjIcXlswLTldezR9LVswLTldezJ9LVswLTldezJ9JEgGiAEBEjQKAnRvGAggASgJQiO6SCByHjIcXlswLTldezR9LVswLTldezJ9LVswLTldezJ9JEgHiAEBQgcKBV9wYWdlQggKBl9saW1pdEIHCgVfdHlwZUIJCgdfc3RhdHVzQgoKCF9jYXNlX2lkQhMKEV9jdXN0b21lcl9hY2NvdW50QgcKBV9mcm9tQgUKA190byJoChpMaXN0UmVwb3J0RGVhZGxpbmVzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQieQoTTGlzdFJlcG9ydHNSZXNwb25zZRIhCgVpdGVtcxgBIAMoCzISLmNvbXBseWQudjEuUmVwb3J0Eg0KBXRvdGFsGAIgASgFEgwKBHBhZ2UYAyABKAUSDQoFbGltaXQYBCABKAUSEwoLdG90YWxfcGFnZXMYBSABKAUiKQoQR2V0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIu8BChNVcGRhdGVSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQSHQoGcmVhc29uGAIgASgJQgi6SAVyAxigH0gAiAEBEh0KBmFjdGlvbhgDIAEoCUIIukgFcgMYoB9IAYgBARIhCgluYXJyYXRpdmUYBCABKAlCCbpIBnIEGKCcAUgCiAEBEiQKCmluZGljYXRvcnMYBSADKAlCELpIDZIBChAyIgZyBBABGBkSFgoOc2V0X2luZGljYXRvcnMYBiABKAhCCQoHX3JlYXNvbkIJCgdfYWN0aW9uQgwKCl9uYXJyYXRpdmUiLAoTU3VibWl0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIi0KFEFwcHJvdmVSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQiSAoTUmVqZWN0UmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEhoKBnJlYXNvbhgCIAEoCUIKukgHcgUQARigHyJcChFGaWxlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEiIKCXJlZmVyZW5jZRgCIAEoCUIKukgHcgUQARj/AUgAiAEBQgwKCl9yZWZlcmVuY2UiYAoVRG93bmxvYWRSZXBvcnRSZXF1ZXN0EhUKAmlkGAEgASgJQgm6SAZyBBABGGQSJQoGZm9ybWF0GAIgASgJQhC6SA1yC1IDWE1MUgRIVE1MSACIAQFCCQoHX2Zvcm1hdCJRChZEb3dubG9hZFJlcG9ydFJlc3BvbnNlEhAKCGZpbGVuYW1lGAEgASgJEhQKDGNvbnRlbnRfdHlwZRgCIAEoCRIPCgdjb250ZW50GAMgASgJIi4KFVZhbGlkYXRlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIi8KDVJlcG9ydFByb2JsZW0SDQoFZmllbGQYASABKAkSDwoHbWVzc2FnZRgCIAEoCSJhChZWYWxpZGF0ZVJlcG9ydFJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEisKCHByb2JsZW1zGAIgAygLMhkuY29tcGx5ZC52MS5SZXBvcnRQcm9ibGVtEgsKA3htbBgDIAEoCSIwChdTdWdnZXN0TmFycmF0aXZlUmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkImwKGFN1Z2dlc3ROYXJyYXRpdmVSZXNwb25zZRIRCgluYXJyYXRpdmUYASABKAkSDgoGc291cmNlGAIgASgJEi0KB3dhcm5pbmcYAyABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUiGgoYR2V0UmVwb3J0U2V0dGluZ3NSZXF1ZXN0IpkBCg9SZXBvcnRpbmdQZXJzb24SGwoKZmlyc3RfbmFtZRgBIAEoCUIHukgEcgIYZBIaCglsYXN0X25hbWUYAiABKAlCB7pIBHICGGQSFwoFZW1haWwYAyABKAlCCLpIBXIDGP8BEhYKBXBob25lGAQgASgJQge6SARyAhgyEhwKCm9jY3VwYXRpb24YBSABKAlCCLpIBXIDGP8BInMKDURlYWRsaW5lSG91cnMSFwoDY3RyGAEgASgFQgq6SAcaBRi4RCgAEhcKA3N0chgCIAEoBUIKukgHGgUYuEQoABIXCgNzYXIYAyABKAVCCrpIBxoFGLhEKAASFwoDZnRyGAQgASgFQgq6SAcaBRi4RCgAIugCCg5SZXBvcnRTZXR0aW5ncxISCgpyZW50aXR5X2lkGAEgASgJEhYKDnJlbnRpdHlfYnJhbmNoGAIgASgJEhgKEGluc3RpdHV0aW9uX25hbWUYAyABKAkSGAoQaW5zdGl0dXRpb25fY29kZRgEIAEoCRI1ChByZXBvcnRpbmdfcGVyc29uGAUgASgLMhsuY29tcGx5ZC52MS5SZXBvcnRpbmdQZXJzb24SEgoKZmlsaW5nX3VybBgGIAEoCRIYChBmaWxpbmdfdG9rZW5fc2V0GAcgASgIEjEKDmRlYWRsaW5lX2hvdXJzGAggASgLMhkuY29tcGx5ZC52MS5EZWFkbGluZUhvdXJzEhsKE25lYXJfZGVhZGxpbmVfaG91cnMYCSABKAUSLAoIbG9jYXRpb24YKCABKAsyGi5jb21wbHlkLnYxLlJlcG9ydExvY2F0aW9uEhMKC3NjaGVtYV9uYW1lGCkgASgJIuMDChtVcGRhdGVSZXBvcnRTZXR0aW5nc1JlcXVlc3QSKAoKcmVudGl0eV9pZBgBIAEoCUIUukgRcg8yDV5bMC05XXswLDIwfSQSIAoOcmVudGl0eV9icmFuY2gYAiABKAlCCLpIBXIDGP8BEiIKEGluc3RpdHV0aW9uX25hbWUYAyABKAlCCLpIBXIDGP8BEiEKEGluc3RpdHV0aW9uX2NvZGUYBCABKAlCB7pIBHICGDISNQoQcmVwb3J0aW5nX3BlcnNvbhgFIAEoCzIbLmNvbXBseWQudjEuUmVwb3J0aW5nUGVyc29uEhwKCmZpbGluZ191cmwYBiABKAlCCLpIBXIDGNAPEiMKDGZpbGluZ190b2tlbhgHIAEoCUIIukgFcgMY0A9IAIgBARIxCg5kZWFkbGluZV9ob3VycxgIIAEoCzIZLmNvbXBseWQudjEuRGVhZGxpbmVIb3VycxInChNuZWFyX2RlYWRsaW5lX2hvdXJzGAkgASgFQgq6SAcaBRjQBSgAEiwKCGxvY2F0aW9uGCggASgLMhouY29tcGx5ZC52MS5SZXBvcnRMb2NhdGlvbhIcCgtzY2hlbWFfbmFtZRgpIAEoCUIHukgEcgIYZEIPCg1fZmlsaW5nX3Rva2VuMrIPCg1SZXBvcnRTZXJ2aWNlEoUBCgxDcmVhdGVSZXBvcnQSHy5jb21wbHlkLnYxLkNyZWF0ZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCJAgtPkkwI6OgEqWiQ6ASoiHy9hcGkvdjEvY2FzZXMve2Nhc2VfaWR9L3JlcG9ydHMiDy9hcGkvdjEvcmVwb3J0cxJnCgtMaXN0UmVwb3J0cxIeLmNvbXBseWQudjEuTGlzdFJlcG9ydHNSZXF1ZXN0Gh8uY29tcGx5ZC52MS5MaXN0UmVwb3J0c1Jlc3BvbnNlIheC0+STAhESDy9hcGkvdjEvcmVwb3J0cxKBAQoTTGlzdFJlcG9ydERlYWRsaW5lcxImLmNvbXBseWQudjEuTGlzdFJlcG9ydERlYWRsaW5lc1JlcXVlc3QaHy5jb21wbHlkLnYxLkxpc3RSZXBvcnRzUmVzcG9uc2UiIYLT5JMCGxIZL2FwaS92MS9yZXBvcnRzL2RlYWRsaW5lcxJbCglHZXRSZXBvcnQSHC5jb21wbHlkLnYxLkdldFJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIcgtPkkwIWEhQvYXBpL3YxL3JlcG9ydHMve2lkfRJkCgxVcGRhdGVSZXBvcnQSHy5jb21wbHlkLnYxLlVwZGF0ZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIfgtPkkwIZOgEqMhQvYXBpL3YxL3JlcG9ydHMve2lkfRJrCgxTdWJtaXRSZXBvcnQSHy5jb21wbHlkLnYxLlN1Ym1pdFJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCImgtPkkwIgOgEqIhsvYXBpL3YxL3JlcG9ydHMve2lkfS9zdWJtaXQSbgoNQXBwcm92ZVJlcG9ydBIgLmNvbXBseWQudjEuQXBwcm92ZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIngtPkkwIhOgEqIhwvYXBpL3YxL3JlcG9ydHMve2lkfS9hcHByb3ZlEmsKDFJlamVjdFJlcG9ydBIfLmNvbXBseWQudjEuUmVqZWN0UmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IiaC0+STAiA6ASoiGy9hcGkvdjEvcmVwb3J0cy97aWR9L3JlamVjdBJlCgpGaWxlUmVwb3J0Eh0uY29tcGx5ZC52MS5GaWxlUmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IiSC0+STAh46ASoiGS9hcGkvdjEvcmVwb3J0cy97aWR9L2ZpbGUSfgoORG93bmxvYWRSZXBvcnQSIS5jb21wbHlkLnYxLkRvd25sb2FkUmVwb3J0UmVxdWVzdBoiLmNvbXBseWQudjEuRG93bmxvYWRSZXBvcnRSZXNwb25zZSIlgtPkkwIfEh0vYXBpL3YxL3JlcG9ydHMve2lkfS9kb3dubG9hZBKAAQoOVmFsaWRhdGVSZXBvcnQSIS5jb21wbHlkLnYxLlZhbGlkYXRlUmVwb3J0UmVxdWVzdBoiLmNvbXBseWQudjEuVmFsaWRhdGVSZXBvcnRSZXNwb25zZSIngtPkkwIhEh8vYXBpL3YxL3JlcG9ydHMve2lkfS92YWxpZGF0aW9uEpQBChBTdWdnZXN0TmFycmF0aXZlEiMuY29tcGx5ZC52MS5TdWdnZXN0TmFycmF0aXZlUmVxdWVzdBokLmNvbXBseWQudjEuU3VnZ2VzdE5hcnJhdGl2ZVJlc3BvbnNlIjWC0+STAi86ASoiKi9hcGkvdjEvcmVwb3J0cy97aWR9L25hcnJhdGl2ZS1zdWdnZXN0aW9ucxKBAQoRR2V0UmVwb3J0U2V0dGluZ3MSJC5jb21wbHlkLnYxLkdldFJlcG9ydFNldHRpbmdzUmVxdWVzdBoaLmNvbXBseWQudjEuUmVwb3J0U2V0dGluZ3MiKoLT5JMCJBIiL2FwaS92MS90ZW5hbnRzL21lL3JlcG9ydC1zZXR0aW5ncxKCAQoRR2V0UmVwb3J0Q29kZUxpc3QSJC5jb21wbHlkLnYxLkdldFJlcG9ydENvZGVMaXN0UmVxdWVzdBoaLmNvbXBseWQudjEuUmVwb3J0Q29kZUxpc3QiK4LT5JMCJRIjL2FwaS92MS90ZW5hbnRzL21lL3JlcG9ydC1jb2RlLWxpc3QShwEKEkxvYWRSZXBvcnRDb2RlTGlzdBIlLmNvbXBseWQudjEuTG9hZFJlcG9ydENvZGVMaXN0UmVxdWVzdBoaLmNvbXBseWQudjEuUmVwb3J0Q29kZUxpc3QiLoLT5JMCKDoBKhojL2FwaS92MS90ZW5hbnRzL21lL3JlcG9ydC1jb2RlLWxpc3QSigEKFFVwZGF0ZVJlcG9ydFNldHRpbmdzEicuY29tcGx5ZC52MS5VcGRhdGVSZXBvcnRTZXR0aW5nc1JlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydFNldHRpbmdzIi2C0+STAic6ASoaIi9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtc2V0dGluZ3NCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ReportEvent is one entry of a report's timeline.
@@ -273,6 +273,20 @@ export type Report = Message<"complyd.v1.Report"> & {
    * @generated from field: repeated complyd.v1.ReportEvent timeline = 29;
    */
   timeline: ReportEvent[];
+
+  /**
+   * report_indicators: every indicator of the goAML XML (from the rules, the sanctions hits and added by hand; detail only).
+   *
+   * @generated from field: repeated string report_indicators = 40;
+   */
+  reportIndicators: string[];
+
+  /**
+   * sanctions_hits of the report's transactions (detail only).
+   *
+   * @generated from field: repeated complyd.v1.ReportSanctionsHit sanctions_hits = 41;
+   */
+  sanctionsHits: ReportSanctionsHit[];
 };
 
 /**
@@ -281,6 +295,217 @@ export type Report = Message<"complyd.v1.Report"> & {
  */
 export const ReportSchema: GenMessage<Report> = /*@__PURE__*/
   messageDesc(file_complyd_v1_report, 1);
+
+/**
+ * ReportSanctionsHit is a sanctions list match of one of a report's transactions.
+ *
+ * @generated from message complyd.v1.ReportSanctionsHit
+ */
+export type ReportSanctionsHit = Message<"complyd.v1.ReportSanctionsHit"> & {
+  /**
+   * transaction_id of the screened transaction.
+   *
+   * @generated from field: string transaction_id = 1;
+   */
+  transactionId: string;
+
+  /**
+   * party that matched: SENDER or RECEIVER.
+   *
+   * @generated from field: string party = 2;
+   */
+  party: string;
+
+  /**
+   * list the entry is on.
+   *
+   * @generated from field: string list = 3;
+   */
+  list: string;
+
+  /**
+   * entry_id on the list.
+   *
+   * @generated from field: string entry_id = 4;
+   */
+  entryId: string;
+
+  /**
+   * name of the entry.
+   *
+   * @generated from field: string name = 5;
+   */
+  name: string;
+
+  /**
+   * matched_name: the party's name as screened.
+   *
+   * @generated from field: string matched_name = 6;
+   */
+  matchedName: string;
+
+  /**
+   * score of the match, 0 to 1.
+   *
+   * @generated from field: double score = 7;
+   */
+  score: number;
+};
+
+/**
+ * Describes the message complyd.v1.ReportSanctionsHit.
+ * Use `create(ReportSanctionsHitSchema)` to create a new message.
+ */
+export const ReportSanctionsHitSchema: GenMessage<ReportSanctionsHit> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 2);
+
+/**
+ * ReportLocation is the reporting entity's address (the report's goAML location).
+ *
+ * @generated from message complyd.v1.ReportLocation
+ */
+export type ReportLocation = Message<"complyd.v1.ReportLocation"> & {
+  /**
+   * address: street and number.
+   *
+   * @generated from field: string address = 1;
+   */
+  address: string;
+
+  /**
+   * city.
+   *
+   * @generated from field: string city = 2;
+   */
+  city: string;
+
+  /**
+   * state.
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * country_code, ISO 3166-1 alpha-2; empty is NG.
+   *
+   * @generated from field: string country_code = 4;
+   */
+  countryCode: string;
+};
+
+/**
+ * Describes the message complyd.v1.ReportLocation.
+ * Use `create(ReportLocationSchema)` to create a new message.
+ */
+export const ReportLocationSchema: GenMessage<ReportLocation> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 3);
+
+/**
+ * ReportCode is one value of a code list.
+ *
+ * @generated from message complyd.v1.ReportCode
+ */
+export type ReportCode = Message<"complyd.v1.ReportCode"> & {
+  /**
+   * list: report_code, submission_code, transmode_code, funds_code, contact_type, communication_type, indicator, gender, currency or country.
+   *
+   * @generated from field: string list = 1;
+   */
+  list: string;
+
+  /**
+   * code as the FIU's goAML instance spells it.
+   *
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * description of the code.
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * use: what complyd writes the code for (a transaction type, cash/electronic/foreign, default).
+   *
+   * @generated from field: repeated string use = 4;
+   */
+  use: string[];
+};
+
+/**
+ * Describes the message complyd.v1.ReportCode.
+ * Use `create(ReportCodeSchema)` to create a new message.
+ */
+export const ReportCodeSchema: GenMessage<ReportCode> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 4);
+
+/**
+ * GetReportCodeListRequest asks for the tenant's code lists.
+ *
+ * @generated from message complyd.v1.GetReportCodeListRequest
+ */
+export type GetReportCodeListRequest = Message<"complyd.v1.GetReportCodeListRequest"> & {
+};
+
+/**
+ * Describes the message complyd.v1.GetReportCodeListRequest.
+ * Use `create(GetReportCodeListRequestSchema)` to create a new message.
+ */
+export const GetReportCodeListRequestSchema: GenMessage<GetReportCodeListRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 5);
+
+/**
+ * LoadReportCodeListRequest carries a code-list file.
+ *
+ * @generated from message complyd.v1.LoadReportCodeListRequest
+ */
+export type LoadReportCodeListRequest = Message<"complyd.v1.LoadReportCodeListRequest"> & {
+  /**
+   * content of the CSV file; its header alone returns the tenant to the default table.
+   *
+   * @generated from field: string content = 1;
+   */
+  content: string;
+};
+
+/**
+ * Describes the message complyd.v1.LoadReportCodeListRequest.
+ * Use `create(LoadReportCodeListRequestSchema)` to create a new message.
+ */
+export const LoadReportCodeListRequestSchema: GenMessage<LoadReportCodeListRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 6);
+
+/**
+ * ReportCodeList is the code lists in effect.
+ *
+ * @generated from message complyd.v1.ReportCodeList
+ */
+export type ReportCodeList = Message<"complyd.v1.ReportCodeList"> & {
+  /**
+   * codes in effect, by list.
+   *
+   * @generated from field: repeated complyd.v1.ReportCode codes = 1;
+   */
+  codes: ReportCode[];
+
+  /**
+   * loaded_lists: the lists the tenant loaded (the others are the default table's).
+   *
+   * @generated from field: repeated string loaded_lists = 2;
+   */
+  loadedLists: string[];
+};
+
+/**
+ * Describes the message complyd.v1.ReportCodeList.
+ * Use `create(ReportCodeListSchema)` to create a new message.
+ */
+export const ReportCodeListSchema: GenMessage<ReportCodeList> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 7);
 
 /**
  * CreateReportRequest drafts a report.
@@ -357,7 +582,7 @@ export type CreateReportRequest = Message<"complyd.v1.CreateReportRequest"> & {
  * Use `create(CreateReportRequestSchema)` to create a new message.
  */
 export const CreateReportRequestSchema: GenMessage<CreateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 2);
+  messageDesc(file_complyd_v1_report, 8);
 
 /**
  * ListReportsRequest filters reports.
@@ -427,7 +652,7 @@ export type ListReportsRequest = Message<"complyd.v1.ListReportsRequest"> & {
  * Use `create(ListReportsRequestSchema)` to create a new message.
  */
 export const ListReportsRequestSchema: GenMessage<ListReportsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 3);
+  messageDesc(file_complyd_v1_report, 9);
 
 /**
  * ListReportDeadlinesRequest pages the reports near or past their deadline.
@@ -455,7 +680,7 @@ export type ListReportDeadlinesRequest = Message<"complyd.v1.ListReportDeadlines
  * Use `create(ListReportDeadlinesRequestSchema)` to create a new message.
  */
 export const ListReportDeadlinesRequestSchema: GenMessage<ListReportDeadlinesRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 4);
+  messageDesc(file_complyd_v1_report, 10);
 
 /**
  * ListReportsResponse is a page of reports.
@@ -504,7 +729,7 @@ export type ListReportsResponse = Message<"complyd.v1.ListReportsResponse"> & {
  * Use `create(ListReportsResponseSchema)` to create a new message.
  */
 export const ListReportsResponseSchema: GenMessage<ListReportsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 5);
+  messageDesc(file_complyd_v1_report, 11);
 
 /**
  * GetReportRequest names a report.
@@ -525,7 +750,7 @@ export type GetReportRequest = Message<"complyd.v1.GetReportRequest"> & {
  * Use `create(GetReportRequestSchema)` to create a new message.
  */
 export const GetReportRequestSchema: GenMessage<GetReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 6);
+  messageDesc(file_complyd_v1_report, 12);
 
 /**
  * UpdateReportRequest edits a draft; absent fields are kept.
@@ -581,7 +806,7 @@ export type UpdateReportRequest = Message<"complyd.v1.UpdateReportRequest"> & {
  * Use `create(UpdateReportRequestSchema)` to create a new message.
  */
 export const UpdateReportRequestSchema: GenMessage<UpdateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 7);
+  messageDesc(file_complyd_v1_report, 13);
 
 /**
  * SubmitReportRequest names a report.
@@ -602,7 +827,7 @@ export type SubmitReportRequest = Message<"complyd.v1.SubmitReportRequest"> & {
  * Use `create(SubmitReportRequestSchema)` to create a new message.
  */
 export const SubmitReportRequestSchema: GenMessage<SubmitReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 8);
+  messageDesc(file_complyd_v1_report, 14);
 
 /**
  * ApproveReportRequest names a report.
@@ -623,7 +848,7 @@ export type ApproveReportRequest = Message<"complyd.v1.ApproveReportRequest"> & 
  * Use `create(ApproveReportRequestSchema)` to create a new message.
  */
 export const ApproveReportRequestSchema: GenMessage<ApproveReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 9);
+  messageDesc(file_complyd_v1_report, 15);
 
 /**
  * RejectReportRequest rejects with a reason.
@@ -651,7 +876,7 @@ export type RejectReportRequest = Message<"complyd.v1.RejectReportRequest"> & {
  * Use `create(RejectReportRequestSchema)` to create a new message.
  */
 export const RejectReportRequestSchema: GenMessage<RejectReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 10);
+  messageDesc(file_complyd_v1_report, 16);
 
 /**
  * FileReportRequest files an approved report.
@@ -679,7 +904,7 @@ export type FileReportRequest = Message<"complyd.v1.FileReportRequest"> & {
  * Use `create(FileReportRequestSchema)` to create a new message.
  */
 export const FileReportRequestSchema: GenMessage<FileReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 11);
+  messageDesc(file_complyd_v1_report, 17);
 
 /**
  * DownloadReportRequest asks for a rendering.
@@ -707,7 +932,7 @@ export type DownloadReportRequest = Message<"complyd.v1.DownloadReportRequest"> 
  * Use `create(DownloadReportRequestSchema)` to create a new message.
  */
 export const DownloadReportRequestSchema: GenMessage<DownloadReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 12);
+  messageDesc(file_complyd_v1_report, 18);
 
 /**
  * DownloadReportResponse is a file.
@@ -742,7 +967,7 @@ export type DownloadReportResponse = Message<"complyd.v1.DownloadReportResponse"
  * Use `create(DownloadReportResponseSchema)` to create a new message.
  */
 export const DownloadReportResponseSchema: GenMessage<DownloadReportResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 13);
+  messageDesc(file_complyd_v1_report, 19);
 
 /**
  * ValidateReportRequest names a report.
@@ -763,7 +988,7 @@ export type ValidateReportRequest = Message<"complyd.v1.ValidateReportRequest"> 
  * Use `create(ValidateReportRequestSchema)` to create a new message.
  */
 export const ValidateReportRequestSchema: GenMessage<ValidateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 14);
+  messageDesc(file_complyd_v1_report, 20);
 
 /**
  * ReportProblem is a field goAML would reject.
@@ -791,7 +1016,7 @@ export type ReportProblem = Message<"complyd.v1.ReportProblem"> & {
  * Use `create(ReportProblemSchema)` to create a new message.
  */
 export const ReportProblemSchema: GenMessage<ReportProblem> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 15);
+  messageDesc(file_complyd_v1_report, 21);
 
 /**
  * ValidateReportResponse is the XML and its problems.
@@ -826,7 +1051,7 @@ export type ValidateReportResponse = Message<"complyd.v1.ValidateReportResponse"
  * Use `create(ValidateReportResponseSchema)` to create a new message.
  */
 export const ValidateReportResponseSchema: GenMessage<ValidateReportResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 16);
+  messageDesc(file_complyd_v1_report, 22);
 
 /**
  * SuggestNarrativeRequest names a report.
@@ -847,7 +1072,7 @@ export type SuggestNarrativeRequest = Message<"complyd.v1.SuggestNarrativeReques
  * Use `create(SuggestNarrativeRequestSchema)` to create a new message.
  */
 export const SuggestNarrativeRequestSchema: GenMessage<SuggestNarrativeRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 17);
+  messageDesc(file_complyd_v1_report, 23);
 
 /**
  * SuggestNarrativeResponse is a draft narrative for a human to edit.
@@ -882,7 +1107,7 @@ export type SuggestNarrativeResponse = Message<"complyd.v1.SuggestNarrativeRespo
  * Use `create(SuggestNarrativeResponseSchema)` to create a new message.
  */
 export const SuggestNarrativeResponseSchema: GenMessage<SuggestNarrativeResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 18);
+  messageDesc(file_complyd_v1_report, 24);
 
 /**
  * GetReportSettingsRequest is empty.
@@ -897,7 +1122,7 @@ export type GetReportSettingsRequest = Message<"complyd.v1.GetReportSettingsRequ
  * Use `create(GetReportSettingsRequestSchema)` to create a new message.
  */
 export const GetReportSettingsRequestSchema: GenMessage<GetReportSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 19);
+  messageDesc(file_complyd_v1_report, 25);
 
 /**
  * ReportingPerson is the tenant's reporting person in goAML.
@@ -946,7 +1171,7 @@ export type ReportingPerson = Message<"complyd.v1.ReportingPerson"> & {
  * Use `create(ReportingPersonSchema)` to create a new message.
  */
 export const ReportingPersonSchema: GenMessage<ReportingPerson> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 20);
+  messageDesc(file_complyd_v1_report, 26);
 
 /**
  * DeadlineHours are hours after the end of the report's day; 0 = the default.
@@ -988,7 +1213,7 @@ export type DeadlineHours = Message<"complyd.v1.DeadlineHours"> & {
  * Use `create(DeadlineHoursSchema)` to create a new message.
  */
 export const DeadlineHoursSchema: GenMessage<DeadlineHours> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 21);
+  messageDesc(file_complyd_v1_report, 27);
 
 /**
  * ReportSettings are a tenant's report settings.
@@ -1058,6 +1283,20 @@ export type ReportSettings = Message<"complyd.v1.ReportSettings"> & {
    * @generated from field: int32 near_deadline_hours = 9;
    */
   nearDeadlineHours: number;
+
+  /**
+   * location: the reporting entity's address (goAML location, required by the schema).
+   *
+   * @generated from field: complyd.v1.ReportLocation location = 40;
+   */
+  location?: ReportLocation | undefined;
+
+  /**
+   * schema_name: the deployment's goAML schema the tenant's reports are validated against; empty is the deployment's default.
+   *
+   * @generated from field: string schema_name = 41;
+   */
+  schemaName: string;
 };
 
 /**
@@ -1065,7 +1304,7 @@ export type ReportSettings = Message<"complyd.v1.ReportSettings"> & {
  * Use `create(ReportSettingsSchema)` to create a new message.
  */
 export const ReportSettingsSchema: GenMessage<ReportSettings> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 22);
+  messageDesc(file_complyd_v1_report, 28);
 
 /**
  * UpdateReportSettingsRequest replaces the settings.
@@ -1135,6 +1374,20 @@ export type UpdateReportSettingsRequest = Message<"complyd.v1.UpdateReportSettin
    * @generated from field: int32 near_deadline_hours = 9;
    */
   nearDeadlineHours: number;
+
+  /**
+   * location: the reporting entity's address (goAML location).
+   *
+   * @generated from field: complyd.v1.ReportLocation location = 40;
+   */
+  location?: ReportLocation | undefined;
+
+  /**
+   * schema_name: one of the deployment's goAML schemas (COMPLYD_GOAML_SCHEMAS); empty is the deployment's default.
+   *
+   * @generated from field: string schema_name = 41;
+   */
+  schemaName: string;
 };
 
 /**
@@ -1142,7 +1395,7 @@ export type UpdateReportSettingsRequest = Message<"complyd.v1.UpdateReportSettin
  * Use `create(UpdateReportSettingsRequestSchema)` to create a new message.
  */
 export const UpdateReportSettingsRequestSchema: GenMessage<UpdateReportSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 23);
+  messageDesc(file_complyd_v1_report, 29);
 
 /**
  * ReportService is regulatory reporting to the NFIU: CTR, STR, SAR and FTR drafted from
@@ -1282,6 +1535,26 @@ export const ReportService: GenService<{
     methodKind: "unary";
     input: typeof GetReportSettingsRequestSchema;
     output: typeof ReportSettingsSchema;
+  },
+  /**
+   * GetReportCodeList returns the code lists the tenant's reports are checked against (its loaded lists, the default table for the others).
+   *
+   * @generated from rpc complyd.v1.ReportService.GetReportCodeList
+   */
+  getReportCodeList: {
+    methodKind: "unary";
+    input: typeof GetReportCodeListRequestSchema;
+    output: typeof ReportCodeListSchema;
+  },
+  /**
+   * LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+   *
+   * @generated from rpc complyd.v1.ReportService.LoadReportCodeList
+   */
+  loadReportCodeList: {
+    methodKind: "unary";
+    input: typeof LoadReportCodeListRequestSchema;
+    output: typeof ReportCodeListSchema;
   },
   /**
    * UpdateReportSettings replaces the tenant's report settings (the filing token is kept when absent).
