@@ -39,7 +39,7 @@ export function ReportPage({ id }: { id: string }) {
         {r.filingReference && <><dt>Filing reference</dt><dd>{r.filingReference} ({r.filingMethod})</dd></>}
       </dl>
       <Validation key={`${r.status}-${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} />
-      {canAct && r.status === 'DRAFT' && <EditDraft key={`${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} reason={r.reason} action={r.action} narrative={r.narrative} onDone={refetch} />}
+      {canAct && r.status === 'DRAFT' && <EditDraft key={`${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} reason={r.reason} action={r.action} narrative={r.narrative} indicators={r.indicators.join(', ')} onDone={refetch} />}
       {(r.status !== 'DRAFT' || !canAct) && <ReportText narrative={r.narrative} action={r.action} reason={r.reason} />}
       {canAct && r.status === 'PENDING_APPROVAL' && <Review id={r.id} onDone={refetch} />}
       {canAct && r.status === 'APPROVED' && <File id={r.id} onDone={refetch} />}
@@ -78,8 +78,9 @@ function Validation({ id }: { id: string }) {
   );
 }
 
-function EditDraft({ id, reason, action, narrative, onDone }: { id: string; reason: string; action: string; narrative: string; onDone: () => void }) {
+function EditDraft({ id, reason, action, narrative, indicators, onDone }: { id: string; reason: string; action: string; narrative: string; indicators: string; onDone: () => void }) {
   const [fields, setFields] = useState({ reason, action, narrative });
+  const [extra, setExtra] = useState(indicators);
   const [hint, setHint] = useState('');
   const save = useMutation(ReportService.method.updateReport, { onSuccess: onDone });
   const suggest = useMutation(ReportService.method.suggestNarrative, {
@@ -87,10 +88,14 @@ function EditDraft({ id, reason, action, narrative, onDone }: { id: string; reas
   });
   const submit = useMutation(ReportService.method.submitReport, { onSuccess: onDone });
   return (
-    <form aria-label="Edit the draft" onSubmit={(e) => { e.preventDefault(); save.mutate({ id, ...fields }); }}>
+    <form aria-label="Edit the draft" onSubmit={(e) => {
+      e.preventDefault();
+      save.mutate({ id, ...fields, indicators: extra.split(',').map((x) => x.trim()).filter(Boolean), setIndicators: true });
+    }}>
       <h2>Draft</h2>
       <Field label="Narrative (the grounds, goAML reason)"><textarea rows={6} value={fields.narrative} onChange={(e) => setFields({ ...fields, narrative: e.target.value })} /></Field>
       <Field label="Action taken (goAML action)"><textarea value={fields.action} onChange={(e) => setFields({ ...fields, action: e.target.value })} /></Field>
+      <Field label="Indicators added by hand (comma-separated codes of the code list)"><input value={extra} onChange={(e) => setExtra(e.target.value)} /></Field>
       <Field label="Drafting note (not sent when a narrative is written)"><textarea value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.target.value })} /></Field>
       <button type="button" onClick={() => suggest.mutate({ id })}>Suggest a narrative</button>
       {hint && <p role="status">{hint}</p>}
