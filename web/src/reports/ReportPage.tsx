@@ -96,7 +96,7 @@ function EditDraft({ id, reason, action, narrative, indicators, onDone }: { id: 
       <Field label="Narrative (the grounds, goAML reason)"><textarea rows={6} value={fields.narrative} onChange={(e) => setFields({ ...fields, narrative: e.target.value })} /></Field>
       <Field label="Action taken (goAML action)"><textarea value={fields.action} onChange={(e) => setFields({ ...fields, action: e.target.value })} /></Field>
       <Field label="Indicators added by hand (comma-separated codes of the code list)"><input value={extra} onChange={(e) => setExtra(e.target.value)} /></Field>
-      <Field label="Drafting note (not sent when a narrative is written)"><textarea value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.target.value })} /></Field>
+      <Field label="Drafting note (sent only when the grounds are empty)"><textarea value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.target.value })} /></Field>
       <button type="button" onClick={() => suggest.mutate({ id })}>Suggest a narrative</button>
       {hint && <p role="status">{hint}</p>}
       <ErrorText error={suggest.error} />
