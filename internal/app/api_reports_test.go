@@ -230,7 +230,7 @@ func TestReportsFourEyesAndFiling(t *testing.T) {
 	require.Contains(t, dl.Content, "<report_code>CTR</report_code>")
 	require.Contains(t, dl.Content, "<rentity_id>4711</rentity_id>")
 	require.Contains(t, dl.Content, "<amount_local>5000000.00</amount_local>")
-	require.Contains(t, dl.Content, "<t_to_my_client>")
+	require.Contains(t, dl.Content, "<t_to>\n      <to_funds_code>E</to_funds_code>\n      <to_account>\n        <institution_name>Test Bank Plc</institution_name>")
 	env = s.rest("GET", "/api/v1/reports/"+ctr.ID+"/download?format=HTML", cred{Bearer: auditor}, nil)
 	env.decode(t, &dl)
 	require.Equal(t, "text/html; charset=utf-8", dl.ContentType)
