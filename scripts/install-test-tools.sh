@@ -6,6 +6,18 @@ set -euo pipefail
 
 VERSITYGW_VERSION="v1.8.0" # S3-compatible server for internal/s3 tests (Apache-2.0)
 
+# xmllint (Debian libxml2-utils): the goAML schema validator the reports tests and the server run
+# (docs/reports.md "Validation"). CI runs as root; elsewhere install it by hand if missing.
+if ! command -v xmllint >/dev/null 2>&1; then
+	if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+		echo "installing libxml2-utils (xmllint)"
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils
+	else
+		echo "xmllint is missing: apt-get install libxml2-utils" >&2
+		exit 1
+	fi
+fi
+
 bindir="$(go env GOPATH | cut -d: -f1)/bin"
 mkdir -p "$bindir"
 

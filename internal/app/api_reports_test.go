@@ -19,6 +19,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/reports"
+	"github.com/complyd/complyd/internal/xmllint"
 )
 
 // reportOut is the API view of a report as the tests read it.
@@ -69,9 +70,10 @@ func (s *testServer) report(token, method, path string, body any) (reportOut, en
 // reportSettings configures the tenant's goAML identity (and optionally deadlines and a filing URL).
 func (s *testServer) reportSettings(admin string, extra map[string]any) {
 	s.t.Helper()
-	body := map[string]any{"rentityId": "4711", "institutionName": "Test Bank Plc", "institutionCode": "999",
+	body := map[string]any{"rentityId": "4711", "rentityBranch": "Head office", "institutionName": "Test Bank Plc", "institutionCode": "999",
 		"reportingPerson": map[string]any{"firstName": "Ngozi", "lastName": "Eze", "email": "mlro@bank.test", "phone": "+2348012345678",
-			"occupation": "MLRO"}}
+			"occupation": "MLRO"},
+		"location": map[string]any{"address": "1 Marina", "city": "Lagos", "state": "Lagos", "countryCode": "NG"}}
 	for k, v := range extra {
 		body[k] = v
 	}
@@ -224,11 +226,11 @@ func TestReportsFourEyesAndFiling(t *testing.T) {
 	env = s.rest("GET", "/api/v1/reports/"+ctr.ID+"/download", cred{Bearer: auditor}, nil)
 	env.decode(t, &dl)
 	require.Equal(t, "application/xml", dl.ContentType)
-	require.Empty(t, reports.CheckXML([]byte(dl.Content)))
+	require.Empty(t, reports.CheckCodes([]byte(dl.Content), reports.DefaultCodes))
 	require.Contains(t, dl.Content, "<report_code>CTR</report_code>")
 	require.Contains(t, dl.Content, "<rentity_id>4711</rentity_id>")
 	require.Contains(t, dl.Content, "<amount_local>5000000.00</amount_local>")
-	require.Contains(t, dl.Content, "<t_to_my_client>")
+	require.Contains(t, dl.Content, "<t_to>\n      <to_funds_code>E</to_funds_code>\n      <to_account>\n        <institution_name>Test Bank Plc</institution_name>")
 	env = s.rest("GET", "/api/v1/reports/"+ctr.ID+"/download?format=HTML", cred{Bearer: auditor}, nil)
 	env.decode(t, &dl)
 	require.Equal(t, "text/html; charset=utf-8", dl.ContentType)
@@ -282,7 +284,7 @@ func TestReportsFourEyesAndFiling(t *testing.T) {
 	require.Equal(t, corr.ID, got.id)
 	require.Equal(t, "application/xml", got.ctype)
 	require.Contains(t, got.body, "<fiu_ref_number>NFIU-MANUAL-1</fiu_ref_number>")
-	require.Empty(t, reports.CheckXML([]byte(got.body)))
+	require.Empty(t, reports.CheckCodes([]byte(got.body), reports.DefaultCodes))
 	mu.Unlock()
 	env = s.rest("GET", "/api/v1/tenants/me/report-settings", cred{Bearer: admin}, nil)
 	require.Contains(t, string(env.Raw), `"filingTokenSet":true`)
@@ -304,7 +306,10 @@ func TestReportsEachTypeExports(t *testing.T) {
 	env := s.rest("PATCH", "/api/v1/tenants/me/fx-rates", cred{Bearer: admin},
 		map[string]any{"rates": []map[string]string{{"currency": "USD", "rateToNgn": "1500"}}})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	schema := publicSchema(t)
 
+	// approve submits, approves and downloads a report: the XML validates against the goAML
+	// 5.0.1 schema in structure (xmllint, enumerations stripped) and the default code list.
 	approve := func(id string) string {
 		t.Helper()
 		_, env := s.report(officer, "POST", "/api/v1/reports/"+id+"/submit", map[string]any{})
@@ -314,28 +319,56 @@ func TestReportsEachTypeExports(t *testing.T) {
 		var dl struct{ Content string }
 		env = s.rest("GET", "/api/v1/reports/"+id+"/download", cred{Bearer: officer}, nil)
 		env.decode(t, &dl)
-		require.Empty(t, reports.CheckXML([]byte(dl.Content)), dl.Content)
+		problems, err := schema.Validate(context.Background(), "", []byte(dl.Content))
+		require.NoError(t, err)
+		require.Empty(t, problems, dl.Content)
+		require.Empty(t, reports.CheckCodes([]byte(dl.Content), reports.DefaultCodes), dl.Content)
 		return dl.Content
 	}
 	account := newAccount()
 	_, env = s.screen(admin, cashBody(account, 5_000_000))
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
-	require.Contains(t, approve(s.reports(admin, "?type=CTR&customerAccount="+account).Items[0].ID), "<report_code>CTR</report_code>")
-	xml := approve(s.reports(admin, "?type=STR&customerAccount="+account).Items[0].ID)
+	ctr := s.reports(admin, "?type=CTR&customerAccount="+account).Items[0]
+	xml := approve(ctr.ID)
+	require.Contains(t, xml, "<report_code>CTR</report_code>")
+	require.Contains(t, xml, "<tph_country_prefix>234</tph_country_prefix>")
+	require.Contains(t, xml, "<location>")
+
+	// A transfer CTR: the receiver's bank is another's, named by its code, never the tenant's.
+	trf := newAccount()
+	b := screenBody(ext("trf"), trf, 10_500_000)
+	b["receiverBankCode"], b["receiverAccountNumber"], b["receiverName"] = "058", "0987654321", "Tunde Fashola"
+	_, env = s.screen(admin, b)
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	xml = approve(s.reports(admin, "?type=CTR&customerAccount="+trf).Items[0].ID)
+	require.Contains(t, xml, "<institution_name>Not known (bank code 058)</institution_name>")
+	require.NotContains(t, xml, "<to_account>\n        <institution_name>Test Bank Plc</institution_name>")
+
+	// The STR of the structuring pattern, with the officer's narrative and action in its XML.
+	str := s.reports(admin, "?type=STR&customerAccount="+account).Items[0]
+	narrative := "Three cash lodgements within a day, each kept just below the threshold; the customer could not explain the source."
+	_, env = s.report(officer, "PATCH", "/api/v1/reports/"+str.ID, map[string]any{"narrative": narrative, "action": "Account placed on post-no-debit."})
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	xml = approve(str.ID)
 	require.Contains(t, xml, "<indicator>STR-STRUCT</indicator>")
+	require.Contains(t, xml, "<reason>"+narrative+"</reason>")
+	require.Contains(t, xml, "<action>Account placed on post-no-debit.</action>")
+	require.NotContains(t, xml, "Drafted by the screening")
 
 	abroad := newAccount()
-	b := screenBody(ext("ftr"), abroad, 2000)
+	b = screenBody(ext("ftr"), abroad, 2000)
 	b["type"], b["currency"], b["receiverCountry"], b["receiverAccountNumber"] = "INTERNATIONAL_TRANSFER", "USD", "GB", "GB29NWBK60161331926819"
 	_, env = s.screen(admin, b)
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	xml = approve(s.reports(admin, "?type=FTR&customerAccount="+abroad).Items[0].ID)
 	require.Contains(t, xml, "<to_country>GB</to_country>")
 	require.Contains(t, xml, "<foreign_currency_code>USD</foreign_currency_code>")
+	require.Contains(t, xml, "<institution_name>Not known</institution_name>")
 
-	// A SAR by hand: too thin a reason names the field; with grounds it exports.
+	// A SAR by hand: too thin a reason and no indicator are named by element, and approval is
+	// refused; with grounds and an indicator it exports.
 	sar, env := s.report(officer, "POST", "/api/v1/reports", map[string]any{"type": "SAR", "customerAccount": newAccount(),
-		"customerName": "Emeka Nwosu", "reason": "odd"})
+		"customerName": "Emeka Nwosu", "reason": "odd", "narrative": "odd"})
 	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
 	var v struct {
 		Valid    bool
@@ -350,17 +383,49 @@ func TestReportsEachTypeExports(t *testing.T) {
 	_, env = s.report(admin, "POST", "/api/v1/reports/"+sar.ID+"/approve", map[string]any{})
 	requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
 	require.Contains(t, string(env.Raw), "report/reason")
+	require.Contains(t, string(env.Raw), "report/report_indicators")
 	_, env = s.report(admin, "POST", "/api/v1/reports/"+sar.ID+"/reject", map[string]any{"reason": "state the grounds"})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
-	_, env = s.report(officer, "PATCH", "/api/v1/reports/"+sar.ID, map[string]any{"reason": "Repeated third-party cash lodgements inconsistent with the customer's profile."})
+	_, env = s.report(officer, "PATCH", "/api/v1/reports/"+sar.ID, map[string]any{"narrative": "Repeated third-party cash lodgements inconsistent with the customer's profile.",
+		"indicators": []string{"STR-STRUCT"}, "setIndicators": true})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	require.Contains(t, approve(sar.ID), "<activity>")
 
-	// A case resolved as suspicious drafts its SAR (no transaction on the case).
+	// A correction of the filed CTR carries the NFIU's reference of the report it corrects.
+	_, env = s.report(admin, "POST", "/api/v1/reports/"+ctr.ID+"/file", map[string]any{"reference": "NFIU-2026-000123"})
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	corr, env := s.report(officer, "POST", "/api/v1/reports", map[string]any{"type": "CTR", "correctsReportId": ctr.ID})
+	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
+	require.Contains(t, approve(corr.ID), "<fiu_ref_number>NFIU-2026-000123</fiu_ref_number>")
+
+	// An STR drafted from a case (POST /cases/{id}/reports) with its transaction and notes.
 	c := s.rest("POST", "/api/v1/cases", cred{Bearer: officer}, map[string]any{"type": "AML_ALERT", "priority": "HIGH",
-		"title": "Walk-in customer", "description": "Unexplained funds"})
+		"title": "Structured lodgements", "description": "Cash split below the threshold", "relatedTransactionId": str.TransactionIDs[0]})
 	require.Equal(t, http.StatusCreated, c.Status, "%s", c.Raw)
 	var cs struct{ ID string }
+	c.decode(t, &cs)
+	e := s.rest("POST", "/api/v1/cases/"+cs.ID+"/notes", cred{Bearer: officer}, map[string]any{"content": "Teller confirmed the split"})
+	require.Equal(t, http.StatusCreated, e.Status, "%s", e.Raw)
+	fromCase, env := s.report(officer, "POST", "/api/v1/cases/"+cs.ID+"/reports", map[string]any{"type": "STR"})
+	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
+	require.Equal(t, "CASE", fromCase.Origin)
+	require.Contains(t, fromCase.Narrative, "Teller confirmed the split")
+	xml = approve(fromCase.ID)
+	require.Contains(t, xml, "Teller confirmed the split")
+
+	// Filing validates again: an approved report whose settings lost the branch is not filed.
+	again, env := s.report(officer, "POST", "/api/v1/cases/"+cs.ID+"/reports", map[string]any{"type": "STR"})
+	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
+	approve(again.ID)
+	s.reportSettings(admin, map[string]any{"rentityBranch": ""})
+	_, env = s.report(admin, "POST", "/api/v1/reports/"+again.ID+"/file", map[string]any{"reference": "NFIU-2026-000124"})
+	requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+	require.Contains(t, string(env.Raw), "report/rentity_branch")
+
+	// A case resolved as suspicious drafts its SAR (no transaction on the case).
+	c = s.rest("POST", "/api/v1/cases", cred{Bearer: officer}, map[string]any{"type": "AML_ALERT", "priority": "HIGH",
+		"title": "Walk-in customer", "description": "Unexplained funds"})
+	require.Equal(t, http.StatusCreated, c.Status, "%s", c.Raw)
 	c.decode(t, &cs)
 	for _, st := range []map[string]any{{"status": "IN_PROGRESS"}, {"status": "PENDING_REVIEW"},
 		{"status": "RESOLVED_TRUE_POSITIVE", "resolutionNote": "confirmed suspicious"}} {
@@ -372,6 +437,15 @@ func TestReportsEachTypeExports(t *testing.T) {
 	require.Equal(t, "SAR", l.Items[0].Type)
 	require.Equal(t, "CASE", l.Items[0].Origin)
 	require.True(t, strings.Contains(l.Items[0].Reason, "confirmed suspicious"))
+}
+
+// publicSchema is the goAML 5.0.1 schema's structure-only validator.
+func publicSchema(t *testing.T) *xmllint.Validator {
+	t.Helper()
+	v, err := xmllint.New("", []xmllint.Schema{{XSD: reports.PublicSchema}})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = v.Close() })
+	return v
 }
 
 // TestReportDeadlines: reports inside the tenant's near-deadline window are listed, soonest first.

@@ -36,6 +36,17 @@ func seedDemo(ctx context.Context, h http.Handler, db *postgres.DB, log *slog.Lo
 	}
 	c.token = login.AccessToken
 
+	// Report settings complete enough for goAML (docs/reports.md "Settings"): the demo bank's
+	// goAML identity, its MLRO and its address, so that its drafted reports validate.
+	if err := c.call(ctx, "PUT", "/api/v1/tenants/me/report-settings", map[string]any{
+		"rentityId": "1001", "rentityBranch": "Head office", "institutionName": "Demo Bank Plc", "institutionCode": "999",
+		"reportingPerson": map[string]any{"firstName": "Ngozi", "lastName": "Eze", "email": "mlro@demo.complyd.test",
+			"phone": "+2348012345678", "occupation": "Money Laundering Reporting Officer"},
+		"location": map[string]any{"address": "1 Marina", "city": "Lagos", "state": "Lagos", "countryCode": "NG"},
+	}, nil); err != nil {
+		return fmt.Errorf("seed report settings: %w", err)
+	}
+
 	// Watchlists: a PEP list (AML-004) and the bank's own sanctions list (a SANCTIONS_HIT).
 	for _, wl := range []struct{ name, typ, entry string }{
 		{"Politically exposed persons (demo)", "PEP", "Alhaji Musa Danjuma"},

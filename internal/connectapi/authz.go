@@ -249,6 +249,8 @@ var permissions = map[string]access{
 	complydv1connect.ReportServiceSuggestNarrativeProcedure:     {roles: auth.Writers},
 	complydv1connect.ReportServiceGetReportSettingsProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.ReportServiceUpdateReportSettingsProcedure: {roles: auth.AdminOnly},
+	complydv1connect.ReportServiceGetReportCodeListProcedure:    {roles: auth.AnyRole},
+	complydv1connect.ReportServiceLoadReportCodeListProcedure:   {roles: auth.AdminOnly},
 }
 
 // Access describes who may call one procedure, for documentation and tests.

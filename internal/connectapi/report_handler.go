@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"strings"
 	"time"
 
 	"connectrpc.com/connect"
@@ -76,7 +77,18 @@ func (h *ReportHandler) one(ctx context.Context, r *reports.Report, err error) (
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(reportToProto(r, evs)), nil
+	ind, hits, err := h.svc.Grounding(ctx, r)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	out := reportToProto(r, evs)
+	out.ReportIndicators = nonNilStrings(ind)
+	out.SanctionsHits = []*complydv1.ReportSanctionsHit{}
+	for _, x := range hits {
+		out.SanctionsHits = append(out.SanctionsHits, &complydv1.ReportSanctionsHit{TransactionId: x.TransactionID, Party: x.Party,
+			List: x.List, EntryId: x.EntryID, Name: x.Name, MatchedName: x.MatchedName, Score: x.Score})
+	}
+	return connect.NewResponse(out), nil
 }
 
 // CreateReport implements ReportService.CreateReport.
@@ -280,7 +292,56 @@ func settingsToProto(s reports.Settings) *complydv1.ReportSettings {
 			Occupation: s.ReportingPerson.Occupation}, FilingUrl: s.FilingURL, FilingTokenSet: s.FilingToken != "",
 		DeadlineHours: &complydv1.DeadlineHours{Ctr: int32(s.Deadline(reports.TypeCTR)), Str: int32(s.Deadline(reports.TypeSTR)),
 			Sar: int32(s.Deadline(reports.TypeSAR)), Ftr: int32(s.Deadline(reports.TypeFTR))},
-		NearDeadlineHours: int32(s.Near() / time.Hour)}
+		NearDeadlineHours: int32(s.Near() / time.Hour), SchemaName: s.SchemaName,
+		Location: &complydv1.ReportLocation{Address: s.Location.Address, City: s.Location.City, State: s.Location.State,
+			CountryCode: s.Location.CountryCode}}
+}
+
+func codeListToProto(cl reports.CodeList, loaded reports.CodeList) *complydv1.ReportCodeList {
+	out := &complydv1.ReportCodeList{Codes: []*complydv1.ReportCode{}, LoadedLists: []string{}}
+	for _, k := range cl.Codes {
+		out.Codes = append(out.Codes, &complydv1.ReportCode{List: k.List, Code: k.Code, Description: k.Description, Use: nonNilStrings(k.Use)})
+	}
+	for _, l := range reports.Lists {
+		if loaded.Loaded(l) {
+			out.LoadedLists = append(out.LoadedLists, l)
+		}
+	}
+	return out
+}
+
+// GetReportCodeList implements ReportService.GetReportCodeList.
+func (h *ReportHandler) GetReportCodeList(ctx context.Context, req *connect.Request[complydv1.GetReportCodeListRequest]) (*connect.Response[complydv1.ReportCodeList], error) {
+	c, _, err := reportCaller(ctx, req.Peer().Addr)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	set, err := h.svc.Settings(ctx, c.TenantID)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cl, err := h.svc.EffectiveCodeList(ctx, c.TenantID)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(codeListToProto(cl, set.CodeList)), nil
+}
+
+// LoadReportCodeList implements ReportService.LoadReportCodeList.
+func (h *ReportHandler) LoadReportCodeList(ctx context.Context, req *connect.Request[complydv1.LoadReportCodeListRequest]) (*connect.Response[complydv1.ReportCodeList], error) {
+	c, _, err := reportCaller(ctx, req.Peer().Addr)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	loaded, err := h.svc.LoadCodeList(ctx, c, strings.NewReader(req.Msg.Content))
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	cl, err := h.svc.EffectiveCodeList(ctx, c.TenantID)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(codeListToProto(cl, loaded)), nil
 }
 
 // GetReportSettings implements ReportService.GetReportSettings.
@@ -314,7 +375,10 @@ func (h *ReportHandler) UpdateReportSettings(ctx context.Context, req *connect.R
 	}
 	s := reports.Settings{RentityID: m.RentityId, RentityBranch: m.RentityBranch, InstitutionName: m.InstitutionName,
 		InstitutionCode: m.InstitutionCode, FilingURL: m.FilingUrl, FilingToken: cur.FilingToken, NearHours: int(m.NearDeadlineHours),
-		DeadlineHours: map[string]int{}}
+		DeadlineHours: map[string]int{}, SchemaName: m.SchemaName, CodeList: cur.CodeList}
+	if l := m.Location; l != nil {
+		s.Location = reports.Address{Address: l.Address, City: l.City, State: l.State, CountryCode: l.CountryCode}
+	}
 	if m.FilingToken != nil {
 		s.FilingToken = *m.FilingToken
 	}

@@ -332,16 +332,22 @@ const reportTxSQL = `select t.id::text, t.external_id, t.type, t.channel, t.amou
 	coalesce(t.receiver_account_number, ''), coalesce(t.receiver_name, ''), coalesce(t.receiver_bank_code, ''),
 	coalesce(t.receiver_country, ''), coalesce(t.narration, ''), t.transaction_timestamp,
 	array(select distinct r->>'id' from jsonb_array_elements(t.engine_verdicts) e,
-		jsonb_array_elements(coalesce(e->'rules', '[]'::jsonb)) r where r->>'id' like 'AML-%' order by 1)
+		jsonb_array_elements(coalesce(e->'rules', '[]'::jsonb)) r where r->>'id' like 'AML-%' order by 1),
+	coalesce((select jsonb_agg(h) from jsonb_array_elements(t.engine_verdicts) e,
+		jsonb_array_elements(coalesce(e->'hits', '[]'::jsonb)) h), '[]'::jsonb)
 	from transactions t`
 
 func scanReportTx(rows pgx.Rows) (reports.Transaction, error) {
 	var t reports.Transaction
 	var amount, amountNGN decimal.Decimal
+	var hits []hitJSON
 	err := rows.Scan(&t.ID, &t.ExternalID, &t.Type, &t.Channel, &amount, &t.Currency, &amountNGN, &t.SenderAccountNumber,
 		&t.SenderName, &t.SenderBVN, &t.SenderBankCode, &t.ReceiverAccountNumber, &t.ReceiverName, &t.ReceiverBankCode,
-		&t.ReceiverCountry, &t.Narration, &t.Timestamp, &t.Rules)
+		&t.ReceiverCountry, &t.Narration, &t.Timestamp, &t.Rules, &hits)
 	t.Amount, t.AmountNGN = amount, amountNGN
+	for _, h := range hits {
+		t.Hits = append(t.Hits, reports.Hit{Party: h.Party, List: h.List, EntryID: h.EntryID, Name: h.Name, MatchedName: h.MatchedName, Score: h.Score})
+	}
 	return t, err
 }
 
@@ -413,17 +419,23 @@ func (s *ReportStore) Settings(ctx context.Context, tenantID tenancy.TenantID) (
 func (db *DB) readReportSettings(ctx context.Context, tx writer, tenantID tenancy.TenantID) (reports.Settings, error) {
 	var s reports.Settings
 	var ctr, str, sar, ftr, near *int
+	var codes []codeJSON
 	err := tx.QueryRow(ctx, `select rentity_id, rentity_branch, institution_name, institution_code, person_first_name,
 		person_last_name, person_email, person_phone, person_occupation, filing_url, filing_token, ctr_deadline_hours,
-		str_deadline_hours, sar_deadline_hours, ftr_deadline_hours, near_deadline_hours, updated_at
+		str_deadline_hours, sar_deadline_hours, ftr_deadline_hours, near_deadline_hours, updated_at, location_address,
+		location_city, location_state, location_country_code, schema_name, code_list
 		from report_settings where tenant_id = $1`, string(tenantID)).Scan(&s.RentityID, &s.RentityBranch, &s.InstitutionName,
 		&s.InstitutionCode, &s.ReportingPerson.FirstName, &s.ReportingPerson.LastName, &s.ReportingPerson.Email,
-		&s.ReportingPerson.Phone, &s.ReportingPerson.Occupation, &s.FilingURL, &s.FilingToken, &ctr, &str, &sar, &ftr, &near, &s.UpdatedAt)
+		&s.ReportingPerson.Phone, &s.ReportingPerson.Occupation, &s.FilingURL, &s.FilingToken, &ctr, &str, &sar, &ftr, &near, &s.UpdatedAt,
+		&s.Location.Address, &s.Location.City, &s.Location.State, &s.Location.CountryCode, &s.SchemaName, &codes)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return reports.Settings{}, nil
 	}
 	if err != nil {
 		return s, fmt.Errorf("read report settings: %w", err)
+	}
+	for _, c := range codes {
+		s.CodeList.Codes = append(s.CodeList.Codes, reports.Code{List: c.List, Code: c.Code, Description: c.Description, Use: c.Use})
 	}
 	if s.FilingToken, err = db.seal.openText(tenantID, s.FilingToken); err != nil {
 		return s, fmt.Errorf("open filing token: %w", err)
@@ -455,8 +467,9 @@ func (s *ReportStore) SaveSettings(ctx context.Context, tenantID tenancy.TenantI
 	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `insert into report_settings (tenant_id, rentity_id, rentity_branch, institution_name,
 			institution_code, person_first_name, person_last_name, person_email, person_phone, person_occupation, filing_url,
-			filing_token, ctr_deadline_hours, str_deadline_hours, sar_deadline_hours, ftr_deadline_hours, near_deadline_hours, updated_at)
-			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+			filing_token, ctr_deadline_hours, str_deadline_hours, sar_deadline_hours, ftr_deadline_hours, near_deadline_hours, updated_at,
+			location_address, location_city, location_state, location_country_code, schema_name)
+			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
 			on conflict (tenant_id) do update set rentity_id = excluded.rentity_id, rentity_branch = excluded.rentity_branch,
 			institution_name = excluded.institution_name, institution_code = excluded.institution_code,
 			person_first_name = excluded.person_first_name, person_last_name = excluded.person_last_name,
@@ -464,12 +477,44 @@ func (s *ReportStore) SaveSettings(ctx context.Context, tenantID tenancy.TenantI
 			filing_url = excluded.filing_url, filing_token = excluded.filing_token, ctr_deadline_hours = excluded.ctr_deadline_hours,
 			str_deadline_hours = excluded.str_deadline_hours, sar_deadline_hours = excluded.sar_deadline_hours,
 			ftr_deadline_hours = excluded.ftr_deadline_hours, near_deadline_hours = excluded.near_deadline_hours,
-			updated_at = excluded.updated_at`,
+			updated_at = excluded.updated_at, location_address = excluded.location_address, location_city = excluded.location_city,
+			location_state = excluded.location_state, location_country_code = excluded.location_country_code,
+			schema_name = excluded.schema_name`,
 			string(tenantID), set.RentityID, set.RentityBranch, set.InstitutionName, set.InstitutionCode, set.ReportingPerson.FirstName,
 			set.ReportingPerson.LastName, set.ReportingPerson.Email, set.ReportingPerson.Phone, set.ReportingPerson.Occupation,
 			set.FilingURL, s.db.seal.sealText(tenantID, set.FilingToken), hours(reports.TypeCTR), hours(reports.TypeSTR), hours(reports.TypeSAR),
-			hours(reports.TypeFTR), near, set.UpdatedAt); err != nil {
+			hours(reports.TypeFTR), near, set.UpdatedAt, set.Location.Address, set.Location.City, set.Location.State,
+			set.Location.CountryCode, set.SchemaName); err != nil {
 			return fmt.Errorf("save report settings: %w", err)
+		}
+		return insertAudit(ctx, tx, ev, s.db.now())
+	})
+}
+
+// codeJSON is one code of report_settings.code_list.
+type codeJSON struct {
+	List        string   `json:"list"`
+	Code        string   `json:"code"`
+	Description string   `json:"description"`
+	Use         []string `json:"use,omitempty"`
+}
+
+// SaveCodeList implements reports.Store: the tenant's code list replaces the one it had (a
+// settings row is started when the tenant has none).
+func (s *ReportStore) SaveCodeList(ctx context.Context, tenantID tenancy.TenantID, cl reports.CodeList, at time.Time, ev audit.Event) error {
+	codes := make([]codeJSON, 0, len(cl.Codes))
+	for _, c := range cl.Codes {
+		codes = append(codes, codeJSON{List: c.List, Code: c.Code, Description: c.Description, Use: c.Use})
+	}
+	b, err := json.Marshal(codes)
+	if err != nil {
+		return err
+	}
+	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `insert into report_settings (tenant_id, code_list, code_list_loaded_at, updated_at)
+			values ($1, $2, $3, $3) on conflict (tenant_id) do update set code_list = excluded.code_list,
+			code_list_loaded_at = excluded.code_list_loaded_at`, string(tenantID), b, at); err != nil {
+			return fmt.Errorf("save code list: %w", err)
 		}
 		return insertAudit(ctx, tx, ev, s.db.now())
 	})

@@ -50,6 +50,10 @@ func (f *fakeStore) Case(context.Context, tenancy.TenantID, string) (reports.Cas
 func (f *fakeStore) Settings(context.Context, tenancy.TenantID) (reports.Settings, error) {
 	return reports.Settings{}, nil
 }
+func (f *fakeStore) SaveCodeList(context.Context, tenancy.TenantID, reports.CodeList, time.Time, audit.Event) error {
+	panic("not used")
+}
+
 func (f *fakeStore) SaveSettings(context.Context, tenancy.TenantID, reports.Settings, audit.Event) error {
 	return nil
 }

@@ -29,7 +29,7 @@ func exampleDocs() map[string]*reports.Doc {
 	ftr := report("FTR")
 	ftr.ID, ftr.Reason, ftr.Rules = "rpt_exampleftr", "Transfer abroad of USD 12,000 (AML-005).", []string{"AML-005"}
 	sar := report("SAR")
-	sar.ID, sar.Rules = "rpt_examplesar", nil
+	sar.ID, sar.Rules, sar.Indicators = "rpt_examplesar", nil, []string{"STR-STRUCT"}
 	sar.Reason = "Customer repeatedly asked how to avoid the cash reporting threshold and withdrew the request when asked for the source of funds."
 	sar.Action = "Relationship under enhanced due diligence."
 	structured := []reports.Transaction{cashTx(), cashTx(), cashTx()}
@@ -60,7 +60,7 @@ func TestDocsExamples(t *testing.T) {
 		d := exampleDocs()[typ]
 		require.Empty(t, d.Check(), typ)
 		var buf bytes.Buffer
-		require.NoError(t, d.Export(&buf))
+		require.NoError(t, d.Encode(&buf))
 		re := regexp.MustCompile(`(?s)(<!-- example:` + typ + ` -->\n` + "```xml\n" + `)(.*?)(` + "```\n" + `<!-- /example:` + typ + ` -->)`)
 		m := re.FindStringSubmatch(doc)
 		require.NotNil(t, m, "docs/reports.md has no example block for %s", typ)

@@ -116,6 +116,13 @@ func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Re
 	if err != nil {
 		return nil, err
 	}
+	// Validated again before any filing, manual or over HTTP: settings or the schema may have
+	// changed since the approval (docs/reports.md "Validation").
+	if cur.Status == StatusApproved || cur.Status == StatusFilingFailed {
+		if err := s.validBefore(ctx, c.TenantID, id, cur.Status, "filing"); err != nil {
+			return nil, err
+		}
+	}
 	if strings.TrimSpace(reference) != "" {
 		return s.fileManually(ctx, c, id, strings.TrimSpace(reference))
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -14,13 +15,14 @@ import (
 )
 
 // The goAML report document as complyd writes it (docs/reports.md "goAML XML"). Field order is
-// element order; CheckXML checks the encoded bytes against goaml_schema.go.
+// element order; Service.Validate checks the encoded bytes against the goAML XSD (xsd.go) and the
+// tenant's code list (codelist.go).
 
-// Doc is a goAML <report>.
+// Doc is a goAML <report>: its elements in the order of the schema's report sequence.
 type Doc struct {
 	XMLName           xml.Name       `xml:"report"`
 	RentityID         string         `xml:"rentity_id"`
-	RentityBranch     string         `xml:"rentity_branch,omitempty"`
+	RentityBranch     string         `xml:"rentity_branch"` // required by the schema: empty is named by it
 	SubmissionCode    string         `xml:"submission_code"`
 	ReportCode        string         `xml:"report_code"`
 	EntityReference   string         `xml:"entity_reference,omitempty"`
@@ -28,14 +30,17 @@ type Doc struct {
 	SubmissionDate    string         `xml:"submission_date"`
 	CurrencyCodeLocal string         `xml:"currency_code_local"`
 	ReportingPerson   XPerson        `xml:"reporting_person"`
+	Location          XAddress       `xml:"location"`
 	Reason            string         `xml:"reason,omitempty"`
 	Action            string         `xml:"action,omitempty"`
 	Transactions      []XTransaction `xml:"transaction"`
 	Activity          *XActivity     `xml:"activity,omitempty"`
-	Indicators        *XIndicators   `xml:"report_indicators,omitempty"`
+	Indicators        XIndicators    `xml:"report_indicators"`
+
+	codes CodeList // the tenant's code lists, which Check checks the coded values against
 }
 
-// XPerson is a goAML t_person.
+// XPerson is a goAML t_person (and t_person_registration_in_report, whose order it shares).
 type XPerson struct {
 	Gender       string   `xml:"gender,omitempty"`
 	FirstName    string   `xml:"first_name"`
@@ -53,25 +58,37 @@ type XPhones struct {
 	Phone []XPhone `xml:"phone"`
 }
 
-// XPhone is a t_phone.
+// XPhone is a t_phone: the country prefix comes before the number.
 type XPhone struct {
 	ContactType       string `xml:"tph_contact_type"`
 	CommunicationType string `xml:"tph_communication_type"`
+	CountryPrefix     string `xml:"tph_country_prefix"`
 	Number            string `xml:"tph_number"`
 }
 
-// XAccount is a goAML t_account.
+// XAddress is a t_address (the report's location: the reporting entity's address).
+type XAddress struct {
+	AddressType string `xml:"address_type"`
+	Address     string `xml:"address"`
+	City        string `xml:"city"`
+	CountryCode string `xml:"country_code"`
+	State       string `xml:"state,omitempty"`
+}
+
+// XAccount is a goAML t_account: the institution is named by its code or SWIFT BIC.
 type XAccount struct {
 	InstitutionName string `xml:"institution_name"`
-	InstitutionCode string `xml:"institution_code,omitempty"`
+	InstitutionCode string `xml:"institution_code"`
 	Account         string `xml:"account"`
-	CurrencyCode    string `xml:"currency_code"`
+	CurrencyCode    string `xml:"currency_code,omitempty"`
 	AccountName     string `xml:"account_name,omitempty"`
+	Comments        string `xml:"comments,omitempty"`
 }
 
 // XEntity is a goAML t_entity.
 type XEntity struct {
-	Name string `xml:"name"`
+	Name     string `xml:"name"`
+	Comments string `xml:"comments,omitempty"`
 }
 
 // XForeign is from/to_foreign_currency.
@@ -81,7 +98,7 @@ type XForeign struct {
 	Rate   string `xml:"foreign_exchange_rate"`
 }
 
-// XFrom is t_from_my_client or t_from.
+// XFrom is t_from.
 type XFrom struct {
 	FundsCode string    `xml:"from_funds_code"`
 	Foreign   *XForeign `xml:"from_foreign_currency,omitempty"`
@@ -91,7 +108,7 @@ type XFrom struct {
 	Country   string    `xml:"from_country"`
 }
 
-// XTo is t_to_my_client or t_to.
+// XTo is t_to.
 type XTo struct {
 	FundsCode string    `xml:"to_funds_code"`
 	Foreign   *XForeign `xml:"to_foreign_currency,omitempty"`
@@ -101,19 +118,21 @@ type XTo struct {
 	Country   string    `xml:"to_country"`
 }
 
-// XTransaction is a goAML transaction: one from side and one to side, each either "my client"
-// (the reporting bank's customer) or not.
+// XTransaction is a goAML transaction: one from side and one to side. complyd writes both as
+// t_from/t_to (not t_from_my_client/t_to_my_client): the "my client" types require KYC facts
+// (account opening date and status, a signatory with birth date, nationality, residence, phone
+// and occupation) that complyd does not hold for every account (docs/reports.md "goAML XML").
 type XTransaction struct {
 	Number        string `xml:"transactionnumber"`
 	InternalRef   string `xml:"internal_ref_number,omitempty"`
-	Description   string `xml:"transaction_description,omitempty"`
+	Location      string `xml:"transaction_location"`    // required, may be empty: the channel
+	Description   string `xml:"transaction_description"` // required, may be empty: the narration
 	Date          string `xml:"date_transaction"`
 	TransmodeCode string `xml:"transmode_code"`
 	AmountLocal   string `xml:"amount_local"`
-	FromMyClient  *XFrom `xml:"t_from_my_client,omitempty"`
 	From          *XFrom `xml:"t_from,omitempty"`
-	ToMyClient    *XTo   `xml:"t_to_my_client,omitempty"`
 	To            *XTo   `xml:"t_to,omitempty"`
+	Comments      string `xml:"comments,omitempty"` // sanctions hits on the transaction
 }
 
 // XActivity is the activity of a SAR: the parties, without transactions.
@@ -128,31 +147,37 @@ type XParty struct {
 	Reason  string    `xml:"reason,omitempty"`
 }
 
-// XIndicators are the report's indicators.
+// XIndicators are the report's indicators (the schema requires at least one).
 type XIndicators struct {
 	Indicator []string `xml:"indicator"`
 }
 
 const goamlTime = "2006-01-02T15:04:05"
 
-// Indicators maps the rules that ground a report to complyd's report indicator codes
-// (docs/reports.md "Indicators").
-var Indicators = map[string]string{
-	"AML-001": "CTR-CASH", "AML-002": "CTR-TRF", "AML-003": "STR-STRUCT", "AML-004": "STR-PEP",
-	"AML-005": "FTR-XBORDER", "AML-006": "STR-DORMANT", "AML-007": "STR-RAPID", "AML-008": "STR-TIER",
-	"AML-009": "STR-NEARTIER",
-}
+// IndicatorSanctions is the indicator of a report one of whose transactions matched a
+// sanctions list entry (the hit itself is in the transaction's comments).
+const IndicatorSanctions = "STR-SANCTIONS"
+
+// NotKnown is goAML's own "not known" code (the "-" of its country and other lookups): what a
+// report says of a party's country that nothing tells.
+const NotKnown = "-"
 
 // Build makes the goAML document of r with its transactions txs, under the tenant's settings,
-// submitted at now.
+// submitted at now. The report's reason is the officer's narrative (the grounds), or the
+// drafting note when no narrative was written; its action is the action taken.
 func Build(r *Report, txs []Transaction, s Settings, now time.Time) *Doc {
+	codes := s.Codes()
 	d := &Doc{RentityID: s.RentityID, RentityBranch: s.RentityBranch, SubmissionCode: "E", ReportCode: r.Type,
 		EntityReference: r.ID, SubmissionDate: now.In(Lagos).Format(goamlTime), CurrencyCodeLocal: "NGN",
 		ReportingPerson: XPerson{FirstName: s.ReportingPerson.FirstName, LastName: s.ReportingPerson.LastName,
 			Email: s.ReportingPerson.Email, Occupation: s.ReportingPerson.Occupation},
-		Reason: firstNonEmpty(r.Reason, r.Narrative), Action: r.Action}
+		Location: XAddress{AddressType: codes.Default(ListContactType), Address: s.Location.Address, City: s.Location.City,
+			CountryCode: firstNonEmpty(s.Location.CountryCode, "NG"), State: s.Location.State},
+		Reason: r.Grounds(), Action: r.Action, codes: codes}
 	if s.ReportingPerson.Phone != "" {
-		d.ReportingPerson.Phones = &XPhones{Phone: []XPhone{{ContactType: "BUS", CommunicationType: "L", Number: s.ReportingPerson.Phone}}}
+		prefix, number := splitPhone(s.ReportingPerson.Phone)
+		d.ReportingPerson.Phones = &XPhones{Phone: []XPhone{{ContactType: codes.Default(ListContactType),
+			CommunicationType: codes.Default(ListCommunicationType), CountryPrefix: prefix, Number: number}}}
 	}
 	if r.CorrectsReportID != "" {
 		d.FIURefNumber = r.CorrectsReference
@@ -161,70 +186,134 @@ func Build(r *Report, txs []Transaction, s Settings, now time.Time) *Doc {
 		d.Activity = &XActivity{Parties: []XParty{{
 			Account: &XAccount{InstitutionName: s.InstitutionName, InstitutionCode: s.InstitutionCode, Account: r.CustomerAccount,
 				CurrencyCode: "NGN", AccountName: r.CustomerName},
-			Reason: firstNonEmpty(r.Reason, r.Narrative)}}}
+			Reason: r.Grounds()}}}
 	} else {
 		for i := range txs {
-			d.Transactions = append(d.Transactions, buildTransaction(&txs[i], s))
+			d.Transactions = append(d.Transactions, buildTransaction(&txs[i], s, codes))
 		}
 	}
-	var ind []string
-	for _, rule := range r.Rules {
-		if c, ok := Indicators[rule]; ok && !contains(ind, c) {
-			ind = append(ind, c)
-		}
-	}
-	ind = append(ind, r.Indicators...)
-	if len(ind) > 0 {
-		d.Indicators = &XIndicators{Indicator: ind}
-	}
+	d.Indicators.Indicator = ReportIndicators(r, txs)
 	return d
 }
 
-func buildTransaction(t *Transaction, s Settings) XTransaction {
-	x := XTransaction{Number: t.ExternalID, InternalRef: t.ID, Description: t.Narration,
-		Date: t.Timestamp.In(Lagos).Format(goamlTime), TransmodeCode: TransmodeCodes[t.Type], AmountLocal: money(t.AmountNGN)}
+// ReportIndicators are the indicator codes of r: one per rule that grounds it, the sanctions
+// indicator when one of txs matched a list, then those the officer added.
+func ReportIndicators(r *Report, txs []Transaction) []string {
+	var ind []string
+	add := func(c string) {
+		if c != "" && !contains(ind, c) {
+			ind = append(ind, c)
+		}
+	}
+	for _, rule := range r.Rules {
+		add(Indicators[rule])
+	}
+	for _, t := range txs {
+		if len(t.Hits) > 0 {
+			add(IndicatorSanctions)
+		}
+	}
+	for _, c := range r.Indicators {
+		add(c)
+	}
+	return ind
+}
+
+// Grounds is what the report's goAML reason says: the narrative the officer wrote, or the
+// drafting note when there is none.
+func (r *Report) Grounds() string { return firstNonEmpty(r.Narrative, r.Reason) }
+
+// splitPhone splits a phone number into the country prefix and the national number:
+// "+2348012345678" → 234, 8012345678; a Nigerian number written 08012345678 → 234, 8012345678.
+func splitPhone(p string) (string, string) {
+	digits := strings.Map(func(r rune) rune {
+		if r >= '0' && r <= '9' {
+			return r
+		}
+		return -1
+	}, p)
+	switch {
+	case strings.HasPrefix(strings.TrimSpace(p), "+") && strings.HasPrefix(digits, "234"):
+		return "234", digits[3:]
+	case strings.HasPrefix(strings.TrimSpace(p), "+") && len(digits) > 3:
+		// Outside Nigeria the prefix length varies (1 to 3 digits); without a table of them the
+		// number is kept whole under an unknown prefix rather than cut wrongly.
+		return NotKnown, digits
+	case strings.HasPrefix(digits, "0"):
+		return "234", digits[1:]
+	default:
+		return "234", digits
+	}
+}
+
+func buildTransaction(t *Transaction, s Settings, codes CodeList) XTransaction {
+	x := XTransaction{Number: t.ExternalID, InternalRef: t.ID, Location: t.Channel, Description: t.Narration,
+		Date: t.Timestamp.In(Lagos).Format(goamlTime), TransmodeCode: codes.Transmode(t.Type), AmountLocal: money(t.AmountNGN),
+		Comments: hitComments(t.Hits)}
 	var foreign *XForeign
 	if t.Currency != "" && t.Currency != "NGN" && t.Amount.IsPositive() {
 		foreign = &XForeign{Code: t.Currency, Amount: money(t.Amount), Rate: t.AmountNGN.Div(t.Amount).Round(6).String()}
 	}
 	senderAcct := &XAccount{InstitutionName: s.InstitutionName, InstitutionCode: firstNonEmpty(t.SenderBankCode, s.InstitutionCode),
 		Account: t.SenderAccountNumber, CurrencyCode: firstNonEmpty(t.Currency, "NGN"), AccountName: t.SenderName}
-	receiverCountry := firstNonEmpty(t.ReceiverCountry, "NG")
 	switch t.Type {
 	case "CASH_DEPOSIT":
 		// Cash paid in by the depositor (the sender named on the transaction) to our client's account.
-		x.From = &XFrom{FundsCode: "K", Foreign: foreign, Person: namePerson(t.SenderName, t.SenderBVN), Country: "NG"}
-		x.ToMyClient = &XTo{FundsCode: "E", Account: senderAcct, Country: "NG"}
+		x.From = &XFrom{FundsCode: codes.For(ListFunds, FundsCash), Foreign: foreign, Person: namePerson(t.SenderName, t.SenderBVN), Country: "NG"}
+		x.To = &XTo{FundsCode: codes.For(ListFunds, FundsElectronic), Account: senderAcct, Country: "NG"}
 	case "CASH_WITHDRAWAL", "ATM":
-		x.FromMyClient = &XFrom{FundsCode: "E", Account: senderAcct, Country: "NG"}
-		x.To = &XTo{FundsCode: "K", Foreign: foreign, Person: namePerson(t.SenderName, t.SenderBVN), Country: "NG"}
+		x.From = &XFrom{FundsCode: codes.For(ListFunds, FundsElectronic), Account: senderAcct, Country: "NG"}
+		x.To = &XTo{FundsCode: codes.For(ListFunds, FundsCash), Foreign: foreign, Person: namePerson(t.SenderName, t.SenderBVN), Country: "NG"}
 	default:
-		x.FromMyClient = &XFrom{FundsCode: "E", Account: senderAcct, Country: "NG"}
-		to := &XTo{FundsCode: "E", Foreign: foreign, Country: receiverCountry}
-		if foreign != nil {
-			to.FundsCode = "F"
-		}
-		if t.ReceiverAccountNumber != "" {
-			inst := s.InstitutionName
-			if t.ReceiverBankCode != "" && t.ReceiverBankCode != s.InstitutionCode {
-				inst = "Bank " + t.ReceiverBankCode
-			}
-			if receiverCountry != "NG" && t.ReceiverBankCode == "" {
-				inst = "Foreign bank (" + receiverCountry + ")"
-			}
-			to.Account = &XAccount{InstitutionName: inst, InstitutionCode: t.ReceiverBankCode, Account: t.ReceiverAccountNumber,
-				CurrencyCode: firstNonEmpty(t.Currency, "NGN"), AccountName: t.ReceiverName}
-		} else {
-			to.Entity = &XEntity{Name: firstNonEmpty(t.ReceiverName, "Unknown beneficiary")}
-		}
-		mine := receiverCountry == "NG" && t.ReceiverBankCode != "" && t.ReceiverBankCode == s.InstitutionCode
-		if mine {
-			x.ToMyClient = to
-		} else {
-			x.To = to
-		}
+		x.From = &XFrom{FundsCode: codes.For(ListFunds, FundsElectronic), Account: senderAcct, Country: "NG"}
+		x.To = receiver(t, s, codes, foreign)
 	}
 	return x
+}
+
+// receiver is the to side of a transfer, as far as the transaction tells it: the receiver's
+// institution is the tenant's own only when the receiver's bank code is the tenant's, is named
+// by its bank code when it is another's, and is "Not known" when the transaction names no bank;
+// the country is the transaction's, Nigeria for a domestic bank code, or goAML's "-" (not
+// known). Nothing is filled in from the tenant's own identity.
+func receiver(t *Transaction, s Settings, codes CodeList, foreign *XForeign) *XTo {
+	to := &XTo{FundsCode: codes.For(ListFunds, FundsElectronic), Foreign: foreign, Country: t.ReceiverCountry}
+	if foreign != nil {
+		to.FundsCode = codes.For(ListFunds, FundsForeign)
+	}
+	if to.Country == "" {
+		to.Country = NotKnown
+		if t.ReceiverBankCode != "" && t.Type != "INTERNATIONAL_TRANSFER" {
+			to.Country = "NG" // a NIBSS bank code is a Nigerian bank's
+		}
+	}
+	if t.ReceiverAccountNumber == "" {
+		to.Entity = &XEntity{Name: firstNonEmpty(t.ReceiverName, "Not known"),
+			Comments: "The transaction names no receiving account or institution."}
+		return to
+	}
+	acct := &XAccount{Account: t.ReceiverAccountNumber, CurrencyCode: firstNonEmpty(t.Currency, "NGN"), AccountName: t.ReceiverName}
+	switch {
+	case t.ReceiverBankCode != "" && t.ReceiverBankCode == s.InstitutionCode:
+		acct.InstitutionName, acct.InstitutionCode = s.InstitutionName, s.InstitutionCode
+	case t.ReceiverBankCode != "":
+		acct.InstitutionName, acct.InstitutionCode = "Not known (bank code "+t.ReceiverBankCode+")", t.ReceiverBankCode
+	default:
+		acct.InstitutionName, acct.InstitutionCode = "Not known", NotKnown
+		acct.Comments = "The transaction does not name the receiving institution."
+	}
+	to.Account = acct
+	return to
+}
+
+// hitComments describes a transaction's sanctions hits: list, entry, matched name and score.
+func hitComments(hits []Hit) string {
+	parts := make([]string, 0, len(hits))
+	for _, h := range hits {
+		parts = append(parts, fmt.Sprintf("Sanctions match of the %s: list %s, entry %s (%s), matched %q, score %.2f.",
+			strings.ToLower(firstNonEmpty(h.Party, "party")), h.List, h.EntryID, h.Name, h.MatchedName, h.Score))
+	}
+	return strings.Join(parts, " ")
 }
 
 // namePerson splits a full name into first and last names ("Ada Obi" → Ada, Obi).
@@ -278,7 +367,9 @@ func (d *Doc) Encode(w io.Writer) error {
 	return err
 }
 
-// Check runs the rules of each report type that the schema cannot express, then the schema.
+// Check runs the rules of each report type that the schema cannot express and checks the coded
+// values against the tenant's code list (the structure is the schema validator's: Service.
+// Validate runs both).
 func (d *Doc) Check() []apperr.FieldError {
 	var errs []apperr.FieldError
 	switch d.ReportCode {
@@ -294,31 +385,27 @@ func (d *Doc) Check() []apperr.FieldError {
 	if (d.ReportCode == TypeSTR || d.ReportCode == TypeSAR) && len(strings.TrimSpace(d.Reason)) < 20 {
 		errs = append(errs, apperr.FieldError{Field: "report/reason", Message: "the grounds for suspicion must be stated (20 characters or more)"})
 	}
+	if d.CurrencyCodeLocal != "NGN" {
+		errs = append(errs, apperr.FieldError{Field: "report/currency_code_local", Message: "the local currency of a Nigerian report is NGN"})
+	}
 	if d.ReportCode == TypeFTR {
 		for i, t := range d.Transactions {
-			abroad := (t.To != nil && t.To.Country != "NG") || (t.From != nil && t.From.Country != "NG")
+			abroad := (t.To != nil && t.To.Country != "NG" && t.To.Country != NotKnown) || (t.From != nil && t.From.Country != "NG" && t.From.Country != NotKnown)
 			if !abroad {
 				errs = append(errs, apperr.FieldError{Field: "report/transaction[" + itoa(i) + "]/t_to/to_country",
 					Message: "a foreign transfer report needs a counterparty abroad"})
 			}
 		}
 	}
+	if len(d.Indicators.Indicator) == 0 {
+		errs = append(errs, apperr.FieldError{Field: "report/report_indicators",
+			Message: "at least one indicator is required: add one, or draft the report from the rules that ground it"})
+	}
 	var buf bytes.Buffer
 	if err := d.Encode(&buf); err != nil {
 		return append(errs, apperr.FieldError{Field: "report", Message: err.Error()})
 	}
-	return append(errs, CheckXML(buf.Bytes())...)
+	return append(errs, CheckCodes(buf.Bytes(), d.codes)...)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
-
-// Export checks d and writes it to w, or answers VALIDATION_ERROR naming every broken field
-// (nothing is written then).
-func (d *Doc) Export(w io.Writer) error {
-	if errs := d.Check(); len(errs) > 0 {
-		e := apperr.InvalidFields(errs...)
-		e.Message = "the report would be rejected by goAML: fix the fields in details"
-		return e
-	}
-	return d.Encode(w)
-}

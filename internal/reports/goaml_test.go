@@ -14,8 +14,9 @@ import (
 )
 
 func settings() reports.Settings {
-	return reports.Settings{RentityID: "4711", InstitutionName: "Test Bank Plc", InstitutionCode: "999",
-		ReportingPerson: reports.Person{FirstName: "Ngozi", LastName: "Eze", Email: "mlro@bank.test", Phone: "+2348012345678", Occupation: "MLRO"}}
+	return reports.Settings{RentityID: "4711", RentityBranch: "Head office", InstitutionName: "Test Bank Plc", InstitutionCode: "999",
+		ReportingPerson: reports.Person{FirstName: "Ngozi", LastName: "Eze", Email: "mlro@bank.test", Phone: "+2348012345678", Occupation: "MLRO"},
+		Location:        reports.Address{Address: "1 Marina", City: "Lagos", State: "Lagos", CountryCode: "NG"}}
 }
 
 var at = time.Date(2026, 11, 24, 10, 30, 0, 0, time.UTC)
@@ -38,7 +39,8 @@ func report(typ string) *reports.Report {
 		Reason: "Cash lodgements split below the threshold within one day.", Rules: []string{"AML-001", "AML-003"}}
 }
 
-// TestDocumentsOfEachTypePass: the documents complyd builds for each report type pass the checks.
+// TestDocumentsOfEachTypePass: the documents complyd builds for each report type pass the rules
+// of their type and the default code list (their structure: internal/xmllint's tests).
 func TestDocumentsOfEachTypePass(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -55,15 +57,15 @@ func TestDocumentsOfEachTypePass(t *testing.T) {
 			d := reports.Build(report(tc.typ), tc.txs, settings(), at)
 			require.Empty(t, d.Check())
 			var buf bytes.Buffer
-			require.NoError(t, d.Export(&buf))
+			require.NoError(t, d.Encode(&buf))
 			require.Contains(t, buf.String(), "<report_code>"+tc.typ+"</report_code>")
 			require.Contains(t, buf.String(), "<currency_code_local>NGN</currency_code_local>")
 		})
 	}
 }
 
-// TestBrokenDocumentsNameTheField: each broken document is refused with the path of the
-// broken element (and nothing is written).
+// TestBrokenDocumentsNameTheField: a value not in the code list, or a document against the rules
+// of its type, is named by the path of its element.
 func TestBrokenDocumentsNameTheField(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -73,12 +75,6 @@ func TestBrokenDocumentsNameTheField(t *testing.T) {
 		mut   func(*reports.Doc)
 		field string
 	}{
-		{"missing entity id", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.RentityID = "" }, "report/rentity_id"},
-		{"non-numeric entity id", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.RentityID = "AB12" }, "report/rentity_id"},
-		{"missing reporting person", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.ReportingPerson.LastName = "" },
-			"report/reporting_person/last_name"},
-		{"bad email", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.ReportingPerson.Email = "mlro at bank" },
-			"report/reporting_person/email"},
 		{"unknown transmode", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Transactions[0].TransmodeCode = "Z" },
 			"report/transaction[0]/transmode_code"},
 		{"bad funds code", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Transactions[0].From.FundsCode = "Q" },
@@ -89,62 +85,54 @@ func TestBrokenDocumentsNameTheField(t *testing.T) {
 			"report/transaction[0]/t_to/to_foreign_currency/foreign_currency_code"},
 		{"bad gender", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.ReportingPerson.Gender = "X" },
 			"report/reporting_person/gender"},
-		{"account too long", "CTR", []reports.Transaction{cashTx()},
-			func(d *reports.Doc) { d.Transactions[0].ToMyClient.Account.Account = strings.Repeat("1", 51) },
-			"report/transaction[0]/t_to_my_client/to_account/account"},
-		{"no to side", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Transactions[0].ToMyClient = nil },
-			"report/transaction[0]/t_to_my_client"},
-		{"amount with three decimals", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Transactions[0].AmountLocal = "10.005" },
-			"report/transaction[0]/amount_local"},
-		{"date without time", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Transactions[0].Date = "2026-11-24" },
-			"report/transaction[0]/date_transaction"},
+		{"unknown contact type", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.ReportingPerson.Phones.Phone[0].ContactType = "9" },
+			"report/reporting_person/phones/phone[0]/tph_contact_type"},
+		{"unknown indicator", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Indicators.Indicator = append(d.Indicators.Indicator, "NOPE") },
+			"report/report_indicators/indicator[2]"},
 		{"CTR without transactions", "CTR", nil, func(*reports.Doc) {}, "report/transaction"},
 		{"SAR without grounds", "SAR", nil, func(d *reports.Doc) { d.Reason = "odd" }, "report/reason"},
 		{"FTR with no foreign side", "FTR", []reports.Transaction{cashTx()}, func(*reports.Doc) {}, "report/transaction[0]/t_to/to_country"},
 		{"local currency not NGN", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.CurrencyCodeLocal = "USD" },
 			"report/currency_code_local"},
+		{"no indicator", "CTR", []reports.Transaction{cashTx()}, func(d *reports.Doc) { d.Indicators.Indicator = nil },
+			"report/report_indicators"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			d := reports.Build(report(tc.typ), tc.txs, settings(), at)
 			tc.mut(d)
-			var buf bytes.Buffer
-			err := d.Export(&buf)
-			require.Equal(t, apperr.Validation, apperr.CodeOf(err))
-			require.Zero(t, buf.Len(), "nothing is written")
-			e, _ := apperr.As(err)
 			var fields []string
-			for _, f := range e.Details {
+			for _, f := range d.Check() {
 				fields = append(fields, f.Field)
 			}
-			require.Contains(t, fields, tc.field, "%v", e.Details)
+			require.Contains(t, fields, tc.field)
 		})
 	}
 }
 
-// TestCheckXMLOrder: hand-written documents with elements out of order or unknown are refused
-// at the element, as an XSD-validating parser would.
-func TestCheckXMLOrder(t *testing.T) {
+// TestLoadedCodeListReplacesTheDefault: a tenant's loaded list is the one checked (the public
+// schema's contact types 1..4 refuse BUS), and a list it did not load keeps the default.
+func TestLoadedCodeListReplacesTheDefault(t *testing.T) {
 	t.Parallel()
-	d := reports.Build(report("CTR"), []reports.Transaction{cashTx()}, settings(), at)
-	var buf bytes.Buffer
-	require.NoError(t, d.Encode(&buf))
-	valid := buf.String()
-	require.Empty(t, reports.CheckXML([]byte(valid)))
+	cl, err := reports.ParseCodeList(strings.NewReader("list,code,description,use\ncontact_type,1,Private,\ncontact_type,2,Business,default\n"))
+	require.NoError(t, err)
+	s := settings()
+	s.CodeList = cl
+	d := reports.Build(report("CTR"), []reports.Transaction{cashTx()}, s, at)
+	require.Empty(t, d.Check())
+	require.Equal(t, "2", d.ReportingPerson.Phones.Phone[0].ContactType, "the loaded list's default is written")
+	d.ReportingPerson.Phones.Phone[0].ContactType = "BUS"
+	errs := d.Check()
+	require.Len(t, errs, 1)
+	require.Equal(t, "report/reporting_person/phones/phone[0]/tph_contact_type", errs[0].Field)
+	require.Contains(t, errs[0].Message, `"BUS" is not in the code list contact_type`)
 
-	swapped := strings.Replace(valid, "<submission_code>E</submission_code>\n  <report_code>CTR</report_code>",
-		"<report_code>CTR</report_code>\n  <submission_code>E</submission_code>", 1)
-	require.NotEqual(t, valid, swapped)
-	errs := reports.CheckXML([]byte(swapped))
-	require.NotEmpty(t, errs)
-	require.Equal(t, "report/submission_code", errs[0].Field)
-
-	unknown := strings.Replace(valid, "<reason>", "<colour>red</colour>\n  <reason>", 1)
-	errs = reports.CheckXML([]byte(unknown))
-	require.NotEmpty(t, errs)
-	require.Equal(t, "report/colour", errs[0].Field)
-
-	require.Equal(t, "report", reports.CheckXML([]byte("<report><rentity_id>1</report>"))[0].Field)
+	_, err = reports.ParseCodeList(strings.NewReader("list,code,description\ncolour,1,Red\ncontact_type,,x\n"))
+	e, ok := apperr.As(err)
+	require.True(t, ok)
+	require.Equal(t, apperr.Validation, e.Code)
+	require.Len(t, e.Details, 2)
+	require.Equal(t, "line 2", e.Details[0].Field)
 }
 
 // TestNarrativeIsDeterministic: the same facts give the same text, with who, what, when,

@@ -128,6 +128,18 @@ type Transaction struct {
 	Narration             string
 	Timestamp             time.Time
 	Rules                 []string
+	Hits                  []Hit // the sanctions hits of its screening
+}
+
+// Hit is a sanctions match of a transaction's screening: which party matched which list entry,
+// and how closely.
+type Hit struct {
+	Party       string // SENDER or RECEIVER
+	List        string
+	EntryID     string
+	Name        string // the entry's name
+	MatchedName string // the party's name as screened
+	Score       float64
 }
 
 // NewID returns "rpt_" (or prefix) followed by 26 characters that sort by creation time (ids.New).

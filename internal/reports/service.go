@@ -28,6 +28,7 @@ type Service struct {
 	filer     Filer     // nil: no HTTP filing
 	assistant Assistant // nil: deterministic narratives only
 	assistTTL time.Duration
+	schema    SchemaValidator // nil: no structural validation can run, and nothing is approved
 	now       func() time.Time
 }
 
@@ -38,6 +39,10 @@ func NewService(store Store, filer Filer, assistant Assistant, now func() time.T
 	}
 	return &Service{store: store, filer: filer, assistant: assistant, assistTTL: 10 * time.Second, now: now}
 }
+
+// WithSchema sets the goAML schema validator (docs/reports.md "Validation"). Without one no
+// report is approved or filed: the structure of a report cannot be checked.
+func (s *Service) WithSchema(v SchemaValidator) *Service { s.schema = v; return s }
 
 // WithAssistTimeout bounds one call of the narrative assistant.
 func (s *Service) WithAssistTimeout(d time.Duration) *Service { s.assistTTL = d; return s }
@@ -245,23 +250,15 @@ func fourEyes(r *Report, c Caller) error {
 // Approve approves a report pending approval, after checking that its goAML XML would pass
 // (VALIDATION_ERROR naming the fields otherwise). FORBIDDEN for its preparer.
 func (s *Service) Approve(ctx context.Context, c Caller, id string) (*Report, error) {
+	if err := s.validBefore(ctx, c.TenantID, id, StatusPendingApproval, "approving"); err != nil {
+		return nil, err
+	}
 	cur, err := s.store.Get(ctx, c.TenantID, id)
 	if err != nil {
 		return nil, err
 	}
 	if err := fourEyes(cur, c); err != nil {
 		return nil, err
-	}
-	if cur.Status == StatusPendingApproval {
-		doc, err := s.document(ctx, cur)
-		if err != nil {
-			return nil, err
-		}
-		if errs := doc.Check(); len(errs) > 0 {
-			e := apperr.InvalidFields(errs...)
-			e.Message = "the report would be rejected by goAML: fix the fields in details before approving"
-			return nil, e
-		}
 	}
 	return s.store.Update(ctx, c.TenantID, id, func(r *Report) (Effects, error) {
 		if err := fourEyes(r, c); err != nil {
@@ -330,7 +327,21 @@ func (s *Service) Export(ctx context.Context, tenantID tenancy.TenantID, id stri
 	if err != nil {
 		return err
 	}
-	return doc.Export(w)
+	var buf bytes.Buffer
+	if err := doc.Encode(&buf); err != nil {
+		return err
+	}
+	errs, err := s.validate(ctx, r.TenantID, doc, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		e := apperr.InvalidFields(errs...)
+		e.Message = "the report would be rejected by goAML: fix the fields in details"
+		return e
+	}
+	_, err = w.Write(buf.Bytes())
+	return err
 }
 
 // Preview returns the goAML XML of a report in any status with the problems that would stop
@@ -348,7 +359,11 @@ func (s *Service) Preview(ctx context.Context, tenantID tenancy.TenantID, id str
 	if err := doc.Encode(&buf); err != nil {
 		return nil, nil, err
 	}
-	return buf.Bytes(), doc.Check(), nil
+	errs, err := s.validate(ctx, tenantID, doc, buf.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	return buf.Bytes(), errs, nil
 }
 
 // Get returns a report.

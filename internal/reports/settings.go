@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
@@ -23,6 +25,13 @@ type Settings struct {
 	InstitutionName string // the bank's name on its accounts (t_account institution_name)
 	InstitutionCode string // the bank's CBN/NIBSS code: accounts with it are "my client"
 	ReportingPerson Person
+	// Location is the reporting entity's address: the report's goAML location.
+	Location Address
+	// SchemaName picks one of the deployment's FIU schemas (COMPLYD_GOAML_SCHEMAS); "" is the
+	// deployment's default (docs/reports.md "Validation").
+	SchemaName string
+	// CodeList is the code list the tenant loaded (empty: DefaultCodes).
+	CodeList CodeList
 	// FilingURL, when set, is where approved reports are submitted over HTTP (POST of the XML).
 	FilingURL   string
 	FilingToken string // bearer token sent to FilingURL; never returned by the API
@@ -33,6 +42,17 @@ type Settings struct {
 	NearHours int
 	UpdatedAt time.Time
 }
+
+// Address is a postal address (t_address).
+type Address struct {
+	Address     string // street and number
+	City        string
+	State       string
+	CountryCode string // ISO 3166-1 alpha-2; "" is NG
+}
+
+// Codes returns the tenant's code list (DefaultCodes for every list it did not load).
+func (s Settings) Codes() CodeList { return s.CodeList }
 
 // DefaultDeadlineHours are the deadlines by report type (docs/reports.md "Deadlines", each
 // with its source).
@@ -70,11 +90,17 @@ func (s Settings) DeadlineFor(typ string, day time.Time) time.Time {
 // Validate checks settings written by an admin.
 func (s Settings) Validate() error {
 	var errs []apperr.FieldError
-	if s.RentityID != "" && integer(s.RentityID) != "" {
+	if s.RentityID != "" && !digits.MatchString(s.RentityID) {
 		errs = append(errs, apperr.FieldError{Field: "rentityId", Message: "must be the numeric goAML id"})
 	}
-	if s.ReportingPerson.Email != "" && email(s.ReportingPerson.Email) != "" {
+	if e := s.ReportingPerson.Email; e != "" && (len(e) > 255 || !strings.Contains(e, "@") || strings.ContainsAny(e, " \t")) {
 		errs = append(errs, apperr.FieldError{Field: "reportingPerson.email", Message: "must be an email address"})
+	}
+	if len(s.Location.Address) > 100 || len(s.Location.City) > 255 || len(s.Location.State) > 255 {
+		errs = append(errs, apperr.FieldError{Field: "location", Message: "address at most 100 characters, city and state 255"})
+	}
+	if s.Location.CountryCode != "" && s.Codes().Check(ListCountry, s.Location.CountryCode) != "" {
+		errs = append(errs, apperr.FieldError{Field: "location.countryCode", Message: s.Codes().Check(ListCountry, s.Location.CountryCode)})
 	}
 	for t, h := range s.DeadlineHours {
 		if !ValidType(t) || h <= 0 || h > 24*365 {
@@ -86,3 +112,5 @@ func (s Settings) Validate() error {
 	}
 	return nil
 }
+
+var digits = regexp.MustCompile(`^[0-9]{1,20}$`)

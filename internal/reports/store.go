@@ -79,6 +79,9 @@ type Store interface {
 	Settings(ctx context.Context, tenantID tenancy.TenantID) (Settings, error)
 	// SaveSettings writes the tenant's settings with their audit record.
 	SaveSettings(ctx context.Context, tenantID tenancy.TenantID, s Settings, ev audit.Event) error
+	// SaveCodeList replaces the tenant's code list with its audit record (SaveSettings leaves
+	// the code list as it is).
+	SaveCodeList(ctx context.Context, tenantID tenancy.TenantID, cl CodeList, at time.Time, ev audit.Event) error
 }
 
 // Filer submits an approved report's XML to the tenant's filing endpoint (an adapter: no

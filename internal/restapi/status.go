@@ -71,6 +71,7 @@ var created = []string{
 	"POST /api/v1/rules",
 	"POST /api/v1/network/findings/case",
 	"POST /api/v1/reports",
+	"POST /api/v1/cases/{id}/reports",
 }
 
 func createdMatcher() *http.ServeMux {

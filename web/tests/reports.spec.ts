@@ -7,8 +7,9 @@ test.beforeAll(async ({ request }) => {
   const login = await (await request.post('/api/v1/auth/login', { data: { email: f.admin, password } })).json();
   const res = await request.put('/api/v1/tenants/me/report-settings', {
     headers: { Authorization: 'Bearer ' + login.data.accessToken },
-    data: { rentityId: '4711', institutionName: 'Web Test Bank', institutionCode: '999',
-      reportingPerson: { firstName: 'Ngozi', lastName: 'Eze', email: 'mlro@web.test' } },
+    data: { rentityId: '4711', rentityBranch: 'Head office', institutionName: 'Web Test Bank', institutionCode: '999',
+      reportingPerson: { firstName: 'Ngozi', lastName: 'Eze', email: 'mlro@web.test' },
+      location: { address: '1 Marina', city: 'Lagos', state: 'Lagos', countryCode: 'NG' } },
   });
   expect(res.ok()).toBeTruthy();
 });
@@ -26,6 +27,7 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await expect(one.getByText('Drafted from the facts.')).toBeVisible();
   await expect(one.getByLabel('Narrative')).toHaveValue(/This currency transaction report concerns/);
   await one.getByLabel('Action taken').fill('Source of funds documented by the branch.');
+  await one.getByLabel('Indicators added by hand').fill('CTR-TRF');
   await one.getByRole('button', { name: 'Save draft' }).click();
   await expect(one.getByText('UPDATED', { exact: false }).first()).toBeVisible();
   await expect(one.getByRole('status').filter({ hasText: 'goAML checks' })).toBeVisible();

@@ -4,8 +4,9 @@ import { Code, ConnectError } from '@connectrpc/connect';
 import { CaseService } from '../gen/complyd/v1/case_pb';
 import { UserService } from '../gen/complyd/v1/user_pb';
 import { TransactionService } from '../gen/complyd/v1/screening_pb';
+import { ReportService } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { label } from './states';
 import { CustomerLinks } from '../ui/CustomerLinks';
@@ -38,6 +39,7 @@ export function CasePage({ id }: { id: string }) {
       <CustomerLinks caseId={c.id} />
       <p>{c.description}</p>
       {canAct && <Actions caseId={c.id} status={c.status} allowed={c.allowedTransitions} onDone={refetch} />}
+      {canAct && <DraftReport caseId={c.id} />}
       <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />
       <Interdictions caseId={c.id} canAct={canAct} transactionId={c.relatedTransactionId} />
       <h2>Timeline</h2>
@@ -49,6 +51,20 @@ export function CasePage({ id }: { id: string }) {
       )}
       {canAct && <AddNote caseId={c.id} onDone={refetch} />}
     </section>
+  );
+}
+
+// DraftReport drafts an STR from the case: its transaction, its parties and its notes are the
+// facts of the narrative the officer then edits on the report's page.
+function DraftReport({ caseId }: { caseId: string }) {
+  const { navigate } = useRouter();
+  const create = useMutation(ReportService.method.createReport, { onSuccess: (r) => navigate(`/reports/${r.id}`) });
+  return (
+    <div className="actions">
+      <h2>Regulatory report</h2>
+      <button type="button" disabled={create.isPending} onClick={() => create.mutate({ type: 'STR', caseId })}>Draft STR from this case</button>
+      <ErrorText error={create.error} />
+    </div>
   );
 }
 

@@ -30,13 +30,17 @@ export function ReportPage({ id }: { id: string }) {
         <dt>Deadline</dt><dd>{when(r.deadlineAt)}</dd>
         <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>{r.caseId}</Link> : 'none'}</dd>
         <dt>Rules</dt><dd>{r.rules.join(', ') || 'none'}</dd>
+        <dt>Indicators</dt><dd data-testid="report-indicators">{r.reportIndicators.join(', ') || 'none'}</dd>
+        <dt>Sanctions hits</dt><dd data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
+          <ul>{r.sanctionsHits.map((h) => <li key={h.transactionId + h.entryId + h.party}>
+            {h.party.toLowerCase()} matched list {h.list}, entry {h.entryId} ({h.name}) as “{h.matchedName}”, score {h.score.toFixed(2)}</li>)}</ul>)}</dd>
         <dt>Transactions</dt><dd>{r.transactionIds.map((t) => <Link key={t} to={`/transactions/${t}`}>{t} </Link>)}</dd>
         {r.rejectionReason && <><dt>Rejected because</dt><dd>{r.rejectionReason}</dd></>}
         {r.filingReference && <><dt>Filing reference</dt><dd>{r.filingReference} ({r.filingMethod})</dd></>}
       </dl>
       <Validation key={`${r.status}-${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} />
-      {canAct && r.status === 'DRAFT' && <EditDraft key={`${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} reason={r.reason} action={r.action} narrative={r.narrative} onDone={refetch} />}
-      {r.status !== 'DRAFT' && <><h2>Narrative</h2><p>{r.narrative}</p><h2>Reason</h2><p>{r.reason}</p></>}
+      {canAct && r.status === 'DRAFT' && <EditDraft key={`${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} reason={r.reason} action={r.action} narrative={r.narrative} indicators={r.indicators.join(', ')} onDone={refetch} />}
+      {(r.status !== 'DRAFT' || !canAct) && <ReportText narrative={r.narrative} action={r.action} reason={r.reason} />}
       {canAct && r.status === 'PENDING_APPROVAL' && <Review id={r.id} onDone={refetch} />}
       {canAct && r.status === 'APPROVED' && <File id={r.id} onDone={refetch} />}
       <Downloads id={r.id} exportable={r.status === 'APPROVED' || r.status === 'FILED'} />
@@ -48,17 +52,35 @@ export function ReportPage({ id }: { id: string }) {
   );
 }
 
+// ReportText is what the report tells the FIU, as its goAML XML carries it: the narrative is
+// the reason (the grounds), then the action taken; the drafting note is complyd's own.
+function ReportText({ narrative, action, reason }: { narrative: string; action: string; reason: string }) {
+  return (
+    <section aria-label="Report text">
+      <h2>Narrative (the grounds, goAML reason)</h2><p data-testid="report-narrative">{narrative || reason || 'none written'}</p>
+      <h2>Action taken (goAML action)</h2><p data-testid="report-action">{action || 'none written'}</p>
+      {reason && narrative && <><h2>Drafting note</h2><p>{reason}</p></>}
+    </section>
+  );
+}
+
 function Validation({ id }: { id: string }) {
+  const { me } = useSession();
   const q = useQuery(ReportService.method.validateReport, { id });
   if (!q.data) return q.isError ? <ErrorText error={q.error} /> : null;
   return q.data.valid ? <p role="status">goAML checks: the XML would be accepted.</p> : (
     <div role="alert" aria-label="goAML problems"><h2>goAML would reject this report</h2>
-      <ul>{q.data.problems.map((p) => <li key={p.field + p.message}><code>{p.field}</code>: {p.message}</li>)}</ul></div>
+      <ul>{q.data.problems.map((p) => <li key={p.field + p.message}><code>{p.field}</code>: {p.message}</li>)}</ul>
+      {me.role === 'BANK_ADMIN'
+        ? <p>The reporting entity's identity, address and reporting person come from the <Link to="/admin/settings">report settings</Link>.</p>
+        : <p>The reporting entity's identity, address and reporting person come from the report settings (an administrator's).</p>}
+    </div>
   );
 }
 
-function EditDraft({ id, reason, action, narrative, onDone }: { id: string; reason: string; action: string; narrative: string; onDone: () => void }) {
+function EditDraft({ id, reason, action, narrative, indicators, onDone }: { id: string; reason: string; action: string; narrative: string; indicators: string; onDone: () => void }) {
   const [fields, setFields] = useState({ reason, action, narrative });
+  const [extra, setExtra] = useState(indicators);
   const [hint, setHint] = useState('');
   const save = useMutation(ReportService.method.updateReport, { onSuccess: onDone });
   const suggest = useMutation(ReportService.method.suggestNarrative, {
@@ -66,11 +88,15 @@ function EditDraft({ id, reason, action, narrative, onDone }: { id: string; reas
   });
   const submit = useMutation(ReportService.method.submitReport, { onSuccess: onDone });
   return (
-    <form aria-label="Edit the draft" onSubmit={(e) => { e.preventDefault(); save.mutate({ id, ...fields }); }}>
+    <form aria-label="Edit the draft" onSubmit={(e) => {
+      e.preventDefault();
+      save.mutate({ id, ...fields, indicators: extra.split(',').map((x) => x.trim()).filter(Boolean), setIndicators: true });
+    }}>
       <h2>Draft</h2>
-      <Field label="Reason (grounds)"><textarea value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.target.value })} /></Field>
-      <Field label="Action taken"><textarea value={fields.action} onChange={(e) => setFields({ ...fields, action: e.target.value })} /></Field>
-      <Field label="Narrative"><textarea rows={6} value={fields.narrative} onChange={(e) => setFields({ ...fields, narrative: e.target.value })} /></Field>
+      <Field label="Narrative (the grounds, goAML reason)"><textarea rows={6} value={fields.narrative} onChange={(e) => setFields({ ...fields, narrative: e.target.value })} /></Field>
+      <Field label="Action taken (goAML action)"><textarea value={fields.action} onChange={(e) => setFields({ ...fields, action: e.target.value })} /></Field>
+      <Field label="Indicators added by hand (comma-separated codes of the code list)"><input value={extra} onChange={(e) => setExtra(e.target.value)} /></Field>
+      <Field label="Drafting note (sent only when the grounds are empty)"><textarea value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.target.value })} /></Field>
       <button type="button" onClick={() => suggest.mutate({ id })}>Suggest a narrative</button>
       {hint && <p role="status">{hint}</p>}
       <ErrorText error={suggest.error} />

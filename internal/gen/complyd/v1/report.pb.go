@@ -176,7 +176,11 @@ type Report struct {
 	// endpoint; 0 before any filing over HTTP.
 	FilingAttempt int32 `protobuf:"varint,31,opt,name=filing_attempt,json=filingAttempt,proto3" json:"filing_attempt,omitempty"`
 	// filing_answer: what the filing endpoint said the last time (also when it was unusable), or null.
-	FilingAnswer  *FilingAnswer `protobuf:"bytes,32,opt,name=filing_answer,json=filingAnswer,proto3" json:"filing_answer,omitempty"`
+	FilingAnswer *FilingAnswer `protobuf:"bytes,32,opt,name=filing_answer,json=filingAnswer,proto3" json:"filing_answer,omitempty"`
+	// report_indicators: every indicator of the goAML XML (from the rules, the sanctions hits and added by hand; detail only).
+	ReportIndicators []string `protobuf:"bytes,40,rep,name=report_indicators,json=reportIndicators,proto3" json:"report_indicators,omitempty"`
+	// sanctions_hits of the report's transactions (detail only).
+	SanctionsHits []*ReportSanctionsHit `protobuf:"bytes,41,rep,name=sanctions_hits,json=sanctionsHits,proto3" json:"sanctions_hits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -435,6 +439,20 @@ func (x *Report) GetFilingAnswer() *FilingAnswer {
 	return nil
 }
 
+func (x *Report) GetReportIndicators() []string {
+	if x != nil {
+		return x.ReportIndicators
+	}
+	return nil
+}
+
+func (x *Report) GetSanctionsHits() []*ReportSanctionsHit {
+	if x != nil {
+		return x.SanctionsHits
+	}
+	return nil
+}
+
 // FilingAnswer is what the tenant's filing endpoint answered to one submission.
 type FilingAnswer struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -517,6 +535,390 @@ func (x *FilingAnswer) GetAt() *timestamppb.Timestamp {
 	return nil
 }
 
+// ReportSanctionsHit is a sanctions list match of one of a report's transactions.
+type ReportSanctionsHit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// transaction_id of the screened transaction.
+	TransactionId string `protobuf:"bytes,1,opt,name=transaction_id,json=transactionId,proto3" json:"transaction_id,omitempty"`
+	// party that matched: SENDER or RECEIVER.
+	Party string `protobuf:"bytes,2,opt,name=party,proto3" json:"party,omitempty"`
+	// list the entry is on.
+	List string `protobuf:"bytes,3,opt,name=list,proto3" json:"list,omitempty"`
+	// entry_id on the list.
+	EntryId string `protobuf:"bytes,4,opt,name=entry_id,json=entryId,proto3" json:"entry_id,omitempty"`
+	// name of the entry.
+	Name string `protobuf:"bytes,5,opt,name=name,proto3" json:"name,omitempty"`
+	// matched_name: the party's name as screened.
+	MatchedName string `protobuf:"bytes,6,opt,name=matched_name,json=matchedName,proto3" json:"matched_name,omitempty"`
+	// score of the match, 0 to 1.
+	Score         float64 `protobuf:"fixed64,7,opt,name=score,proto3" json:"score,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportSanctionsHit) Reset() {
+	*x = ReportSanctionsHit{}
+	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportSanctionsHit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportSanctionsHit) ProtoMessage() {}
+
+func (x *ReportSanctionsHit) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportSanctionsHit.ProtoReflect.Descriptor instead.
+func (*ReportSanctionsHit) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ReportSanctionsHit) GetTransactionId() string {
+	if x != nil {
+		return x.TransactionId
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetList() string {
+	if x != nil {
+		return x.List
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetEntryId() string {
+	if x != nil {
+		return x.EntryId
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetMatchedName() string {
+	if x != nil {
+		return x.MatchedName
+	}
+	return ""
+}
+
+func (x *ReportSanctionsHit) GetScore() float64 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+// ReportLocation is the reporting entity's address (the report's goAML location).
+type ReportLocation struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// address: street and number.
+	Address string `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	// city.
+	City string `protobuf:"bytes,2,opt,name=city,proto3" json:"city,omitempty"`
+	// state.
+	State string `protobuf:"bytes,3,opt,name=state,proto3" json:"state,omitempty"`
+	// country_code, ISO 3166-1 alpha-2; empty is NG.
+	CountryCode   string `protobuf:"bytes,4,opt,name=country_code,json=countryCode,proto3" json:"country_code,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportLocation) Reset() {
+	*x = ReportLocation{}
+	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportLocation) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportLocation) ProtoMessage() {}
+
+func (x *ReportLocation) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportLocation.ProtoReflect.Descriptor instead.
+func (*ReportLocation) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ReportLocation) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *ReportLocation) GetCity() string {
+	if x != nil {
+		return x.City
+	}
+	return ""
+}
+
+func (x *ReportLocation) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *ReportLocation) GetCountryCode() string {
+	if x != nil {
+		return x.CountryCode
+	}
+	return ""
+}
+
+// ReportCode is one value of a code list.
+type ReportCode struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// list: report_code, submission_code, transmode_code, funds_code, contact_type, communication_type, indicator, gender, currency or country.
+	List string `protobuf:"bytes,1,opt,name=list,proto3" json:"list,omitempty"`
+	// code as the FIU's goAML instance spells it.
+	Code string `protobuf:"bytes,2,opt,name=code,proto3" json:"code,omitempty"`
+	// description of the code.
+	Description string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	// use: what complyd writes the code for (a transaction type, cash/electronic/foreign, default).
+	Use           []string `protobuf:"bytes,4,rep,name=use,proto3" json:"use,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportCode) Reset() {
+	*x = ReportCode{}
+	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportCode) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportCode) ProtoMessage() {}
+
+func (x *ReportCode) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportCode.ProtoReflect.Descriptor instead.
+func (*ReportCode) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *ReportCode) GetList() string {
+	if x != nil {
+		return x.List
+	}
+	return ""
+}
+
+func (x *ReportCode) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *ReportCode) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *ReportCode) GetUse() []string {
+	if x != nil {
+		return x.Use
+	}
+	return nil
+}
+
+// GetReportCodeListRequest asks for the tenant's code lists.
+type GetReportCodeListRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetReportCodeListRequest) Reset() {
+	*x = GetReportCodeListRequest{}
+	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetReportCodeListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetReportCodeListRequest) ProtoMessage() {}
+
+func (x *GetReportCodeListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetReportCodeListRequest.ProtoReflect.Descriptor instead.
+func (*GetReportCodeListRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{6}
+}
+
+// LoadReportCodeListRequest carries a code-list file.
+type LoadReportCodeListRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// content of the CSV file; its header alone returns the tenant to the default table.
+	Content       string `protobuf:"bytes,1,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *LoadReportCodeListRequest) Reset() {
+	*x = LoadReportCodeListRequest{}
+	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *LoadReportCodeListRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*LoadReportCodeListRequest) ProtoMessage() {}
+
+func (x *LoadReportCodeListRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use LoadReportCodeListRequest.ProtoReflect.Descriptor instead.
+func (*LoadReportCodeListRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *LoadReportCodeListRequest) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+// ReportCodeList is the code lists in effect.
+type ReportCodeList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// codes in effect, by list.
+	Codes []*ReportCode `protobuf:"bytes,1,rep,name=codes,proto3" json:"codes,omitempty"`
+	// loaded_lists: the lists the tenant loaded (the others are the default table's).
+	LoadedLists   []string `protobuf:"bytes,2,rep,name=loaded_lists,json=loadedLists,proto3" json:"loaded_lists,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReportCodeList) Reset() {
+	*x = ReportCodeList{}
+	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReportCodeList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReportCodeList) ProtoMessage() {}
+
+func (x *ReportCodeList) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReportCodeList.ProtoReflect.Descriptor instead.
+func (*ReportCodeList) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ReportCodeList) GetCodes() []*ReportCode {
+	if x != nil {
+		return x.Codes
+	}
+	return nil
+}
+
+func (x *ReportCodeList) GetLoadedLists() []string {
+	if x != nil {
+		return x.LoadedLists
+	}
+	return nil
+}
+
 // CreateReportRequest drafts a report.
 type CreateReportRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -544,7 +946,7 @@ type CreateReportRequest struct {
 
 func (x *CreateReportRequest) Reset() {
 	*x = CreateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	mi := &file_complyd_v1_report_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -556,7 +958,7 @@ func (x *CreateReportRequest) String() string {
 func (*CreateReportRequest) ProtoMessage() {}
 
 func (x *CreateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[3]
+	mi := &file_complyd_v1_report_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -569,7 +971,7 @@ func (x *CreateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateReportRequest.ProtoReflect.Descriptor instead.
 func (*CreateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CreateReportRequest) GetType() string {
@@ -660,7 +1062,7 @@ type ListReportsRequest struct {
 
 func (x *ListReportsRequest) Reset() {
 	*x = ListReportsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	mi := &file_complyd_v1_report_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -672,7 +1074,7 @@ func (x *ListReportsRequest) String() string {
 func (*ListReportsRequest) ProtoMessage() {}
 
 func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[4]
+	mi := &file_complyd_v1_report_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -685,7 +1087,7 @@ func (x *ListReportsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsRequest.ProtoReflect.Descriptor instead.
 func (*ListReportsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ListReportsRequest) GetPage() int32 {
@@ -757,7 +1159,7 @@ type ListReportDeadlinesRequest struct {
 
 func (x *ListReportDeadlinesRequest) Reset() {
 	*x = ListReportDeadlinesRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	mi := &file_complyd_v1_report_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -769,7 +1171,7 @@ func (x *ListReportDeadlinesRequest) String() string {
 func (*ListReportDeadlinesRequest) ProtoMessage() {}
 
 func (x *ListReportDeadlinesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[5]
+	mi := &file_complyd_v1_report_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -782,7 +1184,7 @@ func (x *ListReportDeadlinesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportDeadlinesRequest.ProtoReflect.Descriptor instead.
 func (*ListReportDeadlinesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListReportDeadlinesRequest) GetPage() int32 {
@@ -818,7 +1220,7 @@ type ListReportsResponse struct {
 
 func (x *ListReportsResponse) Reset() {
 	*x = ListReportsResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	mi := &file_complyd_v1_report_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +1232,7 @@ func (x *ListReportsResponse) String() string {
 func (*ListReportsResponse) ProtoMessage() {}
 
 func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[6]
+	mi := &file_complyd_v1_report_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +1245,7 @@ func (x *ListReportsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReportsResponse.ProtoReflect.Descriptor instead.
 func (*ListReportsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ListReportsResponse) GetItems() []*Report {
@@ -892,7 +1294,7 @@ type GetReportRequest struct {
 
 func (x *GetReportRequest) Reset() {
 	*x = GetReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	mi := &file_complyd_v1_report_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -904,7 +1306,7 @@ func (x *GetReportRequest) String() string {
 func (*GetReportRequest) ProtoMessage() {}
 
 func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[7]
+	mi := &file_complyd_v1_report_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -917,7 +1319,7 @@ func (x *GetReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportRequest.ProtoReflect.Descriptor instead.
 func (*GetReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetReportRequest) GetId() string {
@@ -948,7 +1350,7 @@ type UpdateReportRequest struct {
 
 func (x *UpdateReportRequest) Reset() {
 	*x = UpdateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	mi := &file_complyd_v1_report_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -960,7 +1362,7 @@ func (x *UpdateReportRequest) String() string {
 func (*UpdateReportRequest) ProtoMessage() {}
 
 func (x *UpdateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[8]
+	mi := &file_complyd_v1_report_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -973,7 +1375,7 @@ func (x *UpdateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateReportRequest.ProtoReflect.Descriptor instead.
 func (*UpdateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UpdateReportRequest) GetId() string {
@@ -1029,7 +1431,7 @@ type SubmitReportRequest struct {
 
 func (x *SubmitReportRequest) Reset() {
 	*x = SubmitReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[9]
+	mi := &file_complyd_v1_report_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1041,7 +1443,7 @@ func (x *SubmitReportRequest) String() string {
 func (*SubmitReportRequest) ProtoMessage() {}
 
 func (x *SubmitReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[9]
+	mi := &file_complyd_v1_report_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1054,7 +1456,7 @@ func (x *SubmitReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReportRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SubmitReportRequest) GetId() string {
@@ -1075,7 +1477,7 @@ type ApproveReportRequest struct {
 
 func (x *ApproveReportRequest) Reset() {
 	*x = ApproveReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[10]
+	mi := &file_complyd_v1_report_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1087,7 +1489,7 @@ func (x *ApproveReportRequest) String() string {
 func (*ApproveReportRequest) ProtoMessage() {}
 
 func (x *ApproveReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[10]
+	mi := &file_complyd_v1_report_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1100,7 +1502,7 @@ func (x *ApproveReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ApproveReportRequest.ProtoReflect.Descriptor instead.
 func (*ApproveReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ApproveReportRequest) GetId() string {
@@ -1123,7 +1525,7 @@ type RejectReportRequest struct {
 
 func (x *RejectReportRequest) Reset() {
 	*x = RejectReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[11]
+	mi := &file_complyd_v1_report_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1135,7 +1537,7 @@ func (x *RejectReportRequest) String() string {
 func (*RejectReportRequest) ProtoMessage() {}
 
 func (x *RejectReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[11]
+	mi := &file_complyd_v1_report_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1148,7 +1550,7 @@ func (x *RejectReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RejectReportRequest.ProtoReflect.Descriptor instead.
 func (*RejectReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RejectReportRequest) GetId() string {
@@ -1178,7 +1580,7 @@ type FileReportRequest struct {
 
 func (x *FileReportRequest) Reset() {
 	*x = FileReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[12]
+	mi := &file_complyd_v1_report_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1190,7 +1592,7 @@ func (x *FileReportRequest) String() string {
 func (*FileReportRequest) ProtoMessage() {}
 
 func (x *FileReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[12]
+	mi := &file_complyd_v1_report_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1203,7 +1605,7 @@ func (x *FileReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileReportRequest.ProtoReflect.Descriptor instead.
 func (*FileReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{12}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *FileReportRequest) GetId() string {
@@ -1233,7 +1635,7 @@ type DownloadReportRequest struct {
 
 func (x *DownloadReportRequest) Reset() {
 	*x = DownloadReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[13]
+	mi := &file_complyd_v1_report_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1245,7 +1647,7 @@ func (x *DownloadReportRequest) String() string {
 func (*DownloadReportRequest) ProtoMessage() {}
 
 func (x *DownloadReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[13]
+	mi := &file_complyd_v1_report_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1258,7 +1660,7 @@ func (x *DownloadReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadReportRequest.ProtoReflect.Descriptor instead.
 func (*DownloadReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DownloadReportRequest) GetId() string {
@@ -1290,7 +1692,7 @@ type DownloadReportResponse struct {
 
 func (x *DownloadReportResponse) Reset() {
 	*x = DownloadReportResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[14]
+	mi := &file_complyd_v1_report_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1302,7 +1704,7 @@ func (x *DownloadReportResponse) String() string {
 func (*DownloadReportResponse) ProtoMessage() {}
 
 func (x *DownloadReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[14]
+	mi := &file_complyd_v1_report_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1315,7 +1717,7 @@ func (x *DownloadReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DownloadReportResponse.ProtoReflect.Descriptor instead.
 func (*DownloadReportResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DownloadReportResponse) GetFilename() string {
@@ -1350,7 +1752,7 @@ type ValidateReportRequest struct {
 
 func (x *ValidateReportRequest) Reset() {
 	*x = ValidateReportRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[15]
+	mi := &file_complyd_v1_report_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1362,7 +1764,7 @@ func (x *ValidateReportRequest) String() string {
 func (*ValidateReportRequest) ProtoMessage() {}
 
 func (x *ValidateReportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[15]
+	mi := &file_complyd_v1_report_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1375,7 +1777,7 @@ func (x *ValidateReportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateReportRequest.ProtoReflect.Descriptor instead.
 func (*ValidateReportRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{15}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ValidateReportRequest) GetId() string {
@@ -1398,7 +1800,7 @@ type ReportProblem struct {
 
 func (x *ReportProblem) Reset() {
 	*x = ReportProblem{}
-	mi := &file_complyd_v1_report_proto_msgTypes[16]
+	mi := &file_complyd_v1_report_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1410,7 +1812,7 @@ func (x *ReportProblem) String() string {
 func (*ReportProblem) ProtoMessage() {}
 
 func (x *ReportProblem) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[16]
+	mi := &file_complyd_v1_report_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1423,7 +1825,7 @@ func (x *ReportProblem) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportProblem.ProtoReflect.Descriptor instead.
 func (*ReportProblem) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{16}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ReportProblem) GetField() string {
@@ -1455,7 +1857,7 @@ type ValidateReportResponse struct {
 
 func (x *ValidateReportResponse) Reset() {
 	*x = ValidateReportResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[17]
+	mi := &file_complyd_v1_report_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1467,7 +1869,7 @@ func (x *ValidateReportResponse) String() string {
 func (*ValidateReportResponse) ProtoMessage() {}
 
 func (x *ValidateReportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[17]
+	mi := &file_complyd_v1_report_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1480,7 +1882,7 @@ func (x *ValidateReportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateReportResponse.ProtoReflect.Descriptor instead.
 func (*ValidateReportResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{17}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ValidateReportResponse) GetValid() bool {
@@ -1515,7 +1917,7 @@ type SuggestNarrativeRequest struct {
 
 func (x *SuggestNarrativeRequest) Reset() {
 	*x = SuggestNarrativeRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[18]
+	mi := &file_complyd_v1_report_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1527,7 +1929,7 @@ func (x *SuggestNarrativeRequest) String() string {
 func (*SuggestNarrativeRequest) ProtoMessage() {}
 
 func (x *SuggestNarrativeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[18]
+	mi := &file_complyd_v1_report_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1540,7 +1942,7 @@ func (x *SuggestNarrativeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestNarrativeRequest.ProtoReflect.Descriptor instead.
 func (*SuggestNarrativeRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{18}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SuggestNarrativeRequest) GetId() string {
@@ -1565,7 +1967,7 @@ type SuggestNarrativeResponse struct {
 
 func (x *SuggestNarrativeResponse) Reset() {
 	*x = SuggestNarrativeResponse{}
-	mi := &file_complyd_v1_report_proto_msgTypes[19]
+	mi := &file_complyd_v1_report_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1577,7 +1979,7 @@ func (x *SuggestNarrativeResponse) String() string {
 func (*SuggestNarrativeResponse) ProtoMessage() {}
 
 func (x *SuggestNarrativeResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[19]
+	mi := &file_complyd_v1_report_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1590,7 +1992,7 @@ func (x *SuggestNarrativeResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SuggestNarrativeResponse.ProtoReflect.Descriptor instead.
 func (*SuggestNarrativeResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{19}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SuggestNarrativeResponse) GetNarrative() string {
@@ -1623,7 +2025,7 @@ type GetReportSettingsRequest struct {
 
 func (x *GetReportSettingsRequest) Reset() {
 	*x = GetReportSettingsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[20]
+	mi := &file_complyd_v1_report_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1635,7 +2037,7 @@ func (x *GetReportSettingsRequest) String() string {
 func (*GetReportSettingsRequest) ProtoMessage() {}
 
 func (x *GetReportSettingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[20]
+	mi := &file_complyd_v1_report_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1648,7 +2050,7 @@ func (x *GetReportSettingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetReportSettingsRequest.ProtoReflect.Descriptor instead.
 func (*GetReportSettingsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{20}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{26}
 }
 
 // ReportingPerson is the tenant's reporting person in goAML.
@@ -1670,7 +2072,7 @@ type ReportingPerson struct {
 
 func (x *ReportingPerson) Reset() {
 	*x = ReportingPerson{}
-	mi := &file_complyd_v1_report_proto_msgTypes[21]
+	mi := &file_complyd_v1_report_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1682,7 +2084,7 @@ func (x *ReportingPerson) String() string {
 func (*ReportingPerson) ProtoMessage() {}
 
 func (x *ReportingPerson) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[21]
+	mi := &file_complyd_v1_report_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1695,7 +2097,7 @@ func (x *ReportingPerson) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportingPerson.ProtoReflect.Descriptor instead.
 func (*ReportingPerson) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{21}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ReportingPerson) GetFirstName() string {
@@ -1750,7 +2152,7 @@ type DeadlineHours struct {
 
 func (x *DeadlineHours) Reset() {
 	*x = DeadlineHours{}
-	mi := &file_complyd_v1_report_proto_msgTypes[22]
+	mi := &file_complyd_v1_report_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1762,7 +2164,7 @@ func (x *DeadlineHours) String() string {
 func (*DeadlineHours) ProtoMessage() {}
 
 func (x *DeadlineHours) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[22]
+	mi := &file_complyd_v1_report_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1775,7 +2177,7 @@ func (x *DeadlineHours) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeadlineHours.ProtoReflect.Descriptor instead.
 func (*DeadlineHours) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{22}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DeadlineHours) GetCtr() int32 {
@@ -1827,13 +2229,17 @@ type ReportSettings struct {
 	DeadlineHours *DeadlineHours `protobuf:"bytes,8,opt,name=deadline_hours,json=deadlineHours,proto3" json:"deadline_hours,omitempty"`
 	// near_deadline_hours: the window in which a report is "near" its deadline.
 	NearDeadlineHours int32 `protobuf:"varint,9,opt,name=near_deadline_hours,json=nearDeadlineHours,proto3" json:"near_deadline_hours,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// location: the reporting entity's address (goAML location, required by the schema).
+	Location *ReportLocation `protobuf:"bytes,40,opt,name=location,proto3" json:"location,omitempty"`
+	// schema_name: the deployment's goAML schema the tenant's reports are validated against; empty is the deployment's default.
+	SchemaName    string `protobuf:"bytes,41,opt,name=schema_name,json=schemaName,proto3" json:"schema_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReportSettings) Reset() {
 	*x = ReportSettings{}
-	mi := &file_complyd_v1_report_proto_msgTypes[23]
+	mi := &file_complyd_v1_report_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1845,7 +2251,7 @@ func (x *ReportSettings) String() string {
 func (*ReportSettings) ProtoMessage() {}
 
 func (x *ReportSettings) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[23]
+	mi := &file_complyd_v1_report_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1858,7 +2264,7 @@ func (x *ReportSettings) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReportSettings.ProtoReflect.Descriptor instead.
 func (*ReportSettings) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{23}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ReportSettings) GetRentityId() string {
@@ -1924,6 +2330,20 @@ func (x *ReportSettings) GetNearDeadlineHours() int32 {
 	return 0
 }
 
+func (x *ReportSettings) GetLocation() *ReportLocation {
+	if x != nil {
+		return x.Location
+	}
+	return nil
+}
+
+func (x *ReportSettings) GetSchemaName() string {
+	if x != nil {
+		return x.SchemaName
+	}
+	return ""
+}
+
 // UpdateReportSettingsRequest replaces the settings.
 type UpdateReportSettingsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1945,13 +2365,17 @@ type UpdateReportSettingsRequest struct {
 	DeadlineHours *DeadlineHours `protobuf:"bytes,8,opt,name=deadline_hours,json=deadlineHours,proto3" json:"deadline_hours,omitempty"`
 	// near_deadline_hours; 0 = the default 12.
 	NearDeadlineHours int32 `protobuf:"varint,9,opt,name=near_deadline_hours,json=nearDeadlineHours,proto3" json:"near_deadline_hours,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// location: the reporting entity's address (goAML location).
+	Location *ReportLocation `protobuf:"bytes,40,opt,name=location,proto3" json:"location,omitempty"`
+	// schema_name: one of the deployment's goAML schemas (COMPLYD_GOAML_SCHEMAS); empty is the deployment's default.
+	SchemaName    string `protobuf:"bytes,41,opt,name=schema_name,json=schemaName,proto3" json:"schema_name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *UpdateReportSettingsRequest) Reset() {
 	*x = UpdateReportSettingsRequest{}
-	mi := &file_complyd_v1_report_proto_msgTypes[24]
+	mi := &file_complyd_v1_report_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1963,7 +2387,7 @@ func (x *UpdateReportSettingsRequest) String() string {
 func (*UpdateReportSettingsRequest) ProtoMessage() {}
 
 func (x *UpdateReportSettingsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_report_proto_msgTypes[24]
+	mi := &file_complyd_v1_report_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1976,7 +2400,7 @@ func (x *UpdateReportSettingsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateReportSettingsRequest.ProtoReflect.Descriptor instead.
 func (*UpdateReportSettingsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_report_proto_rawDescGZIP(), []int{24}
+	return file_complyd_v1_report_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *UpdateReportSettingsRequest) GetRentityId() string {
@@ -2042,6 +2466,20 @@ func (x *UpdateReportSettingsRequest) GetNearDeadlineHours() int32 {
 	return 0
 }
 
+func (x *UpdateReportSettingsRequest) GetLocation() *ReportLocation {
+	if x != nil {
+		return x.Location
+	}
+	return nil
+}
+
+func (x *UpdateReportSettingsRequest) GetSchemaName() string {
+	if x != nil {
+		return x.SchemaName
+	}
+	return ""
+}
+
 var File_complyd_v1_report_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_report_proto_rawDesc = "" +
@@ -2054,7 +2492,7 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\bactor_id\x18\x03 \x01(\v2\x1c.google.protobuf.StringValueR\aactorId\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\x129\n" +
 	"\n" +
-	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xed\v\n" +
+	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xe1\f\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
@@ -2097,14 +2535,41 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\btimeline\x18\x1d \x03(\v2\x17.complyd.v1.ReportEventR\btimeline\x12\"\n" +
 	"\fcontributors\x18\x1e \x03(\tR\fcontributors\x12%\n" +
 	"\x0efiling_attempt\x18\x1f \x01(\x05R\rfilingAttempt\x12=\n" +
-	"\rfiling_answer\x18  \x01(\v2\x18.complyd.v1.FilingAnswerR\ffilingAnswer\"\xbd\x01\n" +
+	"\rfiling_answer\x18  \x01(\v2\x18.complyd.v1.FilingAnswerR\ffilingAnswer\x12+\n" +
+	"\x11report_indicators\x18( \x03(\tR\x10reportIndicators\x12E\n" +
+	"\x0esanctions_hits\x18) \x03(\v2\x1e.complyd.v1.ReportSanctionsHitR\rsanctionsHits\"\xbd\x01\n" +
 	"\fFilingAnswer\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x1f\n" +
 	"\vstatus_code\x18\x02 \x01(\x05R\n" +
 	"statusCode\x12!\n" +
 	"\fbody_excerpt\x18\x03 \x01(\tR\vbodyExcerpt\x12\x14\n" +
 	"\x05error\x18\x04 \x01(\tR\x05error\x12*\n" +
-	"\x02at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\"\xb9\x04\n" +
+	"\x02at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\"\xcd\x01\n" +
+	"\x12ReportSanctionsHit\x12%\n" +
+	"\x0etransaction_id\x18\x01 \x01(\tR\rtransactionId\x12\x14\n" +
+	"\x05party\x18\x02 \x01(\tR\x05party\x12\x12\n" +
+	"\x04list\x18\x03 \x01(\tR\x04list\x12\x19\n" +
+	"\bentry_id\x18\x04 \x01(\tR\aentryId\x12\x12\n" +
+	"\x04name\x18\x05 \x01(\tR\x04name\x12!\n" +
+	"\fmatched_name\x18\x06 \x01(\tR\vmatchedName\x12\x14\n" +
+	"\x05score\x18\a \x01(\x01R\x05score\"\x9d\x01\n" +
+	"\x0eReportLocation\x12!\n" +
+	"\aaddress\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x18dR\aaddress\x12\x1c\n" +
+	"\x04city\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x04city\x12\x1e\n" +
+	"\x05state\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x05state\x12*\n" +
+	"\fcountry_code\x18\x04 \x01(\tB\a\xbaH\x04r\x02\x18\x02R\vcountryCode\"h\n" +
+	"\n" +
+	"ReportCode\x12\x12\n" +
+	"\x04list\x18\x01 \x01(\tR\x04list\x12\x12\n" +
+	"\x04code\x18\x02 \x01(\tR\x04code\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\x12\x10\n" +
+	"\x03use\x18\x04 \x03(\tR\x03use\"\x1a\n" +
+	"\x18GetReportCodeListRequest\"B\n" +
+	"\x19LoadReportCodeListRequest\x12%\n" +
+	"\acontent\x18\x01 \x01(\tB\v\xbaH\br\x06\x10\x01\x18\x80\x89zR\acontent\"a\n" +
+	"\x0eReportCodeList\x12,\n" +
+	"\x05codes\x18\x01 \x03(\v2\x16.complyd.v1.ReportCodeR\x05codes\x12!\n" +
+	"\floaded_lists\x18\x02 \x03(\tR\vloadedLists\"\xb9\x04\n" +
 	"\x13CreateReportRequest\x12-\n" +
 	"\x04type\x18\x01 \x01(\tB\x19\xbaH\x16r\x14R\x03CTRR\x03STRR\x03SARR\x03FTRR\x04type\x12%\n" +
 	"\acase_id\x18\x02 \x01(\tB\a\xbaH\x04r\x02\x18dH\x00R\x06caseId\x88\x01\x01\x129\n" +
@@ -2226,7 +2691,7 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\x03sar\x18\x03 \x01(\x05B\n" +
 	"\xbaH\a\x1a\x05\x18\xb8D(\x00R\x03sar\x12\x1c\n" +
 	"\x03ftr\x18\x04 \x01(\x05B\n" +
-	"\xbaH\a\x1a\x05\x18\xb8D(\x00R\x03ftr\"\xaf\x03\n" +
+	"\xbaH\a\x1a\x05\x18\xb8D(\x00R\x03ftr\"\x88\x04\n" +
 	"\x0eReportSettings\x12\x1d\n" +
 	"\n" +
 	"rentity_id\x18\x01 \x01(\tR\trentityId\x12%\n" +
@@ -2238,7 +2703,10 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"filing_url\x18\x06 \x01(\tR\tfilingUrl\x12(\n" +
 	"\x10filing_token_set\x18\a \x01(\bR\x0efilingTokenSet\x12@\n" +
 	"\x0edeadline_hours\x18\b \x01(\v2\x19.complyd.v1.DeadlineHoursR\rdeadlineHours\x12.\n" +
-	"\x13near_deadline_hours\x18\t \x01(\x05R\x11nearDeadlineHours\"\x9e\x04\n" +
+	"\x13near_deadline_hours\x18\t \x01(\x05R\x11nearDeadlineHours\x126\n" +
+	"\blocation\x18( \x01(\v2\x1a.complyd.v1.ReportLocationR\blocation\x12\x1f\n" +
+	"\vschema_name\x18) \x01(\tR\n" +
+	"schemaName\"\x80\x05\n" +
 	"\x1bUpdateReportSettingsRequest\x123\n" +
 	"\n" +
 	"rentity_id\x18\x01 \x01(\tB\x14\xbaH\x11r\x0f2\r^[0-9]{0,20}$R\trentityId\x12/\n" +
@@ -2251,10 +2719,13 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\ffiling_token\x18\a \x01(\tB\b\xbaH\x05r\x03\x18\xd0\x0fH\x00R\vfilingToken\x88\x01\x01\x12@\n" +
 	"\x0edeadline_hours\x18\b \x01(\v2\x19.complyd.v1.DeadlineHoursR\rdeadlineHours\x12:\n" +
 	"\x13near_deadline_hours\x18\t \x01(\x05B\n" +
-	"\xbaH\a\x1a\x05\x18\xd0\x05(\x00R\x11nearDeadlineHoursB\x0f\n" +
-	"\r_filing_token2\xfc\f\n" +
-	"\rReportService\x12_\n" +
-	"\fCreateReport\x12\x1f.complyd.v1.CreateReportRequest\x1a\x12.complyd.v1.Report\"\x1a\x82\xd3\xe4\x93\x02\x14:\x01*\"\x0f/api/v1/reports\x12g\n" +
+	"\xbaH\a\x1a\x05\x18\xd0\x05(\x00R\x11nearDeadlineHours\x126\n" +
+	"\blocation\x18( \x01(\v2\x1a.complyd.v1.ReportLocationR\blocation\x12(\n" +
+	"\vschema_name\x18) \x01(\tB\a\xbaH\x04r\x02\x18dR\n" +
+	"schemaNameB\x0f\n" +
+	"\r_filing_token2\xb2\x0f\n" +
+	"\rReportService\x12\x85\x01\n" +
+	"\fCreateReport\x12\x1f.complyd.v1.CreateReportRequest\x1a\x12.complyd.v1.Report\"@\x82\xd3\xe4\x93\x02::\x01*Z$:\x01*\"\x1f/api/v1/cases/{case_id}/reports\"\x0f/api/v1/reports\x12g\n" +
 	"\vListReports\x12\x1e.complyd.v1.ListReportsRequest\x1a\x1f.complyd.v1.ListReportsResponse\"\x17\x82\xd3\xe4\x93\x02\x11\x12\x0f/api/v1/reports\x12\x81\x01\n" +
 	"\x13ListReportDeadlines\x12&.complyd.v1.ListReportDeadlinesRequest\x1a\x1f.complyd.v1.ListReportsResponse\"!\x82\xd3\xe4\x93\x02\x1b\x12\x19/api/v1/reports/deadlines\x12[\n" +
 	"\tGetReport\x12\x1c.complyd.v1.GetReportRequest\x1a\x12.complyd.v1.Report\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/api/v1/reports/{id}\x12d\n" +
@@ -2267,7 +2738,9 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\x0eDownloadReport\x12!.complyd.v1.DownloadReportRequest\x1a\".complyd.v1.DownloadReportResponse\"%\x82\xd3\xe4\x93\x02\x1f\x12\x1d/api/v1/reports/{id}/download\x12\x80\x01\n" +
 	"\x0eValidateReport\x12!.complyd.v1.ValidateReportRequest\x1a\".complyd.v1.ValidateReportResponse\"'\x82\xd3\xe4\x93\x02!\x12\x1f/api/v1/reports/{id}/validation\x12\x94\x01\n" +
 	"\x10SuggestNarrative\x12#.complyd.v1.SuggestNarrativeRequest\x1a$.complyd.v1.SuggestNarrativeResponse\"5\x82\xd3\xe4\x93\x02/:\x01*\"*/api/v1/reports/{id}/narrative-suggestions\x12\x81\x01\n" +
-	"\x11GetReportSettings\x12$.complyd.v1.GetReportSettingsRequest\x1a\x1a.complyd.v1.ReportSettings\"*\x82\xd3\xe4\x93\x02$\x12\"/api/v1/tenants/me/report-settings\x12\x8a\x01\n" +
+	"\x11GetReportSettings\x12$.complyd.v1.GetReportSettingsRequest\x1a\x1a.complyd.v1.ReportSettings\"*\x82\xd3\xe4\x93\x02$\x12\"/api/v1/tenants/me/report-settings\x12\x82\x01\n" +
+	"\x11GetReportCodeList\x12$.complyd.v1.GetReportCodeListRequest\x1a\x1a.complyd.v1.ReportCodeList\"+\x82\xd3\xe4\x93\x02%\x12#/api/v1/tenants/me/report-code-list\x12\x87\x01\n" +
+	"\x12LoadReportCodeList\x12%.complyd.v1.LoadReportCodeListRequest\x1a\x1a.complyd.v1.ReportCodeList\".\x82\xd3\xe4\x93\x02(:\x01*\x1a#/api/v1/tenants/me/report-code-list\x12\x8a\x01\n" +
 	"\x14UpdateReportSettings\x12'.complyd.v1.UpdateReportSettingsRequest\x1a\x1a.complyd.v1.ReportSettings\"-\x82\xd3\xe4\x93\x02':\x01*\x1a\"/api/v1/tenants/me/report-settingsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
@@ -2282,97 +2755,111 @@ func file_complyd_v1_report_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_report_proto_rawDescData
 }
 
-var file_complyd_v1_report_proto_msgTypes = make([]protoimpl.MessageInfo, 25)
+var file_complyd_v1_report_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_complyd_v1_report_proto_goTypes = []any{
 	(*ReportEvent)(nil),                 // 0: complyd.v1.ReportEvent
 	(*Report)(nil),                      // 1: complyd.v1.Report
 	(*FilingAnswer)(nil),                // 2: complyd.v1.FilingAnswer
-	(*CreateReportRequest)(nil),         // 3: complyd.v1.CreateReportRequest
-	(*ListReportsRequest)(nil),          // 4: complyd.v1.ListReportsRequest
-	(*ListReportDeadlinesRequest)(nil),  // 5: complyd.v1.ListReportDeadlinesRequest
-	(*ListReportsResponse)(nil),         // 6: complyd.v1.ListReportsResponse
-	(*GetReportRequest)(nil),            // 7: complyd.v1.GetReportRequest
-	(*UpdateReportRequest)(nil),         // 8: complyd.v1.UpdateReportRequest
-	(*SubmitReportRequest)(nil),         // 9: complyd.v1.SubmitReportRequest
-	(*ApproveReportRequest)(nil),        // 10: complyd.v1.ApproveReportRequest
-	(*RejectReportRequest)(nil),         // 11: complyd.v1.RejectReportRequest
-	(*FileReportRequest)(nil),           // 12: complyd.v1.FileReportRequest
-	(*DownloadReportRequest)(nil),       // 13: complyd.v1.DownloadReportRequest
-	(*DownloadReportResponse)(nil),      // 14: complyd.v1.DownloadReportResponse
-	(*ValidateReportRequest)(nil),       // 15: complyd.v1.ValidateReportRequest
-	(*ReportProblem)(nil),               // 16: complyd.v1.ReportProblem
-	(*ValidateReportResponse)(nil),      // 17: complyd.v1.ValidateReportResponse
-	(*SuggestNarrativeRequest)(nil),     // 18: complyd.v1.SuggestNarrativeRequest
-	(*SuggestNarrativeResponse)(nil),    // 19: complyd.v1.SuggestNarrativeResponse
-	(*GetReportSettingsRequest)(nil),    // 20: complyd.v1.GetReportSettingsRequest
-	(*ReportingPerson)(nil),             // 21: complyd.v1.ReportingPerson
-	(*DeadlineHours)(nil),               // 22: complyd.v1.DeadlineHours
-	(*ReportSettings)(nil),              // 23: complyd.v1.ReportSettings
-	(*UpdateReportSettingsRequest)(nil), // 24: complyd.v1.UpdateReportSettingsRequest
-	(*wrapperspb.StringValue)(nil),      // 25: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),       // 26: google.protobuf.Timestamp
+	(*ReportSanctionsHit)(nil),          // 3: complyd.v1.ReportSanctionsHit
+	(*ReportLocation)(nil),              // 4: complyd.v1.ReportLocation
+	(*ReportCode)(nil),                  // 5: complyd.v1.ReportCode
+	(*GetReportCodeListRequest)(nil),    // 6: complyd.v1.GetReportCodeListRequest
+	(*LoadReportCodeListRequest)(nil),   // 7: complyd.v1.LoadReportCodeListRequest
+	(*ReportCodeList)(nil),              // 8: complyd.v1.ReportCodeList
+	(*CreateReportRequest)(nil),         // 9: complyd.v1.CreateReportRequest
+	(*ListReportsRequest)(nil),          // 10: complyd.v1.ListReportsRequest
+	(*ListReportDeadlinesRequest)(nil),  // 11: complyd.v1.ListReportDeadlinesRequest
+	(*ListReportsResponse)(nil),         // 12: complyd.v1.ListReportsResponse
+	(*GetReportRequest)(nil),            // 13: complyd.v1.GetReportRequest
+	(*UpdateReportRequest)(nil),         // 14: complyd.v1.UpdateReportRequest
+	(*SubmitReportRequest)(nil),         // 15: complyd.v1.SubmitReportRequest
+	(*ApproveReportRequest)(nil),        // 16: complyd.v1.ApproveReportRequest
+	(*RejectReportRequest)(nil),         // 17: complyd.v1.RejectReportRequest
+	(*FileReportRequest)(nil),           // 18: complyd.v1.FileReportRequest
+	(*DownloadReportRequest)(nil),       // 19: complyd.v1.DownloadReportRequest
+	(*DownloadReportResponse)(nil),      // 20: complyd.v1.DownloadReportResponse
+	(*ValidateReportRequest)(nil),       // 21: complyd.v1.ValidateReportRequest
+	(*ReportProblem)(nil),               // 22: complyd.v1.ReportProblem
+	(*ValidateReportResponse)(nil),      // 23: complyd.v1.ValidateReportResponse
+	(*SuggestNarrativeRequest)(nil),     // 24: complyd.v1.SuggestNarrativeRequest
+	(*SuggestNarrativeResponse)(nil),    // 25: complyd.v1.SuggestNarrativeResponse
+	(*GetReportSettingsRequest)(nil),    // 26: complyd.v1.GetReportSettingsRequest
+	(*ReportingPerson)(nil),             // 27: complyd.v1.ReportingPerson
+	(*DeadlineHours)(nil),               // 28: complyd.v1.DeadlineHours
+	(*ReportSettings)(nil),              // 29: complyd.v1.ReportSettings
+	(*UpdateReportSettingsRequest)(nil), // 30: complyd.v1.UpdateReportSettingsRequest
+	(*wrapperspb.StringValue)(nil),      // 31: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),       // 32: google.protobuf.Timestamp
 }
 var file_complyd_v1_report_proto_depIdxs = []int32{
-	25, // 0: complyd.v1.ReportEvent.actor_id:type_name -> google.protobuf.StringValue
-	26, // 1: complyd.v1.ReportEvent.created_at:type_name -> google.protobuf.Timestamp
-	25, // 2: complyd.v1.Report.case_id:type_name -> google.protobuf.StringValue
-	25, // 3: complyd.v1.Report.corrects_report_id:type_name -> google.protobuf.StringValue
-	26, // 4: complyd.v1.Report.deadline_at:type_name -> google.protobuf.Timestamp
-	25, // 5: complyd.v1.Report.prepared_by:type_name -> google.protobuf.StringValue
-	25, // 6: complyd.v1.Report.submitted_by:type_name -> google.protobuf.StringValue
-	26, // 7: complyd.v1.Report.submitted_at:type_name -> google.protobuf.Timestamp
-	25, // 8: complyd.v1.Report.approved_by:type_name -> google.protobuf.StringValue
-	26, // 9: complyd.v1.Report.approved_at:type_name -> google.protobuf.Timestamp
-	25, // 10: complyd.v1.Report.rejection_reason:type_name -> google.protobuf.StringValue
-	25, // 11: complyd.v1.Report.filed_by:type_name -> google.protobuf.StringValue
-	26, // 12: complyd.v1.Report.filed_at:type_name -> google.protobuf.Timestamp
-	25, // 13: complyd.v1.Report.filing_reference:type_name -> google.protobuf.StringValue
-	25, // 14: complyd.v1.Report.filing_method:type_name -> google.protobuf.StringValue
-	26, // 15: complyd.v1.Report.created_at:type_name -> google.protobuf.Timestamp
-	26, // 16: complyd.v1.Report.updated_at:type_name -> google.protobuf.Timestamp
+	31, // 0: complyd.v1.ReportEvent.actor_id:type_name -> google.protobuf.StringValue
+	32, // 1: complyd.v1.ReportEvent.created_at:type_name -> google.protobuf.Timestamp
+	31, // 2: complyd.v1.Report.case_id:type_name -> google.protobuf.StringValue
+	31, // 3: complyd.v1.Report.corrects_report_id:type_name -> google.protobuf.StringValue
+	32, // 4: complyd.v1.Report.deadline_at:type_name -> google.protobuf.Timestamp
+	31, // 5: complyd.v1.Report.prepared_by:type_name -> google.protobuf.StringValue
+	31, // 6: complyd.v1.Report.submitted_by:type_name -> google.protobuf.StringValue
+	32, // 7: complyd.v1.Report.submitted_at:type_name -> google.protobuf.Timestamp
+	31, // 8: complyd.v1.Report.approved_by:type_name -> google.protobuf.StringValue
+	32, // 9: complyd.v1.Report.approved_at:type_name -> google.protobuf.Timestamp
+	31, // 10: complyd.v1.Report.rejection_reason:type_name -> google.protobuf.StringValue
+	31, // 11: complyd.v1.Report.filed_by:type_name -> google.protobuf.StringValue
+	32, // 12: complyd.v1.Report.filed_at:type_name -> google.protobuf.Timestamp
+	31, // 13: complyd.v1.Report.filing_reference:type_name -> google.protobuf.StringValue
+	31, // 14: complyd.v1.Report.filing_method:type_name -> google.protobuf.StringValue
+	32, // 15: complyd.v1.Report.created_at:type_name -> google.protobuf.Timestamp
+	32, // 16: complyd.v1.Report.updated_at:type_name -> google.protobuf.Timestamp
 	0,  // 17: complyd.v1.Report.timeline:type_name -> complyd.v1.ReportEvent
 	2,  // 18: complyd.v1.Report.filing_answer:type_name -> complyd.v1.FilingAnswer
-	26, // 19: complyd.v1.FilingAnswer.at:type_name -> google.protobuf.Timestamp
-	1,  // 20: complyd.v1.ListReportsResponse.items:type_name -> complyd.v1.Report
-	16, // 21: complyd.v1.ValidateReportResponse.problems:type_name -> complyd.v1.ReportProblem
-	25, // 22: complyd.v1.SuggestNarrativeResponse.warning:type_name -> google.protobuf.StringValue
-	21, // 23: complyd.v1.ReportSettings.reporting_person:type_name -> complyd.v1.ReportingPerson
-	22, // 24: complyd.v1.ReportSettings.deadline_hours:type_name -> complyd.v1.DeadlineHours
-	21, // 25: complyd.v1.UpdateReportSettingsRequest.reporting_person:type_name -> complyd.v1.ReportingPerson
-	22, // 26: complyd.v1.UpdateReportSettingsRequest.deadline_hours:type_name -> complyd.v1.DeadlineHours
-	3,  // 27: complyd.v1.ReportService.CreateReport:input_type -> complyd.v1.CreateReportRequest
-	4,  // 28: complyd.v1.ReportService.ListReports:input_type -> complyd.v1.ListReportsRequest
-	5,  // 29: complyd.v1.ReportService.ListReportDeadlines:input_type -> complyd.v1.ListReportDeadlinesRequest
-	7,  // 30: complyd.v1.ReportService.GetReport:input_type -> complyd.v1.GetReportRequest
-	8,  // 31: complyd.v1.ReportService.UpdateReport:input_type -> complyd.v1.UpdateReportRequest
-	9,  // 32: complyd.v1.ReportService.SubmitReport:input_type -> complyd.v1.SubmitReportRequest
-	10, // 33: complyd.v1.ReportService.ApproveReport:input_type -> complyd.v1.ApproveReportRequest
-	11, // 34: complyd.v1.ReportService.RejectReport:input_type -> complyd.v1.RejectReportRequest
-	12, // 35: complyd.v1.ReportService.FileReport:input_type -> complyd.v1.FileReportRequest
-	13, // 36: complyd.v1.ReportService.DownloadReport:input_type -> complyd.v1.DownloadReportRequest
-	15, // 37: complyd.v1.ReportService.ValidateReport:input_type -> complyd.v1.ValidateReportRequest
-	18, // 38: complyd.v1.ReportService.SuggestNarrative:input_type -> complyd.v1.SuggestNarrativeRequest
-	20, // 39: complyd.v1.ReportService.GetReportSettings:input_type -> complyd.v1.GetReportSettingsRequest
-	24, // 40: complyd.v1.ReportService.UpdateReportSettings:input_type -> complyd.v1.UpdateReportSettingsRequest
-	1,  // 41: complyd.v1.ReportService.CreateReport:output_type -> complyd.v1.Report
-	6,  // 42: complyd.v1.ReportService.ListReports:output_type -> complyd.v1.ListReportsResponse
-	6,  // 43: complyd.v1.ReportService.ListReportDeadlines:output_type -> complyd.v1.ListReportsResponse
-	1,  // 44: complyd.v1.ReportService.GetReport:output_type -> complyd.v1.Report
-	1,  // 45: complyd.v1.ReportService.UpdateReport:output_type -> complyd.v1.Report
-	1,  // 46: complyd.v1.ReportService.SubmitReport:output_type -> complyd.v1.Report
-	1,  // 47: complyd.v1.ReportService.ApproveReport:output_type -> complyd.v1.Report
-	1,  // 48: complyd.v1.ReportService.RejectReport:output_type -> complyd.v1.Report
-	1,  // 49: complyd.v1.ReportService.FileReport:output_type -> complyd.v1.Report
-	14, // 50: complyd.v1.ReportService.DownloadReport:output_type -> complyd.v1.DownloadReportResponse
-	17, // 51: complyd.v1.ReportService.ValidateReport:output_type -> complyd.v1.ValidateReportResponse
-	19, // 52: complyd.v1.ReportService.SuggestNarrative:output_type -> complyd.v1.SuggestNarrativeResponse
-	23, // 53: complyd.v1.ReportService.GetReportSettings:output_type -> complyd.v1.ReportSettings
-	23, // 54: complyd.v1.ReportService.UpdateReportSettings:output_type -> complyd.v1.ReportSettings
-	41, // [41:55] is the sub-list for method output_type
-	27, // [27:41] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	3,  // 19: complyd.v1.Report.sanctions_hits:type_name -> complyd.v1.ReportSanctionsHit
+	32, // 20: complyd.v1.FilingAnswer.at:type_name -> google.protobuf.Timestamp
+	5,  // 21: complyd.v1.ReportCodeList.codes:type_name -> complyd.v1.ReportCode
+	1,  // 22: complyd.v1.ListReportsResponse.items:type_name -> complyd.v1.Report
+	22, // 23: complyd.v1.ValidateReportResponse.problems:type_name -> complyd.v1.ReportProblem
+	31, // 24: complyd.v1.SuggestNarrativeResponse.warning:type_name -> google.protobuf.StringValue
+	27, // 25: complyd.v1.ReportSettings.reporting_person:type_name -> complyd.v1.ReportingPerson
+	28, // 26: complyd.v1.ReportSettings.deadline_hours:type_name -> complyd.v1.DeadlineHours
+	4,  // 27: complyd.v1.ReportSettings.location:type_name -> complyd.v1.ReportLocation
+	27, // 28: complyd.v1.UpdateReportSettingsRequest.reporting_person:type_name -> complyd.v1.ReportingPerson
+	28, // 29: complyd.v1.UpdateReportSettingsRequest.deadline_hours:type_name -> complyd.v1.DeadlineHours
+	4,  // 30: complyd.v1.UpdateReportSettingsRequest.location:type_name -> complyd.v1.ReportLocation
+	9,  // 31: complyd.v1.ReportService.CreateReport:input_type -> complyd.v1.CreateReportRequest
+	10, // 32: complyd.v1.ReportService.ListReports:input_type -> complyd.v1.ListReportsRequest
+	11, // 33: complyd.v1.ReportService.ListReportDeadlines:input_type -> complyd.v1.ListReportDeadlinesRequest
+	13, // 34: complyd.v1.ReportService.GetReport:input_type -> complyd.v1.GetReportRequest
+	14, // 35: complyd.v1.ReportService.UpdateReport:input_type -> complyd.v1.UpdateReportRequest
+	15, // 36: complyd.v1.ReportService.SubmitReport:input_type -> complyd.v1.SubmitReportRequest
+	16, // 37: complyd.v1.ReportService.ApproveReport:input_type -> complyd.v1.ApproveReportRequest
+	17, // 38: complyd.v1.ReportService.RejectReport:input_type -> complyd.v1.RejectReportRequest
+	18, // 39: complyd.v1.ReportService.FileReport:input_type -> complyd.v1.FileReportRequest
+	19, // 40: complyd.v1.ReportService.DownloadReport:input_type -> complyd.v1.DownloadReportRequest
+	21, // 41: complyd.v1.ReportService.ValidateReport:input_type -> complyd.v1.ValidateReportRequest
+	24, // 42: complyd.v1.ReportService.SuggestNarrative:input_type -> complyd.v1.SuggestNarrativeRequest
+	26, // 43: complyd.v1.ReportService.GetReportSettings:input_type -> complyd.v1.GetReportSettingsRequest
+	6,  // 44: complyd.v1.ReportService.GetReportCodeList:input_type -> complyd.v1.GetReportCodeListRequest
+	7,  // 45: complyd.v1.ReportService.LoadReportCodeList:input_type -> complyd.v1.LoadReportCodeListRequest
+	30, // 46: complyd.v1.ReportService.UpdateReportSettings:input_type -> complyd.v1.UpdateReportSettingsRequest
+	1,  // 47: complyd.v1.ReportService.CreateReport:output_type -> complyd.v1.Report
+	12, // 48: complyd.v1.ReportService.ListReports:output_type -> complyd.v1.ListReportsResponse
+	12, // 49: complyd.v1.ReportService.ListReportDeadlines:output_type -> complyd.v1.ListReportsResponse
+	1,  // 50: complyd.v1.ReportService.GetReport:output_type -> complyd.v1.Report
+	1,  // 51: complyd.v1.ReportService.UpdateReport:output_type -> complyd.v1.Report
+	1,  // 52: complyd.v1.ReportService.SubmitReport:output_type -> complyd.v1.Report
+	1,  // 53: complyd.v1.ReportService.ApproveReport:output_type -> complyd.v1.Report
+	1,  // 54: complyd.v1.ReportService.RejectReport:output_type -> complyd.v1.Report
+	1,  // 55: complyd.v1.ReportService.FileReport:output_type -> complyd.v1.Report
+	20, // 56: complyd.v1.ReportService.DownloadReport:output_type -> complyd.v1.DownloadReportResponse
+	23, // 57: complyd.v1.ReportService.ValidateReport:output_type -> complyd.v1.ValidateReportResponse
+	25, // 58: complyd.v1.ReportService.SuggestNarrative:output_type -> complyd.v1.SuggestNarrativeResponse
+	29, // 59: complyd.v1.ReportService.GetReportSettings:output_type -> complyd.v1.ReportSettings
+	8,  // 60: complyd.v1.ReportService.GetReportCodeList:output_type -> complyd.v1.ReportCodeList
+	8,  // 61: complyd.v1.ReportService.LoadReportCodeList:output_type -> complyd.v1.ReportCodeList
+	29, // 62: complyd.v1.ReportService.UpdateReportSettings:output_type -> complyd.v1.ReportSettings
+	47, // [47:63] is the sub-list for method output_type
+	31, // [31:47] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_report_proto_init() }
@@ -2380,20 +2867,20 @@ func file_complyd_v1_report_proto_init() {
 	if File_complyd_v1_report_proto != nil {
 		return
 	}
-	file_complyd_v1_report_proto_msgTypes[3].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[4].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[5].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[8].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[12].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[13].OneofWrappers = []any{}
-	file_complyd_v1_report_proto_msgTypes[24].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[9].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[10].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[11].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[14].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[18].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[19].OneofWrappers = []any{}
+	file_complyd_v1_report_proto_msgTypes[30].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_report_proto_rawDesc), len(file_complyd_v1_report_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   25,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -8,6 +8,7 @@ type Form = {
   first: string; last: string; email: string; phone: string; occupation: string;
   filingUrl: string; token: string; clearToken: boolean;
   ctr: string; str: string; sar: string; ftr: string; near: string;
+  address: string; city: string; state: string; country: string; schemaName: string;
 };
 
 function fromSettings(s: Settings): Form {
@@ -18,6 +19,8 @@ function fromSettings(s: Settings): Form {
     first: p?.firstName ?? '', last: p?.lastName ?? '', email: p?.email ?? '', phone: p?.phone ?? '', occupation: p?.occupation ?? '',
     filingUrl: s.filingUrl, token: '', clearToken: false,
     ctr: String(d?.ctr ?? 0), str: String(d?.str ?? 0), sar: String(d?.sar ?? 0), ftr: String(d?.ftr ?? 0), near: String(s.nearDeadlineHours),
+    address: s.location?.address ?? '', city: s.location?.city ?? '', state: s.location?.state ?? '', country: s.location?.countryCode ?? '',
+    schemaName: s.schemaName,
   };
 }
 
@@ -38,6 +41,8 @@ export function ReportSettings() {
     filingUrl: f.filingUrl, filingToken: f.clearToken ? '' : f.token || undefined,
     deadlineHours: { ctr: Number(f.ctr), str: Number(f.str), sar: Number(f.sar), ftr: Number(f.ftr) },
     nearDeadlineHours: Number(f.near),
+    location: { address: f.address, city: f.city, state: f.state, countryCode: f.country },
+    schemaName: f.schemaName,
   });
   return (
     <form aria-label="Report settings" onSubmit={(e) => { e.preventDefault(); submit(); }}>
@@ -47,6 +52,13 @@ export function ReportSettings() {
         <Field label="Branch"><input value={f.rentityBranch} onChange={set('rentityBranch')} /></Field>
         <Field label="Institution name"><input value={f.institutionName} onChange={set('institutionName')} /></Field>
         <Field label="Institution code"><input value={f.institutionCode} onChange={set('institutionCode')} /></Field>
+      </fieldset>
+      <fieldset className="filters"><legend>Address (goAML location)</legend>
+        <Field label="Address"><input value={f.address} onChange={set('address')} /></Field>
+        <Field label="City"><input value={f.city} onChange={set('city')} /></Field>
+        <Field label="State"><input value={f.state} onChange={set('state')} /></Field>
+        <Field label="Country code (empty: NG)"><input maxLength={2} value={f.country} onChange={set('country')} /></Field>
+        <Field label="goAML schema (empty: the deployment's default)"><input value={f.schemaName} onChange={set('schemaName')} /></Field>
       </fieldset>
       <fieldset className="filters"><legend>Reporting person</legend>
         <Field label="First name"><input value={f.first} onChange={set('first')} /></Field>

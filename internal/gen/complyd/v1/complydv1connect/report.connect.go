@@ -71,6 +71,12 @@ const (
 	// ReportServiceGetReportSettingsProcedure is the fully-qualified name of the ReportService's
 	// GetReportSettings RPC.
 	ReportServiceGetReportSettingsProcedure = "/complyd.v1.ReportService/GetReportSettings"
+	// ReportServiceGetReportCodeListProcedure is the fully-qualified name of the ReportService's
+	// GetReportCodeList RPC.
+	ReportServiceGetReportCodeListProcedure = "/complyd.v1.ReportService/GetReportCodeList"
+	// ReportServiceLoadReportCodeListProcedure is the fully-qualified name of the ReportService's
+	// LoadReportCodeList RPC.
+	ReportServiceLoadReportCodeListProcedure = "/complyd.v1.ReportService/LoadReportCodeList"
 	// ReportServiceUpdateReportSettingsProcedure is the fully-qualified name of the ReportService's
 	// UpdateReportSettings RPC.
 	ReportServiceUpdateReportSettingsProcedure = "/complyd.v1.ReportService/UpdateReportSettings"
@@ -107,6 +113,10 @@ type ReportServiceClient interface {
 	SuggestNarrative(context.Context, *connect.Request[v1.SuggestNarrativeRequest]) (*connect.Response[v1.SuggestNarrativeResponse], error)
 	// GetReportSettings returns the tenant's goAML identity, filing endpoint and deadlines.
 	GetReportSettings(context.Context, *connect.Request[v1.GetReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
+	// GetReportCodeList returns the code lists the tenant's reports are checked against (its loaded lists, the default table for the others).
+	GetReportCodeList(context.Context, *connect.Request[v1.GetReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
+	// LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+	LoadReportCodeList(context.Context, *connect.Request[v1.LoadReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
 	// UpdateReportSettings replaces the tenant's report settings (the filing token is kept when absent).
 	UpdateReportSettings(context.Context, *connect.Request[v1.UpdateReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
 }
@@ -200,6 +210,18 @@ func NewReportServiceClient(httpClient connect.HTTPClient, baseURL string, opts 
 			connect.WithSchema(reportServiceMethods.ByName("GetReportSettings")),
 			connect.WithClientOptions(opts...),
 		),
+		getReportCodeList: connect.NewClient[v1.GetReportCodeListRequest, v1.ReportCodeList](
+			httpClient,
+			baseURL+ReportServiceGetReportCodeListProcedure,
+			connect.WithSchema(reportServiceMethods.ByName("GetReportCodeList")),
+			connect.WithClientOptions(opts...),
+		),
+		loadReportCodeList: connect.NewClient[v1.LoadReportCodeListRequest, v1.ReportCodeList](
+			httpClient,
+			baseURL+ReportServiceLoadReportCodeListProcedure,
+			connect.WithSchema(reportServiceMethods.ByName("LoadReportCodeList")),
+			connect.WithClientOptions(opts...),
+		),
 		updateReportSettings: connect.NewClient[v1.UpdateReportSettingsRequest, v1.ReportSettings](
 			httpClient,
 			baseURL+ReportServiceUpdateReportSettingsProcedure,
@@ -224,6 +246,8 @@ type reportServiceClient struct {
 	validateReport       *connect.Client[v1.ValidateReportRequest, v1.ValidateReportResponse]
 	suggestNarrative     *connect.Client[v1.SuggestNarrativeRequest, v1.SuggestNarrativeResponse]
 	getReportSettings    *connect.Client[v1.GetReportSettingsRequest, v1.ReportSettings]
+	getReportCodeList    *connect.Client[v1.GetReportCodeListRequest, v1.ReportCodeList]
+	loadReportCodeList   *connect.Client[v1.LoadReportCodeListRequest, v1.ReportCodeList]
 	updateReportSettings *connect.Client[v1.UpdateReportSettingsRequest, v1.ReportSettings]
 }
 
@@ -292,6 +316,16 @@ func (c *reportServiceClient) GetReportSettings(ctx context.Context, req *connec
 	return c.getReportSettings.CallUnary(ctx, req)
 }
 
+// GetReportCodeList calls complyd.v1.ReportService.GetReportCodeList.
+func (c *reportServiceClient) GetReportCodeList(ctx context.Context, req *connect.Request[v1.GetReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error) {
+	return c.getReportCodeList.CallUnary(ctx, req)
+}
+
+// LoadReportCodeList calls complyd.v1.ReportService.LoadReportCodeList.
+func (c *reportServiceClient) LoadReportCodeList(ctx context.Context, req *connect.Request[v1.LoadReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error) {
+	return c.loadReportCodeList.CallUnary(ctx, req)
+}
+
 // UpdateReportSettings calls complyd.v1.ReportService.UpdateReportSettings.
 func (c *reportServiceClient) UpdateReportSettings(ctx context.Context, req *connect.Request[v1.UpdateReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error) {
 	return c.updateReportSettings.CallUnary(ctx, req)
@@ -328,6 +362,10 @@ type ReportServiceHandler interface {
 	SuggestNarrative(context.Context, *connect.Request[v1.SuggestNarrativeRequest]) (*connect.Response[v1.SuggestNarrativeResponse], error)
 	// GetReportSettings returns the tenant's goAML identity, filing endpoint and deadlines.
 	GetReportSettings(context.Context, *connect.Request[v1.GetReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
+	// GetReportCodeList returns the code lists the tenant's reports are checked against (its loaded lists, the default table for the others).
+	GetReportCodeList(context.Context, *connect.Request[v1.GetReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
+	// LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+	LoadReportCodeList(context.Context, *connect.Request[v1.LoadReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
 	// UpdateReportSettings replaces the tenant's report settings (the filing token is kept when absent).
 	UpdateReportSettings(context.Context, *connect.Request[v1.UpdateReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
 }
@@ -417,6 +455,18 @@ func NewReportServiceHandler(svc ReportServiceHandler, opts ...connect.HandlerOp
 		connect.WithSchema(reportServiceMethods.ByName("GetReportSettings")),
 		connect.WithHandlerOptions(opts...),
 	)
+	reportServiceGetReportCodeListHandler := connect.NewUnaryHandler(
+		ReportServiceGetReportCodeListProcedure,
+		svc.GetReportCodeList,
+		connect.WithSchema(reportServiceMethods.ByName("GetReportCodeList")),
+		connect.WithHandlerOptions(opts...),
+	)
+	reportServiceLoadReportCodeListHandler := connect.NewUnaryHandler(
+		ReportServiceLoadReportCodeListProcedure,
+		svc.LoadReportCodeList,
+		connect.WithSchema(reportServiceMethods.ByName("LoadReportCodeList")),
+		connect.WithHandlerOptions(opts...),
+	)
 	reportServiceUpdateReportSettingsHandler := connect.NewUnaryHandler(
 		ReportServiceUpdateReportSettingsProcedure,
 		svc.UpdateReportSettings,
@@ -451,6 +501,10 @@ func NewReportServiceHandler(svc ReportServiceHandler, opts ...connect.HandlerOp
 			reportServiceSuggestNarrativeHandler.ServeHTTP(w, r)
 		case ReportServiceGetReportSettingsProcedure:
 			reportServiceGetReportSettingsHandler.ServeHTTP(w, r)
+		case ReportServiceGetReportCodeListProcedure:
+			reportServiceGetReportCodeListHandler.ServeHTTP(w, r)
+		case ReportServiceLoadReportCodeListProcedure:
+			reportServiceLoadReportCodeListHandler.ServeHTTP(w, r)
 		case ReportServiceUpdateReportSettingsProcedure:
 			reportServiceUpdateReportSettingsHandler.ServeHTTP(w, r)
 		default:
@@ -512,6 +566,14 @@ func (UnimplementedReportServiceHandler) SuggestNarrative(context.Context, *conn
 
 func (UnimplementedReportServiceHandler) GetReportSettings(context.Context, *connect.Request[v1.GetReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.ReportService.GetReportSettings is not implemented"))
+}
+
+func (UnimplementedReportServiceHandler) GetReportCodeList(context.Context, *connect.Request[v1.GetReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.ReportService.GetReportCodeList is not implemented"))
+}
+
+func (UnimplementedReportServiceHandler) LoadReportCodeList(context.Context, *connect.Request[v1.LoadReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.ReportService.LoadReportCodeList is not implemented"))
 }
 
 func (UnimplementedReportServiceHandler) UpdateReportSettings(context.Context, *connect.Request[v1.UpdateReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error) {

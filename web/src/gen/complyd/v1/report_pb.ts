@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/report.proto.
  */
 export const file_complyd_v1_report: GenFile = /*@__PURE__*/
-  fileDesc("Chdjb21wbHlkL3YxL3JlcG9ydC5wcm90bxIKY29tcGx5ZC52MSKXAQoLUmVwb3J0RXZlbnQSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEi4KCGFjdG9yX2lkGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEgwKBG5vdGUYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi+ggKBlJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIOCgZvcmlnaW4YBCABKAkSGAoQY3VzdG9tZXJfYWNjb3VudBgFIAEoCRIVCg1jdXN0b21lcl9uYW1lGAYgASgJEhIKCnJlcG9ydF9kYXkYByABKAkSLQoHY2FzZV9pZBgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRI4ChJjb3JyZWN0c19yZXBvcnRfaWQYCSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGcmVhc29uGAogASgJEg4KBmFjdGlvbhgLIAEoCRIRCgluYXJyYXRpdmUYDCABKAkSEgoKaW5kaWNhdG9ycxgNIAMoCRINCgVydWxlcxgOIAMoCRIXCg90cmFuc2FjdGlvbl9pZHMYDyADKAkSLwoLZGVhZGxpbmVfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC3ByZXBhcmVkX2J5GBEgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjIKDHN1Ym1pdHRlZF9ieRgSIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgxzdWJtaXR0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC2FwcHJvdmVkX2J5GBQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi8KC2FwcHJvdmVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChByZWplY3Rpb25fcmVhc29uGBYgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCGZpbGVkX2J5GBcgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEiwKCGZpbGVkX2F0GBggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChBmaWxpbmdfcmVmZXJlbmNlGBkgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjMKDWZpbGluZ19tZXRob2QYGiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLgoKY3JlYXRlZF9hdBgbIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgcIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoIdGltZWxpbmUYHSADKAsyFy5jb21wbHlkLnYxLlJlcG9ydEV2ZW50EhQKDGNvbnRyaWJ1dG9ycxgeIAMoCRIWCg5maWxpbmdfYXR0ZW1wdBgfIAEoBRIvCg1maWxpbmdfYW5zd2VyGCAgASgLMhguY29tcGx5ZC52MS5GaWxpbmdBbnN3ZXIiiQEKDEZpbGluZ0Fuc3dlchIXCg9pZGVtcG90ZW5jeV9rZXkYASABKAkSEwoLc3RhdHVzX2NvZGUYAiABKAUSFAoMYm9keV9leGNlcnB0GAMgASgJEg0KBWVycm9yGAQgASgJEiYKAmF0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLPAwoTQ3JlYXRlUmVwb3J0UmVxdWVzdBInCgR0eXBlGAEgASgJQhm6SBZyFFIDQ1RSUgNTVFJSA1NBUlIDRlRSEh0KB2Nhc2VfaWQYAiABKAlCB7pIBHICGGRIAIgBARIpCg90cmFuc2FjdGlvbl9pZHMYAyADKAlCELpIDZIBChDoByIFcgOwAQESJgoQY3VzdG9tZXJfYWNjb3VudBgEIAEoCUIHukgEcgIYMkgBiAEBEiQKDWN1c3RvbWVyX25hbWUYBSABKAlCCLpIBXIDGP8BSAKIAQESHQoGcmVhc29uGAYgASgJQgi6SAVyAxigH0gDiAEBEh0KBmFjdGlvbhgHIAEoCUIIukgFcgMYoB9IBIgBARIhCgluYXJyYXRpdmUYCCABKAlCCbpIBnIEGKCcAUgFiAEBEigKEmNvcnJlY3RzX3JlcG9ydF9pZBgJIAEoCUIHukgEcgIYZEgGiAEBQgoKCF9jYXNlX2lkQhMKEV9jdXN0b21lcl9hY2NvdW50QhAKDl9jdXN0b21lcl9uYW1lQgkKB19yZWFzb25CCQoHX2FjdGlvbkIMCgpfbmFycmF0aXZlQhUKE19jb3JyZWN0c19yZXBvcnRfaWQizgMKEkxpc3RSZXBvcnRzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBARIsCgR0eXBlGAMgASgJQhm6SBZyFFIDQ1RSUgNTVFJSA1NBUlIDRlRSSAKIAQESRAoGc3RhdHVzGAQgASgJQi+6SCxyKlIFRFJBRlRSEFBFTkRJTkdfQVBQUk9WQUxSCEFQUFJPVkVEUgVGSUxFREgDiAEBEh0KB2Nhc2VfaWQYBSABKAlCB7pIBHICGGRIBIgBARImChBjdXN0b21lcl9hY2NvdW50GAYgASgJQge6SARyAhgySAWIAQESNgoEZnJvbRgHIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIBogBARI0CgJ0bxgIIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIB4gBAUIHCgVfcGFnZUIICgZfbGltaXRCBwoFX3R5cGVCCQoHX3N0YXR1c0IKCghfY2FzZV9pZEITChFfY3VzdG9tZXJfYWNjb3VudEIHCgVfZnJvbUIFCgNfdG8iaAoaTGlzdFJlcG9ydERlYWRsaW5lc1JlcXVlc3QSGgoEcGFnZRgBIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAIgASgFQge6SAQaAigBSAGIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0InkKE0xpc3RSZXBvcnRzUmVzcG9uc2USIQoFaXRlbXMYASADKAsyEi5jb21wbHlkLnYxLlJlcG9ydBINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIikKEEdldFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCLvAQoTVXBkYXRlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEh0KBnJlYXNvbhgCIAEoCUIIukgFcgMYoB9IAIgBARIdCgZhY3Rpb24YAyABKAlCCLpIBXIDGKAfSAGIAQESIQoJbmFycmF0aXZlGAQgASgJQgm6SAZyBBignAFIAogBARIkCgppbmRpY2F0b3JzGAUgAygJQhC6SA2SAQoQMiIGcgQQARgZEhYKDnNldF9pbmRpY2F0b3JzGAYgASgIQgkKB19yZWFzb25CCQoHX2FjdGlvbkIMCgpfbmFycmF0aXZlIiwKE1N1Ym1pdFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCItChRBcHByb3ZlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIkgKE1JlamVjdFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZBIaCgZyZWFzb24YAiABKAlCCrpIB3IFEAEYoB8iXAoRRmlsZVJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZBIiCglyZWZlcmVuY2UYAiABKAlCCrpIB3IFEAEY/wFIAIgBAUIMCgpfcmVmZXJlbmNlImAKFURvd25sb2FkUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEiUKBmZvcm1hdBgCIAEoCUIQukgNcgtSA1hNTFIESFRNTEgAiAEBQgkKB19mb3JtYXQiUQoWRG93bmxvYWRSZXBvcnRSZXNwb25zZRIQCghmaWxlbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSDwoHY29udGVudBgDIAEoCSIuChVWYWxpZGF0ZVJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCIvCg1SZXBvcnRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiYQoWVmFsaWRhdGVSZXBvcnRSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIrCghwcm9ibGVtcxgCIAMoCzIZLmNvbXBseWQudjEuUmVwb3J0UHJvYmxlbRILCgN4bWwYAyABKAkiMAoXU3VnZ2VzdE5hcnJhdGl2ZVJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCJsChhTdWdnZXN0TmFycmF0aXZlUmVzcG9uc2USEQoJbmFycmF0aXZlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRItCgd3YXJuaW5nGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIhoKGEdldFJlcG9ydFNldHRpbmdzUmVxdWVzdCKZAQoPUmVwb3J0aW5nUGVyc29uEhsKCmZpcnN0X25hbWUYASABKAlCB7pIBHICGGQSGgoJbGFzdF9uYW1lGAIgASgJQge6SARyAhhkEhcKBWVtYWlsGAMgASgJQgi6SAVyAxj/ARIWCgVwaG9uZRgEIAEoCUIHukgEcgIYMhIcCgpvY2N1cGF0aW9uGAUgASgJQgi6SAVyAxj/ASJzCg1EZWFkbGluZUhvdXJzEhcKA2N0chgBIAEoBUIKukgHGgUYuEQoABIXCgNzdHIYAiABKAVCCrpIBxoFGLhEKAASFwoDc2FyGAMgASgFQgq6SAcaBRi4RCgAEhcKA2Z0chgEIAEoBUIKukgHGgUYuEQoACKlAgoOUmVwb3J0U2V0dGluZ3MSEgoKcmVudGl0eV9pZBgBIAEoCRIWCg5yZW50aXR5X2JyYW5jaBgCIAEoCRIYChBpbnN0aXR1dGlvbl9uYW1lGAMgASgJEhgKEGluc3RpdHV0aW9uX2NvZGUYBCABKAkSNQoQcmVwb3J0aW5nX3BlcnNvbhgFIAEoCzIbLmNvbXBseWQudjEuUmVwb3J0aW5nUGVyc29uEhIKCmZpbGluZ191cmwYBiABKAkSGAoQZmlsaW5nX3Rva2VuX3NldBgHIAEoCBIxCg5kZWFkbGluZV9ob3VycxgIIAEoCzIZLmNvbXBseWQudjEuRGVhZGxpbmVIb3VycxIbChNuZWFyX2RlYWRsaW5lX2hvdXJzGAkgASgFIpcDChtVcGRhdGVSZXBvcnRTZXR0aW5nc1JlcXVlc3QSKAoKcmVudGl0eV9pZBgBIAEoCUIUukgRcg8yDV5bMC05XXswLDIwfSQSIAoOcmVudGl0eV9icmFuY2gYAiABKAlCCLpIBXIDGP8BEiIKEGluc3RpdHV0aW9uX25hbWUYAyABKAlCCLpIBXIDGP8BEiEKEGluc3RpdHV0aW9uX2NvZGUYBCABKAlCB7pIBHICGDISNQoQcmVwb3J0aW5nX3BlcnNvbhgFIAEoCzIbLmNvbXBseWQudjEuUmVwb3J0aW5nUGVyc29uEhwKCmZpbGluZ191cmwYBiABKAlCCLpIBXIDGNAPEiMKDGZpbGluZ190b2tlbhgHIAEoCUIIukgFcgMY0A9IAIgBARIxCg5kZWFkbGluZV9ob3VycxgIIAEoCzIZLmNvbXBseWQudjEuRGVhZGxpbmVIb3VycxInChNuZWFyX2RlYWRsaW5lX2hvdXJzGAkgASgFQgq6SAcaBRjQBSgAQg8KDV9maWxpbmdfdG9rZW4y/AwKDVJlcG9ydFNlcnZpY2USXwoMQ3JlYXRlUmVwb3J0Eh8uY29tcGx5ZC52MS5DcmVhdGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiGoLT5JMCFDoBKiIPL2FwaS92MS9yZXBvcnRzEmcKC0xpc3RSZXBvcnRzEh4uY29tcGx5ZC52MS5MaXN0UmVwb3J0c1JlcXVlc3QaHy5jb21wbHlkLnYxLkxpc3RSZXBvcnRzUmVzcG9uc2UiF4LT5JMCERIPL2FwaS92MS9yZXBvcnRzEoEBChNMaXN0UmVwb3J0RGVhZGxpbmVzEiYuY29tcGx5ZC52MS5MaXN0UmVwb3J0RGVhZGxpbmVzUmVxdWVzdBofLmNvbXBseWQudjEuTGlzdFJlcG9ydHNSZXNwb25zZSIhgtPkkwIbEhkvYXBpL3YxL3JlcG9ydHMvZGVhZGxpbmVzElsKCUdldFJlcG9ydBIcLmNvbXBseWQudjEuR2V0UmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IhyC0+STAhYSFC9hcGkvdjEvcmVwb3J0cy97aWR9EmQKDFVwZGF0ZVJlcG9ydBIfLmNvbXBseWQudjEuVXBkYXRlUmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0Ih+C0+STAhk6ASoyFC9hcGkvdjEvcmVwb3J0cy97aWR9EmsKDFN1Ym1pdFJlcG9ydBIfLmNvbXBseWQudjEuU3VibWl0UmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IiaC0+STAiA6ASoiGy9hcGkvdjEvcmVwb3J0cy97aWR9L3N1Ym1pdBJuCg1BcHByb3ZlUmVwb3J0EiAuY29tcGx5ZC52MS5BcHByb3ZlUmVwb3J0UmVxdWVzdBoSLmNvbXBseWQudjEuUmVwb3J0IieC0+STAiE6ASoiHC9hcGkvdjEvcmVwb3J0cy97aWR9L2FwcHJvdmUSawoMUmVqZWN0UmVwb3J0Eh8uY29tcGx5ZC52MS5SZWplY3RSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJoLT5JMCIDoBKiIbL2FwaS92MS9yZXBvcnRzL3tpZH0vcmVqZWN0EmUKCkZpbGVSZXBvcnQSHS5jb21wbHlkLnYxLkZpbGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJILT5JMCHjoBKiIZL2FwaS92MS9yZXBvcnRzL3tpZH0vZmlsZRJ+Cg5Eb3dubG9hZFJlcG9ydBIhLmNvbXBseWQudjEuRG93bmxvYWRSZXBvcnRSZXF1ZXN0GiIuY29tcGx5ZC52MS5Eb3dubG9hZFJlcG9ydFJlc3BvbnNlIiWC0+STAh8SHS9hcGkvdjEvcmVwb3J0cy97aWR9L2Rvd25sb2FkEoABCg5WYWxpZGF0ZVJlcG9ydBIhLmNvbXBseWQudjEuVmFsaWRhdGVSZXBvcnRSZXF1ZXN0GiIuY29tcGx5ZC52MS5WYWxpZGF0ZVJlcG9ydFJlc3BvbnNlIieC0+STAiESHy9hcGkvdjEvcmVwb3J0cy97aWR9L3ZhbGlkYXRpb24SlAEKEFN1Z2dlc3ROYXJyYXRpdmUSIy5jb21wbHlkLnYxLlN1Z2dlc3ROYXJyYXRpdmVSZXF1ZXN0GiQuY29tcGx5ZC52MS5TdWdnZXN0TmFycmF0aXZlUmVzcG9uc2UiNYLT5JMCLzoBKiIqL2FwaS92MS9yZXBvcnRzL3tpZH0vbmFycmF0aXZlLXN1Z2dlc3Rpb25zEoEBChFHZXRSZXBvcnRTZXR0aW5ncxIkLmNvbXBseWQudjEuR2V0UmVwb3J0U2V0dGluZ3NSZXF1ZXN0GhouY29tcGx5ZC52MS5SZXBvcnRTZXR0aW5ncyIqgtPkkwIkEiIvYXBpL3YxL3RlbmFudHMvbWUvcmVwb3J0LXNldHRpbmdzEooBChRVcGRhdGVSZXBvcnRTZXR0aW5ncxInLmNvbXBseWQudjEuVXBkYXRlUmVwb3J0U2V0dGluZ3NSZXF1ZXN0GhouY29tcGx5ZC52MS5SZXBvcnRTZXR0aW5ncyItgtPkkwInOgEqGiIvYXBpL3YxL3RlbmFudHMvbWUvcmVwb3J0LXNldHRpbmdzQj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("Chdjb21wbHlkL3YxL3JlcG9ydC5wcm90bxIKY29tcGx5ZC52MSKXAQoLUmVwb3J0RXZlbnQSCgoCaWQYASABKAkSDgoGYWN0aW9uGAIgASgJEi4KCGFjdG9yX2lkGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEgwKBG5vdGUYBCABKAkSLgoKY3JlYXRlZF9hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAizQkKBlJlcG9ydBIKCgJpZBgBIAEoCRIMCgR0eXBlGAIgASgJEg4KBnN0YXR1cxgDIAEoCRIOCgZvcmlnaW4YBCABKAkSGAoQY3VzdG9tZXJfYWNjb3VudBgFIAEoCRIVCg1jdXN0b21lcl9uYW1lGAYgASgJEhIKCnJlcG9ydF9kYXkYByABKAkSLQoHY2FzZV9pZBgIIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRI4ChJjb3JyZWN0c19yZXBvcnRfaWQYCSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSDgoGcmVhc29uGAogASgJEg4KBmFjdGlvbhgLIAEoCRIRCgluYXJyYXRpdmUYDCABKAkSEgoKaW5kaWNhdG9ycxgNIAMoCRINCgVydWxlcxgOIAMoCRIXCg90cmFuc2FjdGlvbl9pZHMYDyADKAkSLwoLZGVhZGxpbmVfYXQYECABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC3ByZXBhcmVkX2J5GBEgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjIKDHN1Ym1pdHRlZF9ieRgSIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgxzdWJtaXR0ZWRfYXQYEyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjEKC2FwcHJvdmVkX2J5GBQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi8KC2FwcHJvdmVkX2F0GBUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChByZWplY3Rpb25fcmVhc29uGBYgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCGZpbGVkX2J5GBcgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEiwKCGZpbGVkX2F0GBggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2ChBmaWxpbmdfcmVmZXJlbmNlGBkgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEjMKDWZpbGluZ19tZXRob2QYGiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSLgoKY3JlYXRlZF9hdBgbIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgcIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKQoIdGltZWxpbmUYHSADKAsyFy5jb21wbHlkLnYxLlJlcG9ydEV2ZW50EhQKDGNvbnRyaWJ1dG9ycxgeIAMoCRIWCg5maWxpbmdfYXR0ZW1wdBgfIAEoBRIvCg1maWxpbmdfYW5zd2VyGCAgASgLMhguY29tcGx5ZC52MS5GaWxpbmdBbnN3ZXISGQoRcmVwb3J0X2luZGljYXRvcnMYKCADKAkSNgoOc2FuY3Rpb25zX2hpdHMYKSADKAsyHi5jb21wbHlkLnYxLlJlcG9ydFNhbmN0aW9uc0hpdCKJAQoMRmlsaW5nQW5zd2VyEhcKD2lkZW1wb3RlbmN5X2tleRgBIAEoCRITCgtzdGF0dXNfY29kZRgCIAEoBRIUCgxib2R5X2V4Y2VycHQYAyABKAkSDQoFZXJyb3IYBCABKAkSJgoCYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIo4BChJSZXBvcnRTYW5jdGlvbnNIaXQSFgoOdHJhbnNhY3Rpb25faWQYASABKAkSDQoFcGFydHkYAiABKAkSDAoEbGlzdBgDIAEoCRIQCghlbnRyeV9pZBgEIAEoCRIMCgRuYW1lGAUgASgJEhQKDG1hdGNoZWRfbmFtZRgGIAEoCRINCgVzY29yZRgHIAEoASJ6Cg5SZXBvcnRMb2NhdGlvbhIYCgdhZGRyZXNzGAEgASgJQge6SARyAhhkEhYKBGNpdHkYAiABKAlCCLpIBXIDGP8BEhcKBXN0YXRlGAMgASgJQgi6SAVyAxj/ARIdCgxjb3VudHJ5X2NvZGUYBCABKAlCB7pIBHICGAIiSgoKUmVwb3J0Q29kZRIMCgRsaXN0GAEgASgJEgwKBGNvZGUYAiABKAkSEwoLZGVzY3JpcHRpb24YAyABKAkSCwoDdXNlGAQgAygJIhoKGEdldFJlcG9ydENvZGVMaXN0UmVxdWVzdCI5ChlMb2FkUmVwb3J0Q29kZUxpc3RSZXF1ZXN0EhwKB2NvbnRlbnQYASABKAlCC7pICHIGEAEYgIl6Ik0KDlJlcG9ydENvZGVMaXN0EiUKBWNvZGVzGAEgAygLMhYuY29tcGx5ZC52MS5SZXBvcnRDb2RlEhQKDGxvYWRlZF9saXN0cxgCIAMoCSLPAwoTQ3JlYXRlUmVwb3J0UmVxdWVzdBInCgR0eXBlGAEgASgJQhm6SBZyFFIDQ1RSUgNTVFJSA1NBUlIDRlRSEh0KB2Nhc2VfaWQYAiABKAlCB7pIBHICGGRIAIgBARIpCg90cmFuc2FjdGlvbl9pZHMYAyADKAlCELpIDZIBChDoByIFcgOwAQESJgoQY3VzdG9tZXJfYWNjb3VudBgEIAEoCUIHukgEcgIYMkgBiAEBEiQKDWN1c3RvbWVyX25hbWUYBSABKAlCCLpIBXIDGP8BSAKIAQESHQoGcmVhc29uGAYgASgJQgi6SAVyAxigH0gDiAEBEh0KBmFjdGlvbhgHIAEoCUIIukgFcgMYoB9IBIgBARIhCgluYXJyYXRpdmUYCCABKAlCCbpIBnIEGKCcAUgFiAEBEigKEmNvcnJlY3RzX3JlcG9ydF9pZBgJIAEoCUIHukgEcgIYZEgGiAEBQgoKCF9jYXNlX2lkQhMKEV9jdXN0b21lcl9hY2NvdW50QhAKDl9jdXN0b21lcl9uYW1lQgkKB19yZWFzb25CCQoHX2FjdGlvbkIMCgpfbmFycmF0aXZlQhUKE19jb3JyZWN0c19yZXBvcnRfaWQizgMKEkxpc3RSZXBvcnRzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBARIsCgR0eXBlGAMgASgJQhm6SBZyFFIDQ1RSUgNTVFJSA1NBUlIDRlRSSAKIAQESRAoGc3RhdHVzGAQgASgJQi+6SCxyKlIFRFJBRlRSEFBFTkRJTkdfQVBQUk9WQUxSCEFQUFJPVkVEUgVGSUxFREgDiAEBEh0KB2Nhc2VfaWQYBSABKAlCB7pIBHICGGRIBIgBARImChBjdXN0b21lcl9hY2NvdW50GAYgASgJQge6SARyAhgySAWIAQESNgoEZnJvbRgHIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIBogBARI0CgJ0bxgIIAEoCUIjukggch4yHF5bMC05XXs0fS1bMC05XXsyfS1bMC05XXsyfSRIB4gBAUIHCgVfcGFnZUIICgZfbGltaXRCBwoFX3R5cGVCCQoHX3N0YXR1c0IKCghfY2FzZV9pZEITChFfY3VzdG9tZXJfYWNjb3VudEIHCgVfZnJvbUIFCgNfdG8iaAoaTGlzdFJlcG9ydERlYWRsaW5lc1JlcXVlc3QSGgoEcGFnZRgBIAEoBUIHukgEGgIoAUgAiAEBEhsKBWxpbWl0GAIgASgFQge6SAQaAigBSAGIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0InkKE0xpc3RSZXBvcnRzUmVzcG9uc2USIQoFaXRlbXMYASADKAsyEi5jb21wbHlkLnYxLlJlcG9ydBINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIikKEEdldFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCLvAQoTVXBkYXRlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEh0KBnJlYXNvbhgCIAEoCUIIukgFcgMYoB9IAIgBARIdCgZhY3Rpb24YAyABKAlCCLpIBXIDGKAfSAGIAQESIQoJbmFycmF0aXZlGAQgASgJQgm6SAZyBBignAFIAogBARIkCgppbmRpY2F0b3JzGAUgAygJQhC6SA2SAQoQMiIGcgQQARgZEhYKDnNldF9pbmRpY2F0b3JzGAYgASgIQgkKB19yZWFzb25CCQoHX2FjdGlvbkIMCgpfbmFycmF0aXZlIiwKE1N1Ym1pdFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCItChRBcHByb3ZlUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkIkgKE1JlamVjdFJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZBIaCgZyZWFzb24YAiABKAlCCrpIB3IFEAEYoB8iXAoRRmlsZVJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZBIiCglyZWZlcmVuY2UYAiABKAlCCrpIB3IFEAEY/wFIAIgBAUIMCgpfcmVmZXJlbmNlImAKFURvd25sb2FkUmVwb3J0UmVxdWVzdBIVCgJpZBgBIAEoCUIJukgGcgQQARhkEiUKBmZvcm1hdBgCIAEoCUIQukgNcgtSA1hNTFIESFRNTEgAiAEBQgkKB19mb3JtYXQiUQoWRG93bmxvYWRSZXBvcnRSZXNwb25zZRIQCghmaWxlbmFtZRgBIAEoCRIUCgxjb250ZW50X3R5cGUYAiABKAkSDwoHY29udGVudBgDIAEoCSIuChVWYWxpZGF0ZVJlcG9ydFJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCIvCg1SZXBvcnRQcm9ibGVtEg0KBWZpZWxkGAEgASgJEg8KB21lc3NhZ2UYAiABKAkiYQoWVmFsaWRhdGVSZXBvcnRSZXNwb25zZRINCgV2YWxpZBgBIAEoCBIrCghwcm9ibGVtcxgCIAMoCzIZLmNvbXBseWQudjEuUmVwb3J0UHJvYmxlbRILCgN4bWwYAyABKAkiMAoXU3VnZ2VzdE5hcnJhdGl2ZVJlcXVlc3QSFQoCaWQYASABKAlCCbpIBnIEEAEYZCJsChhTdWdnZXN0TmFycmF0aXZlUmVzcG9uc2USEQoJbmFycmF0aXZlGAEgASgJEg4KBnNvdXJjZRgCIAEoCRItCgd3YXJuaW5nGAMgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlIhoKGEdldFJlcG9ydFNldHRpbmdzUmVxdWVzdCKZAQoPUmVwb3J0aW5nUGVyc29uEhsKCmZpcnN0X25hbWUYASABKAlCB7pIBHICGGQSGgoJbGFzdF9uYW1lGAIgASgJQge6SARyAhhkEhcKBWVtYWlsGAMgASgJQgi6SAVyAxj/ARIWCgVwaG9uZRgEIAEoCUIHukgEcgIYMhIcCgpvY2N1cGF0aW9uGAUgASgJQgi6SAVyAxj/ASJzCg1EZWFkbGluZUhvdXJzEhcKA2N0chgBIAEoBUIKukgHGgUYuEQoABIXCgNzdHIYAiABKAVCCrpIBxoFGLhEKAASFwoDc2FyGAMgASgFQgq6SAcaBRi4RCgAEhcKA2Z0chgEIAEoBUIKukgHGgUYuEQoACLoAgoOUmVwb3J0U2V0dGluZ3MSEgoKcmVudGl0eV9pZBgBIAEoCRIWCg5yZW50aXR5X2JyYW5jaBgCIAEoCRIYChBpbnN0aXR1dGlvbl9uYW1lGAMgASgJEhgKEGluc3RpdHV0aW9uX2NvZGUYBCABKAkSNQoQcmVwb3J0aW5nX3BlcnNvbhgFIAEoCzIbLmNvbXBseWQudjEuUmVwb3J0aW5nUGVyc29uEhIKCmZpbGluZ191cmwYBiABKAkSGAoQZmlsaW5nX3Rva2VuX3NldBgHIAEoCBIxCg5kZWFkbGluZV9ob3VycxgIIAEoCzIZLmNvbXBseWQudjEuRGVhZGxpbmVIb3VycxIbChNuZWFyX2RlYWRsaW5lX2hvdXJzGAkgASgFEiwKCGxvY2F0aW9uGCggASgLMhouY29tcGx5ZC52MS5SZXBvcnRMb2NhdGlvbhITCgtzY2hlbWFfbmFtZRgpIAEoCSLjAwobVXBkYXRlUmVwb3J0U2V0dGluZ3NSZXF1ZXN0EigKCnJlbnRpdHlfaWQYASABKAlCFLpIEXIPMg1eWzAtOV17MCwyMH0kEiAKDnJlbnRpdHlfYnJhbmNoGAIgASgJQgi6SAVyAxj/ARIiChBpbnN0aXR1dGlvbl9uYW1lGAMgASgJQgi6SAVyAxj/ARIhChBpbnN0aXR1dGlvbl9jb2RlGAQgASgJQge6SARyAhgyEjUKEHJlcG9ydGluZ19wZXJzb24YBSABKAsyGy5jb21wbHlkLnYxLlJlcG9ydGluZ1BlcnNvbhIcCgpmaWxpbmdfdXJsGAYgASgJQgi6SAVyAxjQDxIjCgxmaWxpbmdfdG9rZW4YByABKAlCCLpIBXIDGNAPSACIAQESMQoOZGVhZGxpbmVfaG91cnMYCCABKAsyGS5jb21wbHlkLnYxLkRlYWRsaW5lSG91cnMSJwoTbmVhcl9kZWFkbGluZV9ob3VycxgJIAEoBUIKukgHGgUY0AUoABIsCghsb2NhdGlvbhgoIAEoCzIaLmNvbXBseWQudjEuUmVwb3J0TG9jYXRpb24SHAoLc2NoZW1hX25hbWUYKSABKAlCB7pIBHICGGRCDwoNX2ZpbGluZ190b2tlbjKyDwoNUmVwb3J0U2VydmljZRKFAQoMQ3JlYXRlUmVwb3J0Eh8uY29tcGx5ZC52MS5DcmVhdGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiQILT5JMCOjoBKlokOgEqIh8vYXBpL3YxL2Nhc2VzL3tjYXNlX2lkfS9yZXBvcnRzIg8vYXBpL3YxL3JlcG9ydHMSZwoLTGlzdFJlcG9ydHMSHi5jb21wbHlkLnYxLkxpc3RSZXBvcnRzUmVxdWVzdBofLmNvbXBseWQudjEuTGlzdFJlcG9ydHNSZXNwb25zZSIXgtPkkwIREg8vYXBpL3YxL3JlcG9ydHMSgQEKE0xpc3RSZXBvcnREZWFkbGluZXMSJi5jb21wbHlkLnYxLkxpc3RSZXBvcnREZWFkbGluZXNSZXF1ZXN0Gh8uY29tcGx5ZC52MS5MaXN0UmVwb3J0c1Jlc3BvbnNlIiGC0+STAhsSGS9hcGkvdjEvcmVwb3J0cy9kZWFkbGluZXMSWwoJR2V0UmVwb3J0EhwuY29tcGx5ZC52MS5HZXRSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiHILT5JMCFhIUL2FwaS92MS9yZXBvcnRzL3tpZH0SZAoMVXBkYXRlUmVwb3J0Eh8uY29tcGx5ZC52MS5VcGRhdGVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiH4LT5JMCGToBKjIUL2FwaS92MS9yZXBvcnRzL3tpZH0SawoMU3VibWl0UmVwb3J0Eh8uY29tcGx5ZC52MS5TdWJtaXRSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJoLT5JMCIDoBKiIbL2FwaS92MS9yZXBvcnRzL3tpZH0vc3VibWl0Em4KDUFwcHJvdmVSZXBvcnQSIC5jb21wbHlkLnYxLkFwcHJvdmVSZXBvcnRSZXF1ZXN0GhIuY29tcGx5ZC52MS5SZXBvcnQiJ4LT5JMCIToBKiIcL2FwaS92MS9yZXBvcnRzL3tpZH0vYXBwcm92ZRJrCgxSZWplY3RSZXBvcnQSHy5jb21wbHlkLnYxLlJlamVjdFJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCImgtPkkwIgOgEqIhsvYXBpL3YxL3JlcG9ydHMve2lkfS9yZWplY3QSZQoKRmlsZVJlcG9ydBIdLmNvbXBseWQudjEuRmlsZVJlcG9ydFJlcXVlc3QaEi5jb21wbHlkLnYxLlJlcG9ydCIkgtPkkwIeOgEqIhkvYXBpL3YxL3JlcG9ydHMve2lkfS9maWxlEn4KDkRvd25sb2FkUmVwb3J0EiEuY29tcGx5ZC52MS5Eb3dubG9hZFJlcG9ydFJlcXVlc3QaIi5jb21wbHlkLnYxLkRvd25sb2FkUmVwb3J0UmVzcG9uc2UiJYLT5JMCHxIdL2FwaS92MS9yZXBvcnRzL3tpZH0vZG93bmxvYWQSgAEKDlZhbGlkYXRlUmVwb3J0EiEuY29tcGx5ZC52MS5WYWxpZGF0ZVJlcG9ydFJlcXVlc3QaIi5jb21wbHlkLnYxLlZhbGlkYXRlUmVwb3J0UmVzcG9uc2UiJ4LT5JMCIRIfL2FwaS92MS9yZXBvcnRzL3tpZH0vdmFsaWRhdGlvbhKUAQoQU3VnZ2VzdE5hcnJhdGl2ZRIjLmNvbXBseWQudjEuU3VnZ2VzdE5hcnJhdGl2ZVJlcXVlc3QaJC5jb21wbHlkLnYxLlN1Z2dlc3ROYXJyYXRpdmVSZXNwb25zZSI1gtPkkwIvOgEqIiovYXBpL3YxL3JlcG9ydHMve2lkfS9uYXJyYXRpdmUtc3VnZ2VzdGlvbnMSgQEKEUdldFJlcG9ydFNldHRpbmdzEiQuY29tcGx5ZC52MS5HZXRSZXBvcnRTZXR0aW5nc1JlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydFNldHRpbmdzIiqC0+STAiQSIi9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtc2V0dGluZ3MSggEKEUdldFJlcG9ydENvZGVMaXN0EiQuY29tcGx5ZC52MS5HZXRSZXBvcnRDb2RlTGlzdFJlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydENvZGVMaXN0IiuC0+STAiUSIy9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtY29kZS1saXN0EocBChJMb2FkUmVwb3J0Q29kZUxpc3QSJS5jb21wbHlkLnYxLkxvYWRSZXBvcnRDb2RlTGlzdFJlcXVlc3QaGi5jb21wbHlkLnYxLlJlcG9ydENvZGVMaXN0Ii6C0+STAig6ASoaIy9hcGkvdjEvdGVuYW50cy9tZS9yZXBvcnQtY29kZS1saXN0EooBChRVcGRhdGVSZXBvcnRTZXR0aW5ncxInLmNvbXBseWQudjEuVXBkYXRlUmVwb3J0U2V0dGluZ3NSZXF1ZXN0GhouY29tcGx5ZC52MS5SZXBvcnRTZXR0aW5ncyItgtPkkwInOgEqGiIvYXBpL3YxL3RlbmFudHMvbWUvcmVwb3J0LXNldHRpbmdzQj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * ReportEvent is one entry of a report's timeline.
@@ -297,6 +297,20 @@ export type Report = Message<"complyd.v1.Report"> & {
    * @generated from field: complyd.v1.FilingAnswer filing_answer = 32;
    */
   filingAnswer?: FilingAnswer | undefined;
+
+  /**
+   * report_indicators: every indicator of the goAML XML (from the rules, the sanctions hits and added by hand; detail only).
+   *
+   * @generated from field: repeated string report_indicators = 40;
+   */
+  reportIndicators: string[];
+
+  /**
+   * sanctions_hits of the report's transactions (detail only).
+   *
+   * @generated from field: repeated complyd.v1.ReportSanctionsHit sanctions_hits = 41;
+   */
+  sanctionsHits: ReportSanctionsHit[];
 };
 
 /**
@@ -354,6 +368,217 @@ export type FilingAnswer = Message<"complyd.v1.FilingAnswer"> & {
  */
 export const FilingAnswerSchema: GenMessage<FilingAnswer> = /*@__PURE__*/
   messageDesc(file_complyd_v1_report, 2);
+
+/**
+ * ReportSanctionsHit is a sanctions list match of one of a report's transactions.
+ *
+ * @generated from message complyd.v1.ReportSanctionsHit
+ */
+export type ReportSanctionsHit = Message<"complyd.v1.ReportSanctionsHit"> & {
+  /**
+   * transaction_id of the screened transaction.
+   *
+   * @generated from field: string transaction_id = 1;
+   */
+  transactionId: string;
+
+  /**
+   * party that matched: SENDER or RECEIVER.
+   *
+   * @generated from field: string party = 2;
+   */
+  party: string;
+
+  /**
+   * list the entry is on.
+   *
+   * @generated from field: string list = 3;
+   */
+  list: string;
+
+  /**
+   * entry_id on the list.
+   *
+   * @generated from field: string entry_id = 4;
+   */
+  entryId: string;
+
+  /**
+   * name of the entry.
+   *
+   * @generated from field: string name = 5;
+   */
+  name: string;
+
+  /**
+   * matched_name: the party's name as screened.
+   *
+   * @generated from field: string matched_name = 6;
+   */
+  matchedName: string;
+
+  /**
+   * score of the match, 0 to 1.
+   *
+   * @generated from field: double score = 7;
+   */
+  score: number;
+};
+
+/**
+ * Describes the message complyd.v1.ReportSanctionsHit.
+ * Use `create(ReportSanctionsHitSchema)` to create a new message.
+ */
+export const ReportSanctionsHitSchema: GenMessage<ReportSanctionsHit> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 3);
+
+/**
+ * ReportLocation is the reporting entity's address (the report's goAML location).
+ *
+ * @generated from message complyd.v1.ReportLocation
+ */
+export type ReportLocation = Message<"complyd.v1.ReportLocation"> & {
+  /**
+   * address: street and number.
+   *
+   * @generated from field: string address = 1;
+   */
+  address: string;
+
+  /**
+   * city.
+   *
+   * @generated from field: string city = 2;
+   */
+  city: string;
+
+  /**
+   * state.
+   *
+   * @generated from field: string state = 3;
+   */
+  state: string;
+
+  /**
+   * country_code, ISO 3166-1 alpha-2; empty is NG.
+   *
+   * @generated from field: string country_code = 4;
+   */
+  countryCode: string;
+};
+
+/**
+ * Describes the message complyd.v1.ReportLocation.
+ * Use `create(ReportLocationSchema)` to create a new message.
+ */
+export const ReportLocationSchema: GenMessage<ReportLocation> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 4);
+
+/**
+ * ReportCode is one value of a code list.
+ *
+ * @generated from message complyd.v1.ReportCode
+ */
+export type ReportCode = Message<"complyd.v1.ReportCode"> & {
+  /**
+   * list: report_code, submission_code, transmode_code, funds_code, contact_type, communication_type, indicator, gender, currency or country.
+   *
+   * @generated from field: string list = 1;
+   */
+  list: string;
+
+  /**
+   * code as the FIU's goAML instance spells it.
+   *
+   * @generated from field: string code = 2;
+   */
+  code: string;
+
+  /**
+   * description of the code.
+   *
+   * @generated from field: string description = 3;
+   */
+  description: string;
+
+  /**
+   * use: what complyd writes the code for (a transaction type, cash/electronic/foreign, default).
+   *
+   * @generated from field: repeated string use = 4;
+   */
+  use: string[];
+};
+
+/**
+ * Describes the message complyd.v1.ReportCode.
+ * Use `create(ReportCodeSchema)` to create a new message.
+ */
+export const ReportCodeSchema: GenMessage<ReportCode> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 5);
+
+/**
+ * GetReportCodeListRequest asks for the tenant's code lists.
+ *
+ * @generated from message complyd.v1.GetReportCodeListRequest
+ */
+export type GetReportCodeListRequest = Message<"complyd.v1.GetReportCodeListRequest"> & {
+};
+
+/**
+ * Describes the message complyd.v1.GetReportCodeListRequest.
+ * Use `create(GetReportCodeListRequestSchema)` to create a new message.
+ */
+export const GetReportCodeListRequestSchema: GenMessage<GetReportCodeListRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 6);
+
+/**
+ * LoadReportCodeListRequest carries a code-list file.
+ *
+ * @generated from message complyd.v1.LoadReportCodeListRequest
+ */
+export type LoadReportCodeListRequest = Message<"complyd.v1.LoadReportCodeListRequest"> & {
+  /**
+   * content of the CSV file; its header alone returns the tenant to the default table.
+   *
+   * @generated from field: string content = 1;
+   */
+  content: string;
+};
+
+/**
+ * Describes the message complyd.v1.LoadReportCodeListRequest.
+ * Use `create(LoadReportCodeListRequestSchema)` to create a new message.
+ */
+export const LoadReportCodeListRequestSchema: GenMessage<LoadReportCodeListRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 7);
+
+/**
+ * ReportCodeList is the code lists in effect.
+ *
+ * @generated from message complyd.v1.ReportCodeList
+ */
+export type ReportCodeList = Message<"complyd.v1.ReportCodeList"> & {
+  /**
+   * codes in effect, by list.
+   *
+   * @generated from field: repeated complyd.v1.ReportCode codes = 1;
+   */
+  codes: ReportCode[];
+
+  /**
+   * loaded_lists: the lists the tenant loaded (the others are the default table's).
+   *
+   * @generated from field: repeated string loaded_lists = 2;
+   */
+  loadedLists: string[];
+};
+
+/**
+ * Describes the message complyd.v1.ReportCodeList.
+ * Use `create(ReportCodeListSchema)` to create a new message.
+ */
+export const ReportCodeListSchema: GenMessage<ReportCodeList> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_report, 8);
 
 /**
  * CreateReportRequest drafts a report.
@@ -430,7 +655,7 @@ export type CreateReportRequest = Message<"complyd.v1.CreateReportRequest"> & {
  * Use `create(CreateReportRequestSchema)` to create a new message.
  */
 export const CreateReportRequestSchema: GenMessage<CreateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 3);
+  messageDesc(file_complyd_v1_report, 9);
 
 /**
  * ListReportsRequest filters reports.
@@ -500,7 +725,7 @@ export type ListReportsRequest = Message<"complyd.v1.ListReportsRequest"> & {
  * Use `create(ListReportsRequestSchema)` to create a new message.
  */
 export const ListReportsRequestSchema: GenMessage<ListReportsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 4);
+  messageDesc(file_complyd_v1_report, 10);
 
 /**
  * ListReportDeadlinesRequest pages the reports near or past their deadline.
@@ -528,7 +753,7 @@ export type ListReportDeadlinesRequest = Message<"complyd.v1.ListReportDeadlines
  * Use `create(ListReportDeadlinesRequestSchema)` to create a new message.
  */
 export const ListReportDeadlinesRequestSchema: GenMessage<ListReportDeadlinesRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 5);
+  messageDesc(file_complyd_v1_report, 11);
 
 /**
  * ListReportsResponse is a page of reports.
@@ -577,7 +802,7 @@ export type ListReportsResponse = Message<"complyd.v1.ListReportsResponse"> & {
  * Use `create(ListReportsResponseSchema)` to create a new message.
  */
 export const ListReportsResponseSchema: GenMessage<ListReportsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 6);
+  messageDesc(file_complyd_v1_report, 12);
 
 /**
  * GetReportRequest names a report.
@@ -598,7 +823,7 @@ export type GetReportRequest = Message<"complyd.v1.GetReportRequest"> & {
  * Use `create(GetReportRequestSchema)` to create a new message.
  */
 export const GetReportRequestSchema: GenMessage<GetReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 7);
+  messageDesc(file_complyd_v1_report, 13);
 
 /**
  * UpdateReportRequest edits a draft; absent fields are kept.
@@ -654,7 +879,7 @@ export type UpdateReportRequest = Message<"complyd.v1.UpdateReportRequest"> & {
  * Use `create(UpdateReportRequestSchema)` to create a new message.
  */
 export const UpdateReportRequestSchema: GenMessage<UpdateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 8);
+  messageDesc(file_complyd_v1_report, 14);
 
 /**
  * SubmitReportRequest names a report.
@@ -675,7 +900,7 @@ export type SubmitReportRequest = Message<"complyd.v1.SubmitReportRequest"> & {
  * Use `create(SubmitReportRequestSchema)` to create a new message.
  */
 export const SubmitReportRequestSchema: GenMessage<SubmitReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 9);
+  messageDesc(file_complyd_v1_report, 15);
 
 /**
  * ApproveReportRequest names a report.
@@ -696,7 +921,7 @@ export type ApproveReportRequest = Message<"complyd.v1.ApproveReportRequest"> & 
  * Use `create(ApproveReportRequestSchema)` to create a new message.
  */
 export const ApproveReportRequestSchema: GenMessage<ApproveReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 10);
+  messageDesc(file_complyd_v1_report, 16);
 
 /**
  * RejectReportRequest rejects with a reason.
@@ -724,7 +949,7 @@ export type RejectReportRequest = Message<"complyd.v1.RejectReportRequest"> & {
  * Use `create(RejectReportRequestSchema)` to create a new message.
  */
 export const RejectReportRequestSchema: GenMessage<RejectReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 11);
+  messageDesc(file_complyd_v1_report, 17);
 
 /**
  * FileReportRequest files an approved report.
@@ -752,7 +977,7 @@ export type FileReportRequest = Message<"complyd.v1.FileReportRequest"> & {
  * Use `create(FileReportRequestSchema)` to create a new message.
  */
 export const FileReportRequestSchema: GenMessage<FileReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 12);
+  messageDesc(file_complyd_v1_report, 18);
 
 /**
  * DownloadReportRequest asks for a rendering.
@@ -780,7 +1005,7 @@ export type DownloadReportRequest = Message<"complyd.v1.DownloadReportRequest"> 
  * Use `create(DownloadReportRequestSchema)` to create a new message.
  */
 export const DownloadReportRequestSchema: GenMessage<DownloadReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 13);
+  messageDesc(file_complyd_v1_report, 19);
 
 /**
  * DownloadReportResponse is a file.
@@ -815,7 +1040,7 @@ export type DownloadReportResponse = Message<"complyd.v1.DownloadReportResponse"
  * Use `create(DownloadReportResponseSchema)` to create a new message.
  */
 export const DownloadReportResponseSchema: GenMessage<DownloadReportResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 14);
+  messageDesc(file_complyd_v1_report, 20);
 
 /**
  * ValidateReportRequest names a report.
@@ -836,7 +1061,7 @@ export type ValidateReportRequest = Message<"complyd.v1.ValidateReportRequest"> 
  * Use `create(ValidateReportRequestSchema)` to create a new message.
  */
 export const ValidateReportRequestSchema: GenMessage<ValidateReportRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 15);
+  messageDesc(file_complyd_v1_report, 21);
 
 /**
  * ReportProblem is a field goAML would reject.
@@ -864,7 +1089,7 @@ export type ReportProblem = Message<"complyd.v1.ReportProblem"> & {
  * Use `create(ReportProblemSchema)` to create a new message.
  */
 export const ReportProblemSchema: GenMessage<ReportProblem> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 16);
+  messageDesc(file_complyd_v1_report, 22);
 
 /**
  * ValidateReportResponse is the XML and its problems.
@@ -899,7 +1124,7 @@ export type ValidateReportResponse = Message<"complyd.v1.ValidateReportResponse"
  * Use `create(ValidateReportResponseSchema)` to create a new message.
  */
 export const ValidateReportResponseSchema: GenMessage<ValidateReportResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 17);
+  messageDesc(file_complyd_v1_report, 23);
 
 /**
  * SuggestNarrativeRequest names a report.
@@ -920,7 +1145,7 @@ export type SuggestNarrativeRequest = Message<"complyd.v1.SuggestNarrativeReques
  * Use `create(SuggestNarrativeRequestSchema)` to create a new message.
  */
 export const SuggestNarrativeRequestSchema: GenMessage<SuggestNarrativeRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 18);
+  messageDesc(file_complyd_v1_report, 24);
 
 /**
  * SuggestNarrativeResponse is a draft narrative for a human to edit.
@@ -955,7 +1180,7 @@ export type SuggestNarrativeResponse = Message<"complyd.v1.SuggestNarrativeRespo
  * Use `create(SuggestNarrativeResponseSchema)` to create a new message.
  */
 export const SuggestNarrativeResponseSchema: GenMessage<SuggestNarrativeResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 19);
+  messageDesc(file_complyd_v1_report, 25);
 
 /**
  * GetReportSettingsRequest is empty.
@@ -970,7 +1195,7 @@ export type GetReportSettingsRequest = Message<"complyd.v1.GetReportSettingsRequ
  * Use `create(GetReportSettingsRequestSchema)` to create a new message.
  */
 export const GetReportSettingsRequestSchema: GenMessage<GetReportSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 20);
+  messageDesc(file_complyd_v1_report, 26);
 
 /**
  * ReportingPerson is the tenant's reporting person in goAML.
@@ -1019,7 +1244,7 @@ export type ReportingPerson = Message<"complyd.v1.ReportingPerson"> & {
  * Use `create(ReportingPersonSchema)` to create a new message.
  */
 export const ReportingPersonSchema: GenMessage<ReportingPerson> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 21);
+  messageDesc(file_complyd_v1_report, 27);
 
 /**
  * DeadlineHours are hours after the end of the report's day; 0 = the default.
@@ -1061,7 +1286,7 @@ export type DeadlineHours = Message<"complyd.v1.DeadlineHours"> & {
  * Use `create(DeadlineHoursSchema)` to create a new message.
  */
 export const DeadlineHoursSchema: GenMessage<DeadlineHours> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 22);
+  messageDesc(file_complyd_v1_report, 28);
 
 /**
  * ReportSettings are a tenant's report settings.
@@ -1131,6 +1356,20 @@ export type ReportSettings = Message<"complyd.v1.ReportSettings"> & {
    * @generated from field: int32 near_deadline_hours = 9;
    */
   nearDeadlineHours: number;
+
+  /**
+   * location: the reporting entity's address (goAML location, required by the schema).
+   *
+   * @generated from field: complyd.v1.ReportLocation location = 40;
+   */
+  location?: ReportLocation | undefined;
+
+  /**
+   * schema_name: the deployment's goAML schema the tenant's reports are validated against; empty is the deployment's default.
+   *
+   * @generated from field: string schema_name = 41;
+   */
+  schemaName: string;
 };
 
 /**
@@ -1138,7 +1377,7 @@ export type ReportSettings = Message<"complyd.v1.ReportSettings"> & {
  * Use `create(ReportSettingsSchema)` to create a new message.
  */
 export const ReportSettingsSchema: GenMessage<ReportSettings> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 23);
+  messageDesc(file_complyd_v1_report, 29);
 
 /**
  * UpdateReportSettingsRequest replaces the settings.
@@ -1208,6 +1447,20 @@ export type UpdateReportSettingsRequest = Message<"complyd.v1.UpdateReportSettin
    * @generated from field: int32 near_deadline_hours = 9;
    */
   nearDeadlineHours: number;
+
+  /**
+   * location: the reporting entity's address (goAML location).
+   *
+   * @generated from field: complyd.v1.ReportLocation location = 40;
+   */
+  location?: ReportLocation | undefined;
+
+  /**
+   * schema_name: one of the deployment's goAML schemas (COMPLYD_GOAML_SCHEMAS); empty is the deployment's default.
+   *
+   * @generated from field: string schema_name = 41;
+   */
+  schemaName: string;
 };
 
 /**
@@ -1215,7 +1468,7 @@ export type UpdateReportSettingsRequest = Message<"complyd.v1.UpdateReportSettin
  * Use `create(UpdateReportSettingsRequestSchema)` to create a new message.
  */
 export const UpdateReportSettingsRequestSchema: GenMessage<UpdateReportSettingsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_report, 24);
+  messageDesc(file_complyd_v1_report, 30);
 
 /**
  * ReportService is regulatory reporting to the NFIU: CTR, STR, SAR and FTR drafted from
@@ -1358,6 +1611,26 @@ export const ReportService: GenService<{
     methodKind: "unary";
     input: typeof GetReportSettingsRequestSchema;
     output: typeof ReportSettingsSchema;
+  },
+  /**
+   * GetReportCodeList returns the code lists the tenant's reports are checked against (its loaded lists, the default table for the others).
+   *
+   * @generated from rpc complyd.v1.ReportService.GetReportCodeList
+   */
+  getReportCodeList: {
+    methodKind: "unary";
+    input: typeof GetReportCodeListRequestSchema;
+    output: typeof ReportCodeListSchema;
+  },
+  /**
+   * LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+   *
+   * @generated from rpc complyd.v1.ReportService.LoadReportCodeList
+   */
+  loadReportCodeList: {
+    methodKind: "unary";
+    input: typeof LoadReportCodeListRequestSchema;
+    output: typeof ReportCodeListSchema;
   },
   /**
    * UpdateReportSettings replaces the tenant's report settings (the filing token is kept when absent).
