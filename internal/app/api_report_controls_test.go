@@ -34,7 +34,8 @@ func TestReportFourEyesCountsEditors(t *testing.T) {
 	sar, env := s.report(analyst, "POST", "/api/v1/reports", map[string]any{"type": "SAR", "customerAccount": newAccount(),
 		"customerName": "Emeka Nwosu", "reason": sarGrounds})
 	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
-	_, env = s.report(officer, "PATCH", "/api/v1/reports/"+sar.ID, map[string]any{"narrative": "Rewritten by the officer: lodgements by three third parties."})
+	_, env = s.report(officer, "PATCH", "/api/v1/reports/"+sar.ID, map[string]any{"narrative": "Rewritten by the officer: lodgements by three third parties.",
+		"indicators": []string{"STR-STRUCT"}, "setIndicators": true}) // goAML requires an indicator (docs/reports.md)
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	_, env = s.report(analyst, "POST", "/api/v1/reports/"+sar.ID+"/submit", map[string]any{})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
@@ -76,7 +77,8 @@ func TestReportFourEyesCountsEditorsConnect(t *testing.T) {
 			CustomerAccount: &acct, CustomerName: &name, Reason: &reason}))
 		require.NoError(t, err, proto)
 		narrative := "Rewritten by the officer."
-		_, err = client(officer).UpdateReport(ctx, connect.NewRequest(&complydv1.UpdateReportRequest{Id: sar.Msg.Id, Narrative: &narrative}))
+		_, err = client(officer).UpdateReport(ctx, connect.NewRequest(&complydv1.UpdateReportRequest{Id: sar.Msg.Id, Narrative: &narrative,
+			Indicators: []string{"STR-STRUCT"}, SetIndicators: true}))
 		require.NoError(t, err, proto)
 		_, err = client(analyst).SubmitReport(ctx, connect.NewRequest(&complydv1.SubmitReportRequest{Id: sar.Msg.Id}))
 		require.NoError(t, err, proto)
