@@ -664,7 +664,12 @@ type TriggeredRule struct {
 	// kyc_external_ref on identity rules, or null.
 	KycExternalRef *wrapperspb.StringValue `protobuf:"bytes,7,opt,name=kyc_external_ref,json=kycExternalRef,proto3" json:"kyc_external_ref,omitempty"`
 	// outcome of the rule.
-	Outcome       string `protobuf:"bytes,8,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	Outcome string `protobuf:"bytes,8,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// rule_version: the version of the custom rule that fired (GET /rules/{id}/versions/{version});
+	// 0 for built-in rules.
+	RuleVersion int32 `protobuf:"varint,9,opt,name=rule_version,json=ruleVersion,proto3" json:"rule_version,omitempty"`
+	// rule_id of the custom rule that fired; empty for built-in rules.
+	RuleId        string `protobuf:"bytes,10,opt,name=rule_id,json=ruleId,proto3" json:"rule_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -751,6 +756,20 @@ func (x *TriggeredRule) GetKycExternalRef() *wrapperspb.StringValue {
 func (x *TriggeredRule) GetOutcome() string {
 	if x != nil {
 		return x.Outcome
+	}
+	return ""
+}
+
+func (x *TriggeredRule) GetRuleVersion() int32 {
+	if x != nil {
+		return x.RuleVersion
+	}
+	return 0
+}
+
+func (x *TriggeredRule) GetRuleId() string {
+	if x != nil {
+		return x.RuleId
 	}
 	return ""
 }
@@ -1597,7 +1616,10 @@ type Verdict struct {
 	// triggered_rules across engines.
 	TriggeredRules []*TriggeredRule `protobuf:"bytes,10,rep,name=triggered_rules,json=triggeredRules,proto3" json:"triggered_rules,omitempty"`
 	// case_id of the automatic case, or null.
-	CaseId        *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=case_id,json=caseId,proto3" json:"case_id,omitempty"`
+	CaseId *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=case_id,json=caseId,proto3" json:"case_id,omitempty"`
+	// rule_versions: the version of each enabled custom rule that evaluated the transaction (rule
+	// id to version; empty for verdicts stored before rule versions existed).
+	RuleVersions  map[string]int32 `protobuf:"bytes,12,rep,name=rule_versions,json=ruleVersions,proto3" json:"rule_versions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1705,6 +1727,13 @@ func (x *Verdict) GetTriggeredRules() []*TriggeredRule {
 func (x *Verdict) GetCaseId() *wrapperspb.StringValue {
 	if x != nil {
 		return x.CaseId
+	}
+	return nil
+}
+
+func (x *Verdict) GetRuleVersions() map[string]int32 {
+	if x != nil {
+		return x.RuleVersions
 	}
 	return nil
 }
@@ -1920,7 +1949,7 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x06amount\x18\x03 \x01(\tR\x06amount\x12\x1d\n" +
 	"\n" +
 	"amount_ngn\x18\x04 \x01(\tR\tamountNgn\x12B\n" +
-	"\x0frate_updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\rrateUpdatedAt\"\xb6\x02\n" +
+	"\x0frate_updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\rrateUpdatedAt\"\xf2\x02\n" +
 	"\rTriggeredRule\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bcategory\x18\x02 \x01(\tR\bcategory\x12\x1d\n" +
@@ -1932,7 +1961,10 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"kyc_source\x18\x06 \x01(\v2\x1c.google.protobuf.StringValueR\tkycSource\x12F\n" +
 	"\x10kyc_external_ref\x18\a \x01(\v2\x1c.google.protobuf.StringValueR\x0ekycExternalRef\x12\x18\n" +
-	"\aoutcome\x18\b \x01(\tR\aoutcome\"r\n" +
+	"\aoutcome\x18\b \x01(\tR\aoutcome\x12!\n" +
+	"\frule_version\x18\t \x01(\x05R\vruleVersion\x12\x17\n" +
+	"\arule_id\x18\n" +
+	" \x01(\tR\x06ruleId\"r\n" +
 	"\x19ScreenTransactionsRequest\x12U\n" +
 	"\ftransactions\x18\x01 \x03(\v2$.complyd.v1.ScreenTransactionRequestB\v\xbaH\b\x92\x01\x05\b\x01\x10\xf4\x03R\ftransactions\"\x9b\x01\n" +
 	"\x16ScreenTransactionsItem\x12\x1f\n" +
@@ -2022,7 +2054,7 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\bmetadata\x18\x17 \x01(\v2\x17.google.protobuf.StructR\bmetadata\x129\n" +
 	"\n" +
 	"created_at\x18\x18 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12-\n" +
-	"\averdict\x18\x19 \x01(\v2\x13.complyd.v1.VerdictR\averdict\"\xe4\x03\n" +
+	"\averdict\x18\x19 \x01(\v2\x13.complyd.v1.VerdictR\averdict\"\xf1\x04\n" +
 	"\aVerdict\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12%\n" +
 	"\x0etransaction_id\x18\x02 \x01(\tR\rtransactionId\x12\x18\n" +
@@ -2036,7 +2068,11 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\fprocessed_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\vprocessedAt\x12B\n" +
 	"\x0ftriggered_rules\x18\n" +
 	" \x03(\v2\x19.complyd.v1.TriggeredRuleR\x0etriggeredRules\x125\n" +
-	"\acase_id\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\x06caseId\"\xab\x02\n" +
+	"\acase_id\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\x06caseId\x12J\n" +
+	"\rrule_versions\x18\f \x03(\v2%.complyd.v1.Verdict.RuleVersionsEntryR\fruleVersions\x1a?\n" +
+	"\x11RuleVersionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xab\x02\n" +
 	"\rEngineVerdict\x12\x1f\n" +
 	"\vengine_name\x18\x01 \x01(\tR\n" +
 	"engineName\x12\x14\n" +
@@ -2068,7 +2104,7 @@ func file_complyd_v1_screening_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_screening_proto_rawDescData
 }
 
-var file_complyd_v1_screening_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_complyd_v1_screening_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_complyd_v1_screening_proto_goTypes = []any{
 	(*ScreenTransactionRequest)(nil),   // 0: complyd.v1.ScreenTransactionRequest
 	(*ScreeningResult)(nil),            // 1: complyd.v1.ScreeningResult
@@ -2085,76 +2121,78 @@ var file_complyd_v1_screening_proto_goTypes = []any{
 	(*Transaction)(nil),                // 12: complyd.v1.Transaction
 	(*Verdict)(nil),                    // 13: complyd.v1.Verdict
 	(*EngineVerdict)(nil),              // 14: complyd.v1.EngineVerdict
-	(*structpb.Struct)(nil),            // 15: google.protobuf.Struct
-	(*wrapperspb.StringValue)(nil),     // 16: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),      // 17: google.protobuf.Timestamp
-	(*ErrorInfo)(nil),                  // 18: complyd.v1.ErrorInfo
-	(*VerdictSummary)(nil),             // 19: complyd.v1.VerdictSummary
-	(*wrapperspb.DoubleValue)(nil),     // 20: google.protobuf.DoubleValue
+	nil,                                // 15: complyd.v1.Verdict.RuleVersionsEntry
+	(*structpb.Struct)(nil),            // 16: google.protobuf.Struct
+	(*wrapperspb.StringValue)(nil),     // 17: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),      // 18: google.protobuf.Timestamp
+	(*ErrorInfo)(nil),                  // 19: complyd.v1.ErrorInfo
+	(*VerdictSummary)(nil),             // 20: complyd.v1.VerdictSummary
+	(*wrapperspb.DoubleValue)(nil),     // 21: google.protobuf.DoubleValue
 }
 var file_complyd_v1_screening_proto_depIdxs = []int32{
-	15, // 0: complyd.v1.ScreenTransactionRequest.metadata:type_name -> google.protobuf.Struct
+	16, // 0: complyd.v1.ScreenTransactionRequest.metadata:type_name -> google.protobuf.Struct
 	2,  // 1: complyd.v1.ScreeningResult.risk_breakdown:type_name -> complyd.v1.RiskBreakdown
 	4,  // 2: complyd.v1.ScreeningResult.triggered_rules:type_name -> complyd.v1.TriggeredRule
-	16, // 3: complyd.v1.ScreeningResult.case_id:type_name -> google.protobuf.StringValue
+	17, // 3: complyd.v1.ScreeningResult.case_id:type_name -> google.protobuf.StringValue
 	3,  // 4: complyd.v1.RiskBreakdown.fx:type_name -> complyd.v1.FxConversion
-	16, // 5: complyd.v1.RiskBreakdown.skip_reason:type_name -> google.protobuf.StringValue
-	17, // 6: complyd.v1.FxConversion.rate_updated_at:type_name -> google.protobuf.Timestamp
-	16, // 7: complyd.v1.TriggeredRule.kyc_source:type_name -> google.protobuf.StringValue
-	16, // 8: complyd.v1.TriggeredRule.kyc_external_ref:type_name -> google.protobuf.StringValue
+	17, // 5: complyd.v1.RiskBreakdown.skip_reason:type_name -> google.protobuf.StringValue
+	18, // 6: complyd.v1.FxConversion.rate_updated_at:type_name -> google.protobuf.Timestamp
+	17, // 7: complyd.v1.TriggeredRule.kyc_source:type_name -> google.protobuf.StringValue
+	17, // 8: complyd.v1.TriggeredRule.kyc_external_ref:type_name -> google.protobuf.StringValue
 	0,  // 9: complyd.v1.ScreenTransactionsRequest.transactions:type_name -> complyd.v1.ScreenTransactionRequest
 	1,  // 10: complyd.v1.ScreenTransactionsItem.result:type_name -> complyd.v1.ScreeningResult
-	18, // 11: complyd.v1.ScreenTransactionsItem.error:type_name -> complyd.v1.ErrorInfo
+	19, // 11: complyd.v1.ScreenTransactionsItem.error:type_name -> complyd.v1.ErrorInfo
 	6,  // 12: complyd.v1.ScreenTransactionsResponse.items:type_name -> complyd.v1.ScreenTransactionsItem
-	17, // 13: complyd.v1.ListTransactionsRequest.from:type_name -> google.protobuf.Timestamp
-	17, // 14: complyd.v1.ListTransactionsRequest.to:type_name -> google.protobuf.Timestamp
-	16, // 15: complyd.v1.TransactionListItem.sender_account_number:type_name -> google.protobuf.StringValue
-	16, // 16: complyd.v1.TransactionListItem.sender_name:type_name -> google.protobuf.StringValue
-	16, // 17: complyd.v1.TransactionListItem.receiver_name:type_name -> google.protobuf.StringValue
-	16, // 18: complyd.v1.TransactionListItem.receiver_country:type_name -> google.protobuf.StringValue
-	17, // 19: complyd.v1.TransactionListItem.transaction_timestamp:type_name -> google.protobuf.Timestamp
-	19, // 20: complyd.v1.TransactionListItem.verdict:type_name -> complyd.v1.VerdictSummary
-	17, // 21: complyd.v1.TransactionListItem.created_at:type_name -> google.protobuf.Timestamp
+	18, // 13: complyd.v1.ListTransactionsRequest.from:type_name -> google.protobuf.Timestamp
+	18, // 14: complyd.v1.ListTransactionsRequest.to:type_name -> google.protobuf.Timestamp
+	17, // 15: complyd.v1.TransactionListItem.sender_account_number:type_name -> google.protobuf.StringValue
+	17, // 16: complyd.v1.TransactionListItem.sender_name:type_name -> google.protobuf.StringValue
+	17, // 17: complyd.v1.TransactionListItem.receiver_name:type_name -> google.protobuf.StringValue
+	17, // 18: complyd.v1.TransactionListItem.receiver_country:type_name -> google.protobuf.StringValue
+	18, // 19: complyd.v1.TransactionListItem.transaction_timestamp:type_name -> google.protobuf.Timestamp
+	20, // 20: complyd.v1.TransactionListItem.verdict:type_name -> complyd.v1.VerdictSummary
+	18, // 21: complyd.v1.TransactionListItem.created_at:type_name -> google.protobuf.Timestamp
 	9,  // 22: complyd.v1.ListTransactionsResponse.items:type_name -> complyd.v1.TransactionListItem
-	16, // 23: complyd.v1.Transaction.sender_account_number:type_name -> google.protobuf.StringValue
-	16, // 24: complyd.v1.Transaction.sender_bvn:type_name -> google.protobuf.StringValue
-	16, // 25: complyd.v1.Transaction.sender_name:type_name -> google.protobuf.StringValue
-	16, // 26: complyd.v1.Transaction.sender_bank_code:type_name -> google.protobuf.StringValue
-	16, // 27: complyd.v1.Transaction.receiver_account_number:type_name -> google.protobuf.StringValue
-	16, // 28: complyd.v1.Transaction.receiver_bvn:type_name -> google.protobuf.StringValue
-	16, // 29: complyd.v1.Transaction.receiver_name:type_name -> google.protobuf.StringValue
-	16, // 30: complyd.v1.Transaction.receiver_bank_code:type_name -> google.protobuf.StringValue
-	16, // 31: complyd.v1.Transaction.receiver_country:type_name -> google.protobuf.StringValue
-	16, // 32: complyd.v1.Transaction.narration:type_name -> google.protobuf.StringValue
-	16, // 33: complyd.v1.Transaction.device_id:type_name -> google.protobuf.StringValue
-	16, // 34: complyd.v1.Transaction.ip_address:type_name -> google.protobuf.StringValue
-	20, // 35: complyd.v1.Transaction.latitude:type_name -> google.protobuf.DoubleValue
-	20, // 36: complyd.v1.Transaction.longitude:type_name -> google.protobuf.DoubleValue
-	17, // 37: complyd.v1.Transaction.transaction_timestamp:type_name -> google.protobuf.Timestamp
-	15, // 38: complyd.v1.Transaction.metadata:type_name -> google.protobuf.Struct
-	17, // 39: complyd.v1.Transaction.created_at:type_name -> google.protobuf.Timestamp
+	17, // 23: complyd.v1.Transaction.sender_account_number:type_name -> google.protobuf.StringValue
+	17, // 24: complyd.v1.Transaction.sender_bvn:type_name -> google.protobuf.StringValue
+	17, // 25: complyd.v1.Transaction.sender_name:type_name -> google.protobuf.StringValue
+	17, // 26: complyd.v1.Transaction.sender_bank_code:type_name -> google.protobuf.StringValue
+	17, // 27: complyd.v1.Transaction.receiver_account_number:type_name -> google.protobuf.StringValue
+	17, // 28: complyd.v1.Transaction.receiver_bvn:type_name -> google.protobuf.StringValue
+	17, // 29: complyd.v1.Transaction.receiver_name:type_name -> google.protobuf.StringValue
+	17, // 30: complyd.v1.Transaction.receiver_bank_code:type_name -> google.protobuf.StringValue
+	17, // 31: complyd.v1.Transaction.receiver_country:type_name -> google.protobuf.StringValue
+	17, // 32: complyd.v1.Transaction.narration:type_name -> google.protobuf.StringValue
+	17, // 33: complyd.v1.Transaction.device_id:type_name -> google.protobuf.StringValue
+	17, // 34: complyd.v1.Transaction.ip_address:type_name -> google.protobuf.StringValue
+	21, // 35: complyd.v1.Transaction.latitude:type_name -> google.protobuf.DoubleValue
+	21, // 36: complyd.v1.Transaction.longitude:type_name -> google.protobuf.DoubleValue
+	18, // 37: complyd.v1.Transaction.transaction_timestamp:type_name -> google.protobuf.Timestamp
+	16, // 38: complyd.v1.Transaction.metadata:type_name -> google.protobuf.Struct
+	18, // 39: complyd.v1.Transaction.created_at:type_name -> google.protobuf.Timestamp
 	13, // 40: complyd.v1.Transaction.verdict:type_name -> complyd.v1.Verdict
 	14, // 41: complyd.v1.Verdict.engine_verdicts:type_name -> complyd.v1.EngineVerdict
-	17, // 42: complyd.v1.Verdict.processed_at:type_name -> google.protobuf.Timestamp
+	18, // 42: complyd.v1.Verdict.processed_at:type_name -> google.protobuf.Timestamp
 	4,  // 43: complyd.v1.Verdict.triggered_rules:type_name -> complyd.v1.TriggeredRule
-	16, // 44: complyd.v1.Verdict.case_id:type_name -> google.protobuf.StringValue
-	3,  // 45: complyd.v1.EngineVerdict.fx:type_name -> complyd.v1.FxConversion
-	16, // 46: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
-	0,  // 47: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
-	5,  // 48: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
-	0,  // 49: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
-	8,  // 50: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
-	11, // 51: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
-	1,  // 52: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
-	7,  // 53: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
-	6,  // 54: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
-	10, // 55: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
-	12, // 56: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
-	52, // [52:57] is the sub-list for method output_type
-	47, // [47:52] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	17, // 44: complyd.v1.Verdict.case_id:type_name -> google.protobuf.StringValue
+	15, // 45: complyd.v1.Verdict.rule_versions:type_name -> complyd.v1.Verdict.RuleVersionsEntry
+	3,  // 46: complyd.v1.EngineVerdict.fx:type_name -> complyd.v1.FxConversion
+	17, // 47: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
+	0,  // 48: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
+	5,  // 49: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
+	0,  // 50: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
+	8,  // 51: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
+	11, // 52: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
+	1,  // 53: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
+	7,  // 54: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
+	6,  // 55: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
+	10, // 56: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
+	12, // 57: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
+	53, // [53:58] is the sub-list for method output_type
+	48, // [48:53] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_screening_proto_init() }
@@ -2172,7 +2210,7 @@ func file_complyd_v1_screening_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_screening_proto_rawDesc), len(file_complyd_v1_screening_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   15,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
