@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"net/http"
+	"sync"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -103,6 +104,17 @@ func TestRuleVersions(t *testing.T) {
 	s.rest("PATCH", "/api/v1/rules/"+rule.ID, cred{Bearer: admin}, map[string]any{"score": 70}).decode(t, &rule)
 	require.Equal(t, 2, rule.Version)
 
+	// The audit names the versions before and after (JSON numbers).
+	var audited bool
+	for _, e := range s.audits(admin, "rule.updated").Items {
+		if e.ResourceID == rule.ID && e.Before["version"] == float64(1) && e.After["version"] == float64(2) {
+			require.EqualValues(t, 65, e.Before["score"])
+			require.EqualValues(t, 70, e.After["score"])
+			audited = true
+		}
+	}
+	require.True(t, audited)
+
 	tx2, fired := screen()
 	require.Equal(t, 2, firedVersion(fired))
 	require.Equal(t, map[string]int{rule.ID: 2, quiet.ID: 1}, verdict(tx2).Verdict.RuleVersions)
@@ -164,4 +176,45 @@ func TestRuleVersions(t *testing.T) {
 		require.Equal(t, int32(1), fired.RuleVersion, proto)
 		require.Equal(t, rule.ID, fired.RuleId, proto)
 	}
+}
+
+// TestRuleVersionsConcurrentChanges: concurrent PATCHes of one rule each store their own
+// version (the rule's row is locked while the next version is taken): versions 2..n+1, no gap,
+// no duplicate, and the version in force is the last one.
+func TestRuleVersionsConcurrentChanges(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.kycTenant()
+	var rule struct {
+		ID string `json:"id"`
+	}
+	s.rest("POST", "/api/v1/rules", cred{Bearer: admin}, map[string]any{"name": "Concurrent",
+		"expression": `tx.amountMinor < 0`, "score": 1, "outcome": "REVIEW"}).decode(t, &rule)
+	const n = 6
+	var wg sync.WaitGroup
+	codes := make([]int, n)
+	for i := range n {
+		wg.Go(func() {
+			codes[i] = s.rest("PATCH", "/api/v1/rules/"+rule.ID, cred{Bearer: admin}, map[string]any{"score": 10 + i}).Status
+		})
+	}
+	wg.Wait()
+	for _, c := range codes {
+		require.Equal(t, http.StatusOK, c)
+	}
+	var list struct {
+		Items []ruleVersionOut `json:"items"`
+	}
+	s.rest("GET", "/api/v1/rules/"+rule.ID+"/versions", cred{Bearer: admin}, nil).decode(t, &list)
+	require.Len(t, list.Items, n+1)
+	for i, v := range list.Items {
+		require.Equal(t, n+1-i, v.Version)
+	}
+	var cur struct {
+		Version int `json:"version"`
+		Score   int `json:"score"`
+	}
+	s.rest("GET", "/api/v1/rules/"+rule.ID, cred{Bearer: admin}, nil).decode(t, &cur)
+	require.Equal(t, n+1, cur.Version)
+	require.Equal(t, list.Items[0].Score, cur.Score)
 }
