@@ -185,6 +185,8 @@ var permissions = map[string]access{
 	complydv1connect.RuleServiceGetRuleProcedure:                       {roles: auth.AnyRole},
 	complydv1connect.RuleServiceUpdateRuleProcedure:                    {roles: auth.AdminOnly},
 	complydv1connect.RuleServiceDeleteRuleProcedure:                    {roles: auth.AdminOnly},
+	complydv1connect.RuleServiceListRuleVersionsProcedure:              {roles: auth.AnyRole},
+	complydv1connect.RuleServiceGetRuleVersionProcedure:                {roles: auth.AnyRole},
 	complydv1connect.RuleServiceValidateRuleExpressionProcedure:        {roles: auth.AdminOnly},
 	complydv1connect.RuleServiceBacktestRuleProcedure:                  {roles: auth.AdminOnly},
 	complydv1connect.TenantConfigServiceUpdateKycConfigProcedure:       {roles: auth.AdminOnly},

@@ -244,6 +244,10 @@ func (w *resultWriter) rule(t *complydv1.TriggeredRule) {
 	w.wrapped(t.GetKycExternalRef())
 	w.raw(`,"outcome":`)
 	w.str(t.GetOutcome())
+	w.raw(`,"ruleVersion":`)
+	w.int(t.GetRuleVersion())
+	w.raw(`,"ruleId":`)
+	w.str(t.GetRuleId())
 	w.raw("}")
 }
 

@@ -86,7 +86,8 @@ func TestScreeningResultJSONMatchesProtojson(t *testing.T) {
 		}
 		for range rng.IntN(4) {
 			r.TriggeredRules = append(r.TriggeredRules, &complydv1.TriggeredRule{Name: pick(), Category: pick(),
-				RiskScore: rng.Int32N(101), Details: pick(), CreatedBy: pick(), KycSource: wrapped(), KycExternalRef: wrapped(), Outcome: pick()})
+				RiskScore: rng.Int32N(101), Details: pick(), CreatedBy: pick(), KycSource: wrapped(), KycExternalRef: wrapped(), Outcome: pick(),
+				RuleVersion: rng.Int32N(5), RuleId: pick()})
 		}
 		return r
 	}
@@ -202,7 +203,7 @@ func TestScreeningResultJSONFields(t *testing.T) {
 		&complydv1.ScreeningResult{}:            "actions,aggregateScore,caseId,externalId,outcome,riskBreakdown,riskLevel,totalLatencyMs,transactionId,triggeredRules",
 		&complydv1.RiskBreakdown{}:              "category,fx,latencyMs,outcome,rulesTriggered,score,skipReason,skipped",
 		&complydv1.FxConversion{}:               "amount,amountNgn,currency,rateToNgn,rateUpdatedAt",
-		&complydv1.TriggeredRule{}:              "category,createdBy,details,kycExternalRef,kycSource,name,outcome,riskScore",
+		&complydv1.TriggeredRule{}:              "category,createdBy,details,kycExternalRef,kycSource,name,outcome,riskScore,ruleId,ruleVersion",
 		&complydv1.ScreenTransactionsResponse{}: "items",
 		&complydv1.ScreenTransactionsItem{}:     "error,externalId,result",
 	} {

@@ -29,6 +29,11 @@ type RuleStore interface {
 	UpdateRule(ctx context.Context, tenant tenancy.TenantID, id string, fn func(*rules.Rule) error, actor audit.Actor) (rules.Rule, error)
 	// DeleteRule deletes a rule. Errors: NOT_FOUND.
 	DeleteRule(ctx context.Context, tenant tenancy.TenantID, id string, actor audit.Actor) (rules.Rule, error)
+	// RuleVersions returns every version of a rule, newest first, also after its deletion.
+	// Errors: NOT_FOUND.
+	RuleVersions(ctx context.Context, tenant tenancy.TenantID, id string) ([]rules.Rule, error)
+	// RuleVersion returns one version of a rule. Errors: NOT_FOUND.
+	RuleVersion(ctx context.Context, tenant tenancy.TenantID, id string, version int) (rules.Rule, error)
 }
 
 // RuleHandler serves complyd.v1.RuleService (decisions.md §10): custom CEL rules, compiled at
@@ -56,7 +61,44 @@ func NewRuleHandler(store RuleStore, compiler *rules.Compiler, cache *rules.Cach
 func ruleToProto(r rules.Rule) *complydv1.Rule {
 	return &complydv1.Rule{Id: r.ID, Name: r.Name, Description: nullString(r.Description), Expression: r.Expression,
 		Score: int32(r.Score), Outcome: string(r.Outcome), Enabled: r.Enabled, Mandatory: r.Mandatory,
-		Actions: nonNil(r.Actions), CreatedBy: r.CreatedBy, CreatedAt: ts(r.CreatedAt), UpdatedAt: ts(r.UpdatedAt)}
+		Actions: nonNil(r.Actions), CreatedBy: r.CreatedBy, CreatedAt: ts(r.CreatedAt), UpdatedAt: ts(r.UpdatedAt),
+		Version: int32(r.Version)}
+}
+
+func ruleVersionToProto(r rules.Rule) *complydv1.RuleVersion {
+	return &complydv1.RuleVersion{RuleId: r.ID, Version: int32(r.Version), Name: r.Name,
+		Description: nullString(r.Description), Expression: r.Expression, Score: int32(r.Score),
+		Outcome: string(r.Outcome), Enabled: r.Enabled, CreatedBy: r.CreatedBy, CreatedAt: ts(r.CreatedAt)}
+}
+
+// ListRuleVersions implements RuleService.ListRuleVersions (docs/engines.md "Rule versions").
+func (h *RuleHandler) ListRuleVersions(ctx context.Context, req *connect.Request[complydv1.ListRuleVersionsRequest]) (*connect.Response[complydv1.ListRuleVersionsResponse], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	vs, err := h.store.RuleVersions(ctx, p.TenantID, req.Msg.Id)
+	if err != nil {
+		return nil, err
+	}
+	out := &complydv1.ListRuleVersionsResponse{Items: make([]*complydv1.RuleVersion, 0, len(vs))}
+	for _, v := range vs {
+		out.Items = append(out.Items, ruleVersionToProto(v))
+	}
+	return connect.NewResponse(out), nil
+}
+
+// GetRuleVersion implements RuleService.GetRuleVersion.
+func (h *RuleHandler) GetRuleVersion(ctx context.Context, req *connect.Request[complydv1.GetRuleVersionRequest]) (*connect.Response[complydv1.RuleVersion], error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	v, err := h.store.RuleVersion(ctx, p.TenantID, req.Msg.Id, int(req.Msg.Version))
+	if err != nil {
+		return nil, err
+	}
+	return connect.NewResponse(ruleVersionToProto(v)), nil
 }
 
 func mandatoryConflict(id string) error {
@@ -73,7 +115,7 @@ func (h *RuleHandler) CreateRule(ctx context.Context, req *connect.Request[compl
 	now := h.now()
 	r := rules.Rule{ID: screening.NewID("rule_"), TenantID: p.TenantID, Name: m.Name, Description: m.GetDescription(),
 		Expression: m.Expression, Score: int(m.Score), Outcome: rules.Outcome(m.Outcome), Enabled: m.Enabled == nil || *m.Enabled,
-		CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now}
+		CreatedBy: p.UserID, CreatedAt: now, UpdatedAt: now, Version: 1}
 	if err := r.Validate(h.compiler); err != nil {
 		return nil, err
 	}

@@ -359,7 +359,11 @@ func (h *ScreeningHandler) GetTransaction(ctx context.Context, req *connect.Requ
 	r := s.Result
 	v := &complydv1.Verdict{Id: s.VerdictID, TransactionId: s.ID, Outcome: string(r.Outcome), RiskLevel: r.RiskLevel,
 		AggregateScore: r.Score, Actions: nonNil(r.Actions), TotalLatencyMs: int32(r.TotalLatencyMs),
-		ProcessedAt: ts(s.ProcessedAt), TriggeredRules: triggeredToProto(r.TriggeredRules), CaseId: nullString(s.CaseID)}
+		ProcessedAt: ts(s.ProcessedAt), TriggeredRules: triggeredToProto(r.TriggeredRules), CaseId: nullString(s.CaseID),
+		RuleVersions: make(map[string]int32, len(s.RuleVersions))}
+	for id, n := range s.RuleVersions {
+		v.RuleVersions[id] = int32(n)
+	}
 	fx := fxToProto(r.FX)
 	for _, e := range r.Breakdown {
 		b := breakdownToProto(e, fx)
@@ -508,9 +512,13 @@ func triggeredToProto(rs []screening.TriggeredRule) []*complydv1.TriggeredRule {
 		if createdBy == "" {
 			createdBy = "system"
 		}
-		out = append(out, &complydv1.TriggeredRule{Name: r.Name, Category: r.Category, RiskScore: int32(r.RiskScore),
+		t := &complydv1.TriggeredRule{Name: r.Name, Category: r.Category, RiskScore: int32(r.RiskScore),
 			Details: r.Details, CreatedBy: createdBy, KycSource: nullString(r.KYCSource),
-			KycExternalRef: nullString(r.KYCExternalRef), Outcome: string(r.Outcome)})
+			KycExternalRef: nullString(r.KYCExternalRef), Outcome: string(r.Outcome)}
+		if r.RuleVersion > 0 { // a custom rule: which version fired (docs/engines.md "Rule versions")
+			t.RuleId, t.RuleVersion = r.ID, int32(r.RuleVersion)
+		}
+		out = append(out, t)
 	}
 	return out
 }

@@ -78,4 +78,5 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 }
 
 // appendOnlyTables are the tables the application role may only insert into and read.
-var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings", "audit_events", "report_events"}
+var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings", "audit_events", "report_events",
+	"rule_versions"}

@@ -25,19 +25,20 @@ type ruleRow struct {
 	CreatedBy   string    `db:"created_by"`
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
+	Version     int       `db:"version"`
 }
 
-const ruleSelect = `select id, tenant_id::text, name, description, expression, score, outcome, enabled, created_by, created_at, updated_at from screening_rules`
+const ruleSelect = `select id, tenant_id::text, name, description, expression, score, outcome, enabled, created_by, created_at, updated_at, version from screening_rules`
 
 func (r ruleRow) rule() rules.Rule {
 	return rules.Rule{ID: r.ID, TenantID: tenancy.TenantID(r.TenantID), Name: r.Name, Description: deref(r.Description),
 		Expression: r.Expression, Score: r.Score, Outcome: rules.Outcome(r.Outcome), Enabled: r.Enabled,
-		CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, Version: r.Version}
 }
 
 func ruleAudit(r rules.Rule) map[string]any {
 	return map[string]any{"name": r.Name, "expression": r.Expression, "score": r.Score, "outcome": string(r.Outcome),
-		"enabled": r.Enabled}
+		"enabled": r.Enabled, "version": r.Version}
 }
 
 // Rules returns the tenant's custom rules, oldest first.
@@ -86,12 +87,16 @@ func getRule(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, id string,
 
 // CreateRule stores a validated rule, audits it and announces the change.
 func (s *SettingsStore) CreateRule(ctx context.Context, r rules.Rule, actor audit.Actor) error {
+	r.Version = 1
 	return s.db.inTenant(ctx, r.TenantID, func(tx pgx.Tx) error {
 		if err := exec(ctx, tx, psql.Insert("screening_rules").SetMap(map[string]any{"id": r.ID, "tenant_id": string(r.TenantID),
 			"name": r.Name, "description": nullIfEmpty(r.Description), "expression": r.Expression, "score": r.Score,
 			"outcome": string(r.Outcome), "enabled": r.Enabled, "created_by": r.CreatedBy, "created_at": r.CreatedAt,
-			"updated_at": r.UpdatedAt})); err != nil {
+			"updated_at": r.UpdatedAt, "version": r.Version})); err != nil {
 			return fmt.Errorf("insert rule: %w", err)
+		}
+		if err := insertRuleVersion(ctx, tx, r, r.CreatedBy); err != nil {
+			return err
 		}
 		if err := insertAudit(ctx, tx, audit.Event{TenantID: r.TenantID, Actor: actor, Action: "rule.created",
 			ResourceType: "rule", ResourceID: r.ID, After: ruleAudit(r)}, s.db.now()); err != nil {
@@ -110,13 +115,23 @@ func (s *SettingsStore) UpdateRule(ctx context.Context, tenant tenancy.TenantID,
 		if err != nil {
 			return err
 		}
+		prev := r
 		before := ruleAudit(r)
 		if err := fn(&r); err != nil {
 			return err
 		}
+		// Every change is a new immutable version (docs/engines.md "Rule versions"); a PATCH that
+		// changes nothing stores none.
+		r.Version = prev.Version
+		if ruleChanged(prev, r) {
+			r.Version++
+			if err := insertRuleVersion(ctx, tx, r, actorID(actor)); err != nil {
+				return err
+			}
+		}
 		if err := exec(ctx, tx, psql.Update("screening_rules").SetMap(map[string]any{"name": r.Name,
 			"description": nullIfEmpty(r.Description), "expression": r.Expression, "score": r.Score,
-			"outcome": string(r.Outcome), "enabled": r.Enabled, "updated_at": r.UpdatedAt}).
+			"outcome": string(r.Outcome), "enabled": r.Enabled, "updated_at": r.UpdatedAt, "version": r.Version}).
 			Where(sq.Eq{"tenant_id": string(tenant), "id": id})); err != nil {
 			return fmt.Errorf("update rule: %w", err)
 		}

@@ -39,6 +39,7 @@ type ruleJSON struct {
 	CreatedBy      string `json:"createdBy,omitempty"`
 	KYCSource      string `json:"kycSource,omitempty"`
 	KYCExternalRef string `json:"kycExternalRef,omitempty"`
+	RuleVersion    int    `json:"ruleVersion,omitempty"` // custom rules (docs/engines.md "Rule versions")
 }
 
 type fxJSON struct {
@@ -87,7 +88,8 @@ func encodeVerdicts(vs []screening.EngineVerdict) ([]byte, error) {
 		}
 		for _, r := range v.RulesTriggered {
 			e.Rules = append(e.Rules, ruleJSON{ID: r.ID, Name: r.Name, RiskScore: r.RiskScore, Outcome: string(r.Outcome),
-				Details: r.Details, CreatedBy: r.CreatedBy, KYCSource: r.KYCSource, KYCExternalRef: r.KYCExternalRef})
+				Details: r.Details, CreatedBy: r.CreatedBy, KYCSource: r.KYCSource, KYCExternalRef: r.KYCExternalRef,
+				RuleVersion: r.RuleVersion})
 		}
 		for _, h := range v.Hits {
 			e.Hits = append(e.Hits, hitJSON{Party: h.Party, List: h.List, ListType: h.ListType, EntryID: h.EntryID,
@@ -115,7 +117,7 @@ func decodeVerdicts(b []byte) ([]screening.EngineVerdict, []screening.TriggeredR
 		for _, r := range e.Rules {
 			t := screening.TriggeredRule{ID: r.ID, Name: r.Name, Category: e.Category, RiskScore: r.RiskScore,
 				Outcome: rules.Outcome(r.Outcome), Details: r.Details, CreatedBy: r.CreatedBy, KYCSource: r.KYCSource,
-				KYCExternalRef: r.KYCExternalRef}
+				KYCExternalRef: r.KYCExternalRef, RuleVersion: r.RuleVersion}
 			v.RulesTriggered = append(v.RulesTriggered, t)
 			trig = append(trig, t)
 		}

@@ -413,7 +413,7 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 	receiver_name, receiver_bank_code, receiver_country, receiver_kyc_status, receiver_kyc_verified_at,
 	receiver_kyc_external_ref, narration, device_id, ip_address, latitude, longitude, transaction_timestamp,
 	metadata, verdict_id, outcome, risk_level, aggregate_score, actions, engine_verdicts, total_latency_ms,
-	processed_at, created_at, engine_config_id, payment_message`
+	processed_at, created_at, engine_config_id, payment_message, rule_versions`
 
 // insertSQL stores a batch of one tenant's screenings with one statement whatever the batch
 // size (column arrays through unnest, so the prepared statement is reused), skipping
@@ -429,16 +429,16 @@ select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::nu
 	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
 	u.rname, u.rbank, u.rcountry, u.rkyc, u.rkycat, u.rkycref, u.narr, u.dev, u.ip, u.lat, u.lon, u.ts,
 	u.meta::jsonb, u.vid, u.outcome, u.risk, u.score::numeric, string_to_array(u.actions, ','), u.ev::jsonb, u.lat_ms,
-	u.processed, u.created, u.ecfg, u.pay::jsonb
+	u.processed, u.created, u.ecfg, u.pay::jsonb, u.rver::jsonb
 from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[],
 	$10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::timestamptz[], $17::text[],
 	$18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::timestamptz[],
 	$26::text[], $27::text[], $28::text[], $29::text[], $30::float8[], $31::float8[], $32::timestamptz[],
 	$33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::text[], $40::int4[],
-	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[], $45::text[], $46::text[])
+	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[], $45::text[], $46::text[], $47::text[])
 	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
 	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
-	score, actions, ev, lat_ms, processed, created, seen_v, seen_last, ecfg, pay)
+	score, actions, ev, lat_ms, processed, created, seen_v, seen_last, ecfg, pay, rver)
 where coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.sacc), 0) = u.seen_v
 on conflict (tenant_id, external_id) do nothing
 returning external_id`
@@ -486,6 +486,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	seenV, seenLast := make([]int64, n), make(nullTime, n)
 	ecfg := text() // engine_config_id (docs/engines.md)
 	pay := null()  // payment_message (docs/iso20022.md)
+	rver := text() // rule_versions (docs/engines.md "Rule versions")
 	for i, r := range recs {
 		seenV[i], seenLast[i] = r.History.Version, r.History.LastActivityAt
 		t := r.Tx
@@ -526,6 +527,13 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 		if ecfg[i] = r.EngineConfigID; ecfg[i] == "" {
 			ecfg[i] = screening.DefaultEngineConfigID
 		}
+		rv := r.RuleVersions
+		if rv == nil {
+			rv = map[string]int{}
+		}
+		if rver[i], err = jsonMarshal(rv); err != nil {
+			return nil, fmt.Errorf("encode rule versions: %w", err)
+		}
 	}
 	uids, err := parseUUIDs(ids)
 	if err != nil {
@@ -533,7 +541,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	}
 	return []any{string(tenant), uids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
 		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
-		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenV, seenLast, ecfg, pay}, nil
+		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenV, seenLast, ecfg, pay, rver}, nil
 }
 
 // txRow is a stored transaction row.
@@ -582,6 +590,7 @@ type txRow struct {
 	CreatedAt              time.Time      `db:"created_at"`
 	CaseID                 *string        `db:"case_id"`
 	PaymentMessage         []byte         `db:"payment_message"`
+	RuleVersions           map[string]int `db:"rule_versions"`
 }
 
 // selectColumns reads txRow; the automatic case is the first system-created case of the
@@ -597,7 +606,7 @@ const selectColumns = `t.id::text, t.tenant_id::text, t.external_id, t.type, t.c
 	t.receiver_kyc_status, t.receiver_kyc_verified_at, t.receiver_kyc_external_ref, t.narration, t.device_id,
 	t.ip_address, t.latitude, t.longitude, t.transaction_timestamp, t.metadata, t.verdict_id, t.outcome, t.risk_level,
 	t.aggregate_score::float8 as aggregate_score, t.actions, t.engine_verdicts,
-	t.total_latency_ms, t.processed_at, t.created_at,
+	t.total_latency_ms, t.processed_at, t.created_at, t.rule_versions,
 	(select c.id from cases c where c.tenant_id = t.tenant_id and c.related_transaction_id = (select t.id::text)
 	  and c.created_by is null order by c.created_at, c.id limit 1) as case_id, t.payment_message`
 
@@ -635,7 +644,8 @@ func toStored(r txRow) (screening.Stored, error) {
 		}
 	}
 	return screening.Stored{Record: screening.Record{ID: r.ID, VerdictID: r.VerdictID, Tx: tx,
-		AmountNGN: decimal.RequireFromString(r.AmountNGN), FXMissing: r.FXMissing, Result: res, ProcessedAt: r.ProcessedAt},
+		AmountNGN: decimal.RequireFromString(r.AmountNGN), FXMissing: r.FXMissing, Result: res, ProcessedAt: r.ProcessedAt,
+		RuleVersions: r.RuleVersions},
 		CaseID: deref(r.CaseID), CreatedAt: r.CreatedAt}, nil
 }
 

@@ -60,6 +60,9 @@ type Rule struct {
 	// Actions are the automatic actions of a mandatory rule (spec 4.3 table); empty for custom rules.
 	Actions   []string
 	CreatedBy string // user id, or "system" for mandatory rules
+	// Version is the rule's immutable version in force: 1 at creation, one more with every
+	// change (docs/engines.md "Rule versions"); 0 for the mandatory rules, which never change.
+	Version   int
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

@@ -69,9 +69,22 @@ func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *En
 			details = r.Expression
 		}
 		b.trigger(TriggeredRule{ID: r.ID, Name: r.Name, RiskScore: r.Score, Outcome: r.Outcome,
-			Details: details, CreatedBy: r.CreatedBy}, rules.OutcomeActions(r.Outcome)...)
+			Details: details, CreatedBy: r.CreatedBy, RuleVersion: r.Version}, rules.OutcomeActions(r.Outcome)...)
 	}
 	return b.verdict(), nil
+}
+
+// ruleVersions are the versions of the rules the Custom Rules engine evaluates (the enabled,
+// non-mandatory ones), which the verdict stores: a rule that was evaluated and did not fire
+// decided the transaction as much as one that fired.
+func ruleVersions(rs []rules.Rule) map[string]int {
+	out := make(map[string]int, len(rs))
+	for i := range rs {
+		if r := &rs[i]; r.Enabled && !r.Mandatory {
+			out[r.ID] = r.Version
+		}
+	}
+	return out
 }
 
 func (c *CustomRulesEngine) ruleError(ctx context.Context, tx *Transaction, ruleID string, err error) {

@@ -89,6 +89,9 @@ type Record struct {
 	History History
 	// EngineConfigID names the engine configuration the verdict was scored with (docs/engines.md).
 	EngineConfigID string
+	// RuleVersions are the versions of the enabled custom rules the verdict was evaluated with
+	// (rule id to version; docs/engines.md "Rule versions").
+	RuleVersions map[string]int
 }
 
 // ErrHistoryChanged is Store.Save's answer when the sender account's history is no longer the
@@ -298,7 +301,8 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 	now := s.d.Now()
 	res.TotalLatencyMs = now.Sub(start).Milliseconds()
 	rec := &Record{ID: NewTransactionID(), VerdictID: NewID("vrd_"), Tx: tx, AmountNGN: res.AmountNGN, FXMissing: res.FXMissing,
-		Result: res, ProcessedAt: now.UTC(), History: pre.History, EngineConfigID: set.Engines.configID()}
+		Result: res, ProcessedAt: now.UTC(), History: pre.History, EngineConfigID: set.Engines.configID(),
+		RuleVersions: ruleVersions(set.Rules)}
 	if res.Case != nil {
 		rec.Case = caseRequest(rec)
 	}

@@ -52,6 +52,7 @@ type TriggeredRule struct {
 	Outcome        rules.Outcome
 	Details        string
 	CreatedBy      string // custom rules: the rule's author
+	RuleVersion    int    // custom rules: the version that fired (docs/engines.md "Rule versions")
 	KYCSource      string // identity rules: DATABASE or PAYLOAD
 	KYCExternalRef string
 }

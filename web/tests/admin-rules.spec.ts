@@ -45,3 +45,26 @@ test('rules: write a rule checked as typed, back-test it over stored transaction
   expect((await audit(tok, 'rule.created')).some((e) => e.resourceId === saved.id)).toBe(true);
   expect((await audit(tok, 'rule.updated')).some((e) => e.resourceId === saved.id && e.after?.enabled === false)).toBe(true);
 });
+
+test('rules: the rule screen shows the version in force, the transaction page the version that fired', async ({ page }) => {
+  const f = fixture();
+  const tok = await token(f.admin);
+  const sender = `Versioned ${uniq()}`;
+  const name = `Versioned rule ${uniq()}`;
+  const created = await call('POST', '/rules', { token: tok }, { name, expression: `tx.senderName == "${sender}"`, score: 30, outcome: 'REVIEW' });
+  expect(created.json.success, JSON.stringify(created.json)).toBe(true);
+  const externalId = `RULEV-${uniq()}`;
+  const r = await call('POST', '/transactions/screen', { token: tok }, { externalId, type: 'TRANSFER', channel: 'MOBILE_APP', amount: 1000,
+    senderAccountNumber: '0111222444', senderName: sender, receiverName: 'Chidi Okeke', timestamp: new Date().toISOString() });
+  expect(r.json.success, JSON.stringify(r.json)).toBe(true);
+  // The rule changes after the screening: version 2 is in force, the stored verdict names version 1.
+  const upd = await call('PATCH', `/rules/${created.json.data.id}`, { token: tok }, { score: 35 });
+  expect(upd.json.data.version).toBe(2);
+
+  await signIn(page, f.admin);
+  await page.getByRole('link', { name: 'Rules' }).click();
+  await expect(page.getByRole('row', { name: new RegExp(name) })).toContainText('v2');
+  await page.getByRole('link', { name: 'Transactions' }).click();
+  await page.getByRole('link', { name: externalId }).click();
+  await expect(page.getByText(new RegExp(`${name}.*rule version 1`))).toBeVisible();
+});

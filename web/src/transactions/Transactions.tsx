@@ -101,7 +101,7 @@ export function TransactionPage({ id }: { id: string }) {
       )}
       <h2>Triggered rules</h2>
       {!v || v.triggeredRules.length === 0 ? <Empty>No rule triggered.</Empty> : (
-        <ul>{v.triggeredRules.map((r, i) => <li key={i}><strong>{r.name}</strong> ({r.category}, score {r.riskScore}, {label(r.outcome)}): {r.details}</li>)}</ul>
+        <ul>{v.triggeredRules.map((r, i) => <li key={i}><strong>{r.name}</strong> ({r.category}, score {r.riskScore}, {label(r.outcome)}{r.ruleVersion > 0 && <>, rule version {r.ruleVersion}</>}): {r.details}</li>)}</ul>
       )}
     </section>
   );

@@ -51,7 +51,9 @@ type Rule struct {
 	// created_at of the rule, or null for mandatory rules.
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// updated_at of the rule, or null for mandatory rules.
-	UpdatedAt     *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// version in force: 1 at creation, one more with every change (0 for mandatory rules).
+	Version       int32 `protobuf:"varint,13,opt,name=version,proto3" json:"version,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -170,6 +172,287 @@ func (x *Rule) GetUpdatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *Rule) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+// RuleVersion is one immutable version of a custom rule.
+type RuleVersion struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// rule_id of the rule.
+	RuleId string `protobuf:"bytes,1,opt,name=rule_id,json=ruleId,proto3" json:"rule_id,omitempty"`
+	// version, from 1.
+	Version int32 `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"`
+	// name of the rule in this version.
+	Name string `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// description, or null.
+	Description *wrapperspb.StringValue `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	// expression in CEL.
+	Expression string `protobuf:"bytes,5,opt,name=expression,proto3" json:"expression,omitempty"`
+	// score 0 to 100.
+	Score int32 `protobuf:"varint,6,opt,name=score,proto3" json:"score,omitempty"`
+	// outcome when it fires.
+	Outcome string `protobuf:"bytes,7,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// enabled in this version.
+	Enabled bool `protobuf:"varint,8,opt,name=enabled,proto3" json:"enabled,omitempty"`
+	// created_by: the user whose change made this version.
+	CreatedBy string `protobuf:"bytes,9,opt,name=created_by,json=createdBy,proto3" json:"created_by,omitempty"`
+	// created_at: when this version was stored.
+	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RuleVersion) Reset() {
+	*x = RuleVersion{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RuleVersion) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RuleVersion) ProtoMessage() {}
+
+func (x *RuleVersion) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RuleVersion.ProtoReflect.Descriptor instead.
+func (*RuleVersion) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *RuleVersion) GetRuleId() string {
+	if x != nil {
+		return x.RuleId
+	}
+	return ""
+}
+
+func (x *RuleVersion) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+func (x *RuleVersion) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *RuleVersion) GetDescription() *wrapperspb.StringValue {
+	if x != nil {
+		return x.Description
+	}
+	return nil
+}
+
+func (x *RuleVersion) GetExpression() string {
+	if x != nil {
+		return x.Expression
+	}
+	return ""
+}
+
+func (x *RuleVersion) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *RuleVersion) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *RuleVersion) GetEnabled() bool {
+	if x != nil {
+		return x.Enabled
+	}
+	return false
+}
+
+func (x *RuleVersion) GetCreatedBy() string {
+	if x != nil {
+		return x.CreatedBy
+	}
+	return ""
+}
+
+func (x *RuleVersion) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+// ListRuleVersionsRequest names a rule.
+type ListRuleVersionsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the rule.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRuleVersionsRequest) Reset() {
+	*x = ListRuleVersionsRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRuleVersionsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRuleVersionsRequest) ProtoMessage() {}
+
+func (x *ListRuleVersionsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRuleVersionsRequest.ProtoReflect.Descriptor instead.
+func (*ListRuleVersionsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *ListRuleVersionsRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// ListRuleVersionsResponse holds the versions, newest first.
+type ListRuleVersionsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// items: every version, newest first.
+	Items         []*RuleVersion `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRuleVersionsResponse) Reset() {
+	*x = ListRuleVersionsResponse{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRuleVersionsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRuleVersionsResponse) ProtoMessage() {}
+
+func (x *ListRuleVersionsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRuleVersionsResponse.ProtoReflect.Descriptor instead.
+func (*ListRuleVersionsResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *ListRuleVersionsResponse) GetItems() []*RuleVersion {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// GetRuleVersionRequest names a version.
+type GetRuleVersionRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the rule.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// version, from 1.
+	Version       int32 `protobuf:"varint,2,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRuleVersionRequest) Reset() {
+	*x = GetRuleVersionRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRuleVersionRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRuleVersionRequest) ProtoMessage() {}
+
+func (x *GetRuleVersionRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRuleVersionRequest.ProtoReflect.Descriptor instead.
+func (*GetRuleVersionRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *GetRuleVersionRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GetRuleVersionRequest) GetVersion() int32 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
 // CreateRuleRequest is the POST body.
 type CreateRuleRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -191,7 +474,7 @@ type CreateRuleRequest struct {
 
 func (x *CreateRuleRequest) Reset() {
 	*x = CreateRuleRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[1]
+	mi := &file_complyd_v1_rule_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -203,7 +486,7 @@ func (x *CreateRuleRequest) String() string {
 func (*CreateRuleRequest) ProtoMessage() {}
 
 func (x *CreateRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[1]
+	mi := &file_complyd_v1_rule_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -216,7 +499,7 @@ func (x *CreateRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateRuleRequest.ProtoReflect.Descriptor instead.
 func (*CreateRuleRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{1}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CreateRuleRequest) GetName() string {
@@ -274,7 +557,7 @@ type ListRulesRequest struct {
 
 func (x *ListRulesRequest) Reset() {
 	*x = ListRulesRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[2]
+	mi := &file_complyd_v1_rule_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -286,7 +569,7 @@ func (x *ListRulesRequest) String() string {
 func (*ListRulesRequest) ProtoMessage() {}
 
 func (x *ListRulesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[2]
+	mi := &file_complyd_v1_rule_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -299,7 +582,7 @@ func (x *ListRulesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRulesRequest.ProtoReflect.Descriptor instead.
 func (*ListRulesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListRulesRequest) GetPage() int32 {
@@ -335,7 +618,7 @@ type ListRulesResponse struct {
 
 func (x *ListRulesResponse) Reset() {
 	*x = ListRulesResponse{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[3]
+	mi := &file_complyd_v1_rule_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -347,7 +630,7 @@ func (x *ListRulesResponse) String() string {
 func (*ListRulesResponse) ProtoMessage() {}
 
 func (x *ListRulesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[3]
+	mi := &file_complyd_v1_rule_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -360,7 +643,7 @@ func (x *ListRulesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListRulesResponse.ProtoReflect.Descriptor instead.
 func (*ListRulesResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ListRulesResponse) GetItems() []*Rule {
@@ -409,7 +692,7 @@ type GetRuleRequest struct {
 
 func (x *GetRuleRequest) Reset() {
 	*x = GetRuleRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[4]
+	mi := &file_complyd_v1_rule_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -421,7 +704,7 @@ func (x *GetRuleRequest) String() string {
 func (*GetRuleRequest) ProtoMessage() {}
 
 func (x *GetRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[4]
+	mi := &file_complyd_v1_rule_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -434,7 +717,7 @@ func (x *GetRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRuleRequest.ProtoReflect.Descriptor instead.
 func (*GetRuleRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetRuleRequest) GetId() string {
@@ -467,7 +750,7 @@ type UpdateRuleRequest struct {
 
 func (x *UpdateRuleRequest) Reset() {
 	*x = UpdateRuleRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[5]
+	mi := &file_complyd_v1_rule_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -479,7 +762,7 @@ func (x *UpdateRuleRequest) String() string {
 func (*UpdateRuleRequest) ProtoMessage() {}
 
 func (x *UpdateRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[5]
+	mi := &file_complyd_v1_rule_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -492,7 +775,7 @@ func (x *UpdateRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateRuleRequest.ProtoReflect.Descriptor instead.
 func (*UpdateRuleRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *UpdateRuleRequest) GetId() string {
@@ -555,7 +838,7 @@ type DeleteRuleRequest struct {
 
 func (x *DeleteRuleRequest) Reset() {
 	*x = DeleteRuleRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[6]
+	mi := &file_complyd_v1_rule_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -567,7 +850,7 @@ func (x *DeleteRuleRequest) String() string {
 func (*DeleteRuleRequest) ProtoMessage() {}
 
 func (x *DeleteRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[6]
+	mi := &file_complyd_v1_rule_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -580,7 +863,7 @@ func (x *DeleteRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DeleteRuleRequest.ProtoReflect.Descriptor instead.
 func (*DeleteRuleRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *DeleteRuleRequest) GetId() string {
@@ -601,7 +884,7 @@ type ValidateRuleExpressionRequest struct {
 
 func (x *ValidateRuleExpressionRequest) Reset() {
 	*x = ValidateRuleExpressionRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[7]
+	mi := &file_complyd_v1_rule_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -613,7 +896,7 @@ func (x *ValidateRuleExpressionRequest) String() string {
 func (*ValidateRuleExpressionRequest) ProtoMessage() {}
 
 func (x *ValidateRuleExpressionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[7]
+	mi := &file_complyd_v1_rule_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -626,7 +909,7 @@ func (x *ValidateRuleExpressionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateRuleExpressionRequest.ProtoReflect.Descriptor instead.
 func (*ValidateRuleExpressionRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ValidateRuleExpressionRequest) GetExpression() string {
@@ -649,7 +932,7 @@ type ValidateRuleExpressionResponse struct {
 
 func (x *ValidateRuleExpressionResponse) Reset() {
 	*x = ValidateRuleExpressionResponse{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[8]
+	mi := &file_complyd_v1_rule_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -661,7 +944,7 @@ func (x *ValidateRuleExpressionResponse) String() string {
 func (*ValidateRuleExpressionResponse) ProtoMessage() {}
 
 func (x *ValidateRuleExpressionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[8]
+	mi := &file_complyd_v1_rule_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -674,7 +957,7 @@ func (x *ValidateRuleExpressionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ValidateRuleExpressionResponse.ProtoReflect.Descriptor instead.
 func (*ValidateRuleExpressionResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ValidateRuleExpressionResponse) GetValid() bool {
@@ -710,7 +993,7 @@ type BacktestRuleRequest struct {
 
 func (x *BacktestRuleRequest) Reset() {
 	*x = BacktestRuleRequest{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[9]
+	mi := &file_complyd_v1_rule_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -722,7 +1005,7 @@ func (x *BacktestRuleRequest) String() string {
 func (*BacktestRuleRequest) ProtoMessage() {}
 
 func (x *BacktestRuleRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[9]
+	mi := &file_complyd_v1_rule_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -735,7 +1018,7 @@ func (x *BacktestRuleRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BacktestRuleRequest.ProtoReflect.Descriptor instead.
 func (*BacktestRuleRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *BacktestRuleRequest) GetExpression() string {
@@ -796,7 +1079,7 @@ type BacktestExample struct {
 
 func (x *BacktestExample) Reset() {
 	*x = BacktestExample{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[10]
+	mi := &file_complyd_v1_rule_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -808,7 +1091,7 @@ func (x *BacktestExample) String() string {
 func (*BacktestExample) ProtoMessage() {}
 
 func (x *BacktestExample) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[10]
+	mi := &file_complyd_v1_rule_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -821,7 +1104,7 @@ func (x *BacktestExample) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BacktestExample.ProtoReflect.Descriptor instead.
 func (*BacktestExample) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BacktestExample) GetTransactionId() string {
@@ -896,7 +1179,7 @@ type BacktestRuleResponse struct {
 
 func (x *BacktestRuleResponse) Reset() {
 	*x = BacktestRuleResponse{}
-	mi := &file_complyd_v1_rule_proto_msgTypes[11]
+	mi := &file_complyd_v1_rule_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -908,7 +1191,7 @@ func (x *BacktestRuleResponse) String() string {
 func (*BacktestRuleResponse) ProtoMessage() {}
 
 func (x *BacktestRuleResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_rule_proto_msgTypes[11]
+	mi := &file_complyd_v1_rule_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -921,7 +1204,7 @@ func (x *BacktestRuleResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BacktestRuleResponse.ProtoReflect.Descriptor instead.
 func (*BacktestRuleResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BacktestRuleResponse) GetScanned() int32 {
@@ -978,7 +1261,7 @@ var File_complyd_v1_rule_proto protoreflect.FileDescriptor
 const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\n" +
 	"\x15complyd/v1/rule.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xa1\x03\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xbb\x03\n" +
 	"\x04Rule\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12>\n" +
@@ -997,7 +1280,31 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
 	"\n" +
-	"updated_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\"\xaf\x02\n" +
+	"updated_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12\x18\n" +
+	"\aversion\x18\r \x01(\x05R\aversion\"\xd8\x02\n" +
+	"\vRuleVersion\x12\x17\n" +
+	"\arule_id\x18\x01 \x01(\tR\x06ruleId\x12\x18\n" +
+	"\aversion\x18\x02 \x01(\x05R\aversion\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12>\n" +
+	"\vdescription\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\vdescription\x12\x1e\n" +
+	"\n" +
+	"expression\x18\x05 \x01(\tR\n" +
+	"expression\x12\x14\n" +
+	"\x05score\x18\x06 \x01(\x05R\x05score\x12\x18\n" +
+	"\aoutcome\x18\a \x01(\tR\aoutcome\x12\x18\n" +
+	"\aenabled\x18\b \x01(\bR\aenabled\x12\x1d\n" +
+	"\n" +
+	"created_by\x18\t \x01(\tR\tcreatedBy\x129\n" +
+	"\n" +
+	"created_at\x18\n" +
+	" \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"2\n" +
+	"\x17ListRuleVersionsRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"I\n" +
+	"\x18ListRuleVersionsResponse\x12-\n" +
+	"\x05items\x18\x01 \x03(\v2\x17.complyd.v1.RuleVersionR\x05items\"S\n" +
+	"\x15GetRuleVersionRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x12!\n" +
+	"\aversion\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01R\aversion\"\xaf\x02\n" +
 	"\x11CreateRuleRequest\x12\x1e\n" +
 	"\x04name\x18\x01 \x01(\tB\n" +
 	"\xbaH\ar\x05\x10\x01\x18\xc8\x01R\x04name\x12/\n" +
@@ -1084,7 +1391,7 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\bexamples\x18\x05 \x03(\v2\x1b.complyd.v1.BacktestExampleR\bexamples\x12\x1d\n" +
 	"\n" +
 	"elapsed_ms\x18\x06 \x01(\x05R\telapsedMs\x12A\n" +
-	"\x0eoldest_scanned\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\roldestScanned2\xe0\x05\n" +
+	"\x0eoldest_scanned\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\roldestScanned2\xe2\a\n" +
 	"\vRuleService\x12W\n" +
 	"\n" +
 	"CreateRule\x12\x1d.complyd.v1.CreateRuleRequest\x1a\x10.complyd.v1.Rule\"\x18\x82\xd3\xe4\x93\x02\x12:\x01*\"\r/api/v1/rules\x12_\n" +
@@ -1094,7 +1401,9 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"UpdateRule\x12\x1d.complyd.v1.UpdateRuleRequest\x1a\x10.complyd.v1.Rule\"\x1d\x82\xd3\xe4\x93\x02\x17:\x01*2\x12/api/v1/rules/{id}\x12Y\n" +
 	"\n" +
 	"DeleteRule\x12\x1d.complyd.v1.DeleteRuleRequest\x1a\x10.complyd.v1.Rule\"\x1a\x82\xd3\xe4\x93\x02\x14*\x12/api/v1/rules/{id}\x12\x92\x01\n" +
-	"\x16ValidateRuleExpression\x12).complyd.v1.ValidateRuleExpressionRequest\x1a*.complyd.v1.ValidateRuleExpressionResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/validate\x12t\n" +
+	"\x16ValidateRuleExpression\x12).complyd.v1.ValidateRuleExpressionRequest\x1a*.complyd.v1.ValidateRuleExpressionResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/validate\x12\x82\x01\n" +
+	"\x10ListRuleVersions\x12#.complyd.v1.ListRuleVersionsRequest\x1a$.complyd.v1.ListRuleVersionsResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/rules/{id}/versions\x12{\n" +
+	"\x0eGetRuleVersion\x12!.complyd.v1.GetRuleVersionRequest\x1a\x17.complyd.v1.RuleVersion\"-\x82\xd3\xe4\x93\x02'\x12%/api/v1/rules/{id}/versions/{version}\x12t\n" +
 	"\fBacktestRule\x12\x1f.complyd.v1.BacktestRuleRequest\x1a .complyd.v1.BacktestRuleResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/backtestB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
@@ -1109,52 +1418,63 @@ func file_complyd_v1_rule_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_rule_proto_rawDescData
 }
 
-var file_complyd_v1_rule_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_complyd_v1_rule_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
 var file_complyd_v1_rule_proto_goTypes = []any{
 	(*Rule)(nil),                           // 0: complyd.v1.Rule
-	(*CreateRuleRequest)(nil),              // 1: complyd.v1.CreateRuleRequest
-	(*ListRulesRequest)(nil),               // 2: complyd.v1.ListRulesRequest
-	(*ListRulesResponse)(nil),              // 3: complyd.v1.ListRulesResponse
-	(*GetRuleRequest)(nil),                 // 4: complyd.v1.GetRuleRequest
-	(*UpdateRuleRequest)(nil),              // 5: complyd.v1.UpdateRuleRequest
-	(*DeleteRuleRequest)(nil),              // 6: complyd.v1.DeleteRuleRequest
-	(*ValidateRuleExpressionRequest)(nil),  // 7: complyd.v1.ValidateRuleExpressionRequest
-	(*ValidateRuleExpressionResponse)(nil), // 8: complyd.v1.ValidateRuleExpressionResponse
-	(*BacktestRuleRequest)(nil),            // 9: complyd.v1.BacktestRuleRequest
-	(*BacktestExample)(nil),                // 10: complyd.v1.BacktestExample
-	(*BacktestRuleResponse)(nil),           // 11: complyd.v1.BacktestRuleResponse
-	(*wrapperspb.StringValue)(nil),         // 12: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),          // 13: google.protobuf.Timestamp
+	(*RuleVersion)(nil),                    // 1: complyd.v1.RuleVersion
+	(*ListRuleVersionsRequest)(nil),        // 2: complyd.v1.ListRuleVersionsRequest
+	(*ListRuleVersionsResponse)(nil),       // 3: complyd.v1.ListRuleVersionsResponse
+	(*GetRuleVersionRequest)(nil),          // 4: complyd.v1.GetRuleVersionRequest
+	(*CreateRuleRequest)(nil),              // 5: complyd.v1.CreateRuleRequest
+	(*ListRulesRequest)(nil),               // 6: complyd.v1.ListRulesRequest
+	(*ListRulesResponse)(nil),              // 7: complyd.v1.ListRulesResponse
+	(*GetRuleRequest)(nil),                 // 8: complyd.v1.GetRuleRequest
+	(*UpdateRuleRequest)(nil),              // 9: complyd.v1.UpdateRuleRequest
+	(*DeleteRuleRequest)(nil),              // 10: complyd.v1.DeleteRuleRequest
+	(*ValidateRuleExpressionRequest)(nil),  // 11: complyd.v1.ValidateRuleExpressionRequest
+	(*ValidateRuleExpressionResponse)(nil), // 12: complyd.v1.ValidateRuleExpressionResponse
+	(*BacktestRuleRequest)(nil),            // 13: complyd.v1.BacktestRuleRequest
+	(*BacktestExample)(nil),                // 14: complyd.v1.BacktestExample
+	(*BacktestRuleResponse)(nil),           // 15: complyd.v1.BacktestRuleResponse
+	(*wrapperspb.StringValue)(nil),         // 16: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),          // 17: google.protobuf.Timestamp
 }
 var file_complyd_v1_rule_proto_depIdxs = []int32{
-	12, // 0: complyd.v1.Rule.description:type_name -> google.protobuf.StringValue
-	13, // 1: complyd.v1.Rule.created_at:type_name -> google.protobuf.Timestamp
-	13, // 2: complyd.v1.Rule.updated_at:type_name -> google.protobuf.Timestamp
-	0,  // 3: complyd.v1.ListRulesResponse.items:type_name -> complyd.v1.Rule
-	13, // 4: complyd.v1.BacktestRuleRequest.from:type_name -> google.protobuf.Timestamp
-	13, // 5: complyd.v1.BacktestRuleRequest.to:type_name -> google.protobuf.Timestamp
-	13, // 6: complyd.v1.BacktestExample.timestamp:type_name -> google.protobuf.Timestamp
-	10, // 7: complyd.v1.BacktestRuleResponse.examples:type_name -> complyd.v1.BacktestExample
-	13, // 8: complyd.v1.BacktestRuleResponse.oldest_scanned:type_name -> google.protobuf.Timestamp
-	1,  // 9: complyd.v1.RuleService.CreateRule:input_type -> complyd.v1.CreateRuleRequest
-	2,  // 10: complyd.v1.RuleService.ListRules:input_type -> complyd.v1.ListRulesRequest
-	4,  // 11: complyd.v1.RuleService.GetRule:input_type -> complyd.v1.GetRuleRequest
-	5,  // 12: complyd.v1.RuleService.UpdateRule:input_type -> complyd.v1.UpdateRuleRequest
-	6,  // 13: complyd.v1.RuleService.DeleteRule:input_type -> complyd.v1.DeleteRuleRequest
-	7,  // 14: complyd.v1.RuleService.ValidateRuleExpression:input_type -> complyd.v1.ValidateRuleExpressionRequest
-	9,  // 15: complyd.v1.RuleService.BacktestRule:input_type -> complyd.v1.BacktestRuleRequest
-	0,  // 16: complyd.v1.RuleService.CreateRule:output_type -> complyd.v1.Rule
-	3,  // 17: complyd.v1.RuleService.ListRules:output_type -> complyd.v1.ListRulesResponse
-	0,  // 18: complyd.v1.RuleService.GetRule:output_type -> complyd.v1.Rule
-	0,  // 19: complyd.v1.RuleService.UpdateRule:output_type -> complyd.v1.Rule
-	0,  // 20: complyd.v1.RuleService.DeleteRule:output_type -> complyd.v1.Rule
-	8,  // 21: complyd.v1.RuleService.ValidateRuleExpression:output_type -> complyd.v1.ValidateRuleExpressionResponse
-	11, // 22: complyd.v1.RuleService.BacktestRule:output_type -> complyd.v1.BacktestRuleResponse
-	16, // [16:23] is the sub-list for method output_type
-	9,  // [9:16] is the sub-list for method input_type
-	9,  // [9:9] is the sub-list for extension type_name
-	9,  // [9:9] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	16, // 0: complyd.v1.Rule.description:type_name -> google.protobuf.StringValue
+	17, // 1: complyd.v1.Rule.created_at:type_name -> google.protobuf.Timestamp
+	17, // 2: complyd.v1.Rule.updated_at:type_name -> google.protobuf.Timestamp
+	16, // 3: complyd.v1.RuleVersion.description:type_name -> google.protobuf.StringValue
+	17, // 4: complyd.v1.RuleVersion.created_at:type_name -> google.protobuf.Timestamp
+	1,  // 5: complyd.v1.ListRuleVersionsResponse.items:type_name -> complyd.v1.RuleVersion
+	0,  // 6: complyd.v1.ListRulesResponse.items:type_name -> complyd.v1.Rule
+	17, // 7: complyd.v1.BacktestRuleRequest.from:type_name -> google.protobuf.Timestamp
+	17, // 8: complyd.v1.BacktestRuleRequest.to:type_name -> google.protobuf.Timestamp
+	17, // 9: complyd.v1.BacktestExample.timestamp:type_name -> google.protobuf.Timestamp
+	14, // 10: complyd.v1.BacktestRuleResponse.examples:type_name -> complyd.v1.BacktestExample
+	17, // 11: complyd.v1.BacktestRuleResponse.oldest_scanned:type_name -> google.protobuf.Timestamp
+	5,  // 12: complyd.v1.RuleService.CreateRule:input_type -> complyd.v1.CreateRuleRequest
+	6,  // 13: complyd.v1.RuleService.ListRules:input_type -> complyd.v1.ListRulesRequest
+	8,  // 14: complyd.v1.RuleService.GetRule:input_type -> complyd.v1.GetRuleRequest
+	9,  // 15: complyd.v1.RuleService.UpdateRule:input_type -> complyd.v1.UpdateRuleRequest
+	10, // 16: complyd.v1.RuleService.DeleteRule:input_type -> complyd.v1.DeleteRuleRequest
+	11, // 17: complyd.v1.RuleService.ValidateRuleExpression:input_type -> complyd.v1.ValidateRuleExpressionRequest
+	2,  // 18: complyd.v1.RuleService.ListRuleVersions:input_type -> complyd.v1.ListRuleVersionsRequest
+	4,  // 19: complyd.v1.RuleService.GetRuleVersion:input_type -> complyd.v1.GetRuleVersionRequest
+	13, // 20: complyd.v1.RuleService.BacktestRule:input_type -> complyd.v1.BacktestRuleRequest
+	0,  // 21: complyd.v1.RuleService.CreateRule:output_type -> complyd.v1.Rule
+	7,  // 22: complyd.v1.RuleService.ListRules:output_type -> complyd.v1.ListRulesResponse
+	0,  // 23: complyd.v1.RuleService.GetRule:output_type -> complyd.v1.Rule
+	0,  // 24: complyd.v1.RuleService.UpdateRule:output_type -> complyd.v1.Rule
+	0,  // 25: complyd.v1.RuleService.DeleteRule:output_type -> complyd.v1.Rule
+	12, // 26: complyd.v1.RuleService.ValidateRuleExpression:output_type -> complyd.v1.ValidateRuleExpressionResponse
+	3,  // 27: complyd.v1.RuleService.ListRuleVersions:output_type -> complyd.v1.ListRuleVersionsResponse
+	1,  // 28: complyd.v1.RuleService.GetRuleVersion:output_type -> complyd.v1.RuleVersion
+	15, // 29: complyd.v1.RuleService.BacktestRule:output_type -> complyd.v1.BacktestRuleResponse
+	21, // [21:30] is the sub-list for method output_type
+	12, // [12:21] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_rule_proto_init() }
@@ -1162,17 +1482,17 @@ func file_complyd_v1_rule_proto_init() {
 	if File_complyd_v1_rule_proto != nil {
 		return
 	}
-	file_complyd_v1_rule_proto_msgTypes[1].OneofWrappers = []any{}
-	file_complyd_v1_rule_proto_msgTypes[2].OneofWrappers = []any{}
 	file_complyd_v1_rule_proto_msgTypes[5].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[6].OneofWrappers = []any{}
 	file_complyd_v1_rule_proto_msgTypes[9].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[13].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_rule_proto_rawDesc), len(file_complyd_v1_rule_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   16,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -665,7 +665,12 @@ type TriggeredRule struct {
 	// kyc_external_ref on identity rules, or null.
 	KycExternalRef *wrapperspb.StringValue `protobuf:"bytes,7,opt,name=kyc_external_ref,json=kycExternalRef,proto3" json:"kyc_external_ref,omitempty"`
 	// outcome of the rule.
-	Outcome       string `protobuf:"bytes,8,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	Outcome string `protobuf:"bytes,8,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// rule_version: the version of the custom rule that fired (GET /rules/{id}/versions/{version});
+	// 0 for built-in rules.
+	RuleVersion int32 `protobuf:"varint,9,opt,name=rule_version,json=ruleVersion,proto3" json:"rule_version,omitempty"`
+	// rule_id of the custom rule that fired; empty for built-in rules.
+	RuleId        string `protobuf:"bytes,10,opt,name=rule_id,json=ruleId,proto3" json:"rule_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -752,6 +757,20 @@ func (x *TriggeredRule) GetKycExternalRef() *wrapperspb.StringValue {
 func (x *TriggeredRule) GetOutcome() string {
 	if x != nil {
 		return x.Outcome
+	}
+	return ""
+}
+
+func (x *TriggeredRule) GetRuleVersion() int32 {
+	if x != nil {
+		return x.RuleVersion
+	}
+	return 0
+}
+
+func (x *TriggeredRule) GetRuleId() string {
+	if x != nil {
+		return x.RuleId
 	}
 	return ""
 }
@@ -2196,7 +2215,10 @@ type Verdict struct {
 	// triggered_rules across engines.
 	TriggeredRules []*TriggeredRule `protobuf:"bytes,10,rep,name=triggered_rules,json=triggeredRules,proto3" json:"triggered_rules,omitempty"`
 	// case_id of the automatic case, or null.
-	CaseId        *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=case_id,json=caseId,proto3" json:"case_id,omitempty"`
+	CaseId *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=case_id,json=caseId,proto3" json:"case_id,omitempty"`
+	// rule_versions: the version of each enabled custom rule that evaluated the transaction (rule
+	// id to version; empty for verdicts stored before rule versions existed).
+	RuleVersions  map[string]int32 `protobuf:"bytes,12,rep,name=rule_versions,json=ruleVersions,proto3" json:"rule_versions,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2304,6 +2326,13 @@ func (x *Verdict) GetTriggeredRules() []*TriggeredRule {
 func (x *Verdict) GetCaseId() *wrapperspb.StringValue {
 	if x != nil {
 		return x.CaseId
+	}
+	return nil
+}
+
+func (x *Verdict) GetRuleVersions() map[string]int32 {
+	if x != nil {
+		return x.RuleVersions
 	}
 	return nil
 }
@@ -2519,7 +2548,7 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x06amount\x18\x03 \x01(\tR\x06amount\x12\x1d\n" +
 	"\n" +
 	"amount_ngn\x18\x04 \x01(\tR\tamountNgn\x12B\n" +
-	"\x0frate_updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\rrateUpdatedAt\"\xb6\x02\n" +
+	"\x0frate_updated_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\rrateUpdatedAt\"\xf2\x02\n" +
 	"\rTriggeredRule\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bcategory\x18\x02 \x01(\tR\bcategory\x12\x1d\n" +
@@ -2531,7 +2560,10 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"kyc_source\x18\x06 \x01(\v2\x1c.google.protobuf.StringValueR\tkycSource\x12F\n" +
 	"\x10kyc_external_ref\x18\a \x01(\v2\x1c.google.protobuf.StringValueR\x0ekycExternalRef\x12\x18\n" +
-	"\aoutcome\x18\b \x01(\tR\aoutcome\"r\n" +
+	"\aoutcome\x18\b \x01(\tR\aoutcome\x12!\n" +
+	"\frule_version\x18\t \x01(\x05R\vruleVersion\x12\x17\n" +
+	"\arule_id\x18\n" +
+	" \x01(\tR\x06ruleId\"r\n" +
 	"\x19ScreenTransactionsRequest\x12U\n" +
 	"\ftransactions\x18\x01 \x03(\v2$.complyd.v1.ScreenTransactionRequestB\v\xbaH\b\x92\x01\x05\b\x01\x10\xf4\x03R\ftransactions\"\x9b\x01\n" +
 	"\x16ScreenTransactionsItem\x12\x1f\n" +
@@ -2677,7 +2709,7 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x16PaymentPartyIdentifier\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
 	"\x06scheme\x18\x02 \x01(\tR\x06scheme\x12\x16\n" +
-	"\x06issuer\x18\x03 \x01(\tR\x06issuer\"\xe4\x03\n" +
+	"\x06issuer\x18\x03 \x01(\tR\x06issuer\"\xf1\x04\n" +
 	"\aVerdict\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12%\n" +
 	"\x0etransaction_id\x18\x02 \x01(\tR\rtransactionId\x12\x18\n" +
@@ -2691,7 +2723,11 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\fprocessed_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\vprocessedAt\x12B\n" +
 	"\x0ftriggered_rules\x18\n" +
 	" \x03(\v2\x19.complyd.v1.TriggeredRuleR\x0etriggeredRules\x125\n" +
-	"\acase_id\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\x06caseId\"\xab\x02\n" +
+	"\acase_id\x18\v \x01(\v2\x1c.google.protobuf.StringValueR\x06caseId\x12J\n" +
+	"\rrule_versions\x18\f \x03(\v2%.complyd.v1.Verdict.RuleVersionsEntryR\fruleVersions\x1a?\n" +
+	"\x11RuleVersionsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\"\xab\x02\n" +
 	"\rEngineVerdict\x12\x1f\n" +
 	"\vengine_name\x18\x01 \x01(\tR\n" +
 	"engineName\x12\x14\n" +
@@ -2724,7 +2760,7 @@ func file_complyd_v1_screening_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_screening_proto_rawDescData
 }
 
-var file_complyd_v1_screening_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
+var file_complyd_v1_screening_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_complyd_v1_screening_proto_goTypes = []any{
 	(*ScreenTransactionRequest)(nil),     // 0: complyd.v1.ScreenTransactionRequest
 	(*ScreeningResult)(nil),              // 1: complyd.v1.ScreeningResult
@@ -2747,86 +2783,88 @@ var file_complyd_v1_screening_proto_goTypes = []any{
 	(*PaymentPartyIdentifier)(nil),       // 18: complyd.v1.PaymentPartyIdentifier
 	(*Verdict)(nil),                      // 19: complyd.v1.Verdict
 	(*EngineVerdict)(nil),                // 20: complyd.v1.EngineVerdict
-	(*structpb.Struct)(nil),              // 21: google.protobuf.Struct
-	(*wrapperspb.StringValue)(nil),       // 22: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),        // 23: google.protobuf.Timestamp
-	(*ErrorInfo)(nil),                    // 24: complyd.v1.ErrorInfo
-	(*VerdictSummary)(nil),               // 25: complyd.v1.VerdictSummary
-	(*wrapperspb.DoubleValue)(nil),       // 26: google.protobuf.DoubleValue
-	(*httpbody.HttpBody)(nil),            // 27: google.api.HttpBody
+	nil,                                  // 21: complyd.v1.Verdict.RuleVersionsEntry
+	(*structpb.Struct)(nil),              // 22: google.protobuf.Struct
+	(*wrapperspb.StringValue)(nil),       // 23: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),        // 24: google.protobuf.Timestamp
+	(*ErrorInfo)(nil),                    // 25: complyd.v1.ErrorInfo
+	(*VerdictSummary)(nil),               // 26: complyd.v1.VerdictSummary
+	(*wrapperspb.DoubleValue)(nil),       // 27: google.protobuf.DoubleValue
+	(*httpbody.HttpBody)(nil),            // 28: google.api.HttpBody
 }
 var file_complyd_v1_screening_proto_depIdxs = []int32{
-	21, // 0: complyd.v1.ScreenTransactionRequest.metadata:type_name -> google.protobuf.Struct
+	22, // 0: complyd.v1.ScreenTransactionRequest.metadata:type_name -> google.protobuf.Struct
 	2,  // 1: complyd.v1.ScreeningResult.risk_breakdown:type_name -> complyd.v1.RiskBreakdown
 	4,  // 2: complyd.v1.ScreeningResult.triggered_rules:type_name -> complyd.v1.TriggeredRule
-	22, // 3: complyd.v1.ScreeningResult.case_id:type_name -> google.protobuf.StringValue
+	23, // 3: complyd.v1.ScreeningResult.case_id:type_name -> google.protobuf.StringValue
 	3,  // 4: complyd.v1.RiskBreakdown.fx:type_name -> complyd.v1.FxConversion
-	22, // 5: complyd.v1.RiskBreakdown.skip_reason:type_name -> google.protobuf.StringValue
-	23, // 6: complyd.v1.FxConversion.rate_updated_at:type_name -> google.protobuf.Timestamp
-	22, // 7: complyd.v1.TriggeredRule.kyc_source:type_name -> google.protobuf.StringValue
-	22, // 8: complyd.v1.TriggeredRule.kyc_external_ref:type_name -> google.protobuf.StringValue
+	23, // 5: complyd.v1.RiskBreakdown.skip_reason:type_name -> google.protobuf.StringValue
+	24, // 6: complyd.v1.FxConversion.rate_updated_at:type_name -> google.protobuf.Timestamp
+	23, // 7: complyd.v1.TriggeredRule.kyc_source:type_name -> google.protobuf.StringValue
+	23, // 8: complyd.v1.TriggeredRule.kyc_external_ref:type_name -> google.protobuf.StringValue
 	0,  // 9: complyd.v1.ScreenTransactionsRequest.transactions:type_name -> complyd.v1.ScreenTransactionRequest
 	1,  // 10: complyd.v1.ScreenTransactionsItem.result:type_name -> complyd.v1.ScreeningResult
-	24, // 11: complyd.v1.ScreenTransactionsItem.error:type_name -> complyd.v1.ErrorInfo
+	25, // 11: complyd.v1.ScreenTransactionsItem.error:type_name -> complyd.v1.ErrorInfo
 	6,  // 12: complyd.v1.ScreenTransactionsResponse.items:type_name -> complyd.v1.ScreenTransactionsItem
-	23, // 13: complyd.v1.ListTransactionsRequest.from:type_name -> google.protobuf.Timestamp
-	23, // 14: complyd.v1.ListTransactionsRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 15: complyd.v1.TransactionListItem.sender_account_number:type_name -> google.protobuf.StringValue
-	22, // 16: complyd.v1.TransactionListItem.sender_name:type_name -> google.protobuf.StringValue
-	22, // 17: complyd.v1.TransactionListItem.receiver_name:type_name -> google.protobuf.StringValue
-	22, // 18: complyd.v1.TransactionListItem.receiver_country:type_name -> google.protobuf.StringValue
-	23, // 19: complyd.v1.TransactionListItem.transaction_timestamp:type_name -> google.protobuf.Timestamp
-	25, // 20: complyd.v1.TransactionListItem.verdict:type_name -> complyd.v1.VerdictSummary
-	23, // 21: complyd.v1.TransactionListItem.created_at:type_name -> google.protobuf.Timestamp
+	24, // 13: complyd.v1.ListTransactionsRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 14: complyd.v1.ListTransactionsRequest.to:type_name -> google.protobuf.Timestamp
+	23, // 15: complyd.v1.TransactionListItem.sender_account_number:type_name -> google.protobuf.StringValue
+	23, // 16: complyd.v1.TransactionListItem.sender_name:type_name -> google.protobuf.StringValue
+	23, // 17: complyd.v1.TransactionListItem.receiver_name:type_name -> google.protobuf.StringValue
+	23, // 18: complyd.v1.TransactionListItem.receiver_country:type_name -> google.protobuf.StringValue
+	24, // 19: complyd.v1.TransactionListItem.transaction_timestamp:type_name -> google.protobuf.Timestamp
+	26, // 20: complyd.v1.TransactionListItem.verdict:type_name -> complyd.v1.VerdictSummary
+	24, // 21: complyd.v1.TransactionListItem.created_at:type_name -> google.protobuf.Timestamp
 	9,  // 22: complyd.v1.ListTransactionsResponse.items:type_name -> complyd.v1.TransactionListItem
-	22, // 23: complyd.v1.Transaction.sender_account_number:type_name -> google.protobuf.StringValue
-	22, // 24: complyd.v1.Transaction.sender_bvn:type_name -> google.protobuf.StringValue
-	22, // 25: complyd.v1.Transaction.sender_name:type_name -> google.protobuf.StringValue
-	22, // 26: complyd.v1.Transaction.sender_bank_code:type_name -> google.protobuf.StringValue
-	22, // 27: complyd.v1.Transaction.receiver_account_number:type_name -> google.protobuf.StringValue
-	22, // 28: complyd.v1.Transaction.receiver_bvn:type_name -> google.protobuf.StringValue
-	22, // 29: complyd.v1.Transaction.receiver_name:type_name -> google.protobuf.StringValue
-	22, // 30: complyd.v1.Transaction.receiver_bank_code:type_name -> google.protobuf.StringValue
-	22, // 31: complyd.v1.Transaction.receiver_country:type_name -> google.protobuf.StringValue
-	22, // 32: complyd.v1.Transaction.narration:type_name -> google.protobuf.StringValue
-	22, // 33: complyd.v1.Transaction.device_id:type_name -> google.protobuf.StringValue
-	22, // 34: complyd.v1.Transaction.ip_address:type_name -> google.protobuf.StringValue
-	26, // 35: complyd.v1.Transaction.latitude:type_name -> google.protobuf.DoubleValue
-	26, // 36: complyd.v1.Transaction.longitude:type_name -> google.protobuf.DoubleValue
-	23, // 37: complyd.v1.Transaction.transaction_timestamp:type_name -> google.protobuf.Timestamp
-	21, // 38: complyd.v1.Transaction.metadata:type_name -> google.protobuf.Struct
-	23, // 39: complyd.v1.Transaction.created_at:type_name -> google.protobuf.Timestamp
+	23, // 23: complyd.v1.Transaction.sender_account_number:type_name -> google.protobuf.StringValue
+	23, // 24: complyd.v1.Transaction.sender_bvn:type_name -> google.protobuf.StringValue
+	23, // 25: complyd.v1.Transaction.sender_name:type_name -> google.protobuf.StringValue
+	23, // 26: complyd.v1.Transaction.sender_bank_code:type_name -> google.protobuf.StringValue
+	23, // 27: complyd.v1.Transaction.receiver_account_number:type_name -> google.protobuf.StringValue
+	23, // 28: complyd.v1.Transaction.receiver_bvn:type_name -> google.protobuf.StringValue
+	23, // 29: complyd.v1.Transaction.receiver_name:type_name -> google.protobuf.StringValue
+	23, // 30: complyd.v1.Transaction.receiver_bank_code:type_name -> google.protobuf.StringValue
+	23, // 31: complyd.v1.Transaction.receiver_country:type_name -> google.protobuf.StringValue
+	23, // 32: complyd.v1.Transaction.narration:type_name -> google.protobuf.StringValue
+	23, // 33: complyd.v1.Transaction.device_id:type_name -> google.protobuf.StringValue
+	23, // 34: complyd.v1.Transaction.ip_address:type_name -> google.protobuf.StringValue
+	27, // 35: complyd.v1.Transaction.latitude:type_name -> google.protobuf.DoubleValue
+	27, // 36: complyd.v1.Transaction.longitude:type_name -> google.protobuf.DoubleValue
+	24, // 37: complyd.v1.Transaction.transaction_timestamp:type_name -> google.protobuf.Timestamp
+	22, // 38: complyd.v1.Transaction.metadata:type_name -> google.protobuf.Struct
+	24, // 39: complyd.v1.Transaction.created_at:type_name -> google.protobuf.Timestamp
 	19, // 40: complyd.v1.Transaction.verdict:type_name -> complyd.v1.Verdict
 	16, // 41: complyd.v1.Transaction.payment_message:type_name -> complyd.v1.PaymentMessage
-	27, // 42: complyd.v1.ScreenPaymentMessageRequest.message:type_name -> google.api.HttpBody
+	28, // 42: complyd.v1.ScreenPaymentMessageRequest.message:type_name -> google.api.HttpBody
 	15, // 43: complyd.v1.ScreenPaymentMessageResponse.items:type_name -> complyd.v1.ScreenPaymentMessageItem
 	1,  // 44: complyd.v1.ScreenPaymentMessageItem.result:type_name -> complyd.v1.ScreeningResult
-	24, // 45: complyd.v1.ScreenPaymentMessageItem.error:type_name -> complyd.v1.ErrorInfo
+	25, // 45: complyd.v1.ScreenPaymentMessageItem.error:type_name -> complyd.v1.ErrorInfo
 	17, // 46: complyd.v1.PaymentMessage.parties:type_name -> complyd.v1.PaymentParty
 	18, // 47: complyd.v1.PaymentParty.identifiers:type_name -> complyd.v1.PaymentPartyIdentifier
 	20, // 48: complyd.v1.Verdict.engine_verdicts:type_name -> complyd.v1.EngineVerdict
-	23, // 49: complyd.v1.Verdict.processed_at:type_name -> google.protobuf.Timestamp
+	24, // 49: complyd.v1.Verdict.processed_at:type_name -> google.protobuf.Timestamp
 	4,  // 50: complyd.v1.Verdict.triggered_rules:type_name -> complyd.v1.TriggeredRule
-	22, // 51: complyd.v1.Verdict.case_id:type_name -> google.protobuf.StringValue
-	3,  // 52: complyd.v1.EngineVerdict.fx:type_name -> complyd.v1.FxConversion
-	22, // 53: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
-	0,  // 54: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
-	5,  // 55: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
-	0,  // 56: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
-	8,  // 57: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
-	11, // 58: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
-	13, // 59: complyd.v1.TransactionService.ScreenPaymentMessage:input_type -> complyd.v1.ScreenPaymentMessageRequest
-	1,  // 60: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
-	7,  // 61: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
-	6,  // 62: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
-	10, // 63: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
-	12, // 64: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
-	14, // 65: complyd.v1.TransactionService.ScreenPaymentMessage:output_type -> complyd.v1.ScreenPaymentMessageResponse
-	60, // [60:66] is the sub-list for method output_type
-	54, // [54:60] is the sub-list for method input_type
-	54, // [54:54] is the sub-list for extension type_name
-	54, // [54:54] is the sub-list for extension extendee
-	0,  // [0:54] is the sub-list for field type_name
+	23, // 51: complyd.v1.Verdict.case_id:type_name -> google.protobuf.StringValue
+	21, // 52: complyd.v1.Verdict.rule_versions:type_name -> complyd.v1.Verdict.RuleVersionsEntry
+	3,  // 53: complyd.v1.EngineVerdict.fx:type_name -> complyd.v1.FxConversion
+	23, // 54: complyd.v1.EngineVerdict.skip_reason:type_name -> google.protobuf.StringValue
+	0,  // 55: complyd.v1.TransactionService.ScreenTransaction:input_type -> complyd.v1.ScreenTransactionRequest
+	5,  // 56: complyd.v1.TransactionService.ScreenTransactions:input_type -> complyd.v1.ScreenTransactionsRequest
+	0,  // 57: complyd.v1.TransactionService.ScreenTransactionStream:input_type -> complyd.v1.ScreenTransactionRequest
+	8,  // 58: complyd.v1.TransactionService.ListTransactions:input_type -> complyd.v1.ListTransactionsRequest
+	11, // 59: complyd.v1.TransactionService.GetTransaction:input_type -> complyd.v1.GetTransactionRequest
+	13, // 60: complyd.v1.TransactionService.ScreenPaymentMessage:input_type -> complyd.v1.ScreenPaymentMessageRequest
+	1,  // 61: complyd.v1.TransactionService.ScreenTransaction:output_type -> complyd.v1.ScreeningResult
+	7,  // 62: complyd.v1.TransactionService.ScreenTransactions:output_type -> complyd.v1.ScreenTransactionsResponse
+	6,  // 63: complyd.v1.TransactionService.ScreenTransactionStream:output_type -> complyd.v1.ScreenTransactionsItem
+	10, // 64: complyd.v1.TransactionService.ListTransactions:output_type -> complyd.v1.ListTransactionsResponse
+	12, // 65: complyd.v1.TransactionService.GetTransaction:output_type -> complyd.v1.Transaction
+	14, // 66: complyd.v1.TransactionService.ScreenPaymentMessage:output_type -> complyd.v1.ScreenPaymentMessageResponse
+	61, // [61:67] is the sub-list for method output_type
+	55, // [55:61] is the sub-list for method input_type
+	55, // [55:55] is the sub-list for extension type_name
+	55, // [55:55] is the sub-list for extension extendee
+	0,  // [0:55] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_screening_proto_init() }
@@ -2844,7 +2882,7 @@ func file_complyd_v1_screening_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_screening_proto_rawDesc), len(file_complyd_v1_screening_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   21,
+			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

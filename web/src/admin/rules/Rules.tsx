@@ -23,7 +23,7 @@ export function Rules() {
         : <button type="button" onClick={() => setEditing('new')}>New rule</button>}
       {custom.length === 0 ? <p className="empty">No custom rules yet.</p> : (
         <table aria-label="Custom rules">
-          <thead><tr><th>Name</th><th>Expression</th><th>Score</th><th>Outcome</th><th>Enabled</th><th>Actions</th></tr></thead>
+          <thead><tr><th>Name</th><th>Expression</th><th>Score</th><th>Outcome</th><th>Version</th><th>Enabled</th><th>Actions</th></tr></thead>
           <tbody>{custom.map((r) => <CustomRow key={r.id} r={r} onEdit={() => setEditing(r)} onDone={() => void q.refetch()} />)}</tbody>
         </table>
       )}
@@ -44,6 +44,7 @@ function CustomRow({ r, onEdit, onDone }: { r: Rule; onEdit: () => void; onDone:
   return (
     <tr>
       <td>{r.name}</td><td><code>{r.expression}</code></td><td>{r.score}</td><td>{r.outcome}</td>
+      <td>v{r.version}</td>
       <td><label><input type="checkbox" checked={r.enabled} disabled={update.isPending} onChange={(e) => update.mutate({ id: r.id, enabled: e.target.checked })} /> Enabled: {r.name}</label></td>
       <td><button type="button" onClick={onEdit}>Edit {r.name}</button><ErrorText error={update.error} /></td>
     </tr>

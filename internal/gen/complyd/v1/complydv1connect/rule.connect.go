@@ -46,6 +46,12 @@ const (
 	// RuleServiceValidateRuleExpressionProcedure is the fully-qualified name of the RuleService's
 	// ValidateRuleExpression RPC.
 	RuleServiceValidateRuleExpressionProcedure = "/complyd.v1.RuleService/ValidateRuleExpression"
+	// RuleServiceListRuleVersionsProcedure is the fully-qualified name of the RuleService's
+	// ListRuleVersions RPC.
+	RuleServiceListRuleVersionsProcedure = "/complyd.v1.RuleService/ListRuleVersions"
+	// RuleServiceGetRuleVersionProcedure is the fully-qualified name of the RuleService's
+	// GetRuleVersion RPC.
+	RuleServiceGetRuleVersionProcedure = "/complyd.v1.RuleService/GetRuleVersion"
 	// RuleServiceBacktestRuleProcedure is the fully-qualified name of the RuleService's BacktestRule
 	// RPC.
 	RuleServiceBacktestRuleProcedure = "/complyd.v1.RuleService/BacktestRule"
@@ -67,6 +73,11 @@ type RuleServiceClient interface {
 	// ValidateRuleExpression compiles an expression without saving anything: valid, or the
 	// compiler's message (the dashboard checks as the expression is typed).
 	ValidateRuleExpression(context.Context, *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error)
+	// ListRuleVersions lists every version of a custom rule, newest first; a deleted rule's
+	// versions stay readable (the verdicts that name them). A mandatory rule is NOT_FOUND.
+	ListRuleVersions(context.Context, *connect.Request[v1.ListRuleVersionsRequest]) (*connect.Response[v1.ListRuleVersionsResponse], error)
+	// GetRuleVersion returns one immutable version of a custom rule (the one a verdict names).
+	GetRuleVersion(context.Context, *connect.Request[v1.GetRuleVersionRequest]) (*connect.Response[v1.RuleVersion], error)
 	// BacktestRule evaluates a draft expression over the tenant's stored transactions of a
 	// period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
 	// bound was hit), and returns how many it would have triggered, with examples.
@@ -120,6 +131,18 @@ func NewRuleServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(ruleServiceMethods.ByName("ValidateRuleExpression")),
 			connect.WithClientOptions(opts...),
 		),
+		listRuleVersions: connect.NewClient[v1.ListRuleVersionsRequest, v1.ListRuleVersionsResponse](
+			httpClient,
+			baseURL+RuleServiceListRuleVersionsProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("ListRuleVersions")),
+			connect.WithClientOptions(opts...),
+		),
+		getRuleVersion: connect.NewClient[v1.GetRuleVersionRequest, v1.RuleVersion](
+			httpClient,
+			baseURL+RuleServiceGetRuleVersionProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("GetRuleVersion")),
+			connect.WithClientOptions(opts...),
+		),
 		backtestRule: connect.NewClient[v1.BacktestRuleRequest, v1.BacktestRuleResponse](
 			httpClient,
 			baseURL+RuleServiceBacktestRuleProcedure,
@@ -137,6 +160,8 @@ type ruleServiceClient struct {
 	updateRule             *connect.Client[v1.UpdateRuleRequest, v1.Rule]
 	deleteRule             *connect.Client[v1.DeleteRuleRequest, v1.Rule]
 	validateRuleExpression *connect.Client[v1.ValidateRuleExpressionRequest, v1.ValidateRuleExpressionResponse]
+	listRuleVersions       *connect.Client[v1.ListRuleVersionsRequest, v1.ListRuleVersionsResponse]
+	getRuleVersion         *connect.Client[v1.GetRuleVersionRequest, v1.RuleVersion]
 	backtestRule           *connect.Client[v1.BacktestRuleRequest, v1.BacktestRuleResponse]
 }
 
@@ -170,6 +195,16 @@ func (c *ruleServiceClient) ValidateRuleExpression(ctx context.Context, req *con
 	return c.validateRuleExpression.CallUnary(ctx, req)
 }
 
+// ListRuleVersions calls complyd.v1.RuleService.ListRuleVersions.
+func (c *ruleServiceClient) ListRuleVersions(ctx context.Context, req *connect.Request[v1.ListRuleVersionsRequest]) (*connect.Response[v1.ListRuleVersionsResponse], error) {
+	return c.listRuleVersions.CallUnary(ctx, req)
+}
+
+// GetRuleVersion calls complyd.v1.RuleService.GetRuleVersion.
+func (c *ruleServiceClient) GetRuleVersion(ctx context.Context, req *connect.Request[v1.GetRuleVersionRequest]) (*connect.Response[v1.RuleVersion], error) {
+	return c.getRuleVersion.CallUnary(ctx, req)
+}
+
 // BacktestRule calls complyd.v1.RuleService.BacktestRule.
 func (c *ruleServiceClient) BacktestRule(ctx context.Context, req *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error) {
 	return c.backtestRule.CallUnary(ctx, req)
@@ -191,6 +226,11 @@ type RuleServiceHandler interface {
 	// ValidateRuleExpression compiles an expression without saving anything: valid, or the
 	// compiler's message (the dashboard checks as the expression is typed).
 	ValidateRuleExpression(context.Context, *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error)
+	// ListRuleVersions lists every version of a custom rule, newest first; a deleted rule's
+	// versions stay readable (the verdicts that name them). A mandatory rule is NOT_FOUND.
+	ListRuleVersions(context.Context, *connect.Request[v1.ListRuleVersionsRequest]) (*connect.Response[v1.ListRuleVersionsResponse], error)
+	// GetRuleVersion returns one immutable version of a custom rule (the one a verdict names).
+	GetRuleVersion(context.Context, *connect.Request[v1.GetRuleVersionRequest]) (*connect.Response[v1.RuleVersion], error)
 	// BacktestRule evaluates a draft expression over the tenant's stored transactions of a
 	// period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
 	// bound was hit), and returns how many it would have triggered, with examples.
@@ -240,6 +280,18 @@ func NewRuleServiceHandler(svc RuleServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(ruleServiceMethods.ByName("ValidateRuleExpression")),
 		connect.WithHandlerOptions(opts...),
 	)
+	ruleServiceListRuleVersionsHandler := connect.NewUnaryHandler(
+		RuleServiceListRuleVersionsProcedure,
+		svc.ListRuleVersions,
+		connect.WithSchema(ruleServiceMethods.ByName("ListRuleVersions")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceGetRuleVersionHandler := connect.NewUnaryHandler(
+		RuleServiceGetRuleVersionProcedure,
+		svc.GetRuleVersion,
+		connect.WithSchema(ruleServiceMethods.ByName("GetRuleVersion")),
+		connect.WithHandlerOptions(opts...),
+	)
 	ruleServiceBacktestRuleHandler := connect.NewUnaryHandler(
 		RuleServiceBacktestRuleProcedure,
 		svc.BacktestRule,
@@ -260,6 +312,10 @@ func NewRuleServiceHandler(svc RuleServiceHandler, opts ...connect.HandlerOption
 			ruleServiceDeleteRuleHandler.ServeHTTP(w, r)
 		case RuleServiceValidateRuleExpressionProcedure:
 			ruleServiceValidateRuleExpressionHandler.ServeHTTP(w, r)
+		case RuleServiceListRuleVersionsProcedure:
+			ruleServiceListRuleVersionsHandler.ServeHTTP(w, r)
+		case RuleServiceGetRuleVersionProcedure:
+			ruleServiceGetRuleVersionHandler.ServeHTTP(w, r)
 		case RuleServiceBacktestRuleProcedure:
 			ruleServiceBacktestRuleHandler.ServeHTTP(w, r)
 		default:
@@ -293,6 +349,14 @@ func (UnimplementedRuleServiceHandler) DeleteRule(context.Context, *connect.Requ
 
 func (UnimplementedRuleServiceHandler) ValidateRuleExpression(context.Context, *connect.Request[v1.ValidateRuleExpressionRequest]) (*connect.Response[v1.ValidateRuleExpressionResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.ValidateRuleExpression is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) ListRuleVersions(context.Context, *connect.Request[v1.ListRuleVersionsRequest]) (*connect.Response[v1.ListRuleVersionsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.ListRuleVersions is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) GetRuleVersion(context.Context, *connect.Request[v1.GetRuleVersionRequest]) (*connect.Response[v1.RuleVersion], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.GetRuleVersion is not implemented"))
 }
 
 func (UnimplementedRuleServiceHandler) BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error) {

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/rule.proto.
  */
 export const file_complyd_v1_rule: GenFile = /*@__PURE__*/
-  fileDesc("ChVjb21wbHlkL3YxL3J1bGUucHJvdG8SCmNvbXBseWQudjEisAIKBFJ1bGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIxCgtkZXNjcmlwdGlvbhgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRISCgpleHByZXNzaW9uGAQgASgJEg0KBXNjb3JlGAUgASgFEg8KB291dGNvbWUYBiABKAkSDwoHZW5hYmxlZBgHIAEoCBIRCgltYW5kYXRvcnkYCCABKAgSDwoHYWN0aW9ucxgJIAMoCRISCgpjcmVhdGVkX2J5GAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIvcBChFDcmVhdGVSdWxlUmVxdWVzdBIYCgRuYW1lGAEgASgJQgq6SAdyBRABGMgBEiIKC2Rlc2NyaXB0aW9uGAIgASgJQgi6SAVyAxjQD0gAiAEBEh4KCmV4cHJlc3Npb24YAyABKAlCCrpIB3IFEAEYgCASGAoFc2NvcmUYBCABKAVCCbpIBhoEGGQoABI4CgdvdXRjb21lGAUgASgJQie6SCRyIlIHQVBQUk9WRVIGUkVWSUVXUghFU0NBTEFURVIFQkxPQ0sSFAoHZW5hYmxlZBgGIAEoCEgBiAEBQg4KDF9kZXNjcmlwdGlvbkIKCghfZW5hYmxlZCJeChBMaXN0UnVsZXNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBQgcKBV9wYWdlQggKBl9saW1pdCJ1ChFMaXN0UnVsZXNSZXNwb25zZRIfCgVpdGVtcxgBIAMoCzIQLmNvbXBseWQudjEuUnVsZRINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFIiUKDkdldFJ1bGVSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABIs4CChFVcGRhdGVSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQARIdCgRuYW1lGAIgASgJQgq6SAdyBRABGMgBSACIAQESIgoLZGVzY3JpcHRpb24YAyABKAlCCLpIBXIDGNAPSAGIAQESIwoKZXhwcmVzc2lvbhgEIAEoCUIKukgHcgUQARiAIEgCiAEBEh0KBXNjb3JlGAUgASgFQgm6SAYaBBhkKABIA4gBARI9CgdvdXRjb21lGAYgASgJQie6SCRyIlIHQVBQUk9WRVIGUkVWSUVXUghFU0NBTEFURVIFQkxPQ0tIBIgBARIUCgdlbmFibGVkGAcgASgISAWIAQFCBwoFX25hbWVCDgoMX2Rlc2NyaXB0aW9uQg0KC19leHByZXNzaW9uQggKBl9zY29yZUIKCghfb3V0Y29tZUIKCghfZW5hYmxlZCIoChFEZWxldGVSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASI9Ch1WYWxpZGF0ZVJ1bGVFeHByZXNzaW9uUmVxdWVzdBIcCgpleHByZXNzaW9uGAEgASgJQgi6SAVyAxiAICJACh5WYWxpZGF0ZVJ1bGVFeHByZXNzaW9uUmVzcG9uc2USDQoFdmFsaWQYASABKAgSDwoHbWVzc2FnZRgCIAEoCSKPAgoTQmFja3Rlc3RSdWxlUmVxdWVzdBIeCgpleHByZXNzaW9uGAEgASgJQgq6SAdyBRABGIAgEjAKBGZyb20YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQga6SAPIAQESLgoCdG8YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQga6SAPIAQESKgoQbWF4X3RyYW5zYWN0aW9ucxgEIAEoBUILukgIGgYYoI0GKAFIAIgBARIkCgxtYXhfZXhhbXBsZXMYBSABKAVCCbpIBhoEGDIoAEgBiAEBQhMKEV9tYXhfdHJhbnNhY3Rpb25zQg8KDV9tYXhfZXhhbXBsZXMitQEKD0JhY2t0ZXN0RXhhbXBsZRIWCg50cmFuc2FjdGlvbl9pZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRIOCgZhbW91bnQYAyABKAkSEAoIY3VycmVuY3kYBCABKAkSEwoLc2VuZGVyX25hbWUYBSABKAkSDwoHb3V0Y29tZRgGIAEoCRItCgl0aW1lc3RhbXAYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wItIBChRCYWNrdGVzdFJ1bGVSZXNwb25zZRIPCgdzY2FubmVkGAEgASgFEg8KB21hdGNoZWQYAiABKAUSDgoGZXJyb3JzGAMgASgFEhEKCXRydW5jYXRlZBgEIAEoCBItCghleGFtcGxlcxgFIAMoCzIbLmNvbXBseWQudjEuQmFja3Rlc3RFeGFtcGxlEhIKCmVsYXBzZWRfbXMYBiABKAUSMgoOb2xkZXN0X3NjYW5uZWQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wMuAFCgtSdWxlU2VydmljZRJXCgpDcmVhdGVSdWxlEh0uY29tcGx5ZC52MS5DcmVhdGVSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIYgtPkkwISOgEqIg0vYXBpL3YxL3J1bGVzEl8KCUxpc3RSdWxlcxIcLmNvbXBseWQudjEuTGlzdFJ1bGVzUmVxdWVzdBodLmNvbXBseWQudjEuTGlzdFJ1bGVzUmVzcG9uc2UiFYLT5JMCDxINL2FwaS92MS9ydWxlcxJTCgdHZXRSdWxlEhouY29tcGx5ZC52MS5HZXRSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIagtPkkwIUEhIvYXBpL3YxL3J1bGVzL3tpZH0SXAoKVXBkYXRlUnVsZRIdLmNvbXBseWQudjEuVXBkYXRlUnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiHYLT5JMCFzoBKjISL2FwaS92MS9ydWxlcy97aWR9ElkKCkRlbGV0ZVJ1bGUSHS5jb21wbHlkLnYxLkRlbGV0ZVJ1bGVSZXF1ZXN0GhAuY29tcGx5ZC52MS5SdWxlIhqC0+STAhQqEi9hcGkvdjEvcnVsZXMve2lkfRKSAQoWVmFsaWRhdGVSdWxlRXhwcmVzc2lvbhIpLmNvbXBseWQudjEuVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlcXVlc3QaKi5jb21wbHlkLnYxLlZhbGlkYXRlUnVsZUV4cHJlc3Npb25SZXNwb25zZSIhgtPkkwIbOgEqIhYvYXBpL3YxL3J1bGVzL3ZhbGlkYXRlEnQKDEJhY2t0ZXN0UnVsZRIfLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlUmVxdWVzdBogLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS9ydWxlcy9iYWNrdGVzdEI+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("ChVjb21wbHlkL3YxL3J1bGUucHJvdG8SCmNvbXBseWQudjEiwQIKBFJ1bGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIxCgtkZXNjcmlwdGlvbhgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRISCgpleHByZXNzaW9uGAQgASgJEg0KBXNjb3JlGAUgASgFEg8KB291dGNvbWUYBiABKAkSDwoHZW5hYmxlZBgHIAEoCBIRCgltYW5kYXRvcnkYCCABKAgSDwoHYWN0aW9ucxgJIAMoCRISCgpjcmVhdGVkX2J5GAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3ZlcnNpb24YDSABKAUi+QEKC1J1bGVWZXJzaW9uEg8KB3J1bGVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBRIMCgRuYW1lGAMgASgJEjEKC2Rlc2NyaXB0aW9uGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEhIKCmV4cHJlc3Npb24YBSABKAkSDQoFc2NvcmUYBiABKAUSDwoHb3V0Y29tZRgHIAEoCRIPCgdlbmFibGVkGAggASgIEhIKCmNyZWF0ZWRfYnkYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLgoXTGlzdFJ1bGVWZXJzaW9uc1JlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAEiQgoYTGlzdFJ1bGVWZXJzaW9uc1Jlc3BvbnNlEiYKBWl0ZW1zGAEgAygLMhcuY29tcGx5ZC52MS5SdWxlVmVyc2lvbiJGChVHZXRSdWxlVmVyc2lvblJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESGAoHdmVyc2lvbhgCIAEoBUIHukgEGgIoASL3AQoRQ3JlYXRlUnVsZVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARjIARIiCgtkZXNjcmlwdGlvbhgCIAEoCUIIukgFcgMY0A9IAIgBARIeCgpleHByZXNzaW9uGAMgASgJQgq6SAdyBRABGIAgEhgKBXNjb3JlGAQgASgFQgm6SAYaBBhkKAASOAoHb3V0Y29tZRgFIAEoCUInukgkciJSB0FQUFJPVkVSBlJFVklFV1IIRVNDQUxBVEVSBUJMT0NLEhQKB2VuYWJsZWQYBiABKAhIAYgBAUIOCgxfZGVzY3JpcHRpb25CCgoIX2VuYWJsZWQiXgoQTGlzdFJ1bGVzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQidQoRTGlzdFJ1bGVzUmVzcG9uc2USHwoFaXRlbXMYASADKAsyEC5jb21wbHlkLnYxLlJ1bGUSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRINCgVsaW1pdBgEIAEoBRITCgt0b3RhbF9wYWdlcxgFIAEoBSIlCg5HZXRSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASLOAgoRVXBkYXRlUnVsZVJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESHQoEbmFtZRgCIAEoCUIKukgHcgUQARjIAUgAiAEBEiIKC2Rlc2NyaXB0aW9uGAMgASgJQgi6SAVyAxjQD0gBiAEBEiMKCmV4cHJlc3Npb24YBCABKAlCCrpIB3IFEAEYgCBIAogBARIdCgVzY29yZRgFIAEoBUIJukgGGgQYZCgASAOIAQESPQoHb3V0Y29tZRgGIAEoCUInukgkciJSB0FQUFJPVkVSBlJFVklFV1IIRVNDQUxBVEVSBUJMT0NLSASIAQESFAoHZW5hYmxlZBgHIAEoCEgFiAEBQgcKBV9uYW1lQg4KDF9kZXNjcmlwdGlvbkINCgtfZXhwcmVzc2lvbkIICgZfc2NvcmVCCgoIX291dGNvbWVCCgoIX2VuYWJsZWQiKAoRRGVsZXRlUnVsZVJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAEiPQodVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlcXVlc3QSHAoKZXhwcmVzc2lvbhgBIAEoCUIIukgFcgMYgCAiQAoeVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEg8KB21lc3NhZ2UYAiABKAkijwIKE0JhY2t0ZXN0UnVsZVJlcXVlc3QSHgoKZXhwcmVzc2lvbhgBIAEoCUIKukgHcgUQARiAIBIwCgRmcm9tGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGukgDyAEBEi4KAnRvGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGukgDyAEBEioKEG1heF90cmFuc2FjdGlvbnMYBCABKAVCC7pICBoGGKCNBigBSACIAQESJAoMbWF4X2V4YW1wbGVzGAUgASgFQgm6SAYaBBgyKABIAYgBAUITChFfbWF4X3RyYW5zYWN0aW9uc0IPCg1fbWF4X2V4YW1wbGVzIrUBCg9CYWNrdGVzdEV4YW1wbGUSFgoOdHJhbnNhY3Rpb25faWQYASABKAkSEwoLZXh0ZXJuYWxfaWQYAiABKAkSDgoGYW1vdW50GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhMKC3NlbmRlcl9uYW1lGAUgASgJEg8KB291dGNvbWUYBiABKAkSLQoJdGltZXN0YW1wGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLSAQoUQmFja3Rlc3RSdWxlUmVzcG9uc2USDwoHc2Nhbm5lZBgBIAEoBRIPCgdtYXRjaGVkGAIgASgFEg4KBmVycm9ycxgDIAEoBRIRCgl0cnVuY2F0ZWQYBCABKAgSLQoIZXhhbXBsZXMYBSADKAsyGy5jb21wbHlkLnYxLkJhY2t0ZXN0RXhhbXBsZRISCgplbGFwc2VkX21zGAYgASgFEjIKDm9sZGVzdF9zY2FubmVkGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDLiBwoLUnVsZVNlcnZpY2USVwoKQ3JlYXRlUnVsZRIdLmNvbXBseWQudjEuQ3JlYXRlUnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiGILT5JMCEjoBKiINL2FwaS92MS9ydWxlcxJfCglMaXN0UnVsZXMSHC5jb21wbHlkLnYxLkxpc3RSdWxlc1JlcXVlc3QaHS5jb21wbHlkLnYxLkxpc3RSdWxlc1Jlc3BvbnNlIhWC0+STAg8SDS9hcGkvdjEvcnVsZXMSUwoHR2V0UnVsZRIaLmNvbXBseWQudjEuR2V0UnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiGoLT5JMCFBISL2FwaS92MS9ydWxlcy97aWR9ElwKClVwZGF0ZVJ1bGUSHS5jb21wbHlkLnYxLlVwZGF0ZVJ1bGVSZXF1ZXN0GhAuY29tcGx5ZC52MS5SdWxlIh2C0+STAhc6ASoyEi9hcGkvdjEvcnVsZXMve2lkfRJZCgpEZWxldGVSdWxlEh0uY29tcGx5ZC52MS5EZWxldGVSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIagtPkkwIUKhIvYXBpL3YxL3J1bGVzL3tpZH0SkgEKFlZhbGlkYXRlUnVsZUV4cHJlc3Npb24SKS5jb21wbHlkLnYxLlZhbGlkYXRlUnVsZUV4cHJlc3Npb25SZXF1ZXN0GiouY29tcGx5ZC52MS5WYWxpZGF0ZVJ1bGVFeHByZXNzaW9uUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS9ydWxlcy92YWxpZGF0ZRKCAQoQTGlzdFJ1bGVWZXJzaW9ucxIjLmNvbXBseWQudjEuTGlzdFJ1bGVWZXJzaW9uc1JlcXVlc3QaJC5jb21wbHlkLnYxLkxpc3RSdWxlVmVyc2lvbnNSZXNwb25zZSIjgtPkkwIdEhsvYXBpL3YxL3J1bGVzL3tpZH0vdmVyc2lvbnMSewoOR2V0UnVsZVZlcnNpb24SIS5jb21wbHlkLnYxLkdldFJ1bGVWZXJzaW9uUmVxdWVzdBoXLmNvbXBseWQudjEuUnVsZVZlcnNpb24iLYLT5JMCJxIlL2FwaS92MS9ydWxlcy97aWR9L3ZlcnNpb25zL3t2ZXJzaW9ufRJ0CgxCYWNrdGVzdFJ1bGUSHy5jb21wbHlkLnYxLkJhY2t0ZXN0UnVsZVJlcXVlc3QaIC5jb21wbHlkLnYxLkJhY2t0ZXN0UnVsZVJlc3BvbnNlIiGC0+STAhs6ASoiFi9hcGkvdjEvcnVsZXMvYmFja3Rlc3RCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * Rule is a screening rule.
@@ -105,6 +105,13 @@ export type Rule = Message<"complyd.v1.Rule"> & {
    * @generated from field: google.protobuf.Timestamp updated_at = 12;
    */
   updatedAt?: Timestamp | undefined;
+
+  /**
+   * version in force: 1 at creation, one more with every change (0 for mandatory rules).
+   *
+   * @generated from field: int32 version = 13;
+   */
+  version: number;
 };
 
 /**
@@ -113,6 +120,160 @@ export type Rule = Message<"complyd.v1.Rule"> & {
  */
 export const RuleSchema: GenMessage<Rule> = /*@__PURE__*/
   messageDesc(file_complyd_v1_rule, 0);
+
+/**
+ * RuleVersion is one immutable version of a custom rule.
+ *
+ * @generated from message complyd.v1.RuleVersion
+ */
+export type RuleVersion = Message<"complyd.v1.RuleVersion"> & {
+  /**
+   * rule_id of the rule.
+   *
+   * @generated from field: string rule_id = 1;
+   */
+  ruleId: string;
+
+  /**
+   * version, from 1.
+   *
+   * @generated from field: int32 version = 2;
+   */
+  version: number;
+
+  /**
+   * name of the rule in this version.
+   *
+   * @generated from field: string name = 3;
+   */
+  name: string;
+
+  /**
+   * description, or null.
+   *
+   * @generated from field: google.protobuf.StringValue description = 4;
+   */
+  description?: string | undefined;
+
+  /**
+   * expression in CEL.
+   *
+   * @generated from field: string expression = 5;
+   */
+  expression: string;
+
+  /**
+   * score 0 to 100.
+   *
+   * @generated from field: int32 score = 6;
+   */
+  score: number;
+
+  /**
+   * outcome when it fires.
+   *
+   * @generated from field: string outcome = 7;
+   */
+  outcome: string;
+
+  /**
+   * enabled in this version.
+   *
+   * @generated from field: bool enabled = 8;
+   */
+  enabled: boolean;
+
+  /**
+   * created_by: the user whose change made this version.
+   *
+   * @generated from field: string created_by = 9;
+   */
+  createdBy: string;
+
+  /**
+   * created_at: when this version was stored.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 10;
+   */
+  createdAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.RuleVersion.
+ * Use `create(RuleVersionSchema)` to create a new message.
+ */
+export const RuleVersionSchema: GenMessage<RuleVersion> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 1);
+
+/**
+ * ListRuleVersionsRequest names a rule.
+ *
+ * @generated from message complyd.v1.ListRuleVersionsRequest
+ */
+export type ListRuleVersionsRequest = Message<"complyd.v1.ListRuleVersionsRequest"> & {
+  /**
+   * id of the rule.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message complyd.v1.ListRuleVersionsRequest.
+ * Use `create(ListRuleVersionsRequestSchema)` to create a new message.
+ */
+export const ListRuleVersionsRequestSchema: GenMessage<ListRuleVersionsRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 2);
+
+/**
+ * ListRuleVersionsResponse holds the versions, newest first.
+ *
+ * @generated from message complyd.v1.ListRuleVersionsResponse
+ */
+export type ListRuleVersionsResponse = Message<"complyd.v1.ListRuleVersionsResponse"> & {
+  /**
+   * items: every version, newest first.
+   *
+   * @generated from field: repeated complyd.v1.RuleVersion items = 1;
+   */
+  items: RuleVersion[];
+};
+
+/**
+ * Describes the message complyd.v1.ListRuleVersionsResponse.
+ * Use `create(ListRuleVersionsResponseSchema)` to create a new message.
+ */
+export const ListRuleVersionsResponseSchema: GenMessage<ListRuleVersionsResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 3);
+
+/**
+ * GetRuleVersionRequest names a version.
+ *
+ * @generated from message complyd.v1.GetRuleVersionRequest
+ */
+export type GetRuleVersionRequest = Message<"complyd.v1.GetRuleVersionRequest"> & {
+  /**
+   * id of the rule.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * version, from 1.
+   *
+   * @generated from field: int32 version = 2;
+   */
+  version: number;
+};
+
+/**
+ * Describes the message complyd.v1.GetRuleVersionRequest.
+ * Use `create(GetRuleVersionRequestSchema)` to create a new message.
+ */
+export const GetRuleVersionRequestSchema: GenMessage<GetRuleVersionRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 4);
 
 /**
  * CreateRuleRequest is the POST body.
@@ -168,7 +329,7 @@ export type CreateRuleRequest = Message<"complyd.v1.CreateRuleRequest"> & {
  * Use `create(CreateRuleRequestSchema)` to create a new message.
  */
 export const CreateRuleRequestSchema: GenMessage<CreateRuleRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 1);
+  messageDesc(file_complyd_v1_rule, 5);
 
 /**
  * ListRulesRequest pages rules.
@@ -196,7 +357,7 @@ export type ListRulesRequest = Message<"complyd.v1.ListRulesRequest"> & {
  * Use `create(ListRulesRequestSchema)` to create a new message.
  */
 export const ListRulesRequestSchema: GenMessage<ListRulesRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 2);
+  messageDesc(file_complyd_v1_rule, 6);
 
 /**
  * ListRulesResponse is the paginated list payload.
@@ -245,7 +406,7 @@ export type ListRulesResponse = Message<"complyd.v1.ListRulesResponse"> & {
  * Use `create(ListRulesResponseSchema)` to create a new message.
  */
 export const ListRulesResponseSchema: GenMessage<ListRulesResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 3);
+  messageDesc(file_complyd_v1_rule, 7);
 
 /**
  * GetRuleRequest names a rule.
@@ -266,7 +427,7 @@ export type GetRuleRequest = Message<"complyd.v1.GetRuleRequest"> & {
  * Use `create(GetRuleRequestSchema)` to create a new message.
  */
 export const GetRuleRequestSchema: GenMessage<GetRuleRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 4);
+  messageDesc(file_complyd_v1_rule, 8);
 
 /**
  * UpdateRuleRequest is the PATCH body; every field is optional.
@@ -329,7 +490,7 @@ export type UpdateRuleRequest = Message<"complyd.v1.UpdateRuleRequest"> & {
  * Use `create(UpdateRuleRequestSchema)` to create a new message.
  */
 export const UpdateRuleRequestSchema: GenMessage<UpdateRuleRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 5);
+  messageDesc(file_complyd_v1_rule, 9);
 
 /**
  * DeleteRuleRequest names a rule.
@@ -350,7 +511,7 @@ export type DeleteRuleRequest = Message<"complyd.v1.DeleteRuleRequest"> & {
  * Use `create(DeleteRuleRequestSchema)` to create a new message.
  */
 export const DeleteRuleRequestSchema: GenMessage<DeleteRuleRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 6);
+  messageDesc(file_complyd_v1_rule, 10);
 
 /**
  * ValidateRuleExpressionRequest holds the expression.
@@ -371,7 +532,7 @@ export type ValidateRuleExpressionRequest = Message<"complyd.v1.ValidateRuleExpr
  * Use `create(ValidateRuleExpressionRequestSchema)` to create a new message.
  */
 export const ValidateRuleExpressionRequestSchema: GenMessage<ValidateRuleExpressionRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 7);
+  messageDesc(file_complyd_v1_rule, 11);
 
 /**
  * ValidateRuleExpressionResponse says whether it compiles.
@@ -399,7 +560,7 @@ export type ValidateRuleExpressionResponse = Message<"complyd.v1.ValidateRuleExp
  * Use `create(ValidateRuleExpressionResponseSchema)` to create a new message.
  */
 export const ValidateRuleExpressionResponseSchema: GenMessage<ValidateRuleExpressionResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 8);
+  messageDesc(file_complyd_v1_rule, 12);
 
 /**
  * BacktestRuleRequest is a draft rule and a period.
@@ -448,7 +609,7 @@ export type BacktestRuleRequest = Message<"complyd.v1.BacktestRuleRequest"> & {
  * Use `create(BacktestRuleRequestSchema)` to create a new message.
  */
 export const BacktestRuleRequestSchema: GenMessage<BacktestRuleRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 9);
+  messageDesc(file_complyd_v1_rule, 13);
 
 /**
  * BacktestExample is one transaction the rule would have triggered on.
@@ -511,7 +672,7 @@ export type BacktestExample = Message<"complyd.v1.BacktestExample"> & {
  * Use `create(BacktestExampleSchema)` to create a new message.
  */
 export const BacktestExampleSchema: GenMessage<BacktestExample> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 10);
+  messageDesc(file_complyd_v1_rule, 14);
 
 /**
  * BacktestRuleResponse counts what the rule would have triggered.
@@ -574,7 +735,7 @@ export type BacktestRuleResponse = Message<"complyd.v1.BacktestRuleResponse"> & 
  * Use `create(BacktestRuleResponseSchema)` to create a new message.
  */
 export const BacktestRuleResponseSchema: GenMessage<BacktestRuleResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_rule, 11);
+  messageDesc(file_complyd_v1_rule, 15);
 
 /**
  * RuleService manages the tenant's custom screening rules (CEL) and lists the mandatory
@@ -644,6 +805,27 @@ export const RuleService: GenService<{
     methodKind: "unary";
     input: typeof ValidateRuleExpressionRequestSchema;
     output: typeof ValidateRuleExpressionResponseSchema;
+  },
+  /**
+   * ListRuleVersions lists every version of a custom rule, newest first; a deleted rule's
+   * versions stay readable (the verdicts that name them). A mandatory rule is NOT_FOUND.
+   *
+   * @generated from rpc complyd.v1.RuleService.ListRuleVersions
+   */
+  listRuleVersions: {
+    methodKind: "unary";
+    input: typeof ListRuleVersionsRequestSchema;
+    output: typeof ListRuleVersionsResponseSchema;
+  },
+  /**
+   * GetRuleVersion returns one immutable version of a custom rule (the one a verdict names).
+   *
+   * @generated from rpc complyd.v1.RuleService.GetRuleVersion
+   */
+  getRuleVersion: {
+    methodKind: "unary";
+    input: typeof GetRuleVersionRequestSchema;
+    output: typeof RuleVersionSchema;
   },
   /**
    * BacktestRule evaluates a draft expression over the tenant's stored transactions of a
