@@ -86,6 +86,7 @@ test('interdictions: a freeze requested from a case is confirmed in the screen b
   expect(refused.status).toBe(403);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByLabel('Email')).toBeVisible(); // signed out before the next sign-in loads the app
   await signIn(page, confirmer);
   await page.goto(`/cases/${kase.data.id}`);
   const form = page.getByRole('form', { name: /Confirm/ });
