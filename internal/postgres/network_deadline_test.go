@@ -40,12 +40,17 @@ func TestNetworkLimitIsPerRequest(t *testing.T) {
 	require.NoError(t, err)
 	_, err = txB.Exec(ctx, "lock table transactions in access exclusive mode")
 	require.NoError(t, err)
+	released := make(chan struct{})
 	go func() {
+		defer close(released)
 		time.Sleep(400 * time.Millisecond)
 		_ = txA.Commit(ctx)
 		time.Sleep(400 * time.Millisecond)
 		_ = txB.Commit(ctx)
 	}()
+	// The request gives up before the second lock is released: wait for both commits before the
+	// cleanups (run last-in first-out) close the connections they use.
+	t.Cleanup(func() { <-released })
 
 	store := postgres.NewNetworkStore(db)
 	store.Timeout = 600 * time.Millisecond
