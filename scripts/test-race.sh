@@ -7,4 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 go test -race -count=1 ./internal/screening ./internal/postgres ./internal/connectapi ./internal/flight ./internal/jobs ./internal/network ./internal/webhook
-go test -race -count=1 -timeout 30m ./internal/app
+# The list-scale tests (the evasion corpus over the full OFAC and UN lists, 20,000-row imports) are
+# left out under the detector: with its shadow memory the package outgrew the machine's 24 GiB
+# (killed by the kernel) once they joined it. They run in `go test ./...`.
+go test -race -count=1 -timeout 30m -skip 'TestScreeningEvasionVariantsAllProtocols|TestWatchlistImportLarge|TestFtMImportAndDeltasEndToEnd' ./internal/app
