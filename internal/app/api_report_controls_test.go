@@ -58,6 +58,25 @@ func TestReportFourEyesCountsEditors(t *testing.T) {
 	require.Equal(t, "APPROVED", r.Status)
 }
 
+// TestReportFourEyesBeforeValidation: a contributor's approval of a report goAML would still
+// reject is refused for who they are (403), not answered with the report's missing fields.
+func TestReportFourEyesBeforeValidation(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.kycTenant()
+	s.reportSettings(admin, nil)
+	_, officer := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
+	sar, env := s.report(officer, "POST", "/api/v1/reports", map[string]any{"type": "SAR", "customerAccount": newAccount(),
+		"customerName": "Emeka Nwosu", "reason": sarGrounds}) // no indicator: goAML would reject it
+	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
+	_, env = s.report(officer, "POST", "/api/v1/reports/"+sar.ID+"/submit", map[string]any{})
+	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	_, env = s.report(officer, "POST", "/api/v1/reports/"+sar.ID+"/approve", map[string]any{})
+	requireRESTError(t, env, http.StatusForbidden, "FORBIDDEN")
+	_, env = s.report(admin, "POST", "/api/v1/reports/"+sar.ID+"/approve", map[string]any{})
+	requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+}
+
 // TestReportFourEyesCountsEditorsConnect is the same refusal over Connect and gRPC.
 func TestReportFourEyesCountsEditorsConnect(t *testing.T) {
 	t.Parallel()

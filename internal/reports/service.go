@@ -250,14 +250,16 @@ func fourEyes(r *Report, c Caller) error {
 // Approve approves a report pending approval, after checking that its goAML XML would pass
 // (VALIDATION_ERROR naming the fields otherwise). FORBIDDEN for its preparer.
 func (s *Service) Approve(ctx context.Context, c Caller, id string) (*Report, error) {
-	if err := s.validBefore(ctx, c.TenantID, id, StatusPendingApproval, "approving"); err != nil {
-		return nil, err
-	}
+	// Four eyes first: a contributor is refused whatever the report's state of completion, and
+	// no schema validation is spent on a caller who may not decide.
 	cur, err := s.store.Get(ctx, c.TenantID, id)
 	if err != nil {
 		return nil, err
 	}
 	if err := fourEyes(cur, c); err != nil {
+		return nil, err
+	}
+	if err := s.validBefore(ctx, c.TenantID, id, StatusPendingApproval, "approving"); err != nil {
 		return nil, err
 	}
 	return s.store.Update(ctx, c.TenantID, id, func(r *Report) (Effects, error) {
