@@ -13,6 +13,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
+	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // The fuzz targets of the screening request's text: the ISO 8601 timestamps, and the whole JSON
@@ -136,6 +137,15 @@ func FuzzScreenTransactionJSON(f *testing.F) {
 		if err != nil {
 			if e, ok := apperr.As(err); !ok || e.Code != apperr.Validation || len(e.Details) == 0 {
 				t.Fatalf("transactionFromProto refused with %#v, want a VALIDATION_ERROR with fields", err)
+			}
+			return
+		}
+		// The service then normalises and validates the domain transaction (screening.Service
+		// does this before anything is stored); a refusal there is a VALIDATION_ERROR too.
+		tx.Normalize()
+		if err := tx.Validate(tenancy.TrustStrict); err != nil {
+			if e, ok := apperr.As(err); !ok || e.Code != apperr.Validation || len(e.Details) == 0 {
+				t.Fatalf("Validate refused with %#v, want a VALIDATION_ERROR with fields", err)
 			}
 			return
 		}

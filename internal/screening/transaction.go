@@ -131,7 +131,10 @@ func (t *Transaction) Validate(trustMode string) error {
 		}
 		add(field, "must be one of "+strings.Join(allowed, ", "))
 	}
-	if t.ExternalID == "" {
+	// A blank id ("   ") is no idempotency key: every blank replay would collide on it, and an
+	// examiner could not trace the transaction back to the bank's core (found by
+	// FuzzScreenTransactionJSON).
+	if strings.TrimSpace(t.ExternalID) == "" {
 		add("externalId", "is required")
 	}
 	oneOf("type", t.Type, TransactionTypes, true)
