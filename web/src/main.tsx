@@ -6,12 +6,17 @@ import { transport } from './transport';
 import { Router } from './ui/router';
 import { SessionGate } from './auth/session';
 import { App } from './App';
+import { MantineProvider } from '@mantine/core';
+import { theme } from './ui/theme';
+import '@mantine/core/styles.css';
+import '@mantine/charts/styles.css';
 import './ui/style.css';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
+    <MantineProvider theme={theme}>
     <TransportProvider transport={transport}>
       <QueryClientProvider client={queryClient}>
         <Router>
@@ -21,5 +26,6 @@ createRoot(document.getElementById('root')!).render(
         </Router>
       </QueryClientProvider>
     </TransportProvider>
+    </MantineProvider>
   </StrictMode>,
 );

@@ -1,0 +1,62 @@
+import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
+
+// Names, numbers and times as people read them (issue 50 point 4): one place for each, so every
+// screen spells an amount, an instant and an enum value the same way.
+
+// defaultZone is the zone of a tenant that has not set one: Nigeria's, which reports use for
+// their day (a transaction at 23:34 UTC on 30 November is on 1 December in Lagos).
+export const defaultZone = 'Africa/Lagos';
+
+const symbols: Record<string, string> = { NGN: '₦', USD: '$', EUR: '€', GBP: '£' };
+
+// money renders a decimal string ("10500000" or "1500.75") with its currency's symbol and
+// thousands separators, never through a float: the integer part is grouped as text.
+export function money(amount: string | undefined, currency = 'NGN'): string {
+  if (amount === undefined || amount === '') return '—';
+  const neg = amount.startsWith('-');
+  const [int, frac = ''] = (neg ? amount.slice(1) : amount).split('.');
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  const cents = (frac + '00').slice(0, Math.max(2, frac.replace(/0+$/, '').length));
+  const sym = symbols[currency.toUpperCase()];
+  const body = `${grouped}.${cents}`;
+  return `${neg ? '−' : ''}${sym ?? ''}${body}${sym ? '' : ' ' + currency.toUpperCase()}`;
+}
+
+// count renders an integer with separators.
+export function count(n: number | bigint): string {
+  return new Intl.NumberFormat('en-NG').format(n);
+}
+
+// plural spells "1 screening", "2 screenings"; irregular plurals are given.
+export function plural(n: number | bigint, one: string, many = one + 's'): string {
+  return `${count(n)} ${Number(n) === 1 ? one : many}`;
+}
+
+function toDate(t?: Timestamp | Date): Date | undefined {
+  if (!t) return undefined;
+  return t instanceof Date ? t : timestampDate(t);
+}
+
+// dateTime renders an instant in the tenant's zone with the zone named: "1 Dec 2026, 00:34 WAT".
+export function dateTime(t?: Timestamp | Date, zone = defaultZone): string {
+  const d = toDate(t);
+  if (!d) return '—';
+  return new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit',
+    hour12: false, timeZoneName: 'short',
+  }).format(d);
+}
+
+// day renders the calendar day of an instant in the tenant's zone: "1 Dec 2026".
+export function day(t?: Timestamp | Date, zone = defaultZone): string {
+  const d = toDate(t);
+  if (!d) return '—';
+  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric' }).format(d);
+}
+
+// enumLabel spells a wire enum value ("POST_NO_DEBIT", "wallet_reserve") one way: "Post no debit".
+export function enumLabel(v?: string): string {
+  if (!v) return '—';
+  const s = v.replace(/_/g, ' ').toLowerCase();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
