@@ -89,11 +89,8 @@ func getRule(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID, id string,
 func (s *SettingsStore) CreateRule(ctx context.Context, r rules.Rule, actor audit.Actor) error {
 	r.Version = 1
 	return s.db.inTenant(ctx, r.TenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert("screening_rules").SetMap(map[string]any{"id": r.ID, "tenant_id": string(r.TenantID),
-			"name": r.Name, "description": nullIfEmpty(r.Description), "expression": r.Expression, "score": r.Score,
-			"outcome": string(r.Outcome), "enabled": r.Enabled, "created_by": r.CreatedBy, "created_at": r.CreatedAt,
-			"updated_at": r.UpdatedAt, "version": r.Version})); err != nil {
-			return fmt.Errorf("insert rule: %w", err)
+		if err := insertRule(ctx, tx, r); err != nil {
+			return err
 		}
 		if err := insertRuleVersion(ctx, tx, r, r.CreatedBy); err != nil {
 			return err
@@ -104,6 +101,16 @@ func (s *SettingsStore) CreateRule(ctx context.Context, r rules.Rule, actor audi
 		}
 		return notifySettings(ctx, tx, r.TenantID)
 	})
+}
+
+func insertRule(ctx context.Context, tx pgx.Tx, r rules.Rule) error {
+	if err := exec(ctx, tx, psql.Insert("screening_rules").SetMap(map[string]any{"id": r.ID, "tenant_id": string(r.TenantID),
+		"name": r.Name, "description": nullIfEmpty(r.Description), "expression": r.Expression, "score": r.Score,
+		"outcome": string(r.Outcome), "enabled": r.Enabled, "created_by": r.CreatedBy, "created_at": r.CreatedAt,
+		"updated_at": r.UpdatedAt, "version": r.Version})); err != nil {
+		return fmt.Errorf("insert rule: %w", err)
+	}
+	return nil
 }
 
 // UpdateRule changes a rule through fn (which validates), audits and announces it.

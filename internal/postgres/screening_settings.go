@@ -79,6 +79,7 @@ func (s *SettingsStore) Load(ctx context.Context, tenant tenancy.TenantID) (scre
 	})
 	queueCountries(b, tenant, &out)    // country_store.go
 	queueEngineConfig(b, tenant, &out) // engine_config_store.go
+	queueShadows(b, tenant, &out)      // rule_draft_store.go
 	b.Queue("commit")
 	if err := s.db.Pool.SendBatch(ctx, b).Close(); err != nil {
 		return screening.Settings{}, fmt.Errorf("load screening settings: %w", err)

@@ -70,6 +70,9 @@ type BacktestResult struct {
 	Examples                 []BacktestExample
 	Oldest                   *time.Time
 	Elapsed                  time.Duration
+	// Comparison is the draft against the stored verdicts (DraftOutcome set): the shadow
+	// report's shape (comparison.go), Evaluated and Matched being Scanned and Matched.
+	Comparison Comparison
 }
 
 // BacktestParams are the inputs of Backtest.
@@ -77,6 +80,8 @@ type BacktestParams struct {
 	Query       BacktestQuery
 	Program     rules.Program
 	MaxExamples int
+	// DraftOutcome is the outcome of the draft rule back-tested; when set, Comparison is filled.
+	DraftOutcome rules.Outcome
 	// Timeout bounds the scan (BacktestTimeout when zero); reaching it ends the scan with the
 	// counts so far and Truncated set, not with an error.
 	Timeout time.Duration
@@ -128,7 +133,30 @@ func Backtest(ctx context.Context, src BacktestSource, p BacktestParams, now fun
 			return scanCtx.Err()
 		case err != nil:
 			res.Errors++
-		case hit:
+		}
+		if p.DraftOutcome != "" {
+			res.Comparison.Evaluated++
+			if err != nil {
+				res.Comparison.Errors++
+			}
+			matched := err == nil && hit
+			o, opens := res.Comparison.countBacktest(matched, r.Outcome, p.DraftOutcome)
+			if matched {
+				res.Comparison.Matched++
+			}
+			if (matched || opens) && len(res.Comparison.Examples) < p.MaxExamples {
+				res.Comparison.Examples = append(res.Comparison.Examples, ComparisonExample{TransactionID: r.TransactionID,
+					ExternalID: r.Tx.ExternalID, At: ts, Matched: matched, LiveOutcome: r.Outcome, DraftOutcome: string(o),
+					LiveCase: rules.Outcome(r.Outcome) != rules.Approve, DraftCase: o != rules.Approve})
+			}
+			if res.Comparison.Newest == nil {
+				res.Comparison.Newest = &ts
+			}
+			res.Comparison.Oldest = &ts
+		}
+		switch {
+		case err != nil || !hit:
+		default:
 			res.Matched++
 			if len(res.Examples) < p.MaxExamples {
 				res.Examples = append(res.Examples, BacktestExample{TransactionID: r.TransactionID, ExternalID: r.Tx.ExternalID,

@@ -71,7 +71,12 @@ func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *En
 		b.trigger(TriggeredRule{ID: r.ID, Name: r.Name, RiskScore: r.Score, Outcome: r.Outcome,
 			Details: details, CreatedBy: r.CreatedBy, RuleVersion: r.Version}, rules.OutcomeActions(r.Outcome)...)
 	}
-	return b.verdict(), nil
+	v := b.verdict()
+	if len(e.Shadows) > 0 {
+		// Same pass, same CEL input: a shadow rule costs one evaluation (docs/rules.md "Cost").
+		v.shadow = c.evalShadows(ctx, tx, e, in)
+	}
+	return v, nil
 }
 
 // ruleVersions are the versions of the rules the Custom Rules engine evaluates (the enabled,

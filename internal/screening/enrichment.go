@@ -19,6 +19,9 @@ type Enrichment struct {
 	Profile Profile
 	// Rules are the tenant's custom rules; the Custom Rules engine evaluates the enabled ones.
 	Rules []rules.Rule
+	// Shadows are the tenant's drafts running in shadow (docs/rules.md "Shadow"): evaluated by
+	// the Custom Rules engine beside Rules, never counted in the verdict.
+	Shadows []ShadowRule
 	// PEPHits are the sender's PEP matches found by the sanctions stage. The Pipeline sets them
 	// on the copy it gives stage 2 (Regulatory Compliance, Custom Rules); callers leave them nil.
 	PEPHits []NameHit

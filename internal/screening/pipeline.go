@@ -122,6 +122,9 @@ type Result struct {
 	// transaction for retroactive screening (the partial screening is logged, spec part 1).
 	RetroScreening bool
 	Case           *CaseDecision // nil for APPROVE
+	// shadow are the shadowed drafts' evaluations (shadow.go), taken off the Custom Rules
+	// verdict so that nothing downstream of the Service sees them.
+	shadow []shadowEval
 }
 
 // Run evaluates tx with e. Stage 1 runs sanctions, identity, decision and behavioral; stage 2
@@ -186,6 +189,7 @@ func (p *Pipeline) Run(ctx context.Context, tx *Transaction, e *Enrichment) (Res
 		}
 	}
 	res.Case = DecideCase(res.Breakdown, res.Aggregate)
+	res.shadow, res.Breakdown[idxCustom].shadow = res.Breakdown[idxCustom].shadow, nil
 	res.TotalLatencyMs = p.now().Sub(start).Milliseconds()
 	return res, nil
 }

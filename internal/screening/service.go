@@ -33,6 +33,8 @@ type Settings struct {
 	Countries *CountryRisk
 	// Engines is the tenant's engine configuration in force (docs/engines.md); nil: built-in.
 	Engines *EngineConfig
+	// Shadows are the tenant's rule drafts running in shadow (docs/rules.md "Shadow").
+	Shadows []ShadowRule
 }
 
 // SettingsSource returns a tenant's Settings (implemented by a per-tenant cache over the store,
@@ -174,6 +176,9 @@ type ServiceDeps struct {
 	// OnAccountShed, when set, is called for each stream screening refused because its wait for
 	// its account's turn passed PacedAccountWait (complyd_screening_account_shed_total).
 	OnAccountShed func()
+	// Shadows, when set, takes the results of the tenant's shadowed rule drafts after each
+	// stored screening (docs/rules.md "Shadow"); without it no draft is evaluated.
+	Shadows ShadowRecorder
 }
 
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
@@ -279,6 +284,9 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 		return Screened{}, DuplicateError(*pre.Existing)
 	}
 	e := &Enrichment{Config: set.Config, History: pre.History, Profile: pre.Profile, Rules: set.Rules, Countries: set.Countries, Engines: set.Engines}
+	if s.d.Shadows != nil && len(set.Shadows) > 0 {
+		e.Shadows = activeShadows(set.Shadows, s.d.Now())
+	}
 	if e.KYC, err = ResolveKYC(mode, tx, pre.KYC); err != nil {
 		return Screened{}, err
 	}
@@ -309,6 +317,10 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 	caseID, err := s.d.Store.Save(ctx, rec)
 	if err != nil {
 		return Screened{}, err
+	}
+	if len(res.shadow) > 0 {
+		// After the screening is stored and decided: the shadow only watches (docs/rules.md).
+		s.d.Shadows.Record(shadowResults(rec, caseID, set.Engines))
 	}
 	return Screened{Record: rec, CaseID: caseID}, nil
 }

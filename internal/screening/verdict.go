@@ -41,6 +41,9 @@ type EngineVerdict struct {
 	Actions  []string // deduplicated, in the order the rules added them
 	// Hits are the sanctions engine's name matches (sender and receiver), PEP included.
 	Hits []PartyHit
+	// shadow are the Custom Rules engine's evaluations of the tenant's shadowed drafts
+	// (shadow.go); unexported, so never stored, answered or aggregated.
+	shadow []shadowEval
 }
 
 // TriggeredRule is one rule that fired (triggeredRules entry, service-spec.md 2.4).
