@@ -71,8 +71,16 @@ func wireScreening(w *wiring) error {
 	if benchFloorBuild {
 		w.log.Warn("benchmark floor build (-tags benchfloor): screenings are answered but never read or stored")
 	}
+	// Shadowed rule drafts' results, written in batches off the screening's path (docs/rules.md).
+	shadows := postgres.NewShadowWriter(w.db, w.log)
+	w.closers = append(w.closers, shadows.Close)
+	w.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "complyd_rule_shadow_dropped_total",
+		Help: "Shadow results of rule drafts dropped because the writer's queue was full (the live screening never waits for them)."},
+		func() float64 { return float64(shadows.Dropped()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "complyd_rule_shadow_written_total",
+		Help: "Shadow results of rule drafts stored."}, func() float64 { return float64(shadows.Written()) }))
 	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: floorStore(store), KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
-		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait, OnAccountShed: accountShed.Inc})
+		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait, OnAccountShed: accountShed.Inc,
+		Shadows: shadows})
 	w.reg.MustRegister(accountShed, prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_account_wait_length",
 		Help: "Screenings waiting for their account's previous screening to be stored (one account at a time)."},
 		func() float64 { return float64(svc.AccountWaiting()) }))
@@ -83,7 +91,7 @@ func wireScreening(w *wiring) error {
 	p, h := complydv1connect.NewTransactionServiceHandler(connectapi.NewScreeningHandler(svc, w.validator, w.limits, w.log).WithDefaultDeadline(w.cfg.ScreeningDeadline), txOpts...)
 	w.addService(complydv1connect.TransactionServiceName, p, h)
 	p, h = complydv1connect.NewRuleServiceHandler(connectapi.NewRuleHandler(settingsStore, compiler, programs,
-		cache.Invalidate, w.now, w.log).WithBacktests(postgres.NewBacktestStore(w.db)), w.handlerOpts...)
+		cache.Invalidate, w.now, w.log).WithBacktests(postgres.NewBacktestStore(w.db)).WithDrafts(settingsStore), w.handlerOpts...)
 	w.addService(complydv1connect.RuleServiceName, p, h)
 	kycConfig := func(ctx context.Context) (*complydv1.KycConfig, error) {
 		res, err := w.providerHandler.GetKycConfig(ctx, connect.NewRequest(&complydv1.GetKycConfigRequest{}))

@@ -172,6 +172,21 @@ var permissions = map[string]access{
 	complydv1connect.SanctionsServiceListFalsePositivesProcedure:     {roles: auth.AnyRole},
 	complydv1connect.SanctionsServiceRevokeFalsePositiveProcedure:    {roles: auth.Officers},
 
+	// Rule drafts (docs/rules.md): officers draft, back-test, shadow and publish (never their
+	// own draft, unless the tenant allows a single person); every role reads them; the
+	// controls are tenant configuration (BANK_ADMIN).
+	complydv1connect.RuleServiceCreateRuleDraftProcedure:          {roles: auth.Officers},
+	complydv1connect.RuleServiceListRuleDraftsProcedure:           {roles: auth.AnyRole},
+	complydv1connect.RuleServiceGetRuleDraftProcedure:             {roles: auth.AnyRole},
+	complydv1connect.RuleServiceDiscardRuleDraftProcedure:         {roles: auth.Officers},
+	complydv1connect.RuleServicePublishRuleDraftProcedure:         {roles: auth.Officers},
+	complydv1connect.RuleServiceStartRuleDraftShadowProcedure:     {roles: auth.Officers},
+	complydv1connect.RuleServiceStopRuleDraftShadowProcedure:      {roles: auth.Officers},
+	complydv1connect.RuleServiceGetRuleDraftShadowReportProcedure: {roles: auth.AnyRole},
+	complydv1connect.RuleServiceBacktestRuleDraftProcedure:        {roles: auth.Officers},
+	complydv1connect.RuleServiceGetRuleControlsProcedure:          {roles: auth.AnyRole},
+	complydv1connect.RuleServiceUpdateRuleControlsProcedure:       {roles: auth.AdminOnly},
+
 	// Transaction screening (issue 3, decisions.md §4): writers screen; every role lists and
 	// views; custom rules and tenant configuration are BANK_ADMIN (AUDITOR and the other roles
 	// may read the rules, since they explain verdicts).

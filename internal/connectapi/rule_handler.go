@@ -50,6 +50,8 @@ type RuleHandler struct {
 	invalidate func(tenancy.TenantID)
 	// backtests is the source of BacktestRule (rule_backtest.go).
 	backtests screening.BacktestSource
+	// drafts is the source of the draft RPCs (rule_draft_handler.go).
+	drafts RuleDraftStore
 }
 
 // NewRuleHandler returns the handler.
@@ -119,6 +121,9 @@ func (h *RuleHandler) CreateRule(ctx context.Context, req *connect.Request[compl
 	if err := r.Validate(h.compiler); err != nil {
 		return nil, err
 	}
+	if err := h.refuseDirect(ctx, p.TenantID); err != nil {
+		return nil, err
+	}
 	if err := h.store.CreateRule(ctx, r, callActor(ctx, p, req.Peer().Addr)); err != nil {
 		return nil, err
 	}
@@ -177,6 +182,9 @@ func (h *RuleHandler) UpdateRule(ctx context.Context, req *connect.Request[compl
 	if _, ok := rules.MandatoryRule(m.Id); ok {
 		return nil, mandatoryConflict(m.Id)
 	}
+	if err := h.refuseDirect(ctx, p.TenantID); err != nil {
+		return nil, err
+	}
 	r, err := h.store.UpdateRule(ctx, p.TenantID, m.Id, func(r *rules.Rule) error {
 		if m.Name != nil {
 			r.Name = *m.Name
@@ -215,6 +223,9 @@ func (h *RuleHandler) DeleteRule(ctx context.Context, req *connect.Request[compl
 	}
 	if _, ok := rules.MandatoryRule(req.Msg.Id); ok {
 		return nil, mandatoryConflict(req.Msg.Id)
+	}
+	if err := h.refuseDirect(ctx, p.TenantID); err != nil {
+		return nil, err
 	}
 	r, err := h.store.DeleteRule(ctx, p.TenantID, req.Msg.Id, callActor(ctx, p, req.Peer().Addr))
 	if err != nil {

@@ -69,6 +69,7 @@ var created = []string{
 	"POST /api/v1/customers/{id}/kyc-application",
 	"POST /api/v1/customers/{id}/kyb-application",
 	"POST /api/v1/rules",
+	"POST /api/v1/rule-drafts",
 	"POST /api/v1/network/findings/case",
 	"POST /api/v1/reports",
 	"POST /api/v1/cases/{id}/reports",

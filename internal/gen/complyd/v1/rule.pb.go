@@ -1256,6 +1256,1359 @@ func (x *BacktestRuleResponse) GetOldestScanned() *timestamppb.Timestamp {
 	return nil
 }
 
+// RuleDraft is a proposed custom rule or a proposed new version of a live one (docs/rules.md).
+type RuleDraft struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id: rdr_….
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// rule_id of the live rule it changes, empty for a new rule.
+	RuleId string `protobuf:"bytes,2,opt,name=rule_id,json=ruleId,proto3" json:"rule_id,omitempty"`
+	// base_version of the live rule it was drafted from (0 for a new rule).
+	BaseVersion int32 `protobuf:"varint,3,opt,name=base_version,json=baseVersion,proto3" json:"base_version,omitempty"`
+	// name proposed.
+	Name string `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	// description proposed, or null.
+	Description *wrapperspb.StringValue `protobuf:"bytes,5,opt,name=description,proto3" json:"description,omitempty"`
+	// expression proposed, in CEL.
+	Expression string `protobuf:"bytes,6,opt,name=expression,proto3" json:"expression,omitempty"`
+	// score proposed.
+	Score int32 `protobuf:"varint,7,opt,name=score,proto3" json:"score,omitempty"`
+	// outcome proposed.
+	Outcome string `protobuf:"bytes,8,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// enabled proposed.
+	Enabled bool `protobuf:"varint,9,opt,name=enabled,proto3" json:"enabled,omitempty"`
+	// status: DRAFT, PUBLISHED or DISCARDED.
+	Status string `protobuf:"bytes,10,opt,name=status,proto3" json:"status,omitempty"`
+	// created_by: the author (maker).
+	CreatedBy string `protobuf:"bytes,11,opt,name=created_by,json=createdBy,proto3" json:"created_by,omitempty"`
+	// created_at of the draft.
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// updated_at of the draft.
+	UpdatedAt *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	// published_by: the checker, once published.
+	PublishedBy string `protobuf:"bytes,14,opt,name=published_by,json=publishedBy,proto3" json:"published_by,omitempty"`
+	// published_at, once published.
+	PublishedAt *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=published_at,json=publishedAt,proto3" json:"published_at,omitempty"`
+	// publish_reason given by the checker.
+	PublishReason string `protobuf:"bytes,16,opt,name=publish_reason,json=publishReason,proto3" json:"publish_reason,omitempty"`
+	// published_rule_id and published_version: the rule version the publication made.
+	PublishedRuleId string `protobuf:"bytes,17,opt,name=published_rule_id,json=publishedRuleId,proto3" json:"published_rule_id,omitempty"`
+	// published_version of that rule.
+	PublishedVersion int32 `protobuf:"varint,18,opt,name=published_version,json=publishedVersion,proto3" json:"published_version,omitempty"`
+	// shadowing is true while the draft runs in shadow on live screenings.
+	Shadowing bool `protobuf:"varint,19,opt,name=shadowing,proto3" json:"shadowing,omitempty"`
+	// shadow_started_at of the current or last shadow period.
+	ShadowStartedAt *timestamppb.Timestamp `protobuf:"bytes,20,opt,name=shadow_started_at,json=shadowStartedAt,proto3" json:"shadow_started_at,omitempty"`
+	// shadow_ends_at: when the shadow ends by itself, if set.
+	ShadowEndsAt *timestamppb.Timestamp `protobuf:"bytes,21,opt,name=shadow_ends_at,json=shadowEndsAt,proto3" json:"shadow_ends_at,omitempty"`
+	// shadow_stopped_at: when the shadow was stopped.
+	ShadowStoppedAt *timestamppb.Timestamp `protobuf:"bytes,22,opt,name=shadow_stopped_at,json=shadowStoppedAt,proto3" json:"shadow_stopped_at,omitempty"`
+	// four_eyes_required: the author may not publish it (the tenant's rule controls).
+	FourEyesRequired bool `protobuf:"varint,23,opt,name=four_eyes_required,json=fourEyesRequired,proto3" json:"four_eyes_required,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *RuleDraft) Reset() {
+	*x = RuleDraft{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RuleDraft) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RuleDraft) ProtoMessage() {}
+
+func (x *RuleDraft) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RuleDraft.ProtoReflect.Descriptor instead.
+func (*RuleDraft) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *RuleDraft) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetRuleId() string {
+	if x != nil {
+		return x.RuleId
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetBaseVersion() int32 {
+	if x != nil {
+		return x.BaseVersion
+	}
+	return 0
+}
+
+func (x *RuleDraft) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetDescription() *wrapperspb.StringValue {
+	if x != nil {
+		return x.Description
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetExpression() string {
+	if x != nil {
+		return x.Expression
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *RuleDraft) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetEnabled() bool {
+	if x != nil {
+		return x.Enabled
+	}
+	return false
+}
+
+func (x *RuleDraft) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetCreatedBy() string {
+	if x != nil {
+		return x.CreatedBy
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetCreatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetUpdatedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetPublishedBy() string {
+	if x != nil {
+		return x.PublishedBy
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetPublishedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.PublishedAt
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetPublishReason() string {
+	if x != nil {
+		return x.PublishReason
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetPublishedRuleId() string {
+	if x != nil {
+		return x.PublishedRuleId
+	}
+	return ""
+}
+
+func (x *RuleDraft) GetPublishedVersion() int32 {
+	if x != nil {
+		return x.PublishedVersion
+	}
+	return 0
+}
+
+func (x *RuleDraft) GetShadowing() bool {
+	if x != nil {
+		return x.Shadowing
+	}
+	return false
+}
+
+func (x *RuleDraft) GetShadowStartedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ShadowStartedAt
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetShadowEndsAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ShadowEndsAt
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetShadowStoppedAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ShadowStoppedAt
+	}
+	return nil
+}
+
+func (x *RuleDraft) GetFourEyesRequired() bool {
+	if x != nil {
+		return x.FourEyesRequired
+	}
+	return false
+}
+
+// CreateRuleDraftRequest is the proposed rule.
+type CreateRuleDraftRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// rule_id of the live custom rule this drafts a new version of; empty for a new rule.
+	RuleId string `protobuf:"bytes,1,opt,name=rule_id,json=ruleId,proto3" json:"rule_id,omitempty"`
+	// name, 1 to 200 characters.
+	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	// description.
+	Description *string `protobuf:"bytes,3,opt,name=description,proto3,oneof" json:"description,omitempty"`
+	// expression in CEL.
+	Expression string `protobuf:"bytes,4,opt,name=expression,proto3" json:"expression,omitempty"`
+	// score 0 to 100.
+	Score int32 `protobuf:"varint,5,opt,name=score,proto3" json:"score,omitempty"`
+	// outcome when it fires.
+	Outcome string `protobuf:"bytes,6,opt,name=outcome,proto3" json:"outcome,omitempty"`
+	// enabled, true when omitted.
+	Enabled       *bool `protobuf:"varint,7,opt,name=enabled,proto3,oneof" json:"enabled,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreateRuleDraftRequest) Reset() {
+	*x = CreateRuleDraftRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreateRuleDraftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreateRuleDraftRequest) ProtoMessage() {}
+
+func (x *CreateRuleDraftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreateRuleDraftRequest.ProtoReflect.Descriptor instead.
+func (*CreateRuleDraftRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *CreateRuleDraftRequest) GetRuleId() string {
+	if x != nil {
+		return x.RuleId
+	}
+	return ""
+}
+
+func (x *CreateRuleDraftRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CreateRuleDraftRequest) GetDescription() string {
+	if x != nil && x.Description != nil {
+		return *x.Description
+	}
+	return ""
+}
+
+func (x *CreateRuleDraftRequest) GetExpression() string {
+	if x != nil {
+		return x.Expression
+	}
+	return ""
+}
+
+func (x *CreateRuleDraftRequest) GetScore() int32 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
+func (x *CreateRuleDraftRequest) GetOutcome() string {
+	if x != nil {
+		return x.Outcome
+	}
+	return ""
+}
+
+func (x *CreateRuleDraftRequest) GetEnabled() bool {
+	if x != nil && x.Enabled != nil {
+		return *x.Enabled
+	}
+	return false
+}
+
+// ListRuleDraftsRequest filters drafts.
+type ListRuleDraftsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// status filter, all when empty.
+	Status        string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRuleDraftsRequest) Reset() {
+	*x = ListRuleDraftsRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRuleDraftsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRuleDraftsRequest) ProtoMessage() {}
+
+func (x *ListRuleDraftsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRuleDraftsRequest.ProtoReflect.Descriptor instead.
+func (*ListRuleDraftsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *ListRuleDraftsRequest) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+// ListRuleDraftsResponse holds the drafts.
+type ListRuleDraftsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// items, newest first.
+	Items         []*RuleDraft `protobuf:"bytes,1,rep,name=items,proto3" json:"items,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListRuleDraftsResponse) Reset() {
+	*x = ListRuleDraftsResponse{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListRuleDraftsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListRuleDraftsResponse) ProtoMessage() {}
+
+func (x *ListRuleDraftsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListRuleDraftsResponse.ProtoReflect.Descriptor instead.
+func (*ListRuleDraftsResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *ListRuleDraftsResponse) GetItems() []*RuleDraft {
+	if x != nil {
+		return x.Items
+	}
+	return nil
+}
+
+// GetRuleDraftRequest names a draft.
+type GetRuleDraftRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRuleDraftRequest) Reset() {
+	*x = GetRuleDraftRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRuleDraftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRuleDraftRequest) ProtoMessage() {}
+
+func (x *GetRuleDraftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRuleDraftRequest.ProtoReflect.Descriptor instead.
+func (*GetRuleDraftRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *GetRuleDraftRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// DiscardRuleDraftRequest names a draft.
+type DiscardRuleDraftRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiscardRuleDraftRequest) Reset() {
+	*x = DiscardRuleDraftRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiscardRuleDraftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiscardRuleDraftRequest) ProtoMessage() {}
+
+func (x *DiscardRuleDraftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiscardRuleDraftRequest.ProtoReflect.Descriptor instead.
+func (*DiscardRuleDraftRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *DiscardRuleDraftRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// PublishRuleDraftRequest is the checker's decision.
+type PublishRuleDraftRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// reason for publishing, required.
+	Reason        string `protobuf:"bytes,2,opt,name=reason,proto3" json:"reason,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PublishRuleDraftRequest) Reset() {
+	*x = PublishRuleDraftRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PublishRuleDraftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PublishRuleDraftRequest) ProtoMessage() {}
+
+func (x *PublishRuleDraftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PublishRuleDraftRequest.ProtoReflect.Descriptor instead.
+func (*PublishRuleDraftRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *PublishRuleDraftRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *PublishRuleDraftRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+// PublishRuleDraftResponse is the published draft and the rule in force.
+type PublishRuleDraftResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// draft, now PUBLISHED.
+	Draft *RuleDraft `protobuf:"bytes,1,opt,name=draft,proto3" json:"draft,omitempty"`
+	// rule in force, at its new version.
+	Rule          *Rule `protobuf:"bytes,2,opt,name=rule,proto3" json:"rule,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PublishRuleDraftResponse) Reset() {
+	*x = PublishRuleDraftResponse{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PublishRuleDraftResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PublishRuleDraftResponse) ProtoMessage() {}
+
+func (x *PublishRuleDraftResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PublishRuleDraftResponse.ProtoReflect.Descriptor instead.
+func (*PublishRuleDraftResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *PublishRuleDraftResponse) GetDraft() *RuleDraft {
+	if x != nil {
+		return x.Draft
+	}
+	return nil
+}
+
+func (x *PublishRuleDraftResponse) GetRule() *Rule {
+	if x != nil {
+		return x.Rule
+	}
+	return nil
+}
+
+// StartRuleDraftShadowRequest starts a shadow period.
+type StartRuleDraftShadowRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// ends_at: the shadow stops by itself then (optional; must be in the future).
+	EndsAt        *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=ends_at,json=endsAt,proto3" json:"ends_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StartRuleDraftShadowRequest) Reset() {
+	*x = StartRuleDraftShadowRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StartRuleDraftShadowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StartRuleDraftShadowRequest) ProtoMessage() {}
+
+func (x *StartRuleDraftShadowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StartRuleDraftShadowRequest.ProtoReflect.Descriptor instead.
+func (*StartRuleDraftShadowRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *StartRuleDraftShadowRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *StartRuleDraftShadowRequest) GetEndsAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.EndsAt
+	}
+	return nil
+}
+
+// StopRuleDraftShadowRequest names a draft.
+type StopRuleDraftShadowRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id            string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StopRuleDraftShadowRequest) Reset() {
+	*x = StopRuleDraftShadowRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StopRuleDraftShadowRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StopRuleDraftShadowRequest) ProtoMessage() {}
+
+func (x *StopRuleDraftShadowRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StopRuleDraftShadowRequest.ProtoReflect.Descriptor instead.
+func (*StopRuleDraftShadowRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *StopRuleDraftShadowRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// GetRuleDraftShadowReportRequest names a draft.
+type GetRuleDraftShadowReportRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// max_examples returned, default 10, maximum 50.
+	MaxExamples   *int32 `protobuf:"varint,2,opt,name=max_examples,json=maxExamples,proto3,oneof" json:"max_examples,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRuleDraftShadowReportRequest) Reset() {
+	*x = GetRuleDraftShadowReportRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRuleDraftShadowReportRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRuleDraftShadowReportRequest) ProtoMessage() {}
+
+func (x *GetRuleDraftShadowReportRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRuleDraftShadowReportRequest.ProtoReflect.Descriptor instead.
+func (*GetRuleDraftShadowReportRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *GetRuleDraftShadowReportRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *GetRuleDraftShadowReportRequest) GetMaxExamples() int32 {
+	if x != nil && x.MaxExamples != nil {
+		return *x.MaxExamples
+	}
+	return 0
+}
+
+// RuleComparison compares a draft with the live rules over live (shadow) or stored (back-test)
+// screenings; flagged means the draft's expression was true.
+type RuleComparison struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// evaluated screenings.
+	Evaluated int32 `protobuf:"varint,1,opt,name=evaluated,proto3" json:"evaluated,omitempty"`
+	// flagged: screenings the draft flagged.
+	Flagged int32 `protobuf:"varint,2,opt,name=flagged,proto3" json:"flagged,omitempty"`
+	// errors: evaluations that failed (not flagged).
+	Errors int32 `protobuf:"varint,3,opt,name=errors,proto3" json:"errors,omitempty"`
+	// live_flagged: screenings the live verdict did not APPROVE.
+	LiveFlagged int32 `protobuf:"varint,4,opt,name=live_flagged,json=liveFlagged,proto3" json:"live_flagged,omitempty"`
+	// overlap: flagged by both.
+	Overlap int32 `protobuf:"varint,5,opt,name=overlap,proto3" json:"overlap,omitempty"`
+	// draft_only: flagged by the draft, approved live.
+	DraftOnly int32 `protobuf:"varint,6,opt,name=draft_only,json=draftOnly,proto3" json:"draft_only,omitempty"`
+	// live_only: flagged live, not by the draft.
+	LiveOnly int32 `protobuf:"varint,7,opt,name=live_only,json=liveOnly,proto3" json:"live_only,omitempty"`
+	// would_open_cases: screenings without a case that would have opened one.
+	WouldOpenCases int32 `protobuf:"varint,8,opt,name=would_open_cases,json=wouldOpenCases,proto3" json:"would_open_cases,omitempty"`
+	// would_close_cases: screenings with a case that would not have opened it.
+	WouldCloseCases int32 `protobuf:"varint,9,opt,name=would_close_cases,json=wouldCloseCases,proto3" json:"would_close_cases,omitempty"`
+	// closes_known is false for a back-test (the stored verdict does not say which live rules
+	// made it, so would_close_cases is not computed).
+	ClosesKnown bool `protobuf:"varint,10,opt,name=closes_known,json=closesKnown,proto3" json:"closes_known,omitempty"`
+	// examples, newest first.
+	Examples []*RuleComparisonExample `protobuf:"bytes,11,rep,name=examples,proto3" json:"examples,omitempty"`
+	// oldest screening compared.
+	Oldest *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=oldest,proto3" json:"oldest,omitempty"`
+	// newest screening compared.
+	Newest        *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=newest,proto3" json:"newest,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RuleComparison) Reset() {
+	*x = RuleComparison{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RuleComparison) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RuleComparison) ProtoMessage() {}
+
+func (x *RuleComparison) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RuleComparison.ProtoReflect.Descriptor instead.
+func (*RuleComparison) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *RuleComparison) GetEvaluated() int32 {
+	if x != nil {
+		return x.Evaluated
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetFlagged() int32 {
+	if x != nil {
+		return x.Flagged
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetErrors() int32 {
+	if x != nil {
+		return x.Errors
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetLiveFlagged() int32 {
+	if x != nil {
+		return x.LiveFlagged
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetOverlap() int32 {
+	if x != nil {
+		return x.Overlap
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetDraftOnly() int32 {
+	if x != nil {
+		return x.DraftOnly
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetLiveOnly() int32 {
+	if x != nil {
+		return x.LiveOnly
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetWouldOpenCases() int32 {
+	if x != nil {
+		return x.WouldOpenCases
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetWouldCloseCases() int32 {
+	if x != nil {
+		return x.WouldCloseCases
+	}
+	return 0
+}
+
+func (x *RuleComparison) GetClosesKnown() bool {
+	if x != nil {
+		return x.ClosesKnown
+	}
+	return false
+}
+
+func (x *RuleComparison) GetExamples() []*RuleComparisonExample {
+	if x != nil {
+		return x.Examples
+	}
+	return nil
+}
+
+func (x *RuleComparison) GetOldest() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Oldest
+	}
+	return nil
+}
+
+func (x *RuleComparison) GetNewest() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Newest
+	}
+	return nil
+}
+
+// RuleComparisonExample is one screening the draft flagged or whose case it would change.
+type RuleComparisonExample struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// transaction_id of the screening.
+	TransactionId string `protobuf:"bytes,1,opt,name=transaction_id,json=transactionId,proto3" json:"transaction_id,omitempty"`
+	// external_id of the transaction.
+	ExternalId string `protobuf:"bytes,2,opt,name=external_id,json=externalId,proto3" json:"external_id,omitempty"`
+	// at: when it was screened (back-test: its timestamp).
+	At *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=at,proto3" json:"at,omitempty"`
+	// flagged by the draft.
+	Flagged bool `protobuf:"varint,4,opt,name=flagged,proto3" json:"flagged,omitempty"`
+	// live_outcome of the verdict.
+	LiveOutcome string `protobuf:"bytes,5,opt,name=live_outcome,json=liveOutcome,proto3" json:"live_outcome,omitempty"`
+	// draft_outcome: the verdict's outcome with the draft in force.
+	DraftOutcome string `protobuf:"bytes,6,opt,name=draft_outcome,json=draftOutcome,proto3" json:"draft_outcome,omitempty"`
+	// live_case: the screening opened a case.
+	LiveCase bool `protobuf:"varint,7,opt,name=live_case,json=liveCase,proto3" json:"live_case,omitempty"`
+	// draft_case: it would have opened one with the draft in force.
+	DraftCase     bool `protobuf:"varint,8,opt,name=draft_case,json=draftCase,proto3" json:"draft_case,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RuleComparisonExample) Reset() {
+	*x = RuleComparisonExample{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RuleComparisonExample) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RuleComparisonExample) ProtoMessage() {}
+
+func (x *RuleComparisonExample) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RuleComparisonExample.ProtoReflect.Descriptor instead.
+func (*RuleComparisonExample) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *RuleComparisonExample) GetTransactionId() string {
+	if x != nil {
+		return x.TransactionId
+	}
+	return ""
+}
+
+func (x *RuleComparisonExample) GetExternalId() string {
+	if x != nil {
+		return x.ExternalId
+	}
+	return ""
+}
+
+func (x *RuleComparisonExample) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *RuleComparisonExample) GetFlagged() bool {
+	if x != nil {
+		return x.Flagged
+	}
+	return false
+}
+
+func (x *RuleComparisonExample) GetLiveOutcome() string {
+	if x != nil {
+		return x.LiveOutcome
+	}
+	return ""
+}
+
+func (x *RuleComparisonExample) GetDraftOutcome() string {
+	if x != nil {
+		return x.DraftOutcome
+	}
+	return ""
+}
+
+func (x *RuleComparisonExample) GetLiveCase() bool {
+	if x != nil {
+		return x.LiveCase
+	}
+	return false
+}
+
+func (x *RuleComparisonExample) GetDraftCase() bool {
+	if x != nil {
+		return x.DraftCase
+	}
+	return false
+}
+
+// BacktestRuleDraftRequest is a period.
+type BacktestRuleDraftRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the draft.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// from: transactions at or after.
+	From *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=from,proto3" json:"from,omitempty"`
+	// to: transactions before.
+	To *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=to,proto3" json:"to,omitempty"`
+	// max_transactions scanned, default and maximum 100,000.
+	MaxTransactions *int32 `protobuf:"varint,4,opt,name=max_transactions,json=maxTransactions,proto3,oneof" json:"max_transactions,omitempty"`
+	// max_examples returned, default 10, maximum 50.
+	MaxExamples   *int32 `protobuf:"varint,5,opt,name=max_examples,json=maxExamples,proto3,oneof" json:"max_examples,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BacktestRuleDraftRequest) Reset() {
+	*x = BacktestRuleDraftRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BacktestRuleDraftRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BacktestRuleDraftRequest) ProtoMessage() {}
+
+func (x *BacktestRuleDraftRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BacktestRuleDraftRequest.ProtoReflect.Descriptor instead.
+func (*BacktestRuleDraftRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *BacktestRuleDraftRequest) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *BacktestRuleDraftRequest) GetFrom() *timestamppb.Timestamp {
+	if x != nil {
+		return x.From
+	}
+	return nil
+}
+
+func (x *BacktestRuleDraftRequest) GetTo() *timestamppb.Timestamp {
+	if x != nil {
+		return x.To
+	}
+	return nil
+}
+
+func (x *BacktestRuleDraftRequest) GetMaxTransactions() int32 {
+	if x != nil && x.MaxTransactions != nil {
+		return *x.MaxTransactions
+	}
+	return 0
+}
+
+func (x *BacktestRuleDraftRequest) GetMaxExamples() int32 {
+	if x != nil && x.MaxExamples != nil {
+		return *x.MaxExamples
+	}
+	return 0
+}
+
+// BacktestRuleDraftResponse is the comparison and the scan's bounds.
+type BacktestRuleDraftResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// comparison with the stored verdicts.
+	Comparison *RuleComparison `protobuf:"bytes,1,opt,name=comparison,proto3" json:"comparison,omitempty"`
+	// truncated: a bound stopped the scan.
+	Truncated bool `protobuf:"varint,2,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	// elapsed_ms of the scan.
+	ElapsedMs     int32 `protobuf:"varint,3,opt,name=elapsed_ms,json=elapsedMs,proto3" json:"elapsed_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BacktestRuleDraftResponse) Reset() {
+	*x = BacktestRuleDraftResponse{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BacktestRuleDraftResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BacktestRuleDraftResponse) ProtoMessage() {}
+
+func (x *BacktestRuleDraftResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BacktestRuleDraftResponse.ProtoReflect.Descriptor instead.
+func (*BacktestRuleDraftResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *BacktestRuleDraftResponse) GetComparison() *RuleComparison {
+	if x != nil {
+		return x.Comparison
+	}
+	return nil
+}
+
+func (x *BacktestRuleDraftResponse) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+func (x *BacktestRuleDraftResponse) GetElapsedMs() int32 {
+	if x != nil {
+		return x.ElapsedMs
+	}
+	return 0
+}
+
+// GetRuleControlsRequest is empty.
+type GetRuleControlsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetRuleControlsRequest) Reset() {
+	*x = GetRuleControlsRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetRuleControlsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetRuleControlsRequest) ProtoMessage() {}
+
+func (x *GetRuleControlsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetRuleControlsRequest.ProtoReflect.Descriptor instead.
+func (*GetRuleControlsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{31}
+}
+
+// RuleControls are the tenant's rule controls.
+type RuleControls struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// single_person lets a draft's author publish it (a tenant with one officer).
+	SinglePerson bool `protobuf:"varint,1,opt,name=single_person,json=singlePerson,proto3" json:"single_person,omitempty"`
+	// drafts_required closes the direct POST/PATCH/DELETE /rules: every change goes through a
+	// published draft.
+	DraftsRequired bool `protobuf:"varint,2,opt,name=drafts_required,json=draftsRequired,proto3" json:"drafts_required,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *RuleControls) Reset() {
+	*x = RuleControls{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RuleControls) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RuleControls) ProtoMessage() {}
+
+func (x *RuleControls) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RuleControls.ProtoReflect.Descriptor instead.
+func (*RuleControls) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *RuleControls) GetSinglePerson() bool {
+	if x != nil {
+		return x.SinglePerson
+	}
+	return false
+}
+
+func (x *RuleControls) GetDraftsRequired() bool {
+	if x != nil {
+		return x.DraftsRequired
+	}
+	return false
+}
+
+// UpdateRuleControlsRequest changes the controls; omitted fields stay.
+type UpdateRuleControlsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// single_person, when given.
+	SinglePerson *bool `protobuf:"varint,1,opt,name=single_person,json=singlePerson,proto3,oneof" json:"single_person,omitempty"`
+	// drafts_required, when given.
+	DraftsRequired *bool `protobuf:"varint,2,opt,name=drafts_required,json=draftsRequired,proto3,oneof" json:"drafts_required,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *UpdateRuleControlsRequest) Reset() {
+	*x = UpdateRuleControlsRequest{}
+	mi := &file_complyd_v1_rule_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdateRuleControlsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdateRuleControlsRequest) ProtoMessage() {}
+
+func (x *UpdateRuleControlsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_rule_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdateRuleControlsRequest.ProtoReflect.Descriptor instead.
+func (*UpdateRuleControlsRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_rule_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *UpdateRuleControlsRequest) GetSinglePerson() bool {
+	if x != nil && x.SinglePerson != nil {
+		return *x.SinglePerson
+	}
+	return false
+}
+
+func (x *UpdateRuleControlsRequest) GetDraftsRequired() bool {
+	if x != nil && x.DraftsRequired != nil {
+		return *x.DraftsRequired
+	}
+	return false
+}
+
 var File_complyd_v1_rule_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_rule_proto_rawDesc = "" +
@@ -1391,7 +2744,126 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\bexamples\x18\x05 \x03(\v2\x1b.complyd.v1.BacktestExampleR\bexamples\x12\x1d\n" +
 	"\n" +
 	"elapsed_ms\x18\x06 \x01(\x05R\telapsedMs\x12A\n" +
-	"\x0eoldest_scanned\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\roldestScanned2\xe2\a\n" +
+	"\x0eoldest_scanned\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\roldestScanned\"\xc2\a\n" +
+	"\tRuleDraft\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
+	"\arule_id\x18\x02 \x01(\tR\x06ruleId\x12!\n" +
+	"\fbase_version\x18\x03 \x01(\x05R\vbaseVersion\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12>\n" +
+	"\vdescription\x18\x05 \x01(\v2\x1c.google.protobuf.StringValueR\vdescription\x12\x1e\n" +
+	"\n" +
+	"expression\x18\x06 \x01(\tR\n" +
+	"expression\x12\x14\n" +
+	"\x05score\x18\a \x01(\x05R\x05score\x12\x18\n" +
+	"\aoutcome\x18\b \x01(\tR\aoutcome\x12\x18\n" +
+	"\aenabled\x18\t \x01(\bR\aenabled\x12\x16\n" +
+	"\x06status\x18\n" +
+	" \x01(\tR\x06status\x12\x1d\n" +
+	"\n" +
+	"created_by\x18\v \x01(\tR\tcreatedBy\x129\n" +
+	"\n" +
+	"created_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x129\n" +
+	"\n" +
+	"updated_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\tupdatedAt\x12!\n" +
+	"\fpublished_by\x18\x0e \x01(\tR\vpublishedBy\x12=\n" +
+	"\fpublished_at\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\vpublishedAt\x12%\n" +
+	"\x0epublish_reason\x18\x10 \x01(\tR\rpublishReason\x12*\n" +
+	"\x11published_rule_id\x18\x11 \x01(\tR\x0fpublishedRuleId\x12+\n" +
+	"\x11published_version\x18\x12 \x01(\x05R\x10publishedVersion\x12\x1c\n" +
+	"\tshadowing\x18\x13 \x01(\bR\tshadowing\x12F\n" +
+	"\x11shadow_started_at\x18\x14 \x01(\v2\x1a.google.protobuf.TimestampR\x0fshadowStartedAt\x12@\n" +
+	"\x0eshadow_ends_at\x18\x15 \x01(\v2\x1a.google.protobuf.TimestampR\fshadowEndsAt\x12F\n" +
+	"\x11shadow_stopped_at\x18\x16 \x01(\v2\x1a.google.protobuf.TimestampR\x0fshadowStoppedAt\x12,\n" +
+	"\x12four_eyes_required\x18\x17 \x01(\bR\x10fourEyesRequired\"\xd6\x02\n" +
+	"\x16CreateRuleDraftRequest\x12 \n" +
+	"\arule_id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x18@R\x06ruleId\x12\x1e\n" +
+	"\x04name\x18\x02 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\xc8\x01R\x04name\x12/\n" +
+	"\vdescription\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xd0\x0fH\x00R\vdescription\x88\x01\x01\x12*\n" +
+	"\n" +
+	"expression\x18\x04 \x01(\tB\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x80 R\n" +
+	"expression\x12\x1f\n" +
+	"\x05score\x18\x05 \x01(\x05B\t\xbaH\x06\x1a\x04\x18d(\x00R\x05score\x12A\n" +
+	"\aoutcome\x18\x06 \x01(\tB'\xbaH$r\"R\aAPPROVER\x06REVIEWR\bESCALATER\x05BLOCKR\aoutcome\x12\x1d\n" +
+	"\aenabled\x18\a \x01(\bH\x01R\aenabled\x88\x01\x01B\x0e\n" +
+	"\f_descriptionB\n" +
+	"\n" +
+	"\b_enabled\"U\n" +
+	"\x15ListRuleDraftsRequest\x12<\n" +
+	"\x06status\x18\x01 \x01(\tB$\xbaH!r\x1fR\x00R\x05DRAFTR\tPUBLISHEDR\tDISCARDEDR\x06status\"E\n" +
+	"\x16ListRuleDraftsResponse\x12+\n" +
+	"\x05items\x18\x01 \x03(\v2\x15.complyd.v1.RuleDraftR\x05items\".\n" +
+	"\x13GetRuleDraftRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"2\n" +
+	"\x17DiscardRuleDraftRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"T\n" +
+	"\x17PublishRuleDraftRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x12 \n" +
+	"\x06reason\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xd0\x0fR\x06reason\"m\n" +
+	"\x18PublishRuleDraftResponse\x12+\n" +
+	"\x05draft\x18\x01 \x01(\v2\x15.complyd.v1.RuleDraftR\x05draft\x12$\n" +
+	"\x04rule\x18\x02 \x01(\v2\x10.complyd.v1.RuleR\x04rule\"k\n" +
+	"\x1bStartRuleDraftShadowRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x123\n" +
+	"\aends_at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x06endsAt\"5\n" +
+	"\x1aStopRuleDraftShadowRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\"~\n" +
+	"\x1fGetRuleDraftShadowReportRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x121\n" +
+	"\fmax_examples\x18\x02 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x00H\x00R\vmaxExamples\x88\x01\x01B\x0f\n" +
+	"\r_max_examples\"\xf9\x03\n" +
+	"\x0eRuleComparison\x12\x1c\n" +
+	"\tevaluated\x18\x01 \x01(\x05R\tevaluated\x12\x18\n" +
+	"\aflagged\x18\x02 \x01(\x05R\aflagged\x12\x16\n" +
+	"\x06errors\x18\x03 \x01(\x05R\x06errors\x12!\n" +
+	"\flive_flagged\x18\x04 \x01(\x05R\vliveFlagged\x12\x18\n" +
+	"\aoverlap\x18\x05 \x01(\x05R\aoverlap\x12\x1d\n" +
+	"\n" +
+	"draft_only\x18\x06 \x01(\x05R\tdraftOnly\x12\x1b\n" +
+	"\tlive_only\x18\a \x01(\x05R\bliveOnly\x12(\n" +
+	"\x10would_open_cases\x18\b \x01(\x05R\x0ewouldOpenCases\x12*\n" +
+	"\x11would_close_cases\x18\t \x01(\x05R\x0fwouldCloseCases\x12!\n" +
+	"\fcloses_known\x18\n" +
+	" \x01(\bR\vclosesKnown\x12=\n" +
+	"\bexamples\x18\v \x03(\v2!.complyd.v1.RuleComparisonExampleR\bexamples\x122\n" +
+	"\x06oldest\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\x06oldest\x122\n" +
+	"\x06newest\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\x06newest\"\xa9\x02\n" +
+	"\x15RuleComparisonExample\x12%\n" +
+	"\x0etransaction_id\x18\x01 \x01(\tR\rtransactionId\x12\x1f\n" +
+	"\vexternal_id\x18\x02 \x01(\tR\n" +
+	"externalId\x12*\n" +
+	"\x02at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12\x18\n" +
+	"\aflagged\x18\x04 \x01(\bR\aflagged\x12!\n" +
+	"\flive_outcome\x18\x05 \x01(\tR\vliveOutcome\x12#\n" +
+	"\rdraft_outcome\x18\x06 \x01(\tR\fdraftOutcome\x12\x1b\n" +
+	"\tlive_case\x18\a \x01(\bR\bliveCase\x12\x1d\n" +
+	"\n" +
+	"draft_case\x18\b \x01(\bR\tdraftCase\"\xb5\x02\n" +
+	"\x18BacktestRuleDraftRequest\x12\x17\n" +
+	"\x02id\x18\x01 \x01(\tB\a\xbaH\x04r\x02\x10\x01R\x02id\x126\n" +
+	"\x04from\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xbaH\x03\xc8\x01\x01R\x04from\x122\n" +
+	"\x02to\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampB\x06\xbaH\x03\xc8\x01\x01R\x02to\x12;\n" +
+	"\x10max_transactions\x18\x04 \x01(\x05B\v\xbaH\b\x1a\x06\x18\xa0\x8d\x06(\x01H\x00R\x0fmaxTransactions\x88\x01\x01\x121\n" +
+	"\fmax_examples\x18\x05 \x01(\x05B\t\xbaH\x06\x1a\x04\x182(\x00H\x01R\vmaxExamples\x88\x01\x01B\x13\n" +
+	"\x11_max_transactionsB\x0f\n" +
+	"\r_max_examples\"\x94\x01\n" +
+	"\x19BacktestRuleDraftResponse\x12:\n" +
+	"\n" +
+	"comparison\x18\x01 \x01(\v2\x1a.complyd.v1.RuleComparisonR\n" +
+	"comparison\x12\x1c\n" +
+	"\ttruncated\x18\x02 \x01(\bR\ttruncated\x12\x1d\n" +
+	"\n" +
+	"elapsed_ms\x18\x03 \x01(\x05R\telapsedMs\"\x18\n" +
+	"\x16GetRuleControlsRequest\"\\\n" +
+	"\fRuleControls\x12#\n" +
+	"\rsingle_person\x18\x01 \x01(\bR\fsinglePerson\x12'\n" +
+	"\x0fdrafts_required\x18\x02 \x01(\bR\x0edraftsRequired\"\x99\x01\n" +
+	"\x19UpdateRuleControlsRequest\x12(\n" +
+	"\rsingle_person\x18\x01 \x01(\bH\x00R\fsinglePerson\x88\x01\x01\x12,\n" +
+	"\x0fdrafts_required\x18\x02 \x01(\bH\x01R\x0edraftsRequired\x88\x01\x01B\x10\n" +
+	"\x0e_single_personB\x12\n" +
+	"\x10_drafts_required2\xee\x12\n" +
 	"\vRuleService\x12W\n" +
 	"\n" +
 	"CreateRule\x12\x1d.complyd.v1.CreateRuleRequest\x1a\x10.complyd.v1.Rule\"\x18\x82\xd3\xe4\x93\x02\x12:\x01*\"\r/api/v1/rules\x12_\n" +
@@ -1404,7 +2876,18 @@ const file_complyd_v1_rule_proto_rawDesc = "" +
 	"\x16ValidateRuleExpression\x12).complyd.v1.ValidateRuleExpressionRequest\x1a*.complyd.v1.ValidateRuleExpressionResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/validate\x12\x82\x01\n" +
 	"\x10ListRuleVersions\x12#.complyd.v1.ListRuleVersionsRequest\x1a$.complyd.v1.ListRuleVersionsResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/rules/{id}/versions\x12{\n" +
 	"\x0eGetRuleVersion\x12!.complyd.v1.GetRuleVersionRequest\x1a\x17.complyd.v1.RuleVersion\"-\x82\xd3\xe4\x93\x02'\x12%/api/v1/rules/{id}/versions/{version}\x12t\n" +
-	"\fBacktestRule\x12\x1f.complyd.v1.BacktestRuleRequest\x1a .complyd.v1.BacktestRuleResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/backtestB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\fBacktestRule\x12\x1f.complyd.v1.BacktestRuleRequest\x1a .complyd.v1.BacktestRuleResponse\"!\x82\xd3\xe4\x93\x02\x1b:\x01*\"\x16/api/v1/rules/backtest\x12l\n" +
+	"\x0fCreateRuleDraft\x12\".complyd.v1.CreateRuleDraftRequest\x1a\x15.complyd.v1.RuleDraft\"\x1e\x82\xd3\xe4\x93\x02\x18:\x01*\"\x13/api/v1/rule-drafts\x12t\n" +
+	"\x0eListRuleDrafts\x12!.complyd.v1.ListRuleDraftsRequest\x1a\".complyd.v1.ListRuleDraftsResponse\"\x1b\x82\xd3\xe4\x93\x02\x15\x12\x13/api/v1/rule-drafts\x12h\n" +
+	"\fGetRuleDraft\x12\x1f.complyd.v1.GetRuleDraftRequest\x1a\x15.complyd.v1.RuleDraft\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/api/v1/rule-drafts/{id}\x12{\n" +
+	"\x10DiscardRuleDraft\x12#.complyd.v1.DiscardRuleDraftRequest\x1a\x15.complyd.v1.RuleDraft\"+\x82\xd3\xe4\x93\x02%:\x01*\" /api/v1/rule-drafts/{id}/discard\x12\x8a\x01\n" +
+	"\x10PublishRuleDraft\x12#.complyd.v1.PublishRuleDraftRequest\x1a$.complyd.v1.PublishRuleDraftResponse\"+\x82\xd3\xe4\x93\x02%:\x01*\" /api/v1/rule-drafts/{id}/publish\x12\x82\x01\n" +
+	"\x14StartRuleDraftShadow\x12'.complyd.v1.StartRuleDraftShadowRequest\x1a\x15.complyd.v1.RuleDraft\"*\x82\xd3\xe4\x93\x02$:\x01*\"\x1f/api/v1/rule-drafts/{id}/shadow\x12\x85\x01\n" +
+	"\x13StopRuleDraftShadow\x12&.complyd.v1.StopRuleDraftShadowRequest\x1a\x15.complyd.v1.RuleDraft\"/\x82\xd3\xe4\x93\x02):\x01*\"$/api/v1/rule-drafts/{id}/shadow/stop\x12\x93\x01\n" +
+	"\x18GetRuleDraftShadowReport\x12+.complyd.v1.GetRuleDraftShadowReportRequest\x1a\x1a.complyd.v1.RuleComparison\".\x82\xd3\xe4\x93\x02(\x12&/api/v1/rule-drafts/{id}/shadow-report\x12\x8e\x01\n" +
+	"\x11BacktestRuleDraft\x12$.complyd.v1.BacktestRuleDraftRequest\x1a%.complyd.v1.BacktestRuleDraftResponse\",\x82\xd3\xe4\x93\x02&:\x01*\"!/api/v1/rule-drafts/{id}/backtest\x12y\n" +
+	"\x0fGetRuleControls\x12\".complyd.v1.GetRuleControlsRequest\x1a\x18.complyd.v1.RuleControls\"(\x82\xd3\xe4\x93\x02\"\x12 /api/v1/tenants/me/rule-controls\x12\x82\x01\n" +
+	"\x12UpdateRuleControls\x12%.complyd.v1.UpdateRuleControlsRequest\x1a\x18.complyd.v1.RuleControls\"+\x82\xd3\xe4\x93\x02%:\x01*2 /api/v1/tenants/me/rule-controlsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_rule_proto_rawDescOnce sync.Once
@@ -1418,63 +2901,121 @@ func file_complyd_v1_rule_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_rule_proto_rawDescData
 }
 
-var file_complyd_v1_rule_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_complyd_v1_rule_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_complyd_v1_rule_proto_goTypes = []any{
-	(*Rule)(nil),                           // 0: complyd.v1.Rule
-	(*RuleVersion)(nil),                    // 1: complyd.v1.RuleVersion
-	(*ListRuleVersionsRequest)(nil),        // 2: complyd.v1.ListRuleVersionsRequest
-	(*ListRuleVersionsResponse)(nil),       // 3: complyd.v1.ListRuleVersionsResponse
-	(*GetRuleVersionRequest)(nil),          // 4: complyd.v1.GetRuleVersionRequest
-	(*CreateRuleRequest)(nil),              // 5: complyd.v1.CreateRuleRequest
-	(*ListRulesRequest)(nil),               // 6: complyd.v1.ListRulesRequest
-	(*ListRulesResponse)(nil),              // 7: complyd.v1.ListRulesResponse
-	(*GetRuleRequest)(nil),                 // 8: complyd.v1.GetRuleRequest
-	(*UpdateRuleRequest)(nil),              // 9: complyd.v1.UpdateRuleRequest
-	(*DeleteRuleRequest)(nil),              // 10: complyd.v1.DeleteRuleRequest
-	(*ValidateRuleExpressionRequest)(nil),  // 11: complyd.v1.ValidateRuleExpressionRequest
-	(*ValidateRuleExpressionResponse)(nil), // 12: complyd.v1.ValidateRuleExpressionResponse
-	(*BacktestRuleRequest)(nil),            // 13: complyd.v1.BacktestRuleRequest
-	(*BacktestExample)(nil),                // 14: complyd.v1.BacktestExample
-	(*BacktestRuleResponse)(nil),           // 15: complyd.v1.BacktestRuleResponse
-	(*wrapperspb.StringValue)(nil),         // 16: google.protobuf.StringValue
-	(*timestamppb.Timestamp)(nil),          // 17: google.protobuf.Timestamp
+	(*Rule)(nil),                            // 0: complyd.v1.Rule
+	(*RuleVersion)(nil),                     // 1: complyd.v1.RuleVersion
+	(*ListRuleVersionsRequest)(nil),         // 2: complyd.v1.ListRuleVersionsRequest
+	(*ListRuleVersionsResponse)(nil),        // 3: complyd.v1.ListRuleVersionsResponse
+	(*GetRuleVersionRequest)(nil),           // 4: complyd.v1.GetRuleVersionRequest
+	(*CreateRuleRequest)(nil),               // 5: complyd.v1.CreateRuleRequest
+	(*ListRulesRequest)(nil),                // 6: complyd.v1.ListRulesRequest
+	(*ListRulesResponse)(nil),               // 7: complyd.v1.ListRulesResponse
+	(*GetRuleRequest)(nil),                  // 8: complyd.v1.GetRuleRequest
+	(*UpdateRuleRequest)(nil),               // 9: complyd.v1.UpdateRuleRequest
+	(*DeleteRuleRequest)(nil),               // 10: complyd.v1.DeleteRuleRequest
+	(*ValidateRuleExpressionRequest)(nil),   // 11: complyd.v1.ValidateRuleExpressionRequest
+	(*ValidateRuleExpressionResponse)(nil),  // 12: complyd.v1.ValidateRuleExpressionResponse
+	(*BacktestRuleRequest)(nil),             // 13: complyd.v1.BacktestRuleRequest
+	(*BacktestExample)(nil),                 // 14: complyd.v1.BacktestExample
+	(*BacktestRuleResponse)(nil),            // 15: complyd.v1.BacktestRuleResponse
+	(*RuleDraft)(nil),                       // 16: complyd.v1.RuleDraft
+	(*CreateRuleDraftRequest)(nil),          // 17: complyd.v1.CreateRuleDraftRequest
+	(*ListRuleDraftsRequest)(nil),           // 18: complyd.v1.ListRuleDraftsRequest
+	(*ListRuleDraftsResponse)(nil),          // 19: complyd.v1.ListRuleDraftsResponse
+	(*GetRuleDraftRequest)(nil),             // 20: complyd.v1.GetRuleDraftRequest
+	(*DiscardRuleDraftRequest)(nil),         // 21: complyd.v1.DiscardRuleDraftRequest
+	(*PublishRuleDraftRequest)(nil),         // 22: complyd.v1.PublishRuleDraftRequest
+	(*PublishRuleDraftResponse)(nil),        // 23: complyd.v1.PublishRuleDraftResponse
+	(*StartRuleDraftShadowRequest)(nil),     // 24: complyd.v1.StartRuleDraftShadowRequest
+	(*StopRuleDraftShadowRequest)(nil),      // 25: complyd.v1.StopRuleDraftShadowRequest
+	(*GetRuleDraftShadowReportRequest)(nil), // 26: complyd.v1.GetRuleDraftShadowReportRequest
+	(*RuleComparison)(nil),                  // 27: complyd.v1.RuleComparison
+	(*RuleComparisonExample)(nil),           // 28: complyd.v1.RuleComparisonExample
+	(*BacktestRuleDraftRequest)(nil),        // 29: complyd.v1.BacktestRuleDraftRequest
+	(*BacktestRuleDraftResponse)(nil),       // 30: complyd.v1.BacktestRuleDraftResponse
+	(*GetRuleControlsRequest)(nil),          // 31: complyd.v1.GetRuleControlsRequest
+	(*RuleControls)(nil),                    // 32: complyd.v1.RuleControls
+	(*UpdateRuleControlsRequest)(nil),       // 33: complyd.v1.UpdateRuleControlsRequest
+	(*wrapperspb.StringValue)(nil),          // 34: google.protobuf.StringValue
+	(*timestamppb.Timestamp)(nil),           // 35: google.protobuf.Timestamp
 }
 var file_complyd_v1_rule_proto_depIdxs = []int32{
-	16, // 0: complyd.v1.Rule.description:type_name -> google.protobuf.StringValue
-	17, // 1: complyd.v1.Rule.created_at:type_name -> google.protobuf.Timestamp
-	17, // 2: complyd.v1.Rule.updated_at:type_name -> google.protobuf.Timestamp
-	16, // 3: complyd.v1.RuleVersion.description:type_name -> google.protobuf.StringValue
-	17, // 4: complyd.v1.RuleVersion.created_at:type_name -> google.protobuf.Timestamp
+	34, // 0: complyd.v1.Rule.description:type_name -> google.protobuf.StringValue
+	35, // 1: complyd.v1.Rule.created_at:type_name -> google.protobuf.Timestamp
+	35, // 2: complyd.v1.Rule.updated_at:type_name -> google.protobuf.Timestamp
+	34, // 3: complyd.v1.RuleVersion.description:type_name -> google.protobuf.StringValue
+	35, // 4: complyd.v1.RuleVersion.created_at:type_name -> google.protobuf.Timestamp
 	1,  // 5: complyd.v1.ListRuleVersionsResponse.items:type_name -> complyd.v1.RuleVersion
 	0,  // 6: complyd.v1.ListRulesResponse.items:type_name -> complyd.v1.Rule
-	17, // 7: complyd.v1.BacktestRuleRequest.from:type_name -> google.protobuf.Timestamp
-	17, // 8: complyd.v1.BacktestRuleRequest.to:type_name -> google.protobuf.Timestamp
-	17, // 9: complyd.v1.BacktestExample.timestamp:type_name -> google.protobuf.Timestamp
+	35, // 7: complyd.v1.BacktestRuleRequest.from:type_name -> google.protobuf.Timestamp
+	35, // 8: complyd.v1.BacktestRuleRequest.to:type_name -> google.protobuf.Timestamp
+	35, // 9: complyd.v1.BacktestExample.timestamp:type_name -> google.protobuf.Timestamp
 	14, // 10: complyd.v1.BacktestRuleResponse.examples:type_name -> complyd.v1.BacktestExample
-	17, // 11: complyd.v1.BacktestRuleResponse.oldest_scanned:type_name -> google.protobuf.Timestamp
-	5,  // 12: complyd.v1.RuleService.CreateRule:input_type -> complyd.v1.CreateRuleRequest
-	6,  // 13: complyd.v1.RuleService.ListRules:input_type -> complyd.v1.ListRulesRequest
-	8,  // 14: complyd.v1.RuleService.GetRule:input_type -> complyd.v1.GetRuleRequest
-	9,  // 15: complyd.v1.RuleService.UpdateRule:input_type -> complyd.v1.UpdateRuleRequest
-	10, // 16: complyd.v1.RuleService.DeleteRule:input_type -> complyd.v1.DeleteRuleRequest
-	11, // 17: complyd.v1.RuleService.ValidateRuleExpression:input_type -> complyd.v1.ValidateRuleExpressionRequest
-	2,  // 18: complyd.v1.RuleService.ListRuleVersions:input_type -> complyd.v1.ListRuleVersionsRequest
-	4,  // 19: complyd.v1.RuleService.GetRuleVersion:input_type -> complyd.v1.GetRuleVersionRequest
-	13, // 20: complyd.v1.RuleService.BacktestRule:input_type -> complyd.v1.BacktestRuleRequest
-	0,  // 21: complyd.v1.RuleService.CreateRule:output_type -> complyd.v1.Rule
-	7,  // 22: complyd.v1.RuleService.ListRules:output_type -> complyd.v1.ListRulesResponse
-	0,  // 23: complyd.v1.RuleService.GetRule:output_type -> complyd.v1.Rule
-	0,  // 24: complyd.v1.RuleService.UpdateRule:output_type -> complyd.v1.Rule
-	0,  // 25: complyd.v1.RuleService.DeleteRule:output_type -> complyd.v1.Rule
-	12, // 26: complyd.v1.RuleService.ValidateRuleExpression:output_type -> complyd.v1.ValidateRuleExpressionResponse
-	3,  // 27: complyd.v1.RuleService.ListRuleVersions:output_type -> complyd.v1.ListRuleVersionsResponse
-	1,  // 28: complyd.v1.RuleService.GetRuleVersion:output_type -> complyd.v1.RuleVersion
-	15, // 29: complyd.v1.RuleService.BacktestRule:output_type -> complyd.v1.BacktestRuleResponse
-	21, // [21:30] is the sub-list for method output_type
-	12, // [12:21] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	35, // 11: complyd.v1.BacktestRuleResponse.oldest_scanned:type_name -> google.protobuf.Timestamp
+	34, // 12: complyd.v1.RuleDraft.description:type_name -> google.protobuf.StringValue
+	35, // 13: complyd.v1.RuleDraft.created_at:type_name -> google.protobuf.Timestamp
+	35, // 14: complyd.v1.RuleDraft.updated_at:type_name -> google.protobuf.Timestamp
+	35, // 15: complyd.v1.RuleDraft.published_at:type_name -> google.protobuf.Timestamp
+	35, // 16: complyd.v1.RuleDraft.shadow_started_at:type_name -> google.protobuf.Timestamp
+	35, // 17: complyd.v1.RuleDraft.shadow_ends_at:type_name -> google.protobuf.Timestamp
+	35, // 18: complyd.v1.RuleDraft.shadow_stopped_at:type_name -> google.protobuf.Timestamp
+	16, // 19: complyd.v1.ListRuleDraftsResponse.items:type_name -> complyd.v1.RuleDraft
+	16, // 20: complyd.v1.PublishRuleDraftResponse.draft:type_name -> complyd.v1.RuleDraft
+	0,  // 21: complyd.v1.PublishRuleDraftResponse.rule:type_name -> complyd.v1.Rule
+	35, // 22: complyd.v1.StartRuleDraftShadowRequest.ends_at:type_name -> google.protobuf.Timestamp
+	28, // 23: complyd.v1.RuleComparison.examples:type_name -> complyd.v1.RuleComparisonExample
+	35, // 24: complyd.v1.RuleComparison.oldest:type_name -> google.protobuf.Timestamp
+	35, // 25: complyd.v1.RuleComparison.newest:type_name -> google.protobuf.Timestamp
+	35, // 26: complyd.v1.RuleComparisonExample.at:type_name -> google.protobuf.Timestamp
+	35, // 27: complyd.v1.BacktestRuleDraftRequest.from:type_name -> google.protobuf.Timestamp
+	35, // 28: complyd.v1.BacktestRuleDraftRequest.to:type_name -> google.protobuf.Timestamp
+	27, // 29: complyd.v1.BacktestRuleDraftResponse.comparison:type_name -> complyd.v1.RuleComparison
+	5,  // 30: complyd.v1.RuleService.CreateRule:input_type -> complyd.v1.CreateRuleRequest
+	6,  // 31: complyd.v1.RuleService.ListRules:input_type -> complyd.v1.ListRulesRequest
+	8,  // 32: complyd.v1.RuleService.GetRule:input_type -> complyd.v1.GetRuleRequest
+	9,  // 33: complyd.v1.RuleService.UpdateRule:input_type -> complyd.v1.UpdateRuleRequest
+	10, // 34: complyd.v1.RuleService.DeleteRule:input_type -> complyd.v1.DeleteRuleRequest
+	11, // 35: complyd.v1.RuleService.ValidateRuleExpression:input_type -> complyd.v1.ValidateRuleExpressionRequest
+	2,  // 36: complyd.v1.RuleService.ListRuleVersions:input_type -> complyd.v1.ListRuleVersionsRequest
+	4,  // 37: complyd.v1.RuleService.GetRuleVersion:input_type -> complyd.v1.GetRuleVersionRequest
+	13, // 38: complyd.v1.RuleService.BacktestRule:input_type -> complyd.v1.BacktestRuleRequest
+	17, // 39: complyd.v1.RuleService.CreateRuleDraft:input_type -> complyd.v1.CreateRuleDraftRequest
+	18, // 40: complyd.v1.RuleService.ListRuleDrafts:input_type -> complyd.v1.ListRuleDraftsRequest
+	20, // 41: complyd.v1.RuleService.GetRuleDraft:input_type -> complyd.v1.GetRuleDraftRequest
+	21, // 42: complyd.v1.RuleService.DiscardRuleDraft:input_type -> complyd.v1.DiscardRuleDraftRequest
+	22, // 43: complyd.v1.RuleService.PublishRuleDraft:input_type -> complyd.v1.PublishRuleDraftRequest
+	24, // 44: complyd.v1.RuleService.StartRuleDraftShadow:input_type -> complyd.v1.StartRuleDraftShadowRequest
+	25, // 45: complyd.v1.RuleService.StopRuleDraftShadow:input_type -> complyd.v1.StopRuleDraftShadowRequest
+	26, // 46: complyd.v1.RuleService.GetRuleDraftShadowReport:input_type -> complyd.v1.GetRuleDraftShadowReportRequest
+	29, // 47: complyd.v1.RuleService.BacktestRuleDraft:input_type -> complyd.v1.BacktestRuleDraftRequest
+	31, // 48: complyd.v1.RuleService.GetRuleControls:input_type -> complyd.v1.GetRuleControlsRequest
+	33, // 49: complyd.v1.RuleService.UpdateRuleControls:input_type -> complyd.v1.UpdateRuleControlsRequest
+	0,  // 50: complyd.v1.RuleService.CreateRule:output_type -> complyd.v1.Rule
+	7,  // 51: complyd.v1.RuleService.ListRules:output_type -> complyd.v1.ListRulesResponse
+	0,  // 52: complyd.v1.RuleService.GetRule:output_type -> complyd.v1.Rule
+	0,  // 53: complyd.v1.RuleService.UpdateRule:output_type -> complyd.v1.Rule
+	0,  // 54: complyd.v1.RuleService.DeleteRule:output_type -> complyd.v1.Rule
+	12, // 55: complyd.v1.RuleService.ValidateRuleExpression:output_type -> complyd.v1.ValidateRuleExpressionResponse
+	3,  // 56: complyd.v1.RuleService.ListRuleVersions:output_type -> complyd.v1.ListRuleVersionsResponse
+	1,  // 57: complyd.v1.RuleService.GetRuleVersion:output_type -> complyd.v1.RuleVersion
+	15, // 58: complyd.v1.RuleService.BacktestRule:output_type -> complyd.v1.BacktestRuleResponse
+	16, // 59: complyd.v1.RuleService.CreateRuleDraft:output_type -> complyd.v1.RuleDraft
+	19, // 60: complyd.v1.RuleService.ListRuleDrafts:output_type -> complyd.v1.ListRuleDraftsResponse
+	16, // 61: complyd.v1.RuleService.GetRuleDraft:output_type -> complyd.v1.RuleDraft
+	16, // 62: complyd.v1.RuleService.DiscardRuleDraft:output_type -> complyd.v1.RuleDraft
+	23, // 63: complyd.v1.RuleService.PublishRuleDraft:output_type -> complyd.v1.PublishRuleDraftResponse
+	16, // 64: complyd.v1.RuleService.StartRuleDraftShadow:output_type -> complyd.v1.RuleDraft
+	16, // 65: complyd.v1.RuleService.StopRuleDraftShadow:output_type -> complyd.v1.RuleDraft
+	27, // 66: complyd.v1.RuleService.GetRuleDraftShadowReport:output_type -> complyd.v1.RuleComparison
+	30, // 67: complyd.v1.RuleService.BacktestRuleDraft:output_type -> complyd.v1.BacktestRuleDraftResponse
+	32, // 68: complyd.v1.RuleService.GetRuleControls:output_type -> complyd.v1.RuleControls
+	32, // 69: complyd.v1.RuleService.UpdateRuleControls:output_type -> complyd.v1.RuleControls
+	50, // [50:70] is the sub-list for method output_type
+	30, // [30:50] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_rule_proto_init() }
@@ -1486,13 +3027,17 @@ func file_complyd_v1_rule_proto_init() {
 	file_complyd_v1_rule_proto_msgTypes[6].OneofWrappers = []any{}
 	file_complyd_v1_rule_proto_msgTypes[9].OneofWrappers = []any{}
 	file_complyd_v1_rule_proto_msgTypes[13].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[17].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[26].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[29].OneofWrappers = []any{}
+	file_complyd_v1_rule_proto_msgTypes[33].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_rule_proto_rawDesc), len(file_complyd_v1_rule_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

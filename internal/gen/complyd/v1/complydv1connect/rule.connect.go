@@ -55,6 +55,39 @@ const (
 	// RuleServiceBacktestRuleProcedure is the fully-qualified name of the RuleService's BacktestRule
 	// RPC.
 	RuleServiceBacktestRuleProcedure = "/complyd.v1.RuleService/BacktestRule"
+	// RuleServiceCreateRuleDraftProcedure is the fully-qualified name of the RuleService's
+	// CreateRuleDraft RPC.
+	RuleServiceCreateRuleDraftProcedure = "/complyd.v1.RuleService/CreateRuleDraft"
+	// RuleServiceListRuleDraftsProcedure is the fully-qualified name of the RuleService's
+	// ListRuleDrafts RPC.
+	RuleServiceListRuleDraftsProcedure = "/complyd.v1.RuleService/ListRuleDrafts"
+	// RuleServiceGetRuleDraftProcedure is the fully-qualified name of the RuleService's GetRuleDraft
+	// RPC.
+	RuleServiceGetRuleDraftProcedure = "/complyd.v1.RuleService/GetRuleDraft"
+	// RuleServiceDiscardRuleDraftProcedure is the fully-qualified name of the RuleService's
+	// DiscardRuleDraft RPC.
+	RuleServiceDiscardRuleDraftProcedure = "/complyd.v1.RuleService/DiscardRuleDraft"
+	// RuleServicePublishRuleDraftProcedure is the fully-qualified name of the RuleService's
+	// PublishRuleDraft RPC.
+	RuleServicePublishRuleDraftProcedure = "/complyd.v1.RuleService/PublishRuleDraft"
+	// RuleServiceStartRuleDraftShadowProcedure is the fully-qualified name of the RuleService's
+	// StartRuleDraftShadow RPC.
+	RuleServiceStartRuleDraftShadowProcedure = "/complyd.v1.RuleService/StartRuleDraftShadow"
+	// RuleServiceStopRuleDraftShadowProcedure is the fully-qualified name of the RuleService's
+	// StopRuleDraftShadow RPC.
+	RuleServiceStopRuleDraftShadowProcedure = "/complyd.v1.RuleService/StopRuleDraftShadow"
+	// RuleServiceGetRuleDraftShadowReportProcedure is the fully-qualified name of the RuleService's
+	// GetRuleDraftShadowReport RPC.
+	RuleServiceGetRuleDraftShadowReportProcedure = "/complyd.v1.RuleService/GetRuleDraftShadowReport"
+	// RuleServiceBacktestRuleDraftProcedure is the fully-qualified name of the RuleService's
+	// BacktestRuleDraft RPC.
+	RuleServiceBacktestRuleDraftProcedure = "/complyd.v1.RuleService/BacktestRuleDraft"
+	// RuleServiceGetRuleControlsProcedure is the fully-qualified name of the RuleService's
+	// GetRuleControls RPC.
+	RuleServiceGetRuleControlsProcedure = "/complyd.v1.RuleService/GetRuleControls"
+	// RuleServiceUpdateRuleControlsProcedure is the fully-qualified name of the RuleService's
+	// UpdateRuleControls RPC.
+	RuleServiceUpdateRuleControlsProcedure = "/complyd.v1.RuleService/UpdateRuleControls"
 )
 
 // RuleServiceClient is a client for the complyd.v1.RuleService service.
@@ -82,6 +115,33 @@ type RuleServiceClient interface {
 	// period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
 	// bound was hit), and returns how many it would have triggered, with examples.
 	BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error)
+	// CreateRuleDraft drafts a new custom rule, or (rule_id) a new version of a live one: nothing
+	// changes in screening until someone other than its author publishes it (docs/rules.md).
+	CreateRuleDraft(context.Context, *connect.Request[v1.CreateRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
+	// ListRuleDrafts lists the tenant's drafts, newest first (at most 500).
+	ListRuleDrafts(context.Context, *connect.Request[v1.ListRuleDraftsRequest]) (*connect.Response[v1.ListRuleDraftsResponse], error)
+	// GetRuleDraft returns one draft.
+	GetRuleDraft(context.Context, *connect.Request[v1.GetRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
+	// DiscardRuleDraft ends a draft without publishing it (its shadow stops).
+	DiscardRuleDraft(context.Context, *connect.Request[v1.DiscardRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
+	// PublishRuleDraft makes the draft live (a new rule, or the rule's next version), with a
+	// reason, by a BANK_ADMIN or COMPLIANCE_OFFICER other than its author (FORBIDDEN otherwise,
+	// unless the tenant's rule controls allow a single person).
+	PublishRuleDraft(context.Context, *connect.Request[v1.PublishRuleDraftRequest]) (*connect.Response[v1.PublishRuleDraftResponse], error)
+	// StartRuleDraftShadow runs the draft in shadow on every live screening of the tenant until
+	// it is stopped, published, discarded or ends_at passes; never applied to any verdict.
+	StartRuleDraftShadow(context.Context, *connect.Request[v1.StartRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error)
+	// StopRuleDraftShadow stops the draft's shadow (its results stay).
+	StopRuleDraftShadow(context.Context, *connect.Request[v1.StopRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error)
+	// GetRuleDraftShadowReport compares the draft's shadow results with the live verdicts.
+	GetRuleDraftShadowReport(context.Context, *connect.Request[v1.GetRuleDraftShadowReportRequest]) (*connect.Response[v1.RuleComparison], error)
+	// BacktestRuleDraft back-tests the draft on the stored screenings of a period and compares it
+	// with their stored verdicts, in the shadow report's shape.
+	BacktestRuleDraft(context.Context, *connect.Request[v1.BacktestRuleDraftRequest]) (*connect.Response[v1.BacktestRuleDraftResponse], error)
+	// GetRuleControls returns the tenant's rule controls (maker-checker).
+	GetRuleControls(context.Context, *connect.Request[v1.GetRuleControlsRequest]) (*connect.Response[v1.RuleControls], error)
+	// UpdateRuleControls changes the tenant's rule controls (audited).
+	UpdateRuleControls(context.Context, *connect.Request[v1.UpdateRuleControlsRequest]) (*connect.Response[v1.RuleControls], error)
 }
 
 // NewRuleServiceClient constructs a client for the complyd.v1.RuleService service. By default, it
@@ -149,20 +209,97 @@ func NewRuleServiceClient(httpClient connect.HTTPClient, baseURL string, opts ..
 			connect.WithSchema(ruleServiceMethods.ByName("BacktestRule")),
 			connect.WithClientOptions(opts...),
 		),
+		createRuleDraft: connect.NewClient[v1.CreateRuleDraftRequest, v1.RuleDraft](
+			httpClient,
+			baseURL+RuleServiceCreateRuleDraftProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("CreateRuleDraft")),
+			connect.WithClientOptions(opts...),
+		),
+		listRuleDrafts: connect.NewClient[v1.ListRuleDraftsRequest, v1.ListRuleDraftsResponse](
+			httpClient,
+			baseURL+RuleServiceListRuleDraftsProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("ListRuleDrafts")),
+			connect.WithClientOptions(opts...),
+		),
+		getRuleDraft: connect.NewClient[v1.GetRuleDraftRequest, v1.RuleDraft](
+			httpClient,
+			baseURL+RuleServiceGetRuleDraftProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("GetRuleDraft")),
+			connect.WithClientOptions(opts...),
+		),
+		discardRuleDraft: connect.NewClient[v1.DiscardRuleDraftRequest, v1.RuleDraft](
+			httpClient,
+			baseURL+RuleServiceDiscardRuleDraftProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("DiscardRuleDraft")),
+			connect.WithClientOptions(opts...),
+		),
+		publishRuleDraft: connect.NewClient[v1.PublishRuleDraftRequest, v1.PublishRuleDraftResponse](
+			httpClient,
+			baseURL+RuleServicePublishRuleDraftProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("PublishRuleDraft")),
+			connect.WithClientOptions(opts...),
+		),
+		startRuleDraftShadow: connect.NewClient[v1.StartRuleDraftShadowRequest, v1.RuleDraft](
+			httpClient,
+			baseURL+RuleServiceStartRuleDraftShadowProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("StartRuleDraftShadow")),
+			connect.WithClientOptions(opts...),
+		),
+		stopRuleDraftShadow: connect.NewClient[v1.StopRuleDraftShadowRequest, v1.RuleDraft](
+			httpClient,
+			baseURL+RuleServiceStopRuleDraftShadowProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("StopRuleDraftShadow")),
+			connect.WithClientOptions(opts...),
+		),
+		getRuleDraftShadowReport: connect.NewClient[v1.GetRuleDraftShadowReportRequest, v1.RuleComparison](
+			httpClient,
+			baseURL+RuleServiceGetRuleDraftShadowReportProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("GetRuleDraftShadowReport")),
+			connect.WithClientOptions(opts...),
+		),
+		backtestRuleDraft: connect.NewClient[v1.BacktestRuleDraftRequest, v1.BacktestRuleDraftResponse](
+			httpClient,
+			baseURL+RuleServiceBacktestRuleDraftProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("BacktestRuleDraft")),
+			connect.WithClientOptions(opts...),
+		),
+		getRuleControls: connect.NewClient[v1.GetRuleControlsRequest, v1.RuleControls](
+			httpClient,
+			baseURL+RuleServiceGetRuleControlsProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("GetRuleControls")),
+			connect.WithClientOptions(opts...),
+		),
+		updateRuleControls: connect.NewClient[v1.UpdateRuleControlsRequest, v1.RuleControls](
+			httpClient,
+			baseURL+RuleServiceUpdateRuleControlsProcedure,
+			connect.WithSchema(ruleServiceMethods.ByName("UpdateRuleControls")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // ruleServiceClient implements RuleServiceClient.
 type ruleServiceClient struct {
-	createRule             *connect.Client[v1.CreateRuleRequest, v1.Rule]
-	listRules              *connect.Client[v1.ListRulesRequest, v1.ListRulesResponse]
-	getRule                *connect.Client[v1.GetRuleRequest, v1.Rule]
-	updateRule             *connect.Client[v1.UpdateRuleRequest, v1.Rule]
-	deleteRule             *connect.Client[v1.DeleteRuleRequest, v1.Rule]
-	validateRuleExpression *connect.Client[v1.ValidateRuleExpressionRequest, v1.ValidateRuleExpressionResponse]
-	listRuleVersions       *connect.Client[v1.ListRuleVersionsRequest, v1.ListRuleVersionsResponse]
-	getRuleVersion         *connect.Client[v1.GetRuleVersionRequest, v1.RuleVersion]
-	backtestRule           *connect.Client[v1.BacktestRuleRequest, v1.BacktestRuleResponse]
+	createRule               *connect.Client[v1.CreateRuleRequest, v1.Rule]
+	listRules                *connect.Client[v1.ListRulesRequest, v1.ListRulesResponse]
+	getRule                  *connect.Client[v1.GetRuleRequest, v1.Rule]
+	updateRule               *connect.Client[v1.UpdateRuleRequest, v1.Rule]
+	deleteRule               *connect.Client[v1.DeleteRuleRequest, v1.Rule]
+	validateRuleExpression   *connect.Client[v1.ValidateRuleExpressionRequest, v1.ValidateRuleExpressionResponse]
+	listRuleVersions         *connect.Client[v1.ListRuleVersionsRequest, v1.ListRuleVersionsResponse]
+	getRuleVersion           *connect.Client[v1.GetRuleVersionRequest, v1.RuleVersion]
+	backtestRule             *connect.Client[v1.BacktestRuleRequest, v1.BacktestRuleResponse]
+	createRuleDraft          *connect.Client[v1.CreateRuleDraftRequest, v1.RuleDraft]
+	listRuleDrafts           *connect.Client[v1.ListRuleDraftsRequest, v1.ListRuleDraftsResponse]
+	getRuleDraft             *connect.Client[v1.GetRuleDraftRequest, v1.RuleDraft]
+	discardRuleDraft         *connect.Client[v1.DiscardRuleDraftRequest, v1.RuleDraft]
+	publishRuleDraft         *connect.Client[v1.PublishRuleDraftRequest, v1.PublishRuleDraftResponse]
+	startRuleDraftShadow     *connect.Client[v1.StartRuleDraftShadowRequest, v1.RuleDraft]
+	stopRuleDraftShadow      *connect.Client[v1.StopRuleDraftShadowRequest, v1.RuleDraft]
+	getRuleDraftShadowReport *connect.Client[v1.GetRuleDraftShadowReportRequest, v1.RuleComparison]
+	backtestRuleDraft        *connect.Client[v1.BacktestRuleDraftRequest, v1.BacktestRuleDraftResponse]
+	getRuleControls          *connect.Client[v1.GetRuleControlsRequest, v1.RuleControls]
+	updateRuleControls       *connect.Client[v1.UpdateRuleControlsRequest, v1.RuleControls]
 }
 
 // CreateRule calls complyd.v1.RuleService.CreateRule.
@@ -210,6 +347,61 @@ func (c *ruleServiceClient) BacktestRule(ctx context.Context, req *connect.Reque
 	return c.backtestRule.CallUnary(ctx, req)
 }
 
+// CreateRuleDraft calls complyd.v1.RuleService.CreateRuleDraft.
+func (c *ruleServiceClient) CreateRuleDraft(ctx context.Context, req *connect.Request[v1.CreateRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return c.createRuleDraft.CallUnary(ctx, req)
+}
+
+// ListRuleDrafts calls complyd.v1.RuleService.ListRuleDrafts.
+func (c *ruleServiceClient) ListRuleDrafts(ctx context.Context, req *connect.Request[v1.ListRuleDraftsRequest]) (*connect.Response[v1.ListRuleDraftsResponse], error) {
+	return c.listRuleDrafts.CallUnary(ctx, req)
+}
+
+// GetRuleDraft calls complyd.v1.RuleService.GetRuleDraft.
+func (c *ruleServiceClient) GetRuleDraft(ctx context.Context, req *connect.Request[v1.GetRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return c.getRuleDraft.CallUnary(ctx, req)
+}
+
+// DiscardRuleDraft calls complyd.v1.RuleService.DiscardRuleDraft.
+func (c *ruleServiceClient) DiscardRuleDraft(ctx context.Context, req *connect.Request[v1.DiscardRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return c.discardRuleDraft.CallUnary(ctx, req)
+}
+
+// PublishRuleDraft calls complyd.v1.RuleService.PublishRuleDraft.
+func (c *ruleServiceClient) PublishRuleDraft(ctx context.Context, req *connect.Request[v1.PublishRuleDraftRequest]) (*connect.Response[v1.PublishRuleDraftResponse], error) {
+	return c.publishRuleDraft.CallUnary(ctx, req)
+}
+
+// StartRuleDraftShadow calls complyd.v1.RuleService.StartRuleDraftShadow.
+func (c *ruleServiceClient) StartRuleDraftShadow(ctx context.Context, req *connect.Request[v1.StartRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return c.startRuleDraftShadow.CallUnary(ctx, req)
+}
+
+// StopRuleDraftShadow calls complyd.v1.RuleService.StopRuleDraftShadow.
+func (c *ruleServiceClient) StopRuleDraftShadow(ctx context.Context, req *connect.Request[v1.StopRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return c.stopRuleDraftShadow.CallUnary(ctx, req)
+}
+
+// GetRuleDraftShadowReport calls complyd.v1.RuleService.GetRuleDraftShadowReport.
+func (c *ruleServiceClient) GetRuleDraftShadowReport(ctx context.Context, req *connect.Request[v1.GetRuleDraftShadowReportRequest]) (*connect.Response[v1.RuleComparison], error) {
+	return c.getRuleDraftShadowReport.CallUnary(ctx, req)
+}
+
+// BacktestRuleDraft calls complyd.v1.RuleService.BacktestRuleDraft.
+func (c *ruleServiceClient) BacktestRuleDraft(ctx context.Context, req *connect.Request[v1.BacktestRuleDraftRequest]) (*connect.Response[v1.BacktestRuleDraftResponse], error) {
+	return c.backtestRuleDraft.CallUnary(ctx, req)
+}
+
+// GetRuleControls calls complyd.v1.RuleService.GetRuleControls.
+func (c *ruleServiceClient) GetRuleControls(ctx context.Context, req *connect.Request[v1.GetRuleControlsRequest]) (*connect.Response[v1.RuleControls], error) {
+	return c.getRuleControls.CallUnary(ctx, req)
+}
+
+// UpdateRuleControls calls complyd.v1.RuleService.UpdateRuleControls.
+func (c *ruleServiceClient) UpdateRuleControls(ctx context.Context, req *connect.Request[v1.UpdateRuleControlsRequest]) (*connect.Response[v1.RuleControls], error) {
+	return c.updateRuleControls.CallUnary(ctx, req)
+}
+
 // RuleServiceHandler is an implementation of the complyd.v1.RuleService service.
 type RuleServiceHandler interface {
 	// CreateRule adds a custom rule; the expression is compiled at save (VALIDATION_ERROR with the
@@ -235,6 +427,33 @@ type RuleServiceHandler interface {
 	// period, newest first, bounded to max_transactions rows and 10 seconds (truncated says a
 	// bound was hit), and returns how many it would have triggered, with examples.
 	BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error)
+	// CreateRuleDraft drafts a new custom rule, or (rule_id) a new version of a live one: nothing
+	// changes in screening until someone other than its author publishes it (docs/rules.md).
+	CreateRuleDraft(context.Context, *connect.Request[v1.CreateRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
+	// ListRuleDrafts lists the tenant's drafts, newest first (at most 500).
+	ListRuleDrafts(context.Context, *connect.Request[v1.ListRuleDraftsRequest]) (*connect.Response[v1.ListRuleDraftsResponse], error)
+	// GetRuleDraft returns one draft.
+	GetRuleDraft(context.Context, *connect.Request[v1.GetRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
+	// DiscardRuleDraft ends a draft without publishing it (its shadow stops).
+	DiscardRuleDraft(context.Context, *connect.Request[v1.DiscardRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
+	// PublishRuleDraft makes the draft live (a new rule, or the rule's next version), with a
+	// reason, by a BANK_ADMIN or COMPLIANCE_OFFICER other than its author (FORBIDDEN otherwise,
+	// unless the tenant's rule controls allow a single person).
+	PublishRuleDraft(context.Context, *connect.Request[v1.PublishRuleDraftRequest]) (*connect.Response[v1.PublishRuleDraftResponse], error)
+	// StartRuleDraftShadow runs the draft in shadow on every live screening of the tenant until
+	// it is stopped, published, discarded or ends_at passes; never applied to any verdict.
+	StartRuleDraftShadow(context.Context, *connect.Request[v1.StartRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error)
+	// StopRuleDraftShadow stops the draft's shadow (its results stay).
+	StopRuleDraftShadow(context.Context, *connect.Request[v1.StopRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error)
+	// GetRuleDraftShadowReport compares the draft's shadow results with the live verdicts.
+	GetRuleDraftShadowReport(context.Context, *connect.Request[v1.GetRuleDraftShadowReportRequest]) (*connect.Response[v1.RuleComparison], error)
+	// BacktestRuleDraft back-tests the draft on the stored screenings of a period and compares it
+	// with their stored verdicts, in the shadow report's shape.
+	BacktestRuleDraft(context.Context, *connect.Request[v1.BacktestRuleDraftRequest]) (*connect.Response[v1.BacktestRuleDraftResponse], error)
+	// GetRuleControls returns the tenant's rule controls (maker-checker).
+	GetRuleControls(context.Context, *connect.Request[v1.GetRuleControlsRequest]) (*connect.Response[v1.RuleControls], error)
+	// UpdateRuleControls changes the tenant's rule controls (audited).
+	UpdateRuleControls(context.Context, *connect.Request[v1.UpdateRuleControlsRequest]) (*connect.Response[v1.RuleControls], error)
 }
 
 // NewRuleServiceHandler builds an HTTP handler from the service implementation. It returns the path
@@ -298,6 +517,72 @@ func NewRuleServiceHandler(svc RuleServiceHandler, opts ...connect.HandlerOption
 		connect.WithSchema(ruleServiceMethods.ByName("BacktestRule")),
 		connect.WithHandlerOptions(opts...),
 	)
+	ruleServiceCreateRuleDraftHandler := connect.NewUnaryHandler(
+		RuleServiceCreateRuleDraftProcedure,
+		svc.CreateRuleDraft,
+		connect.WithSchema(ruleServiceMethods.ByName("CreateRuleDraft")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceListRuleDraftsHandler := connect.NewUnaryHandler(
+		RuleServiceListRuleDraftsProcedure,
+		svc.ListRuleDrafts,
+		connect.WithSchema(ruleServiceMethods.ByName("ListRuleDrafts")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceGetRuleDraftHandler := connect.NewUnaryHandler(
+		RuleServiceGetRuleDraftProcedure,
+		svc.GetRuleDraft,
+		connect.WithSchema(ruleServiceMethods.ByName("GetRuleDraft")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceDiscardRuleDraftHandler := connect.NewUnaryHandler(
+		RuleServiceDiscardRuleDraftProcedure,
+		svc.DiscardRuleDraft,
+		connect.WithSchema(ruleServiceMethods.ByName("DiscardRuleDraft")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServicePublishRuleDraftHandler := connect.NewUnaryHandler(
+		RuleServicePublishRuleDraftProcedure,
+		svc.PublishRuleDraft,
+		connect.WithSchema(ruleServiceMethods.ByName("PublishRuleDraft")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceStartRuleDraftShadowHandler := connect.NewUnaryHandler(
+		RuleServiceStartRuleDraftShadowProcedure,
+		svc.StartRuleDraftShadow,
+		connect.WithSchema(ruleServiceMethods.ByName("StartRuleDraftShadow")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceStopRuleDraftShadowHandler := connect.NewUnaryHandler(
+		RuleServiceStopRuleDraftShadowProcedure,
+		svc.StopRuleDraftShadow,
+		connect.WithSchema(ruleServiceMethods.ByName("StopRuleDraftShadow")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceGetRuleDraftShadowReportHandler := connect.NewUnaryHandler(
+		RuleServiceGetRuleDraftShadowReportProcedure,
+		svc.GetRuleDraftShadowReport,
+		connect.WithSchema(ruleServiceMethods.ByName("GetRuleDraftShadowReport")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceBacktestRuleDraftHandler := connect.NewUnaryHandler(
+		RuleServiceBacktestRuleDraftProcedure,
+		svc.BacktestRuleDraft,
+		connect.WithSchema(ruleServiceMethods.ByName("BacktestRuleDraft")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceGetRuleControlsHandler := connect.NewUnaryHandler(
+		RuleServiceGetRuleControlsProcedure,
+		svc.GetRuleControls,
+		connect.WithSchema(ruleServiceMethods.ByName("GetRuleControls")),
+		connect.WithHandlerOptions(opts...),
+	)
+	ruleServiceUpdateRuleControlsHandler := connect.NewUnaryHandler(
+		RuleServiceUpdateRuleControlsProcedure,
+		svc.UpdateRuleControls,
+		connect.WithSchema(ruleServiceMethods.ByName("UpdateRuleControls")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.RuleService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case RuleServiceCreateRuleProcedure:
@@ -318,6 +603,28 @@ func NewRuleServiceHandler(svc RuleServiceHandler, opts ...connect.HandlerOption
 			ruleServiceGetRuleVersionHandler.ServeHTTP(w, r)
 		case RuleServiceBacktestRuleProcedure:
 			ruleServiceBacktestRuleHandler.ServeHTTP(w, r)
+		case RuleServiceCreateRuleDraftProcedure:
+			ruleServiceCreateRuleDraftHandler.ServeHTTP(w, r)
+		case RuleServiceListRuleDraftsProcedure:
+			ruleServiceListRuleDraftsHandler.ServeHTTP(w, r)
+		case RuleServiceGetRuleDraftProcedure:
+			ruleServiceGetRuleDraftHandler.ServeHTTP(w, r)
+		case RuleServiceDiscardRuleDraftProcedure:
+			ruleServiceDiscardRuleDraftHandler.ServeHTTP(w, r)
+		case RuleServicePublishRuleDraftProcedure:
+			ruleServicePublishRuleDraftHandler.ServeHTTP(w, r)
+		case RuleServiceStartRuleDraftShadowProcedure:
+			ruleServiceStartRuleDraftShadowHandler.ServeHTTP(w, r)
+		case RuleServiceStopRuleDraftShadowProcedure:
+			ruleServiceStopRuleDraftShadowHandler.ServeHTTP(w, r)
+		case RuleServiceGetRuleDraftShadowReportProcedure:
+			ruleServiceGetRuleDraftShadowReportHandler.ServeHTTP(w, r)
+		case RuleServiceBacktestRuleDraftProcedure:
+			ruleServiceBacktestRuleDraftHandler.ServeHTTP(w, r)
+		case RuleServiceGetRuleControlsProcedure:
+			ruleServiceGetRuleControlsHandler.ServeHTTP(w, r)
+		case RuleServiceUpdateRuleControlsProcedure:
+			ruleServiceUpdateRuleControlsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -361,4 +668,48 @@ func (UnimplementedRuleServiceHandler) GetRuleVersion(context.Context, *connect.
 
 func (UnimplementedRuleServiceHandler) BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.BacktestRule is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) CreateRuleDraft(context.Context, *connect.Request[v1.CreateRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.CreateRuleDraft is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) ListRuleDrafts(context.Context, *connect.Request[v1.ListRuleDraftsRequest]) (*connect.Response[v1.ListRuleDraftsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.ListRuleDrafts is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) GetRuleDraft(context.Context, *connect.Request[v1.GetRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.GetRuleDraft is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) DiscardRuleDraft(context.Context, *connect.Request[v1.DiscardRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.DiscardRuleDraft is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) PublishRuleDraft(context.Context, *connect.Request[v1.PublishRuleDraftRequest]) (*connect.Response[v1.PublishRuleDraftResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.PublishRuleDraft is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) StartRuleDraftShadow(context.Context, *connect.Request[v1.StartRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.StartRuleDraftShadow is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) StopRuleDraftShadow(context.Context, *connect.Request[v1.StopRuleDraftShadowRequest]) (*connect.Response[v1.RuleDraft], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.StopRuleDraftShadow is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) GetRuleDraftShadowReport(context.Context, *connect.Request[v1.GetRuleDraftShadowReportRequest]) (*connect.Response[v1.RuleComparison], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.GetRuleDraftShadowReport is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) BacktestRuleDraft(context.Context, *connect.Request[v1.BacktestRuleDraftRequest]) (*connect.Response[v1.BacktestRuleDraftResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.BacktestRuleDraft is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) GetRuleControls(context.Context, *connect.Request[v1.GetRuleControlsRequest]) (*connect.Response[v1.RuleControls], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.GetRuleControls is not implemented"))
+}
+
+func (UnimplementedRuleServiceHandler) UpdateRuleControls(context.Context, *connect.Request[v1.UpdateRuleControlsRequest]) (*connect.Response[v1.RuleControls], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.RuleService.UpdateRuleControls is not implemented"))
 }
