@@ -11,11 +11,12 @@ import { Engines } from './engines/Engines';
 
 // The administration screens (issue 17): BANK_ADMIN only, but for the own account, which every
 // role has. The API enforces the same roles; hiding the links only spares a refused screen.
-const adminScreens: Record<string, { name: string; screen: () => ReactNode }> = {
+// Rules are also the compliance officers' (they draft, shadow and publish rule drafts, issue 53).
+const adminScreens: Record<string, { name: string; screen: () => ReactNode; roles?: string[] }> = {
   '/admin/users': { name: 'Users', screen: () => <Users /> },
   '/admin/api-keys': { name: 'API keys', screen: () => <ApiKeys /> },
   '/admin/webhooks': { name: 'Webhooks', screen: () => <Webhooks /> },
-  '/admin/rules': { name: 'Rules', screen: () => <Rules /> },
+  '/admin/rules': { name: 'Rules', screen: () => <Rules />, roles: ['BANK_ADMIN', 'COMPLIANCE_OFFICER'] },
   '/admin/settings': { name: 'Settings', screen: () => <Settings /> },
   '/admin/countries': { name: 'Countries', screen: () => <Countries /> },
   '/admin/engines': { name: 'Engines', screen: () => <Engines /> },
@@ -26,14 +27,14 @@ export function adminScreen(path: string, role: string): ReactNode | null {
   if (path === '/account') return <Profile />;
   const s = adminScreens[path];
   if (!s) return null;
-  return role === 'BANK_ADMIN' ? s.screen() : <section><h1>Not allowed</h1><p>Only a bank administrator manages {s.name.toLowerCase()}.</p></section>;
+  return (s.roles ?? ['BANK_ADMIN']).includes(role) ? s.screen() : <section><h1>Not allowed</h1><p>Only a bank administrator manages {s.name.toLowerCase()}.</p></section>;
 }
 
 // AdminLinks are the navigation entries of the administration screens for role.
 export function AdminLinks({ role }: { role: string }) {
   return (
     <>
-      {role === 'BANK_ADMIN' && Object.entries(adminScreens).map(([to, s]) => <Link key={to} to={to}>{s.name}</Link>)}
+      {Object.entries(adminScreens).filter(([, s]) => (s.roles ?? ['BANK_ADMIN']).includes(role)).map(([to, s]) => <Link key={to} to={to}>{s.name}</Link>)}
       <Link to="/account">My account</Link>
     </>
   );

@@ -14,7 +14,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/rule.proto.
  */
 export const file_complyd_v1_rule: GenFile = /*@__PURE__*/
-  fileDesc("ChVjb21wbHlkL3YxL3J1bGUucHJvdG8SCmNvbXBseWQudjEiwQIKBFJ1bGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIxCgtkZXNjcmlwdGlvbhgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRISCgpleHByZXNzaW9uGAQgASgJEg0KBXNjb3JlGAUgASgFEg8KB291dGNvbWUYBiABKAkSDwoHZW5hYmxlZBgHIAEoCBIRCgltYW5kYXRvcnkYCCABKAgSDwoHYWN0aW9ucxgJIAMoCRISCgpjcmVhdGVkX2J5GAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3ZlcnNpb24YDSABKAUi+QEKC1J1bGVWZXJzaW9uEg8KB3J1bGVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBRIMCgRuYW1lGAMgASgJEjEKC2Rlc2NyaXB0aW9uGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEhIKCmV4cHJlc3Npb24YBSABKAkSDQoFc2NvcmUYBiABKAUSDwoHb3V0Y29tZRgHIAEoCRIPCgdlbmFibGVkGAggASgIEhIKCmNyZWF0ZWRfYnkYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLgoXTGlzdFJ1bGVWZXJzaW9uc1JlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAEiQgoYTGlzdFJ1bGVWZXJzaW9uc1Jlc3BvbnNlEiYKBWl0ZW1zGAEgAygLMhcuY29tcGx5ZC52MS5SdWxlVmVyc2lvbiJGChVHZXRSdWxlVmVyc2lvblJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESGAoHdmVyc2lvbhgCIAEoBUIHukgEGgIoASL3AQoRQ3JlYXRlUnVsZVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARjIARIiCgtkZXNjcmlwdGlvbhgCIAEoCUIIukgFcgMY0A9IAIgBARIeCgpleHByZXNzaW9uGAMgASgJQgq6SAdyBRABGIAgEhgKBXNjb3JlGAQgASgFQgm6SAYaBBhkKAASOAoHb3V0Y29tZRgFIAEoCUInukgkciJSB0FQUFJPVkVSBlJFVklFV1IIRVNDQUxBVEVSBUJMT0NLEhQKB2VuYWJsZWQYBiABKAhIAYgBAUIOCgxfZGVzY3JpcHRpb25CCgoIX2VuYWJsZWQiXgoQTGlzdFJ1bGVzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQidQoRTGlzdFJ1bGVzUmVzcG9uc2USHwoFaXRlbXMYASADKAsyEC5jb21wbHlkLnYxLlJ1bGUSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRINCgVsaW1pdBgEIAEoBRITCgt0b3RhbF9wYWdlcxgFIAEoBSIlCg5HZXRSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASLOAgoRVXBkYXRlUnVsZVJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESHQoEbmFtZRgCIAEoCUIKukgHcgUQARjIAUgAiAEBEiIKC2Rlc2NyaXB0aW9uGAMgASgJQgi6SAVyAxjQD0gBiAEBEiMKCmV4cHJlc3Npb24YBCABKAlCCrpIB3IFEAEYgCBIAogBARIdCgVzY29yZRgFIAEoBUIJukgGGgQYZCgASAOIAQESPQoHb3V0Y29tZRgGIAEoCUInukgkciJSB0FQUFJPVkVSBlJFVklFV1IIRVNDQUxBVEVSBUJMT0NLSASIAQESFAoHZW5hYmxlZBgHIAEoCEgFiAEBQgcKBV9uYW1lQg4KDF9kZXNjcmlwdGlvbkINCgtfZXhwcmVzc2lvbkIICgZfc2NvcmVCCgoIX291dGNvbWVCCgoIX2VuYWJsZWQiKAoRRGVsZXRlUnVsZVJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAEiPQodVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlcXVlc3QSHAoKZXhwcmVzc2lvbhgBIAEoCUIIukgFcgMYgCAiQAoeVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEg8KB21lc3NhZ2UYAiABKAkijwIKE0JhY2t0ZXN0UnVsZVJlcXVlc3QSHgoKZXhwcmVzc2lvbhgBIAEoCUIKukgHcgUQARiAIBIwCgRmcm9tGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGukgDyAEBEi4KAnRvGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGukgDyAEBEioKEG1heF90cmFuc2FjdGlvbnMYBCABKAVCC7pICBoGGKCNBigBSACIAQESJAoMbWF4X2V4YW1wbGVzGAUgASgFQgm6SAYaBBgyKABIAYgBAUITChFfbWF4X3RyYW5zYWN0aW9uc0IPCg1fbWF4X2V4YW1wbGVzIrUBCg9CYWNrdGVzdEV4YW1wbGUSFgoOdHJhbnNhY3Rpb25faWQYASABKAkSEwoLZXh0ZXJuYWxfaWQYAiABKAkSDgoGYW1vdW50GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhMKC3NlbmRlcl9uYW1lGAUgASgJEg8KB291dGNvbWUYBiABKAkSLQoJdGltZXN0YW1wGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLSAQoUQmFja3Rlc3RSdWxlUmVzcG9uc2USDwoHc2Nhbm5lZBgBIAEoBRIPCgdtYXRjaGVkGAIgASgFEg4KBmVycm9ycxgDIAEoBRIRCgl0cnVuY2F0ZWQYBCABKAgSLQoIZXhhbXBsZXMYBSADKAsyGy5jb21wbHlkLnYxLkJhY2t0ZXN0RXhhbXBsZRISCgplbGFwc2VkX21zGAYgASgFEjIKDm9sZGVzdF9zY2FubmVkGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcDLiBwoLUnVsZVNlcnZpY2USVwoKQ3JlYXRlUnVsZRIdLmNvbXBseWQudjEuQ3JlYXRlUnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiGILT5JMCEjoBKiINL2FwaS92MS9ydWxlcxJfCglMaXN0UnVsZXMSHC5jb21wbHlkLnYxLkxpc3RSdWxlc1JlcXVlc3QaHS5jb21wbHlkLnYxLkxpc3RSdWxlc1Jlc3BvbnNlIhWC0+STAg8SDS9hcGkvdjEvcnVsZXMSUwoHR2V0UnVsZRIaLmNvbXBseWQudjEuR2V0UnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiGoLT5JMCFBISL2FwaS92MS9ydWxlcy97aWR9ElwKClVwZGF0ZVJ1bGUSHS5jb21wbHlkLnYxLlVwZGF0ZVJ1bGVSZXF1ZXN0GhAuY29tcGx5ZC52MS5SdWxlIh2C0+STAhc6ASoyEi9hcGkvdjEvcnVsZXMve2lkfRJZCgpEZWxldGVSdWxlEh0uY29tcGx5ZC52MS5EZWxldGVSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIagtPkkwIUKhIvYXBpL3YxL3J1bGVzL3tpZH0SkgEKFlZhbGlkYXRlUnVsZUV4cHJlc3Npb24SKS5jb21wbHlkLnYxLlZhbGlkYXRlUnVsZUV4cHJlc3Npb25SZXF1ZXN0GiouY29tcGx5ZC52MS5WYWxpZGF0ZVJ1bGVFeHByZXNzaW9uUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS9ydWxlcy92YWxpZGF0ZRKCAQoQTGlzdFJ1bGVWZXJzaW9ucxIjLmNvbXBseWQudjEuTGlzdFJ1bGVWZXJzaW9uc1JlcXVlc3QaJC5jb21wbHlkLnYxLkxpc3RSdWxlVmVyc2lvbnNSZXNwb25zZSIjgtPkkwIdEhsvYXBpL3YxL3J1bGVzL3tpZH0vdmVyc2lvbnMSewoOR2V0UnVsZVZlcnNpb24SIS5jb21wbHlkLnYxLkdldFJ1bGVWZXJzaW9uUmVxdWVzdBoXLmNvbXBseWQudjEuUnVsZVZlcnNpb24iLYLT5JMCJxIlL2FwaS92MS9ydWxlcy97aWR9L3ZlcnNpb25zL3t2ZXJzaW9ufRJ0CgxCYWNrdGVzdFJ1bGUSHy5jb21wbHlkLnYxLkJhY2t0ZXN0UnVsZVJlcXVlc3QaIC5jb21wbHlkLnYxLkJhY2t0ZXN0UnVsZVJlc3BvbnNlIiGC0+STAhs6ASoiFi9hcGkvdjEvcnVsZXMvYmFja3Rlc3RCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("ChVjb21wbHlkL3YxL3J1bGUucHJvdG8SCmNvbXBseWQudjEiwQIKBFJ1bGUSCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIxCgtkZXNjcmlwdGlvbhgDIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRISCgpleHByZXNzaW9uGAQgASgJEg0KBXNjb3JlGAUgASgFEg8KB291dGNvbWUYBiABKAkSDwoHZW5hYmxlZBgHIAEoCBIRCgltYW5kYXRvcnkYCCABKAgSDwoHYWN0aW9ucxgJIAMoCRISCgpjcmVhdGVkX2J5GAogASgJEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg8KB3ZlcnNpb24YDSABKAUi+QEKC1J1bGVWZXJzaW9uEg8KB3J1bGVfaWQYASABKAkSDwoHdmVyc2lvbhgCIAEoBRIMCgRuYW1lGAMgASgJEjEKC2Rlc2NyaXB0aW9uGAQgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEhIKCmV4cHJlc3Npb24YBSABKAkSDQoFc2NvcmUYBiABKAUSDwoHb3V0Y29tZRgHIAEoCRIPCgdlbmFibGVkGAggASgIEhIKCmNyZWF0ZWRfYnkYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiLgoXTGlzdFJ1bGVWZXJzaW9uc1JlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAEiQgoYTGlzdFJ1bGVWZXJzaW9uc1Jlc3BvbnNlEiYKBWl0ZW1zGAEgAygLMhcuY29tcGx5ZC52MS5SdWxlVmVyc2lvbiJGChVHZXRSdWxlVmVyc2lvblJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESGAoHdmVyc2lvbhgCIAEoBUIHukgEGgIoASL3AQoRQ3JlYXRlUnVsZVJlcXVlc3QSGAoEbmFtZRgBIAEoCUIKukgHcgUQARjIARIiCgtkZXNjcmlwdGlvbhgCIAEoCUIIukgFcgMY0A9IAIgBARIeCgpleHByZXNzaW9uGAMgASgJQgq6SAdyBRABGIAgEhgKBXNjb3JlGAQgASgFQgm6SAYaBBhkKAASOAoHb3V0Y29tZRgFIAEoCUInukgkciJSB0FQUFJPVkVSBlJFVklFV1IIRVNDQUxBVEVSBUJMT0NLEhQKB2VuYWJsZWQYBiABKAhIAYgBAUIOCgxfZGVzY3JpcHRpb25CCgoIX2VuYWJsZWQiXgoQTGlzdFJ1bGVzUmVxdWVzdBIaCgRwYWdlGAEgASgFQge6SAQaAigBSACIAQESGwoFbGltaXQYAiABKAVCB7pIBBoCKAFIAYgBAUIHCgVfcGFnZUIICgZfbGltaXQidQoRTGlzdFJ1bGVzUmVzcG9uc2USHwoFaXRlbXMYASADKAsyEC5jb21wbHlkLnYxLlJ1bGUSDQoFdG90YWwYAiABKAUSDAoEcGFnZRgDIAEoBRINCgVsaW1pdBgEIAEoBRITCgt0b3RhbF9wYWdlcxgFIAEoBSIlCg5HZXRSdWxlUmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASLOAgoRVXBkYXRlUnVsZVJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESHQoEbmFtZRgCIAEoCUIKukgHcgUQARjIAUgAiAEBEiIKC2Rlc2NyaXB0aW9uGAMgASgJQgi6SAVyAxjQD0gBiAEBEiMKCmV4cHJlc3Npb24YBCABKAlCCrpIB3IFEAEYgCBIAogBARIdCgVzY29yZRgFIAEoBUIJukgGGgQYZCgASAOIAQESPQoHb3V0Y29tZRgGIAEoCUInukgkciJSB0FQUFJPVkVSBlJFVklFV1IIRVNDQUxBVEVSBUJMT0NLSASIAQESFAoHZW5hYmxlZBgHIAEoCEgFiAEBQgcKBV9uYW1lQg4KDF9kZXNjcmlwdGlvbkINCgtfZXhwcmVzc2lvbkIICgZfc2NvcmVCCgoIX291dGNvbWVCCgoIX2VuYWJsZWQiKAoRRGVsZXRlUnVsZVJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAEiPQodVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlcXVlc3QSHAoKZXhwcmVzc2lvbhgBIAEoCUIIukgFcgMYgCAiQAoeVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlc3BvbnNlEg0KBXZhbGlkGAEgASgIEg8KB21lc3NhZ2UYAiABKAkijwIKE0JhY2t0ZXN0UnVsZVJlcXVlc3QSHgoKZXhwcmVzc2lvbhgBIAEoCUIKukgHcgUQARiAIBIwCgRmcm9tGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGukgDyAEBEi4KAnRvGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcEIGukgDyAEBEioKEG1heF90cmFuc2FjdGlvbnMYBCABKAVCC7pICBoGGKCNBigBSACIAQESJAoMbWF4X2V4YW1wbGVzGAUgASgFQgm6SAYaBBgyKABIAYgBAUITChFfbWF4X3RyYW5zYWN0aW9uc0IPCg1fbWF4X2V4YW1wbGVzIrUBCg9CYWNrdGVzdEV4YW1wbGUSFgoOdHJhbnNhY3Rpb25faWQYASABKAkSEwoLZXh0ZXJuYWxfaWQYAiABKAkSDgoGYW1vdW50GAMgASgJEhAKCGN1cnJlbmN5GAQgASgJEhMKC3NlbmRlcl9uYW1lGAUgASgJEg8KB291dGNvbWUYBiABKAkSLQoJdGltZXN0YW1wGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLSAQoUQmFja3Rlc3RSdWxlUmVzcG9uc2USDwoHc2Nhbm5lZBgBIAEoBRIPCgdtYXRjaGVkGAIgASgFEg4KBmVycm9ycxgDIAEoBRIRCgl0cnVuY2F0ZWQYBCABKAgSLQoIZXhhbXBsZXMYBSADKAsyGy5jb21wbHlkLnYxLkJhY2t0ZXN0RXhhbXBsZRISCgplbGFwc2VkX21zGAYgASgFEjIKDm9sZGVzdF9zY2FubmVkGAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKvBQoJUnVsZURyYWZ0EgoKAmlkGAEgASgJEg8KB3J1bGVfaWQYAiABKAkSFAoMYmFzZV92ZXJzaW9uGAMgASgFEgwKBG5hbWUYBCABKAkSMQoLZGVzY3JpcHRpb24YBSABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSEgoKZXhwcmVzc2lvbhgGIAEoCRINCgVzY29yZRgHIAEoBRIPCgdvdXRjb21lGAggASgJEg8KB2VuYWJsZWQYCSABKAgSDgoGc3RhdHVzGAogASgJEhIKCmNyZWF0ZWRfYnkYCyABKAkSLgoKY3JlYXRlZF9hdBgMIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFAoMcHVibGlzaGVkX2J5GA4gASgJEjAKDHB1Ymxpc2hlZF9hdBgPIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASFgoOcHVibGlzaF9yZWFzb24YECABKAkSGQoRcHVibGlzaGVkX3J1bGVfaWQYESABKAkSGQoRcHVibGlzaGVkX3ZlcnNpb24YEiABKAUSEQoJc2hhZG93aW5nGBMgASgIEjUKEXNoYWRvd19zdGFydGVkX2F0GBQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg5zaGFkb3dfZW5kc19hdBgVIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASNQoRc2hhZG93X3N0b3BwZWRfYXQYFiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhoKEmZvdXJfZXllc19yZXF1aXJlZBgXIAEoCCKWAgoWQ3JlYXRlUnVsZURyYWZ0UmVxdWVzdBIYCgdydWxlX2lkGAEgASgJQge6SARyAhhAEhgKBG5hbWUYAiABKAlCCrpIB3IFEAEYyAESIgoLZGVzY3JpcHRpb24YAyABKAlCCLpIBXIDGNAPSACIAQESHgoKZXhwcmVzc2lvbhgEIAEoCUIKukgHcgUQARiAIBIYCgVzY29yZRgFIAEoBUIJukgGGgQYZCgAEjgKB291dGNvbWUYBiABKAlCJ7pIJHIiUgdBUFBST1ZFUgZSRVZJRVdSCEVTQ0FMQVRFUgVCTE9DSxIUCgdlbmFibGVkGAcgASgISAGIAQFCDgoMX2Rlc2NyaXB0aW9uQgoKCF9lbmFibGVkIk0KFUxpc3RSdWxlRHJhZnRzUmVxdWVzdBI0CgZzdGF0dXMYASABKAlCJLpIIXIfUgBSBURSQUZUUglQVUJMSVNIRURSCURJU0NBUkRFRCI+ChZMaXN0UnVsZURyYWZ0c1Jlc3BvbnNlEiQKBWl0ZW1zGAEgAygLMhUuY29tcGx5ZC52MS5SdWxlRHJhZnQiKgoTR2V0UnVsZURyYWZ0UmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASIuChdEaXNjYXJkUnVsZURyYWZ0UmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQASJIChdQdWJsaXNoUnVsZURyYWZ0UmVxdWVzdBITCgJpZBgBIAEoCUIHukgEcgIQARIYCgZyZWFzb24YAiABKAlCCLpIBXIDGNAPImAKGFB1Ymxpc2hSdWxlRHJhZnRSZXNwb25zZRIkCgVkcmFmdBgBIAEoCzIVLmNvbXBseWQudjEuUnVsZURyYWZ0Eh4KBHJ1bGUYAiABKAsyEC5jb21wbHlkLnYxLlJ1bGUiXwobU3RhcnRSdWxlRHJhZnRTaGFkb3dSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABEisKB2VuZHNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIjEKGlN0b3BSdWxlRHJhZnRTaGFkb3dSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABIm0KH0dldFJ1bGVEcmFmdFNoYWRvd1JlcG9ydFJlcXVlc3QSEwoCaWQYASABKAlCB7pIBHICEAESJAoMbWF4X2V4YW1wbGVzGAIgASgFQgm6SAYaBBgyKABIAIgBAUIPCg1fbWF4X2V4YW1wbGVzIuoCCg5SdWxlQ29tcGFyaXNvbhIRCglldmFsdWF0ZWQYASABKAUSDwoHZmxhZ2dlZBgCIAEoBRIOCgZlcnJvcnMYAyABKAUSFAoMbGl2ZV9mbGFnZ2VkGAQgASgFEg8KB292ZXJsYXAYBSABKAUSEgoKZHJhZnRfb25seRgGIAEoBRIRCglsaXZlX29ubHkYByABKAUSGAoQd291bGRfb3Blbl9jYXNlcxgIIAEoBRIZChF3b3VsZF9jbG9zZV9jYXNlcxgJIAEoBRIUCgxjbG9zZXNfa25vd24YCiABKAgSMwoIZXhhbXBsZXMYCyADKAsyIS5jb21wbHlkLnYxLlJ1bGVDb21wYXJpc29uRXhhbXBsZRIqCgZvbGRlc3QYDCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKBm5ld2VzdBgNIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAi0QEKFVJ1bGVDb21wYXJpc29uRXhhbXBsZRIWCg50cmFuc2FjdGlvbl9pZBgBIAEoCRITCgtleHRlcm5hbF9pZBgCIAEoCRImCgJhdBgDIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDwoHZmxhZ2dlZBgEIAEoCBIUCgxsaXZlX291dGNvbWUYBSABKAkSFQoNZHJhZnRfb3V0Y29tZRgGIAEoCRIRCglsaXZlX2Nhc2UYByABKAgSEgoKZHJhZnRfY2FzZRgIIAEoCCKJAgoYQmFja3Rlc3RSdWxlRHJhZnRSZXF1ZXN0EhMKAmlkGAEgASgJQge6SARyAhABEjAKBGZyb20YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQga6SAPIAQESLgoCdG8YAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wQga6SAPIAQESKgoQbWF4X3RyYW5zYWN0aW9ucxgEIAEoBUILukgIGgYYoI0GKAFIAIgBARIkCgxtYXhfZXhhbXBsZXMYBSABKAVCCbpIBhoEGDIoAEgBiAEBQhMKEV9tYXhfdHJhbnNhY3Rpb25zQg8KDV9tYXhfZXhhbXBsZXMicgoZQmFja3Rlc3RSdWxlRHJhZnRSZXNwb25zZRIuCgpjb21wYXJpc29uGAEgASgLMhouY29tcGx5ZC52MS5SdWxlQ29tcGFyaXNvbhIRCgl0cnVuY2F0ZWQYAiABKAgSEgoKZWxhcHNlZF9tcxgDIAEoBSIYChZHZXRSdWxlQ29udHJvbHNSZXF1ZXN0Ij4KDFJ1bGVDb250cm9scxIVCg1zaW5nbGVfcGVyc29uGAEgASgIEhcKD2RyYWZ0c19yZXF1aXJlZBgCIAEoCCJ7ChlVcGRhdGVSdWxlQ29udHJvbHNSZXF1ZXN0EhoKDXNpbmdsZV9wZXJzb24YASABKAhIAIgBARIcCg9kcmFmdHNfcmVxdWlyZWQYAiABKAhIAYgBAUIQCg5fc2luZ2xlX3BlcnNvbkISChBfZHJhZnRzX3JlcXVpcmVkMu4SCgtSdWxlU2VydmljZRJXCgpDcmVhdGVSdWxlEh0uY29tcGx5ZC52MS5DcmVhdGVSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIYgtPkkwISOgEqIg0vYXBpL3YxL3J1bGVzEl8KCUxpc3RSdWxlcxIcLmNvbXBseWQudjEuTGlzdFJ1bGVzUmVxdWVzdBodLmNvbXBseWQudjEuTGlzdFJ1bGVzUmVzcG9uc2UiFYLT5JMCDxINL2FwaS92MS9ydWxlcxJTCgdHZXRSdWxlEhouY29tcGx5ZC52MS5HZXRSdWxlUmVxdWVzdBoQLmNvbXBseWQudjEuUnVsZSIagtPkkwIUEhIvYXBpL3YxL3J1bGVzL3tpZH0SXAoKVXBkYXRlUnVsZRIdLmNvbXBseWQudjEuVXBkYXRlUnVsZVJlcXVlc3QaEC5jb21wbHlkLnYxLlJ1bGUiHYLT5JMCFzoBKjISL2FwaS92MS9ydWxlcy97aWR9ElkKCkRlbGV0ZVJ1bGUSHS5jb21wbHlkLnYxLkRlbGV0ZVJ1bGVSZXF1ZXN0GhAuY29tcGx5ZC52MS5SdWxlIhqC0+STAhQqEi9hcGkvdjEvcnVsZXMve2lkfRKSAQoWVmFsaWRhdGVSdWxlRXhwcmVzc2lvbhIpLmNvbXBseWQudjEuVmFsaWRhdGVSdWxlRXhwcmVzc2lvblJlcXVlc3QaKi5jb21wbHlkLnYxLlZhbGlkYXRlUnVsZUV4cHJlc3Npb25SZXNwb25zZSIhgtPkkwIbOgEqIhYvYXBpL3YxL3J1bGVzL3ZhbGlkYXRlEoIBChBMaXN0UnVsZVZlcnNpb25zEiMuY29tcGx5ZC52MS5MaXN0UnVsZVZlcnNpb25zUmVxdWVzdBokLmNvbXBseWQudjEuTGlzdFJ1bGVWZXJzaW9uc1Jlc3BvbnNlIiOC0+STAh0SGy9hcGkvdjEvcnVsZXMve2lkfS92ZXJzaW9ucxJ7Cg5HZXRSdWxlVmVyc2lvbhIhLmNvbXBseWQudjEuR2V0UnVsZVZlcnNpb25SZXF1ZXN0GhcuY29tcGx5ZC52MS5SdWxlVmVyc2lvbiItgtPkkwInEiUvYXBpL3YxL3J1bGVzL3tpZH0vdmVyc2lvbnMve3ZlcnNpb259EnQKDEJhY2t0ZXN0UnVsZRIfLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlUmVxdWVzdBogLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlUmVzcG9uc2UiIYLT5JMCGzoBKiIWL2FwaS92MS9ydWxlcy9iYWNrdGVzdBJsCg9DcmVhdGVSdWxlRHJhZnQSIi5jb21wbHlkLnYxLkNyZWF0ZVJ1bGVEcmFmdFJlcXVlc3QaFS5jb21wbHlkLnYxLlJ1bGVEcmFmdCIegtPkkwIYOgEqIhMvYXBpL3YxL3J1bGUtZHJhZnRzEnQKDkxpc3RSdWxlRHJhZnRzEiEuY29tcGx5ZC52MS5MaXN0UnVsZURyYWZ0c1JlcXVlc3QaIi5jb21wbHlkLnYxLkxpc3RSdWxlRHJhZnRzUmVzcG9uc2UiG4LT5JMCFRITL2FwaS92MS9ydWxlLWRyYWZ0cxJoCgxHZXRSdWxlRHJhZnQSHy5jb21wbHlkLnYxLkdldFJ1bGVEcmFmdFJlcXVlc3QaFS5jb21wbHlkLnYxLlJ1bGVEcmFmdCIggtPkkwIaEhgvYXBpL3YxL3J1bGUtZHJhZnRzL3tpZH0SewoQRGlzY2FyZFJ1bGVEcmFmdBIjLmNvbXBseWQudjEuRGlzY2FyZFJ1bGVEcmFmdFJlcXVlc3QaFS5jb21wbHlkLnYxLlJ1bGVEcmFmdCIrgtPkkwIlOgEqIiAvYXBpL3YxL3J1bGUtZHJhZnRzL3tpZH0vZGlzY2FyZBKKAQoQUHVibGlzaFJ1bGVEcmFmdBIjLmNvbXBseWQudjEuUHVibGlzaFJ1bGVEcmFmdFJlcXVlc3QaJC5jb21wbHlkLnYxLlB1Ymxpc2hSdWxlRHJhZnRSZXNwb25zZSIrgtPkkwIlOgEqIiAvYXBpL3YxL3J1bGUtZHJhZnRzL3tpZH0vcHVibGlzaBKCAQoUU3RhcnRSdWxlRHJhZnRTaGFkb3cSJy5jb21wbHlkLnYxLlN0YXJ0UnVsZURyYWZ0U2hhZG93UmVxdWVzdBoVLmNvbXBseWQudjEuUnVsZURyYWZ0IiqC0+STAiQ6ASoiHy9hcGkvdjEvcnVsZS1kcmFmdHMve2lkfS9zaGFkb3cShQEKE1N0b3BSdWxlRHJhZnRTaGFkb3cSJi5jb21wbHlkLnYxLlN0b3BSdWxlRHJhZnRTaGFkb3dSZXF1ZXN0GhUuY29tcGx5ZC52MS5SdWxlRHJhZnQiL4LT5JMCKToBKiIkL2FwaS92MS9ydWxlLWRyYWZ0cy97aWR9L3NoYWRvdy9zdG9wEpMBChhHZXRSdWxlRHJhZnRTaGFkb3dSZXBvcnQSKy5jb21wbHlkLnYxLkdldFJ1bGVEcmFmdFNoYWRvd1JlcG9ydFJlcXVlc3QaGi5jb21wbHlkLnYxLlJ1bGVDb21wYXJpc29uIi6C0+STAigSJi9hcGkvdjEvcnVsZS1kcmFmdHMve2lkfS9zaGFkb3ctcmVwb3J0Eo4BChFCYWNrdGVzdFJ1bGVEcmFmdBIkLmNvbXBseWQudjEuQmFja3Rlc3RSdWxlRHJhZnRSZXF1ZXN0GiUuY29tcGx5ZC52MS5CYWNrdGVzdFJ1bGVEcmFmdFJlc3BvbnNlIiyC0+STAiY6ASoiIS9hcGkvdjEvcnVsZS1kcmFmdHMve2lkfS9iYWNrdGVzdBJ5Cg9HZXRSdWxlQ29udHJvbHMSIi5jb21wbHlkLnYxLkdldFJ1bGVDb250cm9sc1JlcXVlc3QaGC5jb21wbHlkLnYxLlJ1bGVDb250cm9scyIogtPkkwIiEiAvYXBpL3YxL3RlbmFudHMvbWUvcnVsZS1jb250cm9scxKCAQoSVXBkYXRlUnVsZUNvbnRyb2xzEiUuY29tcGx5ZC52MS5VcGRhdGVSdWxlQ29udHJvbHNSZXF1ZXN0GhguY29tcGx5ZC52MS5SdWxlQ29udHJvbHMiK4LT5JMCJToBKjIgL2FwaS92MS90ZW5hbnRzL21lL3J1bGUtY29udHJvbHNCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * Rule is a screening rule.
@@ -738,6 +738,794 @@ export const BacktestRuleResponseSchema: GenMessage<BacktestRuleResponse> = /*@_
   messageDesc(file_complyd_v1_rule, 15);
 
 /**
+ * RuleDraft is a proposed custom rule or a proposed new version of a live one (docs/rules.md).
+ *
+ * @generated from message complyd.v1.RuleDraft
+ */
+export type RuleDraft = Message<"complyd.v1.RuleDraft"> & {
+  /**
+   * id: rdr_….
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * rule_id of the live rule it changes, empty for a new rule.
+   *
+   * @generated from field: string rule_id = 2;
+   */
+  ruleId: string;
+
+  /**
+   * base_version of the live rule it was drafted from (0 for a new rule).
+   *
+   * @generated from field: int32 base_version = 3;
+   */
+  baseVersion: number;
+
+  /**
+   * name proposed.
+   *
+   * @generated from field: string name = 4;
+   */
+  name: string;
+
+  /**
+   * description proposed, or null.
+   *
+   * @generated from field: google.protobuf.StringValue description = 5;
+   */
+  description?: string | undefined;
+
+  /**
+   * expression proposed, in CEL.
+   *
+   * @generated from field: string expression = 6;
+   */
+  expression: string;
+
+  /**
+   * score proposed.
+   *
+   * @generated from field: int32 score = 7;
+   */
+  score: number;
+
+  /**
+   * outcome proposed.
+   *
+   * @generated from field: string outcome = 8;
+   */
+  outcome: string;
+
+  /**
+   * enabled proposed.
+   *
+   * @generated from field: bool enabled = 9;
+   */
+  enabled: boolean;
+
+  /**
+   * status: DRAFT, PUBLISHED or DISCARDED.
+   *
+   * @generated from field: string status = 10;
+   */
+  status: string;
+
+  /**
+   * created_by: the author (maker).
+   *
+   * @generated from field: string created_by = 11;
+   */
+  createdBy: string;
+
+  /**
+   * created_at of the draft.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 12;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * updated_at of the draft.
+   *
+   * @generated from field: google.protobuf.Timestamp updated_at = 13;
+   */
+  updatedAt?: Timestamp | undefined;
+
+  /**
+   * published_by: the checker, once published.
+   *
+   * @generated from field: string published_by = 14;
+   */
+  publishedBy: string;
+
+  /**
+   * published_at, once published.
+   *
+   * @generated from field: google.protobuf.Timestamp published_at = 15;
+   */
+  publishedAt?: Timestamp | undefined;
+
+  /**
+   * publish_reason given by the checker.
+   *
+   * @generated from field: string publish_reason = 16;
+   */
+  publishReason: string;
+
+  /**
+   * published_rule_id and published_version: the rule version the publication made.
+   *
+   * @generated from field: string published_rule_id = 17;
+   */
+  publishedRuleId: string;
+
+  /**
+   * published_version of that rule.
+   *
+   * @generated from field: int32 published_version = 18;
+   */
+  publishedVersion: number;
+
+  /**
+   * shadowing is true while the draft runs in shadow on live screenings.
+   *
+   * @generated from field: bool shadowing = 19;
+   */
+  shadowing: boolean;
+
+  /**
+   * shadow_started_at of the current or last shadow period.
+   *
+   * @generated from field: google.protobuf.Timestamp shadow_started_at = 20;
+   */
+  shadowStartedAt?: Timestamp | undefined;
+
+  /**
+   * shadow_ends_at: when the shadow ends by itself, if set.
+   *
+   * @generated from field: google.protobuf.Timestamp shadow_ends_at = 21;
+   */
+  shadowEndsAt?: Timestamp | undefined;
+
+  /**
+   * shadow_stopped_at: when the shadow was stopped.
+   *
+   * @generated from field: google.protobuf.Timestamp shadow_stopped_at = 22;
+   */
+  shadowStoppedAt?: Timestamp | undefined;
+
+  /**
+   * four_eyes_required: the author may not publish it (the tenant's rule controls).
+   *
+   * @generated from field: bool four_eyes_required = 23;
+   */
+  fourEyesRequired: boolean;
+};
+
+/**
+ * Describes the message complyd.v1.RuleDraft.
+ * Use `create(RuleDraftSchema)` to create a new message.
+ */
+export const RuleDraftSchema: GenMessage<RuleDraft> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 16);
+
+/**
+ * CreateRuleDraftRequest is the proposed rule.
+ *
+ * @generated from message complyd.v1.CreateRuleDraftRequest
+ */
+export type CreateRuleDraftRequest = Message<"complyd.v1.CreateRuleDraftRequest"> & {
+  /**
+   * rule_id of the live custom rule this drafts a new version of; empty for a new rule.
+   *
+   * @generated from field: string rule_id = 1;
+   */
+  ruleId: string;
+
+  /**
+   * name, 1 to 200 characters.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+
+  /**
+   * description.
+   *
+   * @generated from field: optional string description = 3;
+   */
+  description?: string | undefined;
+
+  /**
+   * expression in CEL.
+   *
+   * @generated from field: string expression = 4;
+   */
+  expression: string;
+
+  /**
+   * score 0 to 100.
+   *
+   * @generated from field: int32 score = 5;
+   */
+  score: number;
+
+  /**
+   * outcome when it fires.
+   *
+   * @generated from field: string outcome = 6;
+   */
+  outcome: string;
+
+  /**
+   * enabled, true when omitted.
+   *
+   * @generated from field: optional bool enabled = 7;
+   */
+  enabled?: boolean | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.CreateRuleDraftRequest.
+ * Use `create(CreateRuleDraftRequestSchema)` to create a new message.
+ */
+export const CreateRuleDraftRequestSchema: GenMessage<CreateRuleDraftRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 17);
+
+/**
+ * ListRuleDraftsRequest filters drafts.
+ *
+ * @generated from message complyd.v1.ListRuleDraftsRequest
+ */
+export type ListRuleDraftsRequest = Message<"complyd.v1.ListRuleDraftsRequest"> & {
+  /**
+   * status filter, all when empty.
+   *
+   * @generated from field: string status = 1;
+   */
+  status: string;
+};
+
+/**
+ * Describes the message complyd.v1.ListRuleDraftsRequest.
+ * Use `create(ListRuleDraftsRequestSchema)` to create a new message.
+ */
+export const ListRuleDraftsRequestSchema: GenMessage<ListRuleDraftsRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 18);
+
+/**
+ * ListRuleDraftsResponse holds the drafts.
+ *
+ * @generated from message complyd.v1.ListRuleDraftsResponse
+ */
+export type ListRuleDraftsResponse = Message<"complyd.v1.ListRuleDraftsResponse"> & {
+  /**
+   * items, newest first.
+   *
+   * @generated from field: repeated complyd.v1.RuleDraft items = 1;
+   */
+  items: RuleDraft[];
+};
+
+/**
+ * Describes the message complyd.v1.ListRuleDraftsResponse.
+ * Use `create(ListRuleDraftsResponseSchema)` to create a new message.
+ */
+export const ListRuleDraftsResponseSchema: GenMessage<ListRuleDraftsResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 19);
+
+/**
+ * GetRuleDraftRequest names a draft.
+ *
+ * @generated from message complyd.v1.GetRuleDraftRequest
+ */
+export type GetRuleDraftRequest = Message<"complyd.v1.GetRuleDraftRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message complyd.v1.GetRuleDraftRequest.
+ * Use `create(GetRuleDraftRequestSchema)` to create a new message.
+ */
+export const GetRuleDraftRequestSchema: GenMessage<GetRuleDraftRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 20);
+
+/**
+ * DiscardRuleDraftRequest names a draft.
+ *
+ * @generated from message complyd.v1.DiscardRuleDraftRequest
+ */
+export type DiscardRuleDraftRequest = Message<"complyd.v1.DiscardRuleDraftRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message complyd.v1.DiscardRuleDraftRequest.
+ * Use `create(DiscardRuleDraftRequestSchema)` to create a new message.
+ */
+export const DiscardRuleDraftRequestSchema: GenMessage<DiscardRuleDraftRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 21);
+
+/**
+ * PublishRuleDraftRequest is the checker's decision.
+ *
+ * @generated from message complyd.v1.PublishRuleDraftRequest
+ */
+export type PublishRuleDraftRequest = Message<"complyd.v1.PublishRuleDraftRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * reason for publishing, required.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message complyd.v1.PublishRuleDraftRequest.
+ * Use `create(PublishRuleDraftRequestSchema)` to create a new message.
+ */
+export const PublishRuleDraftRequestSchema: GenMessage<PublishRuleDraftRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 22);
+
+/**
+ * PublishRuleDraftResponse is the published draft and the rule in force.
+ *
+ * @generated from message complyd.v1.PublishRuleDraftResponse
+ */
+export type PublishRuleDraftResponse = Message<"complyd.v1.PublishRuleDraftResponse"> & {
+  /**
+   * draft, now PUBLISHED.
+   *
+   * @generated from field: complyd.v1.RuleDraft draft = 1;
+   */
+  draft?: RuleDraft | undefined;
+
+  /**
+   * rule in force, at its new version.
+   *
+   * @generated from field: complyd.v1.Rule rule = 2;
+   */
+  rule?: Rule | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.PublishRuleDraftResponse.
+ * Use `create(PublishRuleDraftResponseSchema)` to create a new message.
+ */
+export const PublishRuleDraftResponseSchema: GenMessage<PublishRuleDraftResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 23);
+
+/**
+ * StartRuleDraftShadowRequest starts a shadow period.
+ *
+ * @generated from message complyd.v1.StartRuleDraftShadowRequest
+ */
+export type StartRuleDraftShadowRequest = Message<"complyd.v1.StartRuleDraftShadowRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * ends_at: the shadow stops by itself then (optional; must be in the future).
+   *
+   * @generated from field: google.protobuf.Timestamp ends_at = 2;
+   */
+  endsAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.StartRuleDraftShadowRequest.
+ * Use `create(StartRuleDraftShadowRequestSchema)` to create a new message.
+ */
+export const StartRuleDraftShadowRequestSchema: GenMessage<StartRuleDraftShadowRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 24);
+
+/**
+ * StopRuleDraftShadowRequest names a draft.
+ *
+ * @generated from message complyd.v1.StopRuleDraftShadowRequest
+ */
+export type StopRuleDraftShadowRequest = Message<"complyd.v1.StopRuleDraftShadowRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message complyd.v1.StopRuleDraftShadowRequest.
+ * Use `create(StopRuleDraftShadowRequestSchema)` to create a new message.
+ */
+export const StopRuleDraftShadowRequestSchema: GenMessage<StopRuleDraftShadowRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 25);
+
+/**
+ * GetRuleDraftShadowReportRequest names a draft.
+ *
+ * @generated from message complyd.v1.GetRuleDraftShadowReportRequest
+ */
+export type GetRuleDraftShadowReportRequest = Message<"complyd.v1.GetRuleDraftShadowReportRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * max_examples returned, default 10, maximum 50.
+   *
+   * @generated from field: optional int32 max_examples = 2;
+   */
+  maxExamples?: number | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.GetRuleDraftShadowReportRequest.
+ * Use `create(GetRuleDraftShadowReportRequestSchema)` to create a new message.
+ */
+export const GetRuleDraftShadowReportRequestSchema: GenMessage<GetRuleDraftShadowReportRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 26);
+
+/**
+ * RuleComparison compares a draft with the live rules over live (shadow) or stored (back-test)
+ * screenings; flagged means the draft's expression was true.
+ *
+ * @generated from message complyd.v1.RuleComparison
+ */
+export type RuleComparison = Message<"complyd.v1.RuleComparison"> & {
+  /**
+   * evaluated screenings.
+   *
+   * @generated from field: int32 evaluated = 1;
+   */
+  evaluated: number;
+
+  /**
+   * flagged: screenings the draft flagged.
+   *
+   * @generated from field: int32 flagged = 2;
+   */
+  flagged: number;
+
+  /**
+   * errors: evaluations that failed (not flagged).
+   *
+   * @generated from field: int32 errors = 3;
+   */
+  errors: number;
+
+  /**
+   * live_flagged: screenings the live verdict did not APPROVE.
+   *
+   * @generated from field: int32 live_flagged = 4;
+   */
+  liveFlagged: number;
+
+  /**
+   * overlap: flagged by both.
+   *
+   * @generated from field: int32 overlap = 5;
+   */
+  overlap: number;
+
+  /**
+   * draft_only: flagged by the draft, approved live.
+   *
+   * @generated from field: int32 draft_only = 6;
+   */
+  draftOnly: number;
+
+  /**
+   * live_only: flagged live, not by the draft.
+   *
+   * @generated from field: int32 live_only = 7;
+   */
+  liveOnly: number;
+
+  /**
+   * would_open_cases: screenings without a case that would have opened one.
+   *
+   * @generated from field: int32 would_open_cases = 8;
+   */
+  wouldOpenCases: number;
+
+  /**
+   * would_close_cases: screenings with a case that would not have opened it.
+   *
+   * @generated from field: int32 would_close_cases = 9;
+   */
+  wouldCloseCases: number;
+
+  /**
+   * closes_known is false for a back-test (the stored verdict does not say which live rules
+   * made it, so would_close_cases is not computed).
+   *
+   * @generated from field: bool closes_known = 10;
+   */
+  closesKnown: boolean;
+
+  /**
+   * examples, newest first.
+   *
+   * @generated from field: repeated complyd.v1.RuleComparisonExample examples = 11;
+   */
+  examples: RuleComparisonExample[];
+
+  /**
+   * oldest screening compared.
+   *
+   * @generated from field: google.protobuf.Timestamp oldest = 12;
+   */
+  oldest?: Timestamp | undefined;
+
+  /**
+   * newest screening compared.
+   *
+   * @generated from field: google.protobuf.Timestamp newest = 13;
+   */
+  newest?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.RuleComparison.
+ * Use `create(RuleComparisonSchema)` to create a new message.
+ */
+export const RuleComparisonSchema: GenMessage<RuleComparison> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 27);
+
+/**
+ * RuleComparisonExample is one screening the draft flagged or whose case it would change.
+ *
+ * @generated from message complyd.v1.RuleComparisonExample
+ */
+export type RuleComparisonExample = Message<"complyd.v1.RuleComparisonExample"> & {
+  /**
+   * transaction_id of the screening.
+   *
+   * @generated from field: string transaction_id = 1;
+   */
+  transactionId: string;
+
+  /**
+   * external_id of the transaction.
+   *
+   * @generated from field: string external_id = 2;
+   */
+  externalId: string;
+
+  /**
+   * at: when it was screened (back-test: its timestamp).
+   *
+   * @generated from field: google.protobuf.Timestamp at = 3;
+   */
+  at?: Timestamp | undefined;
+
+  /**
+   * flagged by the draft.
+   *
+   * @generated from field: bool flagged = 4;
+   */
+  flagged: boolean;
+
+  /**
+   * live_outcome of the verdict.
+   *
+   * @generated from field: string live_outcome = 5;
+   */
+  liveOutcome: string;
+
+  /**
+   * draft_outcome: the verdict's outcome with the draft in force.
+   *
+   * @generated from field: string draft_outcome = 6;
+   */
+  draftOutcome: string;
+
+  /**
+   * live_case: the screening opened a case.
+   *
+   * @generated from field: bool live_case = 7;
+   */
+  liveCase: boolean;
+
+  /**
+   * draft_case: it would have opened one with the draft in force.
+   *
+   * @generated from field: bool draft_case = 8;
+   */
+  draftCase: boolean;
+};
+
+/**
+ * Describes the message complyd.v1.RuleComparisonExample.
+ * Use `create(RuleComparisonExampleSchema)` to create a new message.
+ */
+export const RuleComparisonExampleSchema: GenMessage<RuleComparisonExample> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 28);
+
+/**
+ * BacktestRuleDraftRequest is a period.
+ *
+ * @generated from message complyd.v1.BacktestRuleDraftRequest
+ */
+export type BacktestRuleDraftRequest = Message<"complyd.v1.BacktestRuleDraftRequest"> & {
+  /**
+   * id of the draft.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * from: transactions at or after.
+   *
+   * @generated from field: google.protobuf.Timestamp from = 2;
+   */
+  from?: Timestamp | undefined;
+
+  /**
+   * to: transactions before.
+   *
+   * @generated from field: google.protobuf.Timestamp to = 3;
+   */
+  to?: Timestamp | undefined;
+
+  /**
+   * max_transactions scanned, default and maximum 100,000.
+   *
+   * @generated from field: optional int32 max_transactions = 4;
+   */
+  maxTransactions?: number | undefined;
+
+  /**
+   * max_examples returned, default 10, maximum 50.
+   *
+   * @generated from field: optional int32 max_examples = 5;
+   */
+  maxExamples?: number | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.BacktestRuleDraftRequest.
+ * Use `create(BacktestRuleDraftRequestSchema)` to create a new message.
+ */
+export const BacktestRuleDraftRequestSchema: GenMessage<BacktestRuleDraftRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 29);
+
+/**
+ * BacktestRuleDraftResponse is the comparison and the scan's bounds.
+ *
+ * @generated from message complyd.v1.BacktestRuleDraftResponse
+ */
+export type BacktestRuleDraftResponse = Message<"complyd.v1.BacktestRuleDraftResponse"> & {
+  /**
+   * comparison with the stored verdicts.
+   *
+   * @generated from field: complyd.v1.RuleComparison comparison = 1;
+   */
+  comparison?: RuleComparison | undefined;
+
+  /**
+   * truncated: a bound stopped the scan.
+   *
+   * @generated from field: bool truncated = 2;
+   */
+  truncated: boolean;
+
+  /**
+   * elapsed_ms of the scan.
+   *
+   * @generated from field: int32 elapsed_ms = 3;
+   */
+  elapsedMs: number;
+};
+
+/**
+ * Describes the message complyd.v1.BacktestRuleDraftResponse.
+ * Use `create(BacktestRuleDraftResponseSchema)` to create a new message.
+ */
+export const BacktestRuleDraftResponseSchema: GenMessage<BacktestRuleDraftResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 30);
+
+/**
+ * GetRuleControlsRequest is empty.
+ *
+ * @generated from message complyd.v1.GetRuleControlsRequest
+ */
+export type GetRuleControlsRequest = Message<"complyd.v1.GetRuleControlsRequest"> & {
+};
+
+/**
+ * Describes the message complyd.v1.GetRuleControlsRequest.
+ * Use `create(GetRuleControlsRequestSchema)` to create a new message.
+ */
+export const GetRuleControlsRequestSchema: GenMessage<GetRuleControlsRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 31);
+
+/**
+ * RuleControls are the tenant's rule controls.
+ *
+ * @generated from message complyd.v1.RuleControls
+ */
+export type RuleControls = Message<"complyd.v1.RuleControls"> & {
+  /**
+   * single_person lets a draft's author publish it (a tenant with one officer).
+   *
+   * @generated from field: bool single_person = 1;
+   */
+  singlePerson: boolean;
+
+  /**
+   * drafts_required closes the direct POST/PATCH/DELETE /rules: every change goes through a
+   * published draft.
+   *
+   * @generated from field: bool drafts_required = 2;
+   */
+  draftsRequired: boolean;
+};
+
+/**
+ * Describes the message complyd.v1.RuleControls.
+ * Use `create(RuleControlsSchema)` to create a new message.
+ */
+export const RuleControlsSchema: GenMessage<RuleControls> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 32);
+
+/**
+ * UpdateRuleControlsRequest changes the controls; omitted fields stay.
+ *
+ * @generated from message complyd.v1.UpdateRuleControlsRequest
+ */
+export type UpdateRuleControlsRequest = Message<"complyd.v1.UpdateRuleControlsRequest"> & {
+  /**
+   * single_person, when given.
+   *
+   * @generated from field: optional bool single_person = 1;
+   */
+  singlePerson?: boolean | undefined;
+
+  /**
+   * drafts_required, when given.
+   *
+   * @generated from field: optional bool drafts_required = 2;
+   */
+  draftsRequired?: boolean | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.UpdateRuleControlsRequest.
+ * Use `create(UpdateRuleControlsRequestSchema)` to create a new message.
+ */
+export const UpdateRuleControlsRequestSchema: GenMessage<UpdateRuleControlsRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_rule, 33);
+
+/**
  * RuleService manages the tenant's custom screening rules (CEL) and lists the mandatory
  * AML-001..AML-009 rules (decisions.md §10, docs/screening.md).
  *
@@ -838,6 +1626,121 @@ export const RuleService: GenService<{
     methodKind: "unary";
     input: typeof BacktestRuleRequestSchema;
     output: typeof BacktestRuleResponseSchema;
+  },
+  /**
+   * CreateRuleDraft drafts a new custom rule, or (rule_id) a new version of a live one: nothing
+   * changes in screening until someone other than its author publishes it (docs/rules.md).
+   *
+   * @generated from rpc complyd.v1.RuleService.CreateRuleDraft
+   */
+  createRuleDraft: {
+    methodKind: "unary";
+    input: typeof CreateRuleDraftRequestSchema;
+    output: typeof RuleDraftSchema;
+  },
+  /**
+   * ListRuleDrafts lists the tenant's drafts, newest first (at most 500).
+   *
+   * @generated from rpc complyd.v1.RuleService.ListRuleDrafts
+   */
+  listRuleDrafts: {
+    methodKind: "unary";
+    input: typeof ListRuleDraftsRequestSchema;
+    output: typeof ListRuleDraftsResponseSchema;
+  },
+  /**
+   * GetRuleDraft returns one draft.
+   *
+   * @generated from rpc complyd.v1.RuleService.GetRuleDraft
+   */
+  getRuleDraft: {
+    methodKind: "unary";
+    input: typeof GetRuleDraftRequestSchema;
+    output: typeof RuleDraftSchema;
+  },
+  /**
+   * DiscardRuleDraft ends a draft without publishing it (its shadow stops).
+   *
+   * @generated from rpc complyd.v1.RuleService.DiscardRuleDraft
+   */
+  discardRuleDraft: {
+    methodKind: "unary";
+    input: typeof DiscardRuleDraftRequestSchema;
+    output: typeof RuleDraftSchema;
+  },
+  /**
+   * PublishRuleDraft makes the draft live (a new rule, or the rule's next version), with a
+   * reason, by a BANK_ADMIN or COMPLIANCE_OFFICER other than its author (FORBIDDEN otherwise,
+   * unless the tenant's rule controls allow a single person).
+   *
+   * @generated from rpc complyd.v1.RuleService.PublishRuleDraft
+   */
+  publishRuleDraft: {
+    methodKind: "unary";
+    input: typeof PublishRuleDraftRequestSchema;
+    output: typeof PublishRuleDraftResponseSchema;
+  },
+  /**
+   * StartRuleDraftShadow runs the draft in shadow on every live screening of the tenant until
+   * it is stopped, published, discarded or ends_at passes; never applied to any verdict.
+   *
+   * @generated from rpc complyd.v1.RuleService.StartRuleDraftShadow
+   */
+  startRuleDraftShadow: {
+    methodKind: "unary";
+    input: typeof StartRuleDraftShadowRequestSchema;
+    output: typeof RuleDraftSchema;
+  },
+  /**
+   * StopRuleDraftShadow stops the draft's shadow (its results stay).
+   *
+   * @generated from rpc complyd.v1.RuleService.StopRuleDraftShadow
+   */
+  stopRuleDraftShadow: {
+    methodKind: "unary";
+    input: typeof StopRuleDraftShadowRequestSchema;
+    output: typeof RuleDraftSchema;
+  },
+  /**
+   * GetRuleDraftShadowReport compares the draft's shadow results with the live verdicts.
+   *
+   * @generated from rpc complyd.v1.RuleService.GetRuleDraftShadowReport
+   */
+  getRuleDraftShadowReport: {
+    methodKind: "unary";
+    input: typeof GetRuleDraftShadowReportRequestSchema;
+    output: typeof RuleComparisonSchema;
+  },
+  /**
+   * BacktestRuleDraft back-tests the draft on the stored screenings of a period and compares it
+   * with their stored verdicts, in the shadow report's shape.
+   *
+   * @generated from rpc complyd.v1.RuleService.BacktestRuleDraft
+   */
+  backtestRuleDraft: {
+    methodKind: "unary";
+    input: typeof BacktestRuleDraftRequestSchema;
+    output: typeof BacktestRuleDraftResponseSchema;
+  },
+  /**
+   * GetRuleControls returns the tenant's rule controls (maker-checker).
+   *
+   * @generated from rpc complyd.v1.RuleService.GetRuleControls
+   */
+  getRuleControls: {
+    methodKind: "unary";
+    input: typeof GetRuleControlsRequestSchema;
+    output: typeof RuleControlsSchema;
+  },
+  /**
+   * UpdateRuleControls changes the tenant's rule controls (audited).
+   *
+   * @generated from rpc complyd.v1.RuleService.UpdateRuleControls
+   */
+  updateRuleControls: {
+    methodKind: "unary";
+    input: typeof UpdateRuleControlsRequestSchema;
+    output: typeof RuleControlsSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_complyd_v1_rule, 0);
