@@ -5,3 +5,6 @@ package screening
 func ShadowResultsOf(rec *Record, caseID string) []ShadowResult {
 	return shadowResults(rec, caseID, nil)
 }
+
+// ActiveShadows exposes the Service's end-time filter of shadowed drafts.
+var ActiveShadows = activeShadows

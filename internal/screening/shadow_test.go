@@ -3,6 +3,7 @@ package screening_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -81,4 +82,18 @@ func TestShadowRules(t *testing.T) {
 			require.Equal(t, name == "an expression that fails at run time is an error, not a match", got.EvalError)
 		})
 	}
+}
+
+// TestActiveShadows: a shadow whose end time has passed stops on the next screening, before the
+// tenant's settings are reloaded; the others go on.
+func TestActiveShadows(t *testing.T) {
+	t.Parallel()
+	past, future := t0.Add(-time.Second), t0.Add(time.Hour)
+	all := []screening.ShadowRule{{DraftID: "open"}, {DraftID: "ended", EndsAt: &past}, {DraftID: "later", EndsAt: &future}, {DraftID: "now", EndsAt: &t0}}
+	var ids []string
+	for _, s := range screening.ActiveShadows(all, t0) {
+		ids = append(ids, s.DraftID)
+	}
+	require.Equal(t, []string{"open", "later"}, ids)
+	require.Len(t, screening.ActiveShadows(all[:1], t0), 1)
 }
