@@ -97,11 +97,11 @@ func (c *CustomRulesEngine) evalShadows(ctx context.Context, tx *Transaction, e 
 func shadowResults(rec *Record, caseID string, cfg *EngineConfig) []ShadowResult {
 	res := &rec.Result
 	out := make([]ShadowResult, 0, len(res.shadow))
+	verdicts := make([]EngineVerdict, len(res.Breakdown)) // reused: nothing below keeps it
 	for _, s := range res.shadow {
 		r := ShadowResult{TenantID: rec.Tx.TenantID, DraftID: s.rule.DraftID, TransactionID: rec.ID,
 			ExternalID: rec.Tx.ExternalID, ScreenedAt: rec.ProcessedAt, Matched: s.hit, EvalError: s.error,
 			LiveOutcome: res.Outcome, LiveCase: caseID != ""}
-		verdicts := make([]EngineVerdict, len(res.Breakdown))
 		copy(verdicts, res.Breakdown)
 		for i := range verdicts {
 			if verdicts[i].Category == CategoryCustom && !verdicts[i].Disabled {
