@@ -33,7 +33,9 @@ type Tenant struct {
 	Slug         string
 	LogoURL      *string
 	PrimaryColor string
-	MFARequired  bool
+	// TimeZone is the IANA zone the dashboard shows times in (DefaultTimeZone unless set).
+	TimeZone    string
+	MFARequired bool
 	CreatedAt    time.Time
 }
 

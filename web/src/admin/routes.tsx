@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Link } from '../ui/router';
 import { Users } from './users/Users';
 import { Profile } from './users/Profile';
 import { ApiKeys } from './apikeys/ApiKeys';
@@ -27,14 +26,4 @@ export function adminScreen(path: string, role: string): ReactNode | null {
   const s = adminScreens[path];
   if (!s) return null;
   return role === 'BANK_ADMIN' ? s.screen() : <section><h1>Not allowed</h1><p>Only a bank administrator manages {s.name.toLowerCase()}.</p></section>;
-}
-
-// AdminLinks are the navigation entries of the administration screens for role.
-export function AdminLinks({ role }: { role: string }) {
-  return (
-    <>
-      {role === 'BANK_ADMIN' && Object.entries(adminScreens).map(([to, s]) => <Link key={to} to={to}>{s.name}</Link>)}
-      <Link to="/account">My account</Link>
-    </>
-  );
 }
