@@ -17,7 +17,7 @@ import (
 func TestTransactionListRiskAndRuleFilters(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
-	_, admin := s.tenant()
+	_, admin := s.kycTenant()
 	risks := map[string]int{}
 	bodies := []map[string]any{screenBody("lk-1", "0123460001", 1000), screenBody("lk-2", "0123460002", 2_000_000),
 		screenBody("lk-3", "0123460003", 9_000_000), screenBody("lk-4", "0123460004", 5000)}
@@ -34,7 +34,7 @@ func TestTransactionListRiskAndRuleFilters(t *testing.T) {
 		env.decode(t, &page)
 		return page.Total
 	}
-	require.Len(t, risks, 2, "the bodies give two risk levels at least: %v", risks)
+	require.GreaterOrEqual(t, len(risks), 2, "the bodies give two risk levels at least: %v", risks)
 	for _, level := range []string{"LOW", "MEDIUM", "HIGH", "CRITICAL"} {
 		require.Equal(t, risks[level], total("riskLevel="+level), level)
 	}

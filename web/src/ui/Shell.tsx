@@ -88,8 +88,8 @@ export function Shell({ children }: { children: ReactNode }) {
                 const items = g.items.filter((n) => !n.roles || n.roles.includes(me.role));
                 if (items.length === 0) return null;
                 return (
-                  <div key={g.label} role="group" aria-labelledby={`nav-${g.label}`}>
-                    <Text id={`nav-${g.label}`} size="xs" fw={700} tt="uppercase" c="gray.7" px="sm" pt="sm" pb={4}>{g.label}</Text>
+                  <div key={g.label} role="group" aria-labelledby={`nav-${g.label.replace(/\W+/g, '-')}`}>
+                    <Text id={`nav-${g.label.replace(/\W+/g, '-')}`} size="xs" fw={700} tt="uppercase" c="gray.7" px="sm" pt="sm" pb={4}>{g.label}</Text>
                     {items.map((n) => (
                       <NavLink key={n.to} href={n.to} label={n.label} leftSection={n.icon} active={active(n.to, loc.path)}
                         aria-current={active(n.to, loc.path) ? 'page' : undefined}
