@@ -25,10 +25,10 @@ type config struct {
 	CookieSecure        bool
 	// AccessTTL is COMPLYD_ACCESS_TTL: the life of an access token and of the dashboard's access
 	// cookie (a Go duration, default 15m, at least 10s); tests shorten it to exercise refresh.
-	AccessTTL time.Duration
-	RateLimitAPI        int
-	RateLimitScreening  int
-	LookupPrice         string
+	AccessTTL          time.Duration
+	RateLimitAPI       int
+	RateLimitScreening int
+	LookupPrice        string
 	// LowBalanceThreshold is COMPLYD_LOW_BALANCE_THRESHOLD: the default low-balance warning
 	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/wallet.md).
 	LowBalanceThreshold string

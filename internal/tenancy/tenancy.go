@@ -36,7 +36,7 @@ type Tenant struct {
 	// TimeZone is the IANA zone the dashboard shows times in (DefaultTimeZone unless set).
 	TimeZone    string
 	MFARequired bool
-	CreatedAt    time.Time
+	CreatedAt   time.Time
 }
 
 // Config is what screening and KYC read of a tenant on every call; it is cached per tenant.
