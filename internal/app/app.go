@@ -126,7 +126,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	}
 	authSvc := auth.NewService(auth.Deps{
 		Store:   principals,
-		Tokens:  auth.NewAccessTokens([]byte(cfg.JWTSecret), o.Now),
+		Tokens:  accessTokens(cfg, o.Now),
 		Limiter: throttle,
 		Now:     o.Now,
 		Logger:  log,
@@ -134,7 +134,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 
 	sessions := scs.New()
 	sessions.Store = pgxstore.New(db.Pool)
-	sessions.Lifetime = auth.AccessTTL
+	sessions.Lifetime = accessTokens(cfg, o.Now).TTL()
 	sessions.Cookie.Name = connectapi.AccessCookie
 	sessions.Cookie.HttpOnly = true
 	sessions.Cookie.Secure = cfg.CookieSecure
@@ -359,4 +359,14 @@ func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) er
 		log.InfoContext(ctx, "linked approved applications to customers", "applications", n)
 	}
 	return nil
+}
+
+// accessTokens is the issuer of access tokens, living cfg.AccessTTL (AccessTTL when unset, as in
+// tests that build a config by hand).
+func accessTokens(cfg config, now func() time.Time) *auth.AccessTokens {
+	t := auth.NewAccessTokens([]byte(cfg.JWTSecret), now)
+	if cfg.AccessTTL > 0 {
+		t = t.WithTTL(cfg.AccessTTL)
+	}
+	return t
 }

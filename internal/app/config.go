@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
@@ -22,9 +23,12 @@ type config struct {
 	MailFrom            string
 	WebhookAllowPrivate bool
 	CookieSecure        bool
-	RateLimitAPI        int
-	RateLimitScreening  int
-	LookupPrice         string
+	// AccessTTL is COMPLYD_ACCESS_TTL: the life of an access token and of the dashboard's access
+	// cookie (a Go duration, default 15m, at least 10s); tests shorten it to exercise refresh.
+	AccessTTL          time.Duration
+	RateLimitAPI       int
+	RateLimitScreening int
+	LookupPrice        string
 	// LowBalanceThreshold is COMPLYD_LOW_BALANCE_THRESHOLD: the default low-balance warning
 	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/wallet.md).
 	LowBalanceThreshold string
@@ -148,6 +152,14 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 			return c, fmt.Errorf("COMPLYD_SANCTIONS_REFRESH must be a duration of at least 1m (e.g. 24h), or off")
 		}
 		c.SanctionsRefresh = d
+	}
+	c.AccessTTL = auth.AccessTTL
+	if v := strings.TrimSpace(os.Getenv("COMPLYD_ACCESS_TTL")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 10*time.Second || d > 24*time.Hour {
+			return c, fmt.Errorf("COMPLYD_ACCESS_TTL must be a duration between 10s and 24h (e.g. 15m)")
+		}
+		c.AccessTTL = d
 	}
 	var err error
 	if err = loadListsConfig(&c, devMode); err != nil {

@@ -135,7 +135,7 @@ func (s *Service) issue(u User, familyID, refresh string) (Tokens, error) {
 	if err != nil {
 		return Tokens{}, err
 	}
-	return Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int(AccessTTL.Seconds()), User: u, FamilyID: familyID}, nil
+	return Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int(s.tokens.TTL().Seconds()), User: u, FamilyID: familyID}, nil
 }
 
 // Refresh rotates a refresh token (decisions.md §3). Codes: INVALID_REFRESH_TOKEN.

@@ -86,15 +86,15 @@ func (h *AccountHandler) ResetUserMfa(ctx context.Context, req *connect.Request[
 func profileToProto(u auth.User, t tenancy.Tenant) *complydv1.Profile {
 	return &complydv1.Profile{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName,
 		Role: string(u.Role), IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt), MfaEnabled: u.MFAEnabled,
-		Tenant: &complydv1.TenantSummary{Id: string(t.ID), Name: t.Name, Slug: t.Slug, LogoUrl: nullStringPtr(t.LogoURL), PrimaryColor: t.PrimaryColor}}
+		Tenant: tenantSummary(t)}
 }
 
 // BrandingStore is what BrandingHandler needs (postgres.BrandingStore).
 type BrandingStore interface {
-	// Branding returns the logo URL (nil when unset) and primary colour. Errors: NOT_FOUND.
-	Branding(ctx context.Context, tenantID tenancy.TenantID) (*string, string, error)
+	// Branding returns the logo URL (nil when unset), primary colour and time zone. Errors: NOT_FOUND.
+	Branding(ctx context.Context, tenantID tenancy.TenantID) (tenancy.Branding, error)
 	// UpdateBranding changes the given fields and records ev with before and after. Errors: NOT_FOUND.
-	UpdateBranding(ctx context.Context, tenantID tenancy.TenantID, logoURL, color *string, ev audit.Event) (*string, string, error)
+	UpdateBranding(ctx context.Context, tenantID tenancy.TenantID, patch tenancy.BrandingPatch, ev audit.Event) (tenancy.Branding, error)
 }
 
 // BrandingHandler serves complyd.v1.BrandingService.
@@ -114,11 +114,11 @@ func (h *BrandingHandler) GetBranding(ctx context.Context, _ *connect.Request[co
 	if err != nil {
 		return nil, ToConnect(ctx, h.log, err)
 	}
-	logo, color, err := h.store.Branding(ctx, p.TenantID)
+	b, err := h.store.Branding(ctx, p.TenantID)
 	if err != nil {
 		return nil, ToConnect(ctx, h.log, err)
 	}
-	return connect.NewResponse(&complydv1.Branding{LogoUrl: nullStringPtr(logo), PrimaryColor: color}), nil
+	return connect.NewResponse(brandingToProto(b)), nil
 }
 
 // UpdateBranding implements BrandingService.UpdateBranding.
@@ -127,15 +127,25 @@ func (h *BrandingHandler) UpdateBranding(ctx context.Context, req *connect.Reque
 	if err != nil {
 		return nil, ToConnect(ctx, h.log, err)
 	}
-	patch := tenancy.BrandingPatch{LogoURL: req.Msg.LogoUrl, PrimaryColor: req.Msg.PrimaryColor}
+	patch := tenancy.BrandingPatch{LogoURL: req.Msg.LogoUrl, PrimaryColor: req.Msg.PrimaryColor, TimeZone: req.Msg.TimeZone}
 	if err := patch.Validate(); err != nil {
 		return nil, ToConnect(ctx, h.log, err)
 	}
 	ev := audit.Event{TenantID: p.TenantID, Actor: callActor(ctx, p, req.Peer().Addr), Action: "tenant.branding_updated",
 		ResourceType: "tenant", ResourceID: string(p.TenantID)}
-	logo, color, err := h.store.UpdateBranding(ctx, p.TenantID, patch.LogoURL, patch.PrimaryColor, ev)
+	b, err := h.store.UpdateBranding(ctx, p.TenantID, patch, ev)
 	if err != nil {
 		return nil, ToConnect(ctx, h.log, err)
 	}
-	return connect.NewResponse(&complydv1.Branding{LogoUrl: nullStringPtr(logo), PrimaryColor: color}), nil
+	return connect.NewResponse(brandingToProto(b)), nil
+}
+
+func brandingToProto(b tenancy.Branding) *complydv1.Branding {
+	return &complydv1.Branding{LogoUrl: nullStringPtr(b.LogoURL), PrimaryColor: b.PrimaryColor, TimeZone: b.TimeZone}
+}
+
+// tenantSummary is the tenant object of the own profile.
+func tenantSummary(t tenancy.Tenant) *complydv1.TenantSummary {
+	return &complydv1.TenantSummary{Id: string(t.ID), Name: t.Name, Slug: t.Slug, LogoUrl: nullStringPtr(t.LogoURL), PrimaryColor: t.PrimaryColor,
+		TimeZone: t.TimeZone}
 }

@@ -66,7 +66,10 @@ func (h *AuthHandler) tokens(ctx context.Context, t auth.Tokens, useCookies bool
 	h.sessions.Put(ctx, sessUser, t.User.ID)
 	h.sessions.Put(ctx, sessTenant, string(t.User.TenantID))
 	h.sessions.Put(ctx, sessFamily, t.FamilyID)
-	resp := connect.NewResponse(&complydv1.LoginResponse{})
+	// The cookie form carries no token, but says how long the access cookie lives so that the
+	// dashboard refreshes before it ends (docs/dashboard.md "Sessions").
+	exp := int32(t.ExpiresIn)
+	resp := connect.NewResponse(&complydv1.LoginResponse{ExpiresIn: &exp})
 	resp.Header().Add("Set-Cookie", h.refreshCookie(t.RefreshToken, auth.RefreshTTL).String())
 	return resp, nil
 }
@@ -138,7 +141,7 @@ func (h *AuthHandler) Me(ctx context.Context, _ *connect.Request[complydv1.MeReq
 	}
 	return connect.NewResponse(&complydv1.Profile{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName,
 		Role: string(u.Role), IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt), MfaEnabled: u.MFAEnabled,
-		Tenant: &complydv1.TenantSummary{Id: string(t.ID), Name: t.Name, Slug: t.Slug, LogoUrl: nullStringPtr(t.LogoURL), PrimaryColor: t.PrimaryColor}}), nil
+		Tenant: tenantSummary(t)}), nil
 }
 
 // SetupMfa implements AuthService.SetupMfa.

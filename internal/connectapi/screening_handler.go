@@ -304,7 +304,8 @@ func (h *ScreeningHandler) ListTransactions(ctx context.Context, req *connect.Re
 	if err != nil {
 		return nil, err
 	}
-	f := screening.ListParams{Outcome: m.GetOutcome(), Type: m.GetType(), From: timePtr(m.From), To: timePtr(m.To), Account: m.GetAccount()}
+	f := screening.ListParams{Outcome: m.GetOutcome(), Type: m.GetType(), From: timePtr(m.From), To: timePtr(m.To), Account: m.GetAccount(),
+		RiskLevel: m.GetRiskLevel(), RuleID: m.GetRuleId()}
 	// The patterns were validated, so the amounts parse.
 	if m.MinAmount != nil {
 		d := decimal.RequireFromString(m.GetMinAmount())

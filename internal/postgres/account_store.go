@@ -63,44 +63,46 @@ type BrandingStore struct{ db *DB }
 // NewBrandingStore returns the branding store over db.
 func NewBrandingStore(db *DB) *BrandingStore { return &BrandingStore{db: db} }
 
-// Branding returns the tenant's logo URL (nil when unset) and primary colour. Errors: NOT_FOUND.
-func (s *BrandingStore) Branding(ctx context.Context, tenantID tenancy.TenantID) (logoURL *string, color string, err error) {
+// Branding returns the tenant's logo URL (nil when unset), primary colour and time zone.
+// Errors: NOT_FOUND.
+func (s *BrandingStore) Branding(ctx context.Context, tenantID tenancy.TenantID) (b tenancy.Branding, err error) {
 	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		return mapErr(tx.QueryRow(ctx, "select logo_url, primary_color from tenants where id = $1", string(tenantID)).
-			Scan(&logoURL, &color), "tenant")
+		return mapErr(tx.QueryRow(ctx, "select logo_url, primary_color, time_zone from tenants where id = $1", string(tenantID)).
+			Scan(&b.LogoURL, &b.PrimaryColor, &b.TimeZone), "tenant")
 	})
-	return logoURL, color, err
+	return b, err
 }
 
 // UpdateBranding changes the given fields (nil: unchanged; logo "" removes it) and records ev
 // with the values before and after. Errors: NOT_FOUND.
-func (s *BrandingStore) UpdateBranding(ctx context.Context, tenantID tenancy.TenantID, logoURL, color *string, ev audit.Event) (*string, string, error) {
-	var outLogo *string
-	var outColor string
+func (s *BrandingStore) UpdateBranding(ctx context.Context, tenantID tenancy.TenantID, patch tenancy.BrandingPatch, ev audit.Event) (tenancy.Branding, error) {
+	var out tenancy.Branding
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		var oldLogo *string
-		var oldColor string
-		if err := tx.QueryRow(ctx, "select logo_url, primary_color from tenants where id = $1 for update", string(tenantID)).
-			Scan(&oldLogo, &oldColor); err != nil {
+		var old tenancy.Branding
+		if err := tx.QueryRow(ctx, "select logo_url, primary_color, time_zone from tenants where id = $1 for update", string(tenantID)).
+			Scan(&old.LogoURL, &old.PrimaryColor, &old.TimeZone); err != nil {
 			return mapErr(err, "tenant")
 		}
-		outLogo, outColor = oldLogo, oldColor
-		if logoURL != nil {
-			outLogo = logoURL
-			if *logoURL == "" {
-				outLogo = nil
+		out = old
+		if patch.LogoURL != nil {
+			out.LogoURL = patch.LogoURL
+			if *patch.LogoURL == "" {
+				out.LogoURL = nil
 			}
 		}
-		if color != nil {
-			outColor = *color
+		if patch.PrimaryColor != nil {
+			out.PrimaryColor = *patch.PrimaryColor
 		}
-		if _, err := tx.Exec(ctx, "update tenants set logo_url = $2, primary_color = $3 where id = $1",
-			string(tenantID), outLogo, outColor); err != nil {
+		if patch.TimeZone != nil {
+			out.TimeZone = *patch.TimeZone
+		}
+		if _, err := tx.Exec(ctx, "update tenants set logo_url = $2, primary_color = $3, time_zone = $4 where id = $1",
+			string(tenantID), out.LogoURL, out.PrimaryColor, out.TimeZone); err != nil {
 			return fmt.Errorf("update branding: %w", err)
 		}
-		ev.Before = map[string]any{"logoUrl": oldLogo, "primaryColor": oldColor}
-		ev.After = map[string]any{"logoUrl": outLogo, "primaryColor": outColor}
+		ev.Before = map[string]any{"logoUrl": old.LogoURL, "primaryColor": old.PrimaryColor, "timeZone": old.TimeZone}
+		ev.After = map[string]any{"logoUrl": out.LogoURL, "primaryColor": out.PrimaryColor, "timeZone": out.TimeZone}
 		return insertAudit(ctx, tx, ev, s.db.now())
 	})
-	return outLogo, outColor, err
+	return out, err
 }

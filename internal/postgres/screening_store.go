@@ -697,6 +697,15 @@ func transactionFilter(tenantID tenancy.TenantID, f screening.ListParams) sq.And
 	if f.MaxAmount != nil {
 		where = append(where, sq.LtOrEq{"t.amount": f.MaxAmount.String()})
 	}
+	if f.RiskLevel != "" {
+		where = append(where, sq.Eq{"t.risk_level": f.RiskLevel})
+	}
+	if f.RuleID != "" {
+		// The triggered rules live in engine_verdicts (as the rule rollups read them, migration
+		// 0018); no index serves this, so the other filters (the period) bound the rows read.
+		where = append(where, sq.Expr(`exists (select 1 from jsonb_array_elements(t.engine_verdicts) v,
+			jsonb_array_elements(coalesce(v->'rules', '[]')) r where r->>'id' = ?)`, f.RuleID))
+	}
 	return where
 }
 

@@ -69,10 +69,10 @@ func (s *AuthStore) FindLogin(ctx context.Context, email string) (tenancy.Tenant
 func (s *AuthStore) GetTenant(ctx context.Context, tenantID tenancy.TenantID) (tenancy.Tenant, error) {
 	var t tenancy.Tenant
 	var id string
-	err := s.db.readOne(ctx, tenantID, "tenant", psql.Select("t.id, t.name, t.slug, t.logo_url, t.primary_color, s.mfa_required, t.created_at").
+	err := s.db.readOne(ctx, tenantID, "tenant", psql.Select("t.id, t.name, t.slug, t.logo_url, t.primary_color, t.time_zone, s.mfa_required, t.created_at").
 		From("tenants t").Join("tenant_settings s ON s.tenant_id = t.id").Where(sq.Eq{"t.id": string(tenantID)}),
 		func(row pgx.Row) error {
-			return row.Scan(&id, &t.Name, &t.Slug, &t.LogoURL, &t.PrimaryColor, &t.MFARequired, &t.CreatedAt)
+			return row.Scan(&id, &t.Name, &t.Slug, &t.LogoURL, &t.PrimaryColor, &t.TimeZone, &t.MFARequired, &t.CreatedAt)
 		})
 	t.ID = tenancy.TenantID(id)
 	return t, err
@@ -92,12 +92,12 @@ func (s *AuthStore) GetProfile(ctx context.Context, tenantID tenancy.TenantID, i
 	var t tenancy.Tenant
 	var tid string
 	err := s.db.readOne(ctx, tenantID, "user", psql.Select(prefixed("u", userColumns),
-		"t.id, t.name, t.slug, t.logo_url, t.primary_color, s.mfa_required, t.created_at").
+		"t.id, t.name, t.slug, t.logo_url, t.primary_color, t.time_zone, s.mfa_required, t.created_at").
 		From("users u").Join("tenants t ON t.id = u.tenant_id").Join("tenant_settings s ON s.tenant_id = u.tenant_id").
 		Where(sq.Eq{"u.tenant_id": string(tenantID), "u.id": id}),
 		func(row pgx.Row) error {
 			return row.Scan(&r.ID, &r.TenantID, &r.Email, &r.FirstName, &r.LastName, &r.Role, &r.IsActive, &r.MFAEnabled,
-				&r.LastLoginAt, &r.CreatedAt, &r.UpdatedAt, &tid, &t.Name, &t.Slug, &t.LogoURL, &t.PrimaryColor, &t.MFARequired, &t.CreatedAt)
+				&r.LastLoginAt, &r.CreatedAt, &r.UpdatedAt, &tid, &t.Name, &t.Slug, &t.LogoURL, &t.PrimaryColor, &t.TimeZone, &t.MFARequired, &t.CreatedAt)
 		})
 	t.ID = tenancy.TenantID(tid)
 	return toUser(r), t, err

@@ -49,10 +49,11 @@ type ExportStore interface {
 }
 
 // TransactionsExport serves TransactionsExportPattern: the filters of GET /transactions
-// (outcome, type, from, to, account, minAmount, maxAmount). Every role may read transactions.
+// (outcome, type, from, to, account, minAmount, maxAmount, riskLevel, ruleId). Every role may read transactions.
 func TransactionsExport(authn *connectapi.Authenticator, st ExportStore, header []string, now func() time.Time, log *slog.Logger) http.Handler {
 	return exportHandler(authn, auth.AnyRole, "transactions", header, now, log, func(q url.Values, p auth.Principal) (ExportPager, error) {
-		f := screening.ListParams{Outcome: param(q, "outcome"), Type: param(q, "type"), Account: param(q, "account")}
+		f := screening.ListParams{Outcome: param(q, "outcome"), Type: param(q, "type"), Account: param(q, "account"),
+			RiskLevel: param(q, "riskLevel", "risk_level"), RuleID: param(q, "ruleId", "rule_id")}
 		var err error
 		if f.From, err = timeParam(q, "from"); err != nil {
 			return nil, err

@@ -131,6 +131,10 @@ type ListParams struct {
 	Account string
 	// MinAmount and MaxAmount bound the amount (in the transaction's currency), when set.
 	MinAmount, MaxAmount *decimal.Decimal
+	// RiskLevel is the verdict's risk level (LOW, MEDIUM, HIGH, CRITICAL), when set.
+	RiskLevel string
+	// RuleID keeps the transactions on which that rule triggered, in any engine.
+	RuleID string
 }
 
 // Store persists screenings (implemented by internal/postgres).

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
+	_ "time/tzdata" // zone names are checked the same on a host without /usr/share/zoneinfo
 
 	"github.com/complyd/complyd/internal/apperr"
 )
@@ -14,6 +16,18 @@ type BrandingPatch struct {
 	LogoURL *string
 	// PrimaryColor is #RRGGBB.
 	PrimaryColor *string
+	// TimeZone is an IANA zone name.
+	TimeZone *string
+}
+
+// DefaultTimeZone is the zone of a tenant that has not chosen one: Nigeria's (migration 0046).
+const DefaultTimeZone = "Africa/Lagos"
+
+// Branding is the tenant's look in the dashboard: logo, colour and the zone times are shown in.
+type Branding struct {
+	LogoURL      *string
+	PrimaryColor string
+	TimeZone     string
 }
 
 var hexColor = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
@@ -30,6 +44,12 @@ func (b BrandingPatch) Validate() error {
 	}
 	if b.PrimaryColor != nil && !hexColor.MatchString(*b.PrimaryColor) {
 		return apperr.Invalid("primaryColor", "must be a colour as #RRGGBB")
+	}
+	if b.TimeZone != nil {
+		// "Local" and "" are what LoadLocation accepts but are not zones a browser knows.
+		if _, err := time.LoadLocation(*b.TimeZone); err != nil || *b.TimeZone == "" || *b.TimeZone == "Local" {
+			return apperr.Invalid("timeZone", "must be an IANA time zone such as Africa/Lagos")
+		}
 	}
 	return nil
 }

@@ -23,6 +23,11 @@ func TestBrandingPatchValidate(t *testing.T) {
 		{"colour", BrandingPatch{PrimaryColor: s("#0a5FfF")}, true},
 		{"short colour", BrandingPatch{PrimaryColor: s("#fff")}, false},
 		{"named colour", BrandingPatch{PrimaryColor: s("red")}, false},
+		{"zone", BrandingPatch{TimeZone: s("Europe/London")}, true},
+		{"utc", BrandingPatch{TimeZone: s("UTC")}, true},
+		{"unknown zone", BrandingPatch{TimeZone: s("Africa/Atlantis")}, false},
+		{"local zone", BrandingPatch{TimeZone: s("Local")}, false},
+		{"empty zone", BrandingPatch{TimeZone: s("")}, false},
 	} {
 		err := tc.patch.Validate()
 		if tc.ok {

@@ -33,8 +33,10 @@ type Tenant struct {
 	Slug         string
 	LogoURL      *string
 	PrimaryColor string
-	MFARequired  bool
-	CreatedAt    time.Time
+	// TimeZone is the IANA zone the dashboard shows times in (DefaultTimeZone unless set).
+	TimeZone    string
+	MFARequired bool
+	CreatedAt   time.Time
 }
 
 // Config is what screening and KYC read of a tenant on every call; it is cached per tenant.

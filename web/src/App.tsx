@@ -1,5 +1,8 @@
+import { lazy, Suspense } from 'react';
 import { useSession } from './auth/session';
+import { Loading } from './ui/parts';
 import { Link, useRouter } from './ui/router';
+import { Shell } from './ui/Shell';
 import { Queue } from './cases/Queue';
 import { CasePage } from './cases/CasePage';
 import { Transactions, TransactionPage } from './transactions/Transactions';
@@ -7,19 +10,22 @@ import { Sanctions } from './sanctions/Sanctions';
 import { Watchlists } from './watchlists/Watchlists';
 import { KycList, KycPage } from './kyc/Kyc';
 import { KybList, KybPage } from './kyc/Kyb';
-import { ApiReference } from './api/ApiReference';
-import { adminScreen, AdminLinks } from './admin/routes';
+import { adminScreen } from './admin/routes';
 import { Customers } from './customers/Customers';
 import { CustomerPage } from './customers/CustomerPage';
-import { Overview } from './overview/Overview';
 import { AuditLog } from './audit/AuditLog';
 import { Reports } from './reports/Reports';
 import { ReportPage } from './reports/ReportPage';
 import { Interdictions } from './interdictions/Interdictions';
 
+// The heavy screens load on first visit: the Overview brings the charts (recharts), the API
+// reference Swagger UI (docs/dashboard.md "First load").
+const Overview = lazy(() => import('./overview/Overview').then((m) => ({ default: m.Overview })));
+const ApiReference = lazy(() => import('./api/ApiReference').then((m) => ({ default: m.ApiReference })));
+
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
-  const { me, signOut } = useSession();
+  const { me } = useSession();
   const { loc } = useRouter();
   const m = loc.path.match(/^\/cases\/([^/]+)$/);
   const admin = adminScreen(loc.path, me.role);
@@ -44,28 +50,5 @@ export function App() {
   else if (loc.path.startsWith('/kyc/')) screen = <KycPage id={decodeURIComponent(loc.path.slice(5))} />;
   else if (admin) screen = admin;
   else screen = <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
-  return (
-    <>
-      <header>
-        <nav aria-label="Main">
-          <Link to="/">My queue</Link>
-          <Link to="/overview">Overview</Link>
-          <Link to="/transactions">Transactions</Link>
-          <Link to="/kyc">KYC review</Link>
-          <Link to="/kyb">KYB review</Link>
-          <Link to="/sanctions">Sanctions</Link>
-          <Link to="/watchlists">Watchlists</Link>
-          <Link to="/customers">Customers</Link>
-          {(me.role === 'BANK_ADMIN' || me.role === 'AUDITOR') && <Link to="/audit">Audit log</Link>}
-          <Link to="/reports">Reports</Link>
-          <Link to="/interdictions">Interdictions</Link>
-          <Link to="/api">API</Link>
-          <AdminLinks role={me.role} />
-        </nav>
-        <span className="who">{me.firstName} {me.lastName} ({me.role.toLowerCase()}) — {me.tenant?.name}</span>
-        <button type="button" onClick={() => void signOut()}>Sign out</button>
-      </header>
-      <main>{screen}</main>
-    </>
-  );
+  return <Shell><Suspense fallback={<Loading />}>{screen}</Suspense></Shell>;
 }

@@ -10,7 +10,9 @@ import { fixture, password, shot, signIn } from './fixture';
 // audit log filters by action and exports the same rows as CSV.
 const base = process.env.COMPLYD_TEST_URL ?? `http://127.0.0.1:${process.env.COMPLYD_TEST_PORT ?? 18089}`;
 const art = resolve(import.meta.dirname, '..', 'artifacts');
-const label = (s: string) => s.replace(/_/g, ' ').toLowerCase();
+// label and screenings spell an enum value and a count as the screens do (ui/format.ts).
+const label = (s: string) => { const l = s.replace(/_/g, ' ').toLowerCase(); return l.charAt(0).toUpperCase() + l.slice(1); };
+const screenings = (n: number) => `${n} ${n === 1 ? 'screening' : 'screenings'}`;
 
 async function rest(path: string, token: string, body?: unknown) {
   const res = await fetch(base + '/api/v1' + path, {
@@ -71,16 +73,16 @@ test('the overview shows the screened figures and a bar opens the filtered list,
   const byOutcome = new Map<string, number>();
   for (const s of screened) byOutcome.set(s.outcome, (byOutcome.get(s.outcome) ?? 0) + 1);
   for (const o of ['APPROVE', 'REVIEW', 'ESCALATE', 'BLOCK']) {
-    await expect(page.getByRole('link', { name: `${label(o)}: ${byOutcome.get(o) ?? 0} screenings`, exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: `${label(o)}: ${screenings(byOutcome.get(o) ?? 0)}`, exact: true })).toBeVisible();
   }
   await expect(page.getByTestId('cases-opened')).toHaveText(String(screened.filter((s) => s.caseId).length));
-  await expect(page.getByTestId('wallet-balance')).toHaveText('0.00 NGN');
+  await expect(page.getByTestId('wallet-balance')).toHaveText('₦0.00');
   await shot(page, 'overview');
 
   // The outcome of the sanctions hit (BLOCK): its bar opens the transactions list filtered to it.
   const outcome = screened[0].outcome;
   const want = screened.filter((s) => s.outcome === outcome).map((s) => s.externalId);
-  await page.getByRole('link', { name: `${label(outcome)}: ${want.length} screenings`, exact: true }).click();
+  await page.getByRole('link', { name: `${label(outcome)}: ${screenings(want.length)}`, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/transactions\\?outcome=${outcome}&from=`));
   await expect(page.getByLabel('Outcome')).toHaveValue(outcome);
   const rows = page.getByRole('row');

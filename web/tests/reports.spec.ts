@@ -33,9 +33,11 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await expect(one.getByRole('status').filter({ hasText: 'goAML checks' })).toBeVisible();
   await one.getByRole('button', { name: 'Submit for approval' }).click();
   await expect(one.getByTestId('report-status')).toHaveText('pending approval');
-  // The preparer cannot approve (four eyes): the refusal is shown next to the button.
-  await one.getByRole('button', { name: 'Approve report' }).click();
-  await expect(one.getByRole('alert').filter({ hasText: 'four eyes' })).toBeVisible();
+  // The preparer cannot approve (four eyes): no approve or reject is offered, and the screen says
+  // why (the API's refusal of the call is tested in internal/app).
+  await expect(one.getByRole('button', { name: 'Approve report' })).toHaveCount(0);
+  await expect(one.getByRole('button', { name: 'Reject report' })).toHaveCount(0);
+  await expect(one.getByRole('note').filter({ hasText: 'you contributed to this report' })).toBeVisible();
   await expect(one.getByTestId('report-status')).toHaveText('pending approval');
   await shot(one, 'report-four-eyes');
   const url = one.url();

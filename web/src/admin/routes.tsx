@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Link } from '../ui/router';
 import { Users } from './users/Users';
 import { Profile } from './users/Profile';
 import { ApiKeys } from './apikeys/ApiKeys';
@@ -28,14 +27,4 @@ export function adminScreen(path: string, role: string): ReactNode | null {
   const s = adminScreens[path];
   if (!s) return null;
   return (s.roles ?? ['BANK_ADMIN']).includes(role) ? s.screen() : <section><h1>Not allowed</h1><p>Only a bank administrator manages {s.name.toLowerCase()}.</p></section>;
-}
-
-// AdminLinks are the navigation entries of the administration screens for role.
-export function AdminLinks({ role }: { role: string }) {
-  return (
-    <>
-      {Object.entries(adminScreens).filter(([, s]) => (s.roles ?? ['BANK_ADMIN']).includes(role)).map(([to, s]) => <Link key={to} to={to}>{s.name}</Link>)}
-      <Link to="/account">My account</Link>
-    </>
-  );
 }

@@ -7,8 +7,9 @@ import { useSession } from '../auth/session';
 import { ErrorText, Field, when } from '../ui/parts';
 
 // LiftActions is the lift of one interdiction: a reason to ask (CONFIRMED), then approve or
-// reject by another officer (LIFT_REQUESTED). The buttons stay enabled for the requester: the
-// API is the judge of four eyes, and its 403 is shown with what it means.
+// reject by another officer (LIFT_REQUESTED). Four eyes: the requester (liftRequestedBy, from the
+// API) is not offered approve or reject, only told that another officer decides; the API refuses
+// them anyway, and a refusal is shown with what it means.
 export function LiftActions({ i, onChange }: { i: Interdiction; onChange: () => void }) {
   const { me } = useSession();
   const [text, setText] = useState('');
@@ -31,9 +32,11 @@ export function LiftActions({ i, onChange }: { i: Interdiction; onChange: () => 
   return (
     <form aria-label={`Decide lift ${i.id}`} className="filters" onSubmit={(e) => e.preventDefault()}>
       <p>Lift asked {when(i.liftRequestedAt)}{mine && ' by you'}: {i.liftReason}</p>
-      <Field label="Note or rejection reason"><input maxLength={10000} value={text} onChange={(e) => setText(e.target.value)} /></Field>
-      <button type="button" disabled={approve.isPending} onClick={() => approve.mutate({ id: i.id, note: text || undefined })}>Approve lift</button>
-      <button type="button" disabled={reject.isPending || text === ''} onClick={() => reject.mutate({ id: i.id, reason: text })}>Reject lift</button>
+      {mine ? <p role="note" className="muted">Four eyes: you asked for this lift, so another officer approves or rejects it.</p> : <>
+        <Field label="Note or rejection reason"><input maxLength={10000} value={text} onChange={(e) => setText(e.target.value)} /></Field>
+        <button type="button" disabled={approve.isPending} onClick={() => approve.mutate({ id: i.id, note: text || undefined })}>Approve lift</button>
+        <button type="button" disabled={reject.isPending || text === ''} onClick={() => reject.mutate({ id: i.id, reason: text })}>Reject lift</button>
+      </>}
       {fourEyes && <p role="alert" className="error">Four eyes: the officer who asked for this lift cannot approve or reject it; another officer must.</p>}
       <ErrorText error={err} />
     </form>

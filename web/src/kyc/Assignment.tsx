@@ -8,7 +8,9 @@ import { ErrorText, Field } from '../ui/parts';
 // useUsers is the tenant's active users when the caller may list them (an administrator's call;
 // for others the pickers offer only "me" and "unassigned").
 function useUsers() {
-  const q = useQuery(UserService.method.listUsers, { page: 1, limit: 100 }, { retry: false });
+  const { me } = useSession();
+  // Only an administrator may list users: no other role's screen makes a call it would be refused.
+  const q = useQuery(UserService.method.listUsers, { page: 1, limit: 100 }, { retry: false, enabled: me.role === 'BANK_ADMIN' });
   return (q.data?.items ?? []).filter((u) => u.isActive);
 }
 

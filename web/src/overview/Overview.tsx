@@ -3,8 +3,11 @@ import { useQuery } from '@connectrpc/connect-query';
 import { timestampDate, timestampFromDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { DashboardService } from '../gen/complyd/v1/dashboard_pb';
 import { Link } from '../ui/router';
-import { ErrorText, Field, Loading, when } from '../ui/parts';
-import { label } from '../cases/states';
+import { Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
+import { ErrorText, Loading } from '../ui/parts';
+import { count, dateTime, day as dayIn, enumLabel as label, money, plural } from '../ui/format';
+import { useZone } from '../ui/zone';
+import { StatusBadge } from '../ui/StatusBadge';
 import { Bars, Card, StackedColumns, type Column } from './charts';
 
 // Overview is the officer's first look at the period: screenings by outcome and risk over time,
@@ -20,8 +23,8 @@ const periods = [
 
 const day = (t?: Timestamp) => (t ? timestampDate(t).toISOString().slice(0, 10) : '');
 // The transactions list filters whole UTC days (From date, To date): a bucket links to its day.
-const txList = (from: string, to: string, outcome?: string) =>
-  `/transactions?${new URLSearchParams({ ...(outcome ? { outcome } : {}), from, to })}`;
+const txList = (from: string, to: string, outcome?: string, extra: Record<string, string> = {}) =>
+  `/transactions?${new URLSearchParams({ ...(outcome ? { outcome } : {}), from, to, ...extra })}`;
 
 export function Overview() {
   const [periodKey, setPeriodKey] = useState('7d');
@@ -36,59 +39,66 @@ export function Overview() {
   const sanctions = useQuery(DashboardService.method.getSanctionsStats, series);
   const hooks = useQuery(DashboardService.method.getWebhookStats, req);
   const wallet = useQuery(DashboardService.method.getWalletStats, series);
+  const zone = useZone();
+  // A bucket's label: its hour or its day in the tenant's zone.
+  const when = (t?: Timestamp) => (period.granularity === 'HOUR' ? dateTime(t, zone) : dayIn(t, zone));
   const fromDay = day(screenings.data?.from), toDay = day(screenings.data ? timestampFromDate(new Date(timestampDate(screenings.data.to!).getTime() - 1)) : undefined);
 
+  const unit = period.granularity === 'HOUR' ? 'hour' : 'day';
   return (
-    <section aria-labelledby="ov-h" className="overview">
-      <h1 id="ov-h">Overview</h1>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Period"><select value={periodKey} onChange={(e) => setPeriodKey(e.target.value)}>
-          {periods.map((p) => <option key={p.key} value={p.key}>{p.label}</option>)}</select></Field>
-      </form>
+    <section aria-labelledby="ov-h">
+      <Group justify="space-between" align="end" wrap="wrap" mb="sm">
+        <Title order={1} id="ov-h">Overview</Title>
+        <Select label="Period" w={260} maw="100%" data={periods.map((p) => ({ value: p.key, label: p.label }))} value={periodKey}
+          onChange={(v) => v && setPeriodKey(v)} allowDeselect={false} />
+      </Group>
 
       <Card title="Screenings">
         {screenings.isPending ? <Loading /> : screenings.isError ? <ErrorText error={screenings.error} /> : (
           <>
-            <p className="figure"><Link to={txList(fromDay, toDay)} aria-label={`${screenings.data.total} screenings in the period`}>
-              <strong data-testid="screenings-total">{screenings.data.total.toString()}</strong> screenings</Link></p>
+            <Text size="lg"><Link to={txList(fromDay, toDay)} aria-label={`${plural(screenings.data.total, 'screening')} in the period`}>
+              <strong data-testid="screenings-total">{count(screenings.data.total)}</strong> {Number(screenings.data.total) === 1 ? 'screening' : 'screenings'}</Link></Text>
             <StackedColumns title="Screenings over time by outcome" columns={screenings.data.buckets.map((b): Column => {
               const d = day(b.start);
-              return { label: when(b.start), segments: b.byOutcome.map((c) => ({ key: c.key, value: Number(c.count), to: txList(d, d, c.key),
-                name: `${label(c.key)}: ${c.count} screenings in the ${period.granularity === 'HOUR' ? 'hour' : 'day'} of ${when(b.start)}` })) };
+              return { label: when(b.start), segments: b.byOutcome.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count), to: txList(d, d, c.key),
+                name: `${label(c.key)}: ${plural(c.count, 'screening')} in the ${unit} of ${when(b.start)}` })) };
             })} />
-            <div className="row">
+            <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Bars title="By outcome" bars={screenings.data.byOutcome.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
-                to: txList(fromDay, toDay, c.key), name: `${label(c.key)}: ${c.count} screenings` }))} />
+                to: txList(fromDay, toDay, c.key), name: `${label(c.key)}: ${plural(c.count, 'screening')}` }))} />
               <Bars title="By risk level" bars={screenings.data.byRiskLevel.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
-                to: txList(fromDay, toDay), name: `${label(c.key)} risk: ${c.count} screenings` }))} />
-            </div>
+                to: txList(fromDay, toDay, undefined, { riskLevel: c.key }), name: `${label(c.key)} risk: ${plural(c.count, 'screening')}` }))} />
+            </SimpleGrid>
           </>
         )}
       </Card>
 
       <Card title="Top triggered rules">
-        {rules.isPending ? <Loading /> : rules.isError ? <ErrorText error={rules.error} /> : rules.data.items.length === 0 ? <p className="empty">No rule triggered in the period.</p> : (
-          <Bars title="Rules by screenings that triggered them" bars={rules.data.items.map((r) => ({ key: r.ruleId, label: `${r.ruleId} ${r.ruleName}`, value: Number(r.hits),
-            to: txList(fromDay, toDay), name: `${r.ruleId} ${r.ruleName}: ${r.hits} hits` }))} />
+        {rules.isPending ? <Loading /> : rules.isError ? <ErrorText error={rules.error} /> : (
+          <Bars title="Rules by screenings that triggered them" bars={rules.data.items.map((r) => ({ key: r.ruleId,
+            label: r.ruleName.startsWith(r.ruleId) ? r.ruleName : `${r.ruleId} ${r.ruleName}`, value: Number(r.hits),
+            to: txList(fromDay, toDay, undefined, { ruleId: r.ruleId }), name: `${r.ruleName.startsWith(r.ruleId) ? r.ruleName : `${r.ruleId} ${r.ruleName}`}: ${plural(r.hits, 'hit')}` }))} />
         )}
       </Card>
 
       <Card title="Cases">
         {cases.isPending ? <Loading /> : cases.isError ? <ErrorText error={cases.error} /> : (
           <>
-            <p className="figure"><span data-testid="cases-opened">{cases.data.opened}</span> automatic cases opened, <span data-testid="cases-closed">{cases.data.closed}</span> closed in the period; <Link to="/?scope=all&status=OPEN" aria-label={`${cases.data.openTotal} open cases`}><strong>{cases.data.openTotal}</strong> open now</Link></p>
+            <Text><span data-testid="cases-opened">{cases.data.opened}</span> automatic {Number(cases.data.opened) === 1 ? 'case' : 'cases'} opened, <span data-testid="cases-closed">{cases.data.closed}</span> closed in the period; <Link to="/?scope=all&status=OPEN" aria-label={`${plural(cases.data.openTotal, 'open case')}`}><strong>{count(cases.data.openTotal)}</strong> open now</Link></Text>
             <StackedColumns title="Automatic cases opened and closed over time" columns={cases.data.buckets.map((b) => ({ label: when(b.start), segments: [
-              { key: 'opened', value: Number(b.opened), to: '/?scope=all&sort=NEWEST&status=', name: `${b.opened} opened on ${when(b.start)}` },
-              { key: 'closed', value: Number(b.closed), to: '/?scope=all&sort=NEWEST&status=CLOSED', name: `${b.closed} closed on ${when(b.start)}` }] }))} />
-            <table aria-label="Open cases by priority and age">
-              <thead><tr><th>Priority</th>{cases.data.openByPriority[0]?.byAge.map((a) => <th key={a.key}>{a.key}</th>)}<th>Total</th></tr></thead>
-              <tbody>{cases.data.openByPriority.map((o) => (
-                <tr key={o.priority}><th scope="row"><Link to={`/?scope=all&status=OPEN&priority=${o.priority}`}>{label(o.priority)}</Link></th>
-                  {o.byAge.map((a) => <td key={a.key}>{a.count}</td>)}<td>{o.total}</td></tr>))}</tbody>
-            </table>
-            <h3>Oldest open cases</h3>
-            {cases.data.oldest.length === 0 ? <p className="empty">No open case.</p> : (
-              <ol>{cases.data.oldest.map((c) => <li key={c.id}><Link to={`/cases/${c.id}`}>{c.caseNumber}</Link> {label(c.priority)}, {label(c.type)}, opened {when(c.createdAt)}</li>)}</ol>
+              { key: 'opened', label: 'Opened', value: Number(b.opened), to: '/?scope=all&sort=NEWEST&status=', name: `${count(b.opened)} opened on ${when(b.start)}` },
+              { key: 'closed', label: 'Closed', value: Number(b.closed), to: '/?scope=all&sort=NEWEST&status=CLOSED', name: `${count(b.closed)} closed on ${when(b.start)}` }] }))} />
+            <div style={{ overflowX: 'auto' }}>
+              <Table aria-label="Open cases by priority and age" withTableBorder fz="sm">
+                <Table.Thead><Table.Tr><Table.Th scope="col">Priority</Table.Th>{cases.data.openByPriority[0]?.byAge.map((a) => <Table.Th scope="col" key={a.key}>{a.key}</Table.Th>)}<Table.Th scope="col">Total</Table.Th></Table.Tr></Table.Thead>
+                <Table.Tbody>{cases.data.openByPriority.map((o) => (
+                  <Table.Tr key={o.priority}><Table.Th scope="row"><Link to={`/?scope=all&status=OPEN&priority=${o.priority}`}>{label(o.priority)}</Link></Table.Th>
+                    {o.byAge.map((a) => <Table.Td key={a.key}>{count(a.count)}</Table.Td>)}<Table.Td>{count(o.total)}</Table.Td></Table.Tr>))}</Table.Tbody>
+              </Table>
+            </div>
+            <Title order={3} size="h5" mt="sm">Oldest open cases</Title>
+            {cases.data.oldest.length === 0 ? <Text size="sm" c="gray.7" className="empty">No open case.</Text> : (
+              <ol>{cases.data.oldest.map((c) => <li key={c.id}><Link to={`/cases/${c.id}`}>{c.caseNumber}</Link> <StatusBadge value={c.priority} /> {label(c.type)}, opened {dateTime(c.createdAt, zone)}</li>)}</ol>
             )}
           </>
         )}
@@ -96,42 +106,42 @@ export function Overview() {
 
       <Card title="KYC and KYB applications">
         {funnel.isPending ? <Loading /> : funnel.isError ? <ErrorText error={funnel.error} /> : (
-          <div className="row">
-            <Bars title={`KYC funnel (${funnel.data.kycTotal})`} bars={funnel.data.kyc.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
-              to: `/kyc?status=${c.key}`, name: `KYC ${label(c.key)}: ${c.count}` }))} />
-            <Bars title={`KYB funnel (${funnel.data.kybTotal})`} bars={funnel.data.kyb.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
-              to: `/kyb?status=${c.key}`, name: `KYB ${label(c.key)}: ${c.count}` }))} />
-          </div>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <Bars title={`KYC funnel (${count(funnel.data.kycTotal)})`} bars={funnel.data.kyc.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
+              to: `/kyc?status=${c.key}`, name: `KYC ${label(c.key)}: ${count(c.count)}` }))} />
+            <Bars title={`KYB funnel (${count(funnel.data.kybTotal)})`} bars={funnel.data.kyb.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
+              to: `/kyb?status=${c.key}`, name: `KYB ${label(c.key)}: ${count(c.count)}` }))} />
+          </SimpleGrid>
         )}
       </Card>
 
       <Card title="Sanctions hits">
         {sanctions.isPending ? <Loading /> : sanctions.isError ? <ErrorText error={sanctions.error} /> : (
-          <Bars title={`Sanctions hits and their review (${sanctions.data.hits})`} bars={sanctions.data.byReview.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
+          <Bars title={`Sanctions hits and their review (${count(sanctions.data.hits)})`} bars={sanctions.data.byReview.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
             to: `/?scope=all&type=SANCTIONS_HIT&status=${{ PENDING: 'OPEN', TRUE_POSITIVE: 'RESOLVED_TRUE_POSITIVE', FALSE_POSITIVE: 'RESOLVED_FALSE_POSITIVE', CLOSED: 'CLOSED' }[c.key] ?? ''}`,
-            name: `Sanctions hits ${label(c.key)}: ${c.count}` }))} />
+            name: `Sanctions hits ${label(c.key)}: ${count(c.count)}` }))} />
         )}
       </Card>
 
-      <div className="row">
+      <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Card title="Webhook delivery">
           {hooks.isPending ? <Loading /> : hooks.isError ? <ErrorText error={hooks.error} /> : (
             <>
-              <p className="figure"><strong data-testid="webhook-rate">{hooks.data.total === 0n ? '—' : `${(hooks.data.successRate * 100).toFixed(1)}%`}</strong> delivered of {hooks.data.total} deliveries</p>
-              <Bars title="Deliveries by status" bars={hooks.data.byStatus.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count), name: `${label(c.key)}: ${c.count} deliveries` }))} />
+              <Text><strong data-testid="webhook-rate">{hooks.data.total === 0n ? '—' : `${(hooks.data.successRate * 100).toFixed(1)}%`}</strong> delivered of {plural(hooks.data.total, 'delivery', 'deliveries')}</Text>
+              <Bars title="Deliveries by status" bars={hooks.data.byStatus.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count), name: `${label(c.key)}: ${plural(c.count, 'delivery', 'deliveries')}` }))} />
             </>
           )}
         </Card>
         <Card title="Wallet">
           {wallet.isPending ? <Loading /> : wallet.isError ? <ErrorText error={wallet.error} /> : (
             <>
-              <p className="figure">Balance <strong data-testid="wallet-balance">{wallet.data.balance} {wallet.data.currency}</strong>; spent {wallet.data.spend} on {wallet.data.charges} paid calls in the period</p>
-              <StackedColumns title="Wallet spend over time" columns={wallet.data.buckets.map((b) => ({ label: when(b.start), segments: [
-                { key: 'spend', value: Number(b.spend), to: '/overview', name: `${b.spend} NGN spent on ${when(b.start)} (${b.charges} calls)` }] }))} />
+              <Text>Balance <strong data-testid="wallet-balance">{money(wallet.data.balance, wallet.data.currency)}</strong>; spent {money(wallet.data.spend, wallet.data.currency)} on {plural(wallet.data.charges, 'paid call')} in the period</Text>
+              <StackedColumns title="Wallet spend over time" unit=" NGN" columns={wallet.data.buckets.map((b) => ({ label: when(b.start), segments: [
+                { key: 'spend', label: 'Spend', value: Number(b.spend), to: '/overview', name: `${money(b.spend)} spent on ${when(b.start)} (${plural(b.charges, 'call')})` }] }))} />
             </>
           )}
         </Card>
-      </div>
+      </SimpleGrid>
     </section>
   );
 }

@@ -11,7 +11,7 @@ import { statusLabel } from './Reports';
 // form with the narrative suggestion (writers), the four-eyes review (officers) and filing,
 // then the downloads. Each action's error is shown next to it.
 export function ReportPage({ id }: { id: string }) {
-  const { canAct } = useSession();
+  const { canAct, me } = useSession();
   const q = useQuery(ReportService.method.getReport, { id }, { retry: false });
   if (q.isPending) return <Loading />;
   if (q.isError) {
@@ -41,7 +41,7 @@ export function ReportPage({ id }: { id: string }) {
       <Validation key={`${r.status}-${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} />
       {canAct && r.status === 'DRAFT' && <EditDraft key={`${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} reason={r.reason} action={r.action} narrative={r.narrative} indicators={r.indicators.join(', ')} onDone={refetch} />}
       {(r.status !== 'DRAFT' || !canAct) && <ReportText narrative={r.narrative} action={r.action} reason={r.reason} />}
-      {canAct && r.status === 'PENDING_APPROVAL' && <Review id={r.id} onDone={refetch} />}
+      {canAct && r.status === 'PENDING_APPROVAL' && <Review id={r.id} contributed={r.contributors.includes(me.id)} onDone={refetch} />}
       {canAct && r.status === 'APPROVED' && <File id={r.id} onDone={refetch} />}
       <Downloads id={r.id} exportable={r.status === 'APPROVED' || r.status === 'FILED'} />
       <h2>Timeline</h2>
@@ -108,10 +108,18 @@ function EditDraft({ id, reason, action, narrative, indicators, onDone }: { id: 
   );
 }
 
-function Review({ id, onDone }: { id: string; onDone: () => void }) {
+// Review is the four-eyes decision on a submitted report. A contributor (the report's
+// contributors, from the API) is not offered it: another officer approves or rejects.
+function Review({ id, contributed, onDone }: { id: string; contributed: boolean; onDone: () => void }) {
   const [reason, setReason] = useState('');
   const approve = useMutation(ReportService.method.approveReport, { onSuccess: onDone });
   const reject = useMutation(ReportService.method.rejectReport, { onSuccess: onDone });
+  if (contributed) return (
+    <div className="actions" role="group" aria-label="Review">
+      <h2>Review (four eyes)</h2>
+      <p role="note" className="muted">Four eyes: you contributed to this report, so another officer approves or rejects it.</p>
+    </div>
+  );
   return (
     <div className="actions" role="group" aria-label="Review">
       <h2>Review (four eyes)</h2>

@@ -1,22 +1,34 @@
 import { useState } from 'react';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { TransactionService } from '../gen/complyd/v1/screening_pb';
+import { Anchor, Group, NativeSelect, TextInput, Title } from '@mantine/core';
+import { IconDownload } from '@tabler/icons-react';
+import { TransactionService, type TransactionListItem } from '../gen/complyd/v1/screening_pb';
 import { Link, useRouter } from '../ui/router';
-import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
+import { Empty, ErrorText, Loading, Pager, when } from '../ui/parts';
 import { label } from '../cases/states';
+import { dateTime, enumLabel, money } from '../ui/format';
+import { useZone } from '../ui/zone';
+import { DataTable, type Col } from '../ui/DataTable';
+import { StatusBadge } from '../ui/StatusBadge';
 import { PaymentMessage } from './PaymentMessage';
 import { CustomerLinks } from '../ui/CustomerLinks';
 
 const outcomes = ['APPROVE', 'REVIEW', 'ESCALATE', 'BLOCK'];
+const risks = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 const txTypes = ['CASH_DEPOSIT', 'CASH_WITHDRAWAL', 'TRANSFER', 'INTERNATIONAL_TRANSFER', 'POS', 'ATM', 'MOBILE', 'USSD', 'INTERNET_BANKING'];
+const options = (vs: string[]) => [{ value: '', label: 'Any' }, ...vs.map((v) => ({ value: v, label: enumLabel(v) }))];
 
 // Transactions searches screened transactions with the server's filters and paging (outcome,
-// type, date range, account, amount range).
+// risk level, rule, type, date range, account, amount range).
 export function Transactions() {
   // The filters start from the query string, so a link (an Overview chart) opens a filtered list.
   const { search } = useRouter().loc;
+  const { navigate } = useRouter();
+  const zone = useZone();
   const [outcome, setOutcome] = useState(search.get('outcome') ?? '');
+  const [riskLevel, setRiskLevel] = useState(search.get('riskLevel') ?? '');
+  const [ruleId, setRuleId] = useState(search.get('ruleId') ?? '');
   const [type, setType] = useState(search.get('type') ?? '');
   const [from, setFrom] = useState(search.get('from') ?? '');
   const [to, setTo] = useState(search.get('to') ?? '');
@@ -29,34 +41,42 @@ export function Transactions() {
   const q = useQuery(TransactionService.method.listTransactions, {
     page, limit: 20, outcome: outcome || undefined, type: type || undefined, from: day(from, false), to: day(to, true),
     account: account.trim() || undefined, minAmount: amount(minAmount.trim()), maxAmount: amount(maxAmount.trim()),
+    riskLevel: riskLevel || undefined, ruleId: ruleId.trim() || undefined,
   });
   const reset = (f: () => void) => { f(); setPage(1); };
-  const exportQuery = new URLSearchParams(Object.entries({ outcome, type, from: day(from, false) && from + 'T00:00:00Z', to: day(to, true) && to + 'T23:59:59.999Z',
+  const exportQuery = new URLSearchParams(Object.entries({ outcome, riskLevel, ruleId: ruleId.trim(), type, from: day(from, false) && from + 'T00:00:00Z', to: day(to, true) && to + 'T23:59:59.999Z',
     account: account.trim(), minAmount: amount(minAmount.trim()) ?? '', maxAmount: amount(maxAmount.trim()) ?? '' }).filter(([, v]) => v) as [string, string][]);
+  const cols: Col<TransactionListItem>[] = [
+    { id: 'ref', header: 'Reference', rowHeader: true, cell: (t) => <Link to={`/transactions/${t.id}`}>{t.externalId}</Link>, sort: (t) => t.externalId },
+    { id: 'type', header: 'Type', cell: (t) => enumLabel(t.type), sort: (t) => t.type },
+    { id: 'amount', header: 'Amount', cell: (t) => <span style={{ whiteSpace: 'nowrap' }}>{money(t.amount, t.currency)}</span>, sort: (t) => Number(t.amount) },
+    { id: 'sender', header: 'Sender', cell: (t) => t.senderName ?? t.senderAccountNumber ?? '—', sort: (t) => t.senderName ?? '' },
+    { id: 'receiver', header: 'Receiver', cell: (t) => t.receiverName ?? '—', sort: (t) => t.receiverName ?? '' },
+    { id: 'outcome', header: 'Outcome', cell: (t) => (t.verdict ? <StatusBadge value={t.verdict.outcome} /> : '—'), sort: (t) => t.verdict?.outcome ?? '' },
+    { id: 'score', header: 'Score', cell: (t) => t.verdict?.aggregateScore ?? '—', sort: (t) => Number(t.verdict?.aggregateScore ?? 0) },
+    { id: 'channel', header: 'Channel', cell: (t) => enumLabel(t.channel), hidden: true, sort: (t) => t.channel },
+    { id: 'when', header: 'When', cell: (t) => <span style={{ whiteSpace: 'nowrap' }}>{dateTime(t.transactionTimestamp ?? t.createdAt, zone)}</span>, sort: (t) => Number(t.transactionTimestamp?.seconds ?? 0) },
+  ];
   return (
     <section aria-labelledby="tx-h">
-      <h1 id="tx-h">Transactions</h1>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Outcome"><select value={outcome} onChange={(e) => reset(() => setOutcome(e.target.value))}><option value="">any</option>{outcomes.map((o) => <option key={o} value={o}>{label(o)}</option>)}</select></Field>
-        <Field label="Transaction type"><select value={type} onChange={(e) => reset(() => setType(e.target.value))}><option value="">any</option>{txTypes.map((o) => <option key={o} value={o}>{label(o)}</option>)}</select></Field>
-        <Field label="From date"><input type="date" value={from} onChange={(e) => reset(() => setFrom(e.target.value))} /></Field>
-        <Field label="To date"><input type="date" value={to} onChange={(e) => reset(() => setTo(e.target.value))} /></Field>
-        <Field label="Account number"><input value={account} onChange={(e) => reset(() => setAccount(e.target.value))} /></Field>
-        <Field label="Minimum amount"><input inputMode="decimal" value={minAmount} onChange={(e) => reset(() => setMinAmount(e.target.value))} /></Field>
-        <Field label="Maximum amount"><input inputMode="decimal" value={maxAmount} onChange={(e) => reset(() => setMaxAmount(e.target.value))} /></Field>
+      <Title order={1} id="tx-h" mb="sm">Transactions</Title>
+      <form onSubmit={(e) => e.preventDefault()}>
+        <Group gap="sm" align="end" wrap="wrap" mb="sm">
+          <NativeSelect label="Outcome" data={options(outcomes)} value={outcome} onChange={(e) => reset(() => setOutcome(e.currentTarget.value))} />
+          <NativeSelect label="Risk level" data={options(risks)} value={riskLevel} onChange={(e) => reset(() => setRiskLevel(e.currentTarget.value))} />
+          <TextInput label="Rule" placeholder="AML-001" w={120} value={ruleId} onChange={(e) => reset(() => setRuleId(e.currentTarget.value))} />
+          <NativeSelect label="Transaction type" data={options(txTypes)} value={type} onChange={(e) => reset(() => setType(e.currentTarget.value))} />
+          <TextInput label="From date" type="date" value={from} onChange={(e) => reset(() => setFrom(e.currentTarget.value))} />
+          <TextInput label="To date" type="date" value={to} onChange={(e) => reset(() => setTo(e.currentTarget.value))} />
+          <TextInput label="Account number" w={150} value={account} onChange={(e) => reset(() => setAccount(e.currentTarget.value))} />
+          <TextInput label="Minimum amount" w={140} inputMode="decimal" value={minAmount} onChange={(e) => reset(() => setMinAmount(e.currentTarget.value))} />
+          <TextInput label="Maximum amount" w={140} inputMode="decimal" value={maxAmount} onChange={(e) => reset(() => setMaxAmount(e.currentTarget.value))} />
+        </Group>
       </form>
-      <a className="export" href={`/api/v1/transactions/export.csv?${exportQuery}`} download>Export CSV</a>
-      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.items.length === 0 ? <Empty>No transactions match.</Empty> : (
-        <table>
-          <thead><tr><th>Reference</th><th>Type</th><th>Amount</th><th>Sender</th><th>Receiver</th><th>Outcome</th><th>Score</th><th>When</th></tr></thead>
-          <tbody>{q.data.items.map((t) => (
-            <tr key={t.id}>
-              <td><Link to={`/transactions/${t.id}`}>{t.externalId}</Link></td><td>{label(t.type)}</td><td>{t.amount} {t.currency}</td>
-              <td>{t.senderName ?? t.senderAccountNumber ?? '—'}</td><td>{t.receiverName ?? '—'}</td>
-              <td>{t.verdict ? label(t.verdict.outcome) : '—'}</td><td>{t.verdict?.aggregateScore ?? '—'}</td><td>{when(t.transactionTimestamp ?? t.createdAt)}</td>
-            </tr>))}
-          </tbody>
-        </table>
+      <Anchor href={`/api/v1/transactions/export.csv?${exportQuery}`} download size="sm"><Group gap={4} component="span"><IconDownload size={16} aria-hidden />Export CSV</Group></Anchor>
+      {q.isError ? <ErrorText error={q.error} /> : (
+        <DataTable label="Transactions" rows={q.data?.items} cols={cols} rowKey={(t) => t.id} loading={q.isPending}
+          empty="No transactions match." onOpen={(t) => navigate(`/transactions/${t.id}`)} />
       )}
       {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
     </section>
@@ -78,8 +98,8 @@ export function TransactionPage({ id }: { id: string }) {
       <dl className="facts">
         <dt>Outcome</dt><dd data-testid="tx-outcome">{v ? label(v.outcome) : 'not screened'}</dd>
         <dt>Final score</dt><dd data-testid="tx-score">{v?.aggregateScore ?? '—'}</dd>
-        <dt>Risk level</dt><dd>{v ? label(v.riskLevel) : '—'}</dd>
-        <dt>Amount</dt><dd>{t.amount} {t.currency}</dd>
+        <dt>Risk level</dt><dd>{v ? <StatusBadge value={v.riskLevel} /> : "—"}</dd>
+        <dt>Amount</dt><dd>{money(t.amount, t.currency)}</dd>
         {fx && <><dt>FX conversion</dt><dd>{fx.amount} {fx.currency} × {fx.rateToNgn} = {fx.amountNgn} NGN (rate of {when(fx.rateUpdatedAt)})</dd></>}
         <dt>Sender</dt><dd>{t.senderName ?? '—'} {t.senderAccountNumber ?? ''} {t.senderBankCode ? `(bank ${t.senderBankCode})` : ''}</dd>
         <dt>Receiver</dt><dd>{t.receiverName ?? '—'} {t.receiverAccountNumber ?? ''} {t.receiverCountry ?? ''}</dd>

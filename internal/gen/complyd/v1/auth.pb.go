@@ -495,7 +495,9 @@ type TenantSummary struct {
 	// logo_url or null.
 	LogoUrl *wrapperspb.StringValue `protobuf:"bytes,4,opt,name=logo_url,json=logoUrl,proto3" json:"logo_url,omitempty"`
 	// primary_color as a hex colour.
-	PrimaryColor  string `protobuf:"bytes,5,opt,name=primary_color,json=primaryColor,proto3" json:"primary_color,omitempty"`
+	PrimaryColor string `protobuf:"bytes,5,opt,name=primary_color,json=primaryColor,proto3" json:"primary_color,omitempty"`
+	// time_zone is the IANA zone the dashboard shows times in (default Africa/Lagos).
+	TimeZone      string `protobuf:"bytes,6,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -561,6 +563,13 @@ func (x *TenantSummary) GetLogoUrl() *wrapperspb.StringValue {
 func (x *TenantSummary) GetPrimaryColor() string {
 	if x != nil {
 		return x.PrimaryColor
+	}
+	return ""
+}
+
+func (x *TenantSummary) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
 	}
 	return ""
 }
@@ -1071,13 +1080,14 @@ const file_complyd_v1_auth_proto_rawDesc = "" +
 	"\x06tenant\x18\t \x01(\v2\x19.complyd.v1.TenantSummaryR\x06tenant\x12\x1f\n" +
 	"\vmfa_enabled\x18\n" +
 	" \x01(\bR\n" +
-	"mfaEnabled\"\xa5\x01\n" +
+	"mfaEnabled\"\xc2\x01\n" +
 	"\rTenantSummary\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
 	"\x04slug\x18\x03 \x01(\tR\x04slug\x127\n" +
 	"\blogo_url\x18\x04 \x01(\v2\x1c.google.protobuf.StringValueR\alogoUrl\x12#\n" +
-	"\rprimary_color\x18\x05 \x01(\tR\fprimaryColor\"<\n" +
+	"\rprimary_color\x18\x05 \x01(\tR\fprimaryColor\x12\x1b\n" +
+	"\ttime_zone\x18\x06 \x01(\tR\btimeZone\"<\n" +
 	"\x0fSetupMfaRequest\x12)\n" +
 	"\n" +
 	"temp_token\x18\x01 \x01(\tB\n" +

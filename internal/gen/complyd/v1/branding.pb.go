@@ -67,7 +67,9 @@ type Branding struct {
 	// logo_url, or null.
 	LogoUrl *wrapperspb.StringValue `protobuf:"bytes,1,opt,name=logo_url,json=logoUrl,proto3" json:"logo_url,omitempty"`
 	// primary_color as #RRGGBB.
-	PrimaryColor  string `protobuf:"bytes,2,opt,name=primary_color,json=primaryColor,proto3" json:"primary_color,omitempty"`
+	PrimaryColor string `protobuf:"bytes,2,opt,name=primary_color,json=primaryColor,proto3" json:"primary_color,omitempty"`
+	// time_zone is the IANA zone the dashboard shows times in (default Africa/Lagos).
+	TimeZone      string `protobuf:"bytes,3,opt,name=time_zone,json=timeZone,proto3" json:"time_zone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -116,13 +118,22 @@ func (x *Branding) GetPrimaryColor() string {
 	return ""
 }
 
+func (x *Branding) GetTimeZone() string {
+	if x != nil {
+		return x.TimeZone
+	}
+	return ""
+}
+
 // UpdateBrandingRequest is the PATCH body; a field left out is unchanged.
 type UpdateBrandingRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// logo_url: an https URL, or "" to remove the logo.
 	LogoUrl *string `protobuf:"bytes,1,opt,name=logo_url,json=logoUrl,proto3,oneof" json:"logo_url,omitempty"`
 	// primary_color as #RRGGBB.
-	PrimaryColor  *string `protobuf:"bytes,2,opt,name=primary_color,json=primaryColor,proto3,oneof" json:"primary_color,omitempty"`
+	PrimaryColor *string `protobuf:"bytes,2,opt,name=primary_color,json=primaryColor,proto3,oneof" json:"primary_color,omitempty"`
+	// time_zone as an IANA zone name ("Africa/Lagos", "Europe/London", "UTC").
+	TimeZone      *string `protobuf:"bytes,3,opt,name=time_zone,json=timeZone,proto3,oneof" json:"time_zone,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -171,21 +182,32 @@ func (x *UpdateBrandingRequest) GetPrimaryColor() string {
 	return ""
 }
 
+func (x *UpdateBrandingRequest) GetTimeZone() string {
+	if x != nil && x.TimeZone != nil {
+		return *x.TimeZone
+	}
+	return ""
+}
+
 var File_complyd_v1_branding_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_branding_proto_rawDesc = "" +
 	"\n" +
 	"\x19complyd/v1/branding.proto\x12\n" +
 	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\x14\n" +
-	"\x12GetBrandingRequest\"h\n" +
+	"\x12GetBrandingRequest\"\x85\x01\n" +
 	"\bBranding\x127\n" +
 	"\blogo_url\x18\x01 \x01(\v2\x1c.google.protobuf.StringValueR\alogoUrl\x12#\n" +
-	"\rprimary_color\x18\x02 \x01(\tR\fprimaryColor\"\xb8\x01\n" +
+	"\rprimary_color\x18\x02 \x01(\tR\fprimaryColor\x12\x1b\n" +
+	"\ttime_zone\x18\x03 \x01(\tR\btimeZone\"\xf3\x01\n" +
 	"\x15UpdateBrandingRequest\x12<\n" +
 	"\blogo_url\x18\x01 \x01(\tB\x1c\xbaH\x19r\x17\x18\x80\x102\x12^(|https:/{2}\\S+)$H\x00R\alogoUrl\x88\x01\x01\x12B\n" +
-	"\rprimary_color\x18\x02 \x01(\tB\x18\xbaH\x15r\x132\x11^#[0-9A-Fa-f]{6}$H\x01R\fprimaryColor\x88\x01\x01B\v\n" +
+	"\rprimary_color\x18\x02 \x01(\tB\x18\xbaH\x15r\x132\x11^#[0-9A-Fa-f]{6}$H\x01R\fprimaryColor\x88\x01\x01\x12+\n" +
+	"\ttime_zone\x18\x03 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@H\x02R\btimeZone\x88\x01\x01B\v\n" +
 	"\t_logo_urlB\x10\n" +
-	"\x0e_primary_color2\xee\x01\n" +
+	"\x0e_primary_colorB\f\n" +
+	"\n" +
+	"_time_zone2\xee\x01\n" +
 	"\x0fBrandingService\x12h\n" +
 	"\vGetBranding\x12\x1e.complyd.v1.GetBrandingRequest\x1a\x14.complyd.v1.Branding\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/tenants/me/branding\x12q\n" +
 	"\x0eUpdateBranding\x12!.complyd.v1.UpdateBrandingRequest\x1a\x14.complyd.v1.Branding\"&\x82\xd3\xe4\x93\x02 :\x01*2\x1b/api/v1/tenants/me/brandingB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"

@@ -951,7 +951,12 @@ type ListTransactionsRequest struct {
 	// min_amount: transactions of at least this amount (decimal string, transaction currency).
 	MinAmount *string `protobuf:"bytes,8,opt,name=min_amount,json=minAmount,proto3,oneof" json:"min_amount,omitempty"`
 	// max_amount: transactions of at most this amount (decimal string, transaction currency).
-	MaxAmount     *string `protobuf:"bytes,9,opt,name=max_amount,json=maxAmount,proto3,oneof" json:"max_amount,omitempty"`
+	MaxAmount *string `protobuf:"bytes,9,opt,name=max_amount,json=maxAmount,proto3,oneof" json:"max_amount,omitempty"`
+	// risk_level filter (the Overview's risk bars link to it).
+	RiskLevel *string `protobuf:"bytes,10,opt,name=risk_level,json=riskLevel,proto3,oneof" json:"risk_level,omitempty"`
+	// rule_id: transactions on which this rule triggered (AML-001, a custom rule's id); the
+	// Overview's top-rules bars link to it.
+	RuleId        *string `protobuf:"bytes,11,opt,name=rule_id,json=ruleId,proto3,oneof" json:"rule_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1045,6 +1050,20 @@ func (x *ListTransactionsRequest) GetMinAmount() string {
 func (x *ListTransactionsRequest) GetMaxAmount() string {
 	if x != nil && x.MaxAmount != nil {
 		return *x.MaxAmount
+	}
+	return ""
+}
+
+func (x *ListTransactionsRequest) GetRiskLevel() string {
+	if x != nil && x.RiskLevel != nil {
+		return *x.RiskLevel
+	}
+	return ""
+}
+
+func (x *ListTransactionsRequest) GetRuleId() string {
+	if x != nil && x.RuleId != nil {
+		return *x.RuleId
 	}
 	return ""
 }
@@ -2572,7 +2591,7 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\x06result\x18\x02 \x01(\v2\x1b.complyd.v1.ScreeningResultR\x06result\x12+\n" +
 	"\x05error\x18\x03 \x01(\v2\x15.complyd.v1.ErrorInfoR\x05error\"V\n" +
 	"\x1aScreenTransactionsResponse\x128\n" +
-	"\x05items\x18\x01 \x03(\v2\".complyd.v1.ScreenTransactionsItemR\x05items\"\x9d\x05\n" +
+	"\x05items\x18\x01 \x03(\v2\".complyd.v1.ScreenTransactionsItemR\x05items\"\xa9\x06\n" +
 	"\x17ListTransactionsRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12F\n" +
@@ -2584,7 +2603,11 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"min_amount\x18\b \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{1,15}(\\.[0-9]{1,4})?$H\x05R\tminAmount\x88\x01\x01\x12G\n" +
 	"\n" +
-	"max_amount\x18\t \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{1,15}(\\.[0-9]{1,4})?$H\x06R\tmaxAmount\x88\x01\x01B\a\n" +
+	"max_amount\x18\t \x01(\tB#\xbaH r\x1e2\x1c^[0-9]{1,15}(\\.[0-9]{1,4})?$H\x06R\tmaxAmount\x88\x01\x01\x12F\n" +
+	"\n" +
+	"risk_level\x18\n" +
+	" \x01(\tB\"\xbaH\x1fr\x1dR\x03LOWR\x06MEDIUMR\x04HIGHR\bCRITICALH\aR\triskLevel\x88\x01\x01\x12'\n" +
+	"\arule_id\x18\v \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18@H\bR\x06ruleId\x88\x01\x01B\a\n" +
 	"\x05_pageB\b\n" +
 	"\x06_limitB\n" +
 	"\n" +
@@ -2593,7 +2616,10 @@ const file_complyd_v1_screening_proto_rawDesc = "" +
 	"\n" +
 	"\b_accountB\r\n" +
 	"\v_min_amountB\r\n" +
-	"\v_max_amount\"\x87\x05\n" +
+	"\v_max_amountB\r\n" +
+	"\v_risk_levelB\n" +
+	"\n" +
+	"\b_rule_id\"\x87\x05\n" +
 	"\x13TransactionListItem\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vexternal_id\x18\x02 \x01(\tR\n" +

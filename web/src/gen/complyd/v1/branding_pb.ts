@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/branding.proto.
  */
 export const file_complyd_v1_branding: GenFile = /*@__PURE__*/
-  fileDesc("Chljb21wbHlkL3YxL2JyYW5kaW5nLnByb3RvEgpjb21wbHlkLnYxIhQKEkdldEJyYW5kaW5nUmVxdWVzdCJRCghCcmFuZGluZxIuCghsb2dvX3VybBgBIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIVCg1wcmltYXJ5X2NvbG9yGAIgASgJIqEBChVVcGRhdGVCcmFuZGluZ1JlcXVlc3QSMwoIbG9nb191cmwYASABKAlCHLpIGXIXGIAQMhJeKHxodHRwczovezJ9XFMrKSRIAIgBARI0Cg1wcmltYXJ5X2NvbG9yGAIgASgJQhi6SBVyEzIRXiNbMC05QS1GYS1mXXs2fSRIAYgBAUILCglfbG9nb191cmxCEAoOX3ByaW1hcnlfY29sb3Iy7gEKD0JyYW5kaW5nU2VydmljZRJoCgtHZXRCcmFuZGluZxIeLmNvbXBseWQudjEuR2V0QnJhbmRpbmdSZXF1ZXN0GhQuY29tcGx5ZC52MS5CcmFuZGluZyIjgtPkkwIdEhsvYXBpL3YxL3RlbmFudHMvbWUvYnJhbmRpbmcScQoOVXBkYXRlQnJhbmRpbmcSIS5jb21wbHlkLnYxLlVwZGF0ZUJyYW5kaW5nUmVxdWVzdBoULmNvbXBseWQudjEuQnJhbmRpbmciJoLT5JMCIDoBKjIbL2FwaS92MS90ZW5hbnRzL21lL2JyYW5kaW5nQj5aPGdpdGh1Yi5jb20vY29tcGx5ZC9jb21wbHlkL2ludGVybmFsL2dlbi9jb21wbHlkL3YxO2NvbXBseWR2MWIGcHJvdG8z", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_wrappers]);
+  fileDesc("Chljb21wbHlkL3YxL2JyYW5kaW5nLnByb3RvEgpjb21wbHlkLnYxIhQKEkdldEJyYW5kaW5nUmVxdWVzdCJkCghCcmFuZGluZxIuCghsb2dvX3VybBgBIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIVCg1wcmltYXJ5X2NvbG9yGAIgASgJEhEKCXRpbWVfem9uZRgDIAEoCSLSAQoVVXBkYXRlQnJhbmRpbmdSZXF1ZXN0EjMKCGxvZ29fdXJsGAEgASgJQhy6SBlyFxiAEDISXih8aHR0cHM6L3syfVxTKykkSACIAQESNAoNcHJpbWFyeV9jb2xvchgCIAEoCUIYukgVchMyEV4jWzAtOUEtRmEtZl17Nn0kSAGIAQESIQoJdGltZV96b25lGAMgASgJQgm6SAZyBBABGEBIAogBAUILCglfbG9nb191cmxCEAoOX3ByaW1hcnlfY29sb3JCDAoKX3RpbWVfem9uZTLuAQoPQnJhbmRpbmdTZXJ2aWNlEmgKC0dldEJyYW5kaW5nEh4uY29tcGx5ZC52MS5HZXRCcmFuZGluZ1JlcXVlc3QaFC5jb21wbHlkLnYxLkJyYW5kaW5nIiOC0+STAh0SGy9hcGkvdjEvdGVuYW50cy9tZS9icmFuZGluZxJxCg5VcGRhdGVCcmFuZGluZxIhLmNvbXBseWQudjEuVXBkYXRlQnJhbmRpbmdSZXF1ZXN0GhQuY29tcGx5ZC52MS5CcmFuZGluZyImgtPkkwIgOgEqMhsvYXBpL3YxL3RlbmFudHMvbWUvYnJhbmRpbmdCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_wrappers]);
 
 /**
  * GetBrandingRequest has no fields.
@@ -49,6 +49,13 @@ export type Branding = Message<"complyd.v1.Branding"> & {
    * @generated from field: string primary_color = 2;
    */
   primaryColor: string;
+
+  /**
+   * time_zone is the IANA zone the dashboard shows times in (default Africa/Lagos).
+   *
+   * @generated from field: string time_zone = 3;
+   */
+  timeZone: string;
 };
 
 /**
@@ -77,6 +84,13 @@ export type UpdateBrandingRequest = Message<"complyd.v1.UpdateBrandingRequest"> 
    * @generated from field: optional string primary_color = 2;
    */
   primaryColor?: string | undefined;
+
+  /**
+   * time_zone as an IANA zone name ("Africa/Lagos", "Europe/London", "UTC").
+   *
+   * @generated from field: optional string time_zone = 3;
+   */
+  timeZone?: string | undefined;
 };
 
 /**

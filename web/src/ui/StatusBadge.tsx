@@ -1,0 +1,30 @@
+import { Badge } from '@mantine/core';
+import { enumLabel } from './format';
+
+// tone maps every status, outcome, priority and risk value the API speaks to one colour, so that
+// the same word has the same colour on every screen. Unknown values are grey.
+const tone: Record<string, string> = {
+  // good / done
+  APPROVE: 'green', APPROVED: 'green', LOW: 'green', VERIFIED: 'green', DELIVERED: 'green', ACTIVE: 'green', PASSED: 'green',
+  RESOLVED_FALSE_POSITIVE: 'green', FALSE_POSITIVE: 'green', LIFTED: 'green', FILED: 'teal', CLOSED: 'gray', ACCEPTED: 'teal',
+  // in progress
+  OPEN: 'blue', IN_PROGRESS: 'blue', PENDING: 'blue', SUBMITTED: 'blue', DRAFT: 'gray', IN_REVIEW: 'indigo', UNDER_REVIEW: 'indigo',
+  PENDING_REVIEW: 'violet', PENDING_APPROVAL: 'violet', LIFT_REQUESTED: 'violet', REQUESTED: 'violet', RETRYING: 'yellow', PROPOSED: 'violet',
+  // attention
+  REVIEW: 'yellow', MEDIUM: 'yellow', ESCALATE: 'orange', ESCALATED: 'orange', HIGH: 'orange', EXPIRED: 'orange', STALE: 'orange',
+  CONFIRMED: 'red', BLOCK: 'red', CRITICAL: 'red', REJECTED: 'red', FAILED: 'red', DECLINED: 'red', RESOLVED_TRUE_POSITIVE: 'red',
+  TRUE_POSITIVE: 'red', SANCTIONS_HIT: 'red', INACTIVE: 'gray', REVOKED: 'gray', DISABLED: 'gray',
+};
+
+// StatusBadge shows an enum value with its one colour and its one spelling (enumLabel).
+export function StatusBadge({ value, label }: { value?: string; label?: string }) {
+  const v = (value ?? '').toUpperCase();
+  // Light badges with the 9th shade of their colour for text keep WCAG AA contrast.
+  const c = tone[v] ?? 'gray';
+  return (
+    <Badge variant="light" color={c} radius="sm" tt="none" fw={600}
+      style={{ whiteSpace: 'nowrap', '--badge-color': `var(--mantine-color-${c}-9)` } as React.CSSProperties}>
+      {label ?? enumLabel(value)}
+    </Badge>
+  );
+}

@@ -1,0 +1,65 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { fixture, signIn } from './fixture';
+
+// Every screen of the workspace's shell (not the case queue and case page, nor the rules screen,
+// which have their own specs), walked by each role at a phone's, a tablet's and a laptop's width:
+// no serious or critical axe violation, no horizontal page scroll, no console error, and a
+// screenshot of each in test-results/screens/ (kept as CI artefacts; docs/dashboard.md).
+const out = resolve(import.meta.dirname, '..', 'test-results', 'screens');
+mkdirSync(out, { recursive: true });
+const widths = [390, 768, 1366];
+
+const everyone = ['/overview', '/transactions', '/sanctions', '/watchlists', '/customers', '/kyc', '/kyb', '/reports', '/interdictions', '/api', '/account'];
+const admin = ['/audit', '/admin/users', '/admin/api-keys', '/admin/webhooks', '/admin/settings', '/admin/countries', '/admin/engines'];
+const roles: { name: string; email: () => string; screens: string[] }[] = [
+  { name: 'admin', email: () => fixture().admin, screens: [...everyone, ...admin] },
+  { name: 'officer', email: () => fixture().users.officer1, screens: everyone },
+  { name: 'auditor', email: () => fixture().users.auditor, screens: [...everyone, '/audit'] },
+];
+
+async function check(page: Page, errors: string[], role: string, path: string, width: number) {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByRole('status').filter({ hasText: 'Loading' })).toHaveCount(0, { timeout: 15_000 });
+  // The API reference renders Swagger UI after its chunk loads.
+  if (path === '/api') await expect(page.locator('.swagger-ui').first()).toBeVisible({ timeout: 20_000 });
+  const scroll = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth }));
+  expect(scroll.sw, `${role} ${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(scroll.iw);
+  const axe = await new AxeBuilder({ page }).analyze();
+  const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`), `${role} ${path} at ${width}px`).toEqual([]);
+  await page.screenshot({ path: resolve(out, `${role}${path.replace(/\//g, '-')}-${width}.png`), fullPage: width !== 1366 });
+  expect(errors, `console errors on ${path}`).toEqual([]);
+}
+
+for (const r of roles) {
+  for (const width of widths) {
+    test(`${r.name} at ${width} px: every screen is accessible, fits and logs no error`, async ({ page }) => {
+      test.setTimeout(r.screens.length * 25_000);
+      const errors: string[] = [];
+      page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+      page.on('pageerror', (e) => errors.push(String(e)));
+      await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
+      await signIn(page, r.email());
+      for (const path of r.screens) await check(page, errors, r.name, path, width);
+    });
+  }
+}
+
+// The navigation on a phone: behind a burger, readable, and it closes on the chosen screen.
+test('on a phone the navigation opens from the burger and closes on a choice', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signIn(page, fixture().users.officer1);
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Overview' })).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  await expect(nav.getByRole('link', { name: 'Overview' })).toBeInViewport();
+  await expect(nav.getByText('Customers and onboarding')).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Users' })).toHaveCount(0); // not an officer's
+  await nav.getByRole('link', { name: 'Reports' }).click();
+  await expect(page.getByRole('heading', { name: /Regulatory reports/, level: 1 })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Overview' })).not.toBeInViewport();
+});
