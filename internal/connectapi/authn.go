@@ -112,7 +112,6 @@ func (a *Authenticator) Wrap(h http.Handler) http.Handler {
 			}
 		}
 		ctx = auth.WithPrincipal(ctx, p)
-		ctx = tenancy.WithTenant(ctx, p.TenantID)
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/wallet"
 )
 
 // CompanyLookup is a CAC lookup request.
@@ -67,4 +68,6 @@ type CompanyResult struct {
 	Provider       string          `json:"provider"`
 	ProviderSource ProviderSource  `json:"providerSource"`
 	Raw            json.RawMessage `json:"raw,omitempty"`
+	// Charge is Waived when the answering provider does not bill it (Unbilled); never serialised.
+	Charge wallet.Charge `json:"-"`
 }

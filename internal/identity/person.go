@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/wallet"
 )
 
 // MatchThreshold is the name-similarity confidence at or above which a BVN or NIN check matches
@@ -67,6 +68,8 @@ type PersonResult struct {
 	ProviderSource ProviderSource  `json:"providerSource"`
 	Record         *PersonRecord   `json:"record,omitempty"`
 	Raw            json.RawMessage `json:"raw,omitempty"`
+	// Charge is Waived when the answering provider does not bill it (Unbilled); never serialised.
+	Charge wallet.Charge `json:"-"`
 }
 
 // ComparePerson scores a check against a registry record: the fuzzy name similarity of first and

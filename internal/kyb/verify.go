@@ -123,8 +123,9 @@ func (s *Service) verifyCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 	var out CACOutcome
 	desc := "KYB CAC lookup " + id
 	_, err = wallet.Paid(ctx, s.Wallet, tenantID, desc,
-		func(ctx context.Context) (identity.CompanyResult, error) {
-			return chain.LookupCAC(ctx, identity.CompanyLookup{RCNumber: rc})
+		func(ctx context.Context) (identity.CompanyResult, wallet.Charge, error) {
+			res, err := chain.LookupCAC(ctx, identity.CompanyLookup{RCNumber: rc})
+			return res, res.Charge, err
 		},
 		func(ctx context.Context, h wallet.Hold, res identity.CompanyResult) error {
 			now := s.Now()
@@ -314,11 +315,13 @@ func (s *Service) checkDirector(ctx context.Context, tenantID tenancy.TenantID, 
 	}
 	desc := fmt.Sprintf("KYB director %s check %s", v, id)
 	_, err = wallet.Paid(ctx, s.Wallet, tenantID, desc,
-		func(ctx context.Context) (identity.PersonResult, error) {
+		func(ctx context.Context) (identity.PersonResult, wallet.Charge, error) {
+			lookup := chain.LookupNIN
 			if v == identity.VerifyBVN {
-				return chain.LookupBVN(ctx, number)
+				lookup = chain.LookupBVN
 			}
-			return chain.LookupNIN(ctx, number)
+			res, err := lookup(ctx, number)
+			return res, res.Charge, err
 		},
 		func(ctx context.Context, h wallet.Hold, res identity.PersonResult) error {
 			r.Provider, r.Charged = res.Provider, h.Amount

@@ -73,11 +73,13 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 		return VerifyOutcome{}, err
 	}
 	var out VerifyOutcome
-	call := func(ctx context.Context) (identity.PersonResult, error) {
+	call := func(ctx context.Context) (identity.PersonResult, wallet.Charge, error) {
+		check := chain.CheckNIN
 		if v == identity.VerifyBVN {
-			return chain.CheckBVN(ctx, c)
+			check = chain.CheckBVN
 		}
-		return chain.CheckNIN(ctx, c)
+		res, err := check(ctx, c)
+		return res, res.Charge, err
 	}
 	_, err = wallet.Paid(ctx, s.Wallet, tenantID, fmt.Sprintf("KYC %s verification %s", v, id), call,
 		func(ctx context.Context, h wallet.Hold, res identity.PersonResult) error {

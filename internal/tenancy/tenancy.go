@@ -5,7 +5,6 @@
 package tenancy
 
 import (
-	"context"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -83,17 +82,4 @@ func DefaultTierLimits() map[string]decimal.Decimal {
 		"TIER_2": decimal.NewFromInt(200_000),
 		"TIER_3": decimal.NewFromInt(5_000_000),
 	}
-}
-
-type ctxKey struct{}
-
-// WithTenant returns ctx carrying the tenant id of the current request or job.
-func WithTenant(ctx context.Context, id TenantID) context.Context {
-	return context.WithValue(ctx, ctxKey{}, id)
-}
-
-// FromContext returns the tenant id carried by ctx, if any.
-func FromContext(ctx context.Context) (TenantID, bool) {
-	id, ok := ctx.Value(ctxKey{}).(TenantID)
-	return id, ok && id != ""
 }
