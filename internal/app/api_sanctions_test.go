@@ -353,7 +353,7 @@ func TestSanctionsEngineBands(t *testing.T) {
 	f, adminTok := s.tenant()
 	entries, err := loadSharedLists("")
 	if err != nil {
-		t.Skipf("shared lists: %v", err)
+		missingData(t, "shared lists: %v", err)
 	}
 	// A replica of its own, with the real lists in memory (this package's database keeps no
 	// global list, so that other tests see sanctions "empty").
@@ -419,7 +419,7 @@ func TestWatchlistImportCLI(t *testing.T) {
 func TestWatchlistEvalCLI(t *testing.T) {
 	t.Parallel()
 	if _, err := loadSharedLists(""); err != nil {
-		t.Skipf("shared lists: %v", err)
+		missingData(t, "shared lists: %v", err)
 	}
 	var out bytes.Buffer
 	require.NoError(t, watchlistEval(context.Background(), nil, slog.New(slog.DiscardHandler), &out))
