@@ -2,7 +2,7 @@
 -- Cases, their timeline, four-eyes proposals and interdictions; webhook endpoint, deliveries and
 -- attempts; dashboard notifications (issue 5; docs/cases.md, docs/webhooks.md).
 
--- case_counters is the per-tenant, per-year numbering row (decisions.md §5): the case insert takes
+-- case_counters is the per-tenant, per-year numbering row (docs/design-choices.md §5): the case insert takes
 -- the next value with INSERT … ON CONFLICT DO UPDATE … RETURNING in its own transaction, so the
 -- row lock serialises concurrent creations and a rollback gives the number back (no gaps, no
 -- duplicates).

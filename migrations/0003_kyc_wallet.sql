@@ -1,5 +1,5 @@
 -- +goose Up
--- Prepaid wallet (decisions.md §6, docs/wallet.md). balance is what the tenant owns; held is the
+-- Prepaid wallet (docs/design-choices.md §6, docs/wallet.md). balance is what the tenant owns; held is the
 -- part reserved by paid provider calls in flight. The ledger is append-only and the sum of a
 -- tenant's entries always equals its balance; holds never appear in the ledger.
 CREATE TABLE wallets (
@@ -38,7 +38,7 @@ CREATE TABLE wallet_holds (
 );
 CREATE INDEX wallet_holds_open_idx ON wallet_holds (tenant_id, created_at) WHERE status = 'HELD';
 
--- KYC applications (service-spec.md 2.5, 3.2).
+-- KYC applications (docs/specification.md 2.5, 3.2).
 CREATE TABLE kyc_applications (
   id              text PRIMARY KEY,
   tenant_id       uuid NOT NULL REFERENCES tenants (id),

@@ -28,7 +28,7 @@ CREATE TABLE sanctions_entries (
   PRIMARY KEY (version_id, entry_id)
 );
 
--- Tenant watchlists (decisions.md §10).
+-- Tenant watchlists (docs/design-choices.md §10).
 CREATE TABLE watchlists (
   id         uuid PRIMARY KEY,
   tenant_id  uuid NOT NULL REFERENCES tenants (id),

@@ -1,5 +1,5 @@
 -- +goose Up
--- KYB applications (service-spec.md 2.6, 3.3, 4.5; decisions.md §5; docs/kyb.md). directors and
+-- KYB applications (docs/specification.md 2.6, 3.3, 4.5; docs/design-choices.md §5; docs/kyb.md). directors and
 -- beneficial_owners are jsonb arrays of the spec's objects plus our verification facts
 -- (verified, clean, hits); rc_key is the RC number without spaces and "RC" prefix, so the
 -- screening pipeline finds an application whatever form the bank sends (StoredKYB).
@@ -52,7 +52,7 @@ CREATE TABLE kyb_checks (
 );
 CREATE INDEX kyb_checks_app_idx ON kyb_checks (tenant_id, application_id, checked_at);
 
--- Saved customer profiles from direct lookups (decisions.md §6, docs/lookups.md). One profile per
+-- Saved customer profiles from direct lookups (docs/design-choices.md §6, docs/lookups.md). One profile per
 -- looked-up identifier (profile_key = "BVN:<n>", "NIN:<n>" or "CAC:<rc>"); a repeated lookup
 -- refreshes it.
 CREATE TABLE customer_profiles (

@@ -44,7 +44,7 @@ GRANT SELECT, INSERT ON approval_overrides TO complyd_app;
 
 -- The tenant setting that makes the evidence mandatory: an approval with anything outstanding
 -- is refused (409 with the list). Off by default (the spec lets an officer approve from any
--- state, decisions.md §5); the demo tenant of `complyd dev` has it on.
+-- state, docs/design-choices.md §5); the demo tenant of `complyd dev` has it on.
 ALTER TABLE tenant_settings ADD COLUMN approval_evidence_required boolean NOT NULL DEFAULT false;
 
 -- +goose Down

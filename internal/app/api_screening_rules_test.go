@@ -552,7 +552,7 @@ func TestScreeningFailOpenRetro(t *testing.T) {
 }
 
 // TestScreeningImmutableTransactions: the application role can neither update nor delete a
-// stored transaction (service-spec.md 4.3 rule 2).
+// stored transaction (docs/specification.md 4.3 rule 2).
 func TestScreeningImmutableTransactions(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)

@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
-// config is the process configuration, read from the environment (decisions.md §1).
+// config is the process configuration, read from the environment (docs/design-choices.md §1).
 type config struct {
 	DatabaseURL         string
 	Addr                string

@@ -33,7 +33,7 @@ const (
 	demoPassword = "complyd-demo-password"
 )
 
-// dev is the one-command local run (decisions.md §1): `complyd dev [--empty]`.
+// dev is the one-command local run (docs/design-choices.md §1): `complyd dev [--empty]`.
 func dev(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	empty := fs.Bool("empty", false, "create the demo tenant and admin only, without demo customers, transactions and cases")

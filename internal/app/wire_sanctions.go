@@ -112,7 +112,7 @@ func (r *sanctionsRefresher) Run(ctx context.Context) {
 }
 
 // nameScreener implements screening.NameScreener over the live matcher: the same search as
-// POST /sanctions/search at the REVIEW threshold (decisions.md §8), with each hit's
+// POST /sanctions/search at the REVIEW threshold (docs/design-choices.md §8), with each hit's
 // explanation for triggeredRules.details.
 type nameScreener struct{ svc *sanctions.Service }
 

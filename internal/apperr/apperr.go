@@ -1,5 +1,5 @@
 // Package apperr is the service's one error type. Its codes are the spec's error codes
-// (service-spec.md part 7, decisions.md §2); every transport maps them exactly once.
+// (docs/specification.md part 7, docs/design-choices.md §2); every transport maps them exactly once.
 //
 // apperr is a leaf: it imports nothing from the project.
 package apperr
@@ -13,7 +13,7 @@ import (
 // Code is a stable, documented error code (the failure envelope's error.code).
 type Code string
 
-// The codes of decisions.md §2, plus CONFLICT for generic conflicting changes.
+// The codes of docs/design-choices.md §2, plus CONFLICT for generic conflicting changes.
 const (
 	Validation              Code = "VALIDATION_ERROR"
 	Unauthenticated         Code = "UNAUTHENTICATED"
@@ -111,7 +111,7 @@ func NotFoundf(format string, args ...any) *Error {
 	return &Error{Code: NotFound, Message: fmt.Sprintf(format, args...)}
 }
 
-// Transition returns INVALID_STATUS_TRANSITION with data {from, to, allowed} (decisions.md §2, §5).
+// Transition returns INVALID_STATUS_TRANSITION with data {from, to, allowed} (docs/design-choices.md §2, §5).
 func Transition(from, to string, allowed []string) *Error {
 	if allowed == nil {
 		allowed = []string{}

@@ -1,5 +1,5 @@
 // Package cases owns case management: the Case and its timeline, the status machine of
-// decisions.md §5, the four-eyes resolution workflow (proposals), interdictions queued from
+// docs/design-choices.md §5, the four-eyes resolution workflow (proposals), interdictions queued from
 // cases with their four-eyes lift and the queue across cases (docs/interdictions.md), case
 // numbering, and the Store, Users and InterdictionQueue ports the adapters implement.
 //

@@ -41,7 +41,7 @@ func (g Guard) refuses(to string) string {
 	return ""
 }
 
-// Allowed returns the statuses c may move to directly under g: decisions.md §5's moves from
+// Allowed returns the statuses c may move to directly under g: docs/design-choices.md §5's moves from
 // c.Status without those g refuses. It is what the API offers the caller (allowedTransitions).
 func (g Guard) Allowed(c Case) []string {
 	return slices.DeleteFunc(Allowed(c.Status), func(to string) bool { return g.refuses(to) != "" })

@@ -8,14 +8,14 @@ import (
 )
 
 // Interdiction is an account freeze, block or post-no-debit order queued from a case
-// (service-spec.md 4.8 "interdictions (account freezes or blocks queued from cases)"). complyd
+// (docs/specification.md 4.8 "interdictions (account freezes or blocks queued from cases)"). complyd
 // records and announces it; the bank's core system executes it and an officer confirms it.
 type Interdiction struct {
 	ID            string // intd_<id>
 	CaseID        string
 	CaseNumber    string // filled by reads that join the case (the queue, the screening cache)
 	Action        string // InterdictionFreeze, InterdictionBlock or InterdictionPostNoDebit
-	AccountNumber string // 10 digits (service-spec.md part 8)
+	AccountNumber string // 10 digits (docs/specification.md part 8)
 	Reason        string
 	Status        string // InterdictionRequested, InterdictionConfirmed, InterdictionLiftRequested or InterdictionLifted
 	RequestedBy   string

@@ -36,7 +36,7 @@ type RuleStore interface {
 	RuleVersion(ctx context.Context, tenant tenancy.TenantID, id string, version int) (rules.Rule, error)
 }
 
-// RuleHandler serves complyd.v1.RuleService (decisions.md §10): custom CEL rules, compiled at
+// RuleHandler serves complyd.v1.RuleService (docs/design-choices.md §10): custom CEL rules, compiled at
 // save (a rule that does not compile is never stored) and cached by expression; the mandatory
 // AML rules are listed and immutable (409 CONFLICT).
 type RuleHandler struct {

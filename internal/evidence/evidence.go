@@ -77,7 +77,7 @@ const IDPrefix = "ovr_"
 // refuses the approval with 409 INVALID_STATUS_TRANSITION whose data lists what is open
 // (openChecks, openCases) beside the usual from/to/allowed; otherwise the approval goes through
 // and the returned override records what it overrode. The spec lets an officer approve from any
-// state (decisions.md §5), hence the default.
+// state (docs/design-choices.md §5), hence the default.
 func Approve(s Standing, required bool, from, to string, allowed []string, actor audit.Actor, notes string, now time.Time) (*Override, error) {
 	if !s.Open() {
 		return nil, nil

@@ -11,7 +11,7 @@ import (
 // FACE_MATCH.
 const (
 	// LivenessMinFaceRatio: the face box must span at least this share of the image's shorter
-	// side (a selfie of "the full face", service-spec.md 4.4), not a face in a far-away photo.
+	// side (a selfie of "the full face", docs/specification.md 4.4), not a face in a far-away photo.
 	LivenessMinFaceRatio = 0.2
 	// LivenessMinSharpness is the minimum variance of the Laplacian of the face crop; printed or
 	// re-filmed faces are typically blurred and fail it.

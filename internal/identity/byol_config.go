@@ -10,7 +10,7 @@ import (
 )
 
 // BYOLConfig is the tenant's own identity provider, as set by PATCH /kyc/providers/config
-// (service-spec.md 2.2: provider name, base address, API key or app id, endpoint paths, field
+// (docs/specification.md 2.2: provider name, base address, API key or app id, endpoint paths, field
 // mappings, match confidence threshold, maxTier, supportedVerifications). The key names are ours
 // (docs/identity-providers.md); internal/idhttp calls the provider it describes.
 type BYOLConfig struct {

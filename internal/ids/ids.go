@@ -1,5 +1,5 @@
 // Package ids makes the prefixed opaque identifiers of cases, their events, reports, verdicts,
-// webhook events and dashboard notifications (service-spec.md Conventions 6): the prefix, then
+// webhook events and dashboard notifications (docs/specification.md Conventions 6): the prefix, then
 // 26 characters of base32 over 128 bits.
 //
 // The bits are time-ordered: 48 bits of Unix milliseconds, then 80 random bits, written with

@@ -77,6 +77,6 @@ func reviewCase(a Application, findings []reviewFinding) *cases.NewParams {
 	return &cases.NewParams{Type: cases.TypeKYCReview, Priority: priority,
 		Title:       fmt.Sprintf("KYB verification issue for %s (%s)", a.CompanyName, a.ID),
 		Description: fmt.Sprintf("KYB application %s (status %s): %s.", a.ID, a.Status, strings.Join(texts, "; ")),
-		// Cases have one application link (service-spec.md 2.3); a KYB id (kyb_…) goes there too.
+		// Cases have one application link (docs/specification.md 2.3); a KYB id (kyb_…) goes there too.
 		RelatedKYCApplicationID: &id, Tags: []string{"kyb", "kyc-review"}}
 }

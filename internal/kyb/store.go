@@ -66,7 +66,7 @@ type Store interface {
 	Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error)
 }
 
-// StatusChangedData is the data of the kyb.status_changed webhook (decisions.md §9).
+// StatusChangedData is the data of the kyb.status_changed webhook (docs/design-choices.md §9).
 func StatusChangedData(prev string, a Application) map[string]any {
 	return map[string]any{
 		"applicationId":  a.ID,

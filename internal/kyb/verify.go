@@ -16,7 +16,7 @@ import (
 )
 
 // CompanyMatchThreshold is the company-name similarity at or above which a found company is the
-// applicant (the same 0.8 as person names, decisions.md §6).
+// applicant (the same 0.8 as person names, docs/design-choices.md §6).
 const CompanyMatchThreshold = identity.MatchThreshold
 
 // Reasons a check did not pass (kept on the evidence trail and returned).
@@ -345,7 +345,7 @@ func (s *Service) checkDirector(ctx context.Context, tenantID tenancy.TenantID, 
 
 // ScreenOwners screens each owner of the body, and every application owner left out of it, with
 // the sanctions matcher: the global sanctions and PEP lists and the tenant's watchlists, at the
-// REVIEW threshold of decisions.md §8 (0.75). Any hit (sanctions, PEP or internal) makes the
+// REVIEW threshold of docs/design-choices.md §8 (0.75). Any hit (sanctions, PEP or internal) makes the
 // owner not clean: PEP exposure needs an officer too. The caller's `clean` and `hits` are
 // ignored: ours are authoritative. allClean → BENEFICIAL_OWNERS_VERIFIED (never lowering).
 // Free (in-house). Errors: VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION.

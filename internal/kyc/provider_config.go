@@ -68,7 +68,7 @@ func (c *ConfigService) Get(ctx context.Context, tenantID tenancy.TenantID) (Pro
 	return c.store.ProviderSettings(ctx, tenantID)
 }
 
-// Update applies p (decisions.md §6). A byol object replaces the configuration; its apiKey may
+// Update applies p (docs/design-choices.md §6). A byol object replaces the configuration; its apiKey may
 // be omitted to keep the stored one. providerMode BYOL needs a configuration. Errors:
 // VALIDATION_ERROR (fields under byol.).
 func (c *ConfigService) Update(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, p ProviderPatch) (ProviderSettings, error) {

@@ -83,7 +83,7 @@ type Expirer interface {
 	ExpireApplications(ctx context.Context, now time.Time) (int, error)
 }
 
-// StatusChangedData is the data of the kyc.status_changed webhook (decisions.md §9).
+// StatusChangedData is the data of the kyc.status_changed webhook (docs/design-choices.md §9).
 func StatusChangedData(prev string, a Application) map[string]any {
 	return map[string]any{
 		"applicationId":  a.ID,

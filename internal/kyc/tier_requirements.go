@@ -7,7 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Requirement is one fact a KYC tier needs (service-spec.md 3.2 rules 1–3).
+// Requirement is one fact a KYC tier needs (docs/specification.md 3.2 rules 1–3).
 type Requirement string
 
 // Requirements, in the words of spec 3.2.

@@ -38,7 +38,7 @@ func (s *Service) VerifyNIN(ctx context.Context, tenantID tenancy.TenantID, acto
 	return s.verify(ctx, tenantID, actor, id, identity.VerifyNIN, c)
 }
 
-// verify runs a paid BVN or NIN check (decisions.md §6, docs/wallet.md):
+// verify runs a paid BVN or NIN check (docs/design-choices.md §6, docs/wallet.md):
 //
 //  1. validate, load the application (NOT_FOUND; 409 on a terminal status), and refuse a
 //     number that differs from the application's (edit it first);

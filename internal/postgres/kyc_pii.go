@@ -11,7 +11,7 @@ import (
 )
 
 // BVNs and NINs of KYC applicants are personal data the service must read back (the API returns
-// them, service-spec.md 2.5; re-screening keys false positives by them) and must find by
+// them, docs/specification.md 2.5; re-screening keys false positives by them) and must find by
 // equality (screening's stored-KYC lookup by the sender's BVN). So each is stored twice, never in
 // clear (docs/kyc.md, NDPA 2023):
 //

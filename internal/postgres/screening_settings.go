@@ -241,7 +241,7 @@ func fxRates(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID) ([]tenancy
 	return out, rows.Err()
 }
 
-// Limits are the tenant's tier limits and KYC expiry (decisions.md §7, §11).
+// Limits are the tenant's tier limits and KYC expiry (docs/design-choices.md §7, §11).
 type Limits struct {
 	TierLimits map[string]decimal.Decimal
 	ExpiryDays int

@@ -13,7 +13,7 @@ import (
 )
 
 // queueWebhook records event for the tenant's webhook endpoint and enqueues its delivery in tx,
-// so the event commits (or not) with the change that caused it (decisions.md §9).
+// so the event commits (or not) with the change that caused it (docs/design-choices.md §9).
 //
 // It reads the tenant's webhook URL. With a URL configured it builds the payload
 // {id, event, timestamp, tenantId, data} once (the exact bytes every attempt sends and signs),

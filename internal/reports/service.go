@@ -237,7 +237,7 @@ func (s *Service) Submit(ctx context.Context, c Caller, id string) (*Report, err
 }
 
 // fourEyes refuses anyone who changed the report's content: whoever drafted it, edited a
-// field or submitted it (decisions.md §4 in the same spirit as case resolutions; docs/reports.md
+// field or submitted it (docs/design-choices.md §4 in the same spirit as case resolutions; docs/reports.md
 // "Four eyes"). Counting only the preparer and the submitter let an officer rewrite a narrative
 // and then approve it himself. FORBIDDEN.
 func fourEyes(r *Report, c Caller) error {

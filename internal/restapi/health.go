@@ -9,7 +9,7 @@ import (
 )
 
 // HealthChecks are probed by /health: the database must answer; the sanctions check reports
-// "ok", "empty" or "error" (decisions.md §10).
+// "ok", "empty" or "error" (docs/design-choices.md §10).
 type HealthChecks struct {
 	Database  func(ctx context.Context) error
 	Sanctions func(ctx context.Context) string

@@ -18,7 +18,7 @@ import (
 const ReportExportPattern = "GET /api/v1/reports/export"
 
 // ReportExport serves ReportExportPattern: ?type=CTR&day=yyyy-mm-dd, every role (the reports
-// are readable by all, decisions.md §4 as extended by docs/reports.md).
+// are readable by all, docs/design-choices.md §4 as extended by docs/reports.md).
 func ReportExport(authn *connectapi.Authenticator, svc *reports.Service, ds reports.DayStore, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := connectapi.WithTransport(r.Context(), "rest")

@@ -1,6 +1,6 @@
-// Package rules owns the tenant's custom screening rules, written in CEL (decisions.md §8, §10),
+// Package rules owns the tenant's custom screening rules, written in CEL (docs/design-choices.md §8, §10),
 // and the catalogue of the nine mandatory regulatory rules AML-001..AML-009
-// (service-spec.md 4.3) that GET /rules lists with mandatory: true.
+// (docs/specification.md 4.3) that GET /rules lists with mandatory: true.
 //
 // A rule expression is type-checked once against a fixed CEL environment (see Env and
 // docs/screening.md) that declares the transaction (tx.*) and its enriched context (ctx.*).

@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Outcome is a screening outcome (service-spec.md 2.4), ordered APPROVE < REVIEW < ESCALATE < BLOCK.
+// Outcome is a screening outcome (docs/specification.md 2.4), ordered APPROVE < REVIEW < ESCALATE < BLOCK.
 type Outcome string
 
 // The outcome values, in increasing severity.
@@ -55,7 +55,7 @@ type Rule struct {
 	Score      int // 0..100
 	Outcome    Outcome
 	Enabled    bool
-	// Mandatory rules are always active and cannot be changed or disabled (decisions.md §10).
+	// Mandatory rules are always active and cannot be changed or disabled (docs/design-choices.md §10).
 	Mandatory bool
 	// Actions are the automatic actions of a mandatory rule (spec 4.3 table); empty for custom rules.
 	Actions   []string

@@ -3,7 +3,7 @@
 // for the published OFAC legacy CSV and UN consolidated XML files, name
 // normalisation and transliteration, the inverted index and scorer, the
 // explanations that land in a verdict's triggeredRules.details, the score
-// bands of decisions.md §8, and the labelled evaluation harness.
+// bands of docs/design-choices.md §8, and the labelled evaluation harness.
 //
 // It also holds the Service around the live matcher (list imports with
 // versions, tenant watchlists, searches with reviewed false positives,
@@ -14,5 +14,5 @@
 // golang.org/x/text/unicode/norm (the compatibility decomposition of names,
 // lookalike.go) and the leaf packages tenancy, apperr, audit and paging. It must not import pgx,
 // squirrel, river, connect, net/http, internal/gen or any adapter; the store,
-// API and CLI wire it from outside (decisions.md §10).
+// API and CLI wire it from outside (docs/design-choices.md §10).
 package sanctions

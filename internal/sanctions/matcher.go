@@ -9,7 +9,7 @@ import (
 )
 
 // Matcher serves searches across the global lists and each tenant's
-// watchlist entries (decisions.md §10). Every index sits behind an atomic
+// watchlist entries (docs/design-choices.md §10). Every index sits behind an atomic
 // pointer and is swapped whole when its entries change, so searches never
 // wait for a rebuild.
 //
@@ -114,7 +114,7 @@ func (g *globalIndex) swap(idx *Index, gen uint64) {
 }
 
 // Global returns the current global index (for stats and health:
-// decisions.md §10 reports sanctions "empty" when it has no entries).
+// docs/design-choices.md §10 reports sanctions "empty" when it has no entries).
 func (m *Matcher) Global() *Index { return m.global.idx.Load() }
 
 // UpsertTenantEntry adds or replaces (by ID) one tenant watchlist entry. The

@@ -64,14 +64,14 @@ type CaseRequest struct {
 	Type    string
 	Subject Subject
 	Match   Match
-	// Band is BLOCK, ESCALATE or REVIEW (decisions.md §8).
+	// Band is BLOCK, ESCALATE or REVIEW (docs/design-choices.md §8).
 	Band string
 	// ListVersion identifies the list version that produced the hit; with
 	// the subject and entry it is the idempotency key.
 	ListVersion string
 }
 
-// Case types opened by re-screening (decisions.md §8).
+// Case types opened by re-screening (docs/design-choices.md §8).
 const (
 	CaseSanctionsHit = "SANCTIONS_HIT"
 	CasePEPMatch     = "PEP_MATCH"

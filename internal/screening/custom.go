@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// CustomRulesEngine evaluates the tenant's enabled CEL rules (decisions.md §8, §10).
+// CustomRulesEngine evaluates the tenant's enabled CEL rules (docs/design-choices.md §8, §10).
 type CustomRulesEngine struct {
 	cache *rules.Cache
 	// OnRuleError, when set, is told of each rule that could not be evaluated for a screening

@@ -2,7 +2,7 @@
 // store computes before the engines run, the six engines, the Pipeline that runs them with
 // per-engine deadlines and fail-open for sanctions and behavioral analysis, the aggregation of
 // their verdicts into an outcome, risk level, score and actions, and the automatic case decision
-// (service-spec.md 2.4, 3.4, 4.3; decisions.md §7, §8).
+// (docs/specification.md 2.4, 3.4, 4.3; docs/design-choices.md §7, §8).
 //
 // Data flow (docs/screening.md): Service.Screen validates and normalises the Transaction, fills
 // an Enrichment from the Store's batched Prefetch, the KYBStore and the settings cache (with the

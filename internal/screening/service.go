@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Transaction list paging (service-spec.md 8).
+// Transaction list paging (docs/specification.md 8).
 const (
 	ListPageDefault = 20
 	ListPageMax     = 100
@@ -52,7 +52,7 @@ type Prefetch struct {
 }
 
 // Summary is the original verdict of a replayed externalId (error.data of
-// DUPLICATE_EXTERNAL_ID, decisions.md §2).
+// DUPLICATE_EXTERNAL_ID, docs/design-choices.md §2).
 type Summary struct {
 	TransactionID  string
 	ExternalID     string
@@ -104,7 +104,7 @@ var ErrHistoryChanged = errors.New("the account's history changed during the scr
 // burst of one account spread over a handful of replicas.
 const maxHistoryRetries = 16
 
-// CaseRequest is the automatic case of a screening (decisions.md §8).
+// CaseRequest is the automatic case of a screening (docs/design-choices.md §8).
 type CaseRequest struct {
 	Type        string
 	Priority    string
@@ -177,7 +177,7 @@ type ServiceDeps struct {
 }
 
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
-// persistence with its side effects (service-spec.md 4.3).
+// persistence with its side effects (docs/specification.md 4.3).
 type Service struct {
 	d        ServiceDeps
 	accounts accountGate
@@ -326,7 +326,7 @@ func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListPar
 	return s.d.Store.List(ctx, tenantID, f, p)
 }
 
-// caseRequest builds the automatic case of rec (decisions.md §8): its type and priority from
+// caseRequest builds the automatic case of rec (docs/design-choices.md §8): its type and priority from
 // DecideCase, a title naming the transaction and a description listing the triggered rules.
 func caseRequest(rec *Record) *CaseRequest {
 	r, tx := rec.Result, rec.Tx

@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/rules"
 )
 
-// Category names in riskBreakdown (decisions.md §8), one per engine.
+// Category names in riskBreakdown (docs/design-choices.md §8), one per engine.
 const (
 	CategorySanctions  = "Global Sanctions Screening"
 	CategoryRegulatory = "Regulatory Compliance"
@@ -23,7 +23,7 @@ type Engine interface {
 	Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error)
 }
 
-// EngineVerdict is one engine's result (riskBreakdown entry, service-spec.md 2.4).
+// EngineVerdict is one engine's result (riskBreakdown entry, docs/specification.md 2.4).
 type EngineVerdict struct {
 	Category       string
 	Score          int // 0..100
@@ -43,7 +43,7 @@ type EngineVerdict struct {
 	Hits []PartyHit
 }
 
-// TriggeredRule is one rule that fired (triggeredRules entry, service-spec.md 2.4).
+// TriggeredRule is one rule that fired (triggeredRules entry, docs/specification.md 2.4).
 type TriggeredRule struct {
 	ID             string // mandatory or custom rule id, or a built-in heuristic's id
 	Name           string

@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Event names (service-spec.md part 6, decisions.md §9).
+// Event names (docs/specification.md part 6, docs/design-choices.md §9).
 const (
 	EventCaseCreated           = "case.created"
 	EventCaseResolved          = "case.resolved"
@@ -52,7 +52,7 @@ const (
 // NewID returns prefix followed by 26 characters that sort by creation time (ids.New).
 func NewID(prefix string) string { return ids.New(prefix) }
 
-// Payload is the JSON body of every webhook (decisions.md §9). ID is unique per event and
+// Payload is the JSON body of every webhook (docs/design-choices.md §9). ID is unique per event and
 // repeated on every retry of it, so receivers deduplicate on it.
 type Payload struct {
 	ID        string           `json:"id"`
