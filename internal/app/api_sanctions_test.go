@@ -345,7 +345,7 @@ func TestRescreenOnEntryAdded(t *testing.T) {
 
 // TestSanctionsEngineBands: the pipeline's Global Sanctions Screening engine over the
 // NameScreener adapter, with the real OFAC SDN + UN lists and a tenant entry, returns BLOCK,
-// ESCALATE and REVIEW at the docs/design-choices.md §8 thresholds, with each hit's explanation.
+// ESCALATE and REVIEW at the docs/design/design-choices.md §8 thresholds, with each hit's explanation.
 func TestSanctionsEngineBands(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -429,7 +429,7 @@ func TestWatchlistEvalCLI(t *testing.T) {
 }
 
 // TestSanctionsPermissions pins who may call the sanctions and watchlist procedures
-// (docs/design-choices.md §4, §10; docs/sanctions.md).
+// (docs/design/design-choices.md §4, §10; docs/guide/sanctions.md).
 func TestSanctionsPermissions(t *testing.T) {
 	t.Parallel()
 	all := auth.Roles{auth.RoleBankAdmin, auth.RoleComplianceOfficer, auth.RoleAnalyst, auth.RoleAuditor}
@@ -456,7 +456,7 @@ func TestSanctionsPermissions(t *testing.T) {
 }
 
 // TestHealthSanctions: the health check reports the matcher of this replica: "empty" with no
-// global list, "ok" once one is loaded (docs/design-choices.md §10). No list is expected here (the
+// global list, "ok" once one is loaded (docs/design/design-choices.md §10). No list is expected here (the
 // freshness of expected lists: TestListFreshness).
 func TestHealthSanctions(t *testing.T) {
 	t.Parallel()

@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// AccessTTL is the access token lifetime (docs/specification.md part 8).
+// AccessTTL is the access token lifetime (docs/reference/specification.md part 8).
 const AccessTTL = 15 * time.Minute
 
 // RefreshTTL is the refresh token lifetime.

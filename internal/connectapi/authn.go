@@ -38,7 +38,7 @@ type Authenticator struct {
 // AuthOption configures an Authenticator.
 type AuthOption func(*Authenticator)
 
-// WithTenantLimits enforces per-tenant request ceilings after authentication (docs/design-choices.md §7).
+// WithTenantLimits enforces per-tenant request ceilings after authentication (docs/design/design-choices.md §7).
 func WithTenantLimits(l *auth.TenantLimiter) AuthOption {
 	return func(a *Authenticator) { a.limits = l }
 }

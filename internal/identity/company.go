@@ -50,7 +50,7 @@ type BeneficialOwner struct {
 	Percentage float64 `json:"percentage"`
 }
 
-// Company is a registry company record (docs/specification.md 4.5 verify-cac).
+// Company is a registry company record (docs/reference/specification.md 4.5 verify-cac).
 type Company struct {
 	RCNumber         string            `json:"rcNumber"`
 	CompanyName      string            `json:"companyName"`

@@ -10,7 +10,7 @@ import (
 )
 
 // MatchThreshold is the name-similarity confidence at or above which a BVN or NIN check matches
-// (given an equal date of birth), docs/design-choices.md §6.
+// (given an equal date of birth), docs/design/design-choices.md §6.
 const MatchThreshold = 0.8
 
 // PersonCheck is a BVN or NIN check request: the number and what the applicant claims.
@@ -21,7 +21,7 @@ type PersonCheck struct {
 	DateOfBirth string `json:"dateOfBirth"` // ISO 8601 date; a date-time at midnight is accepted
 }
 
-// Validate checks the number (exactly 11 digits, docs/specification.md part 8), the names and the date of
+// Validate checks the number (exactly 11 digits, docs/reference/specification.md part 8), the names and the date of
 // birth; field names are the JSON names, with numberField naming the number ("bvn" or "nin").
 func (c PersonCheck) Validate(numberField string) error {
 	var details []apperr.FieldError
@@ -44,7 +44,7 @@ func (c PersonCheck) Validate(numberField string) error {
 }
 
 // PersonRecord is what the registry holds about a person. The photo is carried for an immediate
-// face match only and is never serialised or stored (docs/specification.md 4.4: "does not store the
+// face match only and is never serialised or stored (docs/reference/specification.md 4.4: "does not store the
 // registry photo").
 type PersonRecord struct {
 	FirstName   string `json:"firstName"`

@@ -16,7 +16,7 @@ import (
 )
 
 // CompanyMatchThreshold is the company-name similarity at or above which a found company is the
-// applicant (the same 0.8 as person names, docs/design-choices.md §6).
+// applicant (the same 0.8 as person names, docs/design/design-choices.md §6).
 const CompanyMatchThreshold = identity.MatchThreshold
 
 // Reasons a check did not pass (kept on the evidence trail and returned).
@@ -88,7 +88,7 @@ type ScreeningOutcome struct {
 	Balance          decimal.Decimal
 }
 
-// VerifyCAC looks the company up through the CAC chain (paid, docs/wallet.md) and stores the
+// VerifyCAC looks the company up through the CAC chain (paid, docs/guide/wallet.md) and stores the
 // result. CAC_VERIFIED (never lowering the status) when the company is found, ACTIVE (or the
 // registry gives no status) and its registered name matches the application's at
 // CompanyMatchThreshold; otherwise the status stays and the failed check is kept. A not-found
@@ -243,7 +243,7 @@ func (s *Service) verifyDirectors(ctx context.Context, tenantID tenancy.TenantID
 		out.Directors = append(out.Directors, r)
 	}
 	// Directors are screened against the watchlists too (in memory, no call): a hit opens a
-	// KYC_REVIEW case but does not unverify the director's identity (docs/kyc-review-cases.md).
+	// KYC_REVIEW case but does not unverify the director's identity (docs/guide/kyc-review-cases.md).
 	hits := map[string][]Hit{}
 	for _, r := range out.Directors {
 		if hs := s.Screen(tenantID, r.Name); len(hs) > 0 {
@@ -345,7 +345,7 @@ func (s *Service) checkDirector(ctx context.Context, tenantID tenancy.TenantID, 
 
 // ScreenOwners screens each owner of the body, and every application owner left out of it, with
 // the sanctions matcher: the global sanctions and PEP lists and the tenant's watchlists, at the
-// REVIEW threshold of docs/design-choices.md §8 (0.75). Any hit (sanctions, PEP or internal) makes the
+// REVIEW threshold of docs/design/design-choices.md §8 (0.75). Any hit (sanctions, PEP or internal) makes the
 // owner not clean: PEP exposure needs an officer too. The caller's `clean` and `hits` are
 // ignored: ours are authoritative. allClean → BENEFICIAL_OWNERS_VERIFIED (never lowering).
 // Free (in-house). Errors: VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION.

@@ -49,7 +49,7 @@ func (s *Service) LivenessCheck(ctx context.Context, tenantID tenancy.TenantID, 
 	return s.biometric(ctx, tenantID, actor, id, in, false)
 }
 
-// BiometricVerify is biometric-verify (spec 4.4, docs/kyc.md): faces are counted locally first
+// BiometricVerify is biometric-verify (spec 4.4, docs/guide/kyc.md): faces are counted locally first
 // (NO_FACE, MULTIPLE_FACES: free, no provider asked), then the liveness chain, and only for a
 // live selfie the face match against the document image or, without one, the registry photo of
 // the application's verified BVN. One liveness check is billed whatever runs after it; a

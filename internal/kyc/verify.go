@@ -38,7 +38,7 @@ func (s *Service) VerifyNIN(ctx context.Context, tenantID tenancy.TenantID, acto
 	return s.verify(ctx, tenantID, actor, id, identity.VerifyNIN, c)
 }
 
-// verify runs a paid BVN or NIN check (docs/design-choices.md §6, docs/wallet.md):
+// verify runs a paid BVN or NIN check (docs/design/design-choices.md §6, docs/guide/wallet.md):
 //
 //  1. validate, load the application (NOT_FOUND; 409 on a terminal status), and refuse a
 //     number that differs from the application's (edit it first);
@@ -105,7 +105,7 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 				prior := *a
 				// Once the registry has tied the number to this applicant, the applicant is
 				// screened against the watchlists (in memory, no charge): a hit opens a
-				// KYC_REVIEW case but does not undo the verification (docs/kyc-review-cases.md).
+				// KYC_REVIEW case but does not undo the verification (docs/guide/kyc-review-cases.md).
 				var hits []WatchlistHit
 				if match {
 					hits = s.screen(tenantID, *a)

@@ -49,7 +49,7 @@ func (s *Service) LookupNIN(ctx context.Context, tenantID tenancy.TenantID, acto
 	return s.lookupPerson(ctx, tenantID, actor, TypeNIN, strings.TrimSpace(nin))
 }
 
-// lookupPerson is a paid lookup by number (docs/wallet.md): validate (400, free), select the
+// lookupPerson is a paid lookup by number (docs/guide/wallet.md): validate (400, free), select the
 // chain (422), reserve (402 before any call), ask the chain outside any transaction (503 on an
 // outage: released, not charged), then one transaction with the charge, the saved profile (when
 // found), the history entry and the audit event. A not-found answer is charged and saved in the

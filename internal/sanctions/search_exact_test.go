@@ -82,7 +82,7 @@ func searchResidual(idx *Index, cases []EvalCase, th float64) []string {
 // entries, same scores), over every query of the eval set. The bound is
 // admissible for rounding, listed initials and weak words a joined query
 // pair matches; the routes it still does not allow for are listed in
-// docs/sanctions-matcher.md (Search bound: what is not admissible), and
+// docs/design/sanctions-matcher.md (Search bound: what is not admissible), and
 // this test holds their count at what was measured (before: 104 / 154 /
 // 305 queries at 0.75 / 0.85 / 0.95) so that no new case appears.
 func TestSearchExactAtThreshold(t *testing.T) {

@@ -18,7 +18,7 @@ type TenantID string
 // String returns the UUID text.
 func (id TenantID) String() string { return string(id) }
 
-// KYC trust modes (docs/specification.md 4.3).
+// KYC trust modes (docs/reference/specification.md 4.3).
 const (
 	TrustStrict   = "STRICT"
 	TrustHybrid   = "HYBRID"
@@ -75,7 +75,7 @@ func ValidateTierLimits(l map[string]decimal.Decimal) error {
 	return nil
 }
 
-// DefaultTierLimits are docs/design-choices.md §7's single-transaction limits in NGN.
+// DefaultTierLimits are docs/design/design-choices.md §7's single-transaction limits in NGN.
 func DefaultTierLimits() map[string]decimal.Decimal {
 	return map[string]decimal.Decimal{
 		"TIER_1": decimal.NewFromInt(50_000),

@@ -81,7 +81,7 @@ func (s *Service) Release(ctx context.Context, h Hold) {
 	}
 }
 
-// Paid runs one paid call under the rule of docs/wallet.md:
+// Paid runs one paid call under the rule of docs/guide/wallet.md:
 //
 //  1. reserve the price (INSUFFICIENT_FUNDS, 402, before anything is called);
 //  2. call the provider, outside any database transaction; the call returns its answer and
