@@ -7,7 +7,7 @@ COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/complyd ./cmd/complyd
 
 # The binary stays static (CGO_ENABLED=0); the runtime image carries libxml2's xmllint, which
-# validates goAML reports against the FIU's XSD (docs/reports.md "Validation"). distroless has
+# validates goAML reports against the FIU's XSD (docs/guide/reports.md "Validation"). distroless has
 # no package manager, so the runtime is Debian slim with that one package (about 2 MB installed
 # with libxml2) and the same nonroot uid as distroless.
 FROM debian:bookworm-slim

@@ -43,7 +43,7 @@ bench: bench-auth bench-sanctions bench-lookups bench-screening bench-watchlist-
 
 # 100,000 watchlist rows imported through /api/v1 on a real server and PostgreSQL while another
 # tenant screens and searches, then through the CLI's code: import seconds and the other
-# tenant's idle and during p99 (docs/watchlists.md "Import at scale").
+# tenant's idle and during p99 (docs/guide/watchlists.md "Import at scale").
 bench-watchlist-import:
     go test ./internal/app -run '^$' -bench BenchmarkWatchlistImport100k -benchtime 1x -timeout 20m
 
@@ -71,7 +71,7 @@ bench-lookups:
 # an empty or seeded database (BENCH_START=empty|seeded), a 500/1000/2000/3000 per second ramp
 # over /api/v1 (API keys, bearer tokens), unary gRPC and the stream, then the stall-and-recover
 # phase, then pgbench's raw limit on the same database for the ratio; results in bench-results/
-# (docs/screening.md "Benchmark as users run it").
+# (docs/guide/screening.md "Benchmark as users run it").
 bench-screening:
     bash scripts/bench-screening-ramp.sh
 
@@ -96,12 +96,12 @@ web-test:
     test -x /usr/bin/chromium || (apt-get update && apt-get install -y chromium fonts-liberation)
     cd web && npm ci --no-audit --no-fund && npm run build && npx playwright test
 
-# Seed a tenant with random transactions for the benchmarks at scale (docs/network.md "Benchmark"):
+# Seed a tenant with random transactions for the benchmarks at scale (docs/guide/network.md "Benchmark"):
 # `just seed-transactions "$DATABASE_URL" <tenant-uuid> 10000000`. The database must be migrated.
 seed-transactions url tenant count="10000000" accounts="500000":
     psql "{{url}}" -v tenant={{tenant}} -v count={{count}} -v accounts={{accounts}} -f scripts/seed/transactions.sql
 
 # The network and customer queries on a seeded tenant (COMPLYD_BENCH_SEEDED_URL, COMPLYD_BENCH_SEEDED_TENANT):
-# p50/p99 per query (docs/network.md "Benchmark").
+# p50/p99 per query (docs/guide/network.md "Benchmark").
 bench-network:
     go test ./internal/postgres -run '^$' -bench 'BenchmarkNetworkSeeded|BenchmarkCustomerSeeded' -benchtime 200x

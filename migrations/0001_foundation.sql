@@ -1,6 +1,6 @@
 -- +goose Up
 -- The application role: the service SET ROLEs to it on every pooled connection, so row-level
--- security applies even when DATABASE_URL names a superuser (docs/architecture.md, Tenancy).
+-- security applies even when DATABASE_URL names a superuser (docs/design/architecture.md, Tenancy).
 -- +goose StatementBegin
 DO $$
 BEGIN

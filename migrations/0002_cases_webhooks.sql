@@ -1,8 +1,8 @@
 -- +goose Up
 -- Cases, their timeline, four-eyes proposals and interdictions; webhook endpoint, deliveries and
--- attempts; dashboard notifications (issue 5; docs/cases.md, docs/webhooks.md).
+-- attempts; dashboard notifications (issue 5; docs/guide/cases.md, docs/guide/webhooks.md).
 
--- case_counters is the per-tenant, per-year numbering row (decisions.md §5): the case insert takes
+-- case_counters is the per-tenant, per-year numbering row (docs/design/design-choices.md §5): the case insert takes
 -- the next value with INSERT … ON CONFLICT DO UPDATE … RETURNING in its own transaction, so the
 -- row lock serialises concurrent creations and a rollback gives the number back (no gaps, no
 -- duplicates).
@@ -68,7 +68,7 @@ CREATE TABLE case_proposals (
   decided_at  timestamptz,
   reason      text NOT NULL DEFAULT ''
 );
--- At most one PENDING proposal per case (docs/cases.md): a second one is 409 CONFLICT.
+-- At most one PENDING proposal per case (docs/guide/cases.md): a second one is 409 CONFLICT.
 CREATE UNIQUE INDEX case_proposals_one_pending ON case_proposals (case_id) WHERE status = 'PENDING';
 CREATE INDEX case_proposals_case_idx ON case_proposals (tenant_id, case_id, proposed_at);
 
@@ -89,7 +89,7 @@ CREATE TABLE case_interdictions (
 CREATE INDEX case_interdictions_case_idx ON case_interdictions (tenant_id, case_id, requested_at);
 
 -- webhook_endpoints is the tenant's webhook configuration (PATCH /tenants/me/webhooks). The
--- secret is never returned by the API (GET answers secretSet); see docs/webhooks.md "Secrets".
+-- secret is never returned by the API (GET answers secretSet); see docs/guide/webhooks.md "Secrets".
 CREATE TABLE webhook_endpoints (
   tenant_id  uuid PRIMARY KEY REFERENCES tenants (id),
   url        text NOT NULL DEFAULT '',

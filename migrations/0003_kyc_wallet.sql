@@ -1,5 +1,5 @@
 -- +goose Up
--- Prepaid wallet (decisions.md §6, docs/wallet.md). balance is what the tenant owns; held is the
+-- Prepaid wallet (docs/design/design-choices.md §6, docs/guide/wallet.md). balance is what the tenant owns; held is the
 -- part reserved by paid provider calls in flight. The ledger is append-only and the sum of a
 -- tenant's entries always equals its balance; holds never appear in the ledger.
 CREATE TABLE wallets (
@@ -38,7 +38,7 @@ CREATE TABLE wallet_holds (
 );
 CREATE INDEX wallet_holds_open_idx ON wallet_holds (tenant_id, created_at) WHERE status = 'HELD';
 
--- KYC applications (service-spec.md 2.5, 3.2).
+-- KYC applications (docs/reference/specification.md 2.5, 3.2).
 CREATE TABLE kyc_applications (
   id              text PRIMARY KEY,
   tenant_id       uuid NOT NULL REFERENCES tenants (id),
@@ -85,7 +85,7 @@ CREATE TABLE kyc_verification_results (
 CREATE INDEX kyc_verification_results_app_idx ON kyc_verification_results (tenant_id, application_id, verified_at);
 
 -- Documents of KYC (and later KYB) applications; the bytes live in the blob store
--- (docs/documents.md). owner_kind + application_id name the owner.
+-- (docs/guide/documents.md). owner_kind + application_id name the owner.
 CREATE TABLE documents (
   id             text PRIMARY KEY,
   tenant_id      uuid NOT NULL REFERENCES tenants (id),
@@ -103,7 +103,7 @@ CREATE TABLE documents (
 CREATE INDEX documents_owner_idx ON documents (tenant_id, owner_kind, application_id, uploaded_at);
 
 -- The tenant's BYOL identity provider (PATCH /kyc/providers/config). config holds everything
--- but the credentials; api_key_enc is the API key sealed with AES-256-GCM (docs/identity-providers.md).
+-- but the credentials; api_key_enc is the API key sealed with AES-256-GCM (docs/guide/identity-providers.md).
 CREATE TABLE identity_provider_configs (
   tenant_id   uuid PRIMARY KEY REFERENCES tenants (id),
   config      jsonb NOT NULL,

@@ -1,5 +1,5 @@
 -- +goose Up
--- Global sanctions/PEP lists (docs/sanctions.md): no tenant, no RLS. Every import stores a new
+-- Global sanctions/PEP lists (docs/guide/sanctions.md): no tenant, no RLS. Every import stores a new
 -- version and moves sanctions_lists.current_version to it in one transaction, so a bad file
 -- never replaces the version in force.
 CREATE TABLE sanctions_lists (
@@ -28,7 +28,7 @@ CREATE TABLE sanctions_entries (
   PRIMARY KEY (version_id, entry_id)
 );
 
--- Tenant watchlists (decisions.md §10).
+-- Tenant watchlists (docs/design/design-choices.md §10).
 CREATE TABLE watchlists (
   id         uuid PRIMARY KEY,
   tenant_id  uuid NOT NULL REFERENCES tenants (id),

@@ -1,9 +1,9 @@
 -- +goose Up
--- Transaction screening (issue 3, docs/screening.md): stored transactions with their verdicts,
+-- Transaction screening (issue 3, docs/guide/screening.md): stored transactions with their verdicts,
 -- tenant custom rules, FX rates, and the retro-screening record of fail-open screenings.
 
 -- transactions holds one screened transaction and its verdict in one row: a screening writes
--- exactly one row (group-committed, docs/screening.md "Performance"), and the row is immutable.
+-- exactly one row (group-committed, docs/guide/screening.md "Performance"), and the row is immutable.
 CREATE TABLE transactions (
   id                        uuid PRIMARY KEY,
   -- No foreign key to tenants: every insert would KEY SHARE-lock the one tenants row, and
@@ -61,7 +61,7 @@ CREATE INDEX transactions_sender_idx ON transactions (tenant_id, sender_account_
 -- GET /transactions: newest first, optional outcome/type/from/to filters.
 CREATE INDEX transactions_list_idx ON transactions (tenant_id, transaction_timestamp DESC, id DESC);
 
--- screening_rules are the tenants' custom CEL rules (decisions.md §10).
+-- screening_rules are the tenants' custom CEL rules (docs/design/design-choices.md §10).
 CREATE TABLE screening_rules (
   id          text PRIMARY KEY,
   tenant_id   uuid NOT NULL REFERENCES tenants (id),
@@ -77,7 +77,7 @@ CREATE TABLE screening_rules (
 );
 CREATE INDEX screening_rules_tenant_idx ON screening_rules (tenant_id, created_at, id);
 
--- tenant_fx_rates: NGN per unit of a currency (decisions.md §11).
+-- tenant_fx_rates: NGN per unit of a currency (docs/design/design-choices.md §11).
 CREATE TABLE tenant_fx_rates (
   tenant_id   uuid NOT NULL REFERENCES tenants (id),
   currency    text NOT NULL,
@@ -116,7 +116,7 @@ $$;
 -- tenant_settings had no RLS policy of its own; screening reads it through the config cache.
 GRANT SELECT, INSERT, UPDATE, DELETE ON screening_rules, tenant_fx_rates TO complyd_app;
 GRANT SELECT, INSERT ON transactions, retro_screenings TO complyd_app;
--- Stored transactions are immutable (service-spec.md 4.3 rule 2): the application role may
+-- Stored transactions are immutable (docs/reference/specification.md 4.3 rule 2): the application role may
 -- only insert and read them (postgres.Migrate re-applies this after its blanket grant).
 REVOKE UPDATE, DELETE ON transactions, retro_screenings FROM complyd_app;
 

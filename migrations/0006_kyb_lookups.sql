@@ -1,5 +1,5 @@
 -- +goose Up
--- KYB applications (service-spec.md 2.6, 3.3, 4.5; decisions.md §5; docs/kyb.md). directors and
+-- KYB applications (docs/reference/specification.md 2.6, 3.3, 4.5; docs/design/design-choices.md §5; docs/guide/kyb.md). directors and
 -- beneficial_owners are jsonb arrays of the spec's objects plus our verification facts
 -- (verified, clean, hits); rc_key is the RC number without spaces and "RC" prefix, so the
 -- screening pipeline finds an application whatever form the bank sends (StoredKYB).
@@ -35,7 +35,7 @@ CREATE INDEX kyb_applications_tenant_status_idx ON kyb_applications (tenant_id, 
 CREATE INDEX kyb_applications_tenant_rc_idx ON kyb_applications (tenant_id, rc_key, created_at DESC) WHERE rc_key <> '';
 
 -- The evidence trail of KYB checks: one row per CAC lookup, director check and owner screening.
--- A paid check's row commits with its charge (docs/wallet.md).
+-- A paid check's row commits with its charge (docs/guide/wallet.md).
 CREATE TABLE kyb_checks (
   id              text PRIMARY KEY,
   tenant_id       uuid NOT NULL REFERENCES tenants (id),
@@ -52,7 +52,7 @@ CREATE TABLE kyb_checks (
 );
 CREATE INDEX kyb_checks_app_idx ON kyb_checks (tenant_id, application_id, checked_at);
 
--- Saved customer profiles from direct lookups (decisions.md §6, docs/lookups.md). One profile per
+-- Saved customer profiles from direct lookups (docs/design/design-choices.md §6, docs/guide/lookups.md). One profile per
 -- looked-up identifier (profile_key = "BVN:<n>", "NIN:<n>" or "CAC:<rc>"); a repeated lookup
 -- refreshes it.
 CREATE TABLE customer_profiles (
@@ -94,7 +94,7 @@ CREATE TABLE lookups (
 );
 CREATE INDEX lookups_tenant_seq_idx ON lookups (tenant_id, seq DESC);
 
--- Low-balance warning (docs/wallet.md): the tenant's threshold (NULL = COMPLYD_LOW_BALANCE_THRESHOLD)
+-- Low-balance warning (docs/guide/wallet.md): the tenant's threshold (NULL = COMPLYD_LOW_BALANCE_THRESHOLD)
 -- and whether the current crossing below it was already mailed.
 ALTER TABLE tenant_settings ADD COLUMN low_balance_threshold numeric(20,2) CHECK (low_balance_threshold >= 0);
 ALTER TABLE wallets ADD COLUMN low_balance_notified boolean NOT NULL DEFAULT false;

@@ -1,6 +1,6 @@
 -- +goose Up
 -- sanctions_rescreen_cases makes re-screening case opening idempotent: one case per tenant,
--- subject and list entry, whichever job (or retry of it) gets there first (docs/sanctions.md).
+-- subject and list entry, whichever job (or retry of it) gets there first (docs/guide/sanctions.md).
 CREATE TABLE sanctions_rescreen_cases (
   tenant_id    uuid NOT NULL REFERENCES tenants (id),
   subject_type text NOT NULL,

@@ -1,5 +1,5 @@
 -- +goose Up
--- Personal data of KYC applicants at rest (issue 19 point 5; docs/kyc.md "What is stored";
+-- Personal data of KYC applicants at rest (issue 19 point 5; docs/guide/kyc.md "What is stored";
 -- NDPA 2023).
 --
 -- 1. BVN and NIN are sealed (AES-256-GCM under COMPLYD_CREDENTIALS_KEY) with a keyed lookup hash

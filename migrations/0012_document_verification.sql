@@ -1,9 +1,9 @@
 -- +goose Up
--- Document verification (issue 19 point 4; docs/documents.md "Verification", docs/kyc.md
+-- Document verification (issue 19 point 4; docs/guide/documents.md "Verification", docs/guide/kyc.md
 -- "Document review"). An upload is only a label: a document counts for a KYC tier only once an
 -- officer verified it. Every existing document becomes PENDING_REVIEW (the column default), so
 -- no tier is kept on a label from now on; the tiers already stored on applications are NOT
--- lowered by this migration (a tier is never lowered, spec 3.2 rule 4), which docs/kyc.md says.
+-- lowered by this migration (a tier is never lowered, spec 3.2 rule 4), which docs/guide/kyc.md says.
 ALTER TABLE documents
   ADD COLUMN verification_status text NOT NULL DEFAULT 'PENDING_REVIEW'
     CHECK (verification_status IN ('PENDING_REVIEW', 'PENDING_SECOND_REVIEW', 'VERIFIED', 'REJECTED')),

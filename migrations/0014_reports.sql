@@ -1,9 +1,9 @@
 -- +goose Up
--- Regulatory reports to the NFIU (issue 14, docs/reports.md): CTR, STR, SAR and FTR records with
+-- Regulatory reports to the NFIU (issue 14, docs/guide/reports.md): CTR, STR, SAR and FTR records with
 -- their transactions, the timeline of who did what, and the tenant's goAML settings.
 
 -- reports is one regulatory report. A draft that the screening commit keeps adding to (one CTR
--- per customer per day, docs/reports.md "Aggregation") has aggregating = true: the partial
+-- per customer per day, docs/guide/reports.md "Aggregation") has aggregating = true: the partial
 -- unique index below is the key of the screening's upsert, and submitting the draft takes it
 -- off the key (the next qualifying transaction of that day starts a new draft).
 CREATE TABLE reports (
@@ -17,7 +17,7 @@ CREATE TABLE reports (
   report_day           date NOT NULL,
   aggregating          boolean NOT NULL DEFAULT false,
   -- No foreign keys to cases or transactions: the screening commit queues its case insert in
-  -- the same transaction after this row (docs/reports.md "Drafting").
+  -- the same transaction after this row (docs/guide/reports.md "Drafting").
   case_id              text,
   corrects_report_id   text REFERENCES reports (id),
   reason               text NOT NULL DEFAULT '',
@@ -68,7 +68,7 @@ CREATE TABLE report_events (
 CREATE INDEX report_events_report_idx ON report_events (tenant_id, report_id, seq);
 
 -- report_settings are a tenant's goAML identity, filing endpoint and deadlines (hours after the
--- end of the report's day; NULL = the default of docs/reports.md "Deadlines").
+-- end of the report's day; NULL = the default of docs/guide/reports.md "Deadlines").
 CREATE TABLE report_settings (
   tenant_id              uuid PRIMARY KEY REFERENCES tenants (id),
   rentity_id             text NOT NULL DEFAULT '',

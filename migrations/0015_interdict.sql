@@ -1,5 +1,5 @@
 -- +goose Up
--- Interdictions that bite (issue 16 point 1, docs/interdictions.md): a confirmed interdiction is
+-- Interdictions that bite (issue 16 point 1, docs/guide/interdictions.md): a confirmed interdiction is
 -- read by screening until it is lifted, and a lift takes two people (requested with a reason by
 -- one officer, approved or rejected by another). While a lift awaits its approver
 -- (LIFT_REQUESTED) the interdiction stays in force.

@@ -1,6 +1,6 @@
 -- +goose Up
 -- Issue 16 point 8: the high-risk and monitored jurisdictions of the Decision Engine become data
--- (docs/countries.md). country_risk_defaults is the global default, dated and sourced; tenants
+-- (docs/guide/countries.md). country_risk_defaults is the global default, dated and sourced; tenants
 -- override single countries in tenant_country_overrides (level NONE removes a default country).
 -- A change notifies complyd_screening_settings so every replica reloads that tenant's settings.
 CREATE TABLE country_risk_defaults (
@@ -37,7 +37,7 @@ CREATE POLICY tenant_isolation ON tenant_country_overrides USING (tenant_id = ap
 GRANT SELECT ON country_risk_defaults TO complyd_app;
 GRANT SELECT, INSERT, UPDATE, DELETE ON tenant_country_overrides TO complyd_app;
 
--- Issue 16 point 9 (docs/engines.md): versions of a tenant's engine configuration (weights within
+-- Issue 16 point 9 (docs/design/engines.md): versions of a tenant's engine configuration (weights within
 -- bounds, optional engines disabled). Append-only: a change inserts the next version; the latest
 -- is in force. Every stored verdict names the version it was scored with (engine_config_id;
 -- 'default' for the built-in configuration, and for verdicts stored before this migration).

@@ -1,12 +1,12 @@
 -- +goose Up
 -- Customers' risk ratings and the transaction network (issue 16 points 5 and 7;
--- docs/customers.md, docs/network.md).
+-- docs/guide/customers.md, docs/guide/network.md).
 
 -- 1. Network traversal. transactions_sender_idx (0005) serves out-edges; in-edges need the
 --    receiver side, and shared identifiers need device, IP address and BVN lookups. Each is
 --    partial (NULLs are common and never a link) and carries the sender's account so the
 --    traversal reads the index only. Their cost on the screening insert is measured in
---    docs/network.md "Cost on the screening path".
+--    docs/guide/network.md "Cost on the screening path".
 CREATE INDEX transactions_receiver_idx ON transactions (tenant_id, receiver_account_number, transaction_timestamp DESC)
   INCLUDE (sender_account_number, amount_ngn) WHERE receiver_account_number IS NOT NULL;
 CREATE INDEX transactions_device_idx ON transactions (tenant_id, device_id) INCLUDE (sender_account_number)

@@ -1,5 +1,5 @@
 -- +goose Up
--- The dashboard's aggregates (issue 17, docs/dashboard.md "Overview API").
+-- The dashboard's aggregates (issue 17, docs/guide/dashboard.md "Overview API").
 --
 -- Screenings are counted in rollups kept by the screening commit: one upsert per group commit
 -- adds the batch's counts per hour, outcome and risk level, and per hour and triggered rule. A live

@@ -1,6 +1,6 @@
 -- +goose Up
 -- The sender account's history the screening path reads, kept so that a screening costs the same
--- whatever the account's 90 days hold (issue 15, docs/screening.md "How history is kept").
+-- whatever the account's 90 days hold (issue 15, docs/guide/screening.md "How history is kept").
 --
 -- account_activity holds, per sender account and UTC day of transaction_timestamp, the count,
 -- the sum and the sum of squares of amount_ngn (exact numerics: the prefetch derives the same
@@ -13,7 +13,7 @@
 -- account_versions holds a counter per sender account, bumped by every stored transaction of
 -- the account. The prefetch reads it with the history, and the insert stores a screening only
 -- if it is unchanged (the guard that keeps two replicas from both committing on one stale
--- history, docs/screening.md): one index probe instead of counting the 90 days again.
+-- history, docs/guide/screening.md): one index probe instead of counting the 90 days again.
 --
 -- Both are kept by a statement-level trigger on transactions, from the statement's transition
 -- table: one upsert of each per statement (per group commit), rows sorted by key so concurrent

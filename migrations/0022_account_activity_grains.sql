@@ -1,6 +1,6 @@
 -- +goose Up
 -- The sender account's history in three grains: UTC days, hours and minutes (issue 15,
--- docs/screening.md "How history is kept").
+-- docs/guide/screening.md "How history is kept").
 --
 -- 0020 kept days only, so a screening still read the raw rows of its last 24 hours (the 24-hour
 -- and 60-minute counts, and the 90 days' last partial day): for an account that transacts every

@@ -1,6 +1,6 @@
 -- +goose Up
 -- Cases opened queue their customer's risk recomputation once per statement, not once per row
--- (issue 15, docs/customers.md). The screening commit opens a batch's automatic cases in
+-- (issue 15, docs/guide/customers.md). The screening commit opens a batch's automatic cases in
 -- multi-row inserts; 0017's row trigger ran a plpgsql call and a join per case there, about 37 us
 -- of PostgreSQL per case-opening screening (pg_stat_user_functions, `just bench-screening`).
 -- This one joins the statement's new cases once, like 0017's trigger on transactions. The

@@ -1,6 +1,6 @@
 -- +goose Up
 -- No planner statistics for the wide columns that no statement filters, joins or groups on
--- (issue 15, docs/screening.md "Analyses of the hot tables"). While a table is young and
+-- (issue 15, docs/guide/screening.md "Analyses of the hot tables"). While a table is young and
 -- growing, autovacuum analyses it about once a minute, and each analysis of transactions took
 -- 0.7-0.9 s of a core under load: on a two-core host those are slow seconds for the screenings.
 -- Statistics target 0 leaves these columns out of every analysis; the row counts, the other

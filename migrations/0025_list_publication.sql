@@ -1,5 +1,5 @@
 -- +goose Up
--- Lists that say how old they are (docs/watchlists.md "Freshness"): each global list version
+-- Lists that say how old they are (docs/guide/watchlists.md "Freshness"): each global list version
 -- records when its publisher published it (OFAC snapshot's date, UN dateGenerated, an FtM
 -- version's time), and the publisher's own version id (FtM: "20240527134702-zbn"), so that
 -- delta updates apply only the versions newer than the one in force.

@@ -1,12 +1,12 @@
 -- +goose Up
 -- Issue 48: controls that cannot be bypassed.
 --
--- The tenant's case control (docs/cases.md "Four eyes"): every resolution goes through a
+-- The tenant's case control (docs/guide/cases.md "Four eyes"): every resolution goes through a
 -- proposal approved by a second officer. Off by default, as the spec's PATCH /cases/:id/status
 -- resolves directly; `complyd dev` turns it on for its demo tenant.
 ALTER TABLE tenant_settings ADD COLUMN four_eyes_resolution boolean NOT NULL DEFAULT false;
 
--- Four eyes on a report counts everyone who changed it (docs/reports.md "Four eyes"): whoever
+-- Four eyes on a report counts everyone who changed it (docs/guide/reports.md "Four eyes"): whoever
 -- drafted it, edited a field or submitted it. Existing reports get their contributors from
 -- their own timeline (CREATED, UPDATED, SUBMITTED events) and the preparer and submitter
 -- columns. The table's RLS is forced and the backfill runs with no tenant set: the owner lifts
@@ -24,7 +24,7 @@ UPDATE reports r SET contributors = ARRAY(
 ALTER TABLE reports FORCE ROW LEVEL SECURITY;
 ALTER TABLE report_events FORCE ROW LEVEL SECURITY;
 
--- A report is never filed twice (docs/reports.md "Filing"): a filing over HTTP first claims the
+-- A report is never filed twice (docs/guide/reports.md "Filing"): a filing over HTTP first claims the
 -- report (APPROVED -> FILING, a conditional UPDATE), then sends it with the idempotency key
 -- <report id>-<attempt>. An answer that cannot be used (a 5xx, a timeout, a reference over 255
 -- characters) leaves FILING_FAILED with what the endpoint said; a retry claims it again and

@@ -1,7 +1,7 @@
 -- +goose Up
 -- Issue 48 points 4 and 6.
 --
--- 6. Every approved KYC applicant and KYB company is a customer (docs/customers.md "Where
+-- 6. Every approved KYC applicant and KYB company is a customer (docs/guide/customers.md "Where
 --    customers come from"). The approval upserts its customer profile in the approval's own
 --    transaction and records it here. Applications approved before this migration are linked by
 --    the Go step postgres.(*DB).LinkApprovedCustomers, run by `complyd migrate`, `serve` and
@@ -20,7 +20,7 @@ CREATE INDEX kyb_applications_customer_idx ON kyb_applications (tenant_id, custo
 -- Lookups count lookups; a profile made by an approval has had none.
 ALTER TABLE customer_profiles ALTER COLUMN lookup_count SET DEFAULT 0;
 
--- 4. Approvals show their evidence (docs/kyc.md, docs/kyb.md "Evidence and overrides"). An
+-- 4. Approvals show their evidence (docs/guide/kyc.md, docs/guide/kyb.md "Evidence and overrides"). An
 --    approval over failed or missing checks or open cases records what it overrode: who, when,
 --    which, with the notes given. Append-only like the audit log: nothing updates or deletes
 --    an override.
@@ -44,7 +44,7 @@ GRANT SELECT, INSERT ON approval_overrides TO complyd_app;
 
 -- The tenant setting that makes the evidence mandatory: an approval with anything outstanding
 -- is refused (409 with the list). Off by default (the spec lets an officer approve from any
--- state, decisions.md §5); the demo tenant of `complyd dev` has it on.
+-- state, docs/design/design-choices.md §5); the demo tenant of `complyd dev` has it on.
 ALTER TABLE tenant_settings ADD COLUMN approval_evidence_required boolean NOT NULL DEFAULT false;
 
 -- +goose Down

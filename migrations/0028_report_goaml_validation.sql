@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 49 (docs/reports.md "Validation", "Code lists"): the reporting entity's address (the
+-- Issue 49 (docs/guide/reports.md "Validation", "Code lists"): the reporting entity's address (the
 -- report's goAML location), the deployment schema the tenant's reports are validated against
 -- ('' = the deployment's default) and the tenant's loaded code list (the lookup export of its
 -- goAML instance, as rows {list, code, description, use}; [] = complyd's default table).

@@ -1,5 +1,5 @@
 -- +goose Up
--- The ISO 20022 message a transaction was screened from (issue 52, docs/iso20022.md): its
+-- The ISO 20022 message a transaction was screened from (issue 52, docs/guide/iso20022.md): its
 -- identifiers (MsgId, EndToEndId, TxId, UETR), purpose, remittance lines and every party and
 -- agent as the message named them (names, BICs, LEIs, accounts, addresses, identifiers such as
 -- a BVN in Othr with its scheme). Null for JSON screenings. Read only with its row (GET

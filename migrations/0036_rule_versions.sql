@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 53 point 1 (docs/engines.md "Rule versions"): every change of a custom rule is a new
+-- Issue 53 point 1 (docs/design/engines.md "Rule versions"): every change of a custom rule is a new
 -- immutable version, and every stored verdict names the versions of the custom rules that
 -- evaluated it, as it names its engine configuration (migration 0016). rule_versions is
 -- append-only and outlives its rule: a verdict of two years ago still reads the expression, score

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The screening benchmark as users run it (issue 15; docs/screening.md "Benchmark as users run
+# The screening benchmark as users run it (issue 15; docs/guide/screening.md "Benchmark as users run
 # it"). A throwaway PostgreSQL cluster of its own (so that the stall phase can freeze it without
 # touching anything else), `complyd serve` on 127.0.0.1, and the load generator at a fixed
 # arrival rate (open model: latency from the scheduled send, no coordinated omission):
 #
 #   - PostgreSQL with its default settings (BENCH_PG=default: initdb's, nothing tuned) or the
-#     recommended ones (BENCH_PG=recommended: docs/configuration.md), fsync and synchronous
+#     recommended ones (BENCH_PG=recommended: docs/reference/configuration.md), fsync and synchronous
 #     commit on either way;
 #   - from an empty database (BENCH_START=empty: a new tenant, 200 KYC-approved senders, no
 #     history) or a seeded one (BENCH_START=seeded: 200,000 senders with 5 earlier
@@ -100,7 +100,7 @@ WORK=$(mktemp -d)
 # The binaries are built into memory (/dev/shm where there is one): written to disk, their
 # 100 MB were flushed by the kernel 30 s later, in the middle of the first step, and the WAL
 # flushes that waited behind that write made a second of p99 over 100 ms that was the
-# benchmark's own doing (docs/screening-measurements.md, "Where the single slow seconds come from").
+# benchmark's own doing (the measurement log of docs/performance.md#history, "Where the single slow seconds come from").
 BIN=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 mkdir -p "$OUT"
 as_pg=()
@@ -167,7 +167,7 @@ fi
 SERVER_PID=$!
 for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
 "$BIN/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed "${seed_opts[@]}"
-"$BIN/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
+"$BIN/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/guide/kyc.md), as an upgrade would
 STATEMENTS=0
 if [ "$(psql "$DB_URL" -Atc "select count(*) from pg_settings where name = 'shared_preload_libraries' and setting like '%pg_stat_statements%'")" = 1 ]; then
   psql "$DB_URL" -qc "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" >/dev/null

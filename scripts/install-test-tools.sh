@@ -7,7 +7,7 @@ set -euo pipefail
 VERSITYGW_VERSION="v1.8.0" # S3-compatible server for internal/s3 tests (Apache-2.0)
 
 # xmllint (Debian libxml2-utils): the goAML schema validator the reports tests and the server run
-# (docs/reports.md "Validation"). CI runs as root; elsewhere install it by hand if missing.
+# (docs/guide/reports.md "Validation"). CI runs as root; elsewhere install it by hand if missing.
 if ! command -v xmllint >/dev/null 2>&1; then
 	if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
 		echo "installing libxml2-utils (xmllint)"

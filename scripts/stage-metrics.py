@@ -7,7 +7,7 @@ Reads URL (complyd's /metrics) every INTERVAL seconds (default 0.5) until SIGTER
 to OUT, and prints, the mean and the largest value read of each stage's gauge (the unary
 screenings in flight at the door, those waiting for their account's turn, the read queue, the
 two commit lanes) and how much each refusal counter grew between the first read and one made
-after SIGTERM (docs/screening.md "Overload", under Metrics). The bench script runs it beside a step with
+after SIGTERM (docs/guide/screening.md "Overload", under Metrics). The bench script runs it beside a step with
 STAGES=1; its own CPU counts as the machine's "other".
 """
 import signal

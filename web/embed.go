@@ -1,7 +1,7 @@
 // Package web holds the browser dashboard served at `/`: a React single-page application built by
 // Vite from web/src into web/dist (committed, checked fresh by CI) and embedded in the binary, so
 // the service serves the whole dashboard without Node. It talks to the service over Connect with
-// the cookie session; see docs/dashboard.md.
+// the cookie session; see docs/guide/dashboard.md.
 package web
 
 import (

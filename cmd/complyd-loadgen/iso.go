@@ -12,7 +12,7 @@ import (
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 )
 
-// isoPath is the ISO 20022 route (docs/iso20022.md).
+// isoPath is the ISO 20022 route (docs/guide/iso20022.md).
 const isoPath = "/api/v1/transactions/iso20022"
 
 // isoSender screens each request as a one-transaction pacs.008.001.09 over POST

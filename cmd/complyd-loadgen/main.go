@@ -1,7 +1,7 @@
 // Command complyd-loadgen drives POST /transactions/screen at a fixed arrival rate over gRPC
 // (unary calls, -proto grpc, or ScreenTransactionStream streams, -proto grpc-stream) or over
 // /api/v1 (-proto rest) and reports the achieved throughput and latency percentiles
-// (docs/screening.md "Benchmark"; `just bench-screening`).
+// (docs/guide/screening.md "Benchmark"; `just bench-screening`).
 //
 // It is an open-model generator: request i is due at start + i/rate whatever happened to the
 // earlier ones, and its latency is measured from that scheduled time, so a stalled server shows
@@ -410,7 +410,7 @@ func credInterceptor(c credential) connect.UnaryInterceptorFunc {
 	}
 }
 
-// mix generates the realistic request mix (docs/screening.md "Benchmark").
+// mix generates the realistic request mix (docs/guide/screening.md "Benchmark").
 type mix struct {
 	mu       sync.Mutex
 	ready    []*complydv1.ScreenTransactionRequest // prepared ahead of a run

@@ -80,7 +80,7 @@ const screenPath = "/api/v1/transactions/screen"
 // Why not net/http's client: in the ramp the load generator shares the service's two cores, and
 // net/http's Transport runs a reader and a writer goroutine per connection and hands every
 // request and response between them and the caller; with the request built from a map that cost
-// 250-270 µs of CPU per request at 1,000/s (docs/screening-measurements.md, twentieth session),
+// 250-270 µs of CPU per request at 1,000/s (the measurement log of docs/performance.md#history, twentieth session),
 // CPU taken from the service under test that a bank core on its own machines does not take.
 type rawClient struct {
 	addr string

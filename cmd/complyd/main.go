@@ -24,8 +24,8 @@ import (
 // for the first time is a page fault the kernel zeroes. At 1000 that growth (to 2 GB in one run)
 // took 14 % of the server's CPU in its first minute under load; at 400 the first minute costs
 // about 60 µs less per screening and later minutes the same, within the noise
-// (docs/screening.md "GC"). Set GOGC (and GOMEMLIMIT in a container) to choose otherwise
-// (docs/configuration.md).
+// (docs/guide/screening.md "GC"). Set GOGC (and GOMEMLIMIT in a container) to choose otherwise
+// (docs/reference/configuration.md).
 const defaultGCPercent = 400
 
 func main() {

@@ -205,8 +205,8 @@ func TestCasesProtocols(t *testing.T) {
 	}
 }
 
-// TestCasePermissions checks the role × route table of every case route (service-spec.md
-// part 5, decisions.md §4; AUDITOR read-only): an allowed role never gets 403, a refused role
+// TestCasePermissions checks the role × route table of every case route (docs/reference/specification.md
+// part 5, docs/design/design-choices.md §4; AUDITOR read-only): an allowed role never gets 403, a refused role
 // always gets 403 FORBIDDEN, and no credentials get 401.
 func TestCasePermissions(t *testing.T) {
 	t.Parallel()

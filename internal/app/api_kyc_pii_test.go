@@ -13,8 +13,8 @@ import (
 // TestKYCPersonalDataNotInAuditLog walks an application through create, edit, both
 // verifications and approval, and then reads the stored rows as the database holds them: the
 // immutable audit log keeps masked identifiers and the names of the changed fields, never a full
-// BVN, NIN, email, phone or date of birth (docs/kyc.md, NDPA 2023), and the application row
-// keeps BVN and NIN sealed. The API still answers with the numbers (service-spec.md 2.5), and
+// BVN, NIN, email, phone or date of birth (docs/guide/kyc.md, NDPA 2023), and the application row
+// keeps BVN and NIN sealed. The API still answers with the numbers (docs/reference/specification.md 2.5), and
 // screening still finds the application by the sender's BVN.
 func TestKYCPersonalDataNotInAuditLog(t *testing.T) {
 	t.Parallel()
@@ -108,7 +108,7 @@ func TestKYCPersonalDataNotInAuditLog(t *testing.T) {
 	require.NotContains(t, row, adebayo["bvn"])
 	require.NotContains(t, row, adebayo["nin"])
 
-	// The API still returns the numbers to the tenant's users (service-spec.md 2.5).
+	// The API still returns the numbers to the tenant's users (docs/reference/specification.md 2.5).
 	got := s.getKYC(auditor, a.ID)
 	require.Equal(t, adebayo["bvn"], *got.Bvn)
 	require.Equal(t, adebayo["nin"], *got.Nin)

@@ -16,7 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 )
 
-// specPermissions pins the spec's permission table (part 5) and decisions.md §4 for the
+// specPermissions pins the spec's permission table (part 5) and docs/design/design-choices.md §4 for the
 // foundation's procedures; other capabilities add theirs in their own tests.
 var specPermissions = map[string]auth.Roles{
 	complydv1connect.AuthServiceMeProcedure:               {auth.RoleBankAdmin, auth.RoleComplianceOfficer, auth.RoleAnalyst, auth.RoleAuditor},

@@ -35,7 +35,7 @@ func TestReportFourEyesCountsEditors(t *testing.T) {
 		"customerName": "Emeka Nwosu", "reason": sarGrounds})
 	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
 	_, env = s.report(officer, "PATCH", "/api/v1/reports/"+sar.ID, map[string]any{"narrative": "Rewritten by the officer: lodgements by three third parties.",
-		"indicators": []string{"STR-STRUCT"}, "setIndicators": true}) // goAML requires an indicator (docs/reports.md)
+		"indicators": []string{"STR-STRUCT"}, "setIndicators": true}) // goAML requires an indicator (docs/guide/reports.md)
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	_, env = s.report(analyst, "POST", "/api/v1/reports/"+sar.ID+"/submit", map[string]any{})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)

@@ -23,7 +23,7 @@ type ruleVersionOut struct {
 	CreatedBy  string `json:"createdBy"`
 }
 
-// TestRuleVersions (issue 53 point 1, docs/engines.md "Rule versions"): every change of a custom
+// TestRuleVersions (issue 53 point 1, docs/design/engines.md "Rule versions"): every change of a custom
 // rule is a new immutable version; the answer and the stored verdict name the version that
 // fired and the versions that evaluated the transaction; a verdict keeps naming the version it
 // was decided with after the rule changed; old versions stay readable, after the rule's

@@ -345,7 +345,7 @@ func TestRescreenOnEntryAdded(t *testing.T) {
 
 // TestSanctionsEngineBands: the pipeline's Global Sanctions Screening engine over the
 // NameScreener adapter, with the real OFAC SDN + UN lists and a tenant entry, returns BLOCK,
-// ESCALATE and REVIEW at the decisions.md §8 thresholds, with each hit's explanation.
+// ESCALATE and REVIEW at the docs/design/design-choices.md §8 thresholds, with each hit's explanation.
 func TestSanctionsEngineBands(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -353,7 +353,7 @@ func TestSanctionsEngineBands(t *testing.T) {
 	f, adminTok := s.tenant()
 	entries, err := loadSharedLists("")
 	if err != nil {
-		t.Skipf("shared lists: %v", err)
+		missingData(t, "shared lists: %v", err)
 	}
 	// A replica of its own, with the real lists in memory (this package's database keeps no
 	// global list, so that other tests see sanctions "empty").
@@ -419,7 +419,7 @@ func TestWatchlistImportCLI(t *testing.T) {
 func TestWatchlistEvalCLI(t *testing.T) {
 	t.Parallel()
 	if _, err := loadSharedLists(""); err != nil {
-		t.Skipf("shared lists: %v", err)
+		missingData(t, "shared lists: %v", err)
 	}
 	var out bytes.Buffer
 	require.NoError(t, watchlistEval(context.Background(), nil, slog.New(slog.DiscardHandler), &out))
@@ -429,7 +429,7 @@ func TestWatchlistEvalCLI(t *testing.T) {
 }
 
 // TestSanctionsPermissions pins who may call the sanctions and watchlist procedures
-// (decisions.md §4, §10; docs/sanctions.md).
+// (docs/design/design-choices.md §4, §10; docs/guide/sanctions.md).
 func TestSanctionsPermissions(t *testing.T) {
 	t.Parallel()
 	all := auth.Roles{auth.RoleBankAdmin, auth.RoleComplianceOfficer, auth.RoleAnalyst, auth.RoleAuditor}
@@ -456,7 +456,7 @@ func TestSanctionsPermissions(t *testing.T) {
 }
 
 // TestHealthSanctions: the health check reports the matcher of this replica: "empty" with no
-// global list, "ok" once one is loaded (decisions.md §10). No list is expected here (the
+// global list, "ok" once one is loaded (docs/design/design-choices.md §10). No list is expected here (the
 // freshness of expected lists: TestListFreshness).
 func TestHealthSanctions(t *testing.T) {
 	t.Parallel()

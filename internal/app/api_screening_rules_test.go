@@ -48,7 +48,7 @@ func (o screenOut) aml() []string {
 }
 
 // TestScreeningAMLRuleBoundaries screens, against the real store, every mandatory rule at and
-// around its boundary on NGN-equivalent amounts (docs/screening.md), with the sender's history
+// around its boundary on NGN-equivalent amounts (docs/guide/screening.md), with the sender's history
 // stored as earlier transactions.
 func TestScreeningAMLRuleBoundaries(t *testing.T) {
 	t.Parallel()
@@ -194,7 +194,7 @@ func TestScreeningAMLRuleBoundaries(t *testing.T) {
 	})
 }
 
-// TestScreeningAggregationWorkedExample pins docs/screening.md's worked example: a 5,000,000
+// TestScreeningAggregationWorkedExample pins docs/guide/screening.md's worked example: a 5,000,000
 // NGN cash deposit, TIER_3 → score 60.00, ESCALATE, HIGH, an AML_ALERT case of priority HIGH.
 func TestScreeningAggregationWorkedExample(t *testing.T) {
 	t.Parallel()
@@ -552,7 +552,7 @@ func TestScreeningFailOpenRetro(t *testing.T) {
 }
 
 // TestScreeningImmutableTransactions: the application role can neither update nor delete a
-// stored transaction (service-spec.md 4.3 rule 2).
+// stored transaction (docs/reference/specification.md 4.3 rule 2).
 func TestScreeningImmutableTransactions(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)

@@ -114,7 +114,7 @@ func (s *testServer) deliveries(tok, query string) []deliveryJSON {
 
 // resolveCase creates a case and resolves it through /api/v1 (case.resolved) as a false
 // positive: a true positive would also draft its STR/SAR and queue report.created
-// (docs/reports.md), one more delivery than these tests count.
+// (docs/guide/reports.md), one more delivery than these tests count.
 func (s *testServer) resolveCase(tok string) caseJSON {
 	var c caseJSON
 	s.rest("POST", "/api/v1/cases", cred{Bearer: tok}, newCaseBody).decode(s.t, &c)

@@ -73,7 +73,7 @@ type appOptions struct {
 	// WebhookBackoff replaces the webhook retry schedule (tests use milliseconds).
 	WebhookBackoff jobs.Backoff
 	// SubjectSource and CaseOpener serve sanctions re-screening; nil until the KYC/KYB/customer
-	// and cases capabilities are wired (docs/sanctions.md).
+	// and cases capabilities are wired (docs/guide/sanctions.md).
 	SubjectSource sanctions.SubjectSource
 	CaseOpener    sanctions.CaseOpener
 	// WrapEmbedded, when set, wraps the embedded identity provider (tests delay or count calls).
@@ -339,8 +339,8 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 }
 
 // sealPersonalData is the Go half of migrations 0011 and 0027 (the key is not in the database):
-// KYC applications' BVNs and NINs still in clear are sealed (docs/kyc.md), and approved
-// applications not yet linked become customers (docs/customers.md). It runs before anything
+// KYC applications' BVNs and NINs still in clear are sealed (docs/guide/kyc.md), and approved
+// applications not yet linked become customers (docs/guide/customers.md). It runs before anything
 // serves, and is a cheap no-op once done.
 func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) error {
 	n, err := db.SealKYCIdentifiers(ctx)
@@ -350,7 +350,7 @@ func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) er
 	if n > 0 {
 		log.InfoContext(ctx, "sealed KYC identifiers stored in clear", "applications", n)
 	}
-	// The Go half of migration 0027: applications approved before it become customers (docs/customers.md).
+	// The Go half of migration 0027: applications approved before it become customers (docs/guide/customers.md).
 	n, err = db.LinkApprovedCustomers(ctx)
 	if err != nil {
 		return fmt.Errorf("link approved applications to customers (migration 0027): %w", err)

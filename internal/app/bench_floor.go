@@ -14,7 +14,7 @@ import (
 // spends per screening on everything else (HTTP or gRPC, transcoding, validation,
 // authentication, the engines, the answer, the Go runtime's wake-ups). Issue 15 asks for 300 µs
 // of server CPU per screening at 1,000/s with the database; this is the part no storage design
-// can remove (docs/screening.md "Measured").
+// can remove (docs/guide/screening.md "Measured").
 const benchFloorBuild = true
 
 // floorStore answers every screening's read with an empty history (no earlier transaction, no

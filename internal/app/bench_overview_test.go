@@ -15,7 +15,7 @@ import (
 )
 
 // BenchmarkDashboardOverview times every DashboardService aggregate over /api/v1 against a
-// database seeded by scripts/seed/dashboard-10m.sql (docs/dashboard.md "Overview at bank size"):
+// database seeded by scripts/seed/dashboard-10m.sql (docs/guide/dashboard.md "Overview at bank size"):
 // a tenant with 10 million transactions. It needs that database, so it runs only when
 // COMPLYD_BENCH_DATABASE_URL names it, with COMPLYD_BENCH_EMAIL and COMPLYD_BENCH_PASSWORD the
 // tenant's admin. Reports p50 and p99 per aggregate in milliseconds.

@@ -101,7 +101,7 @@ func TestReportsExportThousandCTRsOfADay(t *testing.T) {
 }
 
 // BenchmarkReportExportDay times the export of a day of 1,000 approved CTRs over HTTP
-// (docs/reports.md "Performance"):
+// (docs/guide/reports.md "Performance"):
 //
 //	go test ./internal/app -run '^$' -bench BenchmarkReportExportDay -benchtime 5x
 func BenchmarkReportExportDay(b *testing.B) {

@@ -13,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
-// config is the process configuration, read from the environment (decisions.md §1).
+// config is the process configuration, read from the environment (docs/design/design-choices.md §1).
 type config struct {
 	DatabaseURL         string
 	Addr                string
@@ -30,9 +30,9 @@ type config struct {
 	RateLimitScreening int
 	LookupPrice        string
 	// LowBalanceThreshold is COMPLYD_LOW_BALANCE_THRESHOLD: the default low-balance warning
-	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/wallet.md).
+	// threshold in NGN ("" or 0: no warning unless the tenant sets its own; docs/guide/wallet.md).
 	LowBalanceThreshold string
-	// Screening group commit (docs/screening.md "Performance").
+	// Screening group commit (docs/guide/screening.md "Performance").
 	ScreeningCommitters int
 	ScreeningReaders    int
 	ScreeningMaxBatch   int
@@ -60,7 +60,7 @@ type config struct {
 	IdentitySandboxPath string
 	// IdentitySandbox enables the embedded sandbox identity provider, whose registry is
 	// fictitious: `dev` enables it; `serve` only with COMPLYD_IDENTITY_SANDBOX_ENABLED=true (a
-	// test environment), and never charges for its answers there (docs/identity-providers.md).
+	// test environment), and never charges for its answers there (docs/guide/identity-providers.md).
 	IdentitySandbox bool
 	// ChargeSandbox charges the wallet for the sandbox's answers, as production providers are
 	// charged: `dev` only, so that the wallet can be tried end to end.
@@ -88,7 +88,7 @@ type config struct {
 	SanctionsRefresh time.Duration
 	SanctionsOFACURL string
 	SanctionsUNURL   string
-	// FtM scheduled update (docs/watchlists.md "Scheduled update"): every FtMRefresh, the delta
+	// FtM scheduled update (docs/guide/watchlists.md "Scheduled update"): every FtMRefresh, the delta
 	// index at FtMDeltaURL is read and its versions newer than FtMList's are applied; when the
 	// list has no version yet, FtMEntitiesURL is imported first. Addresses pass the outgoing-URL
 	// guard (internal/outbound) unless FtMAllowPrivate (tests, dev).

@@ -33,7 +33,7 @@ const (
 	demoPassword = "complyd-demo-password"
 )
 
-// dev is the one-command local run (decisions.md §1): `complyd dev [--empty]`.
+// dev is the one-command local run (docs/design/design-choices.md §1): `complyd dev [--empty]`.
 func dev(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
 	empty := fs.Bool("empty", false, "create the demo tenant and admin only, without demo customers, transactions and cases")
@@ -81,7 +81,7 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 		dir, _ := filepath.Abs(filepath.Join(p.Dir, "pg"))
 		// Waits for as long as it takes (a crash recovery can take minutes), with progress in
 		// the log; a SIGTERM/SIGINT meanwhile (ctx) stops the cluster before dev exits, and
-		// after the start the deferred Stop does (docs/operations.md).
+		// after the start the deferred Stop does (docs/guide/operations.md).
 		cl, err := pgcluster.StartWithProgress(ctx, dir, func(msg string) { log.Info("dev: " + msg) }, pgcluster.RecommendedSettings...)
 		if errors.Is(err, pgcluster.ErrNoBinaries) {
 			return fmt.Errorf("complyd dev needs PostgreSQL: %w", err)
@@ -117,7 +117,7 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 			return fmt.Errorf("seed demo tenant: %w", err)
 		}
 		// The demo shows the controls a bank should run with: four eyes on every case
-		// resolution (docs/cases.md "Four eyes"; a new tenant's default is off).
+		// resolution (docs/guide/cases.md "Four eyes"; a new tenant's default is off).
 		if _, err := cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now).SaveSettings(ctx,
 			cases.Caller{TenantID: t.ID}, audit.System, cases.Settings{FourEyesResolution: true}); err != nil {
 			return fmt.Errorf("seed demo tenant's case settings: %w", err)
@@ -129,7 +129,7 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 				log.Warn("dev: demo data incomplete (start on a fresh database to seed it again)", "err", err)
 			}
 		}
-		// The demo tenant requires the evidence before an approval (docs/kyc.md "Evidence and
+		// The demo tenant requires the evidence before an approval (docs/guide/kyc.md "Evidence and
 		// overrides"); the demo approvals above predate it and show as overrides.
 		if err := a.requireApprovalEvidence(ctx, demoSlug); err != nil {
 			return fmt.Errorf("seed demo tenant: %w", err)

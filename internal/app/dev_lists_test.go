@@ -24,7 +24,7 @@ func TestDevListsDownloadOrSnapshot(t *testing.T) {
 	t.Parallel()
 	dir := findUp(filepath.Join("shared", "data", "sanctions"))
 	if dir == "" {
-		t.Skip("shared/data/sanctions not found above the working directory")
+		missingData(t, "shared/data/sanctions not found above the working directory")
 	}
 	files := map[string]string{
 		"/ofac/sdn.csv": sharedLists.sdn, "/ofac/alt.csv": sharedLists.alt, "/ofac/add.csv": sharedLists.add,

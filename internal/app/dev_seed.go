@@ -36,7 +36,7 @@ func seedDemo(ctx context.Context, h http.Handler, db *postgres.DB, log *slog.Lo
 	}
 	c.token = login.AccessToken
 
-	// Report settings complete enough for goAML (docs/reports.md "Settings"): the demo bank's
+	// Report settings complete enough for goAML (docs/guide/reports.md "Settings"): the demo bank's
 	// goAML identity, its MLRO and its address, so that its drafted reports validate.
 	if err := c.call(ctx, "PUT", "/api/v1/tenants/me/report-settings", map[string]any{
 		"rentityId": "1001", "rentityBranch": "Head office", "institutionName": "Demo Bank Plc", "institutionCode": "999",
@@ -216,7 +216,7 @@ func (c *seedClient) call(ctx context.Context, method, path string, body, out an
 	}
 }
 
-// requireApprovalEvidence turns on the tenant's approval_evidence_required (docs/kyc.md
+// requireApprovalEvidence turns on the tenant's approval_evidence_required (docs/guide/kyc.md
 // "Evidence and overrides"), as the operator (audited as the system).
 func (a *app) requireApprovalEvidence(ctx context.Context, slug string) error {
 	id, err := a.DB.TenantIDBySlug(ctx, slug)

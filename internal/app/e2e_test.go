@@ -105,7 +105,7 @@ func TestServeEndToEnd(t *testing.T) {
 	require.Contains(t, body, `complyd_rpc_requests_total{code="ok",procedure="/complyd.v1.AuthService/Login",protocol="rest"}`)
 	require.Contains(t, body, "complyd_db_pool_connections")
 	// Screening's overload protection, stage by stage: the door, the account's turn, the read
-	// queue, the two commit lanes and what was refused (docs/screening.md "Overload").
+	// queue, the two commit lanes and what was refused (docs/guide/screening.md "Overload").
 	for _, m := range []string{"complyd_screening_in_flight 0", "complyd_screening_queue_length 0",
 		`complyd_screening_commit_queue_length{stage="commit"} 0`, `complyd_screening_commit_queue_length{stage="case"} 0`,
 		"complyd_screening_shed_total 0", "complyd_screening_gate_shed_total 0",

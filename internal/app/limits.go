@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/restapi"
 )
 
-// httpLimits bounds what outsiders can send (docs/operations.md "Limits"). A zero field takes its
+// httpLimits bounds what outsiders can send (docs/guide/operations.md "Limits"). A zero field takes its
 // default, so that a config built in code (tests) is as safe as one read from the environment.
 type httpLimits struct {
 	Bodies            restapi.Limits

@@ -26,7 +26,7 @@ func TestReadiness(t *testing.T) {
 	require.Equal(t, 200, st)
 	require.Equal(t, "ready", a.Status)
 	// The harness loads OFAC but no UN list: freshness says so, and readiness still holds
-	// (docs/watchlists.md "Freshness": a stale or missing list never fails /ready).
+	// (docs/guide/watchlists.md "Freshness": a stale or missing list never fails /ready).
 	require.Equal(t, map[string]string{"database": "ok", "sanctions": "ok", "sanctionsFreshness": "missing", "workers": "ok", "identity": "sandbox"}, a.Checks)
 
 	noLists := newTestServer(t, &serverOpts{Workers: true, NoGlobalLists: true})

@@ -18,7 +18,7 @@ func errLookupPrice(v string) error {
 	return fmt.Errorf("COMPLYD_LOOKUP_PRICE must be a non-negative decimal number of NGN, got %q", v)
 }
 
-// walletCmd is `complyd wallet credit --tenant SLUG --amount N --reference REF` (decisions.md §1):
+// walletCmd is `complyd wallet credit --tenant SLUG --amount N --reference REF` (docs/design/design-choices.md §1):
 // the platform operator's top-up, idempotent on the reference; it prints the new balance as JSON.
 func walletCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if len(args) == 0 || args[0] != "credit" {

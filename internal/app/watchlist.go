@@ -24,7 +24,7 @@ const watchlistUsage = `usage:
       eu-fsf-xml: the EU Financial Sanctions Files XML (xmlFullSanctionsList_1_1).
       uk-csv: the UK Sanctions List CSV or the OFSI consolidated list ConList.csv.
       csv, jsonl: any list (a PEP list, a regulator's circular) in the house format of
-      docs/watchlists.md; a bad row fails the import with its line number.
+      docs/guide/watchlists.md; a bad row fails the import with its line number.
       ftm: FollowTheMoney entities as OpenSanctions publishes them (entities.ftm.json); each
       entry's type comes from its topics unless --type is given; --version records the
       publisher's version id (e.g. 20240527134702-zbn).
@@ -35,7 +35,7 @@ const watchlistUsage = `usage:
       Stores a new version of the list and makes it current in one transaction; running
       replicas pick it up within seconds. A bad file fails and leaves the previous version.
   complyd watchlist import --snapshot
-      Imports the dated OFAC SDN snapshot shipped with complyd (public domain; the UN list is not shipped) (see docs/sanctions.md;
+      Imports the dated OFAC SDN snapshot shipped with complyd (public domain; the UN list is not shipped) (see docs/guide/sanctions.md;
       serve never falls back to it by itself).
   complyd watchlist eval [--set FILE] [--data DIR | --db]
       Precision, recall and F1 at 0.75, 0.85 and 0.95 on the labelled set (default

@@ -42,7 +42,7 @@ func keyFrom(configured, jwtSecret, purpose string) []byte {
 }
 
 // newBlobs is the document store: S3 when COMPLYD_S3_ENDPOINT is set, else the embedded store
-// at COMPLYD_BLOB_DIR whose links complyd serves at /blobs/ (decisions.md §1, docs/documents.md).
+// at COMPLYD_BLOB_DIR whose links complyd serves at /blobs/ (docs/design/design-choices.md §1, docs/guide/documents.md).
 func newBlobs(w *wiring) (document.Blobs, error) {
 	cfg := w.cfg
 	if cfg.S3Endpoint != "" {

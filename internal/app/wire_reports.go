@@ -21,7 +21,7 @@ import (
 // wireReports wires issue 14: ReportService, the HTTP filer (behind the outbound guard, private
 // addresses allowed like webhooks by COMPLYD_WEBHOOK_ALLOW_PRIVATE) and the optional narrative
 // assistant (COMPLYD_ASSIST_URL, COMPLYD_ASSIST_KEY, COMPLYD_ASSIST_MODEL, COMPLYD_ASSIST_TIMEOUT;
-// docs/reports.md "Narrative").
+// docs/guide/reports.md "Narrative").
 func wireReports(w *wiring) error {
 	filer := reporthttp.NewFiler(w.cfg.WebhookAllowPrivate, 30*time.Second)
 	var assistant reports.Assistant
@@ -55,7 +55,7 @@ func wireReports(w *wiring) error {
 	return nil
 }
 
-// goamlSchemas reads the deployment's goAML schemas (docs/reports.md "Validation"): def, the
+// goamlSchemas reads the deployment's goAML schemas (docs/guide/reports.md "Validation"): def, the
 // path of the FIU's XSD (COMPLYD_GOAML_SCHEMA; none: the embedded public 5.0.1 schema), and
 // named, "name=path,name=path" (COMPLYD_GOAML_SCHEMAS), the schemas a tenant may choose by name
 // in its report settings.

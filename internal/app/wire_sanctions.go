@@ -21,7 +21,7 @@ import (
 
 // wireSanctions builds the matcher of this replica, loads the current lists and every tenant's
 // watchlists, and registers WatchlistService, SanctionsService, the re-screening worker, the
-// LISTEN connection and the optional periodic refresh (docs/sanctions.md). It must run before
+// LISTEN connection and the optional periodic refresh (docs/guide/sanctions.md). It must run before
 // any capability that screens names (they use w.sanctions and newNameScreener).
 func wireSanctions(w *wiring) error {
 	svc := newSanctionsService(w.db, w.now, w.log, w.matcher)
@@ -112,7 +112,7 @@ func (r *sanctionsRefresher) Run(ctx context.Context) {
 }
 
 // nameScreener implements screening.NameScreener over the live matcher: the same search as
-// POST /sanctions/search at the REVIEW threshold (decisions.md §8), with each hit's
+// POST /sanctions/search at the REVIEW threshold (docs/design/design-choices.md §8), with each hit's
 // explanation for triggeredRules.details.
 type nameScreener struct{ svc *sanctions.Service }
 

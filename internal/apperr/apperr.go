@@ -1,5 +1,5 @@
 // Package apperr is the service's one error type. Its codes are the spec's error codes
-// (service-spec.md part 7, decisions.md §2); every transport maps them exactly once.
+// (docs/reference/specification.md part 7, docs/design/design-choices.md §2); every transport maps them exactly once.
 //
 // apperr is a leaf: it imports nothing from the project.
 package apperr
@@ -13,7 +13,7 @@ import (
 // Code is a stable, documented error code (the failure envelope's error.code).
 type Code string
 
-// The codes of decisions.md §2, plus CONFLICT for generic conflicting changes.
+// The codes of docs/design/design-choices.md §2, plus CONFLICT for generic conflicting changes.
 const (
 	Validation              Code = "VALIDATION_ERROR"
 	Unauthenticated         Code = "UNAUTHENTICATED"
@@ -59,7 +59,7 @@ func New(code Code, msg string) *Error { return &Error{Code: code, Message: msg}
 
 // Overloaded is the answer of a screening refused by overload protection (the in-flight gate,
 // the store's admission, a stream's wait for its account): UNAVAILABLE with Retry-After 1s,
-// answered at once so that the caller retries rather than times out (docs/screening.md
+// answered at once so that the caller retries rather than times out (docs/guide/screening.md
 // "Overload").
 func Overloaded() *Error {
 	return &Error{Code: Unavailable, Message: "screening is over capacity; retry shortly", RetryAfter: time.Second}
@@ -111,7 +111,7 @@ func NotFoundf(format string, args ...any) *Error {
 	return &Error{Code: NotFound, Message: fmt.Sprintf(format, args...)}
 }
 
-// Transition returns INVALID_STATUS_TRANSITION with data {from, to, allowed} (decisions.md §2, §5).
+// Transition returns INVALID_STATUS_TRANSITION with data {from, to, allowed} (docs/design/design-choices.md §2, §5).
 func Transition(from, to string, allowed []string) *Error {
 	if allowed == nil {
 		allowed = []string{}

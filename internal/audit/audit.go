@@ -1,5 +1,5 @@
 // Package audit holds the audit-log event: who did what, when, with before and after
-// (decisions.md §10). Stores write events in the same transaction as the change they record.
+// (docs/design/design-choices.md §10). Stores write events in the same transaction as the change they record.
 //
 // audit must not import adapters; it depends only on tenancy.
 package audit

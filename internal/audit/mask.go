@@ -7,7 +7,7 @@ import (
 
 // Masking keeps personal data out of the audit log, which is immutable and readable by
 // AUDITOR: a record names the identifier (enough for an auditor to tell two apart) without
-// holding it (NDPA 2023 data minimisation; docs/kyc.md "What is stored"). Migration
+// holding it (NDPA 2023 data minimisation; docs/guide/kyc.md "What is stored"). Migration
 // 0011_kyc_pii_sealed.sql applies the same masks to records written before this existed; keep
 // the two in step.
 

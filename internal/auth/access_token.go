@@ -10,8 +10,8 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// AccessTTL is the default access token lifetime (service-spec.md part 8); COMPLYD_ACCESS_TTL
-// shortens it (tests of the dashboard's silent refresh, docs/dashboard.md "Sessions").
+// AccessTTL is the default access token lifetime (docs/reference/specification.md part 8); COMPLYD_ACCESS_TTL
+// shortens it (tests of the dashboard's silent refresh, docs/guide/dashboard.md "Sessions").
 const AccessTTL = 15 * time.Minute
 
 // RefreshTTL is the refresh token lifetime.

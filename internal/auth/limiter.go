@@ -102,7 +102,7 @@ func (l *LoginLimiter) allow(email, ip string) (bool, time.Duration) {
 	return true, 0
 }
 
-// TenantLimiter enforces per-tenant request ceilings (decisions.md §7): one class for
+// TenantLimiter enforces per-tenant request ceilings (docs/design/design-choices.md §7): one class for
 // screening, one for every other endpoint. A rate of 0 turns a class off. Alone it counts per
 // process; with a RateLeaser (Share) every replica spends from one bucket per tenant and class.
 type TenantLimiter struct {

@@ -1,6 +1,6 @@
 package auth
 
-// Role is one of the four tenant roles (service-spec.md §1 convention 8).
+// Role is one of the four tenant roles (docs/reference/specification.md §1 convention 8).
 type Role string
 
 // The roles.
@@ -36,7 +36,7 @@ func (rs Roles) Has(r Role) bool {
 	return false
 }
 
-// Common role sets of the permission tables (service-spec.md part 5, decisions.md §4).
+// Common role sets of the permission tables (docs/reference/specification.md part 5, docs/design/design-choices.md §4).
 var (
 	// Anyone authenticated.
 	AnyRole = Roles{RoleBankAdmin, RoleComplianceOfficer, RoleAnalyst, RoleAuditor}

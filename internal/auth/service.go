@@ -65,7 +65,7 @@ type LoginParams struct {
 	RequestID  string
 }
 
-// Login checks credentials (service-spec.md 4.1, part 5). Codes: RATE_LIMITED,
+// Login checks credentials (docs/reference/specification.md 4.1, part 5). Codes: RATE_LIMITED,
 // INVALID_CREDENTIALS, ACCOUNT_DISABLED.
 func (s *Service) Login(ctx context.Context, p LoginParams) (LoginResult, error) {
 	email := normalizeEmail(p.Email)
@@ -138,7 +138,7 @@ func (s *Service) issue(u User, familyID, refresh string) (Tokens, error) {
 	return Tokens{AccessToken: access, RefreshToken: refresh, ExpiresIn: int(s.tokens.TTL().Seconds()), User: u, FamilyID: familyID}, nil
 }
 
-// Refresh rotates a refresh token (decisions.md §3). Codes: INVALID_REFRESH_TOKEN.
+// Refresh rotates a refresh token (docs/design/design-choices.md §3). Codes: INVALID_REFRESH_TOKEN.
 func (s *Service) Refresh(ctx context.Context, refreshToken string) (Tokens, error) {
 	bad := apperr.New(apperr.InvalidRefreshToken, "refresh token is invalid, expired or already used")
 	tenantID, ok := ParseOpaque(PrefixRefresh, refreshToken)

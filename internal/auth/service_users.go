@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 )
 
-// User list paging (service-spec.md 4.1: default 50, max 100).
+// User list paging (docs/reference/specification.md 4.1: default 50, max 100).
 const (
 	UserPageDefault = 50
 	UserPageMax     = 100

@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// User is a person of a tenant (service-spec.md 2.1).
+// User is a person of a tenant (docs/reference/specification.md 2.1).
 type User struct {
 	ID          string
 	TenantID    tenancy.TenantID
@@ -70,7 +70,7 @@ type RefreshToken struct {
 	ExpiresAt time.Time
 }
 
-// Challenge is an MFA login in progress (decisions.md §3: single use, 5 minutes).
+// Challenge is an MFA login in progress (docs/design/design-choices.md §3: single use, 5 minutes).
 type Challenge struct {
 	ID            string
 	TenantID      tenancy.TenantID

@@ -10,7 +10,7 @@ import (
 )
 
 // Case is one investigation of a flagged transaction, KYC application or manual concern
-// (service-spec.md 2.3).
+// (docs/reference/specification.md 2.3).
 type Case struct {
 	ID                      string // case_<id>
 	TenantID                tenancy.TenantID
@@ -31,7 +31,7 @@ type Case struct {
 	UpdatedAt               time.Time
 }
 
-// Case types (service-spec.md 2.3).
+// Case types (docs/reference/specification.md 2.3).
 const (
 	TypeSuspiciousTransaction = "SUSPICIOUS_TRANSACTION"
 	TypeAMLAlert              = "AML_ALERT"
@@ -51,7 +51,7 @@ func Types() []string {
 	}
 }
 
-// Case priorities (service-spec.md 2.3).
+// Case priorities (docs/reference/specification.md 2.3).
 const (
 	PriorityLow      = "LOW"
 	PriorityMedium   = "MEDIUM"

@@ -1,6 +1,6 @@
 // Package cases owns case management: the Case and its timeline, the status machine of
-// decisions.md §5, the four-eyes resolution workflow (proposals), interdictions queued from
-// cases with their four-eyes lift and the queue across cases (docs/interdictions.md), case
+// docs/design/design-choices.md §5, the four-eyes resolution workflow (proposals), interdictions queued from
+// cases with their four-eyes lift and the queue across cases (docs/guide/interdictions.md), case
 // numbering, and the Store, Users and InterdictionQueue ports the adapters implement.
 //
 // Operations are pure: they take the current case and an Actor and return the new case plus

@@ -2,7 +2,7 @@ package cases
 
 import "time"
 
-// Event is one timeline entry of a case (service-spec.md 2.3 "Case event").
+// Event is one timeline entry of a case (docs/reference/specification.md 2.3 "Case event").
 type Event struct {
 	ID            string // cevt_<id>
 	CaseID        string
@@ -15,7 +15,7 @@ type Event struct {
 	CreatedAt     time.Time
 }
 
-// Timeline event types (service-spec.md 2.3, decisions.md §5).
+// Timeline event types (docs/reference/specification.md 2.3, docs/design/design-choices.md §5).
 const (
 	EventCaseCreated           = "CASE_CREATED"
 	EventNoteAdded             = "NOTE_ADDED"
@@ -52,7 +52,7 @@ const (
 )
 
 // NotifyComplianceOfficers is the Notification kind for "automatically created cases notify
-// compliance officers by email and on the dashboard" (service-spec.md part 1).
+// compliance officers by email and on the dashboard" (docs/reference/specification.md part 1).
 const NotifyComplianceOfficers = "notify.compliance_officers"
 
 // Actor is who performs an operation, and when. UserID "" is the system (automatic case
@@ -108,7 +108,7 @@ func newEvent(c *Case, a Actor, typ, desc string) Event {
 	}
 }
 
-// caseData is the data object of case webhooks: the case's public fields (service-spec.md 2.3).
+// caseData is the data object of case webhooks: the case's public fields (docs/reference/specification.md 2.3).
 func caseData(c *Case) map[string]any {
 	d := map[string]any{
 		"caseId":                  c.ID,

@@ -8,7 +8,7 @@ import (
 )
 
 // Guard is what a direct status move (PATCH /cases/:id/status) must know beyond the case itself
-// for the four-eyes control of docs/cases.md "Four eyes": the case's pending proposal and the
+// for the four-eyes control of docs/guide/cases.md "Four eyes": the case's pending proposal and the
 // tenant's fourEyesResolution setting. The store reads both in the transaction that locks the
 // case, so a proposal created concurrently cannot slip between the check and the move.
 type Guard struct {
@@ -41,7 +41,7 @@ func (g Guard) refuses(to string) string {
 	return ""
 }
 
-// Allowed returns the statuses c may move to directly under g: decisions.md §5's moves from
+// Allowed returns the statuses c may move to directly under g: docs/design/design-choices.md §5's moves from
 // c.Status without those g refuses. It is what the API offers the caller (allowedTransitions).
 func (g Guard) Allowed(c Case) []string {
 	return slices.DeleteFunc(Allowed(c.Status), func(to string) bool { return g.refuses(to) != "" })
@@ -76,7 +76,7 @@ func ChangeStatusGuarded(c Case, a Actor, g Guard, to, resolutionNote string) (C
 }
 
 // Settings are the tenant's case controls (GET and PATCH /api/v1/tenants/me/case-settings,
-// BANK_ADMIN; docs/cases.md "Four eyes").
+// BANK_ADMIN; docs/guide/cases.md "Four eyes").
 type Settings struct {
 	// FourEyesResolution makes every resolution go through a proposal approved by a second
 	// officer: a direct move to RESOLVED_* is refused for everyone. Off by default (the spec's

@@ -12,7 +12,7 @@ import (
 
 // TestGuardMatrix checks every from×to pair under each guard: a pending proposal refuses the
 // resolutions and closing, mandatory four eyes refuses the resolutions, everything else is
-// decisions.md §5's machine unchanged; Allowed lists exactly the moves ChangeStatusGuarded accepts.
+// docs/design/design-choices.md §5's machine unchanged; Allowed lists exactly the moves ChangeStatusGuarded accepts.
 func TestGuardMatrix(t *testing.T) {
 	t.Parallel()
 	pending := &Proposal{ID: "prop_1", Resolution: ResolutionFalsePositive, Status: ProposalPending, ProposedBy: "alice", ProposedAt: t0}

@@ -8,14 +8,14 @@ import (
 )
 
 // Interdiction is an account freeze, block or post-no-debit order queued from a case
-// (service-spec.md 4.8 "interdictions (account freezes or blocks queued from cases)"). complyd
+// (docs/reference/specification.md 4.8 "interdictions (account freezes or blocks queued from cases)"). complyd
 // records and announces it; the bank's core system executes it and an officer confirms it.
 type Interdiction struct {
 	ID            string // intd_<id>
 	CaseID        string
 	CaseNumber    string // filled by reads that join the case (the queue, the screening cache)
 	Action        string // InterdictionFreeze, InterdictionBlock or InterdictionPostNoDebit
-	AccountNumber string // 10 digits (service-spec.md part 8)
+	AccountNumber string // 10 digits (docs/reference/specification.md part 8)
 	Reason        string
 	Status        string // InterdictionRequested, InterdictionConfirmed, InterdictionLiftRequested or InterdictionLifted
 	RequestedBy   string
@@ -114,7 +114,7 @@ func RequestInterdiction(c Case, a Actor, p InterdictionParams) (Case, Interdict
 
 // ConfirmInterdiction records that the bank executed the interdiction, with an optional
 // reference, and returns an INTERDICTION_CONFIRMED event. Four eyes (issue 48 point 5,
-// docs/interdictions.md): a person confirming (a dashboard or bearer session) cannot be the
+// docs/guide/interdictions.md): a person confirming (a dashboard or bearer session) cannot be the
 // officer who requested it; the bank's core confirming with an API key may, whoever owns the key.
 //
 // Errors: NOT_FOUND when the interdiction is not the case's; CONFLICT when already confirmed;

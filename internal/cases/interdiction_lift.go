@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// Lifting an interdiction takes two people (docs/interdictions.md): one officer asks for it with
+// Lifting an interdiction takes two people (docs/guide/interdictions.md): one officer asks for it with
 // a reason (CONFIRMED → LIFT_REQUESTED), another approves it (→ LIFTED, the interdiction.lifted
 // webhook tells the bank's core to release the account) or rejects it with a reason
 // (→ CONFIRMED). Until the approval the interdiction stays in force: screening keeps blocking.

@@ -28,7 +28,7 @@ type InterdictionQueue interface {
 	QueuedInterdiction(ctx context.Context, tenantID tenancy.TenantID, id string) (*Interdiction, error)
 }
 
-// Interdiction queue paging (decisions.md §11).
+// Interdiction queue paging (docs/design/design-choices.md §11).
 const (
 	InterdictionPageDefault = 20
 	InterdictionPageMax     = 100

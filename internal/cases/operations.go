@@ -7,7 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// NewParams is the body of a case creation (service-spec.md 4.2 POST /cases), plus the flag that
+// NewParams is the body of a case creation (docs/reference/specification.md 4.2 POST /cases), plus the flag that
 // tells automatic creation by screening from manual creation.
 type NewParams struct {
 	// ID, when set, is the case's id; New makes one otherwise. The screening commit sets it
@@ -66,7 +66,7 @@ func (p NewParams) normalized() (title, desc string, tags []string, err error) {
 
 // New validates p and returns a new OPEN, unassigned case numbered caseNumber, with a
 // CASE_CREATED timeline event. Automatic creation also yields a case.created webhook effect and a
-// NotifyComplianceOfficers notification (service-spec.md part 1 and 6, decisions.md §9).
+// NotifyComplianceOfficers notification (docs/reference/specification.md part 1 and 6, docs/design/design-choices.md §9).
 //
 // Errors: VALIDATION_ERROR naming every invalid field (type, priority, title, description, tags).
 func New(p NewParams, a Actor, caseNumber string) (Case, Effects, error) {
@@ -106,7 +106,7 @@ func New(p NewParams, a Actor, caseNumber string) (Case, Effects, error) {
 	return c, eff, nil
 }
 
-// ChangeStatus moves the case to status to (service-spec.md 3.1, decisions.md §5) and returns a
+// ChangeStatus moves the case to status to (docs/reference/specification.md 3.1, docs/design/design-choices.md §5) and returns a
 // STATUS_CHANGED event; moving to RESOLVED_TRUE_POSITIVE, RESOLVED_FALSE_POSITIVE or CLOSED
 // also yields a case.resolved webhook effect.
 //
@@ -115,7 +115,7 @@ func New(p NewParams, a Actor, caseNumber string) (Case, Effects, error) {
 // earlier notes stay on the timeline).
 //
 // Errors: VALIDATION_ERROR on status when to is not a status; INVALID_STATUS_TRANSITION with
-// data {from, to, allowed} when decisions.md §5 forbids the move (checked before the note);
+// data {from, to, allowed} when docs/design/design-choices.md §5 forbids the move (checked before the note);
 // VALIDATION_ERROR on resolutionNote when it is blank and to needs one.
 func ChangeStatus(c Case, a Actor, to, resolutionNote string) (Case, Effects, error) {
 	if !IsStatus(to) {
@@ -173,8 +173,8 @@ func effectsOfMove(before Case, a Actor, to, note string) Effects {
 	return eff
 }
 
-// Assign sets the case's assignee and returns an ASSIGNED event (decisions.md §5). It is allowed
-// in every status (service-spec.md 3.1 "any | assign"). Re-assigning the current assignee is a
+// Assign sets the case's assignee and returns an ASSIGNED event (docs/design/design-choices.md §5). It is allowed
+// in every status (docs/reference/specification.md 3.1 "any | assign"). Re-assigning the current assignee is a
 // no-op without event. That assigneeID is an active user of the tenant is the Service's check.
 //
 // Errors: VALIDATION_ERROR on assigneeId when it is blank.
@@ -193,7 +193,7 @@ func Assign(c Case, a Actor, assigneeID string) (Case, Effects, error) {
 	return c, Effects{Events: []Event{ev}}, nil
 }
 
-// AddNote returns a NOTE_ADDED event whose description is the note text (service-spec.md 4.2).
+// AddNote returns a NOTE_ADDED event whose description is the note text (docs/reference/specification.md 4.2).
 // Notes may be added in every status; the case itself does not change.
 //
 // Errors: VALIDATION_ERROR on content when it is blank or too long.

@@ -8,7 +8,7 @@ import (
 )
 
 // Proposal is a proposed resolution of a case awaiting a second person's decision (the four-eyes
-// workflow of decisions.md §4 and §5).
+// workflow of docs/design/design-choices.md §4 and §5).
 type Proposal struct {
 	ID         string // prop_<id>
 	CaseID     string
@@ -28,7 +28,7 @@ const (
 	ResolutionFalsePositive = "FALSE_POSITIVE"
 )
 
-// Proposal states (decisions.md §5).
+// Proposal states (docs/design/design-choices.md §5).
 const (
 	ProposalPending  = "PENDING"
 	ProposalApproved = "APPROVED"
@@ -50,7 +50,7 @@ type ProposeParams struct {
 }
 
 // Propose records a proposed resolution and moves the case to PENDING_REVIEW along legal moves
-// of decisions.md §5, one STATUS_CHANGED event per move:
+// of docs/design/design-choices.md §5, one STATUS_CHANGED event per move:
 //   - OPEN: OPEN → IN_PROGRESS → PENDING_REVIEW (two events; proposing means work has started);
 //   - IN_PROGRESS, ESCALATED: one move to PENDING_REVIEW;
 //   - PENDING_REVIEW: no move (a case put in review by hand can receive its proposal);
@@ -107,7 +107,7 @@ func Propose(c Case, a Actor, p ProposeParams) (Case, Proposal, Effects, error) 
 }
 
 // checkDecision enforces what approve and reject share: the proposal belongs to the case, is
-// still PENDING, and the decider is a known user other than the proposer (decisions.md §4).
+// still PENDING, and the decider is a known user other than the proposer (docs/design/design-choices.md §4).
 func checkDecision(c *Case, p *Proposal, a Actor) error {
 	if p.CaseID != c.ID {
 		return apperr.NotFoundf("proposal not found")
@@ -151,7 +151,7 @@ func ApproveProposal(c Case, p Proposal, a Actor) (Case, Proposal, Effects, erro
 }
 
 // RejectProposal rejects a pending proposal with a reason and returns the case to IN_PROGRESS
-// (decisions.md §5) with a RESOLUTION_REJECTED event and, when the case moves, a STATUS_CHANGED
+// (docs/design/design-choices.md §5) with a RESOLUTION_REJECTED event and, when the case moves, a STATUS_CHANGED
 // event. A case already IN_PROGRESS stays there.
 //
 // Errors: VALIDATION_ERROR on reason; NOT_FOUND, CONFLICT, FORBIDDEN as for ApproveProposal;

@@ -11,7 +11,7 @@ import (
 )
 
 // Caller is the authenticated user on whose behalf the Service acts. The transport has already
-// checked the caller's role (service-spec.md part 5, decisions.md §4); the Service enforces the
+// checked the caller's role (docs/reference/specification.md part 5, docs/design/design-choices.md §4); the Service enforces the
 // rules that do not depend on roles (the four-eyes rule, assignee checks, the status machine).
 type Caller struct {
 	TenantID tenancy.TenantID
@@ -24,7 +24,7 @@ type Caller struct {
 type Service struct {
 	// OnInterdictionChange, when set, runs after an interdiction was confirmed or lifted (after
 	// commit): it drops this process's cached interdictions of the tenant at once, before the
-	// LISTEN/NOTIFY announcement every replica follows reaches it (docs/interdictions.md).
+	// LISTEN/NOTIFY announcement every replica follows reaches it (docs/guide/interdictions.md).
 	OnInterdictionChange func(tenancy.TenantID)
 
 	store Store
@@ -141,7 +141,7 @@ func (s *Service) Assign(ctx context.Context, c Caller, id, assigneeID string) (
 	switch {
 	case apperr.CodeOf(err) == apperr.NotFound:
 		// An unknown id and a user of another tenant are indistinguishable on purpose: another
-		// tenant's resource is NOT_FOUND, never a hint that it exists (decisions.md §2).
+		// tenant's resource is NOT_FOUND, never a hint that it exists (docs/design/design-choices.md §2).
 		return nil, apperr.NotFoundf("assignee not found")
 	case err != nil:
 		return nil, err
@@ -196,7 +196,7 @@ func (s *Service) Propose(ctx context.Context, c Caller, caseID string, p Propos
 }
 
 // ApproveProposal approves a pending proposal and resolves the case; the approver is never the
-// proposer (decisions.md §4). Errors: NOT_FOUND; FORBIDDEN; CONFLICT; INVALID_STATUS_TRANSITION.
+// proposer (docs/design/design-choices.md §4). Errors: NOT_FOUND; FORBIDDEN; CONFLICT; INVALID_STATUS_TRANSITION.
 func (s *Service) ApproveProposal(ctx context.Context, c Caller, caseID, proposalID string) (*Case, error) {
 	a := s.actor(c)
 	cs, _, err := s.store.DecideProposal(ctx, c.TenantID, caseID, proposalID, func(cs *Case, p *Proposal) (Effects, error) {

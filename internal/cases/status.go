@@ -2,7 +2,7 @@ package cases
 
 import "slices"
 
-// Case statuses (service-spec.md 3.1).
+// Case statuses (docs/reference/specification.md 3.1).
 const (
 	StatusOpen                  = "OPEN"
 	StatusInProgress            = "IN_PROGRESS"
@@ -24,7 +24,7 @@ func Statuses() []string {
 // IsStatus reports whether s is a case status.
 func IsStatus(s string) bool { return slices.Contains(Statuses(), s) }
 
-// transitions is decisions.md §5's table; anything not listed is 409 INVALID_STATUS_TRANSITION.
+// transitions is docs/design/design-choices.md §5's table; anything not listed is 409 INVALID_STATUS_TRANSITION.
 var transitions = map[string][]string{
 	StatusOpen:                  {StatusInProgress, StatusEscalated},
 	StatusInProgress:            {StatusPendingReview, StatusEscalated},
@@ -35,7 +35,7 @@ var transitions = map[string][]string{
 	StatusClosed:                {},
 }
 
-// Allowed returns the statuses a case in from may move to (decisions.md §5), as a fresh slice.
+// Allowed returns the statuses a case in from may move to (docs/design/design-choices.md §5), as a fresh slice.
 // It returns an empty, non-nil slice for CLOSED and for unknown statuses.
 func Allowed(from string) []string {
 	to, ok := transitions[from]
@@ -45,13 +45,13 @@ func Allowed(from string) []string {
 	return slices.Clone(to)
 }
 
-// CanTransition reports whether decisions.md §5 allows the move from → to.
+// CanTransition reports whether docs/design/design-choices.md §5 allows the move from → to.
 func CanTransition(from, to string) bool {
 	return slices.Contains(transitions[from], to)
 }
 
 // RequiresResolutionNote reports whether moving to the status needs a resolutionNote
-// (service-spec.md 3.1: "resolutionNote is required when resolving or closing").
+// (docs/reference/specification.md 3.1: "resolutionNote is required when resolving or closing").
 func RequiresResolutionNote(to string) bool {
 	return to == StatusResolvedTruePositive || to == StatusResolvedFalsePositive || to == StatusClosed
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// wantMoves is decisions.md §5 typed out again, independently of the transitions map.
+// wantMoves is docs/design/design-choices.md §5 typed out again, independently of the transitions map.
 var wantMoves = map[string][]string{
 	"OPEN":                    {"IN_PROGRESS", "ESCALATED"},
 	"IN_PROGRESS":             {"PENDING_REVIEW", "ESCALATED"},

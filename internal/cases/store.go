@@ -15,7 +15,7 @@ import (
 type Store interface {
 	// Create takes the next case number of (tenantID, year) from the per-tenant-per-year counter
 	// row, formats it with FormatNumber, calls build with it, and inserts the case and the
-	// effects; numbers have no gaps or duplicates under concurrency (decisions.md §5) because an
+	// effects; numbers have no gaps or duplicates under concurrency (docs/design/design-choices.md §5) because an
 	// error from build or the insert rolls the counter back.
 	// Errors: whatever build returns; INTERNAL.
 	Create(ctx context.Context, tenantID tenancy.TenantID, year int, build func(caseNumber string) (Case, Effects, error)) (*Case, error)
@@ -93,13 +93,13 @@ type Users interface {
 	Get(ctx context.Context, tenantID tenancy.TenantID, userID string) (User, error)
 }
 
-// Case list paging (decisions.md §7, §11).
+// Case list paging (docs/design/design-choices.md §7, §11).
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100
 )
 
-// ListParams are the filters and paging of GET /cases (service-spec.md 4.2). Empty filters and
+// ListParams are the filters and paging of GET /cases (docs/reference/specification.md 4.2). Empty filters and
 // zero Page/Limit mean "not given".
 type ListParams struct {
 	Status     string
@@ -116,7 +116,7 @@ type ListParams struct {
 }
 
 // Normalize validates the filters and fills paging defaults: page 1, limit 20, a limit above
-// 100 clamped to 100 (decisions.md §11). Errors: VALIDATION_ERROR naming each bad field.
+// 100 clamped to 100 (docs/design/design-choices.md §11). Errors: VALIDATION_ERROR naming each bad field.
 func (p ListParams) Normalize() (ListParams, error) {
 	var bad []apperr.FieldError
 	if p.Status != "" && !IsStatus(p.Status) {
@@ -148,7 +148,7 @@ func (p ListParams) Normalize() (ListParams, error) {
 	return p, nil
 }
 
-// Page is one page of cases (service-spec.md Conventions 4).
+// Page is one page of cases (docs/reference/specification.md Conventions 4).
 type Page struct {
 	Items      []Case
 	Total      int

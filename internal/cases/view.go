@@ -7,7 +7,7 @@ import (
 )
 
 // Person is how a user appears on a case: the assignee and the actor of a timeline event
-// (service-spec.md 2.3: {id, email, firstName, lastName}).
+// (docs/reference/specification.md 2.3: {id, email, firstName, lastName}).
 type Person struct {
 	ID        string
 	Email     string
@@ -15,7 +15,7 @@ type Person struct {
 	LastName  string
 }
 
-// TransactionSummary is the case detail's relatedTransaction (service-spec.md 2.3).
+// TransactionSummary is the case detail's relatedTransaction (docs/reference/specification.md 2.3).
 type TransactionSummary struct {
 	ID         string
 	ExternalID string

@@ -15,10 +15,10 @@ import (
 	"github.com/complyd/complyd/internal/requestid"
 )
 
-// RefreshCookie is the dashboard's refresh-token cookie (service-spec.md part 5).
+// RefreshCookie is the dashboard's refresh-token cookie (docs/reference/specification.md part 5).
 const RefreshCookie = "svc_refresh_token"
 
-// AccessCookie is the dashboard's session cookie (decisions.md §3).
+// AccessCookie is the dashboard's session cookie (docs/design/design-choices.md §3).
 const AccessCookie = "svc_access_token"
 
 // AuthHandler serves complyd.v1.AuthService.

@@ -38,7 +38,7 @@ type Authenticator struct {
 // AuthOption configures an Authenticator.
 type AuthOption func(*Authenticator)
 
-// WithTenantLimits enforces per-tenant request ceilings after authentication (decisions.md §7).
+// WithTenantLimits enforces per-tenant request ceilings after authentication (docs/design/design-choices.md §7).
 func WithTenantLimits(l *auth.TenantLimiter) AuthOption {
 	return func(a *Authenticator) { a.limits = l }
 }
@@ -112,7 +112,6 @@ func (a *Authenticator) Wrap(h http.Handler) http.Handler {
 			}
 		}
 		ctx = auth.WithPrincipal(ctx, p)
-		ctx = tenancy.WithTenant(ctx, p.TenantID)
 		h.ServeHTTP(w, r.WithContext(ctx))
 	})
 }

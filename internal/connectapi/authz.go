@@ -6,7 +6,7 @@ import (
 )
 
 // access says who may call a procedure: declared once per RPC, enforced by the authentication
-// middleware before any decoding (service-spec.md part 5, decisions.md §4).
+// middleware before any decoding (docs/reference/specification.md part 5, docs/design/design-choices.md §4).
 type access struct {
 	public   bool       // no credentials needed
 	optional bool       // credentials used when present (logout)
@@ -39,8 +39,8 @@ var permissions = map[string]access{
 	complydv1connect.TenantServiceGetSecurityProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.TenantServiceUpdateSecurityProcedure: {roles: auth.AdminOnly},
 
-	// Cases (issue 5): service-spec.md part 5 and decisions.md §4. AUDITOR is read-only
-	// everywhere, so it may list and view but not add notes (docs/cases.md "Permissions").
+	// Cases (issue 5): docs/reference/specification.md part 5 and docs/design/design-choices.md §4. AUDITOR is read-only
+	// everywhere, so it may list and view but not add notes (docs/guide/cases.md "Permissions").
 	complydv1connect.CaseServiceCreateCaseProcedure:              {roles: auth.Writers},
 	complydv1connect.CaseServiceListCasesProcedure:               {roles: auth.AnyRole},
 	complydv1connect.CaseServiceGetCaseProcedure:                 {roles: auth.AnyRole},
@@ -54,10 +54,10 @@ var permissions = map[string]access{
 	complydv1connect.CaseServiceCreateInterdictionProcedure:      {roles: auth.Officers},
 	complydv1connect.CaseServiceListInterdictionsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.CaseServiceConfirmInterdictionProcedure:     {roles: auth.Officers},
-	// The tenant's case controls are tenant configuration (decisions.md §4): BANK_ADMIN.
+	// The tenant's case controls are tenant configuration (docs/design/design-choices.md §4): BANK_ADMIN.
 	complydv1connect.CaseServiceGetCaseSettingsProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.CaseServiceUpdateCaseSettingsProcedure: {roles: auth.AdminOnly},
-	// Interdiction queue and four-eyes lift (docs/interdictions.md): reading is for every role,
+	// Interdiction queue and four-eyes lift (docs/guide/interdictions.md): reading is for every role,
 	// lifting (asking, approving, rejecting) for the officers who may request and confirm.
 	complydv1connect.InterdictionServiceListInterdictionQueueProcedure:   {roles: auth.AnyRole},
 	complydv1connect.InterdictionServiceGetInterdictionProcedure:         {roles: auth.AnyRole},
@@ -65,7 +65,7 @@ var permissions = map[string]access{
 	complydv1connect.InterdictionServiceApproveInterdictionLiftProcedure: {roles: auth.Officers},
 	complydv1connect.InterdictionServiceRejectInterdictionLiftProcedure:  {roles: auth.Officers},
 
-	// Webhooks (issue 5): configuration is tenant configuration (BANK_ADMIN, decisions.md §4);
+	// Webhooks (issue 5): configuration is tenant configuration (BANK_ADMIN, docs/design/design-choices.md §4);
 	// the delivery log is readable by BANK_ADMIN and AUDITOR; a retry is BANK_ADMIN.
 	complydv1connect.WebhookServiceGetWebhookConfigProcedure:      {roles: auth.AdminOnly},
 	complydv1connect.WebhookServiceUpdateWebhookConfigProcedure:   {roles: auth.AdminOnly},
@@ -74,14 +74,14 @@ var permissions = map[string]access{
 	complydv1connect.WebhookServiceReplayWebhookDeliveryProcedure: {roles: auth.AdminOnly},
 	complydv1connect.WebhookServiceListWebhookAttemptsProcedure:   {roles: auth.AdminAndAuditor},
 
-	// The own account (docs/dashboard.md "Users and roles"): every role changes its own
+	// The own account (docs/guide/dashboard.md "Users and roles"): every role changes its own
 	// password and enrols its own MFA; resetting another user's MFA is user management.
 	complydv1connect.AccountServiceChangePasswordProcedure:      {roles: auth.AnyRole},
 	complydv1connect.AccountServiceStartMfaEnrolmentProcedure:   {roles: auth.AnyRole},
 	complydv1connect.AccountServiceConfirmMfaEnrolmentProcedure: {roles: auth.AnyRole},
 	complydv1connect.AccountServiceResetUserMfaProcedure:        {roles: auth.AdminOnly},
 
-	// Branding is tenant configuration (decisions.md §4); every role reads it through /auth/me.
+	// Branding is tenant configuration (docs/design/design-choices.md §4); every role reads it through /auth/me.
 	complydv1connect.BrandingServiceGetBrandingProcedure:    {roles: auth.AnyRole},
 	complydv1connect.BrandingServiceUpdateBrandingProcedure: {roles: auth.AdminOnly},
 
@@ -90,7 +90,7 @@ var permissions = map[string]access{
 	complydv1connect.NotificationServiceMarkNotificationReadProcedure: {roles: auth.AnyRole},
 
 	// Dashboard (issue 17): the Overview's aggregates are read by every role, like the lists
-	// behind them (decisions.md §4) and the wallet.
+	// behind them (docs/design/design-choices.md §4) and the wallet.
 	complydv1connect.DashboardServiceGetScreeningStatsProcedure:    {roles: auth.AnyRole},
 	complydv1connect.DashboardServiceGetTopRulesProcedure:          {roles: auth.AnyRole},
 	complydv1connect.DashboardServiceGetCaseStatsProcedure:         {roles: auth.AnyRole},
@@ -99,11 +99,11 @@ var permissions = map[string]access{
 	complydv1connect.DashboardServiceGetWebhookStatsProcedure:      {roles: auth.AnyRole},
 	complydv1connect.DashboardServiceGetWalletStatsProcedure:       {roles: auth.AnyRole},
 
-	// Wallet (decisions.md §6): every role may read the balance and the ledger.
+	// Wallet (docs/design/design-choices.md §6): every role may read the balance and the ledger.
 	complydv1connect.WalletServiceGetWalletProcedure:              {roles: auth.AnyRole},
 	complydv1connect.WalletServiceListWalletTransactionsProcedure: {roles: auth.AnyRole},
 
-	// KYC applications (service-spec.md part 5, decisions.md §4): writers create, edit, verify
+	// KYC applications (docs/reference/specification.md part 5, docs/design/design-choices.md §4): writers create, edit, verify
 	// and upload; officers decide, review and delete documents; every role reads.
 	complydv1connect.KycServiceCreateApplicationProcedure:   {roles: auth.Writers},
 	complydv1connect.KycServiceListApplicationsProcedure:    {roles: auth.AnyRole},
@@ -123,7 +123,7 @@ var permissions = map[string]access{
 	complydv1connect.KycServiceReviewDocumentProcedure:      {roles: auth.Officers},
 	complydv1connect.KycServiceUploadDocumentProcedure:      {roles: auth.Writers},
 
-	// KYB applications (issue 7; service-spec.md part 5, decisions.md §4): like KYC.
+	// KYB applications (issue 7; docs/reference/specification.md part 5, docs/design/design-choices.md §4): like KYC.
 	complydv1connect.KybServiceCreateKybApplicationProcedure:   {roles: auth.Writers},
 	complydv1connect.KybServiceListKybApplicationsProcedure:    {roles: auth.AnyRole},
 	complydv1connect.KybServiceGetKybApplicationProcedure:      {roles: auth.AnyRole},
@@ -139,7 +139,7 @@ var permissions = map[string]access{
 	complydv1connect.KybServiceDeleteKybDocumentProcedure:      {roles: auth.Officers},
 	complydv1connect.KybServiceUploadKybDocumentProcedure:      {roles: auth.Writers},
 
-	// Direct lookups and customer profiles (issue 7; decisions.md §4, §6): lookups and creating
+	// Direct lookups and customer profiles (issue 7; docs/design/design-choices.md §4, §6): lookups and creating
 	// applications from profiles are writers'; every role reads history and profiles.
 	complydv1connect.LookupServiceLookupBvnProcedure:                        {roles: auth.Writers},
 	complydv1connect.LookupServiceLookupNinProcedure:                        {roles: auth.Writers},
@@ -150,11 +150,11 @@ var permissions = map[string]access{
 	complydv1connect.LookupServiceCreateKycApplicationFromCustomerProcedure: {roles: auth.Writers},
 	complydv1connect.LookupServiceCreateKybApplicationFromCustomerProcedure: {roles: auth.Writers},
 
-	// Identity providers (decisions.md §4, §6): tenant configuration is BANK_ADMIN.
+	// Identity providers (docs/design/design-choices.md §4, §6): tenant configuration is BANK_ADMIN.
 	complydv1connect.IdentityProviderServiceGetProviderConfigProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.IdentityProviderServiceUpdateProviderConfigProcedure: {roles: auth.AdminOnly},
 	complydv1connect.IdentityProviderServiceGetKycConfigProcedure:         {roles: auth.AdminOnly},
-	// sanctions and watchlists (decisions.md §4, §10; docs/sanctions.md): BANK_ADMIN changes
+	// sanctions and watchlists (docs/design/design-choices.md §4, §10; docs/guide/sanctions.md): BANK_ADMIN changes
 	// watchlists, every role reads them and searches (ad-hoc screening changes nothing);
 	// officers review false positives, every role lists them.
 	complydv1connect.WatchlistServiceCreateWatchlistProcedure:      {roles: auth.AdminOnly},
@@ -187,7 +187,7 @@ var permissions = map[string]access{
 	complydv1connect.RuleServiceGetRuleControlsProcedure:          {roles: auth.AnyRole},
 	complydv1connect.RuleServiceUpdateRuleControlsProcedure:       {roles: auth.AdminOnly},
 
-	// Transaction screening (issue 3, decisions.md §4): writers screen; every role lists and
+	// Transaction screening (issue 3, docs/design/design-choices.md §4): writers screen; every role lists and
 	// views; custom rules and tenant configuration are BANK_ADMIN (AUDITOR and the other roles
 	// may read the rules, since they explain verdicts).
 	complydv1connect.TransactionServiceScreenTransactionProcedure:      {roles: auth.Writers},
@@ -213,9 +213,9 @@ var permissions = map[string]access{
 	complydv1connect.TenantConfigServiceUpdateScreeningPolicyProcedure: {roles: auth.AdminOnly},
 
 	// The screening stream: writers, like ScreenTransaction; each message is counted against the
-	// rate limit by the handler (docs/screening.md "Streaming").
+	// rate limit by the handler (docs/guide/screening.md "Streaming").
 	complydv1connect.TransactionServiceScreenTransactionStreamProcedure: {roles: auth.Writers, perMessage: true},
-	// Network and customers (issue 16; docs/network.md, docs/customers.md): reading is every role's,
+	// Network and customers (issue 16; docs/guide/network.md, docs/guide/customers.md): reading is every role's,
 	// opening a case from a finding the writers', recomputing and reviewing the officers'.
 	complydv1connect.NetworkServiceGetAccountNetworkProcedure:        {roles: auth.AnyRole},
 	complydv1connect.NetworkServiceGetCustomerNetworkProcedure:       {roles: auth.AnyRole},
@@ -229,7 +229,7 @@ var permissions = map[string]access{
 	complydv1connect.CustomerServiceRecomputeCustomerRiskProcedure:   {roles: auth.Officers},
 	complydv1connect.CustomerServiceCompleteCustomerReviewProcedure:  {roles: auth.Officers},
 
-	// Issue 16 (docs/application-assignment.md, docs/kyc-tiers.md, docs/behavioral-profiles.md):
+	// Issue 16 (docs/guide/application-assignment.md, docs/guide/kyc-tiers.md, docs/guide/behavioral-profiles.md):
 	// application assignment follows case assignment (officers); the tier table, an
 	// application's tier standing and behavioral profiles are reads, open to every role.
 	complydv1connect.ApplicationAssignmentServiceAssignKycApplicationProcedure:   {roles: auth.Officers},
@@ -239,17 +239,17 @@ var permissions = map[string]access{
 	complydv1connect.KycTierServiceListTierRequirementsProcedure:                 {roles: auth.AnyRole},
 	complydv1connect.KycTierServiceGetApplicationTierRequirementsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.BehavioralProfileServiceGetBehavioralProfileProcedure:       {roles: auth.AnyRole},
-	// Countries (docs/countries.md): every role reads the lists that explain verdicts; changing
-	// them is tenant configuration (BANK_ADMIN, decisions.md §4).
+	// Countries (docs/guide/countries.md): every role reads the lists that explain verdicts; changing
+	// them is tenant configuration (BANK_ADMIN, docs/design/design-choices.md §4).
 	complydv1connect.CountryServiceListCountriesProcedure:         {roles: auth.AnyRole},
 	complydv1connect.CountryServiceSetCountryOverrideProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.CountryServiceDeleteCountryOverrideProcedure: {roles: auth.AdminOnly},
-	// Engines (docs/engines.md): every role reads the configuration that explains verdicts; a
+	// Engines (docs/design/engines.md): every role reads the configuration that explains verdicts; a
 	// change is tenant configuration (BANK_ADMIN).
 	complydv1connect.EngineServiceListEnginesProcedure:  {roles: auth.AnyRole},
 	complydv1connect.EngineServiceUpdateEngineProcedure: {roles: auth.AdminOnly},
 
-	// Regulatory reports (issue 14, docs/reports.md "Permissions"): writers draft, edit and submit;
+	// Regulatory reports (issue 14, docs/guide/reports.md "Permissions"): writers draft, edit and submit;
 	// officers approve, reject and file, never the preparer (four eyes, like case resolutions);
 	// every role reads and downloads; the goAML settings are tenant configuration.
 	complydv1connect.ReportServiceCreateReportProcedure:         {roles: auth.Writers},

@@ -174,7 +174,7 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 		}
 	}
 	// The moves offered are the server's (STYLE "The server decides, the screen follows"): none
-	// for a role that may not change a status, else the guarded machine's (docs/cases.md).
+	// for a role that may not change a status, else the guarded machine's (docs/guide/cases.md).
 	out.AllowedTransitions = []string{}
 	if p, err := principalOf(ctx); err == nil && permissions[complydv1connect.CaseServiceUpdateCaseStatusProcedure].roles.Has(p.Role) {
 		if out.AllowedTransitions, err = h.svc.AllowedTransitions(ctx, c.TenantID, cs); err != nil {

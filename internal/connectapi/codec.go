@@ -17,7 +17,7 @@ import (
 // path or query parameters: POST /api/v1/transactions/screen among them) to the handler as it
 // came, and the handler's answer back as it went, instead of decoding the JSON, encoding it as
 // protobuf for the handler and the same again on the way back (issue 15; BenchmarkFacadeScreen:
-// 70-75 → 66-68 µs and 382 → 310 allocations per screening, docs/screening-measurements.md). Connect clients
+// 70-75 → 66-68 µs and 382 → 310 allocations per screening, the measurement log of docs/performance.md#history). Connect clients
 // that speak JSON (the dashboard, buf curl) get the default values written out too, which the
 // protobuf JSON mapping allows and every conforming reader accepts. restapi's
 // TestFacadeJSONMatchesTranscoder keeps the two codecs' bytes the same.

@@ -27,7 +27,7 @@ func (h *CustomerHandler) fail(ctx context.Context, err error) error {
 	return ToConnect(ctx, h.log, err)
 }
 
-// Page sizes of the customer lists (decisions.md §7's list default and maximum).
+// Page sizes of the customer lists (docs/design/design-choices.md §7's list default and maximum).
 const (
 	customerPageDefault = 20
 	customerPageMax     = 100

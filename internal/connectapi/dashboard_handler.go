@@ -11,7 +11,7 @@ import (
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 )
 
-// DashboardHandler serves complyd.v1.DashboardService (docs/dashboard.md "Overview API").
+// DashboardHandler serves complyd.v1.DashboardService (docs/guide/dashboard.md "Overview API").
 type DashboardHandler struct {
 	svc *dashboard.Service
 	log *slog.Logger

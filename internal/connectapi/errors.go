@@ -14,7 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/requestid"
 )
 
-// connectCodes maps every apperr code to its Connect code (decisions.md §2).
+// connectCodes maps every apperr code to its Connect code (docs/design/design-choices.md §2).
 var connectCodes = map[apperr.Code]connect.Code{
 	apperr.Validation:              connect.CodeInvalidArgument,
 	apperr.Unauthenticated:         connect.CodeUnauthenticated,
@@ -75,7 +75,7 @@ func ToConnect(ctx context.Context, log *slog.Logger, err error) *connect.Error 
 	return out
 }
 
-// infoOf renders e as the ErrorInfo detail (decisions.md §2: code, details, data).
+// infoOf renders e as the ErrorInfo detail (docs/design/design-choices.md §2: code, details, data).
 func infoOf(ctx context.Context, log *slog.Logger, e *apperr.Error) *complydv1.ErrorInfo {
 	info := &complydv1.ErrorInfo{Code: string(e.Code), Message: e.Message}
 	for _, d := range e.Details {

@@ -12,7 +12,7 @@ import (
 )
 
 // InterdictionHandler serves complyd.v1.InterdictionService: the queue across cases and the
-// four-eyes lift (docs/interdictions.md).
+// four-eyes lift (docs/guide/interdictions.md).
 type InterdictionHandler struct {
 	svc   *cases.Service
 	queue cases.InterdictionQueue

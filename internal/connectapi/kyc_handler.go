@@ -50,7 +50,7 @@ func KYCApplicationProto(a kyc.Application) *complydv1.KycApplication {
 		CustomerId: nullString(a.CustomerID)}
 }
 
-// DocumentProto maps a KYC or KYB document with its presigned link (service-spec.md 2.5).
+// DocumentProto maps a KYC or KYB document with its presigned link (docs/reference/specification.md 2.5).
 func DocumentProto(d document.View) *complydv1.KycDocument {
 	return &complydv1.KycDocument{Id: d.ID, ApplicationId: d.ApplicationID, DocumentType: string(d.DocumentType), FileName: d.FileName,
 		FileUrl: d.URL, FileSizeBytes: int32(d.SizeBytes), MimeType: d.MimeType, UploadedAt: ts(d.UploadedAt),

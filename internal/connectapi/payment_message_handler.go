@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// ScreenPaymentMessage implements TransactionService.ScreenPaymentMessage (docs/iso20022.md):
+// ScreenPaymentMessage implements TransactionService.ScreenPaymentMessage (docs/guide/iso20022.md):
 // the message is parsed, validated and mapped whole (any error refuses it, nothing screened),
 // then each credit transfer is screened as a batch item is (its own rate-limit request, its own
 // answer) and the answers are gathered into the pacs.002 status report.

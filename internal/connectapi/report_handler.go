@@ -16,7 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/reports"
 )
 
-// ReportHandler serves complyd.v1.ReportService (issue 14, docs/reports.md).
+// ReportHandler serves complyd.v1.ReportService (issue 14, docs/guide/reports.md).
 type ReportHandler struct {
 	svc *reports.Service
 	// checkURL vets a filing URL with the outbound guard before it is saved (nil: no check).

@@ -36,7 +36,7 @@ type RuleStore interface {
 	RuleVersion(ctx context.Context, tenant tenancy.TenantID, id string, version int) (rules.Rule, error)
 }
 
-// RuleHandler serves complyd.v1.RuleService (decisions.md §10): custom CEL rules, compiled at
+// RuleHandler serves complyd.v1.RuleService (docs/design/design-choices.md §10): custom CEL rules, compiled at
 // save (a rule that does not compile is never stored) and cached by expression; the mandatory
 // AML rules are listed and immutable (409 CONFLICT).
 type RuleHandler struct {
@@ -73,7 +73,7 @@ func ruleVersionToProto(r rules.Rule) *complydv1.RuleVersion {
 		Outcome: string(r.Outcome), Enabled: r.Enabled, CreatedBy: r.CreatedBy, CreatedAt: ts(r.CreatedAt)}
 }
 
-// ListRuleVersions implements RuleService.ListRuleVersions (docs/engines.md "Rule versions").
+// ListRuleVersions implements RuleService.ListRuleVersions (docs/design/engines.md "Rule versions").
 func (h *RuleHandler) ListRuleVersions(ctx context.Context, req *connect.Request[complydv1.ListRuleVersionsRequest]) (*connect.Response[complydv1.ListRuleVersionsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/sanctions"
 )
 
-// Search implements SanctionsService.Search (decisions.md §10).
+// Search implements SanctionsService.Search (docs/design/design-choices.md §10).
 func (h *WatchlistHandler) Search(ctx context.Context, req *connect.Request[complydv1.SearchRequest]) (*connect.Response[complydv1.SearchResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {

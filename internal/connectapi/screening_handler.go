@@ -516,7 +516,7 @@ func triggeredToProto(rs []screening.TriggeredRule) []*complydv1.TriggeredRule {
 		t := &complydv1.TriggeredRule{Name: r.Name, Category: r.Category, RiskScore: int32(r.RiskScore),
 			Details: r.Details, CreatedBy: createdBy, KycSource: nullString(r.KYCSource),
 			KycExternalRef: nullString(r.KYCExternalRef), Outcome: string(r.Outcome)}
-		if r.RuleVersion > 0 { // a custom rule: which version fired (docs/engines.md "Rule versions")
+		if r.RuleVersion > 0 { // a custom rule: which version fired (docs/design/engines.md "Rule versions")
 			t.RuleId, t.RuleVersion = r.ID, int32(r.RuleVersion)
 		}
 		out = append(out, t)

@@ -41,7 +41,7 @@ type TenantConfigStore interface {
 // KycConfigFunc returns the caller's whole KYC configuration (IdentityProviderService.GetKycConfig).
 type KycConfigFunc func(ctx context.Context) (*complydv1.KycConfig, error)
 
-// TenantConfigHandler serves complyd.v1.TenantConfigService (decisions.md §11).
+// TenantConfigHandler serves complyd.v1.TenantConfigService (docs/design/design-choices.md §11).
 type TenantConfigHandler struct {
 	store      TenantConfigStore
 	kycConfig  KycConfigFunc

@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/sanctions"
 )
 
-// WatchlistHandler serves complyd.v1.WatchlistService and SanctionsService (decisions.md §10).
+// WatchlistHandler serves complyd.v1.WatchlistService and SanctionsService (docs/design/design-choices.md §10).
 type WatchlistHandler struct {
 	svc *sanctions.Service
 	log *slog.Logger

@@ -11,7 +11,7 @@ import (
 
 // ImportWatchlistEntries implements WatchlistService.ImportWatchlistEntries: a bad row answers
 // 200 with the row errors and imported 0 (nothing is kept), so that a client shows every error
-// of the file at once (docs/watchlists.md).
+// of the file at once (docs/guide/watchlists.md).
 func (h *WatchlistHandler) ImportWatchlistEntries(ctx context.Context, req *connect.Request[complydv1.ImportWatchlistEntriesRequest]) (*connect.Response[complydv1.ImportWatchlistEntriesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {

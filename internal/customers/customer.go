@@ -52,7 +52,7 @@ type SanctionsReview struct {
 }
 
 // Report is a regulatory report of the customer: drafted for one of its accounts or from one of
-// its cases (docs/reports.md).
+// its cases (docs/guide/reports.md).
 type Report struct {
 	ID, Type, Status, Account, CaseID string
 	Day                               time.Time
@@ -101,7 +101,7 @@ const (
 
 // Events of the webhook and audit log.
 const (
-	// EventReviewDue is the webhook event of a due periodic review (docs/webhooks.md).
+	// EventReviewDue is the webhook event of a due periodic review (docs/guide/webhooks.md).
 	EventReviewDue = webhook.EventCustomerReviewDue
 	// EventRiskChanged is the webhook event of a changed rating.
 	EventRiskChanged = webhook.EventCustomerRiskChanged

@@ -1,5 +1,5 @@
 // Package customers owns the customer view of a saved profile (issue 16 point 5,
-// docs/customers.md): what is linked to it (KYC/KYB applications, accounts seen in screening,
+// docs/guide/customers.md): what is linked to it (KYC/KYB applications, accounts seen in screening,
 // cases, sanctions reviews), its risk rating from documented factors, the rating's history, and
 // the periodic review its rating sets.
 //

@@ -60,7 +60,7 @@ type Rating struct {
 	Factors []Factor
 }
 
-// Rate computes the rating of in (docs/customers.md "Rating" documents every factor). The
+// Rate computes the rating of in (docs/guide/customers.md "Rating" documents every factor). The
 // score is the factors' sum capped at 100; some factors also set a floor on the rating
 // (a PEP, a sanctions hit, a call-for-action country: enhanced due diligence, FATF R.12, R.19).
 func Rate(in Inputs) Rating {
@@ -201,7 +201,7 @@ func rank(r string) int {
 }
 
 // ReviewInterval is the time between periodic reviews of a rating: HIGH every year, MEDIUM
-// every two, LOW every three (docs/customers.md "Periodic review" gives the sources).
+// every two, LOW every three (docs/guide/customers.md "Periodic review" gives the sources).
 func ReviewInterval(rating string) time.Duration {
 	const year = 365 * 24 * time.Hour
 	switch rating {

@@ -1,4 +1,4 @@
-// Package dashboard owns the Overview screen's aggregates (docs/dashboard.md "Overview API"):
+// Package dashboard owns the Overview screen's aggregates (docs/guide/dashboard.md "Overview API"):
 // the period and its buckets, and the shapes of the figures. It computes nothing itself: the
 // Store (PostgreSQL) aggregates. It imports only tenancy and apperr.
 package dashboard
@@ -23,7 +23,7 @@ const (
 )
 
 // Limits on a period: at most 366 daily buckets or 31 days of hourly ones, so that no answer
-// sums more rollup rows than the 200 ms budget allows (docs/dashboard.md).
+// sums more rollup rows than the 200 ms budget allows (docs/guide/dashboard.md).
 const (
 	MaxDays      = 366
 	MaxHourSpan  = 31 * 24 * time.Hour

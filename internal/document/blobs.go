@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// DownloadTTL is the lifetime of a presigned download URL (decisions.md §7).
+// DownloadTTL is the lifetime of a presigned download URL (docs/design/design-choices.md §7).
 const DownloadTTL = 15 * time.Minute
 
 // Blobs is the object store documents live in. internal/fsblob (embedded, on local disk) and

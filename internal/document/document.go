@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// IDPrefix starts every document id (service-spec.md Conventions 6: prefixed opaque ids).
+// IDPrefix starts every document id (docs/reference/specification.md Conventions 6: prefixed opaque ids).
 const IDPrefix = "doc_"
 
 // Document is one uploaded file attached to a KYC or KYB application. The bytes live in a Blobs

@@ -3,11 +3,11 @@ package document
 import "github.com/complyd/complyd/internal/apperr"
 
 // DocumentType is what an uploaded document is (the API's documentType, spelled bare as the
-// spec spells enum values; docs/architecture.md "Enum strings").
+// spec spells enum values; docs/design/architecture.md "Enum strings").
 type DocumentType string
 
 // The allowed document types. The spec names passport, driver's licence, voter's card and
-// national ID as valid means of identification (service-spec.md 2.5); the KYB types are the
+// national ID as valid means of identification (docs/reference/specification.md 2.5); the KYB types are the
 // Nigerian company-registration documents.
 const (
 	TypePassport        DocumentType = "PASSPORT"
@@ -42,7 +42,7 @@ func (t DocumentType) Valid() bool {
 }
 
 // IsMeansOfIdentification reports whether t counts as a "valid means of identification" for
-// KYC tiers 2 and 3 (service-spec.md 2.5, 3.2): PASSPORT, DRIVERS_LICENSE, VOTERS_CARD and
+// KYC tiers 2 and 3 (docs/reference/specification.md 2.5, 3.2): PASSPORT, DRIVERS_LICENSE, VOTERS_CARD and
 // NATIONAL_ID.
 func (t DocumentType) IsMeansOfIdentification() bool {
 	switch t {
@@ -53,7 +53,7 @@ func (t DocumentType) IsMeansOfIdentification() bool {
 }
 
 // IsProofOfAddress reports whether t counts as "proof of address" for KYC tier 3
-// (service-spec.md 3.2): PROOF_OF_ADDRESS and UTILITY_BILL.
+// (docs/reference/specification.md 3.2): PROOF_OF_ADDRESS and UTILITY_BILL.
 func (t DocumentType) IsProofOfAddress() bool {
 	return t == TypeProofOfAddress || t == TypeUtilityBill
 }

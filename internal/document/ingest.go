@@ -14,7 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// MaxUploadBytes is the largest document accepted: 10 MiB (decisions.md §7).
+// MaxUploadBytes is the largest document accepted: 10 MiB (docs/design/design-choices.md §7).
 const MaxUploadBytes int64 = 10 << 20
 
 // cleanupTimeout bounds the delete of a partial object, which runs even when ctx is done.

@@ -7,7 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// Verification statuses of a document (docs/documents.md "Verification"). An upload is only a
+// Verification statuses of a document (docs/guide/documents.md "Verification"). An upload is only a
 // label: a document counts for a KYC tier only once it is VERIFIED (issue 19 point 4).
 const (
 	// StatusPendingReview is every new document's status (and every document's that existed

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// The only media types an upload may have (decisions.md §7).
+// The only media types an upload may have (docs/design/design-choices.md §7).
 const (
 	MIMEJPEG = "image/jpeg"
 	MIMEPNG  = "image/png"
@@ -29,7 +29,7 @@ var magics = []struct {
 
 // Sniff returns the media type of content whose first bytes are head, judged only by magic
 // bytes: JPEG, PNG or PDF. It returns "" for anything else. The file name and the client's
-// Content-Type are never consulted (decisions.md §7). A PDF must start with "%PDF-" at byte 0;
+// Content-Type are never consulted (docs/design/design-choices.md §7). A PDF must start with "%PDF-" at byte 0;
 // PDFs with leading garbage, which readers tolerate, are refused.
 func Sniff(head []byte) string {
 	for _, m := range magics {

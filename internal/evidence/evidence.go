@@ -1,5 +1,5 @@
 // Package evidence owns what an officer's approval of a KYC or KYB application rests on (issue
-// 48 point 4; docs/kyc.md and docs/kyb.md "Evidence and overrides"): the checks the application
+// 48 point 4; docs/guide/kyc.md and docs/guide/kyb.md "Evidence and overrides"): the checks the application
 // failed or is missing, its open cases, the override an approval over them records, and the
 // tenant setting that refuses such an approval instead. kyc and kyb each say which checks their
 // applications need (kyc.Application.OpenChecks, kyb.Application.OpenChecks); the rest is here,
@@ -77,7 +77,7 @@ const IDPrefix = "ovr_"
 // refuses the approval with 409 INVALID_STATUS_TRANSITION whose data lists what is open
 // (openChecks, openCases) beside the usual from/to/allowed; otherwise the approval goes through
 // and the returned override records what it overrode. The spec lets an officer approve from any
-// state (decisions.md §5), hence the default.
+// state (docs/design/design-choices.md §5), hence the default.
 func Approve(s Standing, required bool, from, to string, allowed []string, actor audit.Actor, notes string, now time.Time) (*Override, error) {
 	if !s.Open() {
 		return nil, nil

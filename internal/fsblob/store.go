@@ -1,5 +1,5 @@
 // Package fsblob is the embedded document.Blobs store: objects are files under a directory on
-// local disk (COMPLYD_BLOB_DIR, default ./.complyd/blobs; decisions.md §1), written atomically
+// local disk (COMPLYD_BLOB_DIR, default ./.complyd/blobs; docs/design/design-choices.md §1), written atomically
 // (temp file, fsync, rename). Its presigned URLs are HMAC-signed, expiring links that complyd
 // serves itself through Handler.
 //
@@ -21,7 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/document"
 )
 
-// DefaultDir is the store's directory when COMPLYD_BLOB_DIR is unset (decisions.md §1).
+// DefaultDir is the store's directory when COMPLYD_BLOB_DIR is unset (docs/design/design-choices.md §1).
 const DefaultDir = "./.complyd/blobs"
 
 // MinSecretLen is the shortest HMAC secret NewStore accepts, in bytes.

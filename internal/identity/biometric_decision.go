@@ -1,6 +1,6 @@
 package identity
 
-// Biometric-verify decisions and reason codes (service-spec.md 4.4).
+// Biometric-verify decisions and reason codes (docs/reference/specification.md 4.4).
 const (
 	DecisionPassed         = "PASSED"
 	DecisionFailedLiveness = "FAILED_LIVENESS"
@@ -44,7 +44,7 @@ type BiometricDecision struct {
 	ReasonCode string        `json:"reasonCode,omitempty"`
 }
 
-// DecideBiometric is the biometric-verify rule (service-spec.md 4.4), a pure function:
+// DecideBiometric is the biometric-verify rule (docs/reference/specification.md 4.4), a pure function:
 //
 //  1. The selfie must show exactly one face (NO_FACE, MULTIPLE_FACES → FAILED_LIVENESS), checked
 //     locally before any provider is asked.

@@ -1,6 +1,10 @@
 package identity
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/complyd/complyd/internal/wallet"
+)
 
 // LivenessCheck is a liveness request: the decoded selfie.
 type LivenessCheck struct {
@@ -17,6 +21,8 @@ type LivenessResult struct {
 	Provider       string          `json:"provider"`
 	ProviderSource ProviderSource  `json:"providerSource"`
 	Raw            json.RawMessage `json:"raw,omitempty"`
+	// Charge is Waived when the answering provider does not bill it (Unbilled); never serialised.
+	Charge wallet.Charge `json:"-"`
 }
 
 // FaceMatchCheck is a face-match request: the selfie and the reference photo (an ID document
@@ -33,4 +39,6 @@ type FaceMatchResult struct {
 	Provider       string          `json:"provider"`
 	ProviderSource ProviderSource  `json:"providerSource"`
 	Raw            json.RawMessage `json:"raw,omitempty"`
+	// Charge is Waived when the answering provider does not bill it (Unbilled); never serialised.
+	Charge wallet.Charge `json:"-"`
 }

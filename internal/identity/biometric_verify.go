@@ -13,7 +13,7 @@ type BiometricRequest struct {
 
 // BiometricVerification is the outcome of VerifyBiometric. Liveness and FaceMatch are nil when
 // that provider was not asked; the caller bills one liveness check when Liveness is not nil
-// (service-spec.md 4.4) and keeps a FACE_MATCH evidence entry when FaceMatch is not nil.
+// (docs/reference/specification.md 4.4) and keeps a FACE_MATCH evidence entry when FaceMatch is not nil.
 type BiometricVerification struct {
 	Decision       string           `json:"decision"`
 	ReasonCode     string           `json:"reasonCode,omitempty"`

@@ -7,11 +7,11 @@ import (
 
 // Sandbox-grade biometric thresholds. They are heuristics tuned on ordinary phone selfies, NOT a
 // certified presentation-attack detector (ISO/IEC 30107-3) or a face-recognition model; see
-// docs/identity-providers.md. Production tenants should use a BYOL provider for LIVENESS and
+// docs/guide/identity-providers.md. Production tenants should use a BYOL provider for LIVENESS and
 // FACE_MATCH.
 const (
 	// LivenessMinFaceRatio: the face box must span at least this share of the image's shorter
-	// side (a selfie of "the full face", service-spec.md 4.4), not a face in a far-away photo.
+	// side (a selfie of "the full face", docs/reference/specification.md 4.4), not a face in a far-away photo.
 	LivenessMinFaceRatio = 0.2
 	// LivenessMinSharpness is the minimum variance of the Laplacian of the face crop; printed or
 	// re-filmed faces are typically blurred and fail it.

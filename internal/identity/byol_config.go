@@ -10,9 +10,9 @@ import (
 )
 
 // BYOLConfig is the tenant's own identity provider, as set by PATCH /kyc/providers/config
-// (service-spec.md 2.2: provider name, base address, API key or app id, endpoint paths, field
+// (docs/reference/specification.md 2.2: provider name, base address, API key or app id, endpoint paths, field
 // mappings, match confidence threshold, maxTier, supportedVerifications). The key names are ours
-// (docs/identity-providers.md); internal/idhttp calls the provider it describes.
+// (docs/guide/identity-providers.md); internal/idhttp calls the provider it describes.
 type BYOLConfig struct {
 	ProviderName string `json:"providerName"`
 	BaseURL      string `json:"baseUrl"`

@@ -11,7 +11,7 @@ import (
 // Chain is the ordered list of providers for one verification type. It asks them in order and
 // moves to the next one on an outage only: a definite answer (found or not, match or mismatch)
 // stops the chain. When every provider is out it returns PROVIDER_UNAVAILABLE (503) and the caller
-// charges nothing (decisions.md §6).
+// charges nothing (docs/design/design-choices.md §6).
 type Chain struct {
 	Verification VerificationType
 	Providers    []Provider

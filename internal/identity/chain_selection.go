@@ -9,7 +9,7 @@ import (
 
 // ProviderConfig is the part of a tenant's configuration that decides its provider chain: the
 // provider mode (EMBEDDED or BYOL), kycFallbackMode and, in BYOL mode, the tenant provider's
-// maxTier and supportedVerifications (service-spec.md 2.2).
+// maxTier and supportedVerifications (docs/reference/specification.md 2.2).
 type ProviderConfig struct {
 	Mode                   ProviderSource
 	FallbackMode           string
@@ -47,10 +47,10 @@ func (c ProviderConfig) byolCovers(v VerificationType, tier string) bool {
 //
 //   - EMBEDDED mode (or no mode): [EMBEDDED].
 //   - BYOL mode, the tenant provider covers the type and tier: [BYOL] and, with kycFallbackMode
-//     WALLET_RESERVE, EMBEDDED after it for outages (decisions.md §6 "falls back per
+//     WALLET_RESERVE, EMBEDDED after it for outages (docs/design/design-choices.md §6 "falls back per
 //     kycFallbackMode").
 //   - BYOL mode, not covered (type not in supportedVerifications, or maxTier below the tier):
-//     WALLET_RESERVE uses the embedded provider ([EMBEDDED], service-spec.md 3.2 rule 6); NONE
+//     WALLET_RESERVE uses the embedded provider ([EMBEDDED], docs/reference/specification.md 3.2 rule 6); NONE
 //     (or an unset fallback mode, which never charges the wallet silently) returns
 //     PROVIDER_TIER_UNSUPPORTED (422) with data {verification, requestedTier, maxTier,
 //     supportedVerifications}.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/wallet"
 )
 
 // CompanyLookup is a CAC lookup request.
@@ -49,7 +50,7 @@ type BeneficialOwner struct {
 	Percentage float64 `json:"percentage"`
 }
 
-// Company is a registry company record (service-spec.md 4.5 verify-cac).
+// Company is a registry company record (docs/reference/specification.md 4.5 verify-cac).
 type Company struct {
 	RCNumber         string            `json:"rcNumber"`
 	CompanyName      string            `json:"companyName"`
@@ -67,4 +68,6 @@ type CompanyResult struct {
 	Provider       string          `json:"provider"`
 	ProviderSource ProviderSource  `json:"providerSource"`
 	Raw            json.RawMessage `json:"raw,omitempty"`
+	// Charge is Waived when the answering provider does not bill it (Unbilled); never serialised.
+	Charge wallet.Charge `json:"-"`
 }

@@ -1,6 +1,6 @@
 // Package identity owns identity verification: the verification types (BVN, NIN, CAC, LIVENESS,
 // FACE_MATCH), their request and result shapes, the Provider port, the provider Chain with its
-// outage fallback and BYOL tier rules (service-spec.md 3.2 rule 6, decisions.md §6), the embedded
+// outage fallback and BYOL tier rules (docs/reference/specification.md 3.2 rule 6, docs/design/design-choices.md §6), the embedded
 // sandbox provider answering from a JSON registry, image decoding, face detection (pigo) and the
 // sandbox-grade liveness and face-match heuristics, and the biometric-verify decision (spec 4.4).
 //

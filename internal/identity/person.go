@@ -6,10 +6,11 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/wallet"
 )
 
 // MatchThreshold is the name-similarity confidence at or above which a BVN or NIN check matches
-// (given an equal date of birth), decisions.md §6.
+// (given an equal date of birth), docs/design/design-choices.md §6.
 const MatchThreshold = 0.8
 
 // PersonCheck is a BVN or NIN check request: the number and what the applicant claims.
@@ -20,7 +21,7 @@ type PersonCheck struct {
 	DateOfBirth string `json:"dateOfBirth"` // ISO 8601 date; a date-time at midnight is accepted
 }
 
-// Validate checks the number (exactly 11 digits, service-spec.md part 8), the names and the date of
+// Validate checks the number (exactly 11 digits, docs/reference/specification.md part 8), the names and the date of
 // birth; field names are the JSON names, with numberField naming the number ("bvn" or "nin").
 func (c PersonCheck) Validate(numberField string) error {
 	var details []apperr.FieldError
@@ -43,7 +44,7 @@ func (c PersonCheck) Validate(numberField string) error {
 }
 
 // PersonRecord is what the registry holds about a person. The photo is carried for an immediate
-// face match only and is never serialised or stored (service-spec.md 4.4: "does not store the
+// face match only and is never serialised or stored (docs/reference/specification.md 4.4: "does not store the
 // registry photo").
 type PersonRecord struct {
 	FirstName   string `json:"firstName"`
@@ -67,6 +68,8 @@ type PersonResult struct {
 	ProviderSource ProviderSource  `json:"providerSource"`
 	Record         *PersonRecord   `json:"record,omitempty"`
 	Raw            json.RawMessage `json:"raw,omitempty"`
+	// Charge is Waived when the answering provider does not bill it (Unbilled); never serialised.
+	Charge wallet.Charge `json:"-"`
 }
 
 // ComparePerson scores a check against a registry record: the fuzzy name similarity of first and

@@ -6,7 +6,7 @@ import (
 )
 
 // ErrOutage marks a provider failure that carries no answer: a timeout, a connection error, a 5xx
-// or an undecodable reply (decisions.md §6). The Chain moves to its next provider on ErrOutage
+// or an undecodable reply (docs/design/design-choices.md §6). The Chain moves to its next provider on ErrOutage
 // only; providers wrap it (fmt.Errorf("bvn lookup: %w: %v", ErrOutage, cause)).
 var ErrOutage = errors.New("identity provider outage")
 

@@ -11,7 +11,7 @@ import (
 //go:embed sandbox_registry.json
 var defaultRegistry []byte
 
-// RegistryPerson is one BVN or NIN entry of the sandbox registry (decisions.md §6). Exactly one of
+// RegistryPerson is one BVN or NIN entry of the sandbox registry (docs/design/design-choices.md §6). Exactly one of
 // BVN and NIN is set, by the array it sits in.
 type RegistryPerson struct {
 	BVN         string `json:"bvn,omitempty"`
@@ -34,7 +34,7 @@ func (p RegistryPerson) Record() PersonRecord {
 	}
 }
 
-// Registry is the sandbox identity registry: the JSON document of decisions.md §6,
+// Registry is the sandbox identity registry: the JSON document of docs/design/design-choices.md §6,
 // {"bvn": [...], "nin": [...], "cac": [...], "outage": [...]}.
 type Registry struct {
 	BVN    []RegistryPerson `json:"bvn"`

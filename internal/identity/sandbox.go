@@ -9,7 +9,7 @@ import (
 // SandboxName is the provider name the embedded sandbox reports.
 const SandboxName = "SANDBOX"
 
-// Sandbox is the embedded provider: BVN, NIN and CAC answers come from a Registry (decisions.md
+// Sandbox is the embedded provider: BVN, NIN and CAC answers come from a Registry (docs/design/design-choices.md
 // §6), liveness and face match from the sandbox-grade Biometrics. A number in the registry's
 // outage list answers with ErrOutage, so fallback and "no charge on outage" can be exercised.
 type Sandbox struct {

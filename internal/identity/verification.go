@@ -3,10 +3,10 @@ package identity
 import "slices"
 
 // VerificationType names one kind of identity verification; a provider chain exists per type
-// (decisions.md §6).
+// (docs/design/design-choices.md §6).
 type VerificationType string
 
-// The verification types of decisions.md §6.
+// The verification types of docs/design/design-choices.md §6.
 const (
 	VerifyBVN       VerificationType = "BVN"
 	VerifyNIN       VerificationType = "NIN"
@@ -24,16 +24,16 @@ func VerificationTypes() []VerificationType {
 func (v VerificationType) Valid() bool { return slices.Contains(VerificationTypes(), v) }
 
 // ProviderSource says which kind of provider gave an answer: the built-in one or the tenant's own
-// (the verify-bvn response's providerSource, service-spec.md 4.4).
+// (the verify-bvn response's providerSource, docs/reference/specification.md 4.4).
 type ProviderSource string
 
-// Provider sources (service-spec.md 2.2 "Provider mode values").
+// Provider sources (docs/reference/specification.md 2.2 "Provider mode values").
 const (
 	SourceEmbedded ProviderSource = "EMBEDDED"
 	SourceBYOL     ProviderSource = "BYOL"
 )
 
-// KYC tiers (service-spec.md 2.5, 3.2).
+// KYC tiers (docs/reference/specification.md 2.5, 3.2).
 const (
 	Tier1 = "TIER_1"
 	Tier2 = "TIER_2"
@@ -53,7 +53,7 @@ func TierRank(tier string) int {
 	return 0
 }
 
-// Fallback modes of the tenant's BYOL configuration (service-spec.md 2.2, kycFallbackMode).
+// Fallback modes of the tenant's BYOL configuration (docs/reference/specification.md 2.2, kycFallbackMode).
 const (
 	FallbackWalletReserve = "WALLET_RESERVE"
 	FallbackNone          = "NONE"

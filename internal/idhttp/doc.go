@@ -3,7 +3,7 @@
 // and app id headers, request and response field mappings, match threshold, timeout), that
 // implements identity.Provider.
 //
-// Status mapping (decisions.md §6): a 2xx reply is an answer; a status listed in
+// Status mapping (docs/design/design-choices.md §6): a 2xx reply is an answer; a status listed in
 // notFoundStatuses (default 404) is a definite "no such record" (found=false, chargeable); a
 // timeout, a connection error, a 5xx, any other 4xx (bad credentials, rate limiting: the vendor
 // gave no answer) and an undecodable 2xx body wrap identity.ErrOutage, so the identity.Chain

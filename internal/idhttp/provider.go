@@ -198,7 +198,7 @@ func (p *Provider) found(body any, keys ...string) bool {
 	return false
 }
 
-// raw re-encodes the reply without the photo, which must never be stored (service-spec.md 4.4).
+// raw re-encodes the reply without the photo, which must never be stored (docs/reference/specification.md 4.4).
 func (p *Provider) raw(body any) json.RawMessage {
 	remove(body, cmpOr(p.cfg.ResponseFields["photo"], "photo"))
 	b, err := json.Marshal(body)

@@ -1,5 +1,5 @@
 // Package ids makes the prefixed opaque identifiers of cases, their events, reports, verdicts,
-// webhook events and dashboard notifications (service-spec.md Conventions 6): the prefix, then
+// webhook events and dashboard notifications (docs/reference/specification.md Conventions 6): the prefix, then
 // 26 characters of base32 over 128 bits.
 //
 // The bits are time-ordered: 48 bits of Unix milliseconds, then 80 random bits, written with
@@ -11,7 +11,7 @@
 // and with random keys nearly every insert into a large index is the first change to its page.
 // Measured on PostgreSQL 15 with 1,000,000 ids in the index, the first 5,000 inserts after a
 // checkpoint cost 4,729 bytes of WAL each with random keys and 188 with time-ordered ones
-// (docs/screening.md "Identifiers in time order"). The same reasoning made transaction ids UUIDv7.
+// (docs/guide/screening.md "Identifiers in time order"). The same reasoning made transaction ids UUIDv7.
 //
 // 80 random bits per millisecond keep ids unguessable enough for what they are: opaque names of
 // resources that every request must still be authorised to read.

@@ -2,7 +2,7 @@
 // pain.001.001.10) as banks send them, validates them as the scheme's schemas would for the
 // elements it reads, maps each credit transfer onto a screening.Transaction with every party of
 // the message, and writes the pacs.002.001.10 status report that answers them
-// (docs/iso20022.md).
+// (docs/guide/iso20022.md).
 //
 // Reading is defensive first (safe.go): a document type declaration, an entity reference, a
 // processing instruction other than the XML declaration, a nesting deeper than MaxDepth or more

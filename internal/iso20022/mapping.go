@@ -39,7 +39,7 @@ func (t CreditTransfer) ExternalID() string {
 	return ""
 }
 
-// Transaction maps the credit transfer onto the screening input (docs/iso20022.md "Mapping").
+// Transaction maps the credit transfer onto the screening input (docs/guide/iso20022.md "Mapping").
 // Errors: VALIDATION_ERROR naming the element when the transfer lacks what a screening needs
 // (an identifier, the debtor's account or name, an instructed amount).
 func (m *Message) Transaction(t CreditTransfer) (*screening.Transaction, error) {

@@ -31,7 +31,7 @@ const (
 // nsPrefix is the namespace prefix of every ISO 20022 message definition.
 const nsPrefix = "urn:iso:std:iso:20022:tech:xsd:"
 
-// Definitions are the accepted versions (docs/iso20022.md "Versions accepted").
+// Definitions are the accepted versions (docs/guide/iso20022.md "Versions accepted").
 var Definitions = []Definition{
 	{Name: "pacs.008.001.09", Root: "FIToFICstmrCdtTrf", schema: pacs008, kind: kindPacs008},
 	{Name: "pacs.008.001.08", Root: "FIToFICstmrCdtTrf", schema: pacs008, kind: kindPacs008},

@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// Limits of one message (docs/iso20022.md "Limits"). The body itself is bounded before it is
+// Limits of one message (docs/guide/iso20022.md "Limits"). The body itself is bounded before it is
 // read by the transport (restapi.Limits.JSONBodyBytes, 1 MiB by default).
 const (
 	// MaxDepth bounds element nesting: the deepest path of the accepted definitions is about 12.

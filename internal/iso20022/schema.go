@@ -321,7 +321,7 @@ func checkDate(n *node) string {
 }
 
 // dateTimeLayouts are the xs:dateTime forms: with or without fraction, with a zone or without
-// one (a local time, read as UTC: docs/iso20022.md).
+// one (a local time, read as UTC: docs/guide/iso20022.md).
 var dateTimeLayouts = []string{"2006-01-02T15:04:05.999999999Z07:00", "2006-01-02T15:04:05.999999999"}
 
 func parseDateTime(s string) (time.Time, bool) {

@@ -15,7 +15,7 @@ type CustomerSweeper interface {
 
 // CustomerRiskArgs is the periodic job that rates the customers migration 0017's triggers
 // queued (a KYC/KYB decision, a case opened or moved, a screening alert) and the profiles never
-// rated (docs/customers.md "When a rating is recomputed").
+// rated (docs/guide/customers.md "When a rating is recomputed").
 type CustomerRiskArgs struct{}
 
 // Kind names the job.

@@ -89,7 +89,7 @@ func (w *SendEmailWorker) send(ctx context.Context, tenantID tenancy.TenantID, m
 }
 
 // JobTimeout bounds every job (River's default is a minute); RescueStuckJobsAfter is when a job
-// still `running` is taken for one whose process died, and retried (docs/operations.md).
+// still `running` is taken for one whose process died, and retried (docs/guide/operations.md).
 const (
 	JobTimeout           = 30 * time.Second
 	RescueStuckJobsAfter = 35 * time.Second
@@ -118,7 +118,7 @@ func NewRunnerYielding(pool *pgxpool.Pool, workers *river.Workers, log *slog.Log
 		Logger:     log,
 		// Side effects (webhooks, mail) should leave within a fraction of a second. River learns of
 		// most inserts by LISTEN/NOTIFY; the poll is the fallback for the ones it misses, and at
-		// the 1 s default it set the p99 of resolve-to-webhook (docs/webhooks.md).
+		// the 1 s default it set the p99 of resolve-to-webhook (docs/guide/webhooks.md).
 		FetchPollInterval: 50 * time.Millisecond,
 		// A job running when its process died (kill -9, a lost node) stays `running` until the
 		// rescuer frees it; River's default waits an hour, which left webhooks undelivered that

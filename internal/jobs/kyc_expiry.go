@@ -11,7 +11,7 @@ import (
 )
 
 // KYCExpiryWorker marks applications EXPIRED once they stayed non-terminal for the tenant's
-// expiry_days (decisions.md §5); the store audits each and queues kyc.status_changed.
+// expiry_days (docs/design/design-choices.md §5); the store audits each and queues kyc.status_changed.
 type KYCExpiryWorker struct {
 	river.WorkerDefaults[kyc.ExpireArgs]
 	Expirer kyc.Expirer

@@ -7,7 +7,7 @@ import (
 	"github.com/riverqueue/river"
 )
 
-// ReportDeadlines notifies the officers of reports near or past their deadline (docs/reports.md
+// ReportDeadlines notifies the officers of reports near or past their deadline (docs/guide/reports.md
 // "Deadlines"); postgres.ReportStore implements it.
 type ReportDeadlines interface {
 	NotifyDeadlines(ctx context.Context, now time.Time) (int, error)

@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/sanctions"
 )
 
-// RescreenWorker re-screens one tenant's subjects after a list change (docs/sanctions.md).
+// RescreenWorker re-screens one tenant's subjects after a list change (docs/guide/sanctions.md).
 // Re-running is safe: recorded hits never open a second case.
 type RescreenWorker struct {
 	river.WorkerDefaults[sanctions.RescreenArgs]

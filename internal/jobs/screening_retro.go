@@ -23,7 +23,7 @@ type RetroStore interface {
 		decision *screening.CaseDecision, engines []string) (string, error)
 }
 
-// RetroScreeningWorker re-runs the engines that failed open during a screening (service-spec.md
+// RetroScreeningWorker re-runs the engines that failed open during a screening (docs/reference/specification.md
 // part 1: the partial screening is logged for retroactive review). When the re-run finds a hit
 // the transaction gets a case (SANCTIONS_HIT, PEP_MATCH, FRAUD_ALERT, ...) with the usual email,
 // dashboard notification and webhook. An engine that fails again fails the job, which River

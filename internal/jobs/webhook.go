@@ -36,7 +36,7 @@ type WebhookSender interface {
 // Backoff returns the wait after attempt (1-based) failed.
 type Backoff func(attempt int) time.Duration
 
-// DefaultBackoff is decisions.md §7's schedule (about 10 s, 1 min, 5 min, 30 min) spread by
+// DefaultBackoff is docs/design/design-choices.md §7's schedule (about 10 s, 1 min, 5 min, 30 min) spread by
 // ±20 % jitter.
 func DefaultBackoff(attempt int) time.Duration { return webhook.NextAttemptDelay(attempt, jitter{}) }
 

@@ -13,7 +13,7 @@ import (
 // Every River job (an officer's email, a webhook delivery, a retro-screening) runs on the same
 // CPUs and the same database as the screenings that queued it, and a burst of case-opening
 // screenings queues several jobs each: two officers and a webhook endpoint make four. Measured
-// on a 2-core host (docs/screening-measurements.md, seventh session, "A bank's tenant"), the 20 workers on
+// on a 2-core host (the measurement log of docs/performance.md#history, seventh session, "A bank's tenant"), the 20 workers on
 // that backlog took the CPU the screenings needed: the service answered 358 of 400 screenings a
 // second offered and 277 of 1,000, p99 0.5 and 1.3 s. A screening is a payment waiting; an email
 // a few seconds late is not. So while the screening store reports that screenings are waiting

@@ -1,4 +1,4 @@
-// Package kyb owns business (KYB) applications (service-spec.md 2.6, 3.3, 4.5; decisions.md §5):
+// Package kyb owns business (KYB) applications (docs/reference/specification.md 2.6, 3.3, 4.5; docs/design/design-choices.md §5):
 // the milestone order (never lowered), CAC verification and director checks through the
 // identity provider chain charged from the wallet, beneficial-owner screening with the shared
 // sanctions/PEP matcher, run-screening, documents and officer decisions.
@@ -20,7 +20,7 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 )
 
-// Statuses (service-spec.md 3.3, decisions.md §5).
+// Statuses (docs/reference/specification.md 3.3, docs/design/design-choices.md §5).
 const (
 	StatusPending                  = "PENDING"
 	StatusDocumentUploaded         = "DOCUMENT_UPLOADED"
@@ -32,7 +32,7 @@ const (
 	StatusRejected                 = "REJECTED"
 )
 
-// List page sizes (decisions.md §7).
+// List page sizes (docs/design/design-choices.md §7).
 const (
 	PageDefault = 20
 	PageMax     = 100
@@ -51,7 +51,7 @@ const (
 	CheckOwner = "BENEFICIAL_OWNER"
 )
 
-// milestones is the order of decisions.md §5: a step never lowers the status.
+// milestones is the order of docs/design/design-choices.md §5: a step never lowers the status.
 var milestones = []string{StatusPending, StatusDocumentUploaded, StatusCACVerified, StatusDirectorsVerified,
 	StatusBeneficialOwnersVerified, StatusScreeningPassed}
 
@@ -86,7 +86,7 @@ type Owner struct {
 	Hits       []Hit   `json:"hits,omitempty"`
 }
 
-// Hit is one sanctions, PEP or internal watchlist match of a screened name (decisions.md §10
+// Hit is one sanctions, PEP or internal watchlist match of a screened name (docs/design/design-choices.md §10
 // search shape, plus the §8 band).
 type Hit struct {
 	List        string  `json:"list"`
@@ -126,7 +126,7 @@ type Application struct {
 	CreatedBy  string
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
-	// CustomerID is the customer profile the approval made or linked (docs/customers.md), ""
+	// CustomerID is the customer profile the approval made or linked (docs/guide/customers.md), ""
 	// before the first approval.
 	CustomerID string
 }
@@ -152,7 +152,7 @@ type Detail struct {
 	Application
 	Checks    []Check
 	Documents []document.Document
-	// Evidence is what an approval rests on (docs/kyb.md "Evidence and overrides"): the store
+	// Evidence is what an approval rests on (docs/guide/kyb.md "Evidence and overrides"): the store
 	// fills the open cases, overrides and setting; Service.Get the open checks.
 	Evidence evidence.Record
 }

@@ -19,8 +19,8 @@ type Upload struct {
 	Body         io.Reader // streamed into the blob store, never buffered whole
 }
 
-// UploadDocument stores an upload (docs/documents.md) and records it: the first upload moves
-// PENDING to DOCUMENT_UPLOADED (decisions.md §5), as for KYC (docs/kyc.md). The
+// UploadDocument stores an upload (docs/guide/documents.md) and records it: the first upload moves
+// PENDING to DOCUMENT_UPLOADED (docs/design/design-choices.md §5), as for KYC (docs/guide/kyc.md). The
 // object is written first (document.Ingest: sniffed, size-limited, cleaned up on failure), then
 // the record in one transaction; if that transaction fails the object is deleted, so a failed
 // upload leaves neither a record nor an object. Errors: VALIDATION_ERROR (documentType),
@@ -90,7 +90,7 @@ func (s *Service) Download(ctx context.Context, tenantID tenancy.TenantID, id, d
 }
 
 // DeleteDocument removes a document's record (audited, in one transaction) and then its object
-// (officers only; decisions.md §4). The status and tier are never lowered by a deletion. If the
+// (officers only; docs/design/design-choices.md §4). The status and tier are never lowered by a deletion. If the
 // object delete fails after the record is gone, the error is logged and the orphan is named
 // there; the caller still sees success because the document no longer exists for the API.
 // Errors: NOT_FOUND.

@@ -16,7 +16,7 @@ const (
 	CheckKindOwner     = "BENEFICIAL_OWNER_SCREENING"
 )
 
-// OpenChecks lists what the application failed or is missing (issue 48 point 4, docs/kyb.md
+// OpenChecks lists what the application failed or is missing (issue 48 point 4, docs/guide/kyb.md
 // "Evidence and overrides"): the CAC verification, a check of each director, and a sanctions/PEP
 // screening of each beneficial owner (spec 3.3). A step is FAILED when its last check ran and
 // did not pass, else MISSING. checks are the application's evidence trail, oldest first.

@@ -58,7 +58,7 @@ func ownerFindings(results []OwnerResult) []reviewFinding {
 }
 
 // reviewCase returns the KYC_REVIEW case of findings on a, or nil when there are none
-// (docs/kyc-review-cases.md); its priority is the highest finding's. The store opens it in the
+// (docs/guide/kyc-review-cases.md); its priority is the highest finding's. The store opens it in the
 // change's transaction unless the application has a KYC_REVIEW case still open.
 func reviewCase(a Application, findings []reviewFinding) *cases.NewParams {
 	if len(findings) == 0 {
@@ -77,6 +77,6 @@ func reviewCase(a Application, findings []reviewFinding) *cases.NewParams {
 	return &cases.NewParams{Type: cases.TypeKYCReview, Priority: priority,
 		Title:       fmt.Sprintf("KYB verification issue for %s (%s)", a.CompanyName, a.ID),
 		Description: fmt.Sprintf("KYB application %s (status %s): %s.", a.ID, a.Status, strings.Join(texts, "; ")),
-		// Cases have one application link (service-spec.md 2.3); a KYB id (kyb_…) goes there too.
+		// Cases have one application link (docs/reference/specification.md 2.3); a KYB id (kyb_…) goes there too.
 		RelatedKYCApplicationID: &id, Tags: []string{"kyb", "kyc-review"}}
 }

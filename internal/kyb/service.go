@@ -46,7 +46,7 @@ func NewService(d Deps) *Service {
 	return &Service{Deps: d}
 }
 
-// NewApplication is the create body (service-spec.md 4.5) and, from a saved business profile,
+// NewApplication is the create body (docs/reference/specification.md 4.5) and, from a saved business profile,
 // what the profile pre-fills (ProfileID names it).
 type NewApplication struct {
 	CompanyName, RCNumber, TIN, Address string
@@ -199,7 +199,7 @@ type Decision struct {
 	Notes     string // approve: notes; reject: the reason (required)
 }
 
-// Approve decides APPROVED from any non-terminal status (decisions.md §5); riskLevel defaults
+// Approve decides APPROVED from any non-terminal status (docs/design/design-choices.md §5); riskLevel defaults
 // to LOW. An approval over failed or missing checks or open cases records them as overridden
 // with the notes given (internal/evidence), unless the tenant requires the evidence: then it is
 // refused. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status, or (409, data

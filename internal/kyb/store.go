@@ -16,7 +16,7 @@ import (
 // ListParams filters the application list.
 type ListParams struct {
 	Status string
-	// AssignedTo lists only applications assigned to this user id (docs/application-assignment.md).
+	// AssignedTo lists only applications assigned to this user id (docs/guide/application-assignment.md).
 	AssignedTo string
 	// Unassigned lists only applications nobody is assigned to.
 	Unassigned bool
@@ -28,7 +28,7 @@ type ListParams struct {
 type Change struct {
 	Audit  audit.Event
 	Checks []Check
-	// Hold, when set, is settled (the charge booked) in the same transaction (docs/wallet.md).
+	// Hold, when set, is settled (the charge booked) in the same transaction (docs/guide/wallet.md).
 	Hold              *wallet.Hold
 	ChargeDescription string
 	AddDocument       *document.Document
@@ -66,7 +66,7 @@ type Store interface {
 	Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error)
 }
 
-// StatusChangedData is the data of the kyb.status_changed webhook (decisions.md §9).
+// StatusChangedData is the data of the kyb.status_changed webhook (docs/design/design-choices.md §9).
 func StatusChangedData(prev string, a Application) map[string]any {
 	return map[string]any{
 		"applicationId":  a.ID,

@@ -16,7 +16,7 @@ import (
 )
 
 // CompanyMatchThreshold is the company-name similarity at or above which a found company is the
-// applicant (the same 0.8 as person names, decisions.md §6).
+// applicant (the same 0.8 as person names, docs/design/design-choices.md §6).
 const CompanyMatchThreshold = identity.MatchThreshold
 
 // Reasons a check did not pass (kept on the evidence trail and returned).
@@ -88,7 +88,7 @@ type ScreeningOutcome struct {
 	Balance          decimal.Decimal
 }
 
-// VerifyCAC looks the company up through the CAC chain (paid, docs/wallet.md) and stores the
+// VerifyCAC looks the company up through the CAC chain (paid, docs/guide/wallet.md) and stores the
 // result. CAC_VERIFIED (never lowering the status) when the company is found, ACTIVE (or the
 // registry gives no status) and its registered name matches the application's at
 // CompanyMatchThreshold; otherwise the status stays and the failed check is kept. A not-found
@@ -123,8 +123,9 @@ func (s *Service) verifyCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 	var out CACOutcome
 	desc := "KYB CAC lookup " + id
 	_, err = wallet.Paid(ctx, s.Wallet, tenantID, desc,
-		func(ctx context.Context) (identity.CompanyResult, error) {
-			return chain.LookupCAC(ctx, identity.CompanyLookup{RCNumber: rc})
+		func(ctx context.Context) (identity.CompanyResult, wallet.Charge, error) {
+			res, err := chain.LookupCAC(ctx, identity.CompanyLookup{RCNumber: rc})
+			return res, res.Charge, err
 		},
 		func(ctx context.Context, h wallet.Hold, res identity.CompanyResult) error {
 			now := s.Now()
@@ -242,7 +243,7 @@ func (s *Service) verifyDirectors(ctx context.Context, tenantID tenancy.TenantID
 		out.Directors = append(out.Directors, r)
 	}
 	// Directors are screened against the watchlists too (in memory, no call): a hit opens a
-	// KYC_REVIEW case but does not unverify the director's identity (docs/kyc-review-cases.md).
+	// KYC_REVIEW case but does not unverify the director's identity (docs/guide/kyc-review-cases.md).
 	hits := map[string][]Hit{}
 	for _, r := range out.Directors {
 		if hs := s.Screen(tenantID, r.Name); len(hs) > 0 {
@@ -314,11 +315,13 @@ func (s *Service) checkDirector(ctx context.Context, tenantID tenancy.TenantID, 
 	}
 	desc := fmt.Sprintf("KYB director %s check %s", v, id)
 	_, err = wallet.Paid(ctx, s.Wallet, tenantID, desc,
-		func(ctx context.Context) (identity.PersonResult, error) {
+		func(ctx context.Context) (identity.PersonResult, wallet.Charge, error) {
+			lookup := chain.LookupNIN
 			if v == identity.VerifyBVN {
-				return chain.LookupBVN(ctx, number)
+				lookup = chain.LookupBVN
 			}
-			return chain.LookupNIN(ctx, number)
+			res, err := lookup(ctx, number)
+			return res, res.Charge, err
 		},
 		func(ctx context.Context, h wallet.Hold, res identity.PersonResult) error {
 			r.Provider, r.Charged = res.Provider, h.Amount
@@ -342,7 +345,7 @@ func (s *Service) checkDirector(ctx context.Context, tenantID tenancy.TenantID, 
 
 // ScreenOwners screens each owner of the body, and every application owner left out of it, with
 // the sanctions matcher: the global sanctions and PEP lists and the tenant's watchlists, at the
-// REVIEW threshold of decisions.md §8 (0.75). Any hit (sanctions, PEP or internal) makes the
+// REVIEW threshold of docs/design/design-choices.md §8 (0.75). Any hit (sanctions, PEP or internal) makes the
 // owner not clean: PEP exposure needs an officer too. The caller's `clean` and `hits` are
 // ignored: ours are authoritative. allClean → BENEFICIAL_OWNERS_VERIFIED (never lowering).
 // Free (in-house). Errors: VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION.

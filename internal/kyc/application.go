@@ -1,4 +1,4 @@
-// Package kyc owns individual KYC applications (service-spec.md 2.5, 3.2, 4.4; decisions.md §5,
+// Package kyc owns individual KYC applications (docs/reference/specification.md 2.5, 3.2, 4.4; docs/design/design-choices.md §5,
 // §6): the status milestones (never lowered), the tier rules 1 to 6, editing rules, officer
 // decisions, the Tier 1 → Tier 2 upgrade, verifications through the identity provider chain
 // charged from the wallet, biometrics and documents.
@@ -21,7 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 )
 
-// Statuses (service-spec.md 3.2).
+// Statuses (docs/reference/specification.md 3.2).
 const (
 	StatusPending          = "PENDING"
 	StatusDocumentUploaded = "DOCUMENT_UPLOADED"
@@ -39,16 +39,16 @@ const (
 	EntityBusiness   = "BUSINESS"
 )
 
-// List page sizes (decisions.md §7).
+// List page sizes (docs/design/design-choices.md §7).
 const (
 	PageDefault = 20
 	PageMax     = 100
 )
 
-// DefaultExpiryDays is how long an application may stay non-terminal (decisions.md §5).
+// DefaultExpiryDays is how long an application may stay non-terminal (docs/design/design-choices.md §5).
 const DefaultExpiryDays = 90
 
-// milestones is the order of decisions.md §5: a verification never lowers the status.
+// milestones is the order of docs/design/design-choices.md §5: a verification never lowers the status.
 var milestones = []string{StatusPending, StatusDocumentUploaded, StatusNINVerified, StatusBVNVerified, StatusLivenessPassed}
 
 // Statuses lists every status.
@@ -102,7 +102,7 @@ type Application struct {
 	CreatedBy         string
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
-	// CustomerID is the customer profile the approval made or linked (docs/customers.md), ""
+	// CustomerID is the customer profile the approval made or linked (docs/guide/customers.md), ""
 	// before the first approval.
 	CustomerID string
 }
@@ -131,7 +131,7 @@ type Detail struct {
 	Application
 	Results   []Result
 	Documents []document.Document
-	// Evidence is what an approval rests on (docs/kyc.md "Evidence and overrides"): the store
+	// Evidence is what an approval rests on (docs/guide/kyc.md "Evidence and overrides"): the store
 	// fills the open cases, overrides and setting; Service.Get the open checks.
 	Evidence evidence.Record
 }

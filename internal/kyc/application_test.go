@@ -48,7 +48,7 @@ func TestUpgradeTierNeverLowers(t *testing.T) {
 	}
 }
 
-// TestMilestoneOrder covers decisions.md §5: every from × to pair of milestones; a
+// TestMilestoneOrder covers docs/design/design-choices.md §5: every from × to pair of milestones; a
 // verification moves up, never down, and never out of a terminal decision.
 func TestMilestoneOrder(t *testing.T) {
 	t.Parallel()

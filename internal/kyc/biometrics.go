@@ -49,7 +49,7 @@ func (s *Service) LivenessCheck(ctx context.Context, tenantID tenancy.TenantID, 
 	return s.biometric(ctx, tenantID, actor, id, in, false)
 }
 
-// BiometricVerify is biometric-verify (spec 4.4, docs/kyc.md): faces are counted locally first
+// BiometricVerify is biometric-verify (spec 4.4, docs/guide/kyc.md): faces are counted locally first
 // (NO_FACE, MULTIPLE_FACES: free, no provider asked), then the liveness chain, and only for a
 // live selfie the face match against the document image or, without one, the registry photo of
 // the application's verified BVN. One liveness check is billed whatever runs after it; a
@@ -114,7 +114,7 @@ func (s *Service) biometric(ctx context.Context, tenantID tenancy.TenantID, acto
 	}
 	var out BiometricOutcome
 	purpose := fmt.Sprintf("KYC LIVENESS check %s", id)
-	_, err = wallet.Paid(ctx, s.Wallet, tenantID, purpose, func(ctx context.Context) (identity.BiometricEvidence, error) {
+	_, err = wallet.Paid(ctx, s.Wallet, tenantID, purpose, func(ctx context.Context) (identity.BiometricEvidence, wallet.Charge, error) {
 		return s.runBiometric(ctx, tenantID, a, selfie, doc, ref, ev, live, match)
 	}, func(ctx context.Context, h wallet.Hold, ev identity.BiometricEvidence) error {
 		d := identity.DecideBiometric(ev)
@@ -160,47 +160,49 @@ func (s *Service) biometric(ctx context.Context, tenantID tenancy.TenantID, acto
 // selfie, the reference photo (the document, or the registry photo fetched through the BVN
 // chain and never stored) and the face match.
 func (s *Service) runBiometric(ctx context.Context, tenantID tenancy.TenantID, a Application, selfie identity.Image, doc *identity.Image,
-	ref string, ev identity.BiometricEvidence, live, match identity.Chain) (identity.BiometricEvidence, error) {
+	ref string, ev identity.BiometricEvidence, live, match identity.Chain) (identity.BiometricEvidence, wallet.Charge, error) {
 	lr, err := live.Liveness(ctx, identity.LivenessCheck{Selfie: selfie})
 	if err != nil {
-		return ev, err
+		return ev, wallet.Charged, err
 	}
 	ev.Liveness = &lr
+	charge := lr.Charge
 	if !lr.IsLive || ref == ReferenceNone {
-		return ev, nil
+		return ev, charge, nil
 	}
 	var refImg identity.Image
 	if doc != nil {
 		refImg = *doc
 	} else {
-		img, ok, err := s.registryPhoto(ctx, tenantID, a)
+		img, ok, photoCharge, err := s.registryPhoto(ctx, tenantID, a)
 		if err != nil {
-			return ev, err
+			return ev, charge, err
 		}
+		charge = charge.Or(photoCharge)
 		if !ok {
 			ev.ReferenceGiven = false // no registry photo: LIVENESS_ONLY
-			return ev, nil
+			return ev, charge, nil
 		}
 		refImg = img
 	}
 	ev.ReferenceFaces = len(s.Biometrics.Faces(refImg))
 	if identity.DecideBiometric(ev).Next != identity.StepFaceMatch {
-		return ev, nil
+		return ev, charge, nil
 	}
 	m, err := match.FaceMatch(ctx, identity.FaceMatchCheck{Selfie: selfie, Reference: refImg})
 	if err != nil {
-		return ev, err
+		return ev, charge, err
 	}
 	ev.FaceMatch = &m
-	return ev, nil
+	return ev, charge.Or(m.Charge), nil
 }
 
 // registryPhoto fetches the photo of the application's verified BVN through the BVN chain. It is
 // part of the paid call that needs it (never billed on its own) and never stored.
-func (s *Service) registryPhoto(ctx context.Context, tenantID tenancy.TenantID, a Application) (identity.Image, bool, error) {
+func (s *Service) registryPhoto(ctx context.Context, tenantID tenancy.TenantID, a Application) (identity.Image, bool, wallet.Charge, error) {
 	chain, err := s.chain(ctx, tenantID, identity.VerifyBVN, a.Tier)
 	if err != nil {
-		return identity.Image{}, false, err
+		return identity.Image{}, false, wallet.Charged, err
 	}
 	dob := ""
 	if a.DateOfBirth != nil {
@@ -210,19 +212,19 @@ func (s *Service) registryPhoto(ctx context.Context, tenantID tenancy.TenantID, 
 	}
 	res, err := chain.CheckBVN(ctx, identity.PersonCheck{Number: a.BVN, FirstName: a.FirstName, LastName: a.LastName, DateOfBirth: dob})
 	if err != nil {
-		return identity.Image{}, false, err
+		return identity.Image{}, false, res.Charge, err
 	}
 	if !res.Found || res.Record == nil || res.Record.PhotoBase64 == "" {
-		return identity.Image{}, false, nil
+		return identity.Image{}, false, res.Charge, nil
 	}
 	if _, err := base64.StdEncoding.DecodeString(res.Record.PhotoBase64); err != nil {
-		return identity.Image{}, false, nil
+		return identity.Image{}, false, res.Charge, nil
 	}
 	img, err := identity.DecodeImage("registryPhoto", res.Record.PhotoBase64)
 	if err != nil {
-		return identity.Image{}, false, nil
+		return identity.Image{}, false, res.Charge, nil
 	}
-	return img, true, nil
+	return img, true, res.Charge, nil
 }
 
 // FaceMatchOutcome is the answer of face-match.
@@ -282,31 +284,33 @@ func (s *Service) FaceMatch(ctx context.Context, tenantID tenancy.TenantID, acto
 		m      *identity.FaceMatchResult
 		reason string
 	}
+	// The registry photo and the face match are one paid call; it is free when either answer
+	// came free (wallet.Charge.Or).
 	var out FaceMatchOutcome
 	purpose := fmt.Sprintf("KYC FACE_MATCH %s", id)
-	_, err = wallet.Paid(ctx, s.Wallet, tenantID, purpose, func(ctx context.Context) (answer, error) {
-		photo, ok, err := s.registryPhoto(ctx, tenantID, a)
+	_, err = wallet.Paid(ctx, s.Wallet, tenantID, purpose, func(ctx context.Context) (answer, wallet.Charge, error) {
+		photo, ok, charge, err := s.registryPhoto(ctx, tenantID, a)
 		if err != nil {
-			return answer{}, err
+			return answer{}, charge, err
 		}
 		if !ok {
-			return answer{}, apperr.New(apperr.Conflict, "the BVN registry holds no photo for this BVN; nothing was charged")
+			return answer{}, charge, apperr.New(apperr.Conflict, "the BVN registry holds no photo for this BVN; nothing was charged")
 		}
 		switch n := len(s.Biometrics.Faces(photo)); {
 		case n == 0:
-			return answer{reason: identity.ReasonNoFace}, nil
+			return answer{reason: identity.ReasonNoFace}, charge, nil
 		case n > 1:
-			return answer{reason: identity.ReasonMultipleFaces}, nil
+			return answer{reason: identity.ReasonMultipleFaces}, charge, nil
 		}
 		m, err := chain.FaceMatch(ctx, identity.FaceMatchCheck{Selfie: selfie, Reference: photo})
 		if err != nil {
-			return answer{}, err
+			return answer{}, charge, err
 		}
 		reason := ""
 		if !m.Match {
 			reason = identity.ReasonNoMatch
 		}
-		return answer{m: &m, reason: reason}, nil
+		return answer{m: &m, reason: reason}, charge.Or(m.Charge), nil
 	}, func(ctx context.Context, h wallet.Hold, ans answer) error {
 		r := Result{ID: newID(ResultIDPrefix), ApplicationID: id, IdentityType: identity.VerifyFaceMatch, ErrorMessage: ans.reason,
 			Charged: h.Amount, VerifiedAt: s.Now(), Provider: "complyd-face-detector", ProviderSource: SourceLocal}

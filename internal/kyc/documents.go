@@ -21,8 +21,8 @@ type Upload struct {
 	Body         io.Reader // streamed into the blob store, never buffered whole
 }
 
-// UploadDocument stores an upload (docs/documents.md) and records it as PENDING_REVIEW: the
-// first upload moves PENDING to DOCUMENT_UPLOADED (decisions.md §5), but the document counts for
+// UploadDocument stores an upload (docs/guide/documents.md) and records it as PENDING_REVIEW: the
+// first upload moves PENDING to DOCUMENT_UPLOADED (docs/design/design-choices.md §5), but the document counts for
 // no tier until an officer verifies it (ReviewDocument). The
 // object is written first (document.Ingest: sniffed, size-limited, cleaned up on failure), then
 // the record in one transaction; if that transaction fails the object is deleted, so a failed
@@ -97,7 +97,7 @@ func (s *Service) Download(ctx context.Context, tenantID tenancy.TenantID, id, d
 }
 
 // DeleteDocument removes a document's record (audited, in one transaction) and then its object
-// (officers only; decisions.md §4). The status and tier are never lowered by a deletion. If the
+// (officers only; docs/design/design-choices.md §4). The status and tier are never lowered by a deletion. If the
 // object delete fails after the record is gone, the error is logged and the orphan is named
 // there; the caller still sees success because the document no longer exists for the API.
 // Errors: NOT_FOUND.
@@ -130,7 +130,7 @@ type DocumentReview struct {
 	Reason   string // required to reject
 }
 
-// ReviewDocument records an officer's decision on a document (docs/kyc.md "Document review";
+// ReviewDocument records an officer's decision on a document (docs/guide/kyc.md "Document review";
 // document.ApplyReview is the state machine). In the same transaction, with the application and
 // the document locked, it reads the tenant's four-eyes setting, writes the review and the audit
 // event, and raises the tier when a verified ID or proof of address now meets a tier's

@@ -15,7 +15,7 @@ const (
 )
 
 // OpenChecks lists what the application failed or is missing for its tier (issue 48 point 4,
-// docs/kyc.md "Evidence and overrides"): each requirement of its recorded tier it does not meet
+// docs/guide/kyc.md "Evidence and overrides"): each requirement of its recorded tier it does not meet
 // (FAILED when the last verification of it did not match, else MISSING), a given BVN or NIN
 // that is not verified, and a liveness check or face match whose last attempt failed even when
 // the tier does not need it. results are the application's verifications, oldest first.

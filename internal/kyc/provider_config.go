@@ -18,10 +18,10 @@ type ProviderSettings struct {
 	TrustMode    string
 	FallbackMode string
 	ProviderMode string
-	// DocumentReviewFourEyes: a document's verification needs a second officer (docs/kyc.md
+	// DocumentReviewFourEyes: a document's verification needs a second officer (docs/guide/kyc.md
 	// "Document review"). Read only; changed through PATCH /tenants/me/kyc-config.
 	DocumentReviewFourEyes bool
-	// ApprovalEvidenceRequired: an approval over open evidence is refused (docs/kyc.md
+	// ApprovalEvidenceRequired: an approval over open evidence is refused (docs/guide/kyc.md
 	// "Evidence and overrides"). Read only; changed through PATCH /tenants/me/kyc-config.
 	ApprovalEvidenceRequired bool
 	BYOL                     *identity.BYOLConfig
@@ -68,7 +68,7 @@ func (c *ConfigService) Get(ctx context.Context, tenantID tenancy.TenantID) (Pro
 	return c.store.ProviderSettings(ctx, tenantID)
 }
 
-// Update applies p (decisions.md §6). A byol object replaces the configuration; its apiKey may
+// Update applies p (docs/design/design-choices.md §6). A byol object replaces the configuration; its apiKey may
 // be omitted to keep the stored one. providerMode BYOL needs a configuration. Errors:
 // VALIDATION_ERROR (fields under byol.).
 func (c *ConfigService) Update(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, p ProviderPatch) (ProviderSettings, error) {

@@ -9,7 +9,7 @@ import (
 	"github.com/complyd/complyd/internal/sanctions"
 )
 
-// ReviewCase returns the KYC_REVIEW case a verification opens (docs/kyc-review-cases.md), or nil
+// ReviewCase returns the KYC_REVIEW case a verification opens (docs/guide/kyc-review-cases.md), or nil
 // when every result passed: a BVN or NIN that did not match (or that the registry does not
 // know), a failed liveness check (locally detected NO_FACE or MULTIPLE_FACES included: the
 // officer, not complyd, decides whether it was a bad photo), a face that did not match, or

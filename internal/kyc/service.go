@@ -54,7 +54,7 @@ func NewService(d Deps) *Service {
 	return &Service{Deps: d}
 }
 
-// NewApplication is the create body (service-spec.md 4.4).
+// NewApplication is the create body (docs/reference/specification.md 4.4).
 type NewApplication struct {
 	EntityType, FirstName, LastName string
 	BVN, NIN, Phone, Email, Address string
@@ -198,7 +198,7 @@ type Decision struct {
 	Notes     string // approve: notes; reject: the reason (required)
 }
 
-// Approve decides APPROVED from any non-terminal status (decisions.md §5); riskLevel defaults
+// Approve decides APPROVED from any non-terminal status (docs/design/design-choices.md §5); riskLevel defaults
 // to LOW. An approval over failed or missing checks or open cases records them as overridden
 // with the notes given (internal/evidence), unless the tenant requires the evidence: then it is
 // refused. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status, or (409, data
@@ -327,7 +327,7 @@ func parseDOB(s string, now time.Time) (*time.Time, bool) {
 
 // snapshot is the audited state of an application. The audit log is immutable and readable by
 // AUDITOR, so personal data appears only masked (BVN, NIN and phone: the last four digits; email:
-// its first character and domain) and the date of birth only as whether there is one (docs/kyc.md,
+// its first character and domain) and the date of birth only as whether there is one (docs/guide/kyc.md,
 // NDPA 2023). Which of them a change touched is named by changedFields.
 func snapshot(a Application) map[string]any {
 	m := map[string]any{"status": a.Status, "tier": a.Tier, "bvnVerified": a.BVNVerified, "ninVerified": a.NINVerified,

@@ -16,7 +16,7 @@ import (
 // ListParams filters the application list.
 type ListParams struct {
 	Status string
-	// AssignedTo lists only applications assigned to this user id (docs/application-assignment.md).
+	// AssignedTo lists only applications assigned to this user id (docs/guide/application-assignment.md).
 	AssignedTo string
 	// Unassigned lists only applications nobody is assigned to.
 	Unassigned bool
@@ -29,7 +29,7 @@ type Change struct {
 	Audit audit.Event
 	// Results are verifications to append to the evidence trail.
 	Results []Result
-	// Hold, when set, is settled (the charge booked) in the same transaction (docs/wallet.md).
+	// Hold, when set, is settled (the charge booked) in the same transaction (docs/guide/wallet.md).
 	Hold              *wallet.Hold
 	ChargeDescription string
 	// AddDocument is a document record to insert (its object is already stored).
@@ -83,7 +83,7 @@ type Expirer interface {
 	ExpireApplications(ctx context.Context, now time.Time) (int, error)
 }
 
-// StatusChangedData is the data of the kyc.status_changed webhook (decisions.md §9).
+// StatusChangedData is the data of the kyc.status_changed webhook (docs/design/design-choices.md §9).
 func StatusChangedData(prev string, a Application) map[string]any {
 	return map[string]any{
 		"applicationId":  a.ID,

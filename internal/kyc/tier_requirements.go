@@ -7,7 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Requirement is one fact a KYC tier needs (service-spec.md 3.2 rules 1–3).
+// Requirement is one fact a KYC tier needs (docs/reference/specification.md 3.2 rules 1–3).
 type Requirement string
 
 // Requirements, in the words of spec 3.2.
@@ -17,7 +17,7 @@ const (
 	// ReqVerifiedBVN: a verified BVN; a verified NIN alone does not meet it.
 	ReqVerifiedBVN Requirement = "VERIFIED_BVN"
 	// ReqIDDocument: a valid means of identification (passport, driver's licence, voter's card,
-	// national ID) uploaded and not rejected by review (docs/documents.md).
+	// national ID) uploaded and not rejected by review (docs/guide/documents.md).
 	ReqIDDocument Requirement = "ID_DOCUMENT"
 	// ReqProofOfAddress: a proof-of-address document uploaded and not rejected by review.
 	ReqProofOfAddress Requirement = "PROOF_OF_ADDRESS"

@@ -38,7 +38,7 @@ func (s *Service) VerifyNIN(ctx context.Context, tenantID tenancy.TenantID, acto
 	return s.verify(ctx, tenantID, actor, id, identity.VerifyNIN, c)
 }
 
-// verify runs a paid BVN or NIN check (decisions.md §6, docs/wallet.md):
+// verify runs a paid BVN or NIN check (docs/design/design-choices.md §6, docs/guide/wallet.md):
 //
 //  1. validate, load the application (NOT_FOUND; 409 on a terminal status), and refuse a
 //     number that differs from the application's (edit it first);
@@ -73,11 +73,13 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 		return VerifyOutcome{}, err
 	}
 	var out VerifyOutcome
-	call := func(ctx context.Context) (identity.PersonResult, error) {
+	call := func(ctx context.Context) (identity.PersonResult, wallet.Charge, error) {
+		check := chain.CheckNIN
 		if v == identity.VerifyBVN {
-			return chain.CheckBVN(ctx, c)
+			check = chain.CheckBVN
 		}
-		return chain.CheckNIN(ctx, c)
+		res, err := check(ctx, c)
+		return res, res.Charge, err
 	}
 	_, err = wallet.Paid(ctx, s.Wallet, tenantID, fmt.Sprintf("KYC %s verification %s", v, id), call,
 		func(ctx context.Context, h wallet.Hold, res identity.PersonResult) error {
@@ -103,7 +105,7 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 				prior := *a
 				// Once the registry has tied the number to this applicant, the applicant is
 				// screened against the watchlists (in memory, no charge): a hit opens a
-				// KYC_REVIEW case but does not undo the verification (docs/kyc-review-cases.md).
+				// KYC_REVIEW case but does not undo the verification (docs/guide/kyc-review-cases.md).
 				var hits []WatchlistHit
 				if match {
 					hits = s.screen(tenantID, *a)

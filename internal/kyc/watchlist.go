@@ -9,7 +9,7 @@ import (
 )
 
 // WatchlistHit is one watchlist entry an applicant's name matched at the REVIEW threshold
-// (decisions.md §8, 0.75), as KYB records for its directors and owners.
+// (docs/design/design-choices.md §8, 0.75), as KYB records for its directors and owners.
 type WatchlistHit struct {
 	List        string
 	ListType    string

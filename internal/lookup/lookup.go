@@ -1,4 +1,4 @@
-// Package lookup owns direct identity lookups (service-spec.md 4.6, decisions.md §6): BVN, NIN
+// Package lookup owns direct identity lookups (docs/reference/specification.md 4.6, docs/design/design-choices.md §6): BVN, NIN
 // and CAC lookups through the identity provider chain, charged from the wallet on a found or
 // not-found answer (never on an outage), the lookup history, and the reusable customer profiles
 // the answers are saved as, from which KYC and KYB applications can be created without retyping.
@@ -46,7 +46,7 @@ const (
 // Shareholder is a holder of shares in a business profile. The registries we read (the sandbox,
 // and BYOL vendors through responseFields) return beneficial owners with their percentage and
 // no separate share register, so shareholders are the beneficial owners with their stakes
-// (docs/lookups.md).
+// (docs/guide/lookups.md).
 type Shareholder struct {
 	Name       string  `json:"name"`
 	Percentage float64 `json:"percentage"`
@@ -128,7 +128,7 @@ type Lookup struct {
 	CreatedAt      time.Time
 }
 
-// Result is the answer of a lookup (decisions.md §6): {found, data, profileId, charged, balance}.
+// Result is the answer of a lookup (docs/design/design-choices.md §6): {found, data, profileId, charged, balance}.
 type Result struct {
 	Lookup
 	Data    map[string]any

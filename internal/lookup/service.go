@@ -49,7 +49,7 @@ func (s *Service) LookupNIN(ctx context.Context, tenantID tenancy.TenantID, acto
 	return s.lookupPerson(ctx, tenantID, actor, TypeNIN, strings.TrimSpace(nin))
 }
 
-// lookupPerson is a paid lookup by number (docs/wallet.md): validate (400, free), select the
+// lookupPerson is a paid lookup by number (docs/guide/wallet.md): validate (400, free), select the
 // chain (422), reserve (402 before any call), ask the chain outside any transaction (503 on an
 // outage: released, not charged), then one transaction with the charge, the saved profile (when
 // found), the history entry and the audit event. A not-found answer is charged and saved in the
@@ -77,7 +77,7 @@ func (s *Service) lookupPerson(ctx context.Context, tenantID tenancy.TenantID, a
 		if err != nil {
 			return answer{}, err
 		}
-		a := answer{found: res.Found && res.Record != nil, provider: res.Provider, source: string(res.ProviderSource)}
+		a := answer{found: res.Found && res.Record != nil, provider: res.Provider, source: string(res.ProviderSource), charge: res.Charge}
 		if a.found {
 			rec := *res.Record
 			rec.PhotoBase64 = "" // never stored (spec 4.4)
@@ -110,7 +110,7 @@ func (s *Service) LookupCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 		if err != nil {
 			return answer{}, err
 		}
-		a := answer{found: res.Found && res.Company != nil, provider: res.Provider, source: string(res.ProviderSource)}
+		a := answer{found: res.Found && res.Company != nil, provider: res.Provider, source: string(res.ProviderSource), charge: res.Charge}
 		if a.found {
 			c := *res.Company
 			p := &Profile{Type: ProfileBusiness, Company: &c, Source: TypeCAC, DisplayName: c.CompanyName, RCNumber: c.RCNumber}
@@ -130,12 +130,17 @@ type answer struct {
 	found            bool
 	provider, source string
 	profile          *Profile
+	charge           wallet.Charge
 }
 
 func (s *Service) paid(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, typ, query string,
 	call func(context.Context) (answer, error)) (Result, error) {
 	var out Result
-	_, err := wallet.Paid(ctx, s.Wallet, tenantID, "lookup "+typ, call, func(ctx context.Context, h wallet.Hold, a answer) error {
+	paidCall := func(ctx context.Context) (answer, wallet.Charge, error) {
+		a, err := call(ctx)
+		return a, a.charge, err
+	}
+	_, err := wallet.Paid(ctx, s.Wallet, tenantID, "lookup "+typ, paidCall, func(ctx context.Context, h wallet.Hold, a answer) error {
 		now := s.Now()
 		l := Lookup{ID: newID(LookupIDPrefix), TenantID: string(tenantID), Type: typ, Query: query, Found: a.found,
 			Provider: a.provider, ProviderSource: a.source, Charged: h.Amount, ActorID: actor.ID, CreatedAt: now}

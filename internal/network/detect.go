@@ -8,7 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// Finding kinds (docs/network.md "Findings").
+// Finding kinds (docs/guide/network.md "Findings").
 const (
 	// FindingFanIn: many distinct senders paid one account (collection, a mule's account).
 	FindingFanIn = "FAN_IN"

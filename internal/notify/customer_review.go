@@ -5,11 +5,11 @@ import (
 	"strings"
 )
 
-// KindCustomerReviewDue: customers' periodic reviews fell due (docs/customers.md).
+// KindCustomerReviewDue: customers' periodic reviews fell due (docs/guide/customers.md).
 const KindCustomerReviewDue = "CUSTOMER_REVIEW_DUE"
 
 // CustomerReviewDue tells a compliance officer which customers' periodic reviews fell due
-// (docs/customers.md "Periodic review"); one mail per officer per sweep, listing them.
+// (docs/guide/customers.md "Periodic review"); one mail per officer per sweep, listing them.
 func CustomerReviewDue(firstName, email string, customers []string) Message {
 	list := strings.Join(customers, "\n  ")
 	text := fmt.Sprintf("Hello %s,\n\nThe periodic review of %d customer(s) is due:\n\n  %s\n\n"+

@@ -23,7 +23,7 @@ type Notification struct {
 
 // Notification kinds.
 const (
-	// KindCaseCreated: screening created a case automatically (service-spec.md part 1).
+	// KindCaseCreated: screening created a case automatically (docs/reference/specification.md part 1).
 	KindCaseCreated = "CASE_CREATED"
 )
 

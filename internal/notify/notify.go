@@ -67,7 +67,7 @@ func (a SendEmailArgs) IDs() []string {
 // Kind names the job.
 func (SendEmailArgs) Kind() string { return "send_email" }
 
-// Welcome is the welcome email sent when a user is created (service-spec.md 4.1).
+// Welcome is the welcome email sent when a user is created (docs/reference/specification.md 4.1).
 func Welcome(tenantName, firstName, email string) Message {
 	text := fmt.Sprintf("Hello %s,\n\nAn account was created for you on complyd for %s.\n"+
 		"Sign in with this email address (%s) and the password your administrator gave you.\n\n"+
@@ -92,7 +92,7 @@ func htmlEscape(s string) string {
 }
 
 // CaseCreated is the email to a compliance officer about a case that screening created
-// automatically (service-spec.md part 1: "Automatically created cases notify compliance officers
+// automatically (docs/reference/specification.md part 1: "Automatically created cases notify compliance officers
 // by email and on the dashboard").
 func CaseCreated(firstName, email, caseNumber, title, priority, caseType string) Message {
 	text := fmt.Sprintf("Hello %s,\n\nScreening opened case %s (%s, priority %s):\n\n  %s\n\n"+
@@ -104,7 +104,7 @@ func CaseCreated(firstName, email, caseNumber, title, priority, caseType string)
 }
 
 // LowBalance is the warning to a BANK_ADMIN that a paid call took the prepaid wallet below the
-// tenant's threshold (docs/wallet.md "Low-balance warning"); sent once per crossing.
+// tenant's threshold (docs/guide/wallet.md "Low-balance warning"); sent once per crossing.
 func LowBalance(firstName, email, balance, threshold string) Message {
 	text := fmt.Sprintf("Hello %s,\n\nYour complyd wallet balance is now %s NGN, below your warning threshold of %s NGN.\n"+
 		"Paid identity checks and lookups are refused (402) once the balance cannot pay for one.\n"+

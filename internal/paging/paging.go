@@ -1,5 +1,5 @@
-// Package paging holds the paginated-list conventions of service-spec.md §1.4 and
-// decisions.md §11: page ≥ 1 and limit ≥ 1 (else 400), limits above the maximum are clamped.
+// Package paging holds the paginated-list conventions of docs/reference/specification.md §1.4 and
+// docs/design/design-choices.md §11: page ≥ 1 and limit ≥ 1 (else 400), limits above the maximum are clamped.
 //
 // paging is a leaf: it imports only apperr.
 package paging

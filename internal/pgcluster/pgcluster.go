@@ -41,7 +41,7 @@ type Cluster struct {
 // ProgressEvery is how often a start that is still waiting for the server reports progress.
 const ProgressEvery = 10 * time.Second
 
-// RecommendedSettings are the server settings docs/configuration.md recommends for screening
+// RecommendedSettings are the server settings docs/reference/configuration.md recommends for screening
 // (issue 15 point 4): fewer checkpoints, so fewer full-page images of the random-key indexes
 // in the WAL, and those compressed; and new WAL segments not zero-filled, which under load
 // held every commit back for tens of milliseconds each time one was created. `complyd dev`

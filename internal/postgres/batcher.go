@@ -17,7 +17,7 @@ import (
 // first item was queued, when company is likely (lingerNow, lingerLeft): under load, fewer and
 // larger batches cost the database less per item; at low load nobody waits for company that is
 // not coming. The screening store uses it to share one database round trip between concurrent
-// screenings (docs/screening.md "Performance").
+// screenings (docs/guide/screening.md "Performance").
 type batcher[T any] struct {
 	ch     chan T
 	max    int
@@ -120,7 +120,7 @@ func (b *batcher[T]) close() {
 // from when first was queued (queuedAt set), not from when a worker got to it. Under load the
 // first item has often waited already, behind the previous batch, for longer than linger: the
 // items that came meanwhile are in the batch, and waiting more would only add latency to all of
-// them (docs/screening.md "Linger under load").
+// them (docs/guide/screening.md "Linger under load").
 func (b *batcher[T]) lingerLeft(first T, taken time.Time) time.Duration {
 	if b.queuedAt == nil {
 		return b.linger
@@ -137,7 +137,7 @@ const lingerFrom = 4
 // now − prev) brings at least one more item within linger on average. The second case is the
 // batched read at moderate load: at 1,000 screenings/s a read round trip is shorter than the
 // gap between arrivals, so without it nearly every prefetch went alone, and a prefetch costs
-// PostgreSQL about the same for one screening as for several (docs/screening.md "Linger under
+// PostgreSQL about the same for one screening as for several (docs/guide/screening.md "Linger under
 // load"). An idle worker (prev zero, or a gap longer than last × linger) never waits.
 func lingerNow(linger time.Duration, last int, prev, now time.Time) bool {
 	if linger <= 0 || last == 0 {

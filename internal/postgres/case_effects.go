@@ -123,7 +123,7 @@ func (s *CaseStore) Events(ctx context.Context, tenantID tenancy.TenantID, caseI
 
 // notifyComplianceOfficers emails every active COMPLIANCE_OFFICER of the tenant about an
 // automatically created case and puts it in their dashboard notifications, in tx
-// (service-spec.md part 1). The mail goes through the outbox and the retried send_email job.
+// (docs/reference/specification.md part 1). The mail goes through the outbox and the retried send_email job.
 func (db *DB) notifyComplianceOfficers(ctx context.Context, tx writer, tenantID tenancy.TenantID, c cases.Case) error {
 	rows, err := complianceOfficers(ctx, tx, tenantID)
 	if err != nil {

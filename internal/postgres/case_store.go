@@ -164,7 +164,7 @@ func (db *DB) createCase(ctx context.Context, tx writer, tenantID tenancy.Tenant
 //     webhook (through queueWebhook: nothing when no URL is configured), and for every active
 //     COMPLIANCE_OFFICER of the tenant a queued email (queueEmail) and a dashboard
 //     notification. Nothing is sent before commit.
-//   - It does not enforce "one case per transaction" (decisions.md §8): the caller decides.
+//   - It does not enforce "one case per transaction" (docs/design/design-choices.md §8): the caller decides.
 //
 // Errors: VALIDATION_ERROR; INTERNAL (database errors, returned wrapped).
 func (db *DB) createCaseTx(ctx context.Context, tx writer, tenantID tenancy.TenantID, p cases.NewParams) (cases.Case, error) {

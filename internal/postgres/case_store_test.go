@@ -49,7 +49,7 @@ func newCaseParams(title string) cases.NewParams {
 	return cases.NewParams{Type: cases.TypeAMLAlert, Priority: cases.PriorityHigh, Title: title, Description: "flagged", Tags: []string{"a"}}
 }
 
-// wantMoves is decisions.md §5 typed independently of internal/cases.
+// wantMoves is docs/design/design-choices.md §5 typed independently of internal/cases.
 var wantMoves = map[string][]string{
 	"OPEN":                    {"IN_PROGRESS", "ESCALATED"},
 	"IN_PROGRESS":             {"PENDING_REVIEW", "ESCALATED"},

@@ -14,7 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// CountryStore implements screening.CountryStore (docs/countries.md).
+// CountryStore implements screening.CountryStore (docs/guide/countries.md).
 type CountryStore struct{ db *DB }
 
 // NewCountryStore returns the store.
@@ -155,7 +155,7 @@ func (s *CountryStore) DeleteOverride(ctx context.Context, tenantID tenancy.Tena
 }
 
 // finish audits a change and announces it on SettingsChannel: every replica's settings cache
-// drops the tenant, so its next screening loads the new lists (docs/countries.md).
+// drops the tenant, so its next screening loads the new lists (docs/guide/countries.md).
 func (s *CountryStore) finish(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, action, code string, before, after *screening.Country, actor audit.Actor) error {
 	if err := insertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "country",
 		ResourceID: code, Before: countryAudit(before), After: countryAudit(after)}, s.db.now()); err != nil {

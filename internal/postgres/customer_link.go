@@ -16,7 +16,7 @@ import (
 )
 
 // Every approved KYC applicant and KYB company is a customer (issue 48 point 6,
-// docs/customers.md "Where customers come from"). Before, customer profiles were made only by
+// docs/guide/customers.md "Where customers come from"). Before, customer profiles were made only by
 // direct lookups, so a tenant that onboarded through applications had none: the customer and
 // network views could not be opened. The approval now upserts the profile in its own
 // transaction, keyed like a lookup's (BVN, else NIN, else the RC number), so a profile a lookup

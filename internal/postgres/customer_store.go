@@ -20,7 +20,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// CustomerStore implements customers.Store (docs/customers.md). A customer is a saved profile;
+// CustomerStore implements customers.Store (docs/guide/customers.md). A customer is a saved profile;
 // it is linked to KYC applications by the keyed hash of its BVN, to KYB applications by its
 // normalized RC number, to transactions (and their cases) by the sender BVN.
 type CustomerStore struct{ db *DB }

@@ -15,7 +15,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// DashboardStore computes the Overview screen's aggregates (docs/dashboard.md "Overview API").
+// DashboardStore computes the Overview screen's aggregates (docs/guide/dashboard.md "Overview API").
 // Screenings and triggered rules are read from the rollups the screening commit keeps
 // (screening_rollup.go); everything else is a live aggregate over an index of the period it
 // reads (migration 0018). Buckets are cut with date_bin from the period's start, in UTC.

@@ -17,7 +17,7 @@ import (
 )
 
 // AppRole is the role every pooled connection switches to, so that row-level security applies
-// even when DATABASE_URL names a superuser (docs/architecture.md).
+// even when DATABASE_URL names a superuser (docs/design/architecture.md).
 const AppRole = "complyd_app"
 
 // psql is the squirrel builder for PostgreSQL placeholders.
@@ -57,7 +57,7 @@ func Open(ctx context.Context, url string, o Options) (*DB, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
-	// No JIT compilation (docs/operations.md "PostgreSQL's JIT"): the service's statements run
+	// No JIT compilation (docs/guide/operations.md "PostgreSQL's JIT"): the service's statements run
 	// in a millisecond or less, and PostgreSQL compiles a plan again on every execution once
 	// its estimated cost passes jit_above_cost. The batched prefetch's generic plan passes it
 	// when the statistics of the history tables are stale (a tenant whose accounts grew since
@@ -113,7 +113,7 @@ func (db *DB) inTenant(ctx context.Context, tenant tenancy.TenantID, fn func(pgx
 // nothing after, and they commit or fail together. For the side-effect workers' short reads
 // and writes, which inTenant spent four round trips or more on (BEGIN, the setting, each
 // statement, COMMIT), each a wake-up of both processes; at a few hundred emails and webhooks
-// a second they add up (docs/webhooks.md "Throughput"). b's callbacks run as its results
+// a second they add up (docs/guide/webhooks.md "Throughput"). b's callbacks run as its results
 // arrive.
 func (db *DB) inTenantBatch(ctx context.Context, tenant tenancy.TenantID, b *pgx.Batch) error {
 	full := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, 1+b.Len())}

@@ -13,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// EngineConfigStore implements screening.EngineConfigStore (docs/engines.md).
+// EngineConfigStore implements screening.EngineConfigStore (docs/design/engines.md).
 type EngineConfigStore struct{ db *DB }
 
 // NewEngineConfigStore returns the store.

@@ -15,9 +15,9 @@ import (
 var uniqueViolations = map[string]*apperr.Error{
 	"user_emails_pkey": apperr.New(apperr.UserAlreadyExists, "a user with this email already exists"),
 	"tenants_slug_key": apperr.New(apperr.Conflict, "a tenant with this slug already exists"),
-	// cases: one PENDING resolution proposal per case (docs/cases.md).
+	// cases: one PENDING resolution proposal per case (docs/guide/cases.md).
 	"case_proposals_one_pending": apperr.New(apperr.Conflict, "the case already has a pending resolution proposal"),
-	// sanctions (docs/sanctions.md)
+	// sanctions (docs/guide/sanctions.md)
 	"watchlists_tenant_name_key":           apperr.New(apperr.Conflict, "a watchlist with this name already exists"),
 	"sanctions_false_positives_active_key": apperr.New(apperr.Conflict, "this entry is already suppressed for this subject"),
 }

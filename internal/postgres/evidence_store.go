@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// What a KYC or KYB approval rests on (internal/evidence; docs/kyc.md "Evidence and
+// What a KYC or KYB approval rests on (internal/evidence; docs/guide/kyc.md "Evidence and
 // overrides"): the application's open cases, the overrides recorded on it and the tenant's
 // approval_evidence_required, shared by KYCStore and KYBStore.
 

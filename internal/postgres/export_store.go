@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// The CSV exports (docs/dashboard.md "Exports") read a filtered list in keyset pages: each page
+// The CSV exports (docs/guide/dashboard.md "Exports") read a filtered list in keyset pages: each page
 // is one short tenant transaction returning the rows after a cursor (the last row's sort key),
 // newest first like the lists. No page holds more than limit rows, no transaction stays open
 // while the client downloads, and a row inserted during the export above the cursor is simply

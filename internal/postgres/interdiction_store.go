@@ -17,7 +17,7 @@ import (
 // InterdictionChannel is the LISTEN/NOTIFY channel on which a change of a tenant's interdictions
 // in force (a confirmation, a lift requested, approved or rejected) is announced, in the
 // changing transaction; the payload is the tenant id. Every replica's InterdictionCache drops
-// that tenant's entry, so the next screening reads the new state (docs/interdictions.md).
+// that tenant's entry, so the next screening reads the new state (docs/guide/interdictions.md).
 const InterdictionChannel = "complyd_interdictions"
 
 // inForce are the statuses screening enforces: a lift awaiting its approver is still in force.

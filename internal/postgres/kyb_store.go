@@ -211,7 +211,7 @@ func (s *KYBStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyb.Li
 	if f.Status != "" {
 		where["status"] = f.Status
 	}
-	// The review queue (docs/application-assignment.md): assigned_to is a uuid, compared as
+	// The review queue (docs/guide/application-assignment.md): assigned_to is a uuid, compared as
 	// text so that an id of no user matches nothing rather than failing.
 	cond := sq.And{where}
 	switch {

@@ -11,9 +11,9 @@ import (
 )
 
 // BVNs and NINs of KYC applicants are personal data the service must read back (the API returns
-// them, service-spec.md 2.5; re-screening keys false positives by them) and must find by
+// them, docs/reference/specification.md 2.5; re-screening keys false positives by them) and must find by
 // equality (screening's stored-KYC lookup by the sender's BVN). So each is stored twice, never in
-// clear (docs/kyc.md, NDPA 2023):
+// clear (docs/guide/kyc.md, NDPA 2023):
 //
 //   - <col>_sealed: AES-256-GCM under the credentials key (sealer.go), bound to the tenant, the
 //     column and the application id;

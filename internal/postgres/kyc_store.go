@@ -193,7 +193,7 @@ func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.Li
 	if f.Status != "" {
 		where["a.status"] = f.Status
 	}
-	// The review queue (docs/application-assignment.md): assigned_to is a uuid, compared as
+	// The review queue (docs/guide/application-assignment.md): assigned_to is a uuid, compared as
 	// text so that an id of no user matches nothing rather than failing.
 	cond := sq.And{where}
 	switch {

@@ -21,12 +21,12 @@ import (
 )
 
 // seededDB opens the database seeded by scripts/seed/transactions.sql and customers.sql
-// (COMPLYD_BENCH_SEEDED_URL, COMPLYD_BENCH_SEEDED_TENANT; docs/network.md "Benchmark"), or
+// (COMPLYD_BENCH_SEEDED_URL, COMPLYD_BENCH_SEEDED_TENANT; docs/guide/network.md "Benchmark"), or
 // skips the benchmark.
 func seededDB(b *testing.B) (*postgres.DB, tenancy.TenantID) {
 	url, tenant := os.Getenv("COMPLYD_BENCH_SEEDED_URL"), os.Getenv("COMPLYD_BENCH_SEEDED_TENANT")
 	if url == "" || tenant == "" {
-		b.Skip("COMPLYD_BENCH_SEEDED_URL and COMPLYD_BENCH_SEEDED_TENANT name a seeded database (docs/network.md)")
+		b.Skip("COMPLYD_BENCH_SEEDED_URL and COMPLYD_BENCH_SEEDED_TENANT name a seeded database (docs/guide/network.md)")
 	}
 	db, err := postgres.Open(context.Background(), url, postgres.Options{MaxConns: 4, Logger: slog.New(slog.DiscardHandler),
 		CredentialsKey: pgtest.CredentialsKey})

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Shared identifiers (docs/network.md "Shared identifiers"): the devices, IP addresses and
+// Shared identifiers (docs/guide/network.md "Shared identifiers"): the devices, IP addresses and
 // BVNs the graph's accounts sent from in the period, then every account that sent with one of
 // them (any time: transactions_device_idx, _ip_idx and _sender_bvn_idx hold no timestamp, and
 // a device shared a year ago still links two parties). $1 tenant, $2 accounts, $3 from, $4 to.

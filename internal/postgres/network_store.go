@@ -19,7 +19,7 @@ import (
 // NetworkStore reads the transaction network (network.Store) with a bounded breadth-first
 // traversal over transactions_sender_idx (out-edges) and transactions_receiver_idx (in-edges),
 // one round trip per hop and direction, in a read-only transaction under a statement timeout
-// (docs/network.md "Bounds").
+// (docs/guide/network.md "Bounds").
 type NetworkStore struct {
 	db *DB
 	// Timeout bounds one Graph call as a whole (network.Timeout by default).
@@ -91,7 +91,7 @@ func (s *NetworkStore) Graph(ctx context.Context, tenantID tenancy.TenantID, p n
 
 // networkSeeds returns the account, or the accounts a customer sent from: every sender account
 // of a transaction carrying the customer's BVN (a business profile has none: its accounts are
-// not known from transactions, docs/network.md).
+// not known from transactions, docs/guide/network.md).
 func networkSeeds(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p network.Params) ([]string, error) {
 	if p.CustomerID == "" {
 		return []string{p.Account}, nil

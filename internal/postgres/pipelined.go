@@ -112,7 +112,7 @@ func (p *pipelined) flush(ctx context.Context, db *DB) error {
 // jobs of up to webhook.DeliveriesPerJob, in their order, at the place of the tenant's first;
 // other jobs keep theirs. Every email is still sent, and every delivery attempted, at least once
 // (jobs.SendEmailWorker, jobs.DeliverWebhookWorker), by a fraction of the jobs: each job is a
-// River row to insert, fetch and complete (docs/webhooks.md "Throughput").
+// River row to insert, fetch and complete (docs/guide/webhooks.md "Throughput").
 func mergeJobs(jobs []river.InsertManyParams) []river.InsertManyParams {
 	type group struct {
 		key mergeKey

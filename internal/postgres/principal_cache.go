@@ -21,8 +21,8 @@ const AuthChannel = "complyd_auth"
 
 // PrincipalCache is an auth.Store that keeps resolved API keys and sessions (the user behind a
 // bearer token's token family) in memory for at most TTL, so a bank core's calls cost no
-// database round trip to authenticate, with either credential (docs/screening.md
-// "Performance"). "Deactivation stops keys at once" (decisions.md §3) holds: UpdateUser and
+// database round trip to authenticate, with either credential (docs/guide/screening.md
+// "Performance"). "Deactivation stops keys at once" (docs/design/design-choices.md §3) holds: UpdateUser and
 // RevokeAPIKey through this store drop the tenant's entries before they return, and announce
 // the change on AuthChannel so other replicas drop theirs; TTL bounds what a lost announcement
 // could leave behind. Expiry is checked against the cached key on every use; failed lookups

@@ -16,7 +16,7 @@ import (
 )
 
 // ProviderConfigStore implements kyc.ProviderStore. The BYOL API key is sealed with the DB's
-// credentials key (COMPLYD_CREDENTIALS_KEY, docs/identity-providers.md), bound to its tenant.
+// credentials key (COMPLYD_CREDENTIALS_KEY, docs/guide/identity-providers.md), bound to its tenant.
 type ProviderConfigStore struct {
 	db *DB
 }

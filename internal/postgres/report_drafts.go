@@ -20,7 +20,7 @@ import (
 )
 
 // The automatic drafting of regulatory reports in the screening's own transaction (issue 14,
-// docs/reports.md "Drafting"). It costs nothing unless a verdict carries GENERATE_CTR,
+// docs/guide/reports.md "Drafting"). It costs nothing unless a verdict carries GENERATE_CTR,
 // GENERATE_FTR or GENERATE_SAR: then an upsert per (customer, type, day) key, sent with the
 // batch's insert in its round trip, that adds the transaction to the day's open draft or starts
 // it. The upsert takes the draft's row lock until the batch commits, never a read-modify-write.

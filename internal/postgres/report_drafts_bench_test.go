@@ -13,7 +13,7 @@ import (
 
 // BenchmarkScreeningStoreReports is BenchmarkScreeningStore with a share of the verdicts
 // carrying GENERATE_CTR (AML-001, outcome REVIEW), so that the cost of drafting reports in the
-// screening commit shows next to the plain path (docs/reports.md "Drafting"):
+// screening commit shows next to the plain path (docs/guide/reports.md "Drafting"):
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStoreReports -benchtime 5000x
 func BenchmarkScreeningStoreReports(b *testing.B) {

@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// ReportStore implements reports.Store (issue 14, docs/reports.md).
+// ReportStore implements reports.Store (issue 14, docs/guide/reports.md).
 type ReportStore struct{ db *DB }
 
 // NewReportStore returns the store.

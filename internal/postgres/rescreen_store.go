@@ -74,7 +74,7 @@ func (k KYCSubjects) EachSubject(ctx context.Context, tenantID tenancy.TenantID,
 	return nil
 }
 
-// bandPriority is the priority of a re-screening case by match band (decisions.md §8).
+// bandPriority is the priority of a re-screening case by match band (docs/design/design-choices.md §8).
 var bandPriority = map[string]string{
 	sanctions.BandBlock:    cases.PriorityCritical,
 	sanctions.BandEscalate: cases.PriorityHigh,

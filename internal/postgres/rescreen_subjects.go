@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Re-screening subject types and roles (docs/kyb.md "Re-screening subjects"). The types are the
+// Re-screening subject types and roles (docs/guide/kyb.md "Re-screening subjects"). The types are the
 // strings of the sanctions re-screening port's Subject.Type.
 const (
 	SubjectKYBApplication  = "KYB_APPLICATION"

@@ -127,7 +127,7 @@ func (s *SettingsStore) UpdateRule(ctx context.Context, tenant tenancy.TenantID,
 		if err := fn(&r); err != nil {
 			return err
 		}
-		// Every change is a new immutable version (docs/engines.md "Rule versions"); a PATCH that
+		// Every change is a new immutable version (docs/design/engines.md "Rule versions"); a PATCH that
 		// changes nothing stores none.
 		r.Version = prev.Version
 		if ruleChanged(prev, r) {

@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Rule versions (migration 0036, docs/engines.md "Rule versions"): rule_versions holds every
+// Rule versions (migration 0036, docs/design/engines.md "Rule versions"): rule_versions holds every
 // version of every custom rule, append-only, and outlives the rule, so that the versions a
 // stored verdict names stay readable.
 

@@ -10,7 +10,7 @@ import (
 
 // youngTable keeps the planner's statistics of a young transactions table current while this
 // process fills it. The screening statements are prepared once per held connection with
-// generic plans (docs/screening.md "Performance design"), and a plan made while the table is
+// generic plans (docs/guide/screening.md "Performance design"), and a plan made while the table is
 // empty believes it holds a row or two: it reads a tenant's history, its idempotency check and
 // its last activity by scanning the tenant's rows through whichever index leads with tenant_id,
 // which costs nothing at ten rows and a full scan per screening at thirty thousand. Autovacuum
@@ -59,7 +59,7 @@ func (y *youngTable) added(n int) {
 // with tenant_id and filters on id: a scan of the tenant's rows per lookup. In a new database
 // under a flood of automatic cases for a tenant with officers and a webhook endpoint, the
 // workers' lookups and updates took 4.5-11 ms each in the first minute, before autovacuum's
-// first analysis (docs/screening-measurements.md, fourteenth session); cases were
+// first analysis (the measurement log of docs/performance.md#history, fourteenth session); cases were
 // still unanalysed after 60,000 screenings (fifteenth session).
 var sideTables = []string{"cases", "emails", "webhook_deliveries"}
 

@@ -184,7 +184,7 @@ func youngDatabase(ctx context.Context, t *testing.T) (*postgres.DB, pgtest.Tena
 
 // TestStatementsNotJITCompiled: PostgreSQL compiles a plan whose estimated cost passes
 // jit_above_cost again on every execution, and the prefetch's generic plan passed it with stale
-// statistics (2.3 to 3.0 s of compilation per screening; docs/operations.md "PostgreSQL's JIT").
+// statistics (2.3 to 3.0 s of compilation per screening; docs/guide/operations.md "PostgreSQL's JIT").
 // The database here lowers the threshold to zero so that every statement qualifies: a session of
 // its own compiles the prefetch (the check that the server can JIT at all), the service's pool
 // does not.

@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkScreeningStoreCases is BenchmarkScreeningStore with every screening opening an
-// automatic case, as nearly every screening of the load benchmark does (docs/screening-measurements.md,
+// automatic case, as nearly every screening of the load benchmark does (the measurement log of docs/performance.md#history,
 // "Measured as users run it"), for a tenant with a webhook URL and two compliance officers: the
 // case lane with its timeline, audit records, emails, notifications and webhooks.
 //

@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/screening"
 )
 
-// engineJSON is one engine verdict as stored in transactions.engine_verdicts (docs/screening.md
+// engineJSON is one engine verdict as stored in transactions.engine_verdicts (docs/guide/screening.md
 // "Storage"): the verdict with its triggered rules in full, its fx and its sanctions hits.
 //
 // A zero score, a zero latency and the outcome APPROVE are left out (decodeVerdicts restores
@@ -39,7 +39,7 @@ type ruleJSON struct {
 	CreatedBy      string `json:"createdBy,omitempty"`
 	KYCSource      string `json:"kycSource,omitempty"`
 	KYCExternalRef string `json:"kycExternalRef,omitempty"`
-	RuleVersion    int    `json:"ruleVersion,omitempty"` // custom rules (docs/engines.md "Rule versions")
+	RuleVersion    int    `json:"ruleVersion,omitempty"` // custom rules (docs/design/engines.md "Rule versions")
 }
 
 type fxJSON struct {

@@ -39,7 +39,7 @@ type saveReq struct {
 // groupCommitter stores concurrent screenings in shared database transactions: with
 // synchronous commit every COMMIT waits for a WAL flush, so one flush per batch instead of
 // one per screening is what makes thousands of durable screenings per second possible on one
-// disk (docs/screening.md "Performance"). Each caller waits for its own batch's commit.
+// disk (docs/guide/screening.md "Performance"). Each caller waits for its own batch's commit.
 //
 // Screenings that open a case go through a lane of their own with a single committer: case
 // numbers come from the (tenant, year) counter row, locked until commit, so batches with cases
@@ -435,7 +435,7 @@ func (s *ScreeningStore) sideEffects(ctx context.Context, w *pipelined, tenant t
 	return nil
 }
 
-// screenedEvent is the data of the transaction.screened webhook (docs/screening.md).
+// screenedEvent is the data of the transaction.screened webhook (docs/guide/screening.md).
 func screenedEvent(rec *screening.Record, caseID string) screenedData {
 	res := rec.Result
 	d := screenedData{TransactionID: rec.ID, ExternalID: rec.Tx.ExternalID, Outcome: string(res.Outcome),

@@ -21,7 +21,7 @@ import (
 // BenchmarkScreeningStoreHistory is BenchmarkScreeningStore on accounts that already hold a
 // long history: 64 accounts of 5,000 transactions each spread over the last 89 days (seeded by
 // one INSERT before the timer starts), or none. It isolates what a screening's database work
-// costs as a function of the account's 90-day history (issue 15, docs/screening.md "How history
+// costs as a function of the account's 90-day history (issue 15, docs/guide/screening.md "How history
 // is kept"). Besides ns/op it reports the CPU per screening of this process (go-us/op) and of
 // the PostgreSQL backends of the store's connections (pg-us/op, from /proc).
 //

@@ -20,7 +20,7 @@ import (
 // 3.6 s each) and which has since had 1,000,000 transactions of 200,000 more accounts stored,
 // with only the transactions table analysed again (autovacuum has not come to the history
 // tables yet). The generic plan's estimated cost then passes PostgreSQL's jit_above_cost, and
-// with JIT on every execution compiles it again (docs/operations.md "PostgreSQL's JIT"):
+// with JIT on every execution compiles it again (docs/guide/operations.md "PostgreSQL's JIT"):
 // jit=on is the server's default, jit=off the service's sessions.
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkPrefetchStaleStatistics -benchtime 10x

@@ -22,7 +22,7 @@ import (
 // a new tenant are in that state until autovacuum's first analysis). The generic plan the
 // read's connection keeps then read every one of the tenant's account versions, and every one
 // of its transactions for the externalId check, on each read: 4.8 ms a read for such a tenant
-// instead of 0.45, growing with the tenant (docs/screening-measurements.md, twentieth
+// instead of 0.45, growing with the tenant (the measurement log of docs/performance.md#history, twentieth
 // session). The test counts the rows the reads fetch, not their time, in a database of its own:
 // the table statistics it reads are the database's, and the package's other tests, running
 // alongside on the shared one, read the same tables (CI once counted 86 rows for 40). Its

@@ -7,7 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/screening"
 )
 
-// The dashboard's screening rollups (migration 0018, docs/dashboard.md "How the figures are
+// The dashboard's screening rollups (migration 0018, docs/guide/dashboard.md "How the figures are
 // kept") are written by the screening commit itself, in the statement that inserts the batch:
 // insertSQL becomes the first part of a writable CTE whose RETURNING rows (only the rows actually
 // inserted: duplicates and screenings whose history changed are not) are grouped per UTC hour,

@@ -109,7 +109,7 @@ func (s *SettingsStore) SetTrustMode(ctx context.Context, tenant tenancy.TenantI
 	})
 }
 
-// SetDocumentReviewFourEyes changes document_review_four_eyes (docs/kyc.md "Document review"),
+// SetDocumentReviewFourEyes changes document_review_four_eyes (docs/guide/kyc.md "Document review"),
 // audited. KYC reads it in the review's own transaction, so no cache is involved. Errors:
 // NOT_FOUND.
 func (s *SettingsStore) SetDocumentReviewFourEyes(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error {
@@ -130,7 +130,7 @@ func (s *SettingsStore) SetDocumentReviewFourEyes(ctx context.Context, tenant te
 	})
 }
 
-// SetApprovalEvidenceRequired changes approval_evidence_required (docs/kyc.md "Evidence and
+// SetApprovalEvidenceRequired changes approval_evidence_required (docs/guide/kyc.md "Evidence and
 // overrides"), audited. KYC and KYB read it with the application they approve, so no cache is
 // involved. Errors: NOT_FOUND.
 func (s *SettingsStore) SetApprovalEvidenceRequired(ctx context.Context, tenant tenancy.TenantID, on bool, actor audit.Actor) error {
@@ -242,7 +242,7 @@ func fxRates(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID) ([]tenancy
 	return out, rows.Err()
 }
 
-// Limits are the tenant's tier limits and KYC expiry (decisions.md §7, §11).
+// Limits are the tenant's tier limits and KYC expiry (docs/design/design-choices.md §7, §11).
 type Limits struct {
 	TierLimits map[string]decimal.Decimal
 	ExpiryDays int

@@ -23,7 +23,7 @@ import (
 )
 
 // ScreeningStore implements screening.Store: the one-round-trip prefetch of a screening and the
-// group-committed save of its transaction, verdict and side effects (docs/screening.md).
+// group-committed save of its transaction, verdict and side effects (docs/guide/screening.md).
 type ScreeningStore struct {
 	db   *DB
 	gc   *groupCommitter
@@ -66,7 +66,7 @@ type ScreeningStoreOptions struct {
 	// third of a second at 3,000/s). A screening that finds the queue full is refused at once
 	// with SERVICE_UNAVAILABLE and Retry-After rather than queued behind work it would time
 	// out waiting for: after a stall, the backlog never grows past what drains in well under a
-	// client's deadline (docs/screening.md "Overload").
+	// client's deadline (docs/guide/screening.md "Overload").
 	MaxQueue int
 	// MaxQueueWait refuses new screenings while the queue is not draining: when the oldest
 	// screening of the last batch read had waited longer than this (default 100ms) and
@@ -484,9 +484,9 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	vid, outcome, risk, score, actions, ev := text(), text(), text(), text(), text(), text()
 	latMs := make([]int32, n)
 	seenV, seenLast := make([]int64, n), make(nullTime, n)
-	ecfg := text() // engine_config_id (docs/engines.md)
-	pay := null()  // payment_message (docs/iso20022.md)
-	rver := text() // rule_versions (docs/engines.md "Rule versions")
+	ecfg := text() // engine_config_id (docs/design/engines.md)
+	pay := null()  // payment_message (docs/guide/iso20022.md)
+	rver := text() // rule_versions (docs/design/engines.md "Rule versions")
 	for i, r := range recs {
 		seenV[i], seenLast[i] = r.History.Version, r.History.LastActivityAt
 		t := r.Tx

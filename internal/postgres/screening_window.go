@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// How the prefetch reads an account's history (docs/screening.md "How history is kept").
+// How the prefetch reads an account's history (docs/guide/screening.md "How history is kept").
 //
 // The engines need, for a screening at instant ts, three windows of the sender account's
 // transactions: [ts - 90 days, ts] (count, mean and standard deviation of the amounts, known
@@ -30,7 +30,7 @@ import (
 // the statement: each expression of a plan is compiled again on every execution (the generic
 // plan is cached, its executor state is not), and the three laterals that computed them, with
 // their joins and the memoize nodes the planner put on them, were a good part of the prefetch's
-// cost for a batch of a few screenings (docs/screening.md "How history is kept"). lo, a24 and
+// cost for a batch of a few screenings (docs/guide/screening.md "How history is kept"). lo, a24 and
 // a60 start the three windows; fd, fh and fm are ts's UTC day, hour and minute; mid is the first
 // whole day after lo; lom, am and am60 round the starts up to the minute, loh and ah up to the
 // hour.
@@ -112,7 +112,7 @@ func active(lo, hi string) string {
 // than the reads of a batch of a few screenings, and a UNION ALL of a scan per range still cost
 // six index scans, their subquery and result nodes and their conditions for the grains, four for
 // the raw rows. So the ranges are rows of a VALUES list, each joined to one parameterised index
-// scan (docs/screening.md "How history is kept").
+// scan (docs/guide/screening.md "How history is kept").
 //
 // The ranges (bounds from boundsAt; each gated by active(), evaluated on the range's row
 // before the index is probed):
@@ -228,7 +228,7 @@ func rawRange(lo, hi string, closed, p90, p24, p60 bool, gate ...string) string 
 // restored database, a new tenant's first minute) or from a tenant's first accounts, the planner
 // took a tenant's account versions and transactions for a few rows and read them whole on every
 // read, joined by hash or filtered: 4.8 ms a read for a tenant of 2,000 accounts against 0.45
-// (docs/screening-measurements.md, twentieth session; TestScreeningPrefetchProbesByKey counts
+// (the measurement log of docs/performance.md#history, twentieth session; TestScreeningPrefetchProbesByKey counts
 // the rows a read fetches). With sequential and bitmap scans and hash and merge joins
 // priced out, and the account version and externalId lookups as laterals the planner cannot
 // flatten into a join (offset 0), each lookup is an index probe of its row. The settings are the

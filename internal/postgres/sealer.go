@@ -17,7 +17,7 @@ import (
 // sealer encrypts secrets the service must read back (TOTP seeds, webhook signing secrets, BYOL
 // provider credentials) with AES-256-GCM, binding each to its tenant as additional data so a
 // sealed value cannot be replayed onto another tenant. The key comes from
-// COMPLYD_CREDENTIALS_KEY (docs/configuration.md). It also seals customers' BVNs and NINs
+// COMPLYD_CREDENTIALS_KEY (docs/reference/configuration.md). It also seals customers' BVNs and NINs
 // (kyc_pii.go), with a keyed hash for lookups.
 type sealer struct {
 	aead cipher.AEAD

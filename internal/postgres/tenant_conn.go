@@ -78,7 +78,7 @@ func (c *tenantConn) drop() {
 // connTx is a pgx.Tx over a held connection whose BEGIN the caller queued with its first
 // statements (pgx.BeginFunc would spend a round trip on BEGIN alone); Commit and Rollback send
 // COMMIT and ROLLBACK. It exists for the screening committer, whose batches with side effects
-// then take three round trips whatever their size (docs/screening.md "Performance").
+// then take three round trips whatever their size (docs/guide/screening.md "Performance").
 type connTx struct{ c *pgx.Conn }
 
 var _ pgx.Tx = connTx{}

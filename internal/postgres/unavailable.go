@@ -14,7 +14,7 @@ import (
 
 // ErrUnavailable is what a caller learns when PostgreSQL cannot be reached: SERVICE_UNAVAILABLE
 // (503, gRPC UNAVAILABLE) with Retry-After, never INTERNAL, so that a bank's core retries
-// instead of treating the screening as failed (docs/operations.md "Database outage").
+// instead of treating the screening as failed (docs/guide/operations.md "Database outage").
 func errUnavailable(cause error) error {
 	e := apperr.New(apperr.Unavailable, "the database is unavailable; retry shortly")
 	e.RetryAfter = time.Second

@@ -223,7 +223,7 @@ func (s *WalletStore) Release(ctx context.Context, h wallet.Hold) error {
 
 // settleHold books the charge of h in tx: the hold closes, the conditional debit
 // (balance ≥ amount) runs and a CHARGE entry is appended. Capabilities call it in the same
-// transaction that stores what was paid for (docs/wallet.md). It returns the balance after.
+// transaction that stores what was paid for (docs/guide/wallet.md). It returns the balance after.
 // A hold that is no longer held (released as stale) is charged directly if the available
 // balance still allows it; otherwise INSUFFICIENT_FUNDS and the caller's transaction rolls back.
 func (db *DB) settleHold(ctx context.Context, tx pgx.Tx, h wallet.Hold, description string) (decimal.Decimal, error) {

@@ -112,12 +112,12 @@ func TestWalletConcurrentCharges(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := wallet.Paid(ctx, svc, ten.ID, "BVN", func(context.Context) (int, error) {
+			_, err := wallet.Paid(ctx, svc, ten.ID, "BVN", func(context.Context) (int, wallet.Charge, error) {
 				time.Sleep(5 * time.Millisecond) // the provider call
 				if i%5 == 0 {
-					return 0, apperr.New(apperr.ProviderUnavailable, "outage")
+					return 0, wallet.Charged, apperr.New(apperr.ProviderUnavailable, "outage")
 				}
-				return i, nil
+				return i, wallet.Charged, nil
 			}, func(ctx context.Context, h wallet.Hold, _ int) error {
 				_, err := st.SettleForTest(ctx, h, "BVN verification")
 				return err

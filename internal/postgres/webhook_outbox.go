@@ -13,13 +13,13 @@ import (
 )
 
 // queueWebhook records event for the tenant's webhook endpoint and enqueues its delivery in tx,
-// so the event commits (or not) with the change that caused it (decisions.md §9).
+// so the event commits (or not) with the change that caused it (docs/design/design-choices.md §9).
 //
 // It reads the tenant's webhook URL. With a URL configured it builds the payload
 // {id, event, timestamp, tenantId, data} once (the exact bytes every attempt sends and signs),
 // inserts a PENDING webhook_deliveries row and enqueues the first webhook_deliver job
 // (DeliverArgs{Attempt: 0}). With no URL configured it records nothing: events that happen while
-// webhooks are off are not kept for later (docs/webhooks.md). The secret is read at each attempt,
+// webhooks are off are not kept for later (docs/guide/webhooks.md). The secret is read at each attempt,
 // so a rotated secret applies to pending retries.
 func (db *DB) queueWebhook(ctx context.Context, tx writer, tenantID tenancy.TenantID, event string, data any) error {
 	url, err := webhookURL(ctx, tx, tenantID)

@@ -1,5 +1,5 @@
 // Package reporthttp holds the two HTTP clients of regulatory reporting (issue 14,
-// docs/reports.md): the Filer, which POSTs an approved report's goAML XML to the tenant's
+// docs/guide/reports.md): the Filer, which POSTs an approved report's goAML XML to the tenant's
 // filing endpoint through the outbound address guard, and the Assistant, which asks an
 // OpenAI-compatible chat endpoint (COMPLYD_ASSIST_URL, COMPLYD_ASSIST_KEY, COMPLYD_ASSIST_MODEL)
 // to improve a report's deterministic narrative. Neither is ever called inside a database

@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// The FIU's code lists (docs/reports.md "Code lists"). The structure of a goAML report is
+// The FIU's code lists (docs/guide/reports.md "Code lists"). The structure of a goAML report is
 // goAML's and is checked against the XSD with its enumerations stripped (xsd.go); the codes are
 // each FIU's lookups, loaded by the tenant from its goAML instance's lookup export and checked
 // here, each unknown value named by its element path. With none loaded, DefaultCodes applies.
@@ -67,7 +67,7 @@ type CodeList struct {
 	Codes []Code
 }
 
-// DefaultCodes is complyd's table for the NFIU (docs/reports.md "Code lists"), used for every
+// DefaultCodes is complyd's table for the NFIU (docs/guide/reports.md "Code lists"), used for every
 // list a tenant has not loaded: the codes complyd has always written.
 var DefaultCodes = CodeList{Codes: []Code{
 	{ListReportCode, TypeCTR, "Currency transaction report", nil},
@@ -108,7 +108,7 @@ var DefaultCodes = CodeList{Codes: []Code{
 }}
 
 // Indicators maps the rules that ground a report to complyd's report indicator codes
-// (docs/reports.md "Indicators").
+// (docs/guide/reports.md "Indicators").
 var Indicators = map[string]string{
 	"AML-001": "CTR-CASH", "AML-002": "CTR-TRF", "AML-003": "STR-STRUCT", "AML-004": "STR-PEP",
 	"AML-005": "FTR-XBORDER", "AML-006": "STR-DORMANT", "AML-007": "STR-RAPID", "AML-008": "STR-TIER",
@@ -186,7 +186,7 @@ func (c CodeList) Check(list, value string) string {
 }
 
 // ParseCodeList reads a code-list file: CSV with the header list,code,description[,use]
-// (docs/reports.md "Code lists"), the use column a space-separated list of what complyd writes
+// (docs/guide/reports.md "Code lists"), the use column a space-separated list of what complyd writes
 // the code for. VALIDATION_ERROR naming the line of each bad row.
 func ParseCodeList(r io.Reader) (CodeList, error) {
 	cr := csv.NewReader(r)

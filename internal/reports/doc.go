@@ -1,5 +1,5 @@
 // Package reports owns the regulatory reports to the Nigerian Financial Intelligence Unit
-// (issue 14, docs/reports.md): currency transaction reports (CTR), suspicious transaction and
+// (issue 14, docs/guide/reports.md): currency transaction reports (CTR), suspicious transaction and
 // activity reports (STR, SAR) and foreign transfer reports (FTR); their status machine with
 // four-eyes approval; the goAML XML they are filed as, with the structural checks that run
 // before export; the deterministic narrative; deadlines.

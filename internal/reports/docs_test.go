@@ -16,9 +16,9 @@ import (
 	"github.com/complyd/complyd/internal/reports"
 )
 
-var update = flag.Bool("update", false, "rewrite the generated examples in docs/reports.md")
+var update = flag.Bool("update", false, "rewrite the generated examples in docs/guide/reports.md")
 
-// exampleDocs are the example reports of docs/reports.md, built by the code from fixed facts.
+// exampleDocs are the example reports of docs/guide/reports.md, built by the code from fixed facts.
 func exampleDocs() map[string]*reports.Doc {
 	ctr := report("CTR")
 	ctr.ID, ctr.Reason, ctr.Rules = "rpt_examplectr", "Cash deposit at or above NGN 5,000,000 (AML-001).", []string{"AML-001"}
@@ -48,11 +48,11 @@ func exampleDocs() map[string]*reports.Doc {
 	}
 }
 
-// TestDocsExamples: docs/reports.md shows, for each report type, exactly the XML the code
+// TestDocsExamples: docs/guide/reports.md shows, for each report type, exactly the XML the code
 // builds, and it passes the checks. Regenerate with: go test ./internal/reports -run TestDocsExamples -update
 func TestDocsExamples(t *testing.T) {
 	t.Parallel()
-	path := "../../docs/reports.md"
+	path := "../../docs/guide/reports.md"
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
 	doc := string(b)
@@ -63,12 +63,12 @@ func TestDocsExamples(t *testing.T) {
 		require.NoError(t, d.Encode(&buf))
 		re := regexp.MustCompile(`(?s)(<!-- example:` + typ + ` -->\n` + "```xml\n" + `)(.*?)(` + "```\n" + `<!-- /example:` + typ + ` -->)`)
 		m := re.FindStringSubmatch(doc)
-		require.NotNil(t, m, "docs/reports.md has no example block for %s", typ)
+		require.NotNil(t, m, "docs/guide/reports.md has no example block for %s", typ)
 		if *update {
 			doc = re.ReplaceAllLiteralString(doc, m[1]+buf.String()+m[3])
 			continue
 		}
-		require.Equal(t, buf.String(), m[2], "docs/reports.md's %s example is stale: go test ./internal/reports -run TestDocsExamples -update", typ)
+		require.Equal(t, buf.String(), m[2], "docs/guide/reports.md's %s example is stale: go test ./internal/reports -run TestDocsExamples -update", typ)
 	}
 	if *update {
 		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))

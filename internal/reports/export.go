@@ -15,7 +15,7 @@ import (
 
 // exportChunk is how many reports one read of the day export fetches: each chunk is read in a
 // short transaction of its own, then written, so no transaction stays open while the client
-// reads (docs/reports.md "Downloads").
+// reads (docs/guide/reports.md "Downloads").
 const exportChunk = 250
 
 // ExportDay streams to w a ZIP archive of the goAML XML of every approved or filed report of
@@ -58,7 +58,7 @@ func (s *Service) ExportDay(ctx context.Context, ds DayStore, tenantID tenancy.T
 			}
 			// The in-process checks (rules of the type, code lists) only: the structure was
 			// validated against the XSD at approval and again at filing, and one xmllint run
-			// per report would cost a 1,000-report day minutes (docs/reports.md "Validation").
+			// per report would cost a 1,000-report day minutes (docs/guide/reports.md "Validation").
 			if errs := doc.Check(); len(errs) > 0 {
 				for _, e := range errs {
 					fmt.Fprintf(&problems, "%s\t%s\t%s\n", r.ID, e.Field, e.Message)

@@ -50,7 +50,7 @@ type FilingAnswer struct {
 const StaleFilingAfter = 2 * time.Minute
 
 // errFilingInProgress answers a second filing call while one holds the claim: at once, with the
-// report (docs/reports.md "Filing": 409, never a second submission).
+// report (docs/guide/reports.md "Filing": 409, never a second submission).
 func errFilingInProgress(r *Report) error {
 	return apperr.New(apperr.Conflict, "the report is being filed by another call; its result will be on the report").
 		WithData(FilingData(r))
@@ -117,7 +117,7 @@ func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Re
 		return nil, err
 	}
 	// Validated again before any filing, manual or over HTTP: settings or the schema may have
-	// changed since the approval (docs/reports.md "Validation").
+	// changed since the approval (docs/guide/reports.md "Validation").
 	if cur.Status == StatusApproved || cur.Status == StatusFilingFailed {
 		if err := s.validBefore(ctx, c.TenantID, id, cur.Status, "filing"); err != nil {
 			return nil, err

@@ -14,7 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// The goAML report document as complyd writes it (docs/reports.md "goAML XML"). Field order is
+// The goAML report document as complyd writes it (docs/guide/reports.md "goAML XML"). Field order is
 // element order; Service.Validate checks the encoded bytes against the goAML XSD (xsd.go) and the
 // tenant's code list (codelist.go).
 
@@ -121,7 +121,7 @@ type XTo struct {
 // XTransaction is a goAML transaction: one from side and one to side. complyd writes both as
 // t_from/t_to (not t_from_my_client/t_to_my_client): the "my client" types require KYC facts
 // (account opening date and status, a signatory with birth date, nationality, residence, phone
-// and occupation) that complyd does not hold for every account (docs/reports.md "goAML XML").
+// and occupation) that complyd does not hold for every account (docs/guide/reports.md "goAML XML").
 type XTransaction struct {
 	Number        string `xml:"transactionnumber"`
 	InternalRef   string `xml:"internal_ref_number,omitempty"`

@@ -9,7 +9,7 @@ import (
 )
 
 // Facts are everything a narrative may say about a report, and all that the optional assistant
-// is shown (docs/reports.md "Narrative"): the report itself, its transactions, the rules that
+// is shown (docs/guide/reports.md "Narrative"): the report itself, its transactions, the rules that
 // fired and the notes of its case. Nothing else of the tenant reaches the assistant.
 type Facts struct {
 	Type            string

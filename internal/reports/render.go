@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// The human-readable rendering of a report for the file (docs/reports.md "Downloads"): the
+// The human-readable rendering of a report for the file (docs/guide/reports.md "Downloads"): the
 // same facts as the goAML XML, laid out for a reader and for printing to PDF from a browser.
 var htmlTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"money": group3}).Parse(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.R.Type}} {{.R.ID}}</title>

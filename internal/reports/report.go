@@ -13,7 +13,7 @@ import (
 
 // Report types. STR is the NFIU's suspicious transaction report (grounds tied to one or more
 // transactions); SAR is a suspicious activity report (an activity, no single transaction);
-// docs/reports.md "STR and SAR".
+// docs/guide/reports.md "STR and SAR".
 const (
 	TypeCTR = "CTR"
 	TypeSTR = "STR"
@@ -30,7 +30,7 @@ const (
 	StatusPendingApproval = "PENDING_APPROVAL"
 	StatusApproved        = "APPROVED"
 	// StatusFiling: claimed by one filing call and being sent to the filing endpoint; nobody
-	// else sends it meanwhile (docs/reports.md "Filing").
+	// else sends it meanwhile (docs/guide/reports.md "Filing").
 	StatusFiling = "FILING"
 	// StatusFilingFailed: the endpoint's answer could not be used (a 5xx, a timeout, no or an
 	// over-long reference); it is recorded in FilingAnswer and a new file call retries.
@@ -76,7 +76,7 @@ type Report struct {
 	DeadlineAt        time.Time
 	PreparedBy        string // "" when the screening drafted it
 	// Contributors are the users who changed the report's content: drafted it, edited a field
-	// or submitted it. None of them may approve or reject it (four eyes, docs/reports.md).
+	// or submitted it. None of them may approve or reject it (four eyes, docs/guide/reports.md).
 	Contributors    []string
 	SubmittedBy     string
 	SubmittedAt     *time.Time
@@ -163,7 +163,7 @@ func EndOfDay(day time.Time) time.Time {
 // ValidType reports whether t is a report type.
 func ValidType(t string) bool { return slices.Contains(Types, t) }
 
-// transitions is the status machine (docs/reports.md "Statuses"): a rejection returns the
+// transitions is the status machine (docs/guide/reports.md "Statuses"): a rejection returns the
 // report to DRAFT with its reason; FILED is final.
 var transitions = map[string][]string{
 	StatusDraft:           {StatusPendingApproval},

@@ -40,7 +40,7 @@ func NewService(store Store, filer Filer, assistant Assistant, now func() time.T
 	return &Service{store: store, filer: filer, assistant: assistant, assistTTL: 10 * time.Second, now: now}
 }
 
-// WithSchema sets the goAML schema validator (docs/reports.md "Validation"). Without one no
+// WithSchema sets the goAML schema validator (docs/guide/reports.md "Validation"). Without one no
 // report is approved or filed: the structure of a report cannot be checked.
 func (s *Service) WithSchema(v SchemaValidator) *Service { s.schema = v; return s }
 
@@ -237,7 +237,7 @@ func (s *Service) Submit(ctx context.Context, c Caller, id string) (*Report, err
 }
 
 // fourEyes refuses anyone who changed the report's content: whoever drafted it, edited a
-// field or submitted it (decisions.md §4 in the same spirit as case resolutions; docs/reports.md
+// field or submitted it (docs/design/design-choices.md §4 in the same spirit as case resolutions; docs/guide/reports.md
 // "Four eyes"). Counting only the preparer and the submitter let an officer rewrite a narrative
 // and then approve it himself. FORBIDDEN.
 func fourEyes(r *Report, c Caller) error {

@@ -28,7 +28,7 @@ type Settings struct {
 	// Location is the reporting entity's address: the report's goAML location.
 	Location Address
 	// SchemaName picks one of the deployment's FIU schemas (COMPLYD_GOAML_SCHEMAS); "" is the
-	// deployment's default (docs/reports.md "Validation").
+	// deployment's default (docs/guide/reports.md "Validation").
 	SchemaName string
 	// CodeList is the code list the tenant loaded (empty: DefaultCodes).
 	CodeList CodeList
@@ -54,7 +54,7 @@ type Address struct {
 // Codes returns the tenant's code list (DefaultCodes for every list it did not load).
 func (s Settings) Codes() CodeList { return s.CodeList }
 
-// DefaultDeadlineHours are the deadlines by report type (docs/reports.md "Deadlines", each
+// DefaultDeadlineHours are the deadlines by report type (docs/guide/reports.md "Deadlines", each
 // with its source).
 var DefaultDeadlineHours = map[string]int{
 	TypeCTR: 7 * 24, // MLPPA 2022 s.11 (mandatory disclosure): 7 days, as s.10 of the 2011 Act it replaced

@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// TestStatusMachine covers every from × to pair (docs/reports.md "Statuses").
+// TestStatusMachine covers every from × to pair (docs/guide/reports.md "Statuses").
 func TestStatusMachine(t *testing.T) {
 	t.Parallel()
 	allowed := map[[2]string]bool{

@@ -14,7 +14,7 @@ type Webhook struct {
 	Data  map[string]any
 }
 
-// Webhook event names (docs/reports.md "Webhooks"); webhook.Events lists them too.
+// Webhook event names (docs/guide/reports.md "Webhooks"); webhook.Events lists them too.
 const (
 	EventReportCreated  = "report.created"
 	EventReportApproved = "report.approved"

@@ -10,7 +10,7 @@ import (
 )
 
 // validate checks doc (encoded as xml) against the tenant's goAML schema in structure and
-// against its code list in codes, with the rules of each report type (docs/reports.md
+// against its code list in codes, with the rules of each report type (docs/guide/reports.md
 // "Validation"). It returns every problem by element path; an error when the schema
 // validator could not run (then nothing can be said to pass).
 func (s *Service) validate(ctx context.Context, tenantID tenancy.TenantID, doc *Doc, xml []byte) ([]apperr.FieldError, error) {

@@ -13,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// Validation against the goAML XSD (docs/reports.md "Validation"). The structure of a report
+// Validation against the goAML XSD (docs/guide/reports.md "Validation"). The structure of a report
 // (element order, required elements, types, lengths) is goAML's and is checked by an XSD 1.0
 // validator against the FIU's schema with its enumerations stripped; the codes are the FIU's
 // and are checked against the tenant's code list (codelist.go). Both name each problem by the

@@ -21,7 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// The streamed CSV exports of the list screens (docs/dashboard.md "Exports"): plain HTTP GET
+// The streamed CSV exports of the list screens (docs/guide/dashboard.md "Exports"): plain HTTP GET
 // routes beside the facade, authenticated like every call (cookie session, bearer token or API
 // key), scoped to the caller's tenant, taking the list's own filter query parameters. Rows are
 // written page by page as the store returns them (keyset pages of ExportPageSize rows), so an

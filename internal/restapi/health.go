@@ -9,7 +9,7 @@ import (
 )
 
 // HealthChecks are probed by /health: the database must answer; the sanctions check reports
-// "ok", "empty" or "error" (decisions.md §10).
+// "ok", "empty" or "error" (docs/design/design-choices.md §10).
 type HealthChecks struct {
 	Database  func(ctx context.Context) error
 	Sanctions func(ctx context.Context) string
@@ -79,7 +79,7 @@ type ReadyChecks struct {
 	// SanctionsFreshness is reported as checks.sanctionsFreshness and never fails readiness: a
 	// stale or missing list is a warning for the compliance team, while taking the replica out
 	// of service would stop all screening, against the lists that are loaded too
-	// (docs/watchlists.md "Freshness").
+	// (docs/guide/watchlists.md "Freshness").
 	SanctionsFreshness func(ctx context.Context) string
 }
 

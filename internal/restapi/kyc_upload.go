@@ -28,7 +28,7 @@ const KYCUploadPattern = "POST /api/v1/kyc/applications/{id}/documents"
 // the documentType field).
 const maxMultipartOverhead = 1 << 20
 
-// KYCUpload serves the multipart document upload (service-spec.md 4.4, docs/documents.md):
+// KYCUpload serves the multipart document upload (docs/reference/specification.md 4.4, docs/guide/documents.md):
 // form fields `documentType` and `file`, in that order (or ?documentType= in the query), because
 // the record is written as soon as the streamed bytes are stored. The file part is streamed straight into the blob store
 // (mime/multipart reader, never ParseMultipartForm). Success is 200 with the document in the
@@ -44,7 +44,7 @@ func KYCUpload(authn *connectapi.Authenticator, svc *kyc.Service, log *slog.Logg
 	})
 }
 
-// KYBUploadPattern is the route of the KYB multipart upload (docs/kyb.md), same rules as KYC.
+// KYBUploadPattern is the route of the KYB multipart upload (docs/guide/kyb.md), same rules as KYC.
 const KYBUploadPattern = "POST /api/v1/kyc/kyb/applications/{id}/documents"
 
 // KYBUpload serves the KYB multipart document upload exactly like KYCUpload.

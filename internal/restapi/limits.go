@@ -13,7 +13,7 @@ import (
 )
 
 // Limits bounds what one request may send, so that no single client can exhaust the process's
-// memory or hold connections open by trickling bytes (docs/operations.md "Limits"). Every value
+// memory or hold connections open by trickling bytes (docs/guide/operations.md "Limits"). Every value
 // is configuration with a safe default (internal/app config).
 type Limits struct {
 	// JSONBodyBytes bounds the body of every request that carries no file: /api/v1 JSON, and
@@ -38,7 +38,7 @@ var DefaultLimits = Limits{JSONBodyBytes: 1 << 20, FileBodyBytes: 16 << 20, Body
 // fileRoutes are the path suffixes (REST) and procedure names (Connect, gRPC) whose requests carry
 // files: document uploads, liveness, biometric verification and face match, and watchlist
 // imports (a CSV or JSON Lines document of up to 10 MiB in a JSON string, escaping included:
-// docs/watchlists.md "Limits").
+// docs/guide/watchlists.md "Limits").
 var fileRoutes = []string{
 	"/documents", "/liveness-check", "/biometric-verify", "/face-match", "/entries:import",
 	"/UploadDocument", "/UploadKybDocument", "/LivenessCheck", "/BiometricVerify", "/FaceMatch",

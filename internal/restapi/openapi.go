@@ -26,7 +26,7 @@ const OpenAPIPath = "/api/v1/openapi.json"
 var openAPIOnce = sync.OnceValues(buildOpenAPI)
 
 // OpenAPI returns the OpenAPI 3.1 document of /api/v1: the generated paths and schemas with every
-// answer wrapped in the success or failure envelope (docs/api-conventions.md), the HTTP status of
+// answer wrapped in the success or failure envelope (docs/reference/api-conventions.md), the HTTP status of
 // each error code (design choices §2), 201 on creations, the roles allowed on each operation,
 // security schemes, request examples and the routes that are not RPCs (multipart upload,
 // health, this document).
@@ -50,9 +50,9 @@ type obj = map[string]any
 
 func buildOpenAPI() ([]byte, error) {
 	// The proto comments cite the project's documents by their old names; the document
-	// points inside the repository only (docs/design-choices.md, docs/specification.md).
-	raw := strings.NewReplacer("decisions.md §", "design choices §", "decisions.md", "docs/design-choices.md",
-		"service-spec.md", "docs/specification.md").Replace(string(generatedOpenAPI))
+	// points inside the repository only (docs/design/design-choices.md, docs/reference/specification.md).
+	raw := strings.NewReplacer("decisions.md §", "design choices §", "decisions.md", "docs/design/design-choices.md",
+		"service-spec.md", "docs/reference/specification.md").Replace(string(generatedOpenAPI))
 	var doc obj
 	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
 		return nil, fmt.Errorf("parse generated openapi: %w", err)
@@ -166,7 +166,7 @@ func failureSchema() obj {
 	}
 	return obj{
 		"type": "object", "required": []any{"success", "error"},
-		"description": "The failure envelope of every /api/v1 answer that is not a success (docs/api-conventions.md).",
+		"description": "The failure envelope of every /api/v1 answer that is not a success (docs/reference/api-conventions.md).",
 		"properties": obj{
 			"success": obj{"const": false},
 			"error": obj{
@@ -259,7 +259,7 @@ func addEnums(schemas obj) {
 }
 
 // nullableMessages lets every message-typed field (wrappers, timestamps, nested messages) be
-// null: the envelope writes an unset one as null (docs/api-conventions.md "JSON shapes").
+// null: the envelope writes an unset one as null (docs/reference/api-conventions.md "JSON shapes").
 func nullableMessages(schemas obj) {
 	for _, s := range schemas {
 		props, _ := s.(obj)["properties"].(obj)

@@ -11,7 +11,7 @@ import (
 const paymentMessagePath = "/api/v1/transactions/iso20022"
 
 // wantsStatusReport says whether r is an ISO 20022 screening whose caller asked for the pacs.002
-// itself (Accept: application/xml or text/xml) rather than the JSON envelope (docs/iso20022.md).
+// itself (Accept: application/xml or text/xml) rather than the JSON envelope (docs/guide/iso20022.md).
 // Read before transcoding: the transcoder rewrites the request's path.
 func wantsStatusReport(r *http.Request) bool {
 	if r.Method != http.MethodPost || r.URL.Path != paymentMessagePath {

@@ -12,13 +12,13 @@ import (
 	"github.com/complyd/complyd/internal/reports"
 )
 
-// ReportExportPattern is the route of a day's export (docs/reports.md "Downloads"): a ZIP of
+// ReportExportPattern is the route of a day's export (docs/guide/reports.md "Downloads"): a ZIP of
 // the goAML XML of every approved or filed report of a type on a day, streamed as it is
 // written. It is plain HTTP because a ZIP is not a JSON envelope.
 const ReportExportPattern = "GET /api/v1/reports/export"
 
 // ReportExport serves ReportExportPattern: ?type=CTR&day=yyyy-mm-dd, every role (the reports
-// are readable by all, decisions.md §4 as extended by docs/reports.md).
+// are readable by all, docs/design/design-choices.md §4 as extended by docs/guide/reports.md).
 func ReportExport(authn *connectapi.Authenticator, svc *reports.Service, ds reports.DayStore, log *slog.Logger) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		ctx := connectapi.WithTransport(r.Context(), "rest")

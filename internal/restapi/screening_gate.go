@@ -15,7 +15,7 @@ import (
 // /api/v1/transactions/screen, and ScreenTransaction over gRPC, gRPC-Web and Connect) to max;
 // one more is answered at once, before its body is decoded, transcoded, validated or
 // authenticated (net/http discards the small unread body, so the connection is kept), with 503 SERVICE_UNAVAILABLE and Retry-After: 1 (gRPC and Connect:
-// UNAVAILABLE), as the store's admission answers (docs/screening.md "Overload").
+// UNAVAILABLE), as the store's admission answers (docs/guide/screening.md "Overload").
 //
 // The store's admission bounds the screenings waiting for the database; the gate bounds
 // everything before and after that, where an overloaded 2-core server spends its time: a

@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// httpStatus maps every apperr code to its HTTP status (decisions.md §2), exactly once.
+// httpStatus maps every apperr code to its HTTP status (docs/design/design-choices.md §2), exactly once.
 var httpStatus = map[apperr.Code]int{
 	apperr.Validation:              http.StatusBadRequest,
 	apperr.Unauthenticated:         http.StatusUnauthorized,
@@ -54,7 +54,7 @@ func codeForStatus(status int) apperr.Code {
 	return apperr.Internal
 }
 
-// created lists the routes that answer 201 Created on success (service-spec.md part 4).
+// created lists the routes that answer 201 Created on success (docs/reference/specification.md part 4).
 var created = []string{
 	"POST /api/v1/auth/users",
 	"POST /api/v1/cases",

@@ -1,7 +1,7 @@
 // Package review owns the review queue of KYC and KYB applications: who may be assigned an
 // application (an active user of the tenant whose role may decide applications, the rule of
-// service-spec.md part 5 for approve and reject) and the queue filter assignedTo=me, a user id
-// or unassigned (docs/application-assignment.md). The applications' own rules stay in kyc and
+// docs/reference/specification.md part 5 for approve and reject) and the queue filter assignedTo=me, a user id
+// or unassigned (docs/guide/application-assignment.md). The applications' own rules stay in kyc and
 // kyb; review calls them.
 //
 // review is core: it imports kyc, kyb, auth, audit, apperr and tenancy; never pgx, river,
@@ -20,7 +20,7 @@ import (
 )
 
 // Reviewers are the roles that may be assigned an application: those allowed to approve or
-// reject it (service-spec.md part 5).
+// reject it (docs/reference/specification.md part 5).
 var Reviewers = auth.Officers
 
 // Users is the port to the tenant's user directory.
@@ -47,7 +47,7 @@ func NewService(users Users, k *kyc.Service, b *kyb.Service) *Service {
 // CheckAssignee validates an assignee as cases.Service.Assign does, plus the role: Errors:
 // VALIDATION_ERROR on assigneeId (blank, deactivated, or a role that may not decide
 // applications); NOT_FOUND for a user that is not of the caller's tenant (unknown, or of another
-// tenant: indistinguishable on purpose, decisions.md §2).
+// tenant: indistinguishable on purpose, docs/design/design-choices.md §2).
 func (s *Service) CheckAssignee(ctx context.Context, tenantID tenancy.TenantID, assigneeID string) error {
 	if assigneeID == "" {
 		return apperr.Invalid("assigneeId", "is required")

@@ -1,6 +1,6 @@
 package rules
 
-// Action values a verdict may carry (service-spec.md 2.4 names some; docs/screening.md lists
+// Action values a verdict may carry (docs/reference/specification.md 2.4 names some; docs/guide/screening.md lists
 // them all with the rules that add them). They live here, below screening, because the
 // mandatory rule catalogue names them.
 const (

@@ -29,7 +29,7 @@ type TxInput struct {
 	Hour                  int64          // tx.hour: hour of day of the timestamp, UTC, 0..23
 	Metadata              map[string]any // tx.metadata (map(string, dyn)); never nil when evaluated
 	// Remittance is tx.remittance: an ISO 20022 message's remittance lines (each Ustrd, and the
-	// references of each Strd), one per line; "" for JSON screenings (docs/iso20022.md).
+	// references of each Strd), one per line; "" for JSON screenings (docs/guide/iso20022.md).
 	Remittance string
 	// Purpose is tx.purpose: an ISO 20022 message's purpose code (Purp/Cd or Purp/Prtry), or "".
 	Purpose string

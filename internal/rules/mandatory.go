@@ -1,6 +1,6 @@
 package rules
 
-// Mandatory rule ids (service-spec.md 4.3).
+// Mandatory rule ids (docs/reference/specification.md 4.3).
 const (
 	AML001 = "AML-001"
 	AML002 = "AML-002"
@@ -13,7 +13,7 @@ const (
 	AML009 = "AML-009"
 )
 
-// Regulatory thresholds of service-spec.md 4.3 and 8, in NGN and counts.
+// Regulatory thresholds of docs/reference/specification.md 4.3 and 8, in NGN and counts.
 const (
 	CashThresholdNGN     = 5_000_000  // AML-001: cash at or above
 	TransferThresholdNGN = 10_000_000 // AML-002: transfer at or above

@@ -49,7 +49,7 @@ func Compile(expr string) (Program, error) {
 
 // Compile parses and type-checks expr, which must be a bool expression over the declared
 // variables, and plans it once. A bad expression returns VALIDATION_ERROR naming "expression"
-// with the compiler's message (decisions.md §10).
+// with the compiler's message (docs/design/design-choices.md §10).
 func (c *Compiler) Compile(expr string) (Program, error) {
 	switch {
 	case strings.TrimSpace(expr) == "":

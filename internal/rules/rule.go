@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Outcome is a screening outcome (service-spec.md 2.4), ordered APPROVE < REVIEW < ESCALATE < BLOCK.
+// Outcome is a screening outcome (docs/reference/specification.md 2.4), ordered APPROVE < REVIEW < ESCALATE < BLOCK.
 type Outcome string
 
 // The outcome values, in increasing severity.
@@ -55,13 +55,13 @@ type Rule struct {
 	Score      int // 0..100
 	Outcome    Outcome
 	Enabled    bool
-	// Mandatory rules are always active and cannot be changed or disabled (decisions.md §10).
+	// Mandatory rules are always active and cannot be changed or disabled (docs/design/design-choices.md §10).
 	Mandatory bool
 	// Actions are the automatic actions of a mandatory rule (spec 4.3 table); empty for custom rules.
 	Actions   []string
 	CreatedBy string // user id, or "system" for mandatory rules
 	// Version is the rule's immutable version in force: 1 at creation, one more with every
-	// change (docs/engines.md "Rule versions"); 0 for the mandatory rules, which never change.
+	// change (docs/design/engines.md "Rule versions"); 0 for the mandatory rules, which never change.
 	Version   int
 	CreatedAt time.Time
 	UpdatedAt time.Time

@@ -1,6 +1,6 @@
 // Package s3 is the document.Blobs store over S3-compatible object storage (AWS S3, versitygw,
 // MinIO, Ceph RGW), configured by COMPLYD_S3_ENDPOINT, COMPLYD_S3_BUCKET, COMPLYD_S3_REGION,
-// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (decisions.md §1). It uses aws-sdk-go-v2 with
+// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (docs/design/design-choices.md §1). It uses aws-sdk-go-v2 with
 // path-style addressing and static credentials; presigned URLs are SigV4 query-signed GETs.
 //
 // s3 is an adapter: it imports the document core, never another adapter.

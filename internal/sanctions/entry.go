@@ -2,10 +2,10 @@ package sanctions
 
 import "slices"
 
-// ListType says what kind of list an entry comes from (decisions.md §10).
+// ListType says what kind of list an entry comes from (docs/design/design-choices.md §10).
 type ListType string
 
-// The list types of decisions.md §10.
+// The list types of docs/design/design-choices.md §10.
 const (
 	ListTypeSanctions ListType = "SANCTIONS"
 	ListTypePEP       ListType = "PEP"

@@ -14,7 +14,7 @@ const ListEUFSF = "EU-FSF"
 
 // The EU Financial Sanctions Files XML ("xmlFullSanctionsList_1_1", namespace
 // http://eu.europa.ec/fpi/fsd/export): one <sanctionEntity> per listed party, its data in
-// attributes. Only what screening uses is read (docs/sanctions.md "EU consolidated list").
+// attributes. Only what screening uses is read (docs/guide/sanctions.md "EU consolidated list").
 type euExport struct {
 	Entities []euEntity `xml:"sanctionEntity"`
 }

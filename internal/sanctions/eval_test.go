@@ -116,7 +116,7 @@ func encodeEvalSet(t *testing.T, cases []EvalCase) []byte {
 // TestEvalSetReproducible regenerates the evaluation set in memory and
 // requires it byte for byte equal to testdata/eval.jsonl: a change to the
 // generator or to the tables it shares with the matcher must regenerate the
-// set (and say in docs/sanctions-matcher.md what moved) instead of leaving a
+// set (and say in docs/design/sanctions-matcher.md what moved) instead of leaving a
 // set the generator no longer makes.
 func TestEvalSetReproducible(t *testing.T) {
 	t.Parallel()

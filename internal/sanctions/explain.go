@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Evidence adjustments (decisions.md §8 leaves them to the matcher): date of
+// Evidence adjustments (docs/design/design-choices.md §8 leaves them to the matcher): date of
 // birth and country raise or lower a name score, never create a match alone.
 const (
 	dobExactBoost    = 0.05

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Formats of global list files beyond OFAC and UN (docs/sanctions.md, docs/watchlists.md).
+// Formats of global list files beyond OFAC and UN (docs/guide/sanctions.md, docs/guide/watchlists.md).
 const (
 	FormatEUXML = "eu-fsf-xml" // EU Financial Sanctions Files XML (ParseEU)
 	FormatUKCSV = "uk-csv"     // UK Sanctions List / OFSI consolidated list CSV (ParseUK)

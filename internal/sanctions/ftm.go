@@ -14,7 +14,7 @@ import (
 // FollowTheMoney (FtM) is the entity format OpenSanctions publishes (and yente and Marble
 // consume): one JSON entity a line, {id, caption, schema, properties: {name: [...], ...}},
 // relations (Sanction, Ownership, Family, ...) as entities of their own that point to others
-// by id. docs/watchlists.md "FollowTheMoney" says how it maps to complyd's entries.
+// by id. docs/guide/watchlists.md "FollowTheMoney" says how it maps to complyd's entries.
 const (
 	FormatFtM = "ftm" // FtM entities (entities.ftm.json): a full list
 	// ListOpenSanctions is the default name of a list imported in FtM.
@@ -59,7 +59,7 @@ var ftmIdentifiers = []string{"idNumber", "passportNumber", "innCode", "taxNumbe
 // FtMListType maps an entity's topics to a list type: any sanction topic (sanction, but not
 // sanction.linked or sanction.counter) is SANCTIONS; role.pep or role.rca (a close associate)
 // is PEP; debarment, crime.*, poi, wanted, export.control, sanction.linked, reg.* and the
-// rest are INTERNAL (screened and scored like a sanctions hit, docs/sanctions.md). An entity
+// rest are INTERNAL (screened and scored like a sanctions hit, docs/guide/sanctions.md). An entity
 // without any topic is "" (not a screening target: a linked registry record; skipped).
 func FtMListType(topics []string) ListType {
 	var pep, other bool

@@ -67,7 +67,7 @@ type DeltaResult struct {
 // programmes earlier Sanction entities gave it), DEL removes it; a party that loses its last
 // topic is removed. A Sanction entity added or modified adds its programme to the party it
 // names. A deleted relation entity changes nothing (its programme stays until the next full
-// import: docs/watchlists.md). A bad line fails the delta whole with its line number.
+// import: docs/guide/watchlists.md). A bad line fails the delta whole with its line number.
 func ApplyFtMDelta(list string, cur []Entry, r io.Reader) (DeltaResult, error) {
 	var ops []ftmOp
 	set := newFtMSet()

@@ -22,15 +22,21 @@ func sanctionsDataDir(tb testing.TB) string {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			// In CI (CI set) the lists are part of the checkout's shared/: a missing
-			// copy fails the run rather than skip the matcher's real-list tests.
-			if os.Getenv("CI") != "" {
-				tb.Fatal("shared/data/sanctions not found above the working directory, and CI is set: the real list files are needed")
-			}
-			tb.Skip("shared/data/sanctions not found above the working directory; the real list files are needed for this test")
+			missingData(tb, "shared/data/sanctions not found above the working directory; the real list files are needed for this test")
 		}
 		dir = parent
 	}
+}
+
+// missingData skips a test whose shared/data files are absent, on a developer's machine only:
+// in CI (CI or COMPLYD_REQUIRE_DATA set, as .ci/run does) the data is part of the checkout and
+// its absence fails the test instead of letting it pass unrun.
+func missingData(tb testing.TB, format string, args ...any) {
+	tb.Helper()
+	if os.Getenv("CI") != "" || os.Getenv("COMPLYD_REQUIRE_DATA") != "" {
+		tb.Fatalf("required test data missing (CI): "+format, args...)
+	}
+	tb.Skipf(format, args...)
 }
 
 func openData(tb testing.TB, rel string) *os.File {

@@ -55,7 +55,7 @@ func TestFoldQuery(t *testing.T) {
 }
 
 // TestUnicodeVersionsAgree: the lookalike table, Go's unicode tables and x/text's normalisation
-// are one Unicode version, the one docs/sanctions-matcher.md names.
+// are one Unicode version, the one docs/design/sanctions-matcher.md names.
 func TestUnicodeVersionsAgree(t *testing.T) {
 	t.Parallel()
 	require.Equal(t, "15.0.0", confusablesVersion)

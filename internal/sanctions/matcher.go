@@ -9,12 +9,12 @@ import (
 )
 
 // Matcher serves searches across the global lists and each tenant's
-// watchlist entries (decisions.md §10). Every index sits behind an atomic
+// watchlist entries (docs/design/design-choices.md §10). Every index sits behind an atomic
 // pointer and is swapped whole when its entries change, so searches never
 // wait for a rebuild.
 //
 // Writers never hold a lock while an index is built (a 100,000-entry tenant list takes
-// seconds; docs/watchlists.md "Import at scale"): a change takes its scope's small lock (the
+// seconds; docs/guide/watchlists.md "Import at scale"): a change takes its scope's small lock (the
 // global lists', or one tenant's) only to update the entry set and take a numbered snapshot of
 // it, builds the index from the snapshot with no lock held, then swaps it in unless a newer
 // snapshot of the same scope has been swapped in meanwhile. So one tenant's import never
@@ -114,7 +114,7 @@ func (g *globalIndex) swap(idx *Index, gen uint64) {
 }
 
 // Global returns the current global index (for stats and health:
-// decisions.md §10 reports sanctions "empty" when it has no entries).
+// docs/design/design-choices.md §10 reports sanctions "empty" when it has no entries).
 func (m *Matcher) Global() *Index { return m.global.idx.Load() }
 
 // UpsertTenantEntry adds or replaces (by ID) one tenant watchlist entry. The

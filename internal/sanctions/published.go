@@ -12,7 +12,7 @@ var (
 )
 
 // publishedAt reads when a list's publisher published its files, zero when they do not say
-// (docs/watchlists.md "Freshness"):
+// (docs/guide/watchlists.md "Freshness"):
 //   - a file named *snapshot-YYYY-MM-DD* (the OFAC snapshot shipped with complyd) carries its date;
 //   - the UN list's root element has dateGenerated;
 //   - an FtM list has its version's time, else the newest last_seen of its entities.

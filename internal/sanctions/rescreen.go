@@ -10,7 +10,7 @@ import (
 )
 
 // RescreenArgs is the job enqueued, in the transaction of a list change, to
-// re-screen one tenant's subjects (docs/sanctions.md, Re-screening). List
+// re-screen one tenant's subjects (docs/guide/sanctions.md, Re-screening). List
 // names the list that changed; EntryID is set when one tenant entry was
 // added (only that entry is considered).
 type RescreenArgs struct {
@@ -64,14 +64,14 @@ type CaseRequest struct {
 	Type    string
 	Subject Subject
 	Match   Match
-	// Band is BLOCK, ESCALATE or REVIEW (decisions.md §8).
+	// Band is BLOCK, ESCALATE or REVIEW (docs/design/design-choices.md §8).
 	Band string
 	// ListVersion identifies the list version that produced the hit; with
 	// the subject and entry it is the idempotency key.
 	ListVersion string
 }
 
-// Case types opened by re-screening (decisions.md §8).
+// Case types opened by re-screening (docs/design/design-choices.md §8).
 const (
 	CaseSanctionsHit = "SANCTIONS_HIT"
 	CasePEPMatch     = "PEP_MATCH"

@@ -24,7 +24,7 @@ const (
 )
 
 // Token similarities. They are the only scoring constants besides the
-// coverage rule in nameScore; see docs/sanctions-matcher.md.
+// coverage rule in nameScore; see docs/design/sanctions-matcher.md.
 const (
 	simExact    = 1.0
 	simTranslit = 0.97

@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// Search defaults and limits (decisions.md §10).
+// Search defaults and limits (docs/design/design-choices.md §10).
 const (
 	DefaultThreshold = 0.75
 	DefaultLimit     = 10

@@ -13,7 +13,7 @@ import (
 // What it saves: a bank's screenings repeat their names. A customer sends many transfers, to
 // the same few receivers; every one of them searched the lists again for the same two names,
 // the screening engine's largest cost in the server (about 12 % of its CPU at 1,000
-// screenings/s, docs/screening.md "Performance design"). A search costs 20 to 200 µs; a
+// screenings/s, docs/guide/screening.md "Performance design"). A search costs 20 to 200 µs; a
 // remembered answer, a map lookup and the copy of a slice that is nearly always empty.
 //
 // The memory is bounded: searchCacheShards shards of at most searchCacheShardSize queries, an

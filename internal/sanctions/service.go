@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Health values of decisions.md §10's sanctions check.
+// Health values of docs/design/design-choices.md §10's sanctions check.
 const (
 	HealthOK    = "ok"
 	HealthEmpty = "empty"
@@ -63,7 +63,7 @@ func NewService(d Deps) *Service {
 // Matcher returns the live matcher.
 func (s *Service) Matcher() *Matcher { return s.matcher }
 
-// Formats accepted by Import (decisions.md §1).
+// Formats accepted by Import (docs/design/design-choices.md §1).
 const (
 	FormatOFACSDNCSV = "ofac-sdn-csv"
 	FormatUNXML      = "un-xml"
@@ -375,7 +375,7 @@ func (s *Service) HandleNotification(ctx context.Context, payload string) error 
 	return s.ReloadList(ctx, payload)
 }
 
-// Health reports decisions.md §10's sanctions check: "error" when the lists
+// Health reports docs/design/design-choices.md §10's sanctions check: "error" when the lists
 // could not be loaded, "empty" when no global list is loaded, else "ok".
 func (s *Service) Health(context.Context) string {
 	s.mu.Lock()

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// Freshness values (/health and /ready's checks.sanctionsFreshness; docs/watchlists.md
+// Freshness values (/health and /ready's checks.sanctionsFreshness; docs/guide/watchlists.md
 // "Freshness").
 const (
 	FreshOK      = "ok"

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Watchlist and false-positive list paging (decisions.md §11 defaults).
+// Watchlist and false-positive list paging (docs/design/design-choices.md §11 defaults).
 const (
 	PageDefault = 20
 	PageMax     = 100
@@ -54,7 +54,7 @@ func (s *Service) DeleteWatchlist(ctx context.Context, tenantID tenancy.TenantID
 }
 
 // AddEntry adds an entry to a watchlist. It is screened from the moment this
-// returns (decisions.md §10): the local matcher is updated after commit, and
+// returns (docs/design/design-choices.md §10): the local matcher is updated after commit, and
 // other replicas reload on the notification sent by the store. A re-screening
 // job for the tenant is enqueued with the entry. Codes: VALIDATION_ERROR, NOT_FOUND.
 func (s *Service) AddEntry(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, watchlistID string, n NewWatchlistEntry) (WatchlistEntry, error) {

@@ -7,7 +7,7 @@ import (
 )
 
 // Watchlist is a tenant-managed list screened alongside the global lists
-// (decisions.md §10).
+// (docs/design/design-choices.md §10).
 type Watchlist struct {
 	ID         string
 	TenantID   tenancy.TenantID
@@ -49,7 +49,7 @@ type NewWatchlistEntry struct {
 
 // MatcherEntry converts a watchlist entry to the matcher's Entry: its id is
 // the entry id, its SourceID the reference (else the id), its list the
-// watchlist's name and type (decisions.md §10).
+// watchlist's name and type (docs/design/design-choices.md §10).
 func (e WatchlistEntry) MatcherEntry(list Watchlist) Entry {
 	out := Entry{ID: e.ID, SourceID: e.Reference, List: list.Name, ListType: list.Type, EntityType: e.EntityType, Name: e.Name}
 	if out.SourceID == "" {

@@ -20,7 +20,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Row formats of a list in the house format (docs/watchlists.md "CSV and JSON Lines"): one party
+// Row formats of a list in the house format (docs/guide/watchlists.md "CSV and JSON Lines"): one party
 // per row with the fields of a watchlist entry. The same parser serves the tenant API
 // (ImportEntries) and `complyd watchlist import --format csv|jsonl` for a global list.
 const (

@@ -1,5 +1,5 @@
 // Package sanctionshttp downloads the official sanctions list files over HTTP for the periodic
-// refresh (docs/sanctions.md, COMPLYD_SANCTIONS_REFRESH). It only fetches bytes; parsing and
+// refresh (docs/guide/sanctions.md, COMPLYD_SANCTIONS_REFRESH). It only fetches bytes; parsing and
 // storing are sanctions.Service.Import's job.
 //
 // sanctionshttp is an adapter: it may import core packages and net/http, never other adapters.

@@ -18,7 +18,7 @@ import (
 //
 // The gate is per process. Across replicas the store refuses a record whose account history
 // changed since it was read (Store.Save answers ErrHistoryChanged) and Screen runs it again
-// (docs/operations.md "One account's screenings across replicas").
+// (docs/guide/operations.md "One account's screenings across replicas").
 type accountGate struct {
 	mu   sync.Mutex
 	held map[accountKey]*accountTurns // an entry while a screening of the account holds its turn
@@ -60,7 +60,7 @@ type gateWaiter struct {
 // The turn is handed over, not raced for: when every waiter woke and raced for it (as before),
 // one account's screenings queued under load were stored in a random order, each was then
 // often no longer its account's latest transaction, and its history was read from the raw
-// rows of its minute instead of the minute's bucket (docs/screening-measurements.md "Why the stream falls
+// rows of its minute instead of the minute's bucket (the measurement log of docs/performance.md#history "Why the stream falls
 // back at 3,000/s"). In timestamp order each screening's history is the transactions before
 // it, as if they had been sent one by one.
 func (g *accountGate) lock(ctx context.Context, tenant tenancy.TenantID, account string, at time.Time) (unlock func(), err error) {

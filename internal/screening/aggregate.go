@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/rules"
 )
 
-// Risk levels (decisions.md §8).
+// Risk levels (docs/design/design-choices.md §8).
 const (
 	RiskLow      = "LOW"
 	RiskMedium   = "MEDIUM"
@@ -14,7 +14,7 @@ const (
 	RiskCritical = "CRITICAL"
 )
 
-// Weights are the aggregation weights per category (service-spec.md 4.3).
+// Weights are the aggregation weights per category (docs/reference/specification.md 4.3).
 var Weights = map[string]float64{
 	CategoryRegulatory: 1.5,
 	CategoryIdentity:   1.3,
@@ -32,7 +32,7 @@ type Aggregate struct {
 	Actions   []string
 }
 
-// AggregateVerdicts combines engine verdicts (service-spec.md 4.3, decisions.md §8):
+// AggregateVerdicts combines engine verdicts (docs/reference/specification.md 4.3, docs/design/design-choices.md §8):
 //   - score = MAX(Σ wᵢ·sᵢ / Σ wᵢ, max sᵢ × 0.8) over the engines that ran; skipped (fail-open)
 //     engines are left out of both terms, since a 0 they never computed would dilute the average;
 //     rounded half away from zero to two decimals;
@@ -82,7 +82,7 @@ func aggregateWith(verdicts []EngineVerdict, cfg *EngineConfig) Aggregate {
 }
 
 // RiskLevelFor bands a score, LOW < 25 ≤ MEDIUM < 50 ≤ HIGH < 75 ≤ CRITICAL, then raises it:
-// ESCALATE is at least HIGH, BLOCK is always CRITICAL (decisions.md §8).
+// ESCALATE is at least HIGH, BLOCK is always CRITICAL (docs/design/design-choices.md §8).
 func RiskLevelFor(score float64, outcome rules.Outcome) string {
 	level := RiskLow
 	switch {

@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Backtest bounds (docs/dashboard.md "Rules"): a draft rule is run over at most this many
+// Backtest bounds (docs/guide/dashboard.md "Rules"): a draft rule is run over at most this many
 // stored transactions, for at most this long; a scan stopped by either is reported truncated.
 const (
 	BacktestMaxRows     = 100_000

@@ -14,7 +14,7 @@ import (
 const BaselineWindow = 90 * 24 * time.Hour
 
 // Baseline is a sender account's behavioral profile as the engines would see it for a
-// transaction at AsOf (GET /behavioral-profiles/:accountNumber, docs/behavioral-profiles.md).
+// transaction at AsOf (GET /behavioral-profiles/:accountNumber, docs/guide/behavioral-profiles.md).
 // It is not a second model: History and Profile are the very values Prefetch gives the
 // engines, computed by the same query.
 type Baseline struct {

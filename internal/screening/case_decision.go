@@ -2,7 +2,7 @@ package screening
 
 import "github.com/complyd/complyd/internal/rules"
 
-// Case types and priorities (service-spec.md 2.3) that screening opens automatically.
+// Case types and priorities (docs/reference/specification.md 2.3) that screening opens automatically.
 const (
 	CaseSanctionsHit          = "SANCTIONS_HIT"
 	CasePEPMatch              = "PEP_MATCH"
@@ -17,7 +17,7 @@ const (
 	PriorityCritical = "CRITICAL"
 )
 
-// CaseDecision is the case a screening opens: one per transaction (decisions.md §8). The cases
+// CaseDecision is the case a screening opens: one per transaction (docs/design/design-choices.md §8). The cases
 // package creates it; screening only decides.
 type CaseDecision struct {
 	Type     string

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Country risk levels (docs/countries.md). NONE exists only as a tenant override: it takes a
+// Country risk levels (docs/guide/countries.md). NONE exists only as a tenant override: it takes a
 // country off the tenant's lists.
 const (
 	CountryCallForAction = "CALL_FOR_ACTION" // FATF "black list": HEUR-JURISDICTION 90, BLOCK

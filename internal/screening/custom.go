@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// CustomRulesEngine evaluates the tenant's enabled CEL rules (decisions.md §8, §10).
+// CustomRulesEngine evaluates the tenant's enabled CEL rules (docs/design/design-choices.md §8, §10).
 type CustomRulesEngine struct {
 	cache *rules.Cache
 	// OnRuleError, when set, is told of each rule that could not be evaluated for a screening
@@ -36,7 +36,7 @@ func (c *CustomRulesEngine) Inline() bool { return true }
 // A rule that cannot be evaluated for this transaction (a runtime error, such as a metadata key
 // the transaction does not carry, or the cost limit; or an expression that no longer compiles)
 // does not trigger and is reported to OnRuleError: one tenant rule must not make every
-// screening of the tenant fail (docs/screening.md "Custom Rules").
+// screening of the tenant fail (docs/guide/screening.md "Custom Rules").
 func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error) {
 	b := newVerdict(CategoryCustom)
 	var in *rules.Input

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/rules"
 )
 
-// DecisionConfig holds the Decision Engine's built-in heuristics (decisions.md §8).
+// DecisionConfig holds the Decision Engine's built-in heuristics (docs/design/design-choices.md §8).
 type DecisionConfig struct {
 	// Keywords are lower-case words or phrases matched on whole words in the narration.
 	Keywords []string

@@ -2,9 +2,9 @@
 // store computes before the engines run, the six engines, the Pipeline that runs them with
 // per-engine deadlines and fail-open for sanctions and behavioral analysis, the aggregation of
 // their verdicts into an outcome, risk level, score and actions, and the automatic case decision
-// (service-spec.md 2.4, 3.4, 4.3; decisions.md §7, §8).
+// (docs/reference/specification.md 2.4, 3.4, 4.3; docs/design/design-choices.md §7, §8).
 //
-// Data flow (docs/screening.md): Service.Screen validates and normalises the Transaction, fills
+// Data flow (docs/guide/screening.md): Service.Screen validates and normalises the Transaction, fills
 // an Enrichment from the Store's batched Prefetch, the KYBStore and the settings cache (with the
 // trust-mode resolution of ResolveKYC and ResolveKYB), and Pipeline.Run evaluates:
 //
@@ -13,7 +13,7 @@
 //
 // After the pipeline, the tenant's interdictions in force (InterdictionSource, read from memory)
 // BLOCK a transaction on a frozen or post-no-debit account (interdiction.go,
-// docs/interdictions.md).
+// docs/guide/interdictions.md).
 //
 // Regulatory Compliance and Custom Rules wait for sanctions because AML-004 (and ctx.pep in
 // CEL) need its PEP hits. Verdicts are reported in the spec's order whatever finished first.

@@ -11,11 +11,11 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// EngineInfo describes one engine for GET /engines (docs/engines.md).
+// EngineInfo describes one engine for GET /engines (docs/design/engines.md).
 type EngineInfo struct {
 	Key      string // SANCTIONS, REGULATORY, IDENTITY, CUSTOM_RULES, DECISION, BEHAVIORAL
 	Category string
-	// DefaultWeight is the spec's weight (service-spec.md 4.3); MinWeight and MaxWeight bound
+	// DefaultWeight is the spec's weight (docs/reference/specification.md 4.3); MinWeight and MaxWeight bound
 	// a tenant's weight. A mandatory engine cannot be weakened below its default.
 	DefaultWeight, MinWeight, MaxWeight float64
 	// Mandatory engines carry the regulatory obligations (sanctions screening, the AML-001..009

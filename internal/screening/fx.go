@@ -12,7 +12,7 @@ import (
 // BaseCurrency is the currency of every regulatory threshold and tier limit.
 const BaseCurrency = "NGN"
 
-// FX is the conversion applied to a non-NGN transaction (decisions.md §11: the screening's fx
+// FX is the conversion applied to a non-NGN transaction (docs/design/design-choices.md §11: the screening's fx
 // object {currency, rateToNgn, amount, amountNgn, rateUpdatedAt}).
 type FX struct {
 	Currency      string
@@ -22,7 +22,7 @@ type FX struct {
 	RateUpdatedAt time.Time
 }
 
-// ConvertToNGN converts amount in currency to NGN with the tenant's rates (service-spec.md 4.3
+// ConvertToNGN converts amount in currency to NGN with the tenant's rates (docs/reference/specification.md 4.3
 // rule 3). NGN (or "") needs no conversion and returns fx nil. With a positive rate it returns
 // amount × rate rounded to the kobo and the applied fx. Without a rate it returns the raw amount,
 // fx nil and missing true: the caller evaluates the raw amount and adds FX_RATE_MISSING; a

@@ -8,7 +8,7 @@ import (
 )
 
 // IdentityEngine scores the sender's KYC and, for business transactions, KYB
-// (pipeline steps 5 and 6; service-spec.md 3.4, decisions.md §8).
+// (pipeline steps 5 and 6; docs/reference/specification.md 3.4, docs/design/design-choices.md §8).
 type IdentityEngine struct{}
 
 // NewIdentityEngine returns the Identity Verification engine.
@@ -31,7 +31,7 @@ func KYCPasses(status string) bool {
 }
 
 // KYBPasses reports whether a resolved KYB status passes: only stored APPROVED or an asserted
-// VERIFIED. The spec's conflicting 40/REVIEW values are not used (service-spec.md 3.4).
+// VERIFIED. The spec's conflicting 40/REVIEW values are not used (docs/reference/specification.md 3.4).
 func KYBPasses(status string) bool { return status == "APPROVED" || status == "VERIFIED" }
 
 // Evaluate scores e.KYC (always) and e.KYB (when required): a pass is 0 APPROVE and triggers

@@ -17,7 +17,7 @@ const (
 )
 
 // RuleInterdiction is the id of the rule that blocks a transaction on an interdicted account
-// (docs/interdictions.md).
+// (docs/guide/interdictions.md).
 const RuleInterdiction = "INTERDICTION"
 
 // Restriction is an interdiction in force on one of the tenant's accounts: confirmed by the bank

@@ -7,7 +7,7 @@ type streamedKey struct{}
 // WithStream marks ctx as a stream's screening. A stream's own in-flight bound (512) paces its
 // screenings, and a stream's deadline, when its client sets one, is the whole stream's
 // (minutes), not a budget for one screening; so overload protection holds them to the longer
-// COMPLYD_SCREENING_STREAM_MAX_QUEUE_WAIT (docs/screening.md "Overload").
+// COMPLYD_SCREENING_STREAM_MAX_QUEUE_WAIT (docs/guide/screening.md "Overload").
 func WithStream(ctx context.Context) context.Context {
 	return context.WithValue(ctx, streamedKey{}, true)
 }

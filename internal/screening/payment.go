@@ -2,7 +2,7 @@ package screening
 
 import "strings"
 
-// Payment is the ISO 20022 message a transaction was screened from (docs/iso20022.md): the
+// Payment is the ISO 20022 message a transaction was screened from (docs/guide/iso20022.md): the
 // message's identifiers, what the rules read of it (remittance, purpose) and every party and
 // agent as the message named them. JSON screenings have none. It is stored with the
 // transaction (transactions.payment_message).

@@ -13,7 +13,7 @@ import (
 )
 
 // Default per-engine deadlines. The whole pipeline must finish in 80–200 ms at p95
-// (service-spec.md 8); stage 1 and stage 2 run back to back, so the sum of the longest
+// (docs/reference/specification.md 8); stage 1 and stage 2 run back to back, so the sum of the longest
 // deadline of each stage stays under 200 ms.
 const (
 	DefaultSanctionsTimeout  = 100 * time.Millisecond
@@ -101,12 +101,12 @@ func defaultTimeout(category string) time.Duration {
 }
 
 // FailsOpen reports whether an engine's failure lets the screening continue: only sanctions
-// and behavioral analysis (service-spec.md 1, fail-open policy).
+// and behavioral analysis (docs/reference/specification.md 1, fail-open policy).
 func FailsOpen(category string) bool {
 	return category == CategorySanctions || category == CategoryBehavioral
 }
 
-// Result is one screening's outcome, ready to persist and return (service-spec.md 2.4).
+// Result is one screening's outcome, ready to persist and return (docs/reference/specification.md 2.4).
 type Result struct {
 	Aggregate
 	// Breakdown has one verdict per engine in the spec's order, skipped ones included.

@@ -18,7 +18,7 @@ var (
 	hundred           = decimal.NewFromInt(100)
 )
 
-// RegulatoryEngine evaluates the mandatory rules AML-001..AML-009 (service-spec.md 4.3) in Go,
+// RegulatoryEngine evaluates the mandatory rules AML-001..AML-009 (docs/reference/specification.md 4.3) in Go,
 // on exact decimal NGN-equivalent amounts. Scores, outcomes and actions come from the
 // rules.Mandatory catalogue so GET /rules and the engine never disagree.
 type RegulatoryEngine struct {
@@ -114,7 +114,7 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 }
 
 // TierLimit returns the single-transaction NGN limit of tier from the tenant's configuration,
-// falling back to decisions.md §7's defaults when the tenant has none configured. ok is false
+// falling back to docs/design/design-choices.md §7's defaults when the tenant has none configured. ok is false
 // for an unknown or empty tier: no tier rule applies then.
 func TierLimit(cfg tenancy.Config, tier string) (decimal.Decimal, bool) {
 	limits := cfg.TierLimits

@@ -10,7 +10,7 @@ import (
 )
 
 // RetroArgs is the retro-screening job of a screening whose sanctions or behavioral engine
-// failed open (service-spec.md part 1): it re-runs the skipped engines on the stored
+// failed open (docs/reference/specification.md part 1): it re-runs the skipped engines on the stored
 // transaction later, and opens a case when they then find something.
 type RetroArgs struct {
 	TenantID      tenancy.TenantID `json:"tenantId"`

@@ -9,7 +9,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// List types of a NameHit (decisions.md §10).
+// List types of a NameHit (docs/design/design-choices.md §10).
 const (
 	ListSanctions = "SANCTIONS"
 	ListPEP       = "PEP"
@@ -22,7 +22,7 @@ const (
 	PartyReceiver = "RECEIVER"
 )
 
-// Sanctions match thresholds (decisions.md §8).
+// Sanctions match thresholds (docs/design/design-choices.md §8).
 const (
 	MatchBlock    = 0.95 // and above: score 100, BLOCK, SANCTIONS_HIT case
 	MatchEscalate = 0.85 // up to MatchBlock: ESCALATE
@@ -163,7 +163,7 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enri
 	return b.verdict(), nil
 }
 
-// sanctionsBand maps a match score to the engine score and outcome of decisions.md §8.
+// sanctionsBand maps a match score to the engine score and outcome of docs/design/design-choices.md §8.
 func sanctionsBand(score float64) (int, rules.Outcome) {
 	switch {
 	case score >= MatchBlock:

@@ -17,7 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Transaction list paging (service-spec.md 8).
+// Transaction list paging (docs/reference/specification.md 8).
 const (
 	ListPageDefault = 20
 	ListPageMax     = 100
@@ -28,10 +28,10 @@ const (
 type Settings struct {
 	Config tenancy.Config
 	Rules  []rules.Rule
-	// Countries are the tenant's jurisdiction lists (docs/countries.md); nil: the Decision
+	// Countries are the tenant's jurisdiction lists (docs/guide/countries.md); nil: the Decision
 	// Engine's built-in lists.
 	Countries *CountryRisk
-	// Engines is the tenant's engine configuration in force (docs/engines.md); nil: built-in.
+	// Engines is the tenant's engine configuration in force (docs/design/engines.md); nil: built-in.
 	Engines *EngineConfig
 	// Shadows are the tenant's rule drafts running in shadow (docs/rules.md "Shadow").
 	Shadows []ShadowRule
@@ -54,7 +54,7 @@ type Prefetch struct {
 }
 
 // Summary is the original verdict of a replayed externalId (error.data of
-// DUPLICATE_EXTERNAL_ID, decisions.md §2).
+// DUPLICATE_EXTERNAL_ID, docs/design/design-choices.md §2).
 type Summary struct {
 	TransactionID  string
 	ExternalID     string
@@ -89,10 +89,10 @@ type Record struct {
 	// ErrHistoryChanged otherwise (another replica stored one of the account's transactions in
 	// between), so that the screening is run again on the new history.
 	History History
-	// EngineConfigID names the engine configuration the verdict was scored with (docs/engines.md).
+	// EngineConfigID names the engine configuration the verdict was scored with (docs/design/engines.md).
 	EngineConfigID string
 	// RuleVersions are the versions of the enabled custom rules the verdict was evaluated with
-	// (rule id to version; docs/engines.md "Rule versions").
+	// (rule id to version; docs/design/engines.md "Rule versions").
 	RuleVersions map[string]int
 }
 
@@ -106,7 +106,7 @@ var ErrHistoryChanged = errors.New("the account's history changed during the scr
 // burst of one account spread over a handful of replicas.
 const maxHistoryRetries = 16
 
-// CaseRequest is the automatic case of a screening (decisions.md §8).
+// CaseRequest is the automatic case of a screening (docs/design/design-choices.md §8).
 type CaseRequest struct {
 	Type        string
 	Priority    string
@@ -186,7 +186,7 @@ type ServiceDeps struct {
 }
 
 // Service screens transactions: validation, idempotency, enrichment, the pipeline, and
-// persistence with its side effects (service-spec.md 4.3).
+// persistence with its side effects (docs/reference/specification.md 4.3).
 type Service struct {
 	d        ServiceDeps
 	accounts accountGate
@@ -235,7 +235,7 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	defer unlock()
 	// Within this process the gate makes one account's screenings take turns; across replicas
 	// the store refuses a record whose account history changed since it was read, and the
-	// screening runs again on the new history (docs/operations.md "Replicas").
+	// screening runs again on the new history (docs/guide/operations.md "Replicas").
 	for attempt := 1; ; attempt++ {
 		out, err := s.screenOnce(ctx, tx, set, start)
 		if errors.Is(err, ErrHistoryChanged) && attempt < maxHistoryRetries {
@@ -251,7 +251,7 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 // lockAccount takes the account's turn (accountGate). A stream's screening (Streamed) waits at
 // most PacedAccountWait: a stream keeps up to 512 screenings in flight, and when they are more than
 // the service screens (or many of them are one account's) they would otherwise wait here for
-// seconds, unseen by the store's admission (docs/screening.md "Overload"); past the limit the
+// seconds, unseen by the store's admission (docs/guide/screening.md "Overload"); past the limit the
 // screening is refused at once, like one the store refuses.
 func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, account string, at time.Time) (func(), error) {
 	if !Streamed(ctx) {
@@ -342,7 +342,7 @@ func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListPar
 	return s.d.Store.List(ctx, tenantID, f, p)
 }
 
-// caseRequest builds the automatic case of rec (decisions.md §8): its type and priority from
+// caseRequest builds the automatic case of rec (docs/design/design-choices.md §8): its type and priority from
 // DecideCase, a title naming the transaction and a description listing the triggered rules.
 func caseRequest(rec *Record) *CaseRequest {
 	r, tx := rec.Result, rec.Tx

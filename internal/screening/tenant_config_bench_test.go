@@ -10,7 +10,7 @@ import (
 
 // BenchmarkPipelineTenantConfig is BenchmarkPipeline with a tenant's country lists and an
 // engine configuration (a changed weight, the Behavioral engine disabled) in the enrichment, as
-// the settings cache hands them to every screening (docs/engines.md, docs/countries.md).
+// the settings cache hands them to every screening (docs/design/engines.md, docs/guide/countries.md).
 func BenchmarkPipelineTenantConfig(b *testing.B) {
 	bundle := setup(b)
 	bundle.screener.ScreenFunc = hitsFor("Chidi Eze", screening.NameHit{List: "NG PEP", ListType: screening.ListPEP, Score: 0.8})

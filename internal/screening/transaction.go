@@ -19,7 +19,7 @@ const (
 	EntityBusiness   = "BUSINESS"
 )
 
-// TransactionTypes are the accepted values of type (service-spec.md 4.3).
+// TransactionTypes are the accepted values of type (docs/reference/specification.md 4.3).
 var TransactionTypes = []string{"CASH_DEPOSIT", "CASH_WITHDRAWAL", "TRANSFER", "INTERNATIONAL_TRANSFER",
 	"POS", "ATM", "MOBILE", "USSD", "INTERNET_BANKING"}
 
@@ -32,7 +32,7 @@ var AssertedStatuses = []string{"VERIFIED", "PENDING", "IN_PROGRESS", "REJECTED"
 // KYCTiers are the accepted values of senderKycTier.
 var KYCTiers = []string{"TIER_1", "TIER_2", "TIER_3"}
 
-// Transaction is the screening request (service-spec.md 4.3) as the core sees it: amounts are
+// Transaction is the screening request (docs/reference/specification.md 4.3) as the core sees it: amounts are
 // decimals in the transaction currency, times are time.Time, optional strings are "".
 type Transaction struct {
 	TenantID               tenancy.TenantID
@@ -112,7 +112,7 @@ var accountNumber = regexp.MustCompile(`^[0-9]{10}$`)
 var bvn = regexp.MustCompile(`^[0-9]{11}$`)
 var paymentAccount = regexp.MustCompile(`^[A-Za-z0-9]{1,34}$`)
 
-// Validate checks the request rules of service-spec.md 4.3 under the tenant's trust mode and
+// Validate checks the request rules of docs/reference/specification.md 4.3 under the tenant's trust mode and
 // returns one VALIDATION_ERROR listing every bad field, or nil.
 func (t *Transaction) Validate(trustMode string) error {
 	var errs []apperr.FieldError

@@ -5,7 +5,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// KYC sources reported on the triggered rule (service-spec.md 2.4 kycSource).
+// KYC sources reported on the triggered rule (docs/reference/specification.md 2.4 kycSource).
 const (
 	SourceDatabase = "DATABASE"
 	SourcePayload  = "PAYLOAD"
@@ -17,7 +17,7 @@ const StatusNone = "NONE"
 // StoredKYC is the service's own KYC record of the sender (the latest application).
 type StoredKYC struct {
 	Found       bool
-	Status      string // KYC application status (service-spec.md 3.2)
+	Status      string // KYC application status (docs/reference/specification.md 3.2)
 	Tier        string
 	ExternalRef string // the application id, reported as kycExternalRef
 }
@@ -25,7 +25,7 @@ type StoredKYC struct {
 // StoredKYB is the service's own KYB record of the sending business.
 type StoredKYB struct {
 	Found  bool
-	Status string // KYB application status (service-spec.md 3.3)
+	Status string // KYB application status (docs/reference/specification.md 3.3)
 }
 
 // NeedsStoredKYC reports whether resolving the sender's KYC under mode reads the store:
@@ -55,7 +55,7 @@ func NeedsStoredKYB(mode string, tx *Transaction) bool {
 	return true
 }
 
-// ResolveKYC applies the KYC trust mode (service-spec.md 4.3):
+// ResolveKYC applies the KYC trust mode (docs/reference/specification.md 4.3):
 //   - STRICT (and any unknown mode, STRICT being the default): the stored record only; the
 //     payload is ignored; no record is status NONE.
 //   - HYBRID: the payload status when present (with the payload tier, else the stored tier),
@@ -95,7 +95,7 @@ func ResolveKYC(mode string, tx *Transaction, stored StoredKYC) (KYC, error) {
 }
 
 // ResolveKYB applies the same trust mode to the sender's KYB on business transactions
-// (service-spec.md 4.3 "Business transactions"); individuals get the zero KYB (not required).
+// (docs/reference/specification.md 4.3 "Business transactions"); individuals get the zero KYB (not required).
 // In EXTERNAL mode senderKybStatus is required. A missing stored record is status NONE, which
 // scores high risk.
 func ResolveKYB(mode string, tx *Transaction, stored StoredKYB) (KYB, error) {

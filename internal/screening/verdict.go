@@ -6,7 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/rules"
 )
 
-// Category names in riskBreakdown (decisions.md §8), one per engine.
+// Category names in riskBreakdown (docs/design/design-choices.md §8), one per engine.
 const (
 	CategorySanctions  = "Global Sanctions Screening"
 	CategoryRegulatory = "Regulatory Compliance"
@@ -23,7 +23,7 @@ type Engine interface {
 	Evaluate(ctx context.Context, tx *Transaction, e *Enrichment) (EngineVerdict, error)
 }
 
-// EngineVerdict is one engine's result (riskBreakdown entry, service-spec.md 2.4).
+// EngineVerdict is one engine's result (riskBreakdown entry, docs/reference/specification.md 2.4).
 type EngineVerdict struct {
 	Category       string
 	Score          int // 0..100
@@ -35,7 +35,7 @@ type EngineVerdict struct {
 	Skipped    bool
 	SkipReason string
 	// Disabled is set for an optional engine the tenant's engine configuration switched off: it
-	// did not run and does not count in the aggregation (docs/engines.md).
+	// did not run and does not count in the aggregation (docs/design/engines.md).
 	Disabled bool
 	FX       *FX      // the applied conversion, on engines that used NGN amounts
 	Actions  []string // deduplicated, in the order the rules added them
@@ -46,7 +46,7 @@ type EngineVerdict struct {
 	shadow []shadowEval
 }
 
-// TriggeredRule is one rule that fired (triggeredRules entry, service-spec.md 2.4).
+// TriggeredRule is one rule that fired (triggeredRules entry, docs/reference/specification.md 2.4).
 type TriggeredRule struct {
 	ID             string // mandatory or custom rule id, or a built-in heuristic's id
 	Name           string
@@ -55,7 +55,7 @@ type TriggeredRule struct {
 	Outcome        rules.Outcome
 	Details        string
 	CreatedBy      string // custom rules: the rule's author
-	RuleVersion    int    // custom rules: the version that fired (docs/engines.md "Rule versions")
+	RuleVersion    int    // custom rules: the version that fired (docs/design/engines.md "Rule versions")
 	KYCSource      string // identity rules: DATABASE or PAYLOAD
 	KYCExternalRef string
 }

@@ -5,7 +5,6 @@
 package tenancy
 
 import (
-	"context"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -19,7 +18,7 @@ type TenantID string
 // String returns the UUID text.
 func (id TenantID) String() string { return string(id) }
 
-// KYC trust modes (service-spec.md 4.3).
+// KYC trust modes (docs/reference/specification.md 4.3).
 const (
 	TrustStrict   = "STRICT"
 	TrustHybrid   = "HYBRID"
@@ -78,24 +77,11 @@ func ValidateTierLimits(l map[string]decimal.Decimal) error {
 	return nil
 }
 
-// DefaultTierLimits are decisions.md §7's single-transaction limits in NGN.
+// DefaultTierLimits are docs/design/design-choices.md §7's single-transaction limits in NGN.
 func DefaultTierLimits() map[string]decimal.Decimal {
 	return map[string]decimal.Decimal{
 		"TIER_1": decimal.NewFromInt(50_000),
 		"TIER_2": decimal.NewFromInt(200_000),
 		"TIER_3": decimal.NewFromInt(5_000_000),
 	}
-}
-
-type ctxKey struct{}
-
-// WithTenant returns ctx carrying the tenant id of the current request or job.
-func WithTenant(ctx context.Context, id TenantID) context.Context {
-	return context.WithValue(ctx, ctxKey{}, id)
-}
-
-// FromContext returns the tenant id carried by ctx, if any.
-func FromContext(ctx context.Context) (TenantID, bool) {
-	id, ok := ctx.Value(ctxKey{}).(TenantID)
-	return id, ok && id != ""
 }

@@ -81,10 +81,11 @@ func (s *Service) Release(ctx context.Context, h Hold) {
 	}
 }
 
-// Paid runs one paid call under the rule of docs/wallet.md:
+// Paid runs one paid call under the rule of docs/guide/wallet.md:
 //
 //  1. reserve the price (INSUFFICIENT_FUNDS, 402, before anything is called);
-//  2. call the provider, outside any database transaction;
+//  2. call the provider, outside any database transaction; the call returns its answer and
+//     its Charge (Waived when the answering provider does not bill, see Charge);
 //  3. on an error (an outage is PROVIDER_UNAVAILABLE) release the hold: nothing is charged;
 //  4. otherwise commit, which must settle the hold in the same transaction that stores what was
 //     paid for; if commit fails the transaction rolled back, so the hold is released.
@@ -94,19 +95,18 @@ func (s *Service) Release(ctx context.Context, h Hold) {
 // exactly once even if the client gave up meanwhile — a cancelled request must neither lose a
 // result the tenant owes for nor leave it unpaid.
 func Paid[T any](ctx context.Context, s *Service, tenantID tenancy.TenantID, purpose string,
-	call func(context.Context) (T, error), commit func(context.Context, Hold, T) error) (T, error) {
+	call func(context.Context) (T, Charge, error), commit func(context.Context, Hold, T) error) (T, error) {
 	var zero T
 	h, err := s.Reserve(ctx, tenantID, purpose)
 	if err != nil {
 		return zero, err
 	}
-	callCtx, waiver := withWaiver(ctx)
-	res, err := call(callCtx)
+	res, charge, err := call(ctx)
 	if err != nil {
 		s.Release(ctx, h)
 		return zero, err
 	}
-	if waiver.waived.Load() {
+	if charge == Waived {
 		// A free answer: nothing is settled, and commit stores the result with a zero hold
 		// (no ID, amount 0), which the stores book as no charge.
 		s.Release(ctx, h)

@@ -1,28 +1,25 @@
 package wallet
 
-import (
-	"context"
-	"sync/atomic"
+// Charge says whether a paid call's answer is charged. The provider that answers decides: the
+// embedded sandbox outside `complyd dev`, whose registry is fictitious (docs/identity-
+// providers.md), answers Waived. Which provider answers is known only after the call (a chain
+// may fall back from one provider to another), so the call returns its Charge with its value
+// and Paid reads it once the call has returned. The zero value is Charged.
+type Charge uint8
+
+// The two charges of a paid call.
+const (
+	// Charged: the hold is settled in the transaction that stores the answer.
+	Charged Charge = iota
+	// Waived: the hold is released and the answer is stored with a zero Hold (no charge).
+	Waived
 )
 
-// A waiver lets the provider that answers a paid call declare that its answer is not charged:
-// the embedded sandbox outside `complyd dev`, whose registry is fictitious (docs/identity-
-// providers.md). Paid puts one in the call's context; which provider answers is known only after
-// the call (a chain may fall back from one provider to another), so the decision is the
-// answering provider's and is read once the call has returned.
-type waiver struct{ waived atomic.Bool }
-
-type waiverKey struct{}
-
-// Waive marks the paid call running in ctx as free: Paid releases its hold instead of settling it,
-// and the caller stores its result with a zero Hold. Outside a paid call it does nothing.
-func Waive(ctx context.Context) {
-	if w, ok := ctx.Value(waiverKey{}).(*waiver); ok {
-		w.waived.Store(true)
+// Or is Waived when either c or o is: a paid call made of several provider calls (a liveness
+// check and the face match after it) is free when any of its answers came free.
+func (c Charge) Or(o Charge) Charge {
+	if c == Waived || o == Waived {
+		return Waived
 	}
-}
-
-func withWaiver(ctx context.Context) (context.Context, *waiver) {
-	w := &waiver{}
-	return context.WithValue(ctx, waiverKey{}, w), w
+	return Charged
 }

@@ -1,4 +1,4 @@
-// Package wallet owns the tenant's prepaid NGN wallet (decisions.md §6, docs/wallet.md): the
+// Package wallet owns the tenant's prepaid NGN wallet (docs/design/design-choices.md §6, docs/guide/wallet.md): the
 // balance, the append-only ledger whose entries always sum to the balance, top-up credits that
 // are idempotent on their reference, and the reserve → call → settle-or-release rule that paid
 // identity calls (KYC verifications, direct lookups) follow so that the balance never goes
@@ -25,7 +25,7 @@ import (
 // Currency is the wallet's only currency.
 const Currency = "NGN"
 
-// Ledger page sizes (decisions.md §7 list defaults).
+// Ledger page sizes (docs/design/design-choices.md §7 list defaults).
 const (
 	PageDefault = 20
 	PageMax     = 100

@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Delivery states (decisions.md §9). PENDING: not tried yet, or re-queued by a manual retry;
+// Delivery states (docs/design/design-choices.md §9). PENDING: not tried yet, or re-queued by a manual retry;
 // FAILED: an attempt failed and another is scheduled at NextAttemptAt; DELIVERED: a 2xx answer;
 // DEAD: MaxAttempts attempts failed; kept DeadLetterRetention for inspection and manual retry.
 const (

@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Event names (service-spec.md part 6, decisions.md §9).
+// Event names (docs/reference/specification.md part 6, docs/design/design-choices.md §9).
 const (
 	EventCaseCreated           = "case.created"
 	EventCaseResolved          = "case.resolved"
@@ -19,11 +19,11 @@ const (
 	EventKYBStatusChanged      = "kyb.status_changed"
 	EventInterdictionRequested = "interdiction.requested"
 	EventInterdictionLifted    = "interdiction.lifted"
-	// EventCustomerRiskChanged: a customer's risk rating moved (docs/customers.md).
+	// EventCustomerRiskChanged: a customer's risk rating moved (docs/guide/customers.md).
 	EventCustomerRiskChanged = "customer.risk_changed"
-	// EventCustomerReviewDue: a customer's periodic review fell due (docs/customers.md).
+	// EventCustomerReviewDue: a customer's periodic review fell due (docs/guide/customers.md).
 	EventCustomerReviewDue = "customer.review_due"
-	// Regulatory reports (issue 14, docs/reports.md "Webhooks").
+	// Regulatory reports (issue 14, docs/guide/reports.md "Webhooks").
 	EventReportCreated  = "report.created"
 	EventReportApproved = "report.approved"
 	EventReportFiled    = "report.filed"
@@ -52,7 +52,7 @@ const (
 // NewID returns prefix followed by 26 characters that sort by creation time (ids.New).
 func NewID(prefix string) string { return ids.New(prefix) }
 
-// Payload is the JSON body of every webhook (decisions.md §9). ID is unique per event and
+// Payload is the JSON body of every webhook (docs/design/design-choices.md §9). ID is unique per event and
 // repeated on every retry of it, so receivers deduplicate on it.
 type Payload struct {
 	ID        string           `json:"id"`

@@ -3,16 +3,16 @@ package webhook
 import "time"
 
 // MaxAttempts is the number of attempts of one delivery before it is dead-lettered
-// (service-spec.md part 6 rule 2, decisions.md §7).
+// (docs/reference/specification.md part 6 rule 2, docs/design/design-choices.md §7).
 const MaxAttempts = 5
 
-// DeadLetterRetention is how long a DEAD delivery is kept (service-spec.md part 6 rule 2).
+// DeadLetterRetention is how long a DEAD delivery is kept (docs/reference/specification.md part 6 rule 2).
 const DeadLetterRetention = 7 * 24 * time.Hour
 
 // JitterFraction is the ± spread applied to each base delay.
 const JitterFraction = 0.2
 
-// baseDelays[i] is the wait after attempt i+1 failed (decisions.md §7: about 10 s, 1 min,
+// baseDelays[i] is the wait after attempt i+1 failed (docs/design/design-choices.md §7: about 10 s, 1 min,
 // 5 min, 30 min).
 var baseDelays = [MaxAttempts - 1]time.Duration{10 * time.Second, time.Minute, 5 * time.Minute, 30 * time.Minute}
 

@@ -22,7 +22,7 @@ type Endpoint struct {
 	UpdatedAt time.Time
 }
 
-// EndpointView is what GET /tenants/me/webhooks shows: never the secret (decisions.md §11).
+// EndpointView is what GET /tenants/me/webhooks shows: never the secret (docs/design/design-choices.md §11).
 type EndpointView struct {
 	URL       string
 	SecretSet bool

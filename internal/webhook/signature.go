@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Header names sent with every delivery (service-spec.md part 6, decisions.md §9).
+// Header names sent with every delivery (docs/reference/specification.md part 6, docs/design/design-choices.md §9).
 const (
 	HeaderSignature    = "X-Svc-Signature"    // sha256=<hex HMAC-SHA256(secret, body)>, as the spec says
 	HeaderSignatureAlt = "X-Signature"        // the same value as X-Svc-Signature
@@ -55,7 +55,7 @@ type Message struct {
 }
 
 // Sign returns the spec's signature value "sha256=<hex HMAC-SHA256(secret, body)>"
-// (service-spec.md part 6 rule 4) for X-Svc-Signature and X-Signature.
+// (docs/reference/specification.md part 6 rule 4) for X-Svc-Signature and X-Signature.
 func Sign(secret string, body []byte) string {
 	return signatureV1Prefix + mac(secret, body)
 }
@@ -79,7 +79,7 @@ func mac(secret string, content []byte) string {
 }
 
 // Headers returns every header of a delivery attempt made at now. Without a secret the
-// signature headers are left out (service-spec.md part 6: "When webhookSecret is set …").
+// signature headers are left out (docs/reference/specification.md part 6: "When webhookSecret is set …").
 func Headers(secret string, m Message, now time.Time) map[string]string {
 	h := map[string]string{
 		HeaderContentType: ContentTypeJSON,
@@ -138,7 +138,7 @@ func VerifyAt(secret string, headers HeaderGetter, body []byte, tolerance time.D
 }
 
 // VerifyBody checks the spec's untimestamped signature (X-Svc-Signature or X-Signature value
-// "sha256=<hex>") against the raw body, for receivers that follow service-spec.md part 6 only.
+// "sha256=<hex>") against the raw body, for receivers that follow docs/reference/specification.md part 6 only.
 // It offers no replay protection. It returns ErrMissingSignature or ErrInvalidSignature.
 func VerifyBody(secret string, body []byte, signature string) error {
 	hexSig, ok := strings.CutPrefix(signature, signatureV1Prefix)

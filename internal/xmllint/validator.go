@@ -1,5 +1,5 @@
 // Package xmllint validates goAML reports against an XSD with libxml2's xmllint, run as a
-// subprocess (docs/reports.md "Validation": why libxml2 and why a subprocess). It implements
+// subprocess (docs/guide/reports.md "Validation": why libxml2 and why a subprocess). It implements
 // reports.SchemaValidator.
 package xmllint
 

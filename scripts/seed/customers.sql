@@ -1,6 +1,6 @@
 -- scripts/seed/customers.sql: saved customer profiles for the accounts of scripts/seed/transactions.sql
 -- (profile i has the BVN of account 1000000000 + i, so it is linked to that account's
--- transactions), for the customer benchmarks (docs/customers.md "Benchmark").
+-- transactions), for the customer benchmarks (docs/guide/customers.md "Benchmark").
 --
 --   psql "$DATABASE_URL" -v tenant=<uuid> -v count=100000 -f scripts/seed/customers.sql
 \set ON_ERROR_STOP on

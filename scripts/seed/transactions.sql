@@ -1,5 +1,5 @@
 -- scripts/seed/transactions.sql: seed a tenant with random screened transactions, for benchmarks
--- at scale (docs/network.md "Benchmark", issue 16). Generic: any tenant, any count.
+-- at scale (docs/guide/network.md "Benchmark", issue 16). Generic: any tenant, any count.
 --
 --   psql "$DATABASE_URL" -v tenant=<uuid> -v count=10000000 [-v accounts=500000] [-v days=365] \
 --        [-v prefix=seed] -f scripts/seed/transactions.sql

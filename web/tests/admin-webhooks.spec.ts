@@ -34,7 +34,7 @@ test('webhooks: set the endpoint, rotate the secret, see a delivery and replay i
     const c = (await call('POST', '/cases', { token: tok }, { type: 'AML_ALERT', priority: 'LOW', title: 'Webhook probe', description: 'resolved to send case.resolved' })).json.data;
     await call('PATCH', `/cases/${c.id}/status`, { token: tok }, { status: 'ESCALATED' });
     expect((await call('PATCH', `/cases/${c.id}/status`, { token: tok }, { status: 'RESOLVED_FALSE_POSITIVE', resolutionNote: 'probe' })).json.success).toBe(true);
-    // A false positive: a true positive would also draft an STR and send report.created (docs/reports.md).
+    // A false positive: a true positive would also draft an STR and send report.created (docs/guide/reports.md).
     await expect.poll(() => got.length, { timeout: 20_000 }).toBe(1);
     const first = got[0];
     const sig = 'sha256=' + createHmac('sha256', secret).update(first.body).digest('hex');

@@ -4,7 +4,7 @@ import { test, expect } from '@playwright/test';
 import { fixture, password, shot, signIn } from './fixture';
 
 // A transfer screened from a pacs.008 shows its parties and agents as the message named them on
-// the transaction page, with the party a list entry matched marked (docs/iso20022.md).
+// the transaction page, with the party a list entry matched marked (docs/guide/iso20022.md).
 test('a pacs.008 transaction shows its parties and which hit', async ({ page, request }) => {
   const f = fixture();
   const login = await request.post('/api/v1/auth/login', { data: { email: f.admin, password } });

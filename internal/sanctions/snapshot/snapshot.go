@@ -1,6 +1,6 @@
 // Package snapshot ships a dated copy of the public sanctions lists with the binary, so that
 // `complyd dev` screens against real lists on a fresh clone when the official files cannot be
-// downloaded (docs/sanctions.md). `serve` never loads it by itself; an operator imports it
+// downloaded (docs/guide/sanctions.md). `serve` never loads it by itself; an operator imports it
 // explicitly with `complyd watchlist import --snapshot`.
 //
 // The files are gzip -9 -n of, byte for byte, OFAC SDN sdn.csv, alt.csv and add.csv of the

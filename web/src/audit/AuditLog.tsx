@@ -6,7 +6,7 @@ import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
 
 // AuditLog is the tenant's audit trail (BANK_ADMIN and AUDITOR): who changed what and when,
 // filtered by actor, action, resource type and period, paged on the server, and exported whole
-// as CSV with the same filters (docs/dashboard.md "Audit log").
+// as CSV with the same filters (docs/guide/dashboard.md "Audit log").
 export function AuditLog() {
   const [actorId, setActorId] = useState('');
   const [action, setAction] = useState('');

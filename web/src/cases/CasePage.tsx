@@ -70,7 +70,7 @@ function DraftReport({ caseId }: { caseId: string }) {
 
 // Actions offers exactly the moves the server allows this caller now (allowedTransitions): no
 // direct resolution while a proposal is pending, none at all when the institution requires four
-// eyes for every resolution (docs/cases.md "Four eyes").
+// eyes for every resolution (docs/guide/cases.md "Four eyes").
 function Actions({ caseId, status, allowed, onDone }: { caseId: string; status: string; allowed: string[]; onDone: () => void }) {
   const { me } = useSession();
   const [note, setNote] = useState('');

@@ -8,7 +8,7 @@ import { LiftActions } from './LiftActions';
 const statuses = ['REQUESTED', 'CONFIRMED', 'LIFT_REQUESTED', 'LIFTED'];
 const actions = ['FREEZE', 'BLOCK', 'POST_NO_DEBIT'];
 
-// Interdictions is the queue of account interdictions (docs/interdictions.md) with the API's
+// Interdictions is the queue of account interdictions (docs/guide/interdictions.md) with the API's
 // filters, each with its case, and the lift under four eyes: one officer asks with a reason, a
 // second approves or rejects.
 export function Interdictions() {

@@ -26,7 +26,7 @@ export function useAssigneeName() {
   };
 }
 
-// AssignedToFilter is the list filter of docs/application-assignment.md: anyone, me,
+// AssignedToFilter is the list filter of docs/guide/application-assignment.md: anyone, me,
 // unassigned or one user (the value the API takes: "", "me", "unassigned" or a user id).
 export function AssignedToFilter({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const users = useUsers();

@@ -13,7 +13,7 @@ import { Bars, Card, StackedColumns, type Column } from './charts';
 // Overview is the officer's first look at the period: screenings by outcome and risk over time,
 // the rules that fired most, automatic cases opened and closed, the open cases by priority and
 // age, the KYC and KYB funnels, sanctions hits and their reviews, webhook delivery and the
-// wallet. Every figure links to the list behind it (docs/dashboard.md "Overview").
+// wallet. Every figure links to the list behind it (docs/guide/dashboard.md "Overview").
 const periods = [
   { key: '24h', label: 'Last 24 hours (by hour)', hours: 24, granularity: 'HOUR' },
   { key: '7d', label: 'Last 7 days', hours: 7 * 24, granularity: 'DAY' },

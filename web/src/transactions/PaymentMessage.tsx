@@ -3,7 +3,7 @@ import { label } from '../cases/states';
 
 // PaymentMessage shows the ISO 20022 message a transaction was screened from: its identifiers,
 // purpose and remittance, and every party and agent as the message named them, with the ones a
-// list entry matched marked (docs/iso20022.md).
+// list entry matched marked (docs/guide/iso20022.md).
 export function PaymentMessage({ m }: { m: Message }) {
   return (
     <>

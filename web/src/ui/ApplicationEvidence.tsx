@@ -3,7 +3,7 @@ import { label } from '../cases/states';
 import { Link } from './router';
 import { Empty, when } from './parts';
 
-// What a KYC or KYB approval rests on (docs/kyc.md "Evidence and overrides"): the checks the
+// What a KYC or KYB approval rests on (docs/guide/kyc.md "Evidence and overrides"): the checks the
 // application failed or is missing, its open cases, and the approvals given over them. The API
 // computes all three; the screen shows them.
 

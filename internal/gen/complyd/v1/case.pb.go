@@ -432,7 +432,7 @@ type Case struct {
 	// allowed_transitions (detail only; empty in lists) are the statuses the caller may move the
 	// case to directly now: decisions.md §5's moves from its status, without the resolutions and
 	// closing a pending proposal blocks, without the resolutions the tenant's fourEyesResolution
-	// setting blocks, and empty for a role that may not change a case's status (docs/cases.md).
+	// setting blocks, and empty for a role that may not change a case's status (docs/guide/cases.md).
 	AllowedTransitions []string `protobuf:"bytes,19,rep,name=allowed_transitions,json=allowedTransitions,proto3" json:"allowed_transitions,omitempty"`
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
@@ -1528,7 +1528,7 @@ type Interdiction struct {
 	AccountNumber string `protobuf:"bytes,4,opt,name=account_number,json=accountNumber,proto3" json:"account_number,omitempty"`
 	// reason given.
 	Reason string `protobuf:"bytes,5,opt,name=reason,proto3" json:"reason,omitempty"`
-	// status: REQUESTED, CONFIRMED, LIFT_REQUESTED or LIFTED (docs/interdictions.md).
+	// status: REQUESTED, CONFIRMED, LIFT_REQUESTED or LIFTED (docs/guide/interdictions.md).
 	Status string `protobuf:"bytes,6,opt,name=status,proto3" json:"status,omitempty"`
 	// requested_by, a user id.
 	RequestedBy string `protobuf:"bytes,7,opt,name=requested_by,json=requestedBy,proto3" json:"requested_by,omitempty"`

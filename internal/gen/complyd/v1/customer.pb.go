@@ -155,7 +155,7 @@ func (x *FoundCustomer) GetProfileType() string {
 // RiskFactor is one documented input of a rating and the points it added.
 type RiskFactor struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// name of the factor (docs/customers.md "Rating").
+	// name of the factor (docs/guide/customers.md "Rating").
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// points it added to the score.
 	Points int32 `protobuf:"varint,2,opt,name=points,proto3" json:"points,omitempty"`
@@ -771,7 +771,7 @@ func (x *SanctionsReview) GetCreatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
-// CustomerReport is a regulatory report of the customer (docs/reports.md).
+// CustomerReport is a regulatory report of the customer (docs/guide/reports.md).
 type CustomerReport struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id of the report.

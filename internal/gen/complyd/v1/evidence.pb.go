@@ -23,7 +23,7 @@ const (
 )
 
 // EvidenceCheck is one check a KYC or KYB application has failed or not yet passed for its tier
-// (docs/kyc.md, docs/kyb.md "Evidence and overrides").
+// (docs/guide/kyc.md, docs/guide/kyb.md "Evidence and overrides").
 type EvidenceCheck struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// kind: KYC VERIFIED_BVN_OR_NIN, VERIFIED_BVN, VERIFIED_NIN, ID_DOCUMENT, PROOF_OF_ADDRESS,

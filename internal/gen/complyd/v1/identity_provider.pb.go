@@ -142,7 +142,7 @@ type UpdateProviderConfigRequest struct {
 	ProviderMode *string `protobuf:"bytes,1,opt,name=provider_mode,json=providerMode,proto3,oneof" json:"provider_mode,omitempty"`
 	// kyc_fallback_mode: WALLET_RESERVE or NONE.
 	KycFallbackMode *string `protobuf:"bytes,2,opt,name=kyc_fallback_mode,json=kycFallbackMode,proto3,oneof" json:"kyc_fallback_mode,omitempty"`
-	// byol replaces the BYOL configuration (keys in docs/identity-providers.md).
+	// byol replaces the BYOL configuration (keys in docs/guide/identity-providers.md).
 	Byol          *structpb.Struct `protobuf:"bytes,3,opt,name=byol,proto3" json:"byol,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

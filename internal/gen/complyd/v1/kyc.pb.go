@@ -75,7 +75,7 @@ type KycApplication struct {
 	NinVerified bool `protobuf:"varint,22,opt,name=nin_verified,json=ninVerified,proto3" json:"nin_verified,omitempty"`
 	// liveness_passed is true once a liveness check passed.
 	LivenessPassed bool `protobuf:"varint,23,opt,name=liveness_passed,json=livenessPassed,proto3" json:"liveness_passed,omitempty"`
-	// customer_id of the customer profile the approval made or linked (docs/customers.md), or null
+	// customer_id of the customer profile the approval made or linked (docs/guide/customers.md), or null
 	// before the first approval.
 	CustomerId *wrapperspb.StringValue `protobuf:"bytes,24,opt,name=customer_id,json=customerId,proto3" json:"customer_id,omitempty"`
 	// open_checks: the checks its tier needs that failed or are missing (detail only).
@@ -761,7 +761,7 @@ type ListApplicationsRequest struct {
 	Page *int32 `protobuf:"varint,2,opt,name=page,proto3,oneof" json:"page,omitempty"`
 	// limit, default 20; above 100 is clamped to 100.
 	Limit *int32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
-	// assigned_to filter (docs/application-assignment.md): "me" (the caller), a user id, or
+	// assigned_to filter (docs/guide/application-assignment.md): "me" (the caller), a user id, or
 	// "unassigned".
 	AssignedTo    *string `protobuf:"bytes,4,opt,name=assigned_to,json=assignedTo,proto3,oneof" json:"assigned_to,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -2519,7 +2519,7 @@ type UploadDocumentRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id of the application.
 	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	// document_type, for example PASSPORT (docs/documents.md).
+	// document_type, for example PASSPORT (docs/guide/documents.md).
 	DocumentType string `protobuf:"bytes,2,opt,name=document_type,json=documentType,proto3" json:"document_type,omitempty"`
 	// file_name for display.
 	FileName string `protobuf:"bytes,3,opt,name=file_name,json=fileName,proto3" json:"file_name,omitempty"`

@@ -24,7 +24,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// NetworkQuery bounds a network query; every field is optional (docs/network.md "Bounds").
+// NetworkQuery bounds a network query; every field is optional (docs/guide/network.md "Bounds").
 type NetworkQuery struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// hops from the seed accounts, 1 to 4; default 2.

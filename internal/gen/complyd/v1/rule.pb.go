@@ -460,7 +460,7 @@ type CreateRuleRequest struct {
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// description.
 	Description *string `protobuf:"bytes,2,opt,name=description,proto3,oneof" json:"description,omitempty"`
-	// expression in CEL, a bool over tx.* and ctx.* (docs/screening.md).
+	// expression in CEL, a bool over tx.* and ctx.* (docs/guide/screening.md).
 	Expression string `protobuf:"bytes,3,opt,name=expression,proto3" json:"expression,omitempty"`
 	// score 0 to 100.
 	Score int32 `protobuf:"varint,4,opt,name=score,proto3" json:"score,omitempty"`

@@ -342,7 +342,7 @@ type ScreeningResult struct {
 	RiskLevel string `protobuf:"bytes,4,opt,name=risk_level,json=riskLevel,proto3" json:"risk_level,omitempty"`
 	// aggregate_score, 0 to 100, two decimals.
 	AggregateScore float64 `protobuf:"fixed64,5,opt,name=aggregate_score,json=aggregateScore,proto3" json:"aggregate_score,omitempty"`
-	// actions recommended (docs/screening.md "Actions").
+	// actions recommended (docs/guide/screening.md "Actions").
 	Actions []string `protobuf:"bytes,6,rep,name=actions,proto3" json:"actions,omitempty"`
 	// risk_breakdown: one entry per engine, in the spec's order.
 	RiskBreakdown []*RiskBreakdown `protobuf:"bytes,7,rep,name=risk_breakdown,json=riskBreakdown,proto3" json:"risk_breakdown,omitempty"`
@@ -1404,7 +1404,7 @@ type Transaction struct {
 	// verdict of the screening.
 	Verdict *Verdict `protobuf:"bytes,25,opt,name=verdict,proto3" json:"verdict,omitempty"`
 	// payment_message is the ISO 20022 message the transaction was screened from, with every
-	// party as the message named it; absent for JSON screenings (docs/iso20022.md).
+	// party as the message named it; absent for JSON screenings (docs/guide/iso20022.md).
 	PaymentMessage *PaymentMessage `protobuf:"bytes,26,opt,name=payment_message,json=paymentMessage,proto3" json:"payment_message,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache

@@ -870,7 +870,7 @@ type ImportWatchlistEntriesRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// watchlist_id from the path.
 	WatchlistId string `protobuf:"bytes,1,opt,name=watchlist_id,json=watchlistId,proto3" json:"watchlist_id,omitempty"`
-	// format of content: CSV (header row, docs/watchlists.md) or JSONL (one JSON object a line).
+	// format of content: CSV (header row, docs/guide/watchlists.md) or JSONL (one JSON object a line).
 	Format string `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"`
 	// content of the file, UTF-8, at most 10 MiB.
 	Content       string `protobuf:"bytes,3,opt,name=content,proto3" json:"content,omitempty"`

@@ -6,7 +6,7 @@
 // Run it with `go generate ./internal/sanctions` (sanctions/lookalike.go
 // holds the directive). To move to another Unicode version, put that
 // version's confusables.txt here gzipped (`gzip -9n`), change source and
-// sourceSHA256 below, and regenerate; docs/sanctions-matcher.md says where
+// sourceSHA256 below, and regenerate; docs/design/sanctions-matcher.md says where
 // the file came from.
 //
 // What the table holds, and why so little of the file: confusables.txt maps

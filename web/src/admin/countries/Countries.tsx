@@ -6,7 +6,7 @@ import { Empty, ErrorText, Field, Loading, when } from '../../ui/parts';
 
 const levels = ['CALL_FOR_ACTION', 'MONITORED', 'NONE'];
 
-// Countries is the tenant's country risk (docs/countries.md): the global FATF lists with their
+// Countries is the tenant's country risk (docs/guide/countries.md): the global FATF lists with their
 // source and publication date, the tenant's overrides on top, and the form that sets one.
 // Screening reads the effective level ("Level") within a second of a change.
 export function Countries() {

@@ -4,7 +4,7 @@ import { EngineService, type Engine } from '../../gen/complyd/v1/engine_pb';
 import { useSession } from '../../auth/session';
 import { ErrorText, Field, Loading, when } from '../../ui/parts';
 
-// Engines is the tenant's engine configuration (docs/engines.md): each engine's weight within
+// Engines is the tenant's engine configuration (docs/design/engines.md): each engine's weight within
 // its bounds, deadline and state, and the version in force. Every change stores a new version
 // with a reason; the API refuses a weight out of bounds (400) and disabling a mandatory engine
 // (409), and the screen shows its answer rather than second-guessing it.

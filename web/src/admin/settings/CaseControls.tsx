@@ -4,7 +4,7 @@ import { CaseService } from '../../gen/complyd/v1/case_pb';
 import { ErrorText, Loading } from '../../ui/parts';
 
 // CaseControls is the institution's four-eyes rule for case resolutions: when on, every
-// resolution is a proposal that a second officer confirms (docs/cases.md "Four eyes").
+// resolution is a proposal that a second officer confirms (docs/guide/cases.md "Four eyes").
 export function CaseControls() {
   const q = useQuery(CaseService.method.getCaseSettings, {});
   const [fourEyes, setFourEyes] = useState<boolean | null>(null);

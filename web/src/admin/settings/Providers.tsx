@@ -5,7 +5,7 @@ import { IdentityProviderService } from '../../gen/complyd/v1/identity_provider_
 import { ErrorText, Field, Loading } from '../../ui/parts';
 
 // Providers is the identity-provider chain: the embedded providers or the bank's own (BYOL, a
-// JSON configuration described in docs/identity-providers.md), and the fallback mode.
+// JSON configuration described in docs/guide/identity-providers.md), and the fallback mode.
 export function Providers() {
   const q = useQuery(IdentityProviderService.method.getProviderConfig, {});
   const [mode, setMode] = useState<string | null>(null);

@@ -24,7 +24,7 @@ function fromSettings(s: Settings): Form {
   };
 }
 
-// ReportSettings are the tenant's goAML settings (docs/reports.md "Settings"): the reporting
+// ReportSettings are the tenant's goAML settings (docs/guide/reports.md "Settings"): the reporting
 // entity, the reporting person, the filing endpoint and the deadlines. The PUT replaces them
 // whole, so the form sends every field; the filing token is never shown: blank keeps it.
 export function ReportSettings() {

@@ -103,7 +103,7 @@ type CaseServiceClient interface {
 	ListInterdictions(context.Context, *connect.Request[v1.ListInterdictionsRequest]) (*connect.Response[v1.ListInterdictionsResponse], error)
 	// ConfirmInterdiction records that the bank executed an interdiction.
 	ConfirmInterdiction(context.Context, *connect.Request[v1.ConfirmInterdictionRequest]) (*connect.Response[v1.Interdiction], error)
-	// GetCaseSettings returns the tenant's case controls (docs/cases.md "Four eyes").
+	// GetCaseSettings returns the tenant's case controls (docs/guide/cases.md "Four eyes").
 	GetCaseSettings(context.Context, *connect.Request[v1.GetCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
 	// UpdateCaseSettings changes the tenant's case controls (BANK_ADMIN).
 	UpdateCaseSettings(context.Context, *connect.Request[v1.UpdateCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
@@ -335,7 +335,7 @@ type CaseServiceHandler interface {
 	ListInterdictions(context.Context, *connect.Request[v1.ListInterdictionsRequest]) (*connect.Response[v1.ListInterdictionsResponse], error)
 	// ConfirmInterdiction records that the bank executed an interdiction.
 	ConfirmInterdiction(context.Context, *connect.Request[v1.ConfirmInterdictionRequest]) (*connect.Response[v1.Interdiction], error)
-	// GetCaseSettings returns the tenant's case controls (docs/cases.md "Four eyes").
+	// GetCaseSettings returns the tenant's case controls (docs/guide/cases.md "Four eyes").
 	GetCaseSettings(context.Context, *connect.Request[v1.GetCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)
 	// UpdateCaseSettings changes the tenant's case controls (BANK_ADMIN).
 	UpdateCaseSettings(context.Context, *connect.Request[v1.UpdateCaseSettingsRequest]) (*connect.Response[v1.CaseSettings], error)

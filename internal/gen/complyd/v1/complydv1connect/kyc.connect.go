@@ -121,7 +121,7 @@ type KycServiceClient interface {
 	// reason). Only a VERIFIED document counts for a tier; the tier is recomputed in the same
 	// transaction. Under the tenant's four-eyes setting the first VERIFY leaves the document
 	// PENDING_SECOND_REVIEW and another officer, neither its uploader nor its first reviewer,
-	// confirms it (docs/kyc.md "Document review"). Officers only.
+	// confirms it (docs/guide/kyc.md "Document review"). Officers only.
 	ReviewDocument(context.Context, *connect.Request[v1.ReviewDocumentRequest]) (*connect.Response[v1.ReviewDocumentResponse], error)
 	// UploadDocument uploads a document with its bytes in the message, for gRPC and Connect
 	// clients (REST clients use the multipart route). Same rules: 10 MiB, JPEG/PNG/PDF by content.
@@ -389,7 +389,7 @@ type KycServiceHandler interface {
 	// reason). Only a VERIFIED document counts for a tier; the tier is recomputed in the same
 	// transaction. Under the tenant's four-eyes setting the first VERIFY leaves the document
 	// PENDING_SECOND_REVIEW and another officer, neither its uploader nor its first reviewer,
-	// confirms it (docs/kyc.md "Document review"). Officers only.
+	// confirms it (docs/guide/kyc.md "Document review"). Officers only.
 	ReviewDocument(context.Context, *connect.Request[v1.ReviewDocumentRequest]) (*connect.Response[v1.ReviewDocumentResponse], error)
 	// UploadDocument uploads a document with its bytes in the message, for gRPC and Connect
 	// clients (REST clients use the multipart route). Same rules: 10 MiB, JPEG/PNG/PDF by content.

@@ -103,7 +103,7 @@ type ReportServiceClient interface {
 	// FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
 	// tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
 	// concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
-	// FILING_FAILED, which a new call retries with the same key (docs/reports.md "Filing").
+	// FILING_FAILED, which a new call retries with the same key (docs/guide/reports.md "Filing").
 	FileReport(context.Context, *connect.Request[v1.FileReportRequest]) (*connect.Response[v1.Report], error)
 	// DownloadReport returns the goAML XML (approved or filed reports) or the HTML rendering (any status).
 	DownloadReport(context.Context, *connect.Request[v1.DownloadReportRequest]) (*connect.Response[v1.DownloadReportResponse], error)
@@ -115,7 +115,7 @@ type ReportServiceClient interface {
 	GetReportSettings(context.Context, *connect.Request[v1.GetReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
 	// GetReportCodeList returns the code lists the tenant's reports are checked against (its loaded lists, the default table for the others).
 	GetReportCodeList(context.Context, *connect.Request[v1.GetReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
-	// LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+	// LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/guide/reports.md "Code lists").
 	LoadReportCodeList(context.Context, *connect.Request[v1.LoadReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
 	// UpdateReportSettings replaces the tenant's report settings (the filing token is kept when absent).
 	UpdateReportSettings(context.Context, *connect.Request[v1.UpdateReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
@@ -352,7 +352,7 @@ type ReportServiceHandler interface {
 	// FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
 	// tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
 	// concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
-	// FILING_FAILED, which a new call retries with the same key (docs/reports.md "Filing").
+	// FILING_FAILED, which a new call retries with the same key (docs/guide/reports.md "Filing").
 	FileReport(context.Context, *connect.Request[v1.FileReportRequest]) (*connect.Response[v1.Report], error)
 	// DownloadReport returns the goAML XML (approved or filed reports) or the HTML rendering (any status).
 	DownloadReport(context.Context, *connect.Request[v1.DownloadReportRequest]) (*connect.Response[v1.DownloadReportResponse], error)
@@ -364,7 +364,7 @@ type ReportServiceHandler interface {
 	GetReportSettings(context.Context, *connect.Request[v1.GetReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)
 	// GetReportCodeList returns the code lists the tenant's reports are checked against (its loaded lists, the default table for the others).
 	GetReportCodeList(context.Context, *connect.Request[v1.GetReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
-	// LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+	// LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/guide/reports.md "Code lists").
 	LoadReportCodeList(context.Context, *connect.Request[v1.LoadReportCodeListRequest]) (*connect.Response[v1.ReportCodeList], error)
 	// UpdateReportSettings replaces the tenant's report settings (the filing token is kept when absent).
 	UpdateReportSettings(context.Context, *connect.Request[v1.UpdateReportSettingsRequest]) (*connect.Response[v1.ReportSettings], error)

@@ -79,7 +79,7 @@ type TransactionServiceClient interface {
 	// GetTransaction returns a stored transaction with its verdict and engine verdicts.
 	GetTransaction(context.Context, *connect.Request[v1.GetTransactionRequest]) (*connect.Response[v1.Transaction], error)
 	// ScreenPaymentMessage screens an ISO 20022 payment message (pacs.008.001.08/.09,
-	// pacs.009.001.09, pain.001.001.10; docs/iso20022.md): the message is validated whole (a bad
+	// pacs.009.001.09, pain.001.001.10; docs/guide/iso20022.md): the message is validated whole (a bad
 	// one is VALIDATION_ERROR with each error named by its path, nothing screened), then each
 	// credit transfer is screened as its own transaction (externalId: its EndToEndId) with every
 	// party of the message, and answered by an item and by a pacs.002.001.10 status report.
@@ -205,7 +205,7 @@ type TransactionServiceHandler interface {
 	// GetTransaction returns a stored transaction with its verdict and engine verdicts.
 	GetTransaction(context.Context, *connect.Request[v1.GetTransactionRequest]) (*connect.Response[v1.Transaction], error)
 	// ScreenPaymentMessage screens an ISO 20022 payment message (pacs.008.001.08/.09,
-	// pacs.009.001.09, pain.001.001.10; docs/iso20022.md): the message is validated whole (a bad
+	// pacs.009.001.09, pain.001.001.10; docs/guide/iso20022.md): the message is validated whole (a bad
 	// one is VALIDATION_ERROR with each error named by its path, nothing screened), then each
 	// credit transfer is screened as its own transaction (externalId: its EndToEndId) with every
 	// party of the message, and answered by an item and by a pacs.002.001.10 status report.

@@ -77,7 +77,7 @@ type WatchlistServiceClient interface {
 	// ListWatchlistEntries pages a watchlist's entries, oldest first.
 	ListWatchlistEntries(context.Context, *connect.Request[v1.ListWatchlistEntriesRequest]) (*connect.Response[v1.ListWatchlistEntriesResponse], error)
 	// ImportWatchlistEntries adds many entries from a CSV or JSON Lines document
-	// (docs/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
+	// (docs/guide/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
 	ImportWatchlistEntries(context.Context, *connect.Request[v1.ImportWatchlistEntriesRequest]) (*connect.Response[v1.ImportWatchlistEntriesResponse], error)
 	// ListGlobalLists lists the global lists loaded (OFAC, UN, EU, UK…), their current version and
 	// when it was imported.
@@ -227,7 +227,7 @@ type WatchlistServiceHandler interface {
 	// ListWatchlistEntries pages a watchlist's entries, oldest first.
 	ListWatchlistEntries(context.Context, *connect.Request[v1.ListWatchlistEntriesRequest]) (*connect.Response[v1.ListWatchlistEntriesResponse], error)
 	// ImportWatchlistEntries adds many entries from a CSV or JSON Lines document
-	// (docs/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
+	// (docs/guide/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
 	ImportWatchlistEntries(context.Context, *connect.Request[v1.ImportWatchlistEntriesRequest]) (*connect.Response[v1.ImportWatchlistEntriesResponse], error)
 	// ListGlobalLists lists the global lists loaded (OFAC, UN, EU, UK…), their current version and
 	// when it was imported.

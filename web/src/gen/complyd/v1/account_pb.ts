@@ -133,7 +133,7 @@ export const ResetUserMfaRequestSchema: GenMessage<ResetUserMfaRequest> = /*@__P
 
 /**
  * AccountService is a signed-in user's own account (password, MFA enrolment) and the
- * BANK_ADMIN's reset of another user's MFA (docs/dashboard.md "Users and roles"). Every change
+ * BANK_ADMIN's reset of another user's MFA (docs/guide/dashboard.md "Users and roles"). Every change
  * is audited.
  *
  * @generated from service complyd.v1.AccountService

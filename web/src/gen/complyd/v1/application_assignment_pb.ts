@@ -118,7 +118,7 @@ export const UnassignKybApplicationRequestSchema: GenMessage<UnassignKybApplicat
 
 /**
  * ApplicationAssignmentService assigns KYC and KYB applications to reviewers, as cases are
- * assigned (docs/application-assignment.md): BANK_ADMIN and COMPLIANCE_OFFICER assign; the
+ * assigned (docs/guide/application-assignment.md): BANK_ADMIN and COMPLIANCE_OFFICER assign; the
  * assignee must be an active user of the tenant whose role may decide applications.
  *
  * @generated from service complyd.v1.ApplicationAssignmentService

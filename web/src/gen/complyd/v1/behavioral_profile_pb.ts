@@ -215,7 +215,7 @@ export const BehavioralProfileSchema: GenMessage<BehavioralProfile> = /*@__PURE_
 
 /**
  * BehavioralProfileService reads the per-account baseline the screening engines compare a
- * transaction with (docs/behavioral-profiles.md): the same query the screening prefetch runs,
+ * transaction with (docs/guide/behavioral-profiles.md): the same query the screening prefetch runs,
  * evaluated now. Read-only, every role.
  *
  * @generated from service complyd.v1.BehavioralProfileService

@@ -376,7 +376,7 @@ export type Case = Message<"complyd.v1.Case"> & {
    * allowed_transitions (detail only; empty in lists) are the statuses the caller may move the
    * case to directly now: decisions.md §5's moves from its status, without the resolutions and
    * closing a pending proposal blocks, without the resolutions the tenant's fourEyesResolution
-   * setting blocks, and empty for a role that may not change a case's status (docs/cases.md).
+   * setting blocks, and empty for a role that may not change a case's status (docs/guide/cases.md).
    *
    * @generated from field: repeated string allowed_transitions = 19;
    */
@@ -951,7 +951,7 @@ export type Interdiction = Message<"complyd.v1.Interdiction"> & {
   reason: string;
 
   /**
-   * status: REQUESTED, CONFIRMED, LIFT_REQUESTED or LIFTED (docs/interdictions.md).
+   * status: REQUESTED, CONFIRMED, LIFT_REQUESTED or LIFTED (docs/guide/interdictions.md).
    *
    * @generated from field: string status = 6;
    */
@@ -1350,7 +1350,7 @@ export const CaseService: GenService<{
     output: typeof InterdictionSchema;
   },
   /**
-   * GetCaseSettings returns the tenant's case controls (docs/cases.md "Four eyes").
+   * GetCaseSettings returns the tenant's case controls (docs/guide/cases.md "Four eyes").
    *
    * @generated from rpc complyd.v1.CaseService.GetCaseSettings
    */

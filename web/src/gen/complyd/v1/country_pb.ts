@@ -187,7 +187,7 @@ export const DeleteCountryOverrideRequestSchema: GenMessage<DeleteCountryOverrid
 
 /**
  * CountryService manages the high-risk and monitored jurisdictions the Decision Engine uses
- * (HEUR-JURISDICTION; docs/countries.md): a dated global default (the FATF lists) and the
+ * (HEUR-JURISDICTION; docs/guide/countries.md): a dated global default (the FATF lists) and the
  * tenant's overrides. Every role reads; BANK_ADMIN overrides. A change is audited and reaches
  * every replica's screening within a second (LISTEN/NOTIFY).
  *

@@ -95,7 +95,7 @@ export const FoundCustomerSchema: GenMessage<FoundCustomer> = /*@__PURE__*/
  */
 export type RiskFactor = Message<"complyd.v1.RiskFactor"> & {
   /**
-   * name of the factor (docs/customers.md "Rating").
+   * name of the factor (docs/guide/customers.md "Rating").
    *
    * @generated from field: string name = 1;
    */
@@ -467,7 +467,7 @@ export const SanctionsReviewSchema: GenMessage<SanctionsReview> = /*@__PURE__*/
   messageDesc(file_complyd_v1_customer, 8);
 
 /**
- * CustomerReport is a regulatory report of the customer (docs/reports.md).
+ * CustomerReport is a regulatory report of the customer (docs/guide/reports.md).
  *
  * @generated from message complyd.v1.CustomerReport
  */
@@ -931,7 +931,7 @@ export const CompleteCustomerReviewRequestSchema: GenMessage<CompleteCustomerRev
 /**
  * CustomerService gathers what the tenant knows of a customer profile (KYC/KYB, accounts seen
  * in screening, cases, sanctions reviews) and keeps its risk rating, the rating's history and
- * its periodic review (issue 16 point 5; docs/customers.md). The profiles themselves are
+ * its periodic review (issue 16 point 5; docs/guide/customers.md). The profiles themselves are
  * LookupService's (GET /customers, GET /customers/{id}).
  *
  * @generated from service complyd.v1.CustomerService

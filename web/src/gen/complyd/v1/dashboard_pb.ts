@@ -962,7 +962,7 @@ export const GetWalletStatsResponseSchema: GenMessage<GetWalletStatsResponse> = 
   messageDesc(file_complyd_v1_dashboard, 21);
 
 /**
- * DashboardService answers the Overview screen's aggregates for a period (docs/dashboard.md
+ * DashboardService answers the Overview screen's aggregates for a period (docs/guide/dashboard.md
  * "Overview API"). Buckets are UTC days or hours; a period is [from, to) widened to whole
  * buckets. Every answer is computed in PostgreSQL: screenings and triggered rules from rollups the
  * screening commit keeps, the rest live over indexed columns.

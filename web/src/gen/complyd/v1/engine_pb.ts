@@ -216,7 +216,7 @@ export const UpdateEngineRequestSchema: GenMessage<UpdateEngineRequest> = /*@__P
 /**
  * EngineService lists the screening engines with their weights, deadlines and state, and lets
  * a BANK_ADMIN disable an optional engine or change a weight within its bounds
- * (docs/engines.md). Each change is a new, audited configuration version; every stored verdict
+ * (docs/design/engines.md). Each change is a new, audited configuration version; every stored verdict
  * names the version it was scored with.
  *
  * @generated from service complyd.v1.EngineService

@@ -16,7 +16,7 @@ export const file_complyd_v1_evidence: GenFile = /*@__PURE__*/
 
 /**
  * EvidenceCheck is one check a KYC or KYB application has failed or not yet passed for its tier
- * (docs/kyc.md, docs/kyb.md "Evidence and overrides").
+ * (docs/guide/kyc.md, docs/guide/kyb.md "Evidence and overrides").
  *
  * @generated from message complyd.v1.EvidenceCheck
  */

@@ -94,7 +94,7 @@ export type UpdateProviderConfigRequest = Message<"complyd.v1.UpdateProviderConf
   kycFallbackMode?: string | undefined;
 
   /**
-   * byol replaces the BYOL configuration (keys in docs/identity-providers.md).
+   * byol replaces the BYOL configuration (keys in docs/guide/identity-providers.md).
    *
    * @generated from field: google.protobuf.Struct byol = 3;
    */
@@ -190,7 +190,7 @@ export const KycConfigSchema: GenMessage<KycConfig> = /*@__PURE__*/
 
 /**
  * IdentityProviderService configures the tenant's identity-provider chain (decisions.md §6,
- * docs/identity-providers.md) and reports the tenant's KYC configuration.
+ * docs/guide/identity-providers.md) and reports the tenant's KYC configuration.
  *
  * @generated from service complyd.v1.IdentityProviderService
  */

@@ -235,7 +235,7 @@ export const RejectInterdictionLiftRequestSchema: GenMessage<RejectInterdictionL
 
 /**
  * InterdictionService is the interdiction queue across cases and the four-eyes lift
- * (docs/interdictions.md). Interdictions are requested and confirmed through CaseService; a
+ * (docs/guide/interdictions.md). Interdictions are requested and confirmed through CaseService; a
  * confirmed one BLOCKs screenings on its account until it is lifted.
  *
  * @generated from service complyd.v1.InterdictionService

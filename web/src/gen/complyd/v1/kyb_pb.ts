@@ -587,7 +587,7 @@ export type KybApplication = Message<"complyd.v1.KybApplication"> & {
   documents: KycDocument[];
 
   /**
-   * customer_id of the customer profile the approval made or linked (docs/customers.md), or null
+   * customer_id of the customer profile the approval made or linked (docs/guide/customers.md), or null
    * before the approval.
    *
    * @generated from field: google.protobuf.StringValue customer_id = 24;
@@ -735,7 +735,7 @@ export type ListKybApplicationsRequest = Message<"complyd.v1.ListKybApplications
   limit?: number | undefined;
 
   /**
-   * assigned_to filter (docs/application-assignment.md): "me" (the caller), a user id, or
+   * assigned_to filter (docs/guide/application-assignment.md): "me" (the caller), a user id, or
    * "unassigned".
    *
    * @generated from field: optional string assigned_to = 4;
@@ -1556,7 +1556,7 @@ export type UploadKybDocumentRequest = Message<"complyd.v1.UploadKybDocumentRequ
   id: string;
 
   /**
-   * document_type, for example CAC_CERTIFICATE (docs/documents.md).
+   * document_type, for example CAC_CERTIFICATE (docs/guide/documents.md).
    *
    * @generated from field: string document_type = 2;
    */
@@ -1586,7 +1586,7 @@ export const UploadKybDocumentRequestSchema: GenMessage<UploadKybDocumentRequest
 
 /**
  * KybService runs business KYB applications (service-spec.md 2.6, 3.3, 4.5; decisions.md §5;
- * docs/kyb.md). Multipart document upload is a plain HTTP route,
+ * docs/guide/kyb.md). Multipart document upload is a plain HTTP route,
  * POST /api/v1/kyc/kyb/applications/{id}/documents; gRPC and Connect clients use UploadKybDocument.
  *
  * @generated from service complyd.v1.KybService

@@ -186,7 +186,7 @@ export type KycApplication = Message<"complyd.v1.KycApplication"> & {
   livenessPassed: boolean;
 
   /**
-   * customer_id of the customer profile the approval made or linked (docs/customers.md), or null
+   * customer_id of the customer profile the approval made or linked (docs/guide/customers.md), or null
    * before the first approval.
    *
    * @generated from field: google.protobuf.StringValue customer_id = 24;
@@ -552,7 +552,7 @@ export type ListApplicationsRequest = Message<"complyd.v1.ListApplicationsReques
   limit?: number | undefined;
 
   /**
-   * assigned_to filter (docs/application-assignment.md): "me" (the caller), a user id, or
+   * assigned_to filter (docs/guide/application-assignment.md): "me" (the caller), a user id, or
    * "unassigned".
    *
    * @generated from field: optional string assigned_to = 4;
@@ -1569,7 +1569,7 @@ export type UploadDocumentRequest = Message<"complyd.v1.UploadDocumentRequest"> 
   id: string;
 
   /**
-   * document_type, for example PASSPORT (docs/documents.md).
+   * document_type, for example PASSPORT (docs/guide/documents.md).
    *
    * @generated from field: string document_type = 2;
    */
@@ -1840,7 +1840,7 @@ export const KycService: GenService<{
    * reason). Only a VERIFIED document counts for a tier; the tier is recomputed in the same
    * transaction. Under the tenant's four-eyes setting the first VERIFY leaves the document
    * PENDING_SECOND_REVIEW and another officer, neither its uploader nor its first reviewer,
-   * confirms it (docs/kyc.md "Document review"). Officers only.
+   * confirms it (docs/guide/kyc.md "Document review"). Officers only.
    *
    * @generated from rpc complyd.v1.KycService.ReviewDocument
    */

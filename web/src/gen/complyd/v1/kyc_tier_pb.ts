@@ -220,7 +220,7 @@ export const ApplicationTierRequirementsSchema: GenMessage<ApplicationTierRequir
 
 /**
  * KycTierService publishes the KYC tier requirements (service-spec.md 3.2 rules 1–3) and says
- * what one application lacks for the next tier (docs/kyc-tiers.md). Read-only, every role.
+ * what one application lacks for the next tier (docs/guide/kyc-tiers.md). Read-only, every role.
  *
  * @generated from service complyd.v1.KycTierService
  */

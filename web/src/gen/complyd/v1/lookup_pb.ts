@@ -618,7 +618,7 @@ export const CreateKybApplicationFromCustomerRequestSchema: GenMessage<CreateKyb
 /**
  * LookupService runs direct BVN, NIN and CAC lookups charged from the wallet, keeps their
  * history and the customer profiles they save, and creates applications from profiles
- * (service-spec.md 4.6; decisions.md §6; docs/lookups.md).
+ * (service-spec.md 4.6; decisions.md §6; docs/guide/lookups.md).
  *
  * @generated from service complyd.v1.LookupService
  */

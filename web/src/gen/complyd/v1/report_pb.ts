@@ -1473,7 +1473,7 @@ export const UpdateReportSettingsRequestSchema: GenMessage<UpdateReportSettingsR
 /**
  * ReportService is regulatory reporting to the NFIU: CTR, STR, SAR and FTR drafted from
  * screening and cases, approved with four eyes, exported as goAML XML and filed (issue 14,
- * docs/reports.md). A day's export is a plain HTTP route streaming a ZIP of goAML documents,
+ * docs/guide/reports.md). A day's export is a plain HTTP route streaming a ZIP of goAML documents,
  * GET /api/v1/reports/export?type=CTR&day=yyyy-mm-dd (every role).
  *
  * @generated from service complyd.v1.ReportService
@@ -1563,7 +1563,7 @@ export const ReportService: GenService<{
    * FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
    * tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
    * concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
-   * FILING_FAILED, which a new call retries with the same key (docs/reports.md "Filing").
+   * FILING_FAILED, which a new call retries with the same key (docs/guide/reports.md "Filing").
    *
    * @generated from rpc complyd.v1.ReportService.FileReport
    */
@@ -1623,7 +1623,7 @@ export const ReportService: GenService<{
     output: typeof ReportCodeListSchema;
   },
   /**
-   * LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/reports.md "Code lists").
+   * LoadReportCodeList replaces the tenant's code lists with a code-list file (CSV list,code,description[,use]; docs/guide/reports.md "Code lists").
    *
    * @generated from rpc complyd.v1.ReportService.LoadReportCodeList
    */

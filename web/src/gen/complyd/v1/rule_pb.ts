@@ -296,7 +296,7 @@ export type CreateRuleRequest = Message<"complyd.v1.CreateRuleRequest"> & {
   description?: string | undefined;
 
   /**
-   * expression in CEL, a bool over tx.* and ctx.* (docs/screening.md).
+   * expression in CEL, a bool over tx.* and ctx.* (docs/guide/screening.md).
    *
    * @generated from field: string expression = 3;
    */
@@ -1527,7 +1527,7 @@ export const UpdateRuleControlsRequestSchema: GenMessage<UpdateRuleControlsReque
 
 /**
  * RuleService manages the tenant's custom screening rules (CEL) and lists the mandatory
- * AML-001..AML-009 rules (decisions.md §10, docs/screening.md).
+ * AML-001..AML-009 rules (decisions.md §10, docs/guide/screening.md).
  *
  * @generated from service complyd.v1.RuleService
  */

@@ -405,7 +405,7 @@ export const RevokeFalsePositiveRequestSchema: GenMessage<RevokeFalsePositiveReq
 
 /**
  * SanctionsService is the analyst's ad-hoc name search over the global lists and the tenant's
- * watchlists (decisions.md §10), and the tenant's reviewed false positives (docs/sanctions.md).
+ * watchlists (decisions.md §10), and the tenant's reviewed false positives (docs/guide/sanctions.md).
  *
  * @generated from service complyd.v1.SanctionsService
  */

@@ -285,7 +285,7 @@ export type ScreeningResult = Message<"complyd.v1.ScreeningResult"> & {
   aggregateScore: number;
 
   /**
-   * actions recommended (docs/screening.md "Actions").
+   * actions recommended (docs/guide/screening.md "Actions").
    *
    * @generated from field: repeated string actions = 6;
    */
@@ -1058,7 +1058,7 @@ export type Transaction = Message<"complyd.v1.Transaction"> & {
 
   /**
    * payment_message is the ISO 20022 message the transaction was screened from, with every
-   * party as the message named it; absent for JSON screenings (docs/iso20022.md).
+   * party as the message named it; absent for JSON screenings (docs/guide/iso20022.md).
    *
    * @generated from field: complyd.v1.PaymentMessage payment_message = 26;
    */
@@ -1613,7 +1613,7 @@ export const EngineVerdictSchema: GenMessage<EngineVerdict> = /*@__PURE__*/
 
 /**
  * TransactionService screens transactions and reads stored ones (service-spec.md 2.4, 4.3;
- * docs/screening.md).
+ * docs/guide/screening.md).
  *
  * @generated from service complyd.v1.TransactionService
  */
@@ -1683,7 +1683,7 @@ export const TransactionService: GenService<{
   },
   /**
    * ScreenPaymentMessage screens an ISO 20022 payment message (pacs.008.001.08/.09,
-   * pacs.009.001.09, pain.001.001.10; docs/iso20022.md): the message is validated whole (a bad
+   * pacs.009.001.09, pain.001.001.10; docs/guide/iso20022.md): the message is validated whole (a bad
    * one is VALIDATION_ERROR with each error named by its path, nothing screened), then each
    * credit transfer is screened as its own transaction (externalId: its EndToEndId) with every
    * party of the message, and answered by an item and by a pacs.002.001.10 status report.

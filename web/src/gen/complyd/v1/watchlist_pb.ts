@@ -506,7 +506,7 @@ export type ImportWatchlistEntriesRequest = Message<"complyd.v1.ImportWatchlistE
   watchlistId: string;
 
   /**
-   * format of content: CSV (header row, docs/watchlists.md) or JSONL (one JSON object a line).
+   * format of content: CSV (header row, docs/guide/watchlists.md) or JSONL (one JSON object a line).
    *
    * @generated from field: string format = 2;
    */
@@ -851,7 +851,7 @@ export const WatchlistService: GenService<{
   },
   /**
    * ImportWatchlistEntries adds many entries from a CSV or JSON Lines document
-   * (docs/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
+   * (docs/guide/watchlists.md): every row is validated, and one bad row keeps nothing of the import.
    *
    * @generated from rpc complyd.v1.WatchlistService.ImportWatchlistEntries
    */
