@@ -6,6 +6,7 @@ import { Link } from '../ui/router';
 import { ErrorText, Field, Loading, when } from '../ui/parts';
 import { label } from '../cases/states';
 import { Bars, Card, StackedColumns, type Column } from './charts';
+import { Freshness } from './Freshness';
 
 // Overview is the officer's first look at the period: screenings by outcome and risk over time,
 // the rules that fired most, automatic cases opened and closed, the open cases by priority and
@@ -41,6 +42,7 @@ export function Overview() {
   return (
     <section aria-labelledby="ov-h" className="overview">
       <h1 id="ov-h">Overview</h1>
+      <Freshness />
       <form className="filters" onSubmit={(e) => e.preventDefault()}>
         <Field label="Period"><select value={periodKey} onChange={(e) => setPeriodKey(e.target.value)}>
           {periods.map((p) => <option key={p.key} value={p.key}>{p.label}</option>)}</select></Field>
