@@ -57,6 +57,8 @@ func TestReadReplicaDashboard(t *testing.T) {
 	var out bytes.Buffer
 	require.NoError(t, createTenant(ctx, operatorAuth(db, slog.New(slog.DiscardHandler)), &out, auth.CreateTenantParams{
 		Name: "Replica Bank", Slug: "replica", Admin: auth.NewUser{Email: "ops@replica.ng", Password: "longenough"}}))
+	require.NoError(t, createTenant(ctx, operatorAuth(db, slog.New(slog.DiscardHandler)), &out, auth.CreateTenantParams{
+		Name: "Other Bank", Slug: "other", Admin: auth.NewUser{Email: "ops@other.ng", Password: "longenough"}}))
 	db.Close()
 
 	tok := ""
@@ -79,9 +81,15 @@ func TestReadReplicaDashboard(t *testing.T) {
 		require.NoError(t, json.Unmarshal(b, &m), "%s %s: %s", method, path, b)
 		return res.StatusCode, m
 	}
-	code, login := do("POST", "/api/v1/auth/login", `{"email":"ops@replica.ng","password":"longenough"}`, false)
-	require.Equal(t, 200, code, "%v", login)
-	tok = login["data"].(map[string]any)["accessToken"].(string)
+	loginAs := func(email string) string {
+		t.Helper()
+		tok = ""
+		code, login := do("POST", "/api/v1/auth/login", `{"email":"`+email+`","password":"longenough"}`, false)
+		require.Equal(t, 200, code, "%v", login)
+		return login["data"].(map[string]any)["accessToken"].(string)
+	}
+	other := loginAs("ops@other.ng")
+	tok = loginAs("ops@replica.ng")
 	screened := 0
 	screen := func() {
 		t.Helper()
@@ -228,9 +236,14 @@ func TestReadReplicaDashboard(t *testing.T) {
 	screen()
 	require.Equal(t, screened, totals(500*time.Millisecond))
 
-	// Back up, it serves the reads again.
+	// Back up, it serves the reads again, scoped to the caller's tenant as on the primary.
 	require.NoError(t, standby.Restart(ctx))
 	provesReplica()
+	mine := tok
+	tok = other
+	require.Equal(t, 0, totals(time.Second), "another tenant's Overview counts none of these screenings on the replica")
+	require.Equal(t, "REPLICA", freshness()["source"])
+	tok = mine
 	sqlOn(standby.URL(), "select pg_wal_replay_resume()")
 
 	res, err := http.Get(base + "/metrics")

@@ -231,7 +231,8 @@ func (db *DB) ReplicaReads() ReplicaReads {
 // goes where"): on the replica when it is usable, on the primary otherwise, in a read-only
 // transaction scoped to tenant either way. A read whose transaction could not start on the
 // replica (the standby died since the last probe) marks it down and is answered by the
-// primary; once fn has run, a failure is returned as it is (fn may have handed rows on).
+// primary; once fn has run, a failure is returned as it is (fn may have handed rows on), and
+// marks the standby down when it is a lost connection.
 func (db *DB) inTenantRead(ctx context.Context, tenant tenancy.TenantID, fn func(pgx.Tx) error) error {
 	r := db.replica
 	if r == nil {
@@ -246,13 +247,18 @@ func (db *DB) inTenantRead(ctx context.Context, tenant tenancy.TenantID, fn func
 		started = true
 		return fn(tx)
 	})
-	if err != nil && isConnFailure(err) && ctx.Err() == nil {
+	switch {
+	case err == nil || ctx.Err() != nil:
+	case !started:
+		// Before fn only the connection, BEGIN and the tenant's setting can fail: whatever the
+		// error ("conn closed" from a connection the standby's death broke is none of
+		// isConnFailure's), the standby did not serve, and the primary answers.
 		r.markDown(err)
-		if !started {
-			r.fallbacks.Add(1)
-			r.primary.Add(1)
-			return db.inTenantOn(ctx, db.Pool, tenant, fn)
-		}
+		r.fallbacks.Add(1)
+		r.primary.Add(1)
+		return db.inTenantOn(ctx, db.Pool, tenant, fn)
+	case isConnFailure(err):
+		r.markDown(err)
 	}
 	if err == nil {
 		r.replica.Add(1)
