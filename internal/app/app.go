@@ -101,7 +101,8 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		}
 	}
 	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newPoolCollector(db))
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}), newPoolCollector(db),
+		newReplicaCollector(db))
 
 	// API keys resolve from an in-process cache invalidated on change (LISTEN/NOTIFY across
 	// replicas): a bank core's screening calls then cost no authentication round trip.
@@ -165,7 +166,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	w := &wiring{ctx: ctx, opts: o, closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg,
 		authn: authn, limits: limits, validator: validator, handlerOpts: connectapi.Options(metrics, validator, log, int(httpLimits.Bodies.FileBodyBytes)),
 		workers: river.NewWorkers(), mux: http.NewServeMux(),
-		health: restapi.HealthChecks{Database: db.Ping}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
+		health: restapi.HealthChecks{Database: db.Ping, ReadReplica: replicaCheck(db)}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
@@ -187,7 +188,8 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	mux.Handle("GET /api/v1/health", health)
 	var runnerRef *jobs.Runner // set below, once built; the handler reads it per request
 	ready := restapi.Ready(restapi.ReadyChecks{Database: w.health.Database, Sanctions: w.health.Sanctions, Identity: w.health.Identity,
-		SanctionsFreshness: w.health.SanctionsFreshness, Workers: func() bool { return runnerRef != nil && runnerRef.Running() }})
+		SanctionsFreshness: w.health.SanctionsFreshness, ReadReplica: w.health.ReadReplica,
+		Workers: func() bool { return runnerRef != nil && runnerRef.Running() }})
 	mux.Handle("GET /ready", ready)
 	mux.Handle("GET /api/v1/ready", ready)
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
@@ -327,7 +329,8 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 		return nil, fmt.Errorf("migrate: %w", err)
 	}
 	db, err := postgres.Open(ctx, cfg.DatabaseURL, postgres.Options{Logger: log, MaxConns: int32(cfg.DBMaxConns),
-		CredentialsKey: keyFrom(cfg.CredentialsKey, cfg.JWTSecret, "byol-credentials")})
+		CredentialsKey: keyFrom(cfg.CredentialsKey, cfg.JWTSecret, "byol-credentials"),
+		ReplicaURL:     cfg.ReplicaURL, ReplicaMaxLag: cfg.ReplicaMaxLag, ReplicaProbeEvery: cfg.ReplicaProbeEvery})
 	if err != nil {
 		return nil, err
 	}

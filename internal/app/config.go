@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/auth"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
 
@@ -56,7 +57,15 @@ type config struct {
 	ScreeningMaxInFlight int
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).
-	DBMaxConns          int
+	DBMaxConns int
+	// ReplicaURL is COMPLYD_DATABASE_REPLICA_URL: an optional streaming standby of DATABASE_URL
+	// to which the Overview, the exports, the network and the back-tests read
+	// (docs/read-replica.md); ReplicaMaxLag (COMPLYD_DATABASE_REPLICA_MAX_LAG, default 10s) is
+	// the lag above which they read from the primary, ReplicaProbeEvery
+	// (COMPLYD_DATABASE_REPLICA_PROBE_INTERVAL, default 1s) how often the lag is measured.
+	ReplicaURL          string
+	ReplicaMaxLag       time.Duration
+	ReplicaProbeEvery   time.Duration
 	IdentitySandboxPath string
 	// IdentitySandbox enables the embedded sandbox identity provider, whose registry is
 	// fictitious: `dev` enables it; `serve` only with COMPLYD_IDENTITY_SANDBOX_ENABLED=true (a
@@ -188,6 +197,13 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		return c, err
 	}
 	if c.DBMaxConns, err = envInt("COMPLYD_DB_MAX_CONNS", 32); err != nil {
+		return c, err
+	}
+	c.ReplicaURL = strings.TrimSpace(os.Getenv("COMPLYD_DATABASE_REPLICA_URL"))
+	if c.ReplicaMaxLag, err = envPositiveDuration("COMPLYD_DATABASE_REPLICA_MAX_LAG", postgres.DefaultReplicaMaxLag); err != nil {
+		return c, err
+	}
+	if c.ReplicaProbeEvery, err = envPositiveDuration("COMPLYD_DATABASE_REPLICA_PROBE_INTERVAL", postgres.DefaultReplicaProbeEvery); err != nil {
 		return c, err
 	}
 	if c.ScreeningCommitters, err = envInt("COMPLYD_SCREENING_COMMITTERS", 1); err != nil {

@@ -12,7 +12,7 @@ import (
 // CSV exports of the transactions, cases and audit lists.
 func wireDashboard(w *wiring) error {
 	svc := dashboard.NewService(postgres.NewDashboardStore(w.db), w.now)
-	p, h := complydv1connect.NewDashboardServiceHandler(connectapi.NewDashboardHandler(svc, w.log), w.handlerOpts...)
+	p, h := complydv1connect.NewDashboardServiceHandler(connectapi.NewDashboardHandler(svc, w.log).WithFreshness(freshness(w.db), w.now), w.handlerOpts...)
 	w.addService(complydv1connect.DashboardServiceName, p, h)
 
 	exports := postgres.NewExportStore(w.db)

@@ -16,7 +16,7 @@ import (
 // cases.Service of its own over the same stores (the service holds no state).
 func wireNetwork(w *wiring) error {
 	caseSvc := cases.NewService(postgres.NewCaseStore(w.db), postgres.NewCaseUsers(w.db), w.now)
-	svc := network.NewService(postgres.NewNetworkStore(w.db), caseSvc, w.now)
+	svc := network.NewService(postgres.NewNetworkStore(w.db), caseSvc, w.now).WithReads(postgres.NewNetworkReadStore(w.db))
 	p, h := complydv1connect.NewNetworkServiceHandler(connectapi.NewNetworkHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.NetworkServiceName, p, h)
 	return nil

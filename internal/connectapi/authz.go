@@ -98,6 +98,7 @@ var permissions = map[string]access{
 	complydv1connect.DashboardServiceGetSanctionsStatsProcedure:    {roles: auth.AnyRole},
 	complydv1connect.DashboardServiceGetWebhookStatsProcedure:      {roles: auth.AnyRole},
 	complydv1connect.DashboardServiceGetWalletStatsProcedure:       {roles: auth.AnyRole},
+	complydv1connect.DashboardServiceGetDataFreshnessProcedure:     {roles: auth.AnyRole},
 
 	// Wallet (docs/design/design-choices.md §6): every role may read the balance and the ledger.
 	complydv1connect.WalletServiceGetWalletProcedure:              {roles: auth.AnyRole},

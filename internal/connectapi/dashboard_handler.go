@@ -3,6 +3,7 @@ package connectapi
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/timestamppb"
@@ -15,11 +16,35 @@ import (
 type DashboardHandler struct {
 	svc *dashboard.Service
 	log *slog.Logger
+	// freshnessFunc reports where the figures are read from (WithFreshness).
+	freshnessFunc func() dashboard.Freshness
+	now           func() time.Time
 }
 
 // NewDashboardHandler returns the handler.
 func NewDashboardHandler(svc *dashboard.Service, log *slog.Logger) *DashboardHandler {
-	return &DashboardHandler{svc: svc, log: log}
+	return &DashboardHandler{svc: svc, log: log, now: time.Now,
+		freshnessFunc: func() dashboard.Freshness { return dashboard.Freshness{ReplicaStatus: "none"} }}
+}
+
+// WithFreshness has GetDataFreshness answer with f (the read replica's state) and now.
+func (h *DashboardHandler) WithFreshness(f func() dashboard.Freshness, now func() time.Time) *DashboardHandler {
+	h.freshnessFunc, h.now = f, now
+	return h
+}
+
+// GetDataFreshness implements DashboardService.GetDataFreshness.
+func (h *DashboardHandler) GetDataFreshness(ctx context.Context, _ *connect.Request[complydv1.GetDataFreshnessRequest]) (*connect.Response[complydv1.GetDataFreshnessResponse], error) {
+	if _, err := principalOf(ctx); err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	f := h.freshnessFunc()
+	out := &complydv1.GetDataFreshnessResponse{Source: "PRIMARY", ReplicaStatus: f.ReplicaStatus, MaxLagSeconds: f.MaxLag.Seconds(),
+		AsOf: timestamppb.New(h.now())}
+	if f.FromReplica {
+		out.Source, out.LagSeconds, out.AsOf = "REPLICA", f.Lag.Seconds(), timestamppb.New(h.now().Add(-f.Lag))
+	}
+	return connect.NewResponse(out), nil
 }
 
 func (h *DashboardHandler) fail(ctx context.Context, err error) error {

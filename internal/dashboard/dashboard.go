@@ -267,3 +267,13 @@ type Store interface {
 	WebhookStats(ctx context.Context, tenant tenancy.TenantID, p Period) (WebhookStats, error)
 	WalletStats(ctx context.Context, tenant tenancy.TenantID, p Period) (WalletStats, error)
 }
+
+// Freshness says where the Overview's figures are read from (docs/read-replica.md).
+type Freshness struct {
+	// FromReplica is set while the read replica answers them.
+	FromReplica bool
+	// ReplicaStatus is "none", "ok", "lagging" or "down".
+	ReplicaStatus string
+	// Lag is how far the replica's data is behind the primary's (zero from the primary).
+	Lag, MaxLag time.Duration
+}

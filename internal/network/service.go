@@ -28,6 +28,8 @@ type CaseCreator interface {
 // Service answers network queries and turns findings into cases.
 type Service struct {
 	store Store
+	// reads answers Graph (the store, unless WithReads gave a read replica's).
+	reads Store
 	cases CaseCreator
 	now   func() time.Time
 }
@@ -37,7 +39,18 @@ func NewService(store Store, cs CaseCreator, now func() time.Time) *Service {
 	if store == nil || cs == nil || now == nil {
 		panic("network.NewService: nil dependency")
 	}
-	return &Service{store: store, cases: cs, now: now}
+	return &Service{store: store, reads: store, cases: cs, now: now}
+}
+
+// WithReads has Graph read from reads (a store on the read replica, docs/read-replica.md);
+// OpenCase still recomputes its finding from the store given to NewService, since it opens a
+// case on what it reads.
+func (s *Service) WithReads(reads Store) *Service {
+	if reads == nil {
+		panic("network.WithReads: nil store")
+	}
+	s.reads = reads
+	return s
 }
 
 // Normalize fills defaults and checks bounds. Errors: VALIDATION_ERROR naming the fields.
@@ -91,11 +104,15 @@ func clamp(v, def, max int) int {
 // Graph answers a network query with its findings.
 // Errors: VALIDATION_ERROR; NOT_FOUND (unknown customer); INTERNAL.
 func (s *Service) Graph(ctx context.Context, tenantID tenancy.TenantID, p Params) (Graph, error) {
+	return s.graph(ctx, s.reads, tenantID, p)
+}
+
+func (s *Service) graph(ctx context.Context, store Store, tenantID tenancy.TenantID, p Params) (Graph, error) {
 	p, err := Normalize(p, s.now())
 	if err != nil {
 		return Graph{}, err
 	}
-	g, err := s.store.Graph(ctx, tenantID, p)
+	g, err := store.Graph(ctx, tenantID, p)
 	if err != nil {
 		return Graph{}, err
 	}
@@ -107,7 +124,7 @@ func (s *Service) Graph(ctx context.Context, tenantID tenancy.TenantID, p Params
 // account (the client's copy of a finding is never trusted).
 // Errors: VALIDATION_ERROR; NOT_FOUND (no such finding in the graph now); INTERNAL.
 func (s *Service) OpenCase(ctx context.Context, c cases.Caller, p Params, kind, account string) (*cases.Case, Finding, error) {
-	g, err := s.Graph(ctx, c.TenantID, p)
+	g, err := s.graph(ctx, s.store, c.TenantID, p)
 	if err != nil {
 		return nil, Finding{}, err
 	}

@@ -209,7 +209,39 @@ func (c *Cluster) Stop() error {
 }
 
 func (c *Cluster) run(ctx context.Context, name string, args ...string) error {
-	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, name), args...)
+	return c.runPath(ctx, filepath.Join(c.bin, name), args...)
+}
+
+// tool finds a PostgreSQL program other than initdb and pg_ctl: next to them, next to what
+// they link to (/usr/local/bin may hold links to a few of Debian's versioned binaries only),
+// on PATH, or in Debian's versioned directories.
+func (c *Cluster) tool(name string) (string, error) {
+	if p := filepath.Join(c.bin, name); fileExists(p) {
+		return p, nil
+	}
+	if real, err := filepath.EvalSymlinks(filepath.Join(c.bin, "initdb")); err == nil {
+		if p := filepath.Join(filepath.Dir(real), name); fileExists(p) {
+			return p, nil
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	if m, _ := filepath.Glob("/usr/lib/postgresql/*/bin/" + name); len(m) > 0 {
+		sort.Sort(sort.Reverse(sort.StringSlice(m)))
+		return m[0], nil
+	}
+	return "", fmt.Errorf("%s not found next to initdb (%s), on PATH or in /usr/lib/postgresql", name, c.bin)
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func (c *Cluster) runPath(ctx context.Context, path string, args ...string) error {
+	name := filepath.Base(path)
+	cmd := exec.CommandContext(ctx, path, args...)
 	if c.cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
 	}
@@ -267,4 +299,42 @@ func (c *Cluster) WaitReady(ctx context.Context) error {
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// StartStandby makes a streaming replica of primary in dir: pg_basebackup over the replication
+// protocol with -R (standby.signal and primary_conninfo written for it), then a start on a free
+// loopback port with settings. The primary must allow replication connections from loopback,
+// as initdb's trust configuration and PostgreSQL's default wal_level (replica) do. Tests of
+// the read replica (docs/read-replica.md) start one; Stop and Restart work as for a primary.
+func StartStandby(ctx context.Context, dir string, primary *Cluster, settings ...string) (*Cluster, error) {
+	c := &Cluster{Dir: dir, bin: primary.bin, cred: primary.cred, settings: settings}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create standby dir: %w", err)
+	}
+	if c.cred != nil {
+		if err := chownR(dir, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+			return nil, err
+		}
+	}
+	basebackup, err := c.tool("pg_basebackup")
+	if err != nil {
+		return nil, err
+	}
+	if err := c.runPath(ctx, basebackup, "-D", filepath.Join(dir, "data"), "-h", "127.0.0.1", "-p", strconv.Itoa(primary.Port),
+		"-U", "postgres", "-X", "stream", "-R", "--no-sync", "-c", "fast"); err != nil {
+		return nil, fmt.Errorf("pg_basebackup: %w", err)
+	}
+	if c.Port, err = freePort(); err != nil {
+		return nil, err
+	}
+	if err := c.Restart(ctx); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Kill stops the server at once, without a shutdown checkpoint (pg_ctl stop -m immediate): what
+// a crash or a lost host looks like to the clients, whose connections break.
+func (c *Cluster) Kill() error {
+	return c.run(context.Background(), "pg_ctl", "-D", filepath.Join(c.Dir, "data"), "-m", "immediate", "-w", "stop")
 }

@@ -62,7 +62,7 @@ limit $4`
 // Stream implements screening.BacktestSource: one read-only transaction whose rows are read as
 // they arrive (pgx streams a query's rows), so memory stays flat whatever the period holds.
 func (s *BacktestStore) Stream(ctx context.Context, q screening.BacktestQuery, fn func(*screening.BacktestRow) error) error {
-	return s.db.inTenant(ctx, q.TenantID, func(tx pgx.Tx) error {
+	return s.db.inTenantRead(ctx, q.TenantID, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "set transaction read only"); err != nil {
 			return fmt.Errorf("backtest read only: %w", err)
 		}

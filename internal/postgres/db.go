@@ -32,6 +32,8 @@ type DB struct {
 	seal   *sealer
 	// lowBalance is the default low-balance warning threshold (zero: off).
 	lowBalance decimal.Decimal
+	// replica is the optional read replica (replica.go; nil without one).
+	replica *replica
 }
 
 // Options tune Open.
@@ -42,6 +44,14 @@ type Options struct {
 	// CredentialsKey (32 bytes) seals the secrets the service reads back: TOTP seeds, webhook
 	// secrets, BYOL provider credentials.
 	CredentialsKey []byte
+	// ReplicaURL, when set, names a streaming standby to which the staleness-tolerant reads go
+	// (docs/read-replica.md); ReplicaMaxLag (default 10 s) is the lag above which they go to
+	// the primary instead, ReplicaProbeEvery (default 1 s) how often the lag is measured, and
+	// ReplicaMaxConns sizes its pool (default MaxConns).
+	ReplicaURL        string
+	ReplicaMaxLag     time.Duration
+	ReplicaProbeEvery time.Duration
+	ReplicaMaxConns   int32
 }
 
 // Open connects a pool whose connections run as AppRole.
@@ -89,11 +99,26 @@ func Open(ctx context.Context, url string, o Options) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("river insert client: %w", err)
 	}
-	return &DB{Pool: pool, river: rc, now: o.Now, logger: o.Logger, seal: seal}, nil
+	db := &DB{Pool: pool, river: rc, now: o.Now, logger: o.Logger, seal: seal}
+	if o.ReplicaURL != "" {
+		if db.replica, err = openReplica(ctx, o.ReplicaURL, o); err != nil {
+			pool.Close()
+			return nil, err
+		}
+		probeCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
+		db.replica.stop = stop
+		go db.replica.run(probeCtx, pool)
+	}
+	return db, nil
 }
 
-// Close closes the pool.
-func (db *DB) Close() { db.Pool.Close() }
+// Close stops the replica's probe and closes the pools.
+func (db *DB) Close() {
+	if db.replica != nil {
+		db.replica.close()
+	}
+	db.Pool.Close()
+}
 
 // Ping checks the database.
 func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }

@@ -65,7 +65,7 @@ func parseCursor(s string) (*exportCursor, error) {
 func (s *ExportStore) page(ctx context.Context, tenant tenancy.TenantID, b sq.SelectBuilder, limit int) ([][]string, string, error) {
 	var out [][]string
 	var last exportCursor
-	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		q, args, err := b.Limit(uint64(limit)).ToSql() //nolint:gosec // limit is positive
 		if err != nil {
 			return err

@@ -24,10 +24,19 @@ type NetworkStore struct {
 	db *DB
 	// Timeout bounds one Graph call as a whole (network.Timeout by default).
 	Timeout time.Duration
+	// routed sends Graph to the read replica when one is usable (NewNetworkReadStore).
+	routed bool
 }
 
-// NewNetworkStore returns the store.
+// NewNetworkStore returns the store, reading from the primary.
 func NewNetworkStore(db *DB) *NetworkStore { return &NetworkStore{db: db, Timeout: network.Timeout} }
+
+// NewNetworkReadStore returns the store reading from the read replica when one is usable, for
+// the network screen's queries (docs/read-replica.md); a finding turned into a case is
+// recomputed on the primary (NewNetworkStore).
+func NewNetworkReadStore(db *DB) *NetworkStore {
+	return &NetworkStore{db: db, Timeout: network.Timeout, routed: true}
+}
 
 // edgeRow is one aggregated sender→receiver pair of a hop.
 type edgeRow struct {
@@ -67,7 +76,11 @@ func (s *NetworkStore) Graph(ctx context.Context, tenantID tenancy.TenantID, p n
 	// the server side, set to the whole budget.
 	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	run := s.db.inTenant
+	if s.routed {
+		run = s.db.inTenantRead
+	}
+	err := run(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, fmt.Sprintf("set transaction read only; set local statement_timeout = %d", s.Timeout.Milliseconds())); err != nil {
 			return fmt.Errorf("bound network query: %w", err)
 		}

@@ -26,6 +26,35 @@ type HealthChecks struct {
 	SanctionsFreshness func(ctx context.Context) string
 	// SanctionsMissing names the expected lists not loaded (data.sanctionsMissing).
 	SanctionsMissing func(ctx context.Context) []string
+	// ReadReplica, when set, reports the read replica (docs/read-replica.md) as
+	// checks.readReplica and data.readReplica. It never fails the probe nor degrades the
+	// status: the reads it serves fall back to the primary.
+	ReadReplica func() ReplicaCheck
+}
+
+// ReplicaCheck is the read replica's state as /health and /ready report it.
+type ReplicaCheck struct {
+	// Status is "ok", "lagging" or "down"; "none" (no replica configured) is left out.
+	Status string `json:"status"`
+	// LagSeconds is how far its data is behind the primary's; MaxLagSeconds the lag above which
+	// the reads go to the primary.
+	LagSeconds    float64 `json:"lagSeconds"`
+	MaxLagSeconds float64 `json:"maxLagSeconds"`
+	// Error says why it is down.
+	Error string `json:"error,omitempty"`
+}
+
+// addReplica reports the replica in checks and data (nothing without one).
+func addReplica(f func() ReplicaCheck, checks map[string]string, data map[string]any) {
+	if f == nil {
+		return
+	}
+	rc := f()
+	if rc.Status == "" || rc.Status == "none" {
+		return
+	}
+	checks["readReplica"] = rc.Status
+	data["readReplica"] = rc
 }
 
 // Health serves GET /health and GET /api/v1/health without authentication.
@@ -51,6 +80,7 @@ func Health(c HealthChecks) http.Handler {
 			st = "degraded"
 		}
 		data := map[string]any{"status": st, "checks": checks}
+		addReplica(c.ReadReplica, checks, data)
 		if c.SanctionsMissing != nil {
 			if m := c.SanctionsMissing(ctx); len(m) > 0 {
 				data["sanctionsMissing"] = m
@@ -81,6 +111,9 @@ type ReadyChecks struct {
 	// of service would stop all screening, against the lists that are loaded too
 	// (docs/guide/watchlists.md "Freshness").
 	SanctionsFreshness func(ctx context.Context) string
+	// ReadReplica is reported as for /health and never fails readiness: the reads it serves
+	// fall back to the primary.
+	ReadReplica func() ReplicaCheck
 }
 
 // Ready serves GET /ready (and /api/v1/ready): 200 {"status":"ready", "checks"} when the database
@@ -106,12 +139,15 @@ func Ready(c ReadyChecks) http.Handler {
 			checks["database"] = "error"
 		}
 		ready := checks["database"] == "ok" && checks["sanctions"] == "ok" && checks["workers"] == "ok"
+		data := map[string]any{"status": "ready", "checks": checks}
+		addReplica(c.ReadReplica, checks, data)
 		if !ready {
+			data["status"] = "not_ready"
 			w.Header().Set("Retry-After", "5")
-			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "data": map[string]any{"status": "not_ready", "checks": checks},
+			writeJSON(w, http.StatusServiceUnavailable, map[string]any{"success": false, "data": data,
 				"error": map[string]string{"code": string(apperr.Unavailable), "message": "not ready: see data.checks"}})
 			return
 		}
-		WriteSuccess(w, http.StatusOK, map[string]any{"status": "ready", "checks": checks})
+		WriteSuccess(w, http.StatusOK, data)
 	})
 }

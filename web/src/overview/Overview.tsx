@@ -9,6 +9,7 @@ import { count, dateTime, day as dayIn, enumLabel as label, money, plural } from
 import { useZone } from '../ui/zone';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Bars, Card, StackedColumns, type Column } from './charts';
+import { Freshness } from './Freshness';
 
 // Overview is the officer's first look at the period: screenings by outcome and risk over time,
 // the rules that fired most, automatic cases opened and closed, the open cases by priority and
@@ -52,6 +53,7 @@ export function Overview() {
         <Select label="Period" w={260} maw="100%" data={periods.map((p) => ({ value: p.key, label: p.label }))} value={periodKey}
           onChange={(v) => v && setPeriodKey(v)} allowDeselect={false} />
       </Group>
+      <Freshness />
 
       <Card title="Screenings">
         {screenings.isPending ? <Loading /> : screenings.isError ? <ErrorText error={screenings.error} /> : (

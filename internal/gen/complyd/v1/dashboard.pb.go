@@ -24,6 +24,128 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// GetDataFreshnessRequest has no fields: the answer is the process's.
+type GetDataFreshnessRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetDataFreshnessRequest) Reset() {
+	*x = GetDataFreshnessRequest{}
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetDataFreshnessRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetDataFreshnessRequest) ProtoMessage() {}
+
+func (x *GetDataFreshnessRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetDataFreshnessRequest.ProtoReflect.Descriptor instead.
+func (*GetDataFreshnessRequest) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{0}
+}
+
+// GetDataFreshnessResponse is where the Overview's figures come from.
+type GetDataFreshnessResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// source is REPLICA while the read replica answers them, PRIMARY otherwise.
+	Source string `protobuf:"bytes,1,opt,name=source,proto3" json:"source,omitempty"`
+	// replica_status is none (no replica configured), ok, lagging (further behind than
+	// max_lag_seconds) or down.
+	ReplicaStatus string `protobuf:"bytes,2,opt,name=replica_status,json=replicaStatus,proto3" json:"replica_status,omitempty"`
+	// lag_seconds is how far the replica's data was behind the primary's at the last measure
+	// (0 when the figures come from the primary).
+	LagSeconds float64 `protobuf:"fixed64,3,opt,name=lag_seconds,json=lagSeconds,proto3" json:"lag_seconds,omitempty"`
+	// max_lag_seconds is the lag above which the figures come from the primary (0 without a
+	// replica).
+	MaxLagSeconds float64 `protobuf:"fixed64,4,opt,name=max_lag_seconds,json=maxLagSeconds,proto3" json:"max_lag_seconds,omitempty"`
+	// as_of is the time the figures are complete up to: now less lag_seconds.
+	AsOf          *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=as_of,json=asOf,proto3" json:"as_of,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetDataFreshnessResponse) Reset() {
+	*x = GetDataFreshnessResponse{}
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetDataFreshnessResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetDataFreshnessResponse) ProtoMessage() {}
+
+func (x *GetDataFreshnessResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetDataFreshnessResponse.ProtoReflect.Descriptor instead.
+func (*GetDataFreshnessResponse) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *GetDataFreshnessResponse) GetSource() string {
+	if x != nil {
+		return x.Source
+	}
+	return ""
+}
+
+func (x *GetDataFreshnessResponse) GetReplicaStatus() string {
+	if x != nil {
+		return x.ReplicaStatus
+	}
+	return ""
+}
+
+func (x *GetDataFreshnessResponse) GetLagSeconds() float64 {
+	if x != nil {
+		return x.LagSeconds
+	}
+	return 0
+}
+
+func (x *GetDataFreshnessResponse) GetMaxLagSeconds() float64 {
+	if x != nil {
+		return x.MaxLagSeconds
+	}
+	return 0
+}
+
+func (x *GetDataFreshnessResponse) GetAsOf() *timestamppb.Timestamp {
+	if x != nil {
+		return x.AsOf
+	}
+	return nil
+}
+
 // DashboardCount is one labelled count (an outcome, a risk level, a status, an age bucket).
 type DashboardCount struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -37,7 +159,7 @@ type DashboardCount struct {
 
 func (x *DashboardCount) Reset() {
 	*x = DashboardCount{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[0]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -49,7 +171,7 @@ func (x *DashboardCount) String() string {
 func (*DashboardCount) ProtoMessage() {}
 
 func (x *DashboardCount) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[0]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -62,7 +184,7 @@ func (x *DashboardCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DashboardCount.ProtoReflect.Descriptor instead.
 func (*DashboardCount) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{0}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *DashboardCount) GetKey() string {
@@ -96,7 +218,7 @@ type ScreeningBucket struct {
 
 func (x *ScreeningBucket) Reset() {
 	*x = ScreeningBucket{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[1]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -108,7 +230,7 @@ func (x *ScreeningBucket) String() string {
 func (*ScreeningBucket) ProtoMessage() {}
 
 func (x *ScreeningBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[1]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -121,7 +243,7 @@ func (x *ScreeningBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ScreeningBucket.ProtoReflect.Descriptor instead.
 func (*ScreeningBucket) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{1}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ScreeningBucket) GetStart() *timestamppb.Timestamp {
@@ -167,7 +289,7 @@ type GetScreeningStatsRequest struct {
 
 func (x *GetScreeningStatsRequest) Reset() {
 	*x = GetScreeningStatsRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[2]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -179,7 +301,7 @@ func (x *GetScreeningStatsRequest) String() string {
 func (*GetScreeningStatsRequest) ProtoMessage() {}
 
 func (x *GetScreeningStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[2]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -192,7 +314,7 @@ func (x *GetScreeningStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetScreeningStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetScreeningStatsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *GetScreeningStatsRequest) GetFrom() *timestamppb.Timestamp {
@@ -239,7 +361,7 @@ type GetScreeningStatsResponse struct {
 
 func (x *GetScreeningStatsResponse) Reset() {
 	*x = GetScreeningStatsResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[3]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -251,7 +373,7 @@ func (x *GetScreeningStatsResponse) String() string {
 func (*GetScreeningStatsResponse) ProtoMessage() {}
 
 func (x *GetScreeningStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[3]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -264,7 +386,7 @@ func (x *GetScreeningStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetScreeningStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetScreeningStatsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{3}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *GetScreeningStatsResponse) GetFrom() *timestamppb.Timestamp {
@@ -331,7 +453,7 @@ type GetTopRulesRequest struct {
 
 func (x *GetTopRulesRequest) Reset() {
 	*x = GetTopRulesRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[4]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -343,7 +465,7 @@ func (x *GetTopRulesRequest) String() string {
 func (*GetTopRulesRequest) ProtoMessage() {}
 
 func (x *GetTopRulesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[4]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -356,7 +478,7 @@ func (x *GetTopRulesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTopRulesRequest.ProtoReflect.Descriptor instead.
 func (*GetTopRulesRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{4}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *GetTopRulesRequest) GetFrom() *timestamppb.Timestamp {
@@ -395,7 +517,7 @@ type RuleHits struct {
 
 func (x *RuleHits) Reset() {
 	*x = RuleHits{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[5]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -407,7 +529,7 @@ func (x *RuleHits) String() string {
 func (*RuleHits) ProtoMessage() {}
 
 func (x *RuleHits) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[5]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -420,7 +542,7 @@ func (x *RuleHits) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RuleHits.ProtoReflect.Descriptor instead.
 func (*RuleHits) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{5}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RuleHits) GetRuleId() string {
@@ -459,7 +581,7 @@ type GetTopRulesResponse struct {
 
 func (x *GetTopRulesResponse) Reset() {
 	*x = GetTopRulesResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[6]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -471,7 +593,7 @@ func (x *GetTopRulesResponse) String() string {
 func (*GetTopRulesResponse) ProtoMessage() {}
 
 func (x *GetTopRulesResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[6]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -484,7 +606,7 @@ func (x *GetTopRulesResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetTopRulesResponse.ProtoReflect.Descriptor instead.
 func (*GetTopRulesResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{6}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *GetTopRulesResponse) GetFrom() *timestamppb.Timestamp {
@@ -523,7 +645,7 @@ type GetCaseStatsRequest struct {
 
 func (x *GetCaseStatsRequest) Reset() {
 	*x = GetCaseStatsRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[7]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -535,7 +657,7 @@ func (x *GetCaseStatsRequest) String() string {
 func (*GetCaseStatsRequest) ProtoMessage() {}
 
 func (x *GetCaseStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[7]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -548,7 +670,7 @@ func (x *GetCaseStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCaseStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetCaseStatsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{7}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *GetCaseStatsRequest) GetFrom() *timestamppb.Timestamp {
@@ -587,7 +709,7 @@ type CaseBucket struct {
 
 func (x *CaseBucket) Reset() {
 	*x = CaseBucket{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[8]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -599,7 +721,7 @@ func (x *CaseBucket) String() string {
 func (*CaseBucket) ProtoMessage() {}
 
 func (x *CaseBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[8]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -612,7 +734,7 @@ func (x *CaseBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CaseBucket.ProtoReflect.Descriptor instead.
 func (*CaseBucket) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{8}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CaseBucket) GetStart() *timestamppb.Timestamp {
@@ -651,7 +773,7 @@ type OpenCases struct {
 
 func (x *OpenCases) Reset() {
 	*x = OpenCases{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[9]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -663,7 +785,7 @@ func (x *OpenCases) String() string {
 func (*OpenCases) ProtoMessage() {}
 
 func (x *OpenCases) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[9]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -676,7 +798,7 @@ func (x *OpenCases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OpenCases.ProtoReflect.Descriptor instead.
 func (*OpenCases) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{9}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *OpenCases) GetPriority() string {
@@ -721,7 +843,7 @@ type OldestCase struct {
 
 func (x *OldestCase) Reset() {
 	*x = OldestCase{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[10]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -733,7 +855,7 @@ func (x *OldestCase) String() string {
 func (*OldestCase) ProtoMessage() {}
 
 func (x *OldestCase) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[10]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -746,7 +868,7 @@ func (x *OldestCase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OldestCase.ProtoReflect.Descriptor instead.
 func (*OldestCase) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{10}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *OldestCase) GetId() string {
@@ -818,7 +940,7 @@ type GetCaseStatsResponse struct {
 
 func (x *GetCaseStatsResponse) Reset() {
 	*x = GetCaseStatsResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[11]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -830,7 +952,7 @@ func (x *GetCaseStatsResponse) String() string {
 func (*GetCaseStatsResponse) ProtoMessage() {}
 
 func (x *GetCaseStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[11]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -843,7 +965,7 @@ func (x *GetCaseStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCaseStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetCaseStatsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{11}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetCaseStatsResponse) GetFrom() *timestamppb.Timestamp {
@@ -922,7 +1044,7 @@ type GetApplicationFunnelRequest struct {
 
 func (x *GetApplicationFunnelRequest) Reset() {
 	*x = GetApplicationFunnelRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[12]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -934,7 +1056,7 @@ func (x *GetApplicationFunnelRequest) String() string {
 func (*GetApplicationFunnelRequest) ProtoMessage() {}
 
 func (x *GetApplicationFunnelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[12]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -947,7 +1069,7 @@ func (x *GetApplicationFunnelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetApplicationFunnelRequest.ProtoReflect.Descriptor instead.
 func (*GetApplicationFunnelRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{12}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetApplicationFunnelRequest) GetFrom() *timestamppb.Timestamp {
@@ -985,7 +1107,7 @@ type GetApplicationFunnelResponse struct {
 
 func (x *GetApplicationFunnelResponse) Reset() {
 	*x = GetApplicationFunnelResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[13]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -997,7 +1119,7 @@ func (x *GetApplicationFunnelResponse) String() string {
 func (*GetApplicationFunnelResponse) ProtoMessage() {}
 
 func (x *GetApplicationFunnelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[13]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1010,7 +1132,7 @@ func (x *GetApplicationFunnelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetApplicationFunnelResponse.ProtoReflect.Descriptor instead.
 func (*GetApplicationFunnelResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{13}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetApplicationFunnelResponse) GetFrom() *timestamppb.Timestamp {
@@ -1068,7 +1190,7 @@ type DashboardCountBucket struct {
 
 func (x *DashboardCountBucket) Reset() {
 	*x = DashboardCountBucket{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[14]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1080,7 +1202,7 @@ func (x *DashboardCountBucket) String() string {
 func (*DashboardCountBucket) ProtoMessage() {}
 
 func (x *DashboardCountBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[14]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1093,7 +1215,7 @@ func (x *DashboardCountBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DashboardCountBucket.ProtoReflect.Descriptor instead.
 func (*DashboardCountBucket) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{14}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DashboardCountBucket) GetStart() *timestamppb.Timestamp {
@@ -1125,7 +1247,7 @@ type GetSanctionsStatsRequest struct {
 
 func (x *GetSanctionsStatsRequest) Reset() {
 	*x = GetSanctionsStatsRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[15]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1137,7 +1259,7 @@ func (x *GetSanctionsStatsRequest) String() string {
 func (*GetSanctionsStatsRequest) ProtoMessage() {}
 
 func (x *GetSanctionsStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[15]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1150,7 +1272,7 @@ func (x *GetSanctionsStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSanctionsStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetSanctionsStatsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{15}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *GetSanctionsStatsRequest) GetFrom() *timestamppb.Timestamp {
@@ -1195,7 +1317,7 @@ type GetSanctionsStatsResponse struct {
 
 func (x *GetSanctionsStatsResponse) Reset() {
 	*x = GetSanctionsStatsResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[16]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1207,7 +1329,7 @@ func (x *GetSanctionsStatsResponse) String() string {
 func (*GetSanctionsStatsResponse) ProtoMessage() {}
 
 func (x *GetSanctionsStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[16]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1220,7 +1342,7 @@ func (x *GetSanctionsStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSanctionsStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetSanctionsStatsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{16}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetSanctionsStatsResponse) GetFrom() *timestamppb.Timestamp {
@@ -1278,7 +1400,7 @@ type GetWebhookStatsRequest struct {
 
 func (x *GetWebhookStatsRequest) Reset() {
 	*x = GetWebhookStatsRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[17]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1290,7 +1412,7 @@ func (x *GetWebhookStatsRequest) String() string {
 func (*GetWebhookStatsRequest) ProtoMessage() {}
 
 func (x *GetWebhookStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[17]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1303,7 +1425,7 @@ func (x *GetWebhookStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebhookStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetWebhookStatsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{17}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetWebhookStatsRequest) GetFrom() *timestamppb.Timestamp {
@@ -1339,7 +1461,7 @@ type GetWebhookStatsResponse struct {
 
 func (x *GetWebhookStatsResponse) Reset() {
 	*x = GetWebhookStatsResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[18]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1351,7 +1473,7 @@ func (x *GetWebhookStatsResponse) String() string {
 func (*GetWebhookStatsResponse) ProtoMessage() {}
 
 func (x *GetWebhookStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[18]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1364,7 +1486,7 @@ func (x *GetWebhookStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWebhookStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetWebhookStatsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{18}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetWebhookStatsResponse) GetFrom() *timestamppb.Timestamp {
@@ -1417,7 +1539,7 @@ type WalletBucket struct {
 
 func (x *WalletBucket) Reset() {
 	*x = WalletBucket{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[19]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1429,7 +1551,7 @@ func (x *WalletBucket) String() string {
 func (*WalletBucket) ProtoMessage() {}
 
 func (x *WalletBucket) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[19]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1442,7 +1564,7 @@ func (x *WalletBucket) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WalletBucket.ProtoReflect.Descriptor instead.
 func (*WalletBucket) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{19}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *WalletBucket) GetStart() *timestamppb.Timestamp {
@@ -1481,7 +1603,7 @@ type GetWalletStatsRequest struct {
 
 func (x *GetWalletStatsRequest) Reset() {
 	*x = GetWalletStatsRequest{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[20]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1493,7 +1615,7 @@ func (x *GetWalletStatsRequest) String() string {
 func (*GetWalletStatsRequest) ProtoMessage() {}
 
 func (x *GetWalletStatsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[20]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1506,7 +1628,7 @@ func (x *GetWalletStatsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWalletStatsRequest.ProtoReflect.Descriptor instead.
 func (*GetWalletStatsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{20}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *GetWalletStatsRequest) GetFrom() *timestamppb.Timestamp {
@@ -1559,7 +1681,7 @@ type GetWalletStatsResponse struct {
 
 func (x *GetWalletStatsResponse) Reset() {
 	*x = GetWalletStatsResponse{}
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[21]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1571,7 +1693,7 @@ func (x *GetWalletStatsResponse) String() string {
 func (*GetWalletStatsResponse) ProtoMessage() {}
 
 func (x *GetWalletStatsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_dashboard_proto_msgTypes[21]
+	mi := &file_complyd_v1_dashboard_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1584,7 +1706,7 @@ func (x *GetWalletStatsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetWalletStatsResponse.ProtoReflect.Descriptor instead.
 func (*GetWalletStatsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{21}
+	return file_complyd_v1_dashboard_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetWalletStatsResponse) GetFrom() *timestamppb.Timestamp {
@@ -1662,7 +1784,15 @@ var File_complyd_v1_dashboard_proto protoreflect.FileDescriptor
 const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\n" +
 	"\x1acomplyd/v1/dashboard.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"8\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x19\n" +
+	"\x17GetDataFreshnessRequest\"\xd3\x01\n" +
+	"\x18GetDataFreshnessResponse\x12\x16\n" +
+	"\x06source\x18\x01 \x01(\tR\x06source\x12%\n" +
+	"\x0ereplica_status\x18\x02 \x01(\tR\rreplicaStatus\x12\x1f\n" +
+	"\vlag_seconds\x18\x03 \x01(\x01R\n" +
+	"lagSeconds\x12&\n" +
+	"\x0fmax_lag_seconds\x18\x04 \x01(\x01R\rmaxLagSeconds\x12/\n" +
+	"\x05as_of\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\x04asOf\"8\n" +
 	"\x0eDashboardCount\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x03R\x05count\"\xd4\x01\n" +
@@ -1788,7 +1918,7 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\acharges\x18\b \x01(\x03R\acharges\x12\x18\n" +
 	"\acredits\x18\t \x01(\tR\acredits\x122\n" +
 	"\abuckets\x18\n" +
-	" \x03(\v2\x18.complyd.v1.WalletBucketR\abuckets2\x97\a\n" +
+	" \x03(\v2\x18.complyd.v1.WalletBucketR\abuckets2\x9c\b\n" +
 	"\x10DashboardService\x12\x86\x01\n" +
 	"\x11GetScreeningStats\x12$.complyd.v1.GetScreeningStatsRequest\x1a%.complyd.v1.GetScreeningStatsResponse\"$\x82\xd3\xe4\x93\x02\x1e\x12\x1c/api/v1/dashboard/screenings\x12o\n" +
 	"\vGetTopRules\x12\x1e.complyd.v1.GetTopRulesRequest\x1a\x1f.complyd.v1.GetTopRulesResponse\"\x1f\x82\xd3\xe4\x93\x02\x19\x12\x17/api/v1/dashboard/rules\x12r\n" +
@@ -1796,7 +1926,8 @@ const file_complyd_v1_dashboard_proto_rawDesc = "" +
 	"\x14GetApplicationFunnel\x12'.complyd.v1.GetApplicationFunnelRequest\x1a(.complyd.v1.GetApplicationFunnelResponse\"&\x82\xd3\xe4\x93\x02 \x12\x1e/api/v1/dashboard/applications\x12\x85\x01\n" +
 	"\x11GetSanctionsStats\x12$.complyd.v1.GetSanctionsStatsRequest\x1a%.complyd.v1.GetSanctionsStatsResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/dashboard/sanctions\x12~\n" +
 	"\x0fGetWebhookStats\x12\".complyd.v1.GetWebhookStatsRequest\x1a#.complyd.v1.GetWebhookStatsResponse\"\"\x82\xd3\xe4\x93\x02\x1c\x12\x1a/api/v1/dashboard/webhooks\x12y\n" +
-	"\x0eGetWalletStats\x12!.complyd.v1.GetWalletStatsRequest\x1a\".complyd.v1.GetWalletStatsResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/api/v1/dashboard/walletB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
+	"\x0eGetWalletStats\x12!.complyd.v1.GetWalletStatsRequest\x1a\".complyd.v1.GetWalletStatsResponse\" \x82\xd3\xe4\x93\x02\x1a\x12\x18/api/v1/dashboard/wallet\x12\x82\x01\n" +
+	"\x10GetDataFreshness\x12#.complyd.v1.GetDataFreshnessRequest\x1a$.complyd.v1.GetDataFreshnessResponse\"#\x82\xd3\xe4\x93\x02\x1d\x12\x1b/api/v1/dashboard/freshnessB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
 var (
 	file_complyd_v1_dashboard_proto_rawDescOnce sync.Once
@@ -1810,101 +1941,106 @@ func file_complyd_v1_dashboard_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_dashboard_proto_rawDescData
 }
 
-var file_complyd_v1_dashboard_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
+var file_complyd_v1_dashboard_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_complyd_v1_dashboard_proto_goTypes = []any{
-	(*DashboardCount)(nil),               // 0: complyd.v1.DashboardCount
-	(*ScreeningBucket)(nil),              // 1: complyd.v1.ScreeningBucket
-	(*GetScreeningStatsRequest)(nil),     // 2: complyd.v1.GetScreeningStatsRequest
-	(*GetScreeningStatsResponse)(nil),    // 3: complyd.v1.GetScreeningStatsResponse
-	(*GetTopRulesRequest)(nil),           // 4: complyd.v1.GetTopRulesRequest
-	(*RuleHits)(nil),                     // 5: complyd.v1.RuleHits
-	(*GetTopRulesResponse)(nil),          // 6: complyd.v1.GetTopRulesResponse
-	(*GetCaseStatsRequest)(nil),          // 7: complyd.v1.GetCaseStatsRequest
-	(*CaseBucket)(nil),                   // 8: complyd.v1.CaseBucket
-	(*OpenCases)(nil),                    // 9: complyd.v1.OpenCases
-	(*OldestCase)(nil),                   // 10: complyd.v1.OldestCase
-	(*GetCaseStatsResponse)(nil),         // 11: complyd.v1.GetCaseStatsResponse
-	(*GetApplicationFunnelRequest)(nil),  // 12: complyd.v1.GetApplicationFunnelRequest
-	(*GetApplicationFunnelResponse)(nil), // 13: complyd.v1.GetApplicationFunnelResponse
-	(*DashboardCountBucket)(nil),         // 14: complyd.v1.DashboardCountBucket
-	(*GetSanctionsStatsRequest)(nil),     // 15: complyd.v1.GetSanctionsStatsRequest
-	(*GetSanctionsStatsResponse)(nil),    // 16: complyd.v1.GetSanctionsStatsResponse
-	(*GetWebhookStatsRequest)(nil),       // 17: complyd.v1.GetWebhookStatsRequest
-	(*GetWebhookStatsResponse)(nil),      // 18: complyd.v1.GetWebhookStatsResponse
-	(*WalletBucket)(nil),                 // 19: complyd.v1.WalletBucket
-	(*GetWalletStatsRequest)(nil),        // 20: complyd.v1.GetWalletStatsRequest
-	(*GetWalletStatsResponse)(nil),       // 21: complyd.v1.GetWalletStatsResponse
-	(*timestamppb.Timestamp)(nil),        // 22: google.protobuf.Timestamp
+	(*GetDataFreshnessRequest)(nil),      // 0: complyd.v1.GetDataFreshnessRequest
+	(*GetDataFreshnessResponse)(nil),     // 1: complyd.v1.GetDataFreshnessResponse
+	(*DashboardCount)(nil),               // 2: complyd.v1.DashboardCount
+	(*ScreeningBucket)(nil),              // 3: complyd.v1.ScreeningBucket
+	(*GetScreeningStatsRequest)(nil),     // 4: complyd.v1.GetScreeningStatsRequest
+	(*GetScreeningStatsResponse)(nil),    // 5: complyd.v1.GetScreeningStatsResponse
+	(*GetTopRulesRequest)(nil),           // 6: complyd.v1.GetTopRulesRequest
+	(*RuleHits)(nil),                     // 7: complyd.v1.RuleHits
+	(*GetTopRulesResponse)(nil),          // 8: complyd.v1.GetTopRulesResponse
+	(*GetCaseStatsRequest)(nil),          // 9: complyd.v1.GetCaseStatsRequest
+	(*CaseBucket)(nil),                   // 10: complyd.v1.CaseBucket
+	(*OpenCases)(nil),                    // 11: complyd.v1.OpenCases
+	(*OldestCase)(nil),                   // 12: complyd.v1.OldestCase
+	(*GetCaseStatsResponse)(nil),         // 13: complyd.v1.GetCaseStatsResponse
+	(*GetApplicationFunnelRequest)(nil),  // 14: complyd.v1.GetApplicationFunnelRequest
+	(*GetApplicationFunnelResponse)(nil), // 15: complyd.v1.GetApplicationFunnelResponse
+	(*DashboardCountBucket)(nil),         // 16: complyd.v1.DashboardCountBucket
+	(*GetSanctionsStatsRequest)(nil),     // 17: complyd.v1.GetSanctionsStatsRequest
+	(*GetSanctionsStatsResponse)(nil),    // 18: complyd.v1.GetSanctionsStatsResponse
+	(*GetWebhookStatsRequest)(nil),       // 19: complyd.v1.GetWebhookStatsRequest
+	(*GetWebhookStatsResponse)(nil),      // 20: complyd.v1.GetWebhookStatsResponse
+	(*WalletBucket)(nil),                 // 21: complyd.v1.WalletBucket
+	(*GetWalletStatsRequest)(nil),        // 22: complyd.v1.GetWalletStatsRequest
+	(*GetWalletStatsResponse)(nil),       // 23: complyd.v1.GetWalletStatsResponse
+	(*timestamppb.Timestamp)(nil),        // 24: google.protobuf.Timestamp
 }
 var file_complyd_v1_dashboard_proto_depIdxs = []int32{
-	22, // 0: complyd.v1.ScreeningBucket.start:type_name -> google.protobuf.Timestamp
-	0,  // 1: complyd.v1.ScreeningBucket.by_outcome:type_name -> complyd.v1.DashboardCount
-	0,  // 2: complyd.v1.ScreeningBucket.by_risk_level:type_name -> complyd.v1.DashboardCount
-	22, // 3: complyd.v1.GetScreeningStatsRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 4: complyd.v1.GetScreeningStatsRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 5: complyd.v1.GetScreeningStatsResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 6: complyd.v1.GetScreeningStatsResponse.to:type_name -> google.protobuf.Timestamp
-	0,  // 7: complyd.v1.GetScreeningStatsResponse.by_outcome:type_name -> complyd.v1.DashboardCount
-	0,  // 8: complyd.v1.GetScreeningStatsResponse.by_risk_level:type_name -> complyd.v1.DashboardCount
-	1,  // 9: complyd.v1.GetScreeningStatsResponse.buckets:type_name -> complyd.v1.ScreeningBucket
-	22, // 10: complyd.v1.GetTopRulesRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 11: complyd.v1.GetTopRulesRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 12: complyd.v1.GetTopRulesResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 13: complyd.v1.GetTopRulesResponse.to:type_name -> google.protobuf.Timestamp
-	5,  // 14: complyd.v1.GetTopRulesResponse.items:type_name -> complyd.v1.RuleHits
-	22, // 15: complyd.v1.GetCaseStatsRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 16: complyd.v1.GetCaseStatsRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 17: complyd.v1.CaseBucket.start:type_name -> google.protobuf.Timestamp
-	0,  // 18: complyd.v1.OpenCases.by_age:type_name -> complyd.v1.DashboardCount
-	22, // 19: complyd.v1.OldestCase.created_at:type_name -> google.protobuf.Timestamp
-	22, // 20: complyd.v1.GetCaseStatsResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 21: complyd.v1.GetCaseStatsResponse.to:type_name -> google.protobuf.Timestamp
-	8,  // 22: complyd.v1.GetCaseStatsResponse.buckets:type_name -> complyd.v1.CaseBucket
-	9,  // 23: complyd.v1.GetCaseStatsResponse.open_by_priority:type_name -> complyd.v1.OpenCases
-	10, // 24: complyd.v1.GetCaseStatsResponse.oldest:type_name -> complyd.v1.OldestCase
-	22, // 25: complyd.v1.GetApplicationFunnelRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 26: complyd.v1.GetApplicationFunnelRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 27: complyd.v1.GetApplicationFunnelResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 28: complyd.v1.GetApplicationFunnelResponse.to:type_name -> google.protobuf.Timestamp
-	0,  // 29: complyd.v1.GetApplicationFunnelResponse.kyc:type_name -> complyd.v1.DashboardCount
-	0,  // 30: complyd.v1.GetApplicationFunnelResponse.kyb:type_name -> complyd.v1.DashboardCount
-	22, // 31: complyd.v1.DashboardCountBucket.start:type_name -> google.protobuf.Timestamp
-	22, // 32: complyd.v1.GetSanctionsStatsRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 33: complyd.v1.GetSanctionsStatsRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 34: complyd.v1.GetSanctionsStatsResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 35: complyd.v1.GetSanctionsStatsResponse.to:type_name -> google.protobuf.Timestamp
-	0,  // 36: complyd.v1.GetSanctionsStatsResponse.by_review:type_name -> complyd.v1.DashboardCount
-	14, // 37: complyd.v1.GetSanctionsStatsResponse.buckets:type_name -> complyd.v1.DashboardCountBucket
-	22, // 38: complyd.v1.GetWebhookStatsRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 39: complyd.v1.GetWebhookStatsRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 40: complyd.v1.GetWebhookStatsResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 41: complyd.v1.GetWebhookStatsResponse.to:type_name -> google.protobuf.Timestamp
-	0,  // 42: complyd.v1.GetWebhookStatsResponse.by_status:type_name -> complyd.v1.DashboardCount
-	22, // 43: complyd.v1.WalletBucket.start:type_name -> google.protobuf.Timestamp
-	22, // 44: complyd.v1.GetWalletStatsRequest.from:type_name -> google.protobuf.Timestamp
-	22, // 45: complyd.v1.GetWalletStatsRequest.to:type_name -> google.protobuf.Timestamp
-	22, // 46: complyd.v1.GetWalletStatsResponse.from:type_name -> google.protobuf.Timestamp
-	22, // 47: complyd.v1.GetWalletStatsResponse.to:type_name -> google.protobuf.Timestamp
-	19, // 48: complyd.v1.GetWalletStatsResponse.buckets:type_name -> complyd.v1.WalletBucket
-	2,  // 49: complyd.v1.DashboardService.GetScreeningStats:input_type -> complyd.v1.GetScreeningStatsRequest
-	4,  // 50: complyd.v1.DashboardService.GetTopRules:input_type -> complyd.v1.GetTopRulesRequest
-	7,  // 51: complyd.v1.DashboardService.GetCaseStats:input_type -> complyd.v1.GetCaseStatsRequest
-	12, // 52: complyd.v1.DashboardService.GetApplicationFunnel:input_type -> complyd.v1.GetApplicationFunnelRequest
-	15, // 53: complyd.v1.DashboardService.GetSanctionsStats:input_type -> complyd.v1.GetSanctionsStatsRequest
-	17, // 54: complyd.v1.DashboardService.GetWebhookStats:input_type -> complyd.v1.GetWebhookStatsRequest
-	20, // 55: complyd.v1.DashboardService.GetWalletStats:input_type -> complyd.v1.GetWalletStatsRequest
-	3,  // 56: complyd.v1.DashboardService.GetScreeningStats:output_type -> complyd.v1.GetScreeningStatsResponse
-	6,  // 57: complyd.v1.DashboardService.GetTopRules:output_type -> complyd.v1.GetTopRulesResponse
-	11, // 58: complyd.v1.DashboardService.GetCaseStats:output_type -> complyd.v1.GetCaseStatsResponse
-	13, // 59: complyd.v1.DashboardService.GetApplicationFunnel:output_type -> complyd.v1.GetApplicationFunnelResponse
-	16, // 60: complyd.v1.DashboardService.GetSanctionsStats:output_type -> complyd.v1.GetSanctionsStatsResponse
-	18, // 61: complyd.v1.DashboardService.GetWebhookStats:output_type -> complyd.v1.GetWebhookStatsResponse
-	21, // 62: complyd.v1.DashboardService.GetWalletStats:output_type -> complyd.v1.GetWalletStatsResponse
-	56, // [56:63] is the sub-list for method output_type
-	49, // [49:56] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	24, // 0: complyd.v1.GetDataFreshnessResponse.as_of:type_name -> google.protobuf.Timestamp
+	24, // 1: complyd.v1.ScreeningBucket.start:type_name -> google.protobuf.Timestamp
+	2,  // 2: complyd.v1.ScreeningBucket.by_outcome:type_name -> complyd.v1.DashboardCount
+	2,  // 3: complyd.v1.ScreeningBucket.by_risk_level:type_name -> complyd.v1.DashboardCount
+	24, // 4: complyd.v1.GetScreeningStatsRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 5: complyd.v1.GetScreeningStatsRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 6: complyd.v1.GetScreeningStatsResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 7: complyd.v1.GetScreeningStatsResponse.to:type_name -> google.protobuf.Timestamp
+	2,  // 8: complyd.v1.GetScreeningStatsResponse.by_outcome:type_name -> complyd.v1.DashboardCount
+	2,  // 9: complyd.v1.GetScreeningStatsResponse.by_risk_level:type_name -> complyd.v1.DashboardCount
+	3,  // 10: complyd.v1.GetScreeningStatsResponse.buckets:type_name -> complyd.v1.ScreeningBucket
+	24, // 11: complyd.v1.GetTopRulesRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 12: complyd.v1.GetTopRulesRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 13: complyd.v1.GetTopRulesResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 14: complyd.v1.GetTopRulesResponse.to:type_name -> google.protobuf.Timestamp
+	7,  // 15: complyd.v1.GetTopRulesResponse.items:type_name -> complyd.v1.RuleHits
+	24, // 16: complyd.v1.GetCaseStatsRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 17: complyd.v1.GetCaseStatsRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 18: complyd.v1.CaseBucket.start:type_name -> google.protobuf.Timestamp
+	2,  // 19: complyd.v1.OpenCases.by_age:type_name -> complyd.v1.DashboardCount
+	24, // 20: complyd.v1.OldestCase.created_at:type_name -> google.protobuf.Timestamp
+	24, // 21: complyd.v1.GetCaseStatsResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 22: complyd.v1.GetCaseStatsResponse.to:type_name -> google.protobuf.Timestamp
+	10, // 23: complyd.v1.GetCaseStatsResponse.buckets:type_name -> complyd.v1.CaseBucket
+	11, // 24: complyd.v1.GetCaseStatsResponse.open_by_priority:type_name -> complyd.v1.OpenCases
+	12, // 25: complyd.v1.GetCaseStatsResponse.oldest:type_name -> complyd.v1.OldestCase
+	24, // 26: complyd.v1.GetApplicationFunnelRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 27: complyd.v1.GetApplicationFunnelRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 28: complyd.v1.GetApplicationFunnelResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 29: complyd.v1.GetApplicationFunnelResponse.to:type_name -> google.protobuf.Timestamp
+	2,  // 30: complyd.v1.GetApplicationFunnelResponse.kyc:type_name -> complyd.v1.DashboardCount
+	2,  // 31: complyd.v1.GetApplicationFunnelResponse.kyb:type_name -> complyd.v1.DashboardCount
+	24, // 32: complyd.v1.DashboardCountBucket.start:type_name -> google.protobuf.Timestamp
+	24, // 33: complyd.v1.GetSanctionsStatsRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 34: complyd.v1.GetSanctionsStatsRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 35: complyd.v1.GetSanctionsStatsResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 36: complyd.v1.GetSanctionsStatsResponse.to:type_name -> google.protobuf.Timestamp
+	2,  // 37: complyd.v1.GetSanctionsStatsResponse.by_review:type_name -> complyd.v1.DashboardCount
+	16, // 38: complyd.v1.GetSanctionsStatsResponse.buckets:type_name -> complyd.v1.DashboardCountBucket
+	24, // 39: complyd.v1.GetWebhookStatsRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 40: complyd.v1.GetWebhookStatsRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 41: complyd.v1.GetWebhookStatsResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 42: complyd.v1.GetWebhookStatsResponse.to:type_name -> google.protobuf.Timestamp
+	2,  // 43: complyd.v1.GetWebhookStatsResponse.by_status:type_name -> complyd.v1.DashboardCount
+	24, // 44: complyd.v1.WalletBucket.start:type_name -> google.protobuf.Timestamp
+	24, // 45: complyd.v1.GetWalletStatsRequest.from:type_name -> google.protobuf.Timestamp
+	24, // 46: complyd.v1.GetWalletStatsRequest.to:type_name -> google.protobuf.Timestamp
+	24, // 47: complyd.v1.GetWalletStatsResponse.from:type_name -> google.protobuf.Timestamp
+	24, // 48: complyd.v1.GetWalletStatsResponse.to:type_name -> google.protobuf.Timestamp
+	21, // 49: complyd.v1.GetWalletStatsResponse.buckets:type_name -> complyd.v1.WalletBucket
+	4,  // 50: complyd.v1.DashboardService.GetScreeningStats:input_type -> complyd.v1.GetScreeningStatsRequest
+	6,  // 51: complyd.v1.DashboardService.GetTopRules:input_type -> complyd.v1.GetTopRulesRequest
+	9,  // 52: complyd.v1.DashboardService.GetCaseStats:input_type -> complyd.v1.GetCaseStatsRequest
+	14, // 53: complyd.v1.DashboardService.GetApplicationFunnel:input_type -> complyd.v1.GetApplicationFunnelRequest
+	17, // 54: complyd.v1.DashboardService.GetSanctionsStats:input_type -> complyd.v1.GetSanctionsStatsRequest
+	19, // 55: complyd.v1.DashboardService.GetWebhookStats:input_type -> complyd.v1.GetWebhookStatsRequest
+	22, // 56: complyd.v1.DashboardService.GetWalletStats:input_type -> complyd.v1.GetWalletStatsRequest
+	0,  // 57: complyd.v1.DashboardService.GetDataFreshness:input_type -> complyd.v1.GetDataFreshnessRequest
+	5,  // 58: complyd.v1.DashboardService.GetScreeningStats:output_type -> complyd.v1.GetScreeningStatsResponse
+	8,  // 59: complyd.v1.DashboardService.GetTopRules:output_type -> complyd.v1.GetTopRulesResponse
+	13, // 60: complyd.v1.DashboardService.GetCaseStats:output_type -> complyd.v1.GetCaseStatsResponse
+	15, // 61: complyd.v1.DashboardService.GetApplicationFunnel:output_type -> complyd.v1.GetApplicationFunnelResponse
+	18, // 62: complyd.v1.DashboardService.GetSanctionsStats:output_type -> complyd.v1.GetSanctionsStatsResponse
+	20, // 63: complyd.v1.DashboardService.GetWebhookStats:output_type -> complyd.v1.GetWebhookStatsResponse
+	23, // 64: complyd.v1.DashboardService.GetWalletStats:output_type -> complyd.v1.GetWalletStatsResponse
+	1,  // 65: complyd.v1.DashboardService.GetDataFreshness:output_type -> complyd.v1.GetDataFreshnessResponse
+	58, // [58:66] is the sub-list for method output_type
+	50, // [50:58] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_dashboard_proto_init() }
@@ -1912,18 +2048,18 @@ func file_complyd_v1_dashboard_proto_init() {
 	if File_complyd_v1_dashboard_proto != nil {
 		return
 	}
-	file_complyd_v1_dashboard_proto_msgTypes[2].OneofWrappers = []any{}
 	file_complyd_v1_dashboard_proto_msgTypes[4].OneofWrappers = []any{}
-	file_complyd_v1_dashboard_proto_msgTypes[7].OneofWrappers = []any{}
-	file_complyd_v1_dashboard_proto_msgTypes[15].OneofWrappers = []any{}
-	file_complyd_v1_dashboard_proto_msgTypes[20].OneofWrappers = []any{}
+	file_complyd_v1_dashboard_proto_msgTypes[6].OneofWrappers = []any{}
+	file_complyd_v1_dashboard_proto_msgTypes[9].OneofWrappers = []any{}
+	file_complyd_v1_dashboard_proto_msgTypes[17].OneofWrappers = []any{}
+	file_complyd_v1_dashboard_proto_msgTypes[22].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_dashboard_proto_rawDesc), len(file_complyd_v1_dashboard_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   22,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -54,6 +54,9 @@ const (
 	// DashboardServiceGetWalletStatsProcedure is the fully-qualified name of the DashboardService's
 	// GetWalletStats RPC.
 	DashboardServiceGetWalletStatsProcedure = "/complyd.v1.DashboardService/GetWalletStats"
+	// DashboardServiceGetDataFreshnessProcedure is the fully-qualified name of the DashboardService's
+	// GetDataFreshness RPC.
+	DashboardServiceGetDataFreshnessProcedure = "/complyd.v1.DashboardService/GetDataFreshness"
 )
 
 // DashboardServiceClient is a client for the complyd.v1.DashboardService service.
@@ -73,6 +76,9 @@ type DashboardServiceClient interface {
 	GetWebhookStats(context.Context, *connect.Request[v1.GetWebhookStatsRequest]) (*connect.Response[v1.GetWebhookStatsResponse], error)
 	// GetWalletStats returns the prepaid wallet's balance and its spend per bucket.
 	GetWalletStats(context.Context, *connect.Request[v1.GetWalletStatsRequest]) (*connect.Response[v1.GetWalletStatsResponse], error)
+	// GetDataFreshness says which database the Overview's figures are read from now and how far
+	// behind the primary's they may be (docs/read-replica.md): the screen shows "data as of".
+	GetDataFreshness(context.Context, *connect.Request[v1.GetDataFreshnessRequest]) (*connect.Response[v1.GetDataFreshnessResponse], error)
 }
 
 // NewDashboardServiceClient constructs a client for the complyd.v1.DashboardService service. By
@@ -128,6 +134,12 @@ func NewDashboardServiceClient(httpClient connect.HTTPClient, baseURL string, op
 			connect.WithSchema(dashboardServiceMethods.ByName("GetWalletStats")),
 			connect.WithClientOptions(opts...),
 		),
+		getDataFreshness: connect.NewClient[v1.GetDataFreshnessRequest, v1.GetDataFreshnessResponse](
+			httpClient,
+			baseURL+DashboardServiceGetDataFreshnessProcedure,
+			connect.WithSchema(dashboardServiceMethods.ByName("GetDataFreshness")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
@@ -140,6 +152,7 @@ type dashboardServiceClient struct {
 	getSanctionsStats    *connect.Client[v1.GetSanctionsStatsRequest, v1.GetSanctionsStatsResponse]
 	getWebhookStats      *connect.Client[v1.GetWebhookStatsRequest, v1.GetWebhookStatsResponse]
 	getWalletStats       *connect.Client[v1.GetWalletStatsRequest, v1.GetWalletStatsResponse]
+	getDataFreshness     *connect.Client[v1.GetDataFreshnessRequest, v1.GetDataFreshnessResponse]
 }
 
 // GetScreeningStats calls complyd.v1.DashboardService.GetScreeningStats.
@@ -177,6 +190,11 @@ func (c *dashboardServiceClient) GetWalletStats(ctx context.Context, req *connec
 	return c.getWalletStats.CallUnary(ctx, req)
 }
 
+// GetDataFreshness calls complyd.v1.DashboardService.GetDataFreshness.
+func (c *dashboardServiceClient) GetDataFreshness(ctx context.Context, req *connect.Request[v1.GetDataFreshnessRequest]) (*connect.Response[v1.GetDataFreshnessResponse], error) {
+	return c.getDataFreshness.CallUnary(ctx, req)
+}
+
 // DashboardServiceHandler is an implementation of the complyd.v1.DashboardService service.
 type DashboardServiceHandler interface {
 	// GetScreeningStats counts screenings by outcome and by risk level, per bucket.
@@ -194,6 +212,9 @@ type DashboardServiceHandler interface {
 	GetWebhookStats(context.Context, *connect.Request[v1.GetWebhookStatsRequest]) (*connect.Response[v1.GetWebhookStatsResponse], error)
 	// GetWalletStats returns the prepaid wallet's balance and its spend per bucket.
 	GetWalletStats(context.Context, *connect.Request[v1.GetWalletStatsRequest]) (*connect.Response[v1.GetWalletStatsResponse], error)
+	// GetDataFreshness says which database the Overview's figures are read from now and how far
+	// behind the primary's they may be (docs/read-replica.md): the screen shows "data as of".
+	GetDataFreshness(context.Context, *connect.Request[v1.GetDataFreshnessRequest]) (*connect.Response[v1.GetDataFreshnessResponse], error)
 }
 
 // NewDashboardServiceHandler builds an HTTP handler from the service implementation. It returns the
@@ -245,6 +266,12 @@ func NewDashboardServiceHandler(svc DashboardServiceHandler, opts ...connect.Han
 		connect.WithSchema(dashboardServiceMethods.ByName("GetWalletStats")),
 		connect.WithHandlerOptions(opts...),
 	)
+	dashboardServiceGetDataFreshnessHandler := connect.NewUnaryHandler(
+		DashboardServiceGetDataFreshnessProcedure,
+		svc.GetDataFreshness,
+		connect.WithSchema(dashboardServiceMethods.ByName("GetDataFreshness")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/complyd.v1.DashboardService/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case DashboardServiceGetScreeningStatsProcedure:
@@ -261,6 +288,8 @@ func NewDashboardServiceHandler(svc DashboardServiceHandler, opts ...connect.Han
 			dashboardServiceGetWebhookStatsHandler.ServeHTTP(w, r)
 		case DashboardServiceGetWalletStatsProcedure:
 			dashboardServiceGetWalletStatsHandler.ServeHTTP(w, r)
+		case DashboardServiceGetDataFreshnessProcedure:
+			dashboardServiceGetDataFreshnessHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -296,4 +325,8 @@ func (UnimplementedDashboardServiceHandler) GetWebhookStats(context.Context, *co
 
 func (UnimplementedDashboardServiceHandler) GetWalletStats(context.Context, *connect.Request[v1.GetWalletStatsRequest]) (*connect.Response[v1.GetWalletStatsResponse], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.DashboardService.GetWalletStats is not implemented"))
+}
+
+func (UnimplementedDashboardServiceHandler) GetDataFreshness(context.Context, *connect.Request[v1.GetDataFreshnessRequest]) (*connect.Response[v1.GetDataFreshnessResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("complyd.v1.DashboardService.GetDataFreshness is not implemented"))
 }

@@ -14,7 +14,74 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/dashboard.proto.
  */
 export const file_complyd_v1_dashboard: GenFile = /*@__PURE__*/
-  fileDesc("Chpjb21wbHlkL3YxL2Rhc2hib2FyZC5wcm90bxIKY29tcGx5ZC52MSIsCg5EYXNoYm9hcmRDb3VudBILCgNrZXkYASABKAkSDQoFY291bnQYAiABKAMirgEKD1NjcmVlbmluZ0J1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFdG90YWwYAiABKAMSLgoKYnlfb3V0Y29tZRgDIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSMQoNYnlfcmlza19sZXZlbBgEIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQiqAEKGEdldFNjcmVlbmluZ1N0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHkiogIKGUdldFNjcmVlbmluZ1N0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEg0KBXRvdGFsGAQgASgDEi4KCmJ5X291dGNvbWUYBSADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EjEKDWJ5X3Jpc2tfbGV2ZWwYBiADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EiwKB2J1Y2tldHMYByADKAsyGy5jb21wbHlkLnYxLlNjcmVlbmluZ0J1Y2tldCKPAQoSR2V0VG9wUnVsZXNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIdCgVsaW1pdBgDIAEoBUIJukgGGgQYMigBSACIAQFCCAoGX2xpbWl0IjwKCFJ1bGVIaXRzEg8KB3J1bGVfaWQYASABKAkSEQoJcnVsZV9uYW1lGAIgASgJEgwKBGhpdHMYAyABKAMijAEKE0dldFRvcFJ1bGVzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiMKBWl0ZW1zGAMgAygLMhQuY29tcGx5ZC52MS5SdWxlSGl0cyKjAQoTR2V0Q2FzZVN0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHkiVwoKQ2FzZUJ1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGb3BlbmVkGAIgASgDEg4KBmNsb3NlZBgDIAEoAyJYCglPcGVuQ2FzZXMSEAoIcHJpb3JpdHkYASABKAkSDQoFdG90YWwYAiABKAMSKgoGYnlfYWdlGAMgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudCKNAQoKT2xkZXN0Q2FzZRIKCgJpZBgBIAEoCRITCgtjYXNlX251bWJlchgCIAEoCRIQCghwcmlvcml0eRgDIAEoCRIOCgZzdGF0dXMYBCABKAkSDAoEdHlwZRgFIAEoCRIuCgpjcmVhdGVkX2F0GAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKzAgoUR2V0Q2FzZVN0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEg4KBm9wZW5lZBgEIAEoAxIOCgZjbG9zZWQYBSABKAMSJwoHYnVja2V0cxgGIAMoCzIWLmNvbXBseWQudjEuQ2FzZUJ1Y2tldBISCgpvcGVuX3RvdGFsGAcgASgDEi8KEG9wZW5fYnlfcHJpb3JpdHkYCCADKAsyFS5jb21wbHlkLnYxLk9wZW5DYXNlcxImCgZvbGRlc3QYCSADKAsyFi5jb21wbHlkLnYxLk9sZGVzdENhc2UibwobR2V0QXBwbGljYXRpb25GdW5uZWxSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCLoAQocR2V0QXBwbGljYXRpb25GdW5uZWxSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJwoDa3ljGAMgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIRCglreWNfdG90YWwYBCABKAMSJwoDa3liGAUgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIRCglreWJfdG90YWwYBiABKAMiUAoURGFzaGJvYXJkQ291bnRCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBWNvdW50GAIgASgDIqgBChhHZXRTYW5jdGlvbnNTdGF0c1JlcXVlc3QSKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEioKC2dyYW51bGFyaXR5GAMgASgJQhC6SA1yC1IDREFZUgRIT1VSSACIAQFCDgoMX2dyYW51bGFyaXR5IvIBChlHZXRTYW5jdGlvbnNTdGF0c1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBITCgtncmFudWxhcml0eRgDIAEoCRIMCgRoaXRzGAQgASgDEi0KCWJ5X3JldmlldxgFIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSMQoHYnVja2V0cxgGIAMoCzIgLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnRCdWNrZXQiagoWR2V0V2ViaG9va1N0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAivwEKF0dldFdlYmhvb2tTdGF0c1Jlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgV0b3RhbBgDIAEoAxItCglieV9zdGF0dXMYBCADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EhQKDHN1Y2Nlc3NfcmF0ZRgFIAEoASJZCgxXYWxsZXRCdWNrZXQSKQoFc3RhcnQYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXNwZW5kGAIgASgJEg8KB2NoYXJnZXMYAyABKAMipQEKFUdldFdhbGxldFN0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHkijAIKFkdldFdhbGxldFN0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEg8KB2JhbGFuY2UYBCABKAkSDAoEaGVsZBgFIAEoCRIQCghjdXJyZW5jeRgGIAEoCRINCgVzcGVuZBgHIAEoCRIPCgdjaGFyZ2VzGAggASgDEg8KB2NyZWRpdHMYCSABKAkSKQoHYnVja2V0cxgKIAMoCzIYLmNvbXBseWQudjEuV2FsbGV0QnVja2V0MpcHChBEYXNoYm9hcmRTZXJ2aWNlEoYBChFHZXRTY3JlZW5pbmdTdGF0cxIkLmNvbXBseWQudjEuR2V0U2NyZWVuaW5nU3RhdHNSZXF1ZXN0GiUuY29tcGx5ZC52MS5HZXRTY3JlZW5pbmdTdGF0c1Jlc3BvbnNlIiSC0+STAh4SHC9hcGkvdjEvZGFzaGJvYXJkL3NjcmVlbmluZ3MSbwoLR2V0VG9wUnVsZXMSHi5jb21wbHlkLnYxLkdldFRvcFJ1bGVzUmVxdWVzdBofLmNvbXBseWQudjEuR2V0VG9wUnVsZXNSZXNwb25zZSIfgtPkkwIZEhcvYXBpL3YxL2Rhc2hib2FyZC9ydWxlcxJyCgxHZXRDYXNlU3RhdHMSHy5jb21wbHlkLnYxLkdldENhc2VTdGF0c1JlcXVlc3QaIC5jb21wbHlkLnYxLkdldENhc2VTdGF0c1Jlc3BvbnNlIh+C0+STAhkSFy9hcGkvdjEvZGFzaGJvYXJkL2Nhc2VzEpEBChRHZXRBcHBsaWNhdGlvbkZ1bm5lbBInLmNvbXBseWQudjEuR2V0QXBwbGljYXRpb25GdW5uZWxSZXF1ZXN0GiguY29tcGx5ZC52MS5HZXRBcHBsaWNhdGlvbkZ1bm5lbFJlc3BvbnNlIiaC0+STAiASHi9hcGkvdjEvZGFzaGJvYXJkL2FwcGxpY2F0aW9ucxKFAQoRR2V0U2FuY3Rpb25zU3RhdHMSJC5jb21wbHlkLnYxLkdldFNhbmN0aW9uc1N0YXRzUmVxdWVzdBolLmNvbXBseWQudjEuR2V0U2FuY3Rpb25zU3RhdHNSZXNwb25zZSIjgtPkkwIdEhsvYXBpL3YxL2Rhc2hib2FyZC9zYW5jdGlvbnMSfgoPR2V0V2ViaG9va1N0YXRzEiIuY29tcGx5ZC52MS5HZXRXZWJob29rU3RhdHNSZXF1ZXN0GiMuY29tcGx5ZC52MS5HZXRXZWJob29rU3RhdHNSZXNwb25zZSIigtPkkwIcEhovYXBpL3YxL2Rhc2hib2FyZC93ZWJob29rcxJ5Cg5HZXRXYWxsZXRTdGF0cxIhLmNvbXBseWQudjEuR2V0V2FsbGV0U3RhdHNSZXF1ZXN0GiIuY29tcGx5ZC52MS5HZXRXYWxsZXRTdGF0c1Jlc3BvbnNlIiCC0+STAhoSGC9hcGkvdjEvZGFzaGJvYXJkL3dhbGxldEI+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp]);
+  fileDesc("Chpjb21wbHlkL3YxL2Rhc2hib2FyZC5wcm90bxIKY29tcGx5ZC52MSIZChdHZXREYXRhRnJlc2huZXNzUmVxdWVzdCKbAQoYR2V0RGF0YUZyZXNobmVzc1Jlc3BvbnNlEg4KBnNvdXJjZRgBIAEoCRIWCg5yZXBsaWNhX3N0YXR1cxgCIAEoCRITCgtsYWdfc2Vjb25kcxgDIAEoARIXCg9tYXhfbGFnX3NlY29uZHMYBCABKAESKQoFYXNfb2YYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIiwKDkRhc2hib2FyZENvdW50EgsKA2tleRgBIAEoCRINCgVjb3VudBgCIAEoAyKuAQoPU2NyZWVuaW5nQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgV0b3RhbBgCIAEoAxIuCgpieV9vdXRjb21lGAMgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIxCg1ieV9yaXNrX2xldmVsGAQgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudCKoAQoYR2V0U2NyZWVuaW5nU3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgtncmFudWxhcml0eRgDIAEoCUIQukgNcgtSA0RBWVIESE9VUkgAiAEBQg4KDF9ncmFudWxhcml0eSKiAgoZR2V0U2NyZWVuaW5nU3RhdHNSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZ3JhbnVsYXJpdHkYAyABKAkSDQoFdG90YWwYBCABKAMSLgoKYnlfb3V0Y29tZRgFIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSMQoNYnlfcmlza19sZXZlbBgGIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSLAoHYnVja2V0cxgHIAMoCzIbLmNvbXBseWQudjEuU2NyZWVuaW5nQnVja2V0Io8BChJHZXRUb3BSdWxlc1JlcXVlc3QSKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEh0KBWxpbWl0GAMgASgFQgm6SAYaBBgyKAFIAIgBAUIICgZfbGltaXQiPAoIUnVsZUhpdHMSDwoHcnVsZV9pZBgBIAEoCRIRCglydWxlX25hbWUYAiABKAkSDAoEaGl0cxgDIAEoAyKMAQoTR2V0VG9wUnVsZXNSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASIwoFaXRlbXMYAyADKAsyFC5jb21wbHlkLnYxLlJ1bGVIaXRzIqMBChNHZXRDYXNlU3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgtncmFudWxhcml0eRgDIAEoCUIQukgNcgtSA0RBWVIESE9VUkgAiAEBQg4KDF9ncmFudWxhcml0eSJXCgpDYXNlQnVja2V0EikKBXN0YXJ0GAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZvcGVuZWQYAiABKAMSDgoGY2xvc2VkGAMgASgDIlgKCU9wZW5DYXNlcxIQCghwcmlvcml0eRgBIAEoCRINCgV0b3RhbBgCIAEoAxIqCgZieV9hZ2UYAyADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50Io0BCgpPbGRlc3RDYXNlEgoKAmlkGAEgASgJEhMKC2Nhc2VfbnVtYmVyGAIgASgJEhAKCHByaW9yaXR5GAMgASgJEg4KBnN0YXR1cxgEIAEoCRIMCgR0eXBlGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIrMCChRHZXRDYXNlU3RhdHNSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZ3JhbnVsYXJpdHkYAyABKAkSDgoGb3BlbmVkGAQgASgDEg4KBmNsb3NlZBgFIAEoAxInCgdidWNrZXRzGAYgAygLMhYuY29tcGx5ZC52MS5DYXNlQnVja2V0EhIKCm9wZW5fdG90YWwYByABKAMSLwoQb3Blbl9ieV9wcmlvcml0eRgIIAMoCzIVLmNvbXBseWQudjEuT3BlbkNhc2VzEiYKBm9sZGVzdBgJIAMoCzIWLmNvbXBseWQudjEuT2xkZXN0Q2FzZSJvChtHZXRBcHBsaWNhdGlvbkZ1bm5lbFJlcXVlc3QSKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIugBChxHZXRBcHBsaWNhdGlvbkZ1bm5lbFJlc3BvbnNlEigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBInCgNreWMYAyADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EhEKCWt5Y190b3RhbBgEIAEoAxInCgNreWIYBSADKAsyGi5jb21wbHlkLnYxLkRhc2hib2FyZENvdW50EhEKCWt5Yl90b3RhbBgGIAEoAyJQChREYXNoYm9hcmRDb3VudEJ1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFY291bnQYAiABKAMiqAEKGEdldFNhbmN0aW9uc1N0YXRzUmVxdWVzdBIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASKgoLZ3JhbnVsYXJpdHkYAyABKAlCELpIDXILUgNEQVlSBEhPVVJIAIgBAUIOCgxfZ3JhbnVsYXJpdHki8gEKGUdldFNhbmN0aW9uc1N0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhMKC2dyYW51bGFyaXR5GAMgASgJEgwKBGhpdHMYBCABKAMSLQoJYnlfcmV2aWV3GAUgAygLMhouY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudBIxCgdidWNrZXRzGAYgAygLMiAuY29tcGx5ZC52MS5EYXNoYm9hcmRDb3VudEJ1Y2tldCJqChZHZXRXZWJob29rU3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCK/AQoXR2V0V2ViaG9va1N0YXRzUmVzcG9uc2USKAoEZnJvbRgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASJgoCdG8YAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXRvdGFsGAMgASgDEi0KCWJ5X3N0YXR1cxgEIAMoCzIaLmNvbXBseWQudjEuRGFzaGJvYXJkQ291bnQSFAoMc3VjY2Vzc19yYXRlGAUgASgBIlkKDFdhbGxldEJ1Y2tldBIpCgVzdGFydBgBIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDQoFc3BlbmQYAiABKAkSDwoHY2hhcmdlcxgDIAEoAyKlAQoVR2V0V2FsbGV0U3RhdHNSZXF1ZXN0EigKBGZyb20YASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIqCgtncmFudWxhcml0eRgDIAEoCUIQukgNcgtSA0RBWVIESE9VUkgAiAEBQg4KDF9ncmFudWxhcml0eSKMAgoWR2V0V2FsbGV0U3RhdHNSZXNwb25zZRIoCgRmcm9tGAEgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBImCgJ0bxgCIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASEwoLZ3JhbnVsYXJpdHkYAyABKAkSDwoHYmFsYW5jZRgEIAEoCRIMCgRoZWxkGAUgASgJEhAKCGN1cnJlbmN5GAYgASgJEg0KBXNwZW5kGAcgASgJEg8KB2NoYXJnZXMYCCABKAMSDwoHY3JlZGl0cxgJIAEoCRIpCgdidWNrZXRzGAogAygLMhguY29tcGx5ZC52MS5XYWxsZXRCdWNrZXQynAgKEERhc2hib2FyZFNlcnZpY2UShgEKEUdldFNjcmVlbmluZ1N0YXRzEiQuY29tcGx5ZC52MS5HZXRTY3JlZW5pbmdTdGF0c1JlcXVlc3QaJS5jb21wbHlkLnYxLkdldFNjcmVlbmluZ1N0YXRzUmVzcG9uc2UiJILT5JMCHhIcL2FwaS92MS9kYXNoYm9hcmQvc2NyZWVuaW5ncxJvCgtHZXRUb3BSdWxlcxIeLmNvbXBseWQudjEuR2V0VG9wUnVsZXNSZXF1ZXN0Gh8uY29tcGx5ZC52MS5HZXRUb3BSdWxlc1Jlc3BvbnNlIh+C0+STAhkSFy9hcGkvdjEvZGFzaGJvYXJkL3J1bGVzEnIKDEdldENhc2VTdGF0cxIfLmNvbXBseWQudjEuR2V0Q2FzZVN0YXRzUmVxdWVzdBogLmNvbXBseWQudjEuR2V0Q2FzZVN0YXRzUmVzcG9uc2UiH4LT5JMCGRIXL2FwaS92MS9kYXNoYm9hcmQvY2FzZXMSkQEKFEdldEFwcGxpY2F0aW9uRnVubmVsEicuY29tcGx5ZC52MS5HZXRBcHBsaWNhdGlvbkZ1bm5lbFJlcXVlc3QaKC5jb21wbHlkLnYxLkdldEFwcGxpY2F0aW9uRnVubmVsUmVzcG9uc2UiJoLT5JMCIBIeL2FwaS92MS9kYXNoYm9hcmQvYXBwbGljYXRpb25zEoUBChFHZXRTYW5jdGlvbnNTdGF0cxIkLmNvbXBseWQudjEuR2V0U2FuY3Rpb25zU3RhdHNSZXF1ZXN0GiUuY29tcGx5ZC52MS5HZXRTYW5jdGlvbnNTdGF0c1Jlc3BvbnNlIiOC0+STAh0SGy9hcGkvdjEvZGFzaGJvYXJkL3NhbmN0aW9ucxJ+Cg9HZXRXZWJob29rU3RhdHMSIi5jb21wbHlkLnYxLkdldFdlYmhvb2tTdGF0c1JlcXVlc3QaIy5jb21wbHlkLnYxLkdldFdlYmhvb2tTdGF0c1Jlc3BvbnNlIiKC0+STAhwSGi9hcGkvdjEvZGFzaGJvYXJkL3dlYmhvb2tzEnkKDkdldFdhbGxldFN0YXRzEiEuY29tcGx5ZC52MS5HZXRXYWxsZXRTdGF0c1JlcXVlc3QaIi5jb21wbHlkLnYxLkdldFdhbGxldFN0YXRzUmVzcG9uc2UiIILT5JMCGhIYL2FwaS92MS9kYXNoYm9hcmQvd2FsbGV0EoIBChBHZXREYXRhRnJlc2huZXNzEiMuY29tcGx5ZC52MS5HZXREYXRhRnJlc2huZXNzUmVxdWVzdBokLmNvbXBseWQudjEuR2V0RGF0YUZyZXNobmVzc1Jlc3BvbnNlIiOC0+STAh0SGy9hcGkvdjEvZGFzaGJvYXJkL2ZyZXNobmVzc0I+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_timestamp]);
+
+/**
+ * GetDataFreshnessRequest has no fields: the answer is the process's.
+ *
+ * @generated from message complyd.v1.GetDataFreshnessRequest
+ */
+export type GetDataFreshnessRequest = Message<"complyd.v1.GetDataFreshnessRequest"> & {
+};
+
+/**
+ * Describes the message complyd.v1.GetDataFreshnessRequest.
+ * Use `create(GetDataFreshnessRequestSchema)` to create a new message.
+ */
+export const GetDataFreshnessRequestSchema: GenMessage<GetDataFreshnessRequest> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_dashboard, 0);
+
+/**
+ * GetDataFreshnessResponse is where the Overview's figures come from.
+ *
+ * @generated from message complyd.v1.GetDataFreshnessResponse
+ */
+export type GetDataFreshnessResponse = Message<"complyd.v1.GetDataFreshnessResponse"> & {
+  /**
+   * source is REPLICA while the read replica answers them, PRIMARY otherwise.
+   *
+   * @generated from field: string source = 1;
+   */
+  source: string;
+
+  /**
+   * replica_status is none (no replica configured), ok, lagging (further behind than
+   * max_lag_seconds) or down.
+   *
+   * @generated from field: string replica_status = 2;
+   */
+  replicaStatus: string;
+
+  /**
+   * lag_seconds is how far the replica's data was behind the primary's at the last measure
+   * (0 when the figures come from the primary).
+   *
+   * @generated from field: double lag_seconds = 3;
+   */
+  lagSeconds: number;
+
+  /**
+   * max_lag_seconds is the lag above which the figures come from the primary (0 without a
+   * replica).
+   *
+   * @generated from field: double max_lag_seconds = 4;
+   */
+  maxLagSeconds: number;
+
+  /**
+   * as_of is the time the figures are complete up to: now less lag_seconds.
+   *
+   * @generated from field: google.protobuf.Timestamp as_of = 5;
+   */
+  asOf?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message complyd.v1.GetDataFreshnessResponse.
+ * Use `create(GetDataFreshnessResponseSchema)` to create a new message.
+ */
+export const GetDataFreshnessResponseSchema: GenMessage<GetDataFreshnessResponse> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_dashboard, 1);
 
 /**
  * DashboardCount is one labelled count (an outcome, a risk level, a status, an age bucket).
@@ -42,7 +109,7 @@ export type DashboardCount = Message<"complyd.v1.DashboardCount"> & {
  * Use `create(DashboardCountSchema)` to create a new message.
  */
 export const DashboardCountSchema: GenMessage<DashboardCount> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 0);
+  messageDesc(file_complyd_v1_dashboard, 2);
 
 /**
  * ScreeningBucket is one bucket of screenings.
@@ -84,7 +151,7 @@ export type ScreeningBucket = Message<"complyd.v1.ScreeningBucket"> & {
  * Use `create(ScreeningBucketSchema)` to create a new message.
  */
 export const ScreeningBucketSchema: GenMessage<ScreeningBucket> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 1);
+  messageDesc(file_complyd_v1_dashboard, 3);
 
 /**
  * GetScreeningStatsRequest is a period and a granularity.
@@ -119,7 +186,7 @@ export type GetScreeningStatsRequest = Message<"complyd.v1.GetScreeningStatsRequ
  * Use `create(GetScreeningStatsRequestSchema)` to create a new message.
  */
 export const GetScreeningStatsRequestSchema: GenMessage<GetScreeningStatsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 2);
+  messageDesc(file_complyd_v1_dashboard, 4);
 
 /**
  * GetScreeningStatsResponse holds the totals and the buckets, oldest first, empty ones included.
@@ -182,7 +249,7 @@ export type GetScreeningStatsResponse = Message<"complyd.v1.GetScreeningStatsRes
  * Use `create(GetScreeningStatsResponseSchema)` to create a new message.
  */
 export const GetScreeningStatsResponseSchema: GenMessage<GetScreeningStatsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 3);
+  messageDesc(file_complyd_v1_dashboard, 5);
 
 /**
  * GetTopRulesRequest is a period and how many rules to return.
@@ -217,7 +284,7 @@ export type GetTopRulesRequest = Message<"complyd.v1.GetTopRulesRequest"> & {
  * Use `create(GetTopRulesRequestSchema)` to create a new message.
  */
 export const GetTopRulesRequestSchema: GenMessage<GetTopRulesRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 4);
+  messageDesc(file_complyd_v1_dashboard, 6);
 
 /**
  * RuleHits is how often one rule triggered.
@@ -252,7 +319,7 @@ export type RuleHits = Message<"complyd.v1.RuleHits"> & {
  * Use `create(RuleHitsSchema)` to create a new message.
  */
 export const RuleHitsSchema: GenMessage<RuleHits> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 5);
+  messageDesc(file_complyd_v1_dashboard, 7);
 
 /**
  * GetTopRulesResponse lists rules, most hits first (ties by rule_id).
@@ -287,7 +354,7 @@ export type GetTopRulesResponse = Message<"complyd.v1.GetTopRulesResponse"> & {
  * Use `create(GetTopRulesResponseSchema)` to create a new message.
  */
 export const GetTopRulesResponseSchema: GenMessage<GetTopRulesResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 6);
+  messageDesc(file_complyd_v1_dashboard, 8);
 
 /**
  * GetCaseStatsRequest is a period and a granularity.
@@ -322,7 +389,7 @@ export type GetCaseStatsRequest = Message<"complyd.v1.GetCaseStatsRequest"> & {
  * Use `create(GetCaseStatsRequestSchema)` to create a new message.
  */
 export const GetCaseStatsRequestSchema: GenMessage<GetCaseStatsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 7);
+  messageDesc(file_complyd_v1_dashboard, 9);
 
 /**
  * CaseBucket counts automatic cases opened and closed in one bucket.
@@ -357,7 +424,7 @@ export type CaseBucket = Message<"complyd.v1.CaseBucket"> & {
  * Use `create(CaseBucketSchema)` to create a new message.
  */
 export const CaseBucketSchema: GenMessage<CaseBucket> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 8);
+  messageDesc(file_complyd_v1_dashboard, 10);
 
 /**
  * OpenCases counts the open cases of one priority by age.
@@ -392,7 +459,7 @@ export type OpenCases = Message<"complyd.v1.OpenCases"> & {
  * Use `create(OpenCasesSchema)` to create a new message.
  */
 export const OpenCasesSchema: GenMessage<OpenCases> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 9);
+  messageDesc(file_complyd_v1_dashboard, 11);
 
 /**
  * OldestCase is one of the oldest open cases.
@@ -448,7 +515,7 @@ export type OldestCase = Message<"complyd.v1.OldestCase"> & {
  * Use `create(OldestCaseSchema)` to create a new message.
  */
 export const OldestCaseSchema: GenMessage<OldestCase> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 10);
+  messageDesc(file_complyd_v1_dashboard, 12);
 
 /**
  * GetCaseStatsResponse holds the period's automatic cases and the open cases now.
@@ -525,7 +592,7 @@ export type GetCaseStatsResponse = Message<"complyd.v1.GetCaseStatsResponse"> & 
  * Use `create(GetCaseStatsResponseSchema)` to create a new message.
  */
 export const GetCaseStatsResponseSchema: GenMessage<GetCaseStatsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 11);
+  messageDesc(file_complyd_v1_dashboard, 13);
 
 /**
  * GetApplicationFunnelRequest is a period.
@@ -553,7 +620,7 @@ export type GetApplicationFunnelRequest = Message<"complyd.v1.GetApplicationFunn
  * Use `create(GetApplicationFunnelRequestSchema)` to create a new message.
  */
 export const GetApplicationFunnelRequestSchema: GenMessage<GetApplicationFunnelRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 12);
+  messageDesc(file_complyd_v1_dashboard, 14);
 
 /**
  * GetApplicationFunnelResponse counts applications created in the period by their status now.
@@ -609,7 +676,7 @@ export type GetApplicationFunnelResponse = Message<"complyd.v1.GetApplicationFun
  * Use `create(GetApplicationFunnelResponseSchema)` to create a new message.
  */
 export const GetApplicationFunnelResponseSchema: GenMessage<GetApplicationFunnelResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 13);
+  messageDesc(file_complyd_v1_dashboard, 15);
 
 /**
  * DashboardCountBucket is one bucket's count.
@@ -637,7 +704,7 @@ export type DashboardCountBucket = Message<"complyd.v1.DashboardCountBucket"> & 
  * Use `create(DashboardCountBucketSchema)` to create a new message.
  */
 export const DashboardCountBucketSchema: GenMessage<DashboardCountBucket> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 14);
+  messageDesc(file_complyd_v1_dashboard, 16);
 
 /**
  * GetSanctionsStatsRequest is a period and a granularity.
@@ -672,7 +739,7 @@ export type GetSanctionsStatsRequest = Message<"complyd.v1.GetSanctionsStatsRequ
  * Use `create(GetSanctionsStatsRequestSchema)` to create a new message.
  */
 export const GetSanctionsStatsRequestSchema: GenMessage<GetSanctionsStatsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 15);
+  messageDesc(file_complyd_v1_dashboard, 17);
 
 /**
  * GetSanctionsStatsResponse counts sanctions hits and how their review ended.
@@ -728,7 +795,7 @@ export type GetSanctionsStatsResponse = Message<"complyd.v1.GetSanctionsStatsRes
  * Use `create(GetSanctionsStatsResponseSchema)` to create a new message.
  */
 export const GetSanctionsStatsResponseSchema: GenMessage<GetSanctionsStatsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 16);
+  messageDesc(file_complyd_v1_dashboard, 18);
 
 /**
  * GetWebhookStatsRequest is a period.
@@ -756,7 +823,7 @@ export type GetWebhookStatsRequest = Message<"complyd.v1.GetWebhookStatsRequest"
  * Use `create(GetWebhookStatsRequestSchema)` to create a new message.
  */
 export const GetWebhookStatsRequestSchema: GenMessage<GetWebhookStatsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 17);
+  messageDesc(file_complyd_v1_dashboard, 19);
 
 /**
  * GetWebhookStatsResponse counts the deliveries created in the period.
@@ -805,7 +872,7 @@ export type GetWebhookStatsResponse = Message<"complyd.v1.GetWebhookStatsRespons
  * Use `create(GetWebhookStatsResponseSchema)` to create a new message.
  */
 export const GetWebhookStatsResponseSchema: GenMessage<GetWebhookStatsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 18);
+  messageDesc(file_complyd_v1_dashboard, 20);
 
 /**
  * WalletBucket is one bucket of wallet spend.
@@ -840,7 +907,7 @@ export type WalletBucket = Message<"complyd.v1.WalletBucket"> & {
  * Use `create(WalletBucketSchema)` to create a new message.
  */
 export const WalletBucketSchema: GenMessage<WalletBucket> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 19);
+  messageDesc(file_complyd_v1_dashboard, 21);
 
 /**
  * GetWalletStatsRequest is a period and a granularity.
@@ -875,7 +942,7 @@ export type GetWalletStatsRequest = Message<"complyd.v1.GetWalletStatsRequest"> 
  * Use `create(GetWalletStatsRequestSchema)` to create a new message.
  */
 export const GetWalletStatsRequestSchema: GenMessage<GetWalletStatsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 20);
+  messageDesc(file_complyd_v1_dashboard, 22);
 
 /**
  * GetWalletStatsResponse holds the balance now and the period's spend.
@@ -959,7 +1026,7 @@ export type GetWalletStatsResponse = Message<"complyd.v1.GetWalletStatsResponse"
  * Use `create(GetWalletStatsResponseSchema)` to create a new message.
  */
 export const GetWalletStatsResponseSchema: GenMessage<GetWalletStatsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_dashboard, 21);
+  messageDesc(file_complyd_v1_dashboard, 23);
 
 /**
  * DashboardService answers the Overview screen's aggregates for a period (docs/guide/dashboard.md
@@ -1040,6 +1107,17 @@ export const DashboardService: GenService<{
     methodKind: "unary";
     input: typeof GetWalletStatsRequestSchema;
     output: typeof GetWalletStatsResponseSchema;
+  },
+  /**
+   * GetDataFreshness says which database the Overview's figures are read from now and how far
+   * behind the primary's they may be (docs/read-replica.md): the screen shows "data as of".
+   *
+   * @generated from rpc complyd.v1.DashboardService.GetDataFreshness
+   */
+  getDataFreshness: {
+    methodKind: "unary";
+    input: typeof GetDataFreshnessRequestSchema;
+    output: typeof GetDataFreshnessResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_complyd_v1_dashboard, 0);
