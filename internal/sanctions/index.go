@@ -262,7 +262,7 @@ func (idx *Index) weightOf(t token) float64 {
 // the same key is kept once (appendOnce). A hash collision between two keys makes them share
 // a span, which only adds candidates the scoring rejects.
 func (idx *Index) buildPostings() {
-	keys := newBuildTable(len(idx.names) * 8) // about the distinct keys of a name; grown when short
+	keys := newBuildTable(len(idx.names) * 4) // grown when short
 	var buf []byte
 	for id := range idx.names {
 		buf = idx.nameKeys(int32(id), buf, func(h uint64, p int32) {
