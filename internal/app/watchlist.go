@@ -109,6 +109,7 @@ func watchlistImport(ctx context.Context, args []string, log *slog.Logger, out i
 
 func importList(ctx context.Context, db *postgres.DB, log *slog.Logger, out io.Writer, p sanctions.ImportParams) error {
 	svc := newSanctionsService(db, func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }, log, sanctions.NewMatcher())
+	p.StoreOnly = true // this matcher is dropped on return; the servers index the list on the notification
 	res, err := svc.Import(ctx, p)
 	if err != nil {
 		return fmt.Errorf("import %s: %w", p.List, err)

@@ -372,8 +372,8 @@ func (s *KYBStore) Documents(ctx context.Context, tenantID tenancy.TenantID, app
 }
 
 // StoredKYB implements screening.KYBStore: the tenant's most recently
-// created application for the RC number (compared without spaces and "RC" prefix) → its status.
-// No application → Found false (NONE → BLOCK, spec 3.4).
+// created application for the RC number (compared without spaces and "RC" prefix) → its status
+// and its beneficial owners. No application → Found false (NONE → BLOCK, spec 3.4).
 func (s *KYBStore) StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcNumber string) (screening.StoredKYB, error) {
 	var out screening.StoredKYB
 	key := identity.NormalizeRC(rcNumber)
@@ -381,13 +381,27 @@ func (s *KYBStore) StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcN
 		return out, nil
 	}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		err := tx.QueryRow(ctx, `select status from kyb_applications where tenant_id = $1 and rc_key = $2
-			order by created_at desc, id desc limit 1`, string(tenantID), key).Scan(&out.Status)
+		var owners []byte
+		err := tx.QueryRow(ctx, `select status, beneficial_owners from kyb_applications where tenant_id = $1 and rc_key = $2
+			order by created_at desc, id desc limit 1`, string(tenantID), key).Scan(&out.Status, &owners)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
 		if err != nil {
 			return fmt.Errorf("stored kyb: %w", err)
+		}
+		var os []struct {
+			Name string `json:"name"`
+			BVN  string `json:"bvn"`
+			NIN  string `json:"nin"`
+		}
+		if err := json.Unmarshal(owners, &os); err != nil {
+			return fmt.Errorf("stored kyb owners: %w", err)
+		}
+		for _, o := range os {
+			if o.Name != "" {
+				out.BeneficialOwners = append(out.BeneficialOwners, screening.KYBOwner{Name: o.Name, BVN: o.BVN, NIN: o.NIN})
+			}
 		}
 		out.Found = true
 		return nil

@@ -4,6 +4,7 @@ import (
 	"hash/maphash"
 	"math"
 	"math/bits"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -159,6 +160,13 @@ const (
 // The entries are copied; names that normalise to nothing are skipped.
 func NewIndex(entries []Entry) *Index {
 	idx := &Index{entries: append([]Entry(nil), entries...), seed: maphash.MakeSeed(), cache: newSearchCache()}
+	names := len(entries)
+	for i := range entries {
+		names += len(entries[i].Aliases)
+	}
+	// Sized once: an indexed name is a large struct, and growing the slice to 300,000 of them
+	// (a 100,000-row import with two aliases a row) copied it a dozen times.
+	idx.names = make([]indexedName, 0, names)
 	for ei := range idx.entries {
 		e := &idx.entries[ei]
 		idx.addName(int32(ei), -1, false, e.Name)
@@ -169,11 +177,7 @@ func NewIndex(entries []Entry) *Index {
 	idx.weigh()
 	idx.packHot()
 	idx.packBriefs()
-	del := make(map[string][]int32)
-	for id := range idx.names {
-		idx.indexName(del, int32(id))
-	}
-	idx.freeze(del)
+	idx.buildPostings()
 	n := len(idx.names)
 	idx.scratch.New = func() any { return newScratch(n) }
 	return idx
@@ -248,36 +252,129 @@ func (idx *Index) weightOf(t token) float64 {
 	return w
 }
 
-// freeze turns the build-time map of keys to names into the hashed spans of one postings array.
-func (idx *Index) freeze(del map[string][]int32) {
-	total := 0
-	for _, l := range del {
-		total += len(l)
+// buildPostings fills del, postings, postW and heaviest from the names, in two passes over
+// every name's keys (nameKeys): the first counts each key's postings, the second writes them
+// into one array at the offsets the counts give. The build table holds no pointer and no key
+// string: a map of each key (string) to its own slice of postings made millions of small
+// allocations for a 100,000-entry list, and the garbage collector's work on them slowed every
+// other tenant's screening while an import was indexed (docs/watchlists.md "Import at scale").
+// Each key's postings are in name order, as before; a posting repeated by the same name under
+// the same key is kept once (appendOnce). A hash collision between two keys makes them share
+// a span, which only adds candidates the scoring rejects.
+func (idx *Index) buildPostings() {
+	keys := newBuildTable(len(idx.names) * 4) // grown when short
+	var buf []byte
+	for id := range idx.names {
+		buf = idx.nameKeys(int32(id), buf, func(h uint64, p int32) {
+			if s := keys.slot(h); s.last != p {
+				s.n++
+				s.last = p
+			}
+		})
+		buildYield(id)
 	}
-	idx.del = newKeyTable(len(del))
-	idx.postings = make([]int32, 0, total)
-	byHash := make(map[uint64][]int32, len(del))
-	for k, l := range del {
-		h := maphash.String(idx.seed, k)
-		if prev, ok := byHash[h]; ok { // a collision: the span holds both keys' names
-			l = append(append([]int32(nil), prev...), l...)
-			slices.Sort(l)
-			l = slices.Compact(l)
+	total := uint32(0)
+	idx.del = newKeyTable(keys.count)
+	for i := range keys.slots {
+		s := &keys.slots[i]
+		if !s.used {
+			continue
 		}
-		byHash[h] = l
+		idx.del.put(s.h, span{off: total, n: s.n})
+		n := s.n
+		s.off, s.n, s.last = total, 0, -1
+		total += n
 	}
-	idx.postW = make([]float32, 0, total)
-	for h, l := range byHash {
-		idx.del.put(h, span{off: uint32(len(idx.postings)), n: uint32(len(l))})
-		idx.postings = append(idx.postings, l...)
-		for _, p := range l {
-			idx.postW = append(idx.postW, float32(idx.names[p>>slotBits].spanWeight(p&slotMask)))
-		}
+	idx.postings = make([]int32, total)
+	for id := range idx.names {
+		buf = idx.nameKeys(int32(id), buf, func(h uint64, p int32) {
+			if s := keys.slot(h); s.last != p {
+				idx.postings[s.off+s.n] = p
+				s.n++
+				s.last = p
+			}
+		})
+		buildYield(id)
+	}
+	idx.postW = make([]float32, total)
+	for i, p := range idx.postings {
+		idx.postW[i] = float32(idx.names[p>>slotBits].spanWeight(p & slotMask))
 	}
 	idx.heaviest = map[uint32]float32{}
 	for _, sl := range idx.del.slots {
 		if sl.sp.n >= commonPostings {
 			idx.heaviest[sl.sp.off] = slices.Max(idx.postW[sl.sp.off : sl.sp.off+sl.sp.n])
+		}
+	}
+}
+
+// buildYield lets the goroutines waiting for this one's processor run every few dozen names
+// (about a millisecond of work): an index build is seconds of CPU, and other tenants'
+// screenings queued behind it would otherwise wait for the scheduler's 10 ms preemption.
+func buildYield(i int) {
+	if i&63 == 63 {
+		runtime.Gosched()
+	}
+}
+
+// buildTable is the build's map of key hashes to their postings (open addressing, linear
+// probing, grown at three quarters full); it holds no pointer, so the collector never scans it.
+type buildTable struct {
+	slots []buildSlot
+	mask  uint64
+	count int
+}
+
+// buildSlot is one key: its postings counted (n, first pass) or written (off and n, second
+// pass), and the last posting added (to add a name's posting once).
+type buildSlot struct {
+	h      uint64
+	off, n uint32
+	last   int32
+	used   bool
+}
+
+func newBuildTable(n int) *buildTable {
+	size := 1024
+	for size < n+n/3+1 {
+		size <<= 1
+	}
+	return &buildTable{slots: make([]buildSlot, size), mask: uint64(size - 1)}
+}
+
+// slot returns h's slot, adding it (n 0, last -1) when absent (only in the first pass: the
+// second meets the same keys).
+func (t *buildTable) slot(h uint64) *buildSlot {
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		s := &t.slots[i]
+		if !s.used {
+			if (t.count+1)*4 > len(t.slots)*3 {
+				t.grow()
+				return t.slot(h)
+			}
+			t.count++
+			*s = buildSlot{h: h, last: -1, used: true}
+			return s
+		}
+		if s.h == h {
+			return s
+		}
+	}
+}
+
+func (t *buildTable) grow() {
+	old := t.slots
+	t.slots = make([]buildSlot, 2*len(old))
+	t.mask = uint64(len(t.slots) - 1)
+	for _, s := range old {
+		if !s.used {
+			continue
+		}
+		for i := s.h & t.mask; ; i = (i + 1) & t.mask {
+			if d := &t.slots[i]; !d.used {
+				*d = s
+				break
+			}
 		}
 	}
 }
@@ -312,43 +409,48 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 	idx.names = append(idx.names, nm)
 }
 
-// indexName adds the keys of one name (see Index.del).
-func (idx *Index) indexName(del map[string][]int32, id int32) {
+// nameKeys hands fn the hash and the posting of each key of one name (see Index.del), in
+// order, building each key in buf (reused; returned grown).
+func (idx *Index) nameKeys(id int32, buf []byte, fn func(h uint64, p int32)) []byte {
 	nm := &idx.names[id]
-	add := func(k string, slot int32) {
-		del[k] = appendOnce(del[k], id<<slotBits|slot)
-	}
+	seed := idx.seed
 	for ti, t := range nm.tokens {
 		if t.weak || t.initial() {
 			continue
 		}
-		slot := int32(ti)
-		forDeletes(t.canon, func(k string) { add(k, slot) })
+		p := id<<slotBits | int32(ti)
+		key := func(k []byte) { fn(maphash.Bytes(seed, k), p) }
+		buf = forDeleteKeys(t.canon, buf, key)
 		if t.bare != "" {
-			forDeletes(t.bare, func(k string) { add(k, slot) })
+			buf = forDeleteKeys(t.bare, buf, key)
 		}
 		if t.raw != t.canon && skeleton(t.raw) != "" { // the spelling as listed, for typos of it (Moahmed ~ Mohamed)
-			forDeletes(t.raw, func(k string) { add(k, slot) })
+			buf = forDeleteKeys(t.raw, buf, key)
 		}
 		if len(t.skel) >= 3 {
-			add(string(skelMark)+t.skel, slot)
+			buf = append(append(buf[:0], skelMark), t.skel...)
+			key(buf)
 		}
 	}
 	for j, c := range nm.comp {
 		if c.canon == "" {
 			continue
 		}
-		slot := int32(compSlot + j)
-		add(c.canon, slot)
+		p := id<<slotBits | int32(compSlot+j)
+		buf = append(buf[:0], c.canon...)
+		fn(maphash.Bytes(seed, buf), p)
 		if len(c.skel) >= 3 {
-			add(string(skelMark)+c.skel, slot)
+			buf = append(append(buf[:0], skelMark), c.skel...)
+			fn(maphash.Bytes(seed, buf), p)
 		}
 	}
 	for j, c := range nm.comp3 {
 		if c.canon != "" {
-			add(c.canon, int32(tripSlot+j))
+			buf = append(buf[:0], c.canon...)
+			fn(maphash.Bytes(seed, buf), id<<slotBits|int32(tripSlot+j))
 		}
 	}
+	return buf
 }
 
 // joinPairs appends to buf, for each pair of adjacent tokens, the two written

@@ -88,6 +88,9 @@ type KYB struct {
 	Status   string // stored: APPROVED, PENDING, CAC_VERIFIED, ...; asserted: VERIFIED, ...; NONE
 	Source   string
 	Found    bool
+	// BeneficialOwners are the owners of the tenant's KYB record of the sender (StoredKYB), read
+	// in STRICT and HYBRID; EXTERNAL reads no record, so none.
+	BeneficialOwners []KYBOwner
 }
 
 // Profile is the sender account's behavioral profile, as of before this transaction.

@@ -20,6 +20,9 @@ const (
 const (
 	PartySender   = "SENDER"
 	PartyReceiver = "RECEIVER"
+	// PartyBeneficialOwner is a beneficial owner of the sending business, from the tenant's KYB
+	// record of it (KYB.BeneficialOwners).
+	PartyBeneficialOwner = "BENEFICIAL_OWNER"
 )
 
 // Sanctions match thresholds (docs/design/design-choices.md §8).
@@ -65,7 +68,8 @@ type PartyHit struct {
 	NameHit
 }
 
-// SanctionsEngine screens the sender's and receiver's names (pipeline step 3).
+// SanctionsEngine screens the sender's and receiver's names, a payment message's other parties
+// and the sending business's beneficial owners (pipeline step 3).
 type SanctionsEngine struct {
 	screener NameScreener
 }
@@ -109,6 +113,13 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enri
 		parties = append(parties, screened{p.ScreenedAs, p.Name, p.EntityType, keys})
 		if p.BIC != "" && p.BIC != p.Name {
 			parties = append(parties, screened{p.ScreenedAs, p.BIC, EntityBusiness, keys})
+		}
+	}
+	// The sending business's beneficial owners, as the tenant's KYB record of it names them:
+	// the same screening as the sender's (one normalisation, the same lists and thresholds).
+	if e != nil {
+		for _, o := range e.KYB.BeneficialOwners {
+			parties = append(parties, screened{PartyBeneficialOwner, o.Name, "", subjectKeys(o.BVN, o.NIN)})
 		}
 	}
 	// A screener with no list to screen against (EngineUnavailable) still reports hits on the

@@ -26,6 +26,15 @@ type StoredKYC struct {
 type StoredKYB struct {
 	Found  bool
 	Status string // KYB application status (docs/reference/specification.md 3.3)
+	// BeneficialOwners are the owners the application names; the sanctions engine screens
+	// them as parties of the transaction (PartyBeneficialOwner).
+	BeneficialOwners []KYBOwner
+}
+
+// KYBOwner is one beneficial owner of a KYB record: the name and the identifiers that key its
+// reviewed false positives.
+type KYBOwner struct {
+	Name, BVN, NIN string
 }
 
 // NeedsStoredKYC reports whether resolving the sender's KYC under mode reads the store:
@@ -41,18 +50,11 @@ func NeedsStoredKYC(mode string, tx *Transaction) bool {
 }
 
 // NeedsStoredKYB reports whether resolving the sender's KYB under mode reads the store: only for
-// business transactions, in STRICT always and in HYBRID when the payload has no senderKybStatus.
+// business transactions, in STRICT and HYBRID (in HYBRID the payload's senderKybStatus, when
+// given, is still the status; the record is read for its beneficial owners, which no payload
+// field carries), never in EXTERNAL.
 func NeedsStoredKYB(mode string, tx *Transaction) bool {
-	if !tx.IsBusiness() {
-		return false
-	}
-	switch mode {
-	case tenancy.TrustExternal:
-		return false
-	case tenancy.TrustHybrid:
-		return tx.SenderKYBStatus == ""
-	}
-	return true
+	return tx.IsBusiness() && mode != tenancy.TrustExternal
 }
 
 // ResolveKYC applies the KYC trust mode (docs/reference/specification.md 4.3):
@@ -106,9 +108,12 @@ func ResolveKYB(mode string, tx *Transaction, stored StoredKYB) (KYB, error) {
 		if !stored.Found {
 			return KYB{Required: true, Status: StatusNone, Source: SourceDatabase}
 		}
-		return KYB{Required: true, Status: stored.Status, Source: SourceDatabase, Found: true}
+		return KYB{Required: true, Status: stored.Status, Source: SourceDatabase, Found: true, BeneficialOwners: stored.BeneficialOwners}
 	}
 	payload := KYB{Required: true, Status: tx.SenderKYBStatus, Source: SourcePayload, Found: true}
+	if mode == tenancy.TrustHybrid {
+		payload.BeneficialOwners = stored.BeneficialOwners
+	}
 	switch mode {
 	case tenancy.TrustExternal:
 		if tx.SenderKYBStatus == "" {
