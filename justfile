@@ -44,7 +44,7 @@ bench: bench-auth bench-sanctions bench-lookups bench-screening bench-watchlist-
 # 100,000 watchlist rows imported through /api/v1 on a real server and PostgreSQL while another
 # tenant screens and searches, then through the CLI's code: import seconds, the other
 # tenant's idle and during p99, and the same run's floors (parse, COPY into a temporary table,
-# index build alone) (docs/watchlists.md "Import at scale").
+# index build alone) (docs/guide/watchlists.md "Import at scale").
 bench-watchlist-import:
     go test ./internal/app -run '^$' -bench BenchmarkWatchlistImport100k -benchtime 1x -timeout 20m
 

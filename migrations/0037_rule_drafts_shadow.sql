@@ -63,7 +63,7 @@ GRANT SELECT, INSERT ON rule_shadow_results TO complyd_app;
 
 -- The tenant's rule controls (docs/rules.md "Maker-checker"): a draft is published by a second
 -- officer unless rule_single_person (a tenant with one officer); direct POST/PATCH/DELETE
--- /rules (decisions.md §10) stay open unless rule_drafts_required.
+-- /rules (docs/design/design-choices.md §10) stay open unless rule_drafts_required.
 ALTER TABLE tenant_settings
   ADD COLUMN rule_single_person   boolean NOT NULL DEFAULT false,
   ADD COLUMN rule_drafts_required boolean NOT NULL DEFAULT false;

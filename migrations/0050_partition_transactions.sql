@@ -16,7 +16,7 @@
 -- (docs/performance-at-scale.md "Upgrading a populated database").
 --
 -- A unique constraint of a partitioned table must include the partition key, so the tenant's
--- externalId idempotency (service-spec.md 4.3) moves to transaction_keys, one small row per
+-- externalId idempotency (docs/reference/specification.md 4.3) moves to transaction_keys, one small row per
 -- stored screening keyed (tenant_id, external_id) that also names the row's id and timestamp:
 -- the screening commit inserts the key first (ON CONFLICT DO NOTHING, as it did on
 -- transactions) and stores only the rows whose key it inserted; a lookup by externalId reads the

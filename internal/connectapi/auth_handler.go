@@ -67,7 +67,7 @@ func (h *AuthHandler) tokens(ctx context.Context, t auth.Tokens, useCookies bool
 	h.sessions.Put(ctx, sessTenant, string(t.User.TenantID))
 	h.sessions.Put(ctx, sessFamily, t.FamilyID)
 	// The cookie form carries no token, but says how long the access cookie lives so that the
-	// dashboard refreshes before it ends (docs/dashboard.md "Sessions").
+	// dashboard refreshes before it ends (docs/guide/dashboard.md "Sessions").
 	exp := int32(t.ExpiresIn)
 	resp := connect.NewResponse(&complydv1.LoginResponse{ExpiresIn: &exp})
 	resp.Header().Add("Set-Cookie", h.refreshCookie(t.RefreshToken, auth.RefreshTTL).String())

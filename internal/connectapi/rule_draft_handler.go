@@ -49,7 +49,7 @@ func (h *RuleHandler) draftStore() (RuleDraftStore, error) {
 	return h.drafts, nil
 }
 
-// refuseDirect is the direct CRUD's check (decisions.md §10): open unless the tenant's
+// refuseDirect is the direct CRUD's check (docs/design/design-choices.md §10): open unless the tenant's
 // draftsRequired control says every change goes through a published draft.
 func (h *RuleHandler) refuseDirect(ctx context.Context, tenant tenancy.TenantID) error {
 	if h.drafts == nil {

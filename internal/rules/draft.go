@@ -91,7 +91,7 @@ func (d *Draft) CanChange() error {
 type Controls struct {
 	// SinglePerson lets a draft's author publish it (a tenant with one officer).
 	SinglePerson bool
-	// DraftsRequired closes the direct POST/PATCH/DELETE /rules of decisions.md §10: every
+	// DraftsRequired closes the direct POST/PATCH/DELETE /rules of docs/design/design-choices.md §10: every
 	// change of a custom rule then goes through a published draft.
 	DraftsRequired bool
 }

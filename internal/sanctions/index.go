@@ -257,7 +257,7 @@ func (idx *Index) weightOf(t token) float64 {
 // into one array at the offsets the counts give. The build table holds no pointer and no key
 // string: a map of each key (string) to its own slice of postings made millions of small
 // allocations for a 100,000-entry list, and the garbage collector's work on them slowed every
-// other tenant's screening while an import was indexed (docs/watchlists.md "Import at scale").
+// other tenant's screening while an import was indexed (docs/guide/watchlists.md "Import at scale").
 // Each key's postings are in name order, as before; a posting repeated by the same name under
 // the same key is kept once (appendOnce). A hash collision between two keys makes them share
 // a span, which only adds candidates the scoring rejects.

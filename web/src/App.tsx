@@ -19,7 +19,7 @@ import { ReportPage } from './reports/ReportPage';
 import { Interdictions } from './interdictions/Interdictions';
 
 // The heavy screens load on first visit: the Overview brings the charts (recharts), the API
-// reference Swagger UI (docs/dashboard.md "First load").
+// reference Swagger UI (docs/guide/dashboard.md "First load").
 const Overview = lazy(() => import('./overview/Overview').then((m) => ({ default: m.Overview })));
 const ApiReference = lazy(() => import('./api/ApiReference').then((m) => ({ default: m.ApiReference })));
 

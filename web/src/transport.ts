@@ -15,7 +15,7 @@ const base = {
 };
 const authClient = createClient(AuthService, createConnectTransport(base));
 
-// Silent refresh (docs/dashboard.md "Sessions"): the access cookie lives a short time
+// Silent refresh (docs/guide/dashboard.md "Sessions"): the access cookie lives a short time
 // (COMPLYD_ACCESS_TTL, 15 min by default) and the 7-day refresh cookie renews it through
 // AuthService.Refresh. The app renews shortly before the access cookie ends (scheduleRenewal),
 // and any call answered Unauthenticated is retried once after a renewal; only when the refresh

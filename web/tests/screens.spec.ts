@@ -7,7 +7,7 @@ import { fixture, signIn } from './fixture';
 // Every screen of the workspace's shell (not the case queue and case page, nor the rules screen,
 // which have their own specs), walked by each role at a phone's, a tablet's and a laptop's width:
 // no serious or critical axe violation, no horizontal page scroll, no console error, and a
-// screenshot of each in test-results/screens/ (kept as CI artefacts; docs/dashboard.md).
+// screenshot of each in test-results/screens/ (kept as CI artefacts; docs/guide/dashboard.md).
 const out = resolve(import.meta.dirname, '..', 'test-results', 'screens');
 mkdirSync(out, { recursive: true });
 const widths = [390, 768, 1366];

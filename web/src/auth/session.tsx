@@ -18,7 +18,7 @@ export const useSession = () => useContext(SessionCtx);
 // SessionGate shows the sign-in page until there is a session, then the app. The session is
 // renewed silently (transport.ts); when the refresh cookie is refused, a sign-in dialog opens
 // over the screen, which stays mounted, so what the officer was typing is still there after
-// signing in again (docs/dashboard.md "Sessions").
+// signing in again (docs/guide/dashboard.md "Sessions").
 export function SessionGate({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const [expired, setExpired] = useState(false);

@@ -7,7 +7,7 @@ import { Drafts } from './Drafts';
 import { useSession } from '../../auth/session';
 
 // Rules lists the mandatory AML rules (read-only) and the tenant's CEL rules, which a bank
-// administrator creates, edits and switches on or off directly (decisions.md §10), and which
+// administrator creates, edits and switches on or off directly (docs/design/design-choices.md §10), and which
 // officers change through drafts published by a second officer (Drafts, docs/rules.md).
 export function Rules() {
   const { me } = useSession();
