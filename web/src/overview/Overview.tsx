@@ -68,7 +68,7 @@ export function Overview() {
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <Bars title="By outcome" bars={screenings.data.byOutcome.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
                 to: txList(fromDay, toDay, c.key), name: `${label(c.key)}: ${plural(c.count, 'screening')}` }))} />
-              <Bars title="By risk level" bars={screenings.data.byRiskLevel.map((c) => ({ key: c.key, label: label(c.key), value: Number(c.count),
+              <Bars title="By risk level" bars={screenings.data.byRiskLevel.map((c) => ({ key: c.key, label: `${label(c.key)} risk`, value: Number(c.count),
                 to: txList(fromDay, toDay, undefined, { riskLevel: c.key }), name: `${label(c.key)} risk: ${plural(c.count, 'screening')}` }))} />
             </SimpleGrid>
           </>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { BarChart } from '@mantine/charts';
-import { Box, Paper, Table, Text, Title } from '@mantine/core';
+import { Box, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { Link, useRouter } from '../ui/router';
 import { count } from '../ui/format';
 
@@ -77,7 +77,13 @@ export function Bars({ title, bars, unit }: { title: string; bars: Bar[]; unit?:
             );
             return (
               <li key={b.key} style={{ margin: '2px 0' }}>
-                {b.to ? <Link to={b.to} aria-label={b.name}>{inner}</Link> : <span aria-label={b.name} role="img">{inner}</span>}
+                {/* The bar is drawn for the eye and named for the ear: the visible row is hidden from
+                    assistive technology and the full name (outcome, count, unit) is the link's text,
+                    so the accessible name never contradicts what is shown (axe
+                    label-content-name-mismatch). */}
+                {b.to
+                  ? <Link to={b.to}><Box aria-hidden>{inner}</Box><VisuallyHidden>{b.name}</VisuallyHidden></Link>
+                  : <span><Box aria-hidden>{inner}</Box><VisuallyHidden>{b.name}</VisuallyHidden></span>}
               </li>
             );
           })}

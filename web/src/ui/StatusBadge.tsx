@@ -22,8 +22,7 @@ export function StatusBadge({ value, label }: { value?: string; label?: string }
   // Light badges with the 9th shade of their colour for text keep WCAG AA contrast.
   const c = tone[v] ?? 'gray';
   return (
-    <Badge variant="light" color={c} radius="sm" tt="none" fw={600}
-      style={{ whiteSpace: 'nowrap', '--badge-color': `var(--mantine-color-${c}-9)` } as React.CSSProperties}>
+    <Badge variant="light" color={c} c={`${c}.9`} radius="sm" tt="none" fw={600} style={{ whiteSpace: 'nowrap' }}>
       {label ?? enumLabel(value)}
     </Badge>
   );
