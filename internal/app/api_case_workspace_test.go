@@ -12,6 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/pgtest"
 )
 
 func (s *testServer) workspaceClient(proto string, c cred) complydv1connect.CaseWorkspaceServiceClient {
@@ -122,6 +123,7 @@ func TestCaseInboxRoundRobinAndSLA(t *testing.T) {
 	require.Equal(t, 4, list.Items[0].OpenCases)
 	require.Equal(t, 0, list.Items[0].Breached)
 	s.Clock.Advance(3 * time.Hour)
+	o1Tok = s.login(o1.Email, pgtest.Password) // the access token outlived by the clock
 	s.rest("GET", "/api/v1/case-inboxes", cred{Bearer: o1Tok}, nil).decode(t, &list)
 	require.Equal(t, 4, list.Items[0].Breached, "past the 2-hour service level")
 
@@ -234,7 +236,7 @@ func TestCaseWorkspaceSanctionsAndFourEyes(t *testing.T) {
 	var wl struct{ ID string }
 	s.rest("POST", "/api/v1/watchlists", cred{Bearer: admin}, map[string]any{"name": "Local blacklist", "type": "SANCTIONS"}).decode(t, &wl)
 	env := s.rest("POST", "/api/v1/watchlists/"+wl.ID+"/entries", cred{Bearer: admin}, map[string]any{"name": "Ada Obi",
-		"aliases": []string{"Adaeze Obi"}, "entityType": "BUSINESS", "dateOfBirth": "1970-01-01", "country": "GH", "reference": "LB-7"})
+		"aliases": []string{"Adaeze Obi"}, "entityType": "INDIVIDUAL", "dateOfBirth": "1970-01-01", "country": "GH", "reference": "LB-7"})
 	require.Equal(t, http.StatusCreated, env.Status, "%s", env.Raw)
 	out, env := s.screen(admin, screenBody(ext("ws"), "0123456789", 9_500_000))
 	require.True(t, env.Success, "%s", env.Raw)

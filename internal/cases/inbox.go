@@ -184,6 +184,8 @@ type InboxStore interface {
 	// UpdateInbox locks the inbox, calls fn, and writes it (and the members when fn says so).
 	// Errors: NOT_FOUND; CONFLICT; whatever fn returns.
 	UpdateInbox(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Inbox) (InboxParams, error)) (*Inbox, error)
+	// Name returns an inbox's name, "" when there is none. Errors: INTERNAL.
+	Name(ctx context.Context, tenantID tenancy.TenantID, id string) (string, error)
 	// Inboxes lists the tenant's inboxes by name with members and counts. Errors: INTERNAL.
 	Inboxes(ctx context.Context, tenantID tenancy.TenantID, now time.Time) ([]Inbox, error)
 	// Assignable lists the active users a case may be assigned to (officers and analysts), or

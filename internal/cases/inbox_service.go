@@ -53,6 +53,11 @@ func (s *InboxService) Inboxes(ctx context.Context, tenantID tenancy.TenantID) (
 	return s.store.Inboxes(ctx, tenantID, s.now())
 }
 
+// Name returns an inbox's name ("" when there is none). Errors: INTERNAL.
+func (s *InboxService) Name(ctx context.Context, tenantID tenancy.TenantID, id string) (string, error) {
+	return s.store.Name(ctx, tenantID, id)
+}
+
 // Assignable lists the people a case may be assigned to (an inbox's members with inboxID).
 // Errors: NOT_FOUND (inbox).
 func (s *InboxService) Assignable(ctx context.Context, tenantID tenancy.TenantID, inboxID string) ([]Person, error) {

@@ -117,8 +117,8 @@ type ListParams struct {
 	// AwaitingConfirmationBy keeps the cases with a PENDING proposal made by someone other than
 	// this user ("needs my confirmation", four eyes).
 	AwaitingConfirmationBy string
-	Page  int
-	Limit int
+	Page                   int
+	Limit                  int
 }
 
 // Normalize validates the filters and fills paging defaults: page 1, limit 20, a limit above

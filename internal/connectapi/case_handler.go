@@ -218,6 +218,14 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 					TotalLatencyMs: int32(v.TotalLatencyMs)}
 			}
 			out.RelatedTransaction = rt
+			// The queue's columns, on the detail too.
+			out.Amount, out.Currency = tx.Amount, tx.Currency
+			if tx.SenderName != nil {
+				out.Party = *tx.SenderName
+			}
+			if tx.Verdict != nil {
+				out.Score = tx.Verdict.AggregateScore
+			}
 		}
 	}
 	// The moves offered are the server's (STYLE "The server decides, the screen follows"): none

@@ -40,7 +40,9 @@ func NewCaseWorkspaceHandler(ch *CaseHandler, inboxes *cases.InboxService, evide
 	return &CaseWorkspaceHandler{cases: ch, inboxes: inboxes, evidence: evidence, customers: cf, now: now, log: log}
 }
 
-func (h *CaseWorkspaceHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
+func (h *CaseWorkspaceHandler) fail(ctx context.Context, err error) error {
+	return ToConnect(ctx, h.log, err)
+}
 
 // may says whether the caller's role may call procedure (the permissions table decides).
 func may(p auth.Principal, procedure string) bool { return permissions[procedure].roles.Has(p.Role) }
@@ -85,6 +87,14 @@ func (h *CaseWorkspaceHandler) GetCaseWorkspace(ctx context.Context, req *connec
 		if ev != nil {
 			out.Transaction, out.Hits, out.Activity = evidenceToProto(ev)
 			sender, receiver = out.Transaction.Sender, out.Transaction.Receiver
+			if len(out.Transaction.Rules) > 0 {
+				cs.TopRule = out.Transaction.Rules[0].Name
+			}
+		}
+	}
+	if cs.InboxId != nil {
+		if cs.InboxName, err = h.inboxes.Name(ctx, t, cs.InboxId.Value); err != nil {
+			return nil, h.fail(ctx, err)
 		}
 	}
 	if err := h.customer(ctx, t, cs, out); err != nil {
@@ -118,7 +128,7 @@ func (h *CaseWorkspaceHandler) customer(ctx context.Context, t tenancy.TenantID,
 	}
 	c := &complydv1.WorkspaceCustomer{Id: found.ID, DisplayName: found.Name, Kind: found.Type}
 	if ov.Risk != nil {
-		c.RiskRating = string(ov.Risk.Rating)
+		c.RiskRating, c.RiskScore = ov.Risk.Rating.Rating, int32(ov.Risk.Rating.Score)
 	}
 	for _, a := range ov.Applications {
 		c.Applications = append(c.Applications, &complydv1.WorkspaceApplication{Id: a.ID, Kind: a.Kind, Status: a.Status, Tier: a.Tier})

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -118,6 +119,22 @@ func (s *CaseInboxStore) UpdateInbox(ctx context.Context, tenantID tenancy.Tenan
 		return nil, err
 	}
 	return s.inbox(ctx, tenantID, id, now)
+}
+
+// Name implements cases.InboxStore.
+func (s *CaseInboxStore) Name(ctx context.Context, tenantID tenancy.TenantID, id string) (string, error) {
+	if !isUUID(id) {
+		return "", nil
+	}
+	var name string
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		err := tx.QueryRow(ctx, `select name from case_inboxes where tenant_id = $1 and id = $2::uuid`, string(tenantID), id).Scan(&name)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		return err
+	})
+	return name, err
 }
 
 // Inboxes implements cases.InboxStore: by name, with members and the open and breached counts.
