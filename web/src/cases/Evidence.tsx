@@ -29,7 +29,7 @@ function Hit({ hit }: { hit: SanctionsEvidence }) {
     );
   };
   return (
-    <Card withBorder padding="sm" aria-label={`Match with ${e?.name ?? hit.matchedName}`}>
+    <Card withBorder padding="sm" component="article" aria-label={`Match with ${e?.name ?? hit.matchedName}`}>
       <Group justify="space-between" wrap="wrap" mb="xs">
         <Text fw={700}>{enumLabel(p?.role)} matched {e?.name || hit.matchedName}</Text>
         <Group gap="xs">
@@ -80,7 +80,7 @@ export function TransactionFacts({ tx }: { tx: WorkspaceTransaction }) {
           <Table fz="sm" layout="fixed" aria-label="Rules that fired">
             <Table.Thead><Table.Tr><Table.Th scope="col">Rule</Table.Th><Table.Th scope="col" w={70}>Score</Table.Th><Table.Th scope="col">Why</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>{tx.rules.map((r, i) => (
-              <Table.Tr key={`${r.name}-${i}`}><Table.Td>{r.name}{r.windowHours > 0 && <Text size="xs" c="dimmed">window {r.windowHours} h</Text>}</Table.Td>
+              <Table.Tr key={`${r.name}-${i}`}><Table.Td>{r.name}{r.windowHours > 0 && <Text size="xs">window {r.windowHours} h</Text>}</Table.Td>
                 <Table.Td>{r.riskScore}</Table.Td><Table.Td style={{ overflowWrap: 'anywhere' }}>{r.details}</Table.Td></Table.Tr>))}
             </Table.Tbody>
           </Table>
