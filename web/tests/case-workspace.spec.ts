@@ -84,8 +84,9 @@ for (const width of [390, 768, 1366]) {
     // The first officer triages: her queue, breached-first order, the sanctions type, j/k and Enter.
     const ctx1 = await browser.newContext({ viewport: { width, height: 900 } });
     const one = await ctx1.newPage();
-    const errors1 = watch(one);
+    // Console errors are watched once signed in: the sign-in screen's first Me is a 401 by design.
     await signIn(one, first);
+    const errors1 = watch(one);
     await one.getByLabel('Type', { exact: true }).selectOption('SANCTIONS_HIT');
     await one.getByLabel('Show').selectOption('mine');
     const row = one.getByRole('row').filter({ has: one.getByRole('link', { name: kase.caseNumber }) });
@@ -127,8 +128,8 @@ for (const width of [390, 768, 1366]) {
     // The second officer of the inbox: "needs my confirmation", then confirm, then the STR.
     const ctx2 = await browser.newContext({ viewport: { width, height: 900 } });
     const two = await ctx2.newPage();
-    const errors2 = watch(two);
     await signIn(two, second);
+    const errors2 = watch(two);
     await two.getByLabel('Show').selectOption('confirm');
     await two.getByRole('link', { name: kase.caseNumber }).click();
     await two.getByRole('button', { name: 'Confirm resolution' }).click();

@@ -23,7 +23,7 @@ export function Activity({ days, rules, at }: { days: ActivityDay[]; rules: Work
       <Text size="sm" mb="xs">{plural(total, 'transaction')} sent, {money(sum.toFixed(2))} in all{windows.length > 0 && `; rule windows marked: ${windows.map((h) => `${h} h`).join(', ')} before the transaction`}.</Text>
       <div role="img" aria-label="NGN sent per day, last 30 days">
       <BarChart h={180} data={data} dataKey="day" series={[{ name: 'ngn', label: 'NGN sent', color: 'blue.8' }]}
-        valueFormatter={(v) => money(v.toFixed(2))} tickLine="xy" withTooltip
+        valueFormatter={(v) => money(v.toFixed(2))} tickLine="xy" withTooltip textColor="dark.9"
         referenceLines={windows.map((h) => ({ x: data[Math.max(0, 29 - Math.ceil(h / 24))].day, label: `${h} h window`, color: 'red.9' }))}
         yAxisProps={{ width: 80, tickFormatter: (v: number) => count(v) }} />
       </div>
