@@ -1,5 +1,5 @@
 -- +goose Up
--- Issue 53 points 2 to 4 (docs/rules.md): a rule change is a draft, back-tested and shadowed on
+-- Issue 53 points 2 to 4 (docs/guide/rules.md): a rule change is a draft, back-tested and shadowed on
 -- live screenings before a second officer publishes it (maker-checker).
 --
 -- rule_drafts: a proposed custom rule (rule_id null) or a proposed new version of a live rule
@@ -61,7 +61,7 @@ ALTER TABLE rule_shadow_results FORCE ROW LEVEL SECURITY;
 CREATE POLICY tenant_isolation ON rule_shadow_results USING (tenant_id = app_tenant()) WITH CHECK (tenant_id = app_tenant());
 GRANT SELECT, INSERT ON rule_shadow_results TO complyd_app;
 
--- The tenant's rule controls (docs/rules.md "Maker-checker"): a draft is published by a second
+-- The tenant's rule controls (docs/guide/rules.md "Maker-checker"): a draft is published by a second
 -- officer unless rule_single_person (a tenant with one officer); direct POST/PATCH/DELETE
 -- /rules (docs/design/design-choices.md §10) stay open unless rule_drafts_required.
 ALTER TABLE tenant_settings

@@ -46,7 +46,7 @@ type comparisonOut struct {
 	} `json:"examples"`
 }
 
-// TestRuleDraftsMakerCheckerShadow (issue 53 points 2 to 4, docs/rules.md): an officer drafts a
+// TestRuleDraftsMakerCheckerShadow (issue 53 points 2 to 4, docs/guide/rules.md): an officer drafts a
 // rule and runs it in shadow; the author cannot publish it (FORBIDDEN over /api/v1, Connect and
 // gRPC); the shadow flags a live screening in its report (and the back-test flags it in the same
 // shape) while the verdict, the answer, the cases and the reports stay what the live rules made

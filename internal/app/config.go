@@ -60,7 +60,7 @@ type config struct {
 	DBMaxConns int
 	// ReplicaURL is COMPLYD_DATABASE_REPLICA_URL: an optional streaming standby of DATABASE_URL
 	// to which the Overview, the exports, the network and the back-tests read
-	// (docs/read-replica.md); ReplicaMaxLag (COMPLYD_DATABASE_REPLICA_MAX_LAG, default 10s) is
+	// (docs/guide/read-replica.md); ReplicaMaxLag (COMPLYD_DATABASE_REPLICA_MAX_LAG, default 10s) is
 	// the lag above which they read from the primary, ReplicaProbeEvery
 	// (COMPLYD_DATABASE_REPLICA_PROBE_INTERVAL, default 1s) how often the lag is measured.
 	ReplicaURL          string

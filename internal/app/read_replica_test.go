@@ -22,7 +22,7 @@ import (
 )
 
 // TestReadReplicaDashboard runs the service on a primary and a real streaming standby of it
-// (pg_basebackup -R), both private clusters of the test (docs/read-replica.md). Screenings are
+// (pg_basebackup -R), both private clusters of the test (docs/guide/read-replica.md). Screenings are
 // written through the primary; the Overview's screening count is read over /api/v1 and Connect.
 // That the standby answered is proven by pausing its WAL replay: a screening committed on the
 // primary after the pause is missing from the answer while the primary has it. Then:

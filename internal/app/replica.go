@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/restapi"
 )
 
-// replicaCheck reports the read replica to /health and /ready (docs/read-replica.md).
+// replicaCheck reports the read replica to /health and /ready (docs/guide/read-replica.md).
 func replicaCheck(db *postgres.DB) func() restapi.ReplicaCheck {
 	return func() restapi.ReplicaCheck {
 		st := db.ReplicaState()

@@ -5,6 +5,7 @@ import (
 
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/connectapi"
+	"github.com/complyd/complyd/internal/customers"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
@@ -18,8 +19,16 @@ func wireCases(w *wiring) error {
 	caseStore := postgres.NewCaseStore(w.db)
 	caseSvc := cases.NewService(caseStore, postgres.NewCaseUsers(w.db), w.now)
 	caseSvc.OnInterdictionChange = w.interdictions.Invalidate
-	p, h := complydv1connect.NewCaseServiceHandler(connectapi.NewCaseHandler(caseSvc, caseStore, w.log), w.handlerOpts...)
+	caseHandler := connectapi.NewCaseHandler(caseSvc, caseStore, w.log)
+	p, h := complydv1connect.NewCaseServiceHandler(caseHandler, w.handlerOpts...)
 	w.addService(complydv1connect.CaseServiceName, p, h)
+
+	// The case workspace (issue 50): the case page in one call, inboxes, saved views, bulk moves.
+	inboxes := cases.NewInboxService(postgres.NewCaseInboxStore(w.db), w.now)
+	customerSvc := customers.NewService(postgres.NewCustomerStore(w.db), w.now)
+	p, h = complydv1connect.NewCaseWorkspaceServiceHandler(connectapi.NewCaseWorkspaceHandler(caseHandler, inboxes,
+		postgres.NewCaseEvidenceStore(w.db), customerSvc, w.now, w.log), w.handlerOpts...)
+	w.addService(complydv1connect.CaseWorkspaceServiceName, p, h)
 
 	hooks := postgres.NewWebhookStore(w.db)
 	hookSvc := webhook.NewService(hooks, w.cfg.WebhookAllowPrivate, w.now)

@@ -71,7 +71,7 @@ func wireScreening(w *wiring) error {
 	if benchFloorBuild {
 		w.log.Warn("benchmark floor build (-tags benchfloor): screenings are answered but never read or stored")
 	}
-	// Shadowed rule drafts' results, written in batches off the screening's path (docs/rules.md).
+	// Shadowed rule drafts' results, written in batches off the screening's path (docs/guide/rules.md).
 	shadows := postgres.NewShadowWriter(w.db, w.log)
 	w.closers = append(w.closers, shadows.Close)
 	w.reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "complyd_rule_shadow_dropped_total",

@@ -29,6 +29,23 @@ type Case struct {
 	CreatedBy               string // user id; "" when the system created the case
 	CreatedAt               time.Time
 	UpdatedAt               time.Time
+	// InboxID and DueAt are set by the database when the case is created (migration 0042's
+	// case_route): the inbox that took it and its service level's due time.
+	InboxID *string
+	DueAt   *time.Time
+	// Facts are the queue's columns from the related transaction; lists fill them, nil else.
+	Facts *QueueFacts
+}
+
+// QueueFacts are what the queue shows of a case beyond its own row: its inbox's name and its
+// transaction's amount, party, top rule and score.
+type QueueFacts struct {
+	InboxName string
+	Amount    string // decimal string
+	Currency  string
+	Party     string
+	TopRule   string
+	Score     float64
 }
 
 // Case types (docs/reference/specification.md 2.3).

@@ -109,10 +109,16 @@ type ListParams struct {
 	// IncludeUnassigned adds unassigned cases to the AssigneeID filter; alone, it lists only
 	// unassigned cases.
 	IncludeUnassigned bool
-	// Sort is NEWEST (default), OLDEST or PRIORITY (CRITICAL first, then oldest first).
-	Sort  string
-	Page  int
-	Limit int
+	// Sort is NEWEST (default), OLDEST, PRIORITY (CRITICAL first, then oldest first) or DUE
+	// (open cases by due time, breached ones first).
+	Sort string
+	// InboxID keeps the cases filed in that inbox.
+	InboxID string
+	// AwaitingConfirmationBy keeps the cases with a PENDING proposal made by someone other than
+	// this user ("needs my confirmation", four eyes).
+	AwaitingConfirmationBy string
+	Page                   int
+	Limit                  int
 }
 
 // Normalize validates the filters and fills paging defaults: page 1, limit 20, a limit above

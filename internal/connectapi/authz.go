@@ -54,6 +54,21 @@ var permissions = map[string]access{
 	complydv1connect.CaseServiceCreateInterdictionProcedure:      {roles: auth.Officers},
 	complydv1connect.CaseServiceListInterdictionsProcedure:       {roles: auth.AnyRole},
 	complydv1connect.CaseServiceConfirmInterdictionProcedure:     {roles: auth.Officers},
+	// The case workspace (issue 50, docs/guide/dashboard-cases.md): reading is every role's (the
+	// actions in the answer follow the caller's role); the assignable people are for those who
+	// may assign (officers; COMPLIANCE_OFFICER may not list users); inboxes are tenant
+	// configuration (BANK_ADMIN) but readable by all; saved views are any user's own; bulk moves
+	// need the single move's roles.
+	complydv1connect.CaseWorkspaceServiceGetCaseWorkspaceProcedure:      {roles: auth.AnyRole},
+	complydv1connect.CaseWorkspaceServiceListAssignableUsersProcedure:   {roles: auth.Officers},
+	complydv1connect.CaseWorkspaceServiceCreateCaseInboxProcedure:       {roles: auth.AdminOnly},
+	complydv1connect.CaseWorkspaceServiceUpdateCaseInboxProcedure:       {roles: auth.AdminOnly},
+	complydv1connect.CaseWorkspaceServiceListCaseInboxesProcedure:       {roles: auth.AnyRole},
+	complydv1connect.CaseWorkspaceServiceCreateSavedCaseViewProcedure:   {roles: auth.AnyRole},
+	complydv1connect.CaseWorkspaceServiceListSavedCaseViewsProcedure:    {roles: auth.AnyRole},
+	complydv1connect.CaseWorkspaceServiceDeleteSavedCaseViewProcedure:   {roles: auth.AnyRole},
+	complydv1connect.CaseWorkspaceServiceBulkAssignCasesProcedure:       {roles: auth.Officers},
+	complydv1connect.CaseWorkspaceServiceBulkProposeResolutionProcedure: {roles: auth.Writers},
 	// The tenant's case controls are tenant configuration (docs/design/design-choices.md §4): BANK_ADMIN.
 	complydv1connect.CaseServiceGetCaseSettingsProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.CaseServiceUpdateCaseSettingsProcedure: {roles: auth.AdminOnly},
@@ -173,7 +188,7 @@ var permissions = map[string]access{
 	complydv1connect.SanctionsServiceListFalsePositivesProcedure:     {roles: auth.AnyRole},
 	complydv1connect.SanctionsServiceRevokeFalsePositiveProcedure:    {roles: auth.Officers},
 
-	// Rule drafts (docs/rules.md): officers draft, back-test, shadow and publish (never their
+	// Rule drafts (docs/guide/rules.md): officers draft, back-test, shadow and publish (never their
 	// own draft, unless the tenant allows a single person); every role reads them; the
 	// controls are tenant configuration (BANK_ADMIN).
 	complydv1connect.RuleServiceCreateRuleDraftProcedure:          {roles: auth.Officers},

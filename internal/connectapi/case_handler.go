@@ -3,6 +3,7 @@ package connectapi
 import (
 	"context"
 	"log/slog"
+	"strings"
 
 	"connectrpc.com/connect"
 
@@ -54,7 +55,19 @@ func caseToProto(c *cases.Case, people map[string]cases.Person) *complydv1.Case 
 			out.Assignee = personToProto(p)
 		}
 	}
+	out.DueAt, out.InboxId = tsPtr(c.DueAt), nullStringPtr(c.InboxID)
+	if f := c.Facts; f != nil {
+		out.InboxName, out.Amount, out.Currency, out.Party, out.TopRule, out.Score = f.InboxName, f.Amount, f.Currency, f.Party, f.TopRule, f.Score
+	}
 	return out
+}
+
+// personName is how a user is named on a case: first and last name, else the email.
+func personName(p cases.Person) string {
+	if n := strings.TrimSpace(p.FirstName + " " + p.LastName); n != "" {
+		return n
+	}
+	return p.Email
 }
 
 func eventToProto(e cases.Event, people map[string]cases.Person) *complydv1.CaseEvent {
@@ -65,7 +78,38 @@ func eventToProto(e cases.Event, people map[string]cases.Person) *complydv1.Case
 	if p, ok := people[e.ActorID]; ok && e.ActorID != "" {
 		out.Actor = personToProto(p)
 	}
+	// An assignment's values are user ids: name them (issue 50 point 4).
+	if e.EventType == cases.EventAssigned {
+		if e.PreviousValue != nil {
+			if p, ok := people[*e.PreviousValue]; ok {
+				out.PreviousValueName = personName(p)
+			}
+		}
+		if e.NewValue != nil {
+			if p, ok := people[*e.NewValue]; ok {
+				out.NewValueName = personName(p)
+			}
+		}
+	}
 	return out
+}
+
+// eventPeople lists the user ids an event names: its actor and an assignment's values.
+func eventPeople(events []cases.Event) []string {
+	ids := make([]string, 0, len(events))
+	for _, e := range events {
+		if e.ActorID != "" {
+			ids = append(ids, e.ActorID)
+		}
+		if e.EventType == cases.EventAssigned {
+			for _, v := range []*string{e.PreviousValue, e.NewValue} {
+				if v != nil {
+					ids = append(ids, *v)
+				}
+			}
+		}
+	}
+	return ids
 }
 
 // withPeople renders cases with their assignees resolved in one query.
@@ -117,8 +161,17 @@ func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[comply
 		return nil, h.fail(ctx, err)
 	}
 	m := req.Msg
-	page, err := h.svc.List(ctx, c.TenantID, cases.ListParams{Status: m.GetStatus(), Type: m.GetType(), Priority: m.GetPriority(),
-		AssigneeID: m.GetAssigneeId(), IncludeUnassigned: m.GetIncludeUnassigned(), Sort: m.GetSort(), Page: int(m.GetPage()), Limit: int(m.GetLimit())})
+	lp := cases.ListParams{Status: m.GetStatus(), Type: m.GetType(), Priority: m.GetPriority(),
+		AssigneeID: m.GetAssigneeId(), IncludeUnassigned: m.GetIncludeUnassigned(), Sort: m.GetSort(), Page: int(m.GetPage()), Limit: int(m.GetLimit()),
+		InboxID: m.GetInboxId()}
+	if m.GetAwaitingMyConfirmation() {
+		if c.UserID == "" {
+			// An API key is no person: nothing awaits its confirmation (docs/guide/dashboard-cases.md).
+			return connect.NewResponse(&complydv1.ListCasesResponse{Items: []*complydv1.Case{}, Page: 1, Limit: int32(cases.DefaultLimit)}), nil
+		}
+		lp.AwaitingConfirmationBy = c.UserID
+	}
+	page, err := h.svc.List(ctx, c.TenantID, lp)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
@@ -144,13 +197,7 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	actors := make([]string, 0, len(events))
-	for _, e := range events {
-		if e.ActorID != "" {
-			actors = append(actors, e.ActorID)
-		}
-	}
-	items, people, err := h.withPeople(ctx, c.TenantID, []cases.Case{*cs}, actors...)
+	items, people, err := h.withPeople(ctx, c.TenantID, []cases.Case{*cs}, eventPeople(events)...)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
@@ -171,6 +218,14 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 					TotalLatencyMs: int32(v.TotalLatencyMs)}
 			}
 			out.RelatedTransaction = rt
+			// The queue's columns, on the detail too.
+			out.Amount, out.Currency = tx.Amount, tx.Currency
+			if tx.SenderName != nil {
+				out.Party = *tx.SenderName
+			}
+			if tx.Verdict != nil {
+				out.Score = tx.Verdict.AggregateScore
+			}
 		}
 	}
 	// The moves offered are the server's (STYLE "The server decides, the screen follows"): none
@@ -266,6 +321,35 @@ func proposalToProto(p *cases.Proposal) *complydv1.ResolutionProposal {
 		DecidedAt: tsPtr(p.DecidedAt), Reason: nullString(p.Reason)}
 }
 
+// nameProposals fills the proposers' and deciders' names in one query.
+func (h *CaseHandler) nameProposals(ctx context.Context, tenantID tenancy.TenantID, ps []*complydv1.ResolutionProposal) error {
+	ids := []string{}
+	for _, p := range ps {
+		ids = append(ids, p.ProposedBy)
+		if p.DecidedBy != nil {
+			ids = append(ids, p.DecidedBy.Value)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	people, err := h.views.People(ctx, tenantID, ids)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if who, ok := people[p.ProposedBy]; ok {
+			p.ProposedByName = personName(who)
+		}
+		if p.DecidedBy != nil {
+			if who, ok := people[p.DecidedBy.Value]; ok {
+				p.DecidedByName = personName(who)
+			}
+		}
+	}
+	return nil
+}
+
 // ProposeResolution implements CaseService.ProposeResolution.
 func (h *CaseHandler) ProposeResolution(ctx context.Context, req *connect.Request[complydv1.ProposeResolutionRequest]) (*connect.Response[complydv1.ResolutionProposal], error) {
 	c, err := caseCaller(ctx)
@@ -292,6 +376,9 @@ func (h *CaseHandler) ListResolutionProposals(ctx context.Context, req *connect.
 	out := &complydv1.ListResolutionProposalsResponse{Items: make([]*complydv1.ResolutionProposal, 0, len(ps))}
 	for i := range ps {
 		out.Items = append(out.Items, proposalToProto(&ps[i]))
+	}
+	if err := h.nameProposals(ctx, c.TenantID, out.Items); err != nil {
+		return nil, h.fail(ctx, err)
 	}
 	return connect.NewResponse(out), nil
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // RuleDraftStore is what the draft RPCs need of the store (postgres.SettingsStore): drafts,
-// their publication and shadow, and the tenant's rule controls (docs/rules.md). Every change
+// their publication and shadow, and the tenant's rule controls (docs/guide/rules.md). Every change
 // is audited in its own transaction.
 type RuleDraftStore interface {
 	// RuleControls returns the tenant's rule controls.
@@ -237,7 +237,7 @@ func (h *RuleHandler) StopRuleDraftShadow(ctx context.Context, req *connect.Requ
 	})
 }
 
-// PublishRuleDraft implements RuleService.PublishRuleDraft: maker-checker (docs/rules.md).
+// PublishRuleDraft implements RuleService.PublishRuleDraft: maker-checker (docs/guide/rules.md).
 func (h *RuleHandler) PublishRuleDraft(ctx context.Context, req *connect.Request[complydv1.PublishRuleDraftRequest]) (*connect.Response[complydv1.PublishRuleDraftResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {

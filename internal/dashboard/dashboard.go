@@ -268,7 +268,7 @@ type Store interface {
 	WalletStats(ctx context.Context, tenant tenancy.TenantID, p Period) (WalletStats, error)
 }
 
-// Freshness says where the Overview's figures are read from (docs/read-replica.md).
+// Freshness says where the Overview's figures are read from (docs/guide/read-replica.md).
 type Freshness struct {
 	// FromReplica is set while the read replica answers them.
 	FromReplica bool

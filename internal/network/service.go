@@ -42,7 +42,7 @@ func NewService(store Store, cs CaseCreator, now func() time.Time) *Service {
 	return &Service{store: store, reads: store, cases: cs, now: now}
 }
 
-// WithReads has Graph read from reads (a store on the read replica, docs/read-replica.md);
+// WithReads has Graph read from reads (a store on the read replica, docs/guide/read-replica.md);
 // OpenCase still recomputes its finding from the store given to NewService, since it opens a
 // case on what it reads.
 func (s *Service) WithReads(reads Store) *Service {

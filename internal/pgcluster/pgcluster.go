@@ -305,7 +305,7 @@ func (c *Cluster) WaitReady(ctx context.Context) error {
 // protocol with -R (standby.signal and primary_conninfo written for it), then a start on a free
 // loopback port with settings. The primary must allow replication connections from loopback,
 // as initdb's trust configuration and PostgreSQL's default wal_level (replica) do. Tests of
-// the read replica (docs/read-replica.md) start one; Stop and Restart work as for a primary.
+// the read replica (docs/guide/read-replica.md) start one; Stop and Restart work as for a primary.
 func StartStandby(ctx context.Context, dir string, primary *Cluster, settings ...string) (*Cluster, error) {
 	c := &Cluster{Dir: dir, bin: primary.bin, cred: primary.cred, settings: settings}
 	if err := os.MkdirAll(dir, 0o700); err != nil {

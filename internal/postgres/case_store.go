@@ -27,7 +27,8 @@ var (
 )
 
 const caseColumns = "id, tenant_id, case_number, type, priority, title, description, status, assigned_to, " +
-	"related_transaction_id, related_kyc_application_id, tags, resolved_at, resolution_note, created_by, created_at, updated_at"
+	"related_transaction_id, related_kyc_application_id, tags, resolved_at, resolution_note, created_by, created_at, updated_at, " +
+	"inbox_id, due_at"
 
 type caseRow struct {
 	ID                      string     `db:"id"`
@@ -47,6 +48,8 @@ type caseRow struct {
 	CreatedBy               *string    `db:"created_by"`
 	CreatedAt               time.Time  `db:"created_at"`
 	UpdatedAt               time.Time  `db:"updated_at"`
+	InboxID                 *string    `db:"inbox_id"`
+	DueAt                   *time.Time `db:"due_at"`
 }
 
 func toCase(r caseRow) cases.Case {
@@ -57,7 +60,7 @@ func toCase(r caseRow) cases.Case {
 		Priority: r.Priority, Title: r.Title, Description: r.Description, Status: r.Status, AssignedTo: r.AssignedTo,
 		RelatedTransactionID: r.RelatedTransactionID, RelatedKYCApplicationID: r.RelatedKYCApplicationID, Tags: r.Tags,
 		ResolvedAt: r.ResolvedAt, ResolutionNote: r.ResolutionNote, CreatedBy: deref(r.CreatedBy),
-		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt}
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, InboxID: r.InboxID, DueAt: r.DueAt}
 }
 
 func getCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (cases.Case, error) {
@@ -230,7 +233,12 @@ func (db *DB) writeCases(ctx context.Context, tx writer, tenantID tenancy.Tenant
 func (s *CaseStore) Create(ctx context.Context, tenantID tenancy.TenantID, year int, build func(string) (cases.Case, cases.Effects, error)) (*cases.Case, error) {
 	var c cases.Case
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		c, err = s.db.createCase(ctx, tx, tenantID, year, build)
+		if c, err = s.db.createCase(ctx, tx, tenantID, year, build); err != nil {
+			return err
+		}
+		// The insert's trigger filed the case (inbox, due time, automatic assignee; migration
+		// 0042): read back what it stored.
+		c, err = getCase(ctx, tx, tenantID, c.ID, false)
 		return err
 	})
 	if err != nil {
@@ -264,16 +272,24 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 	if p.Priority != "" {
 		where["priority"] = p.Priority
 	}
-	var filters sq.Sqlizer = where
+	if p.InboxID != "" {
+		where["inbox_id"] = p.InboxID
+	}
+	filters := sq.And{where}
 	switch {
 	case p.AssigneeID != "" && p.IncludeUnassigned:
-		filters = sq.And{where, sq.Or{sq.Expr("assigned_to::text = ?", p.AssigneeID), sq.Expr("assigned_to IS NULL")}}
+		filters = append(filters, sq.Or{sq.Expr("assigned_to::text = ?", p.AssigneeID), sq.Expr("assigned_to IS NULL")})
 	case p.AssigneeID != "":
 		// assigned_to is a uuid: compare as text so a malformed filter matches nothing rather
 		// than failing the cast.
-		filters = sq.And{where, sq.Expr("assigned_to::text = ?", p.AssigneeID)}
+		filters = append(filters, sq.Expr("assigned_to::text = ?", p.AssigneeID))
 	case p.IncludeUnassigned:
-		filters = sq.And{where, sq.Expr("assigned_to IS NULL")}
+		filters = append(filters, sq.Expr("assigned_to IS NULL"))
+	}
+	if p.AwaitingConfirmationBy != "" {
+		filters = append(filters, sq.Expr("status = 'PENDING_REVIEW'"), sq.Expr(`EXISTS (SELECT 1 FROM case_proposals rp
+			WHERE rp.tenant_id = cases.tenant_id AND rp.case_id = cases.id AND rp.status = 'PENDING' AND rp.proposed_by::text <> ?)`,
+			p.AwaitingConfirmationBy))
 	}
 	order := []string{"created_at DESC", "id DESC"}
 	switch p.Sort {
@@ -281,6 +297,9 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 		order = []string{"created_at ASC", "id ASC"}
 	case "PRIORITY":
 		order = []string{"CASE priority WHEN 'CRITICAL' THEN 0 WHEN 'HIGH' THEN 1 WHEN 'MEDIUM' THEN 2 ELSE 3 END", "created_at ASC", "id ASC"}
+	case "DUE":
+		// Soonest due first puts the breached (due in the past) ahead of the rest.
+		order = []string{"due_at ASC NULLS LAST", "id ASC"}
 	}
 	out := []cases.Case{}
 	var total int
@@ -298,7 +317,7 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 		for _, r := range rows {
 			out = append(out, toCase(r))
 		}
-		return nil
+		return queueFacts(ctx, tx, tenantID, out)
 	})
 	return out, total, err
 }

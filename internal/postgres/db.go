@@ -45,7 +45,7 @@ type Options struct {
 	// secrets, BYOL provider credentials.
 	CredentialsKey []byte
 	// ReplicaURL, when set, names a streaming standby to which the staleness-tolerant reads go
-	// (docs/read-replica.md); ReplicaMaxLag (default 10 s) is the lag above which they go to
+	// (docs/guide/read-replica.md); ReplicaMaxLag (default 10 s) is the lag above which they go to
 	// the primary instead, ReplicaProbeEvery (default 1 s) how often the lag is measured, and
 	// ReplicaMaxConns sizes its pool (default MaxConns).
 	ReplicaURL        string

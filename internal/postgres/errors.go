@@ -17,6 +17,10 @@ var uniqueViolations = map[string]*apperr.Error{
 	"tenants_slug_key": apperr.New(apperr.Conflict, "a tenant with this slug already exists"),
 	// cases: one PENDING resolution proposal per case (docs/guide/cases.md).
 	"case_proposals_one_pending": apperr.New(apperr.Conflict, "the case already has a pending resolution proposal"),
+	// case inboxes and saved views (docs/guide/dashboard-cases.md)
+	"case_inboxes_tenant_name_key":   apperr.New(apperr.Conflict, "an inbox with this name already exists"),
+	"case_saved_views_user_name_key": apperr.New(apperr.Conflict, "you already have a view with this name"),
+	"case_inbox_members_pkey":        apperr.New(apperr.Conflict, "a member is listed twice"),
 	// sanctions (docs/guide/sanctions.md)
 	"watchlists_tenant_name_key":           apperr.New(apperr.Conflict, "a watchlist with this name already exists"),
 	"sanctions_false_positives_active_key": apperr.New(apperr.Conflict, "this entry is already suppressed for this subject"),

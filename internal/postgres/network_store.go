@@ -32,7 +32,7 @@ type NetworkStore struct {
 func NewNetworkStore(db *DB) *NetworkStore { return &NetworkStore{db: db, Timeout: network.Timeout} }
 
 // NewNetworkReadStore returns the store reading from the read replica when one is usable, for
-// the network screen's queries (docs/read-replica.md); a finding turned into a case is
+// the network screen's queries (docs/guide/read-replica.md); a finding turned into a case is
 // recomputed on the primary (NewNetworkStore).
 func NewNetworkReadStore(db *DB) *NetworkStore {
 	return &NetworkStore{db: db, Timeout: network.Timeout, routed: true}

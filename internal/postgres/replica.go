@@ -13,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// The read replica (docs/read-replica.md): an optional second pool on a streaming standby, to
+// The read replica (docs/guide/read-replica.md): an optional second pool on a streaming standby, to
 // which the staleness-tolerant reads go (the Overview's aggregates, the CSV exports, the network
 // graph and the rule back-tests; inTenantRead). A probe measures the standby's lag every
 // ReplicaProbeEvery; while the standby answers and its lag is at most ReplicaMaxLag those reads
@@ -227,7 +227,7 @@ func (db *DB) ReplicaReads() ReplicaReads {
 	return ReplicaReads{Replica: db.replica.replica.Load(), Primary: db.replica.primary.Load(), Fallbacks: db.replica.fallbacks.Load()}
 }
 
-// inTenantRead is inTenant for a read-only, staleness-tolerant read (docs/read-replica.md "What
+// inTenantRead is inTenant for a read-only, staleness-tolerant read (docs/guide/read-replica.md "What
 // goes where"): on the replica when it is usable, on the primary otherwise, in a read-only
 // transaction scoped to tenant either way. A read whose transaction could not start on the
 // replica (the standby died since the last probe) marks it down and is answered by the

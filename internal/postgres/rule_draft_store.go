@@ -16,7 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Rule drafts (migration 0037, docs/rules.md): a proposed rule or rule version, back-tested and
+// Rule drafts (migration 0037, docs/guide/rules.md): a proposed rule or rule version, back-tested and
 // shadowed before someone other than its author publishes it.
 
 type ruleDraftRow struct {
@@ -113,7 +113,7 @@ func ruleControls(ctx context.Context, tx pgx.Tx, tenant tenancy.TenantID) (rule
 	return c, nil
 }
 
-// RuleControls returns the tenant's rule controls (docs/rules.md "Maker-checker").
+// RuleControls returns the tenant's rule controls (docs/guide/rules.md "Maker-checker").
 func (s *SettingsStore) RuleControls(ctx context.Context, tenant tenancy.TenantID) (rules.Controls, error) {
 	var out rules.Controls
 	err := s.db.inTenant(ctx, tenant, func(tx pgx.Tx) (err error) {

@@ -13,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// ShadowWriter records the results of shadowed rule drafts (docs/rules.md "Shadow") off the
+// ShadowWriter records the results of shadowed rule drafts (docs/guide/rules.md "Shadow") off the
 // screening's path: Record hands them to a queue and returns; a writer goroutine stores them in
 // batches, one transaction per tenant (RLS), every ShadowLinger or ShadowBatch results. A full
 // queue drops results (Dropped counts them): the shadow may lose a sample under overload, the
@@ -128,7 +128,7 @@ func (w *ShadowWriter) flush(buf []screening.ShadowResult) {
 	}
 }
 
-// ShadowComparison reports a draft's shadow results (docs/rules.md "Comparison"), with up to
+// ShadowComparison reports a draft's shadow results (docs/guide/rules.md "Comparison"), with up to
 // maxExamples of the screenings it flagged or whose case it would change, newest first.
 // Errors: NOT_FOUND (the draft).
 func (s *SettingsStore) ShadowComparison(ctx context.Context, tenant tenancy.TenantID, draftID string, maxExamples int) (screening.Comparison, error) {

@@ -26,7 +26,7 @@ type HealthChecks struct {
 	SanctionsFreshness func(ctx context.Context) string
 	// SanctionsMissing names the expected lists not loaded (data.sanctionsMissing).
 	SanctionsMissing func(ctx context.Context) []string
-	// ReadReplica, when set, reports the read replica (docs/read-replica.md) as
+	// ReadReplica, when set, reports the read replica (docs/guide/read-replica.md) as
 	// checks.readReplica and data.readReplica. It never fails the probe nor degrades the
 	// status: the reads it serves fall back to the primary.
 	ReadReplica func() ReplicaCheck

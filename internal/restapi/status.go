@@ -73,6 +73,8 @@ var created = []string{
 	"POST /api/v1/network/findings/case",
 	"POST /api/v1/reports",
 	"POST /api/v1/cases/{id}/reports",
+	"POST /api/v1/case-inboxes",
+	"POST /api/v1/case-views",
 }
 
 func createdMatcher() *http.ServeMux {

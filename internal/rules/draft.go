@@ -7,7 +7,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// DraftStatus is where a rule draft stands (docs/rules.md "Maker-checker").
+// DraftStatus is where a rule draft stands (docs/guide/rules.md "Maker-checker").
 type DraftStatus string
 
 // The draft statuses: a DRAFT is PUBLISHED (it became a rule or a rule's next version) or
@@ -52,7 +52,7 @@ func (d *Draft) Shadowing(now time.Time) bool {
 }
 
 // MaxShadows bounds the drafts of one tenant that shadow at once: each is one more CEL
-// evaluation on every live screening of the tenant (docs/rules.md "Cost").
+// evaluation on every live screening of the tenant (docs/guide/rules.md "Cost").
 const MaxShadows = 10
 
 // PublishCheck is who publishes a draft and under which tenant control.
@@ -87,7 +87,7 @@ func (d *Draft) CanChange() error {
 	return nil
 }
 
-// Controls are the tenant's rule controls (docs/rules.md "Maker-checker").
+// Controls are the tenant's rule controls (docs/guide/rules.md "Maker-checker").
 type Controls struct {
 	// SinglePerson lets a draft's author publish it (a tenant with one officer).
 	SinglePerson bool

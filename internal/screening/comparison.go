@@ -7,7 +7,7 @@ import (
 )
 
 // Comparison is how a rule draft compares with the live rules over a set of screenings, live
-// (its shadow results) or stored (its back-test): the same shape for both (docs/rules.md
+// (its shadow results) or stored (its back-test): the same shape for both (docs/guide/rules.md
 // "Comparison"). Flagged means the draft's expression was true.
 type Comparison struct {
 	Evaluated int // screenings the draft was evaluated on

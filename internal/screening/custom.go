@@ -73,7 +73,7 @@ func (c *CustomRulesEngine) Evaluate(ctx context.Context, tx *Transaction, e *En
 	}
 	v := b.verdict()
 	if len(e.Shadows) > 0 {
-		// Same pass, same CEL input: a shadow rule costs one evaluation (docs/rules.md "Cost").
+		// Same pass, same CEL input: a shadow rule costs one evaluation (docs/guide/rules.md "Cost").
 		v.shadow = c.evalShadows(ctx, tx, e, in)
 	}
 	return v, nil

@@ -13,7 +13,7 @@ import (
 // transaction, two live rules) with 0 and with 5 more enabled CEL rules of the usual shapes
 // (extra=5), and with the same 5 rules as shadowed drafts (shadow=5): the pipeline's shadow
 // evaluation plus the Service's counterfactual verdicts (the results it hands the recorder,
-// whose database write is off the screening's path). docs/rules.md "Cost" gives the ratios.
+// whose database write is off the screening's path). docs/guide/rules.md "Cost" gives the ratios.
 func BenchmarkPipelineExtraRules(b *testing.B) {
 	for _, v := range []struct {
 		name          string

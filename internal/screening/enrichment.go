@@ -19,7 +19,7 @@ type Enrichment struct {
 	Profile Profile
 	// Rules are the tenant's custom rules; the Custom Rules engine evaluates the enabled ones.
 	Rules []rules.Rule
-	// Shadows are the tenant's drafts running in shadow (docs/rules.md "Shadow"): evaluated by
+	// Shadows are the tenant's drafts running in shadow (docs/guide/rules.md "Shadow"): evaluated by
 	// the Custom Rules engine beside Rules, never counted in the verdict.
 	Shadows []ShadowRule
 	// PEPHits are the sender's PEP matches found by the sanctions stage. The Pipeline sets them

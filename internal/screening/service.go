@@ -33,7 +33,7 @@ type Settings struct {
 	Countries *CountryRisk
 	// Engines is the tenant's engine configuration in force (docs/design/engines.md); nil: built-in.
 	Engines *EngineConfig
-	// Shadows are the tenant's rule drafts running in shadow (docs/rules.md "Shadow").
+	// Shadows are the tenant's rule drafts running in shadow (docs/guide/rules.md "Shadow").
 	Shadows []ShadowRule
 }
 
@@ -181,7 +181,7 @@ type ServiceDeps struct {
 	// its account's turn passed PacedAccountWait (complyd_screening_account_shed_total).
 	OnAccountShed func()
 	// Shadows, when set, takes the results of the tenant's shadowed rule drafts after each
-	// stored screening (docs/rules.md "Shadow"); without it no draft is evaluated.
+	// stored screening (docs/guide/rules.md "Shadow"); without it no draft is evaluated.
 	Shadows ShadowRecorder
 }
 
@@ -323,7 +323,7 @@ func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings,
 		return Screened{}, err
 	}
 	if len(res.shadow) > 0 {
-		// After the screening is stored and decided: the shadow only watches (docs/rules.md).
+		// After the screening is stored and decided: the shadow only watches (docs/guide/rules.md).
 		s.d.Shadows.Record(shadowResults(rec, caseID, set.Engines))
 	}
 	return Screened{Record: rec, CaseID: caseID}, nil

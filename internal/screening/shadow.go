@@ -8,7 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// ShadowRule is a rule draft that runs in shadow on the tenant's live screenings (docs/rules.md
+// ShadowRule is a rule draft that runs in shadow on the tenant's live screenings (docs/guide/rules.md
 // "Shadow"): the Custom Rules engine evaluates it in the same pass as the live rules, on the
 // same CEL input, and the Service records what it would have changed; it never counts in the
 // verdict, the answer, the case or any report.

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/screening"
 )
 
-// TestShadowRules (docs/rules.md "Shadow"): a shadowed draft is evaluated with the live rules
+// TestShadowRules (docs/guide/rules.md "Shadow"): a shadowed draft is evaluated with the live rules
 // and never changes the verdict; its result names the counterfactual outcome and case, and a
 // draft that is a new version of a live rule stands in for it (the case it would close).
 func TestShadowRules(t *testing.T) {

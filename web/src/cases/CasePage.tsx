@@ -1,213 +1,264 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
+import { Badge, Button, Card, Grid, Group, NativeSelect, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
 import { CaseService } from '../gen/complyd/v1/case_pb';
-import { UserService } from '../gen/complyd/v1/user_pb';
-import { TransactionService } from '../gen/complyd/v1/screening_pb';
+import type { Case, Interdiction, ResolutionProposal } from '../gen/complyd/v1/case_pb';
+import { CaseWorkspaceService, type CaseActions, type CaseWorkspace } from '../gen/complyd/v1/case_workspace_pb';
 import { ReportService } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
-import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
+import { ErrorText, Loading } from '../ui/parts';
+import { dateTime, enumLabel, money } from '../ui/format';
 import { label } from './states';
-import { CustomerLinks } from '../ui/CustomerLinks';
+import { Evidence, TransactionFacts } from './Evidence';
+import { Activity } from './Activity';
+import { CustomerPanel, Linked } from './CustomerPanel';
+import { CaseNetwork } from './CaseNetwork';
+import { dueText } from './due';
+import './cases.css';
 
-// CasePage is one case: facts, related records, timeline, and (for officers, not viewers) the
-// actions the state machine allows. Each action's error is shown next to it.
+// CasePage is a case built around the decision (issue 50 point 2): the evidence (the
+// transaction, the sanctions hits beside the list entries, the customer, 30 days of activity,
+// the network, linked cases and reports) and the timeline with names, from one call
+// (CaseWorkspaceService.GetCaseWorkspace); and exactly the actions the server says the caller
+// may take (actions, allowedTransitions).
 export function CasePage({ id }: { id: string }) {
-  const { canAct } = useSession();
-  const q = useQuery(CaseService.method.getCase, { id }, { retry: false });
+  const q = useQuery(CaseWorkspaceService.method.getCaseWorkspace, { id }, { retry: false });
   if (q.isPending) return <Loading />;
   if (q.isError) {
-    const notFound = ConnectError.from(q.error).code === Code.NotFound || ConnectError.from(q.error).code === Code.InvalidArgument;
-    return notFound ? <section><h1>Case not found</h1><p>No case {id} in your institution.</p><Link to="/">Back to my queue</Link></section> : <ErrorText error={q.error} />;
+    const code = ConnectError.from(q.error).code;
+    return code === Code.NotFound || code === Code.InvalidArgument
+      ? <section><Title order={1}>Case not found</Title><p>No case {id} in your institution.</p><Link to="/">Back to my queue</Link></section>
+      : <ErrorText error={q.error} />;
   }
-  const c = q.data;
+  const w = q.data;
+  const c = w.case!;
   const refetch = () => void q.refetch();
   return (
-    <section aria-labelledby="case-h">
-      <h1 id="case-h">{c.caseNumber}: {c.title}</h1>
-      <dl className="facts">
-        <dt>Status</dt><dd data-testid="case-status">{label(c.status)}</dd>
-        <dt>Type</dt><dd>{label(c.type)}</dd>
-        <dt>Priority</dt><dd>{label(c.priority)}</dd>
-        <dt>Assignee</dt><dd>{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'}</dd>
-        <dt>Opened</dt><dd>{when(c.createdAt)}</dd>
-        {c.resolutionNote && <><dt>Resolution note</dt><dd>{c.resolutionNote}</dd></>}
-        <dt>Transaction</dt><dd>{c.relatedTransactionId ? <Link to={`/transactions/${c.relatedTransactionId}`}>{c.relatedTransaction ? `${c.relatedTransaction.externalId} — ${c.relatedTransaction.amount} ${c.relatedTransaction.currency}${c.relatedTransaction.senderName ? ', ' + c.relatedTransaction.senderName : ''}` : c.relatedTransactionId}</Link> : 'none'}</dd>
-        <dt>KYC application</dt><dd>{c.relatedKycApplicationId ? <Link to={`/kyc/${c.relatedKycApplicationId}`}>{c.relatedKycApplicationId}</Link> : 'none'}</dd>
-      </dl>
-      <CustomerLinks caseId={c.id} />
-      <p>{c.description}</p>
-      {canAct && <Actions caseId={c.id} status={c.status} allowed={c.allowedTransitions} onDone={refetch} />}
-      {canAct && <DraftReport caseId={c.id} />}
-      <Proposals caseId={c.id} canAct={canAct} resolved={c.status.startsWith('RESOLVED_') || c.status === 'CLOSED'} onDone={refetch} />
-      <Interdictions caseId={c.id} canAct={canAct} transactionId={c.relatedTransactionId} />
-      <h2>Timeline</h2>
-      {c.timeline.length === 0 ? <Empty>No events yet.</Empty> : (
+    <Stack component="section" aria-labelledby="case-h" gap="md" className="case-page">
+      <CaseHeader c={c} />
+      <Grid gap="md">
+        <Grid.Col span={{ base: 12, md: 8 }}>
+          <Stack gap="md">
+            <Text>{c.description}</Text>
+            {w.transaction && <TransactionFacts tx={w.transaction} />}
+            <Evidence hits={w.hits} />
+            {w.transaction && <Activity days={w.activity} rules={w.transaction.rules} at={w.transaction.transactionTimestamp} />}
+            {w.transaction?.sender?.accountNumber && <CaseNetwork account={w.transaction.sender.accountNumber} customerId={w.customer?.id} />}
+            <Timeline c={c} />
+          </Stack>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 4 }}>
+          <Stack gap="md">
+            <Actions w={w} onDone={refetch} />
+            <CustomerPanel customer={w.customer} />
+            <Linked cases={w.linkedCases} reports={w.reports} />
+          </Stack>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+function CaseHeader({ c }: { c: Case }) {
+  return (
+    <Stack gap={4}>
+      <Title order={1} id="case-h" size="h2">{c.caseNumber}: {c.title}</Title>
+      <Group gap="xs" wrap="wrap">
+        <Badge data-testid="case-status" color="blue.9" tt="none">{label(c.status)}</Badge>
+        <Badge color={c.priority === 'CRITICAL' ? 'red.9' : c.priority === 'HIGH' ? 'orange.9' : 'gray.8'}>{enumLabel(c.priority)} priority</Badge>
+        <Badge variant="outline" color="dark">{enumLabel(c.type)}</Badge>
+        {c.inboxName && <Badge variant="outline" color="dark">Inbox {c.inboxName}</Badge>}
+      </Group>
+      <Text size="sm">
+        Assignee: {c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'} · Opened {dateTime(c.createdAt)}
+        {c.dueAt && <> · <span>{dueText(c.dueAt)}</span></>}
+        {c.amount && <> · {money(c.amount, c.currency)}</>}
+      </Text>
+      {c.resolutionNote && <Text size="sm">Resolution note: {c.resolutionNote}</Text>}
+    </Stack>
+  );
+}
+
+function Timeline({ c }: { c: Case }) {
+  return (
+    <Card withBorder padding="sm" component="section" aria-labelledby="tl-h">
+      <Title order={2} id="tl-h" size="h3">Timeline</Title>
+      {c.timeline.length === 0 ? <Text>No events yet.</Text> : (
         <ol className="timeline">{c.timeline.map((e) => (
-          <li key={e.id}><time>{when(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> {e.actor ? `by ${e.actor.firstName} ${e.actor.lastName}` : 'by the system'}: {e.description}
-            {e.previousValue || e.newValue ? ` (${e.previousValue ?? '—'} → ${e.newValue ?? '—'})` : ''}</li>))}
+          <li key={e.id}><time>{dateTime(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> {e.actor ? `by ${e.actor.firstName} ${e.actor.lastName}` : 'by the system'}: {e.description}
+            {e.eventType === 'ASSIGNED' ? ` (${e.previousValueName || 'unassigned'} → ${e.newValueName || e.newValue || '—'})`
+              : e.previousValue || e.newValue ? ` (${e.previousValue ? label(e.previousValue) : '—'} → ${e.newValue ? label(e.newValue) : '—'})` : ''}</li>))}
         </ol>
       )}
-      {canAct && <AddNote caseId={c.id} onDone={refetch} />}
-    </section>
+    </Card>
   );
 }
 
-// DraftReport drafts an STR from the case: its transaction, its parties and its notes are the
-// facts of the narrative the officer then edits on the report's page.
-function DraftReport({ caseId }: { caseId: string }) {
-  const { navigate } = useRouter();
-  const create = useMutation(ReportService.method.createReport, { onSuccess: (r) => navigate(`/reports/${r.id}`) });
-  return (
-    <div className="actions">
-      <h2>Regulatory report</h2>
-      <button type="button" disabled={create.isPending} onClick={() => create.mutate({ type: 'STR', caseId })}>Draft STR from this case</button>
-      <ErrorText error={create.error} />
-    </div>
-  );
-}
-
-// Actions offers exactly the moves the server allows this caller now (allowedTransitions): no
-// direct resolution while a proposal is pending, none at all when the institution requires four
-// eyes for every resolution (docs/guide/cases.md "Four eyes").
-function Actions({ caseId, status, allowed, onDone }: { caseId: string; status: string; allowed: string[]; onDone: () => void }) {
+// Actions offers exactly the moves the server allows this caller now: actions (assign, note,
+// propose, decide, interdict, report) and allowedTransitions (status moves).
+function Actions({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
+  const c = w.case!;
+  const a = w.actions!;
   const { me } = useSession();
   const [note, setNote] = useState('');
-  const move = useMutation(CaseService.method.updateCaseStatus, { onSuccess: onDone });
+  const move = useMutation(CaseService.method.updateCaseStatus, { onSuccess: () => { setNote(''); onDone(); } });
   const assign = useMutation(CaseService.method.assignCase, { onSuccess: onDone });
   const needsNote = (s: string) => s.startsWith('RESOLVED') || s === 'CLOSED';
+  const allowed = c.allowedTransitions;
+  const anything = a.assignToMe || a.reassign || allowed.length > 0 || a.propose || a.decideProposalId || a.addNote;
   return (
-    <div className="actions">
-      <h2>Actions</h2>
-      <button type="button" onClick={() => assign.mutate({ id: caseId, assigneeId: me.id })}>Assign to me</button>
-      <Reassign onPick={(assigneeId) => assign.mutate({ id: caseId, assigneeId })} />
-      <ErrorText error={assign.error} />
-      <div role="group" aria-label="Change status">
-        {allowed.map((to) => (
-          <button key={to} type="button" onClick={() => move.mutate({ id: caseId, status: to, resolutionNote: needsNote(to) ? note || undefined : undefined })}>
-            Move to {label(to)}
-          </button>))}
-      </div>
-      {allowed.some(needsNote) && <Field label="Resolution note"><textarea value={note} onChange={(e) => setNote(e.target.value)} /></Field>}
-      {!allowed.some((s) => s.startsWith('RESOLVED')) && !status.startsWith('RESOLVED') && status !== 'CLOSED' &&
-        <p>Resolving this case goes through a proposal that a second officer confirms (see Resolution below).</p>}
-      <ErrorText error={move.error} />
-    </div>
+    <Card withBorder padding="sm" component="section" aria-labelledby="act-h2">
+      <Title order={2} id="act-h2" size="h3">Actions</Title>
+      {!anything && <Text size="sm">Your role reads this case; it takes no action on it.</Text>}
+      <Stack gap="xs">
+        {a.assignToMe && <Button onClick={() => assign.mutate({ id: c.id, assigneeId: me.id })} loading={assign.isPending}>Assign to me</Button>}
+        {a.reassign && <Reassign w={w} onPick={(assigneeId) => assign.mutate({ id: c.id, assigneeId })} />}
+        <ErrorText error={assign.error} />
+        {allowed.length > 0 && (
+          <Group role="group" aria-label="Change status" gap="xs">
+            {allowed.map((to) => (
+              <Button key={to} variant="default" onClick={() => move.mutate({ id: c.id, status: to, resolutionNote: needsNote(to) ? note || undefined : undefined })}>
+                Move to {label(to)}
+              </Button>))}
+          </Group>
+        )}
+        {allowed.some(needsNote) && <Textarea label="Resolution note" value={note} onChange={(e) => setNote(e.currentTarget.value)} />}
+        <ErrorText error={move.error} />
+      </Stack>
+      <Proposals w={w} onDone={onDone} />
+      {a.draftReport && <DraftReport caseId={c.id} />}
+      <Interdictions caseId={c.id} items={w.interdictions} actions={a} account={w.transaction?.sender?.accountNumber ?? ''} onDone={onDone} />
+      {a.addNote && <AddNote caseId={c.id} onDone={onDone} />}
+    </Card>
   );
 }
 
-// Reassign offers the tenant's active users when the officer may list them (the user list is an
-// administrator's call; others assign to themselves).
-function Reassign({ onPick }: { onPick: (id: string) => void }) {
-  const users = useQuery(UserService.method.listUsers, { page: 1, limit: 100 }, { retry: false });
+// Reassign offers the people the server says the case may be assigned to (officers may call it;
+// the user list is an administrator's).
+function Reassign({ w, onPick }: { w: CaseWorkspace; onPick: (id: string) => void }) {
   const [pick, setPick] = useState('');
-  if (!users.data) return null;
+  const others = w.assignable.filter((p) => p.id !== w.case?.assignedTo);
+  if (others.length === 0) return null;
   return (
-    <span>
-      <Field label="Reassign to"><select value={pick} onChange={(e) => setPick(e.target.value)}><option value="">choose…</option>
-        {users.data.items.filter((u) => u.isActive).map((u) => <option key={u.id} value={u.id}>{u.firstName} {u.lastName} ({u.role.toLowerCase()})</option>)}</select></Field>
-      <button type="button" disabled={!pick} onClick={() => onPick(pick)}>Reassign</button>
-    </span>
+    <Group align="end" gap="xs" wrap="wrap">
+      <NativeSelect label="Reassign to" value={pick} onChange={(e) => setPick(e.currentTarget.value)}
+        data={[{ value: '', label: 'choose…' }, ...others.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName}` }))]} />
+      <Button variant="default" disabled={!pick} onClick={() => onPick(pick)}>Reassign</Button>
+    </Group>
   );
 }
 
-// Proposals lists the case's resolution proposals; a new one can be proposed only while the case
-// is neither resolved nor closed (the API refuses it then: INVALID_STATUS_TRANSITION).
-function Proposals({ caseId, canAct, resolved, onDone }: { caseId: string; canAct: boolean; resolved: boolean; onDone: () => void }) {
+// Proposals: the case's resolution proposals with names; proposing while none is pending, and
+// confirming or rejecting only someone else's (four eyes; the server names the one: actions).
+function Proposals({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
   const { me } = useSession();
-  const q = useQuery(CaseService.method.listResolutionProposals, { id: caseId });
-  const done = () => { void q.refetch(); onDone(); };
-  const propose = useMutation(CaseService.method.proposeResolution, { onSuccess: done });
-  const approve = useMutation(CaseService.method.approveResolution, { onSuccess: done });
-  const reject = useMutation(CaseService.method.rejectResolution, { onSuccess: done });
+  const c = w.case!;
+  const a = w.actions!;
   const [resolution, setResolution] = useState('TRUE_POSITIVE');
   const [note, setNote] = useState('');
   const [reason, setReason] = useState('');
-  const items = q.data?.items ?? [];
+  const propose = useMutation(CaseService.method.proposeResolution, { onSuccess: () => { setNote(''); onDone(); } });
+  const approve = useMutation(CaseService.method.approveResolution, { onSuccess: onDone });
+  const reject = useMutation(CaseService.method.rejectResolution, { onSuccess: () => { setReason(''); onDone(); } });
   return (
-    <div>
-      <h2>Resolution (four eyes)</h2>
-      {items.length === 0 ? <Empty>No resolution proposed.</Empty> : (
-        <ul>{items.map((p) => (
-          <li key={p.id}>{label(p.resolution)} — {label(p.status)}: {p.note} (proposed {when(p.proposedAt)}{p.proposedBy === me.id ? ' by you' : ''})
-            {canAct && p.status === 'PENDING' && (p.proposedBy === me.id
-              ? <em> A second officer must confirm it.</em>
-              : <>
-                  <button type="button" onClick={() => approve.mutate({ id: caseId, proposalId: p.id })}>Confirm resolution</button>
-                  <Field label="Rejection reason"><input value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-                  <button type="button" onClick={() => reject.mutate({ id: caseId, proposalId: p.id, reason })}>Reject resolution</button>
-                </>)}
+    <Stack gap="xs" mt="md">
+      <Title order={3} size="h4">Resolution (four eyes)</Title>
+      {w.proposals.length === 0 ? <Text size="sm">No resolution proposed.</Text> : (
+        <ul className="plain">{w.proposals.map((p: ResolutionProposal) => (
+          <li key={p.id}>{label(p.resolution)} — {label(p.status)}: {p.note} (proposed {dateTime(p.proposedAt)} by {p.proposedBy === me.id ? 'you' : p.proposedByName || 'another user'}{p.decidedByName && `; decided by ${p.decidedByName}`})
+            {p.status === 'PENDING' && p.proposedBy === me.id && <em> A second officer must confirm it.</em>}
+            {p.id === a.decideProposalId && (
+              <Stack gap="xs" mt="xs">
+                <Button color="green.9" onClick={() => approve.mutate({ id: c.id, proposalId: p.id })}>Confirm resolution</Button>
+                <TextInput label="Rejection reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+                <Button variant="default" onClick={() => reject.mutate({ id: c.id, proposalId: p.id, reason })}>Reject resolution</Button>
+              </Stack>)}
           </li>))}
         </ul>
       )}
       <ErrorText error={approve.error ?? reject.error} />
-      {canAct && !resolved && !items.some((p) => p.status === 'PENDING') && (
-        <form onSubmit={(e) => { e.preventDefault(); propose.mutate({ id: caseId, resolution, note }); }}>
-          <Field label="Proposed resolution"><select value={resolution} onChange={(e) => setResolution(e.target.value)}><option value="TRUE_POSITIVE">true positive</option><option value="FALSE_POSITIVE">false positive</option></select></Field>
-          <Field label="Resolution rationale"><textarea value={note} onChange={(e) => setNote(e.target.value)} /></Field>
-          <ErrorText error={propose.error} />
-          <button type="submit">Propose resolution</button>
+      {a.propose && (
+        <form onSubmit={(e) => { e.preventDefault(); propose.mutate({ id: c.id, resolution, note }); }}>
+          <Stack gap="xs">
+            <NativeSelect label="Proposed resolution" value={resolution} onChange={(e) => setResolution(e.currentTarget.value)}
+              data={[{ value: 'TRUE_POSITIVE', label: 'true positive' }, { value: 'FALSE_POSITIVE', label: 'false positive' }]} />
+            <Textarea label="Resolution rationale" value={note} onChange={(e) => setNote(e.currentTarget.value)} />
+            <ErrorText error={propose.error} />
+            <Button type="submit" loading={propose.isPending}>Propose resolution</Button>
+          </Stack>
         </form>
       )}
-    </div>
+    </Stack>
   );
 }
 
-function Interdictions({ caseId, canAct, transactionId }: { caseId: string; canAct: boolean; transactionId?: string }) {
-  const { me } = useSession();
-  const q = useQuery(CaseService.method.listInterdictions, { id: caseId });
-  const create = useMutation(CaseService.method.createInterdiction, { onSuccess: () => void q.refetch() });
-  // The request pre-fills the account from the case's transaction (its sender's account).
-  const tx = useQuery(TransactionService.method.getTransaction, { id: transactionId ?? '' }, { enabled: !!transactionId, retry: false });
-  const [action, setAction] = useState('FREEZE');
-  const [account, setAccount] = useState<string | undefined>(undefined);
-  const [reason, setReason] = useState('');
-  const items = q.data?.items ?? [];
-  const accountValue = account ?? tx.data?.senderAccountNumber ?? '';
-  // Officers confirm (the API's action→roles table); never the requester (four eyes).
-  const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
+// DraftReport drafts an STR from the case; the report page then edits its narrative.
+function DraftReport({ caseId }: { caseId: string }) {
+  const { navigate } = useRouter();
+  const create = useMutation(ReportService.method.createReport, { onSuccess: (r) => navigate(`/reports/${r.id}`) });
   return (
-    <div>
-      <h2>Interdictions</h2>
-      {items.length === 0 ? <Empty>No interdiction requested.</Empty> : (
-        <ul>{items.map((i) => (
-          <li key={i.id}>{label(i.action)} on {i.accountNumber}: <strong data-testid={`interdiction-status-${i.id}`}>{label(i.status)}</strong>{i.reference ? ` (ref ${i.reference})` : ''} — {i.reason}
+    <Stack gap="xs" mt="md">
+      <Title order={3} size="h4">Regulatory report</Title>
+      <Button variant="default" disabled={create.isPending} onClick={() => create.mutate({ type: 'STR', caseId })}>Draft STR from this case</Button>
+      <ErrorText error={create.error} />
+    </Stack>
+  );
+}
+
+function Interdictions({ caseId, items, actions, account, onDone }: { caseId: string; items: Interdiction[]; actions: CaseActions; account: string; onDone: () => void }) {
+  const { me } = useSession();
+  const create = useMutation(CaseService.method.createInterdiction, { onSuccess: () => { setReason(''); onDone(); } });
+  const [action, setAction] = useState('FREEZE');
+  const [acct, setAcct] = useState<string | undefined>(undefined);
+  const [reason, setReason] = useState('');
+  const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
+  const accountValue = acct ?? account;
+  return (
+    <Stack gap="xs" mt="md">
+      <Title order={3} size="h4">Interdictions</Title>
+      {items.length === 0 ? <Text size="sm">No interdiction requested.</Text> : (
+        <ul className="plain">{items.map((i) => (
+          <li key={i.id}>{enumLabel(i.action)} on {i.accountNumber}: <strong data-testid={`interdiction-status-${i.id}`}>{label(i.status)}</strong>{i.reference ? ` (ref ${i.reference})` : ''} — {i.reason}
             {i.status === 'REQUESTED' && (officer && i.requestedBy !== me.id
-              ? <ConfirmInterdiction id={i.id} name={`${label(i.action)} on ${i.accountNumber}`} onDone={() => void q.refetch()} />
-              : <span className="muted"> awaiting the bank&apos;s confirmation{i.requestedBy === me.id ? ' (another officer or the core confirms it)' : ''}</span>)}
+              ? <ConfirmInterdiction id={i.id} name={`${label(i.action)} on ${i.accountNumber}`} onDone={onDone} />
+              : <Text span size="sm"> awaiting the bank&apos;s confirmation{i.requestedBy === me.id ? ' (another officer or the core confirms it)' : ''}</Text>)}
           </li>))}
         </ul>
       )}
-      {canAct && (
+      {actions.requestInterdiction && (
         <form onSubmit={(e) => { e.preventDefault(); create.mutate({ id: caseId, action, accountNumber: accountValue, reason }); }}>
-          <Field label="Interdiction action"><select value={action} onChange={(e) => setAction(e.target.value)}><option value="FREEZE">freeze</option><option value="BLOCK">block</option><option value="POST_NO_DEBIT">post no debit</option></select></Field>
-          <Field label="Account number"><input value={accountValue} onChange={(e) => setAccount(e.target.value)} /></Field>
-          <Field label="Interdiction reason"><input value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-          <ErrorText error={create.error} />
-          <button type="submit">Request interdiction</button>
+          <Stack gap="xs">
+            <NativeSelect label="Interdiction action" value={action} onChange={(e) => setAction(e.currentTarget.value)}
+              data={[{ value: 'FREEZE', label: 'freeze' }, { value: 'BLOCK', label: 'block' }, { value: 'POST_NO_DEBIT', label: 'post no debit' }]} />
+            <TextInput label="Account number" value={accountValue} onChange={(e) => setAcct(e.currentTarget.value)} />
+            <TextInput label="Interdiction reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+            <ErrorText error={create.error} />
+            <Button type="submit" variant="default">Request interdiction</Button>
+          </Stack>
         </form>
       )}
-    </div>
+    </Stack>
   );
 }
 
-// ConfirmInterdiction records that the bank executed the order, with the core banking reference
-// (required here; the API keeps it optional for cores that have none).
 function ConfirmInterdiction({ id, name, onDone }: { id: string; name: string; onDone: () => void }) {
   const [reference, setReference] = useState('');
   const confirm = useMutation(CaseService.method.confirmInterdiction, { onSuccess: onDone });
   return (
-    <form className="actions" aria-label={`Confirm ${name}`} onSubmit={(e) => { e.preventDefault(); confirm.mutate({ id, reference: reference.trim() }); }}>
-      <Field label="Core banking reference"><input value={reference} onChange={(e) => setReference(e.target.value)} /></Field>
-      <button type="submit" disabled={reference.trim() === '' || confirm.isPending}>Confirm interdiction</button>
-      <ErrorText error={confirm.error} />
+    <form aria-label={`Confirm ${name}`} onSubmit={(e) => { e.preventDefault(); confirm.mutate({ id, reference: reference.trim() }); }}>
+      <Stack gap="xs">
+        <TextInput label="Core banking reference" value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
+        <Button type="submit" disabled={reference.trim() === '' || confirm.isPending}>Confirm interdiction</Button>
+        <ErrorText error={confirm.error} />
+      </Stack>
     </form>
   );
 }
 
 // AddNote keeps the note being typed in sessionStorage, so a session that expires mid-sentence
-// loses nothing: after signing in again the draft is restored.
+// loses nothing; the field empties once the note is saved.
 function AddNote({ caseId, onDone }: { caseId: string; onDone: () => void }) {
   const key = `draft-note:${caseId}`;
   const [text, setText] = useState(() => sessionStorage.getItem(key) ?? '');
@@ -215,9 +266,11 @@ function AddNote({ caseId, onDone }: { caseId: string; onDone: () => void }) {
   const add = useMutation(CaseService.method.addCaseNote, { onSuccess: () => { setText(''); onDone(); } });
   return (
     <form onSubmit={(e) => { e.preventDefault(); add.mutate({ id: caseId, content: text }); }}>
-      <Field label="New note"><textarea value={text} onChange={(e) => setText(e.target.value)} /></Field>
-      <ErrorText error={add.error} />
-      <button type="submit">Add note</button>
+      <Stack gap="xs" mt="md">
+        <Textarea label="New note" value={text} onChange={(e) => setText(e.currentTarget.value)} />
+        <ErrorText error={add.error} />
+        <Button type="submit" variant="default">Add note</Button>
+      </Stack>
     </form>
   );
 }

@@ -1,62 +1,170 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
+import { Badge, Button, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { CaseService } from '../gen/complyd/v1/case_pb';
+import { CaseWorkspaceService, type BulkCasesResponse } from '../gen/complyd/v1/case_workspace_pb';
 import { NotificationService } from '../gen/complyd/v1/notification_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
-import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
+import { Empty, ErrorText, Loading, Pager } from '../ui/parts';
+import { dateTime, enumLabel, money, plural } from '../ui/format';
 import { label, priorities, statuses, types } from './states';
+import { dueText, overdue } from './due';
+import { SavedViews, type Filters } from './SavedViews';
+import { Shortcuts, useQueueKeys } from './Shortcuts';
+import './cases.css';
 
-// Queue is "My queue": by default the open cases assigned to me and the unassigned ones, filtered
-// (status, type, priority, assignee), sorted (priority or age) and paged on the server.
+type Scope = 'queue' | 'mine' | 'unassigned' | 'all' | 'confirm';
+
+// Queue triages (issue 50 point 3): amount, party, top rule, score, age and time to due; the
+// inboxes and their service level (sort "due": breached first); "needs my confirmation" (the
+// pending proposals of others, four eyes); bulk assign and propose; saved views; keyboard
+// shortcuts (Shortcuts.tsx). Filters, sort and paging are the server's.
 export function Queue() {
-  const { me } = useSession();
-  // The filters start from the query string, so a link (an Overview chart) opens a filtered queue.
+  const { me, canAct } = useSession();
   const { search } = useRouter().loc;
-  const [status, setStatus] = useState(search.get('status') ?? 'OPEN');
-  const [type, setType] = useState(search.get('type') ?? '');
-  const [priority, setPriority] = useState(search.get('priority') ?? '');
-  const [scope, setScope] = useState<'queue' | 'mine' | 'unassigned' | 'all'>((search.get('scope') as 'all' | null) ?? 'queue');
-  const [sort, setSort] = useState(search.get('sort') ?? 'PRIORITY');
+  const [f, setF] = useState<Filters>({
+    status: search.get('status') ?? 'OPEN', type: search.get('type') ?? '', priority: search.get('priority') ?? '',
+    scope: (search.get('scope') as Scope | null) ?? 'queue', sort: search.get('sort') ?? 'DUE', inboxId: search.get('inbox') ?? '',
+  });
   const [page, setPage] = useState(1);
+  const scope = f.scope as Scope;
   const q = useQuery(CaseService.method.listCases, {
     page, limit: 20,
-    status: status || undefined, type: type || undefined, priority: priority || undefined,
+    status: scope === 'confirm' ? undefined : f.status || undefined, type: f.type || undefined, priority: f.priority || undefined,
     assigneeId: scope === 'queue' || scope === 'mine' ? me.id : undefined,
     includeUnassigned: scope === 'queue' || scope === 'unassigned' ? true : undefined,
-    sort,
+    awaitingMyConfirmation: scope === 'confirm' ? true : undefined,
+    inboxId: f.inboxId || undefined, sort: f.sort,
   });
+  const inboxes = useQuery(CaseWorkspaceService.method.listCaseInboxes, {});
   const items = q.data?.items ?? [];
-  const reset = (f: () => void) => { f(); setPage(1); };
+  const set = (patch: Partial<Filters>) => { setF((old) => ({ ...old, ...patch })); setPage(1); };
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [cursor, setCursor] = useState(0);
+  const rows = useRef<(HTMLTableRowElement | null)[]>([]);
+  const { navigate } = useRouter();
+  const assign = useMutation(CaseService.method.assignCase, { onSuccess: () => void q.refetch() });
+  useEffect(() => { setCursor(0); setSelected(new Set()); }, [q.data]);
+  useEffect(() => { rows.current[cursor]?.focus(); }, [cursor]);
+  useQueueKeys({
+    next: () => setCursor((c) => Math.min(c + 1, items.length - 1)),
+    prev: () => setCursor((c) => Math.max(c - 1, 0)),
+    open: () => items[cursor] && navigate(`/cases/${items[cursor].id}`),
+    toggle: () => items[cursor] && setSelected((s) => toggled(s, items[cursor].id)),
+    assignToMe: () => canAct && items[cursor] && assign.mutate({ id: items[cursor].id, assigneeId: me.id }),
+    nextPage: () => q.data && page < q.data.totalPages && setPage(page + 1),
+    prevPage: () => page > 1 && setPage(page - 1),
+  });
+  const inboxOptions = [{ value: '', label: 'any' }, ...(inboxes.data?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${plural(i.breachedCases, 'breach', 'breaches')})` }))];
   return (
-    <section aria-labelledby="queue-h">
-      <h1 id="queue-h">My queue <span className="badge" aria-label={`${q.data?.total ?? 0} cases`}>{q.data?.total ?? 0}</span></h1>
+    <Stack component="section" aria-labelledby="queue-h" gap="sm">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1} id="queue-h" size="h2">My queue <Badge aria-label={`${q.data?.total ?? 0} cases`} size="lg">{q.data?.total ?? 0}</Badge></Title>
+        <Shortcuts />
+      </Group>
       <Notifications />
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Status"><select value={status} onChange={(e) => reset(() => setStatus(e.target.value))}><option value="">any</option>{statuses.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
-        <Field label="Type"><select value={type} onChange={(e) => reset(() => setType(e.target.value))}><option value="">any</option>{types.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
-        <Field label="Priority"><select value={priority} onChange={(e) => reset(() => setPriority(e.target.value))}><option value="">any</option>{priorities.map((s) => <option key={s} value={s}>{label(s)}</option>)}</select></Field>
-        <Field label="Assignee"><select value={scope} onChange={(e) => reset(() => setScope(e.target.value as typeof scope))}>
-          <option value="queue">me and unassigned</option><option value="mine">me only</option><option value="unassigned">unassigned only</option><option value="all">anyone</option></select></Field>
-        <Field label="Sort by"><select value={sort} onChange={(e) => reset(() => setSort(e.target.value))}><option value="PRIORITY">priority</option><option value="OLDEST">age (oldest first)</option><option value="NEWEST">newest first</option></select></Field>
+      <form className="filters queue-filters" onSubmit={(e) => e.preventDefault()} aria-label="Queue filters">
+        <NativeSelect label="Show" value={scope} onChange={(e) => set({ scope: e.currentTarget.value })} data={[
+          { value: 'queue', label: 'me and unassigned' }, { value: 'mine', label: 'me only' }, { value: 'unassigned', label: 'unassigned only' },
+          { value: 'all', label: 'anyone' }, { value: 'confirm', label: 'needs my confirmation' }]} />
+        <NativeSelect label="Status" value={f.status} disabled={scope === 'confirm'} onChange={(e) => set({ status: e.currentTarget.value })}
+          data={[{ value: '', label: 'any' }, ...statuses.map((s) => ({ value: s, label: label(s) }))]} />
+        <NativeSelect label="Type" value={f.type} onChange={(e) => set({ type: e.currentTarget.value })}
+          data={[{ value: '', label: 'any' }, ...types.map((s) => ({ value: s, label: label(s) }))]} />
+        <NativeSelect label="Priority" value={f.priority} onChange={(e) => set({ priority: e.currentTarget.value })}
+          data={[{ value: '', label: 'any' }, ...priorities.map((s) => ({ value: s, label: label(s) }))]} />
+        <NativeSelect label="Inbox" value={f.inboxId} onChange={(e) => set({ inboxId: e.currentTarget.value })} data={inboxOptions} />
+        <NativeSelect label="Sort by" value={f.sort} onChange={(e) => set({ sort: e.currentTarget.value })} data={[
+          { value: 'DUE', label: 'due time (breached first)' }, { value: 'PRIORITY', label: 'priority' },
+          { value: 'OLDEST', label: 'age (oldest first)' }, { value: 'NEWEST', label: 'newest first' }]} />
       </form>
-      <a className="export" href={`/api/v1/cases/export.csv?${new URLSearchParams(Object.entries({ status, type, priority,
-        assigneeId: scope === 'queue' || scope === 'mine' ? me.id : '', includeUnassigned: scope === 'queue' || scope === 'unassigned' ? 'true' : '' })
-        .filter(([, v]) => v) as [string, string][])}`} download>Export CSV</a>
+      <Group gap="md" wrap="wrap" align="end">
+        <SavedViews current={f} onApply={(v) => { setF(v); setPage(1); }} />
+        <a className="export" href={`/api/v1/cases/export.csv?${new URLSearchParams(Object.entries({ status: scope === 'confirm' ? '' : f.status, type: f.type, priority: f.priority,
+          assigneeId: scope === 'queue' || scope === 'mine' ? me.id : '', includeUnassigned: scope === 'queue' || scope === 'unassigned' ? 'true' : '' })
+          .filter(([, v]) => v) as [string, string][])}`} download>Export CSV</a>
+      </Group>
+      {canAct && selected.size > 0 && <Bulk ids={[...selected]} onDone={() => { setSelected(new Set()); void q.refetch(); }} />}
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : items.length === 0 ? <Empty>No cases match these filters.</Empty> : (
-        <table>
-          <thead><tr><th>Case</th><th>Title</th><th>Type</th><th>Priority</th><th>Status</th><th>Assignee</th><th>Opened</th></tr></thead>
-          <tbody>{items.map((c) => (
-            <tr key={c.id}>
-              <td><Link to={`/cases/${c.id}`}>{c.caseNumber}</Link></td><td>{c.title}</td><td>{label(c.type)}</td>
-              <td className={`prio-${c.priority}`}>{label(c.priority)}</td><td>{label(c.status)}</td>
-              <td>{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'}</td><td>{when(c.createdAt)}</td>
-            </tr>))}
-          </tbody>
-        </table>
+        <div className="queue-table">
+          <Table highlightOnHover fz="sm" aria-label="Cases">
+            <Table.Thead><Table.Tr>
+              {canAct && <Table.Th scope="col"><span className="sr-only">Select</span></Table.Th>}
+              <Table.Th scope="col">Case</Table.Th><Table.Th scope="col">Party</Table.Th><Table.Th scope="col">Amount</Table.Th>
+              <Table.Th scope="col">Top rule</Table.Th><Table.Th scope="col">Score</Table.Th><Table.Th scope="col">Priority</Table.Th>
+              <Table.Th scope="col">Status</Table.Th><Table.Th scope="col">Assignee</Table.Th><Table.Th scope="col">Age</Table.Th><Table.Th scope="col">Due</Table.Th>
+            </Table.Tr></Table.Thead>
+            <Table.Tbody>{items.map((c, i) => (
+              <Table.Tr key={c.id} ref={(el) => { rows.current[i] = el; }} tabIndex={-1} data-cursor={i === cursor || undefined}
+                aria-selected={selected.has(c.id)} onFocus={() => setCursor(i)}>
+                {canAct && <Table.Td><Checkbox aria-label={`Select ${c.caseNumber}`} checked={selected.has(c.id)} onChange={() => setSelected((s) => toggled(s, c.id))} /></Table.Td>}
+                <Table.Td data-label="Case"><Link to={`/cases/${c.id}`}>{c.caseNumber}</Link><Text size="xs">{c.title}</Text></Table.Td>
+                <Table.Td data-label="Party">{c.party || '—'}</Table.Td>
+                <Table.Td data-label="Amount">{c.amount ? money(c.amount, c.currency) : '—'}</Table.Td>
+                <Table.Td data-label="Top rule">{c.topRule || enumLabel(c.type)}</Table.Td>
+                <Table.Td data-label="Score">{c.score ? c.score.toFixed(0) : '—'}</Table.Td>
+                <Table.Td data-label="Priority"><Badge color={c.priority === 'CRITICAL' ? 'red.9' : c.priority === 'HIGH' ? 'orange.9' : 'gray.8'}>{enumLabel(c.priority)}</Badge></Table.Td>
+                <Table.Td data-label="Status">{label(c.status)}</Table.Td>
+                <Table.Td data-label="Assignee">{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'}</Table.Td>
+                <Table.Td data-label="Age" title={dateTime(c.createdAt)}>{dueText(c.createdAt).replace(/^overdue by /, '').replace(/^due in /, '')}</Table.Td>
+                <Table.Td data-label="Due">{c.dueAt ? <Badge color={overdue(c.dueAt) ? 'red.9' : 'green.9'} variant={overdue(c.dueAt) ? 'filled' : 'light'} tt="none">{dueText(c.dueAt)}</Badge> : '—'}</Table.Td>
+              </Table.Tr>))}
+            </Table.Tbody>
+          </Table>
+        </div>
       )}
       {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
-    </section>
+    </Stack>
+  );
+}
+
+function toggled(s: Set<string>, id: string): Set<string> {
+  const n = new Set(s);
+  if (n.has(id)) n.delete(id); else n.add(id);
+  return n;
+}
+
+// Bulk assigns or proposes for the selected cases; each case's failure is listed with its reason.
+function Bulk({ ids, onDone }: { ids: string[]; onDone: () => void }) {
+  const { me } = useSession();
+  const people = useQuery(CaseWorkspaceService.method.listAssignableUsers, {}, { retry: false });
+  const [who, setWho] = useState(me.id);
+  const [resolution, setResolution] = useState('FALSE_POSITIVE');
+  const [note, setNote] = useState('');
+  const [result, setResult] = useState<BulkCasesResponse | null>(null);
+  const done = (r: BulkCasesResponse) => { setResult(r); onDone(); };
+  const assign = useMutation(CaseWorkspaceService.method.bulkAssignCases, { onSuccess: done });
+  const propose = useMutation(CaseWorkspaceService.method.bulkProposeResolution, { onSuccess: (r) => { setNote(''); done(r); } });
+  const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
+  return (
+    <Stack gap="xs" className="bulk" component="section" aria-label="Bulk actions">
+      <Text fw={700}>{plural(ids.length, 'case')} selected</Text>
+      {officer && (
+        <Group align="end" gap="xs" wrap="wrap">
+          <NativeSelect label="Assign selected to" value={who} onChange={(e) => setWho(e.currentTarget.value)}
+            data={(people.data?.items ?? [{ id: me.id, firstName: me.firstName, lastName: me.lastName }]).map((p) => ({ value: p.id, label: p.id === me.id ? 'me' : `${p.firstName} ${p.lastName}` }))} />
+          <Button onClick={() => assign.mutate({ caseIds: ids, assigneeId: who })} loading={assign.isPending}>Assign selected</Button>
+        </Group>
+      )}
+      <Group align="end" gap="xs" wrap="wrap">
+        <NativeSelect label="Propose for selected" value={resolution} onChange={(e) => setResolution(e.currentTarget.value)}
+          data={[{ value: 'FALSE_POSITIVE', label: 'false positive' }, { value: 'TRUE_POSITIVE', label: 'true positive' }]} />
+        <TextInput label="Rationale for selected" value={note} onChange={(e) => setNote(e.currentTarget.value)} />
+        <Button variant="default" disabled={!note.trim()} onClick={() => propose.mutate({ caseIds: ids, resolution, note })} loading={propose.isPending}>Propose for selected</Button>
+      </Group>
+      <ErrorText error={assign.error ?? propose.error} />
+      {result && <BulkResult r={result} />}
+    </Stack>
+  );
+}
+
+function BulkResult({ r }: { r: BulkCasesResponse }) {
+  return (
+    <div role="status">
+      <Text size="sm">{plural(r.succeeded, 'case')} done, {plural(r.failed, 'failure')}.</Text>
+      {r.failed > 0 && <ul>{r.results.filter((x) => !x.ok).map((x) => <li key={x.caseId}>{x.caseId}: {x.errorMessage}</li>)}</ul>}
+    </div>
   );
 }
 
@@ -67,13 +175,14 @@ function Notifications() {
   if (!items.length) return null;
   return (
     <aside aria-label="Notifications" className="notes">
-      <h2>Notifications</h2>
+      <Title order={2} size="h4">Notifications</Title>
       <ul>{items.map((n) => (
         <li key={n.id} className={n.readAt ? 'read' : 'unread'}>
           <strong>{n.title}</strong> {n.message}
-          {!n.readAt && <button type="button" onClick={() => read.mutate({ id: n.id })}>Mark read: {n.title}</button>}
+          {!n.readAt && <Button size="compact-xs" variant="subtle" onClick={() => read.mutate({ id: n.id })}>Mark read: {n.title}</Button>}
         </li>))}
       </ul>
     </aside>
   );
 }
+

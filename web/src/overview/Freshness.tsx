@@ -3,7 +3,7 @@ import { Text } from '@mantine/core';
 import { DashboardService } from '../gen/complyd/v1/dashboard_pb';
 import { dateTime, plural } from '../ui/format';
 
-// Freshness says where the Overview's figures come from (docs/read-replica.md): "Data as of N s
+// Freshness says where the Overview's figures come from (docs/guide/read-replica.md): "Data as of N s
 // ago" while the read replica answers them, or that the primary answered and why when a
 // replica is configured but lagging or down. Nothing is shown without a replica.
 export function Freshness() {

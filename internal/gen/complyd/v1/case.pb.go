@@ -285,7 +285,11 @@ type CaseEvent struct {
 	// created_at of the event.
 	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
 	// actor, null when the system acted.
-	Actor         *Person `protobuf:"bytes,10,opt,name=actor,proto3" json:"actor,omitempty"`
+	Actor *Person `protobuf:"bytes,10,opt,name=actor,proto3" json:"actor,omitempty"`
+	// previous_value_name is the user's name when previous_value is a user id (ASSIGNED), else empty.
+	PreviousValueName string `protobuf:"bytes,11,opt,name=previous_value_name,json=previousValueName,proto3" json:"previous_value_name,omitempty"`
+	// new_value_name is the user's name when new_value is a user id (ASSIGNED), else empty.
+	NewValueName  string `protobuf:"bytes,12,opt,name=new_value_name,json=newValueName,proto3" json:"new_value_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -390,6 +394,20 @@ func (x *CaseEvent) GetActor() *Person {
 	return nil
 }
 
+func (x *CaseEvent) GetPreviousValueName() string {
+	if x != nil {
+		return x.PreviousValueName
+	}
+	return ""
+}
+
+func (x *CaseEvent) GetNewValueName() string {
+	if x != nil {
+		return x.NewValueName
+	}
+	return ""
+}
+
 // Case is an investigation (service-spec.md 2.3).
 type Case struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -434,8 +452,24 @@ type Case struct {
 	// closing a pending proposal blocks, without the resolutions the tenant's fourEyesResolution
 	// setting blocks, and empty for a role that may not change a case's status (docs/guide/cases.md).
 	AllowedTransitions []string `protobuf:"bytes,19,rep,name=allowed_transitions,json=allowedTransitions,proto3" json:"allowed_transitions,omitempty"`
-	unknownFields      protoimpl.UnknownFields
-	sizeCache          protoimpl.SizeCache
+	// due_at is when the case is due by its inbox's service level (docs/guide/dashboard-cases.md), or null.
+	DueAt *timestamppb.Timestamp `protobuf:"bytes,20,opt,name=due_at,json=dueAt,proto3" json:"due_at,omitempty"`
+	// inbox_id of the inbox the case was filed in, or null.
+	InboxId *wrapperspb.StringValue `protobuf:"bytes,21,opt,name=inbox_id,json=inboxId,proto3" json:"inbox_id,omitempty"`
+	// inbox_name of that inbox, or empty.
+	InboxName string `protobuf:"bytes,22,opt,name=inbox_name,json=inboxName,proto3" json:"inbox_name,omitempty"`
+	// amount of the related transaction as a decimal string, or empty.
+	Amount string `protobuf:"bytes,23,opt,name=amount,proto3" json:"amount,omitempty"`
+	// currency of the related transaction, or empty.
+	Currency string `protobuf:"bytes,24,opt,name=currency,proto3" json:"currency,omitempty"`
+	// party: the related transaction's sender name, or empty.
+	Party string `protobuf:"bytes,25,opt,name=party,proto3" json:"party,omitempty"`
+	// top_rule: the name of the highest-scoring rule that fired on the related transaction, or empty.
+	TopRule string `protobuf:"bytes,26,opt,name=top_rule,json=topRule,proto3" json:"top_rule,omitempty"`
+	// score: the related transaction's aggregate score (0 to 100), 0 without one.
+	Score         float64 `protobuf:"fixed64,27,opt,name=score,proto3" json:"score,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Case) Reset() {
@@ -601,6 +635,62 @@ func (x *Case) GetAllowedTransitions() []string {
 	return nil
 }
 
+func (x *Case) GetDueAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.DueAt
+	}
+	return nil
+}
+
+func (x *Case) GetInboxId() *wrapperspb.StringValue {
+	if x != nil {
+		return x.InboxId
+	}
+	return nil
+}
+
+func (x *Case) GetInboxName() string {
+	if x != nil {
+		return x.InboxName
+	}
+	return ""
+}
+
+func (x *Case) GetAmount() string {
+	if x != nil {
+		return x.Amount
+	}
+	return ""
+}
+
+func (x *Case) GetCurrency() string {
+	if x != nil {
+		return x.Currency
+	}
+	return ""
+}
+
+func (x *Case) GetParty() string {
+	if x != nil {
+		return x.Party
+	}
+	return ""
+}
+
+func (x *Case) GetTopRule() string {
+	if x != nil {
+		return x.TopRule
+	}
+	return ""
+}
+
+func (x *Case) GetScore() float64 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
 // CreateCaseRequest is the body of POST /cases.
 type CreateCaseRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -719,10 +809,16 @@ type ListCasesRequest struct {
 	// include_unassigned adds unassigned cases to the assignee_id filter (a queue of "mine and
 	// unassigned"); without assignee_id it lists only unassigned cases.
 	IncludeUnassigned *bool `protobuf:"varint,7,opt,name=include_unassigned,json=includeUnassigned,proto3,oneof" json:"include_unassigned,omitempty"`
-	// sort: NEWEST (default), OLDEST, or PRIORITY (CRITICAL first, then oldest first).
-	Sort          *string `protobuf:"bytes,8,opt,name=sort,proto3,oneof" json:"sort,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	// sort: NEWEST (default), OLDEST, PRIORITY (CRITICAL first, then oldest first), or DUE
+	// (the service level: open cases past their due time first, then soonest due).
+	Sort *string `protobuf:"bytes,8,opt,name=sort,proto3,oneof" json:"sort,omitempty"`
+	// inbox_id filter: the cases filed in this inbox.
+	InboxId *string `protobuf:"bytes,9,opt,name=inbox_id,json=inboxId,proto3,oneof" json:"inbox_id,omitempty"`
+	// awaiting_my_confirmation lists the cases with a PENDING resolution proposal made by someone
+	// other than the caller, which the caller may confirm or reject (four eyes).
+	AwaitingMyConfirmation *bool `protobuf:"varint,10,opt,name=awaiting_my_confirmation,json=awaitingMyConfirmation,proto3,oneof" json:"awaiting_my_confirmation,omitempty"`
+	unknownFields          protoimpl.UnknownFields
+	sizeCache              protoimpl.SizeCache
 }
 
 func (x *ListCasesRequest) Reset() {
@@ -809,6 +905,20 @@ func (x *ListCasesRequest) GetSort() string {
 		return *x.Sort
 	}
 	return ""
+}
+
+func (x *ListCasesRequest) GetInboxId() string {
+	if x != nil && x.InboxId != nil {
+		return *x.InboxId
+	}
+	return ""
+}
+
+func (x *ListCasesRequest) GetAwaitingMyConfirmation() bool {
+	if x != nil && x.AwaitingMyConfirmation != nil {
+		return *x.AwaitingMyConfirmation
+	}
+	return false
 }
 
 // ListCasesResponse is the paginated list payload.
@@ -1135,7 +1245,11 @@ type ResolutionProposal struct {
 	// decided_at, or null.
 	DecidedAt *timestamppb.Timestamp `protobuf:"bytes,9,opt,name=decided_at,json=decidedAt,proto3" json:"decided_at,omitempty"`
 	// reason of a rejection, or null.
-	Reason        *wrapperspb.StringValue `protobuf:"bytes,10,opt,name=reason,proto3" json:"reason,omitempty"`
+	Reason *wrapperspb.StringValue `protobuf:"bytes,10,opt,name=reason,proto3" json:"reason,omitempty"`
+	// proposed_by_name: the proposer's name.
+	ProposedByName string `protobuf:"bytes,11,opt,name=proposed_by_name,json=proposedByName,proto3" json:"proposed_by_name,omitempty"`
+	// decided_by_name: the decider's name, or empty.
+	DecidedByName string `protobuf:"bytes,12,opt,name=decided_by_name,json=decidedByName,proto3" json:"decided_by_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1238,6 +1352,20 @@ func (x *ResolutionProposal) GetReason() *wrapperspb.StringValue {
 		return x.Reason
 	}
 	return nil
+}
+
+func (x *ResolutionProposal) GetProposedByName() string {
+	if x != nil {
+		return x.ProposedByName
+	}
+	return ""
+}
+
+func (x *ResolutionProposal) GetDecidedByName() string {
+	if x != nil {
+		return x.DecidedByName
+	}
+	return ""
 }
 
 // ProposeResolutionRequest is the body of POST /cases/:id/resolution-proposals.
@@ -2082,7 +2210,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\bcurrency\x18\x04 \x01(\tR\bcurrency\x12=\n" +
 	"\vsender_name\x18\x05 \x01(\v2\x1c.google.protobuf.StringValueR\n" +
 	"senderName\x124\n" +
-	"\averdict\x18\x06 \x01(\v2\x1a.complyd.v1.VerdictSummaryR\averdict\"\xc8\x03\n" +
+	"\averdict\x18\x06 \x01(\v2\x1a.complyd.v1.VerdictSummaryR\averdict\"\x9e\x04\n" +
 	"\tCaseEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\acase_id\x18\x02 \x01(\tR\x06caseId\x12\x1d\n" +
@@ -2096,7 +2224,9 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12(\n" +
 	"\x05actor\x18\n" +
-	" \x01(\v2\x12.complyd.v1.PersonR\x05actor\"\x98\a\n" +
+	" \x01(\v2\x12.complyd.v1.PersonR\x05actor\x12.\n" +
+	"\x13previous_value_name\x18\v \x01(\tR\x11previousValueName\x12$\n" +
+	"\x0enew_value_name\x18\f \x01(\tR\fnewValueName\"\x9e\t\n" +
 	"\x04Case\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x1f\n" +
 	"\vcase_number\x18\x02 \x01(\tR\n" +
@@ -2122,7 +2252,16 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\bassignee\x18\x10 \x01(\v2\x12.complyd.v1.PersonR\bassignee\x12O\n" +
 	"\x13related_transaction\x18\x11 \x01(\v2\x1e.complyd.v1.RelatedTransactionR\x12relatedTransaction\x121\n" +
 	"\btimeline\x18\x12 \x03(\v2\x15.complyd.v1.CaseEventR\btimeline\x12/\n" +
-	"\x13allowed_transitions\x18\x13 \x03(\tR\x12allowedTransitions\"\xb0\x04\n" +
+	"\x13allowed_transitions\x18\x13 \x03(\tR\x12allowedTransitions\x121\n" +
+	"\x06due_at\x18\x14 \x01(\v2\x1a.google.protobuf.TimestampR\x05dueAt\x127\n" +
+	"\binbox_id\x18\x15 \x01(\v2\x1c.google.protobuf.StringValueR\ainboxId\x12\x1d\n" +
+	"\n" +
+	"inbox_name\x18\x16 \x01(\tR\tinboxName\x12\x16\n" +
+	"\x06amount\x18\x17 \x01(\tR\x06amount\x12\x1a\n" +
+	"\bcurrency\x18\x18 \x01(\tR\bcurrency\x12\x14\n" +
+	"\x05party\x18\x19 \x01(\tR\x05party\x12\x19\n" +
+	"\btop_rule\x18\x1a \x01(\tR\atopRule\x12\x14\n" +
+	"\x05score\x18\x1b \x01(\x01R\x05score\"\xb0\x04\n" +
 	"\x11CreateCaseRequest\x12\x99\x01\n" +
 	"\x04type\x18\x01 \x01(\tB\x84\x01\xbaH\x80\x01r~R\x16SUSPICIOUS_TRANSACTIONR\tAML_ALERTR\rSANCTIONS_HITR\tPEP_MATCHR\vFRAUD_ALERTR\n" +
 	"KYC_REVIEWR\x12REGULATORY_INQUIRYR\x12BEHAVIORAL_ANOMALYR\x04type\x12>\n" +
@@ -2135,7 +2274,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\x1arelated_kyc_application_id\x18\x06 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dH\x01R\x17relatedKycApplicationId\x88\x01\x01\x12\"\n" +
 	"\x04tags\x18\a \x03(\tB\x0e\xbaH\v\x92\x01\b\x10\x14\"\x04r\x02\x182R\x04tagsB\x19\n" +
 	"\x17_related_transaction_idB\x1d\n" +
-	"\x1b_related_kyc_application_id\"\xcc\x05\n" +
+	"\x1b_related_kyc_application_id\"\xe4\x06\n" +
 	"\x10ListCasesRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12\x89\x01\n" +
@@ -2145,8 +2284,11 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\bpriority\x18\x05 \x01(\tB\"\xbaH\x1fr\x1dR\x03LOWR\x06MEDIUMR\x04HIGHR\bCRITICALH\x04R\bpriority\x88\x01\x01\x12.\n" +
 	"\vassignee_id\x18\x06 \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01H\x05R\n" +
 	"assigneeId\x88\x01\x01\x122\n" +
-	"\x12include_unassigned\x18\a \x01(\bH\x06R\x11includeUnassigned\x88\x01\x01\x128\n" +
-	"\x04sort\x18\b \x01(\tB\x1f\xbaH\x1cr\x1aR\x06NEWESTR\x06OLDESTR\bPRIORITYH\aR\x04sort\x88\x01\x01B\a\n" +
+	"\x12include_unassigned\x18\a \x01(\bH\x06R\x11includeUnassigned\x88\x01\x01\x12=\n" +
+	"\x04sort\x18\b \x01(\tB$\xbaH!r\x1fR\x06NEWESTR\x06OLDESTR\bPRIORITYR\x03DUEH\aR\x04sort\x88\x01\x01\x12(\n" +
+	"\binbox_id\x18\t \x01(\tB\b\xbaH\x05r\x03\xb0\x01\x01H\bR\ainboxId\x88\x01\x01\x12=\n" +
+	"\x18awaiting_my_confirmation\x18\n" +
+	" \x01(\bH\tR\x16awaitingMyConfirmation\x88\x01\x01B\a\n" +
 	"\x05_pageB\b\n" +
 	"\x06_limitB\t\n" +
 	"\a_statusB\a\n" +
@@ -2154,7 +2296,9 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\t_priorityB\x0e\n" +
 	"\f_assignee_idB\x15\n" +
 	"\x13_include_unassignedB\a\n" +
-	"\x05_sort\"\x9c\x01\n" +
+	"\x05_sortB\v\n" +
+	"\t_inbox_idB\x1b\n" +
+	"\x19_awaiting_my_confirmation\"\x9c\x01\n" +
 	"\x11ListCasesResponse\x12&\n" +
 	"\x05items\x18\x01 \x03(\v2\x10.complyd.v1.CaseR\x05items\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x12\n" +
@@ -2176,7 +2320,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\x12AddCaseNoteRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\x12$\n" +
 	"\acontent\x18\x02 \x01(\tB\n" +
-	"\xbaH\ar\x05\x10\x01\x18\x90NR\acontent\"\x95\x03\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x90NR\acontent\"\xe7\x03\n" +
 	"\x12ResolutionProposal\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\acase_id\x18\x02 \x01(\tR\x06caseId\x12\x1e\n" +
@@ -2194,7 +2338,9 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\n" +
 	"decided_at\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\tdecidedAt\x124\n" +
 	"\x06reason\x18\n" +
-	" \x01(\v2\x1c.google.protobuf.StringValueR\x06reason\"\x9b\x01\n" +
+	" \x01(\v2\x1c.google.protobuf.StringValueR\x06reason\x12(\n" +
+	"\x10proposed_by_name\x18\v \x01(\tR\x0eproposedByName\x12&\n" +
+	"\x0fdecided_by_name\x18\f \x01(\tR\rdecidedByName\"\x9b\x01\n" +
 	"\x18ProposeResolutionRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\x12D\n" +
 	"\n" +
@@ -2340,57 +2486,59 @@ var file_complyd_v1_case_proto_depIdxs = []int32{
 	0,  // 15: complyd.v1.Case.assignee:type_name -> complyd.v1.Person
 	2,  // 16: complyd.v1.Case.related_transaction:type_name -> complyd.v1.RelatedTransaction
 	3,  // 17: complyd.v1.Case.timeline:type_name -> complyd.v1.CaseEvent
-	4,  // 18: complyd.v1.ListCasesResponse.items:type_name -> complyd.v1.Case
-	28, // 19: complyd.v1.ResolutionProposal.proposed_at:type_name -> google.protobuf.Timestamp
-	26, // 20: complyd.v1.ResolutionProposal.decided_by:type_name -> google.protobuf.StringValue
-	28, // 21: complyd.v1.ResolutionProposal.decided_at:type_name -> google.protobuf.Timestamp
-	26, // 22: complyd.v1.ResolutionProposal.reason:type_name -> google.protobuf.StringValue
-	12, // 23: complyd.v1.ListResolutionProposalsResponse.items:type_name -> complyd.v1.ResolutionProposal
-	28, // 24: complyd.v1.Interdiction.requested_at:type_name -> google.protobuf.Timestamp
-	26, // 25: complyd.v1.Interdiction.confirmed_by:type_name -> google.protobuf.StringValue
-	28, // 26: complyd.v1.Interdiction.confirmed_at:type_name -> google.protobuf.Timestamp
-	26, // 27: complyd.v1.Interdiction.reference:type_name -> google.protobuf.StringValue
-	26, // 28: complyd.v1.Interdiction.lift_reason:type_name -> google.protobuf.StringValue
-	26, // 29: complyd.v1.Interdiction.lift_requested_by:type_name -> google.protobuf.StringValue
-	28, // 30: complyd.v1.Interdiction.lift_requested_at:type_name -> google.protobuf.Timestamp
-	26, // 31: complyd.v1.Interdiction.lifted_by:type_name -> google.protobuf.StringValue
-	28, // 32: complyd.v1.Interdiction.lifted_at:type_name -> google.protobuf.Timestamp
-	18, // 33: complyd.v1.ListInterdictionsResponse.items:type_name -> complyd.v1.Interdiction
-	5,  // 34: complyd.v1.CaseService.CreateCase:input_type -> complyd.v1.CreateCaseRequest
-	6,  // 35: complyd.v1.CaseService.ListCases:input_type -> complyd.v1.ListCasesRequest
-	8,  // 36: complyd.v1.CaseService.GetCase:input_type -> complyd.v1.GetCaseRequest
-	9,  // 37: complyd.v1.CaseService.UpdateCaseStatus:input_type -> complyd.v1.UpdateCaseStatusRequest
-	10, // 38: complyd.v1.CaseService.AssignCase:input_type -> complyd.v1.AssignCaseRequest
-	11, // 39: complyd.v1.CaseService.AddCaseNote:input_type -> complyd.v1.AddCaseNoteRequest
-	13, // 40: complyd.v1.CaseService.ProposeResolution:input_type -> complyd.v1.ProposeResolutionRequest
-	14, // 41: complyd.v1.CaseService.ListResolutionProposals:input_type -> complyd.v1.ListResolutionProposalsRequest
-	16, // 42: complyd.v1.CaseService.ApproveResolution:input_type -> complyd.v1.ApproveResolutionRequest
-	17, // 43: complyd.v1.CaseService.RejectResolution:input_type -> complyd.v1.RejectResolutionRequest
-	19, // 44: complyd.v1.CaseService.CreateInterdiction:input_type -> complyd.v1.CreateInterdictionRequest
-	20, // 45: complyd.v1.CaseService.ListInterdictions:input_type -> complyd.v1.ListInterdictionsRequest
-	22, // 46: complyd.v1.CaseService.ConfirmInterdiction:input_type -> complyd.v1.ConfirmInterdictionRequest
-	23, // 47: complyd.v1.CaseService.GetCaseSettings:input_type -> complyd.v1.GetCaseSettingsRequest
-	25, // 48: complyd.v1.CaseService.UpdateCaseSettings:input_type -> complyd.v1.UpdateCaseSettingsRequest
-	4,  // 49: complyd.v1.CaseService.CreateCase:output_type -> complyd.v1.Case
-	7,  // 50: complyd.v1.CaseService.ListCases:output_type -> complyd.v1.ListCasesResponse
-	4,  // 51: complyd.v1.CaseService.GetCase:output_type -> complyd.v1.Case
-	4,  // 52: complyd.v1.CaseService.UpdateCaseStatus:output_type -> complyd.v1.Case
-	4,  // 53: complyd.v1.CaseService.AssignCase:output_type -> complyd.v1.Case
-	3,  // 54: complyd.v1.CaseService.AddCaseNote:output_type -> complyd.v1.CaseEvent
-	12, // 55: complyd.v1.CaseService.ProposeResolution:output_type -> complyd.v1.ResolutionProposal
-	15, // 56: complyd.v1.CaseService.ListResolutionProposals:output_type -> complyd.v1.ListResolutionProposalsResponse
-	4,  // 57: complyd.v1.CaseService.ApproveResolution:output_type -> complyd.v1.Case
-	4,  // 58: complyd.v1.CaseService.RejectResolution:output_type -> complyd.v1.Case
-	18, // 59: complyd.v1.CaseService.CreateInterdiction:output_type -> complyd.v1.Interdiction
-	21, // 60: complyd.v1.CaseService.ListInterdictions:output_type -> complyd.v1.ListInterdictionsResponse
-	18, // 61: complyd.v1.CaseService.ConfirmInterdiction:output_type -> complyd.v1.Interdiction
-	24, // 62: complyd.v1.CaseService.GetCaseSettings:output_type -> complyd.v1.CaseSettings
-	24, // 63: complyd.v1.CaseService.UpdateCaseSettings:output_type -> complyd.v1.CaseSettings
-	49, // [49:64] is the sub-list for method output_type
-	34, // [34:49] is the sub-list for method input_type
-	34, // [34:34] is the sub-list for extension type_name
-	34, // [34:34] is the sub-list for extension extendee
-	0,  // [0:34] is the sub-list for field type_name
+	28, // 18: complyd.v1.Case.due_at:type_name -> google.protobuf.Timestamp
+	26, // 19: complyd.v1.Case.inbox_id:type_name -> google.protobuf.StringValue
+	4,  // 20: complyd.v1.ListCasesResponse.items:type_name -> complyd.v1.Case
+	28, // 21: complyd.v1.ResolutionProposal.proposed_at:type_name -> google.protobuf.Timestamp
+	26, // 22: complyd.v1.ResolutionProposal.decided_by:type_name -> google.protobuf.StringValue
+	28, // 23: complyd.v1.ResolutionProposal.decided_at:type_name -> google.protobuf.Timestamp
+	26, // 24: complyd.v1.ResolutionProposal.reason:type_name -> google.protobuf.StringValue
+	12, // 25: complyd.v1.ListResolutionProposalsResponse.items:type_name -> complyd.v1.ResolutionProposal
+	28, // 26: complyd.v1.Interdiction.requested_at:type_name -> google.protobuf.Timestamp
+	26, // 27: complyd.v1.Interdiction.confirmed_by:type_name -> google.protobuf.StringValue
+	28, // 28: complyd.v1.Interdiction.confirmed_at:type_name -> google.protobuf.Timestamp
+	26, // 29: complyd.v1.Interdiction.reference:type_name -> google.protobuf.StringValue
+	26, // 30: complyd.v1.Interdiction.lift_reason:type_name -> google.protobuf.StringValue
+	26, // 31: complyd.v1.Interdiction.lift_requested_by:type_name -> google.protobuf.StringValue
+	28, // 32: complyd.v1.Interdiction.lift_requested_at:type_name -> google.protobuf.Timestamp
+	26, // 33: complyd.v1.Interdiction.lifted_by:type_name -> google.protobuf.StringValue
+	28, // 34: complyd.v1.Interdiction.lifted_at:type_name -> google.protobuf.Timestamp
+	18, // 35: complyd.v1.ListInterdictionsResponse.items:type_name -> complyd.v1.Interdiction
+	5,  // 36: complyd.v1.CaseService.CreateCase:input_type -> complyd.v1.CreateCaseRequest
+	6,  // 37: complyd.v1.CaseService.ListCases:input_type -> complyd.v1.ListCasesRequest
+	8,  // 38: complyd.v1.CaseService.GetCase:input_type -> complyd.v1.GetCaseRequest
+	9,  // 39: complyd.v1.CaseService.UpdateCaseStatus:input_type -> complyd.v1.UpdateCaseStatusRequest
+	10, // 40: complyd.v1.CaseService.AssignCase:input_type -> complyd.v1.AssignCaseRequest
+	11, // 41: complyd.v1.CaseService.AddCaseNote:input_type -> complyd.v1.AddCaseNoteRequest
+	13, // 42: complyd.v1.CaseService.ProposeResolution:input_type -> complyd.v1.ProposeResolutionRequest
+	14, // 43: complyd.v1.CaseService.ListResolutionProposals:input_type -> complyd.v1.ListResolutionProposalsRequest
+	16, // 44: complyd.v1.CaseService.ApproveResolution:input_type -> complyd.v1.ApproveResolutionRequest
+	17, // 45: complyd.v1.CaseService.RejectResolution:input_type -> complyd.v1.RejectResolutionRequest
+	19, // 46: complyd.v1.CaseService.CreateInterdiction:input_type -> complyd.v1.CreateInterdictionRequest
+	20, // 47: complyd.v1.CaseService.ListInterdictions:input_type -> complyd.v1.ListInterdictionsRequest
+	22, // 48: complyd.v1.CaseService.ConfirmInterdiction:input_type -> complyd.v1.ConfirmInterdictionRequest
+	23, // 49: complyd.v1.CaseService.GetCaseSettings:input_type -> complyd.v1.GetCaseSettingsRequest
+	25, // 50: complyd.v1.CaseService.UpdateCaseSettings:input_type -> complyd.v1.UpdateCaseSettingsRequest
+	4,  // 51: complyd.v1.CaseService.CreateCase:output_type -> complyd.v1.Case
+	7,  // 52: complyd.v1.CaseService.ListCases:output_type -> complyd.v1.ListCasesResponse
+	4,  // 53: complyd.v1.CaseService.GetCase:output_type -> complyd.v1.Case
+	4,  // 54: complyd.v1.CaseService.UpdateCaseStatus:output_type -> complyd.v1.Case
+	4,  // 55: complyd.v1.CaseService.AssignCase:output_type -> complyd.v1.Case
+	3,  // 56: complyd.v1.CaseService.AddCaseNote:output_type -> complyd.v1.CaseEvent
+	12, // 57: complyd.v1.CaseService.ProposeResolution:output_type -> complyd.v1.ResolutionProposal
+	15, // 58: complyd.v1.CaseService.ListResolutionProposals:output_type -> complyd.v1.ListResolutionProposalsResponse
+	4,  // 59: complyd.v1.CaseService.ApproveResolution:output_type -> complyd.v1.Case
+	4,  // 60: complyd.v1.CaseService.RejectResolution:output_type -> complyd.v1.Case
+	18, // 61: complyd.v1.CaseService.CreateInterdiction:output_type -> complyd.v1.Interdiction
+	21, // 62: complyd.v1.CaseService.ListInterdictions:output_type -> complyd.v1.ListInterdictionsResponse
+	18, // 63: complyd.v1.CaseService.ConfirmInterdiction:output_type -> complyd.v1.Interdiction
+	24, // 64: complyd.v1.CaseService.GetCaseSettings:output_type -> complyd.v1.CaseSettings
+	24, // 65: complyd.v1.CaseService.UpdateCaseSettings:output_type -> complyd.v1.CaseSettings
+	51, // [51:66] is the sub-list for method output_type
+	36, // [36:51] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_case_proto_init() }

@@ -1256,7 +1256,7 @@ func (x *BacktestRuleResponse) GetOldestScanned() *timestamppb.Timestamp {
 	return nil
 }
 
-// RuleDraft is a proposed custom rule or a proposed new version of a live one (docs/rules.md).
+// RuleDraft is a proposed custom rule or a proposed new version of a live one (docs/guide/rules.md).
 type RuleDraft struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id: rdr_….

@@ -12,7 +12,7 @@ import { DraftEditor } from './DraftEditor';
 const day = 86_400_000;
 const officers = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'];
 
-// Drafts is the maker-checker workflow of custom rules (docs/rules.md): an officer drafts a
+// Drafts is the maker-checker workflow of custom rules (docs/guide/rules.md): an officer drafts a
 // rule, back-tests it on stored screenings and shadows it on live ones, and a second officer
 // (never the author, unless the tenant allows a single person) publishes it with a reason.
 export function Drafts({ newDraftOf, onDrafted }: { newDraftOf: 'new' | Rule | null; onDrafted: () => void }) {

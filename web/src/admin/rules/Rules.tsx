@@ -8,7 +8,7 @@ import { useSession } from '../../auth/session';
 
 // Rules lists the mandatory AML rules (read-only) and the tenant's CEL rules, which a bank
 // administrator creates, edits and switches on or off directly (docs/design/design-choices.md §10), and which
-// officers change through drafts published by a second officer (Drafts, docs/rules.md).
+// officers change through drafts published by a second officer (Drafts, docs/guide/rules.md).
 export function Rules() {
   const { me } = useSession();
   const admin = me.role === 'BANK_ADMIN';

@@ -77,7 +77,7 @@ type DashboardServiceClient interface {
 	// GetWalletStats returns the prepaid wallet's balance and its spend per bucket.
 	GetWalletStats(context.Context, *connect.Request[v1.GetWalletStatsRequest]) (*connect.Response[v1.GetWalletStatsResponse], error)
 	// GetDataFreshness says which database the Overview's figures are read from now and how far
-	// behind the primary's they may be (docs/read-replica.md): the screen shows "data as of".
+	// behind the primary's they may be (docs/guide/read-replica.md): the screen shows "data as of".
 	GetDataFreshness(context.Context, *connect.Request[v1.GetDataFreshnessRequest]) (*connect.Response[v1.GetDataFreshnessResponse], error)
 }
 
@@ -213,7 +213,7 @@ type DashboardServiceHandler interface {
 	// GetWalletStats returns the prepaid wallet's balance and its spend per bucket.
 	GetWalletStats(context.Context, *connect.Request[v1.GetWalletStatsRequest]) (*connect.Response[v1.GetWalletStatsResponse], error)
 	// GetDataFreshness says which database the Overview's figures are read from now and how far
-	// behind the primary's they may be (docs/read-replica.md): the screen shows "data as of".
+	// behind the primary's they may be (docs/guide/read-replica.md): the screen shows "data as of".
 	GetDataFreshness(context.Context, *connect.Request[v1.GetDataFreshnessRequest]) (*connect.Response[v1.GetDataFreshnessResponse], error)
 }
 

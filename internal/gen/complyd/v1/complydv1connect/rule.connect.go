@@ -116,7 +116,7 @@ type RuleServiceClient interface {
 	// bound was hit), and returns how many it would have triggered, with examples.
 	BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error)
 	// CreateRuleDraft drafts a new custom rule, or (rule_id) a new version of a live one: nothing
-	// changes in screening until someone other than its author publishes it (docs/rules.md).
+	// changes in screening until someone other than its author publishes it (docs/guide/rules.md).
 	CreateRuleDraft(context.Context, *connect.Request[v1.CreateRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
 	// ListRuleDrafts lists the tenant's drafts, newest first (at most 500).
 	ListRuleDrafts(context.Context, *connect.Request[v1.ListRuleDraftsRequest]) (*connect.Response[v1.ListRuleDraftsResponse], error)
@@ -428,7 +428,7 @@ type RuleServiceHandler interface {
 	// bound was hit), and returns how many it would have triggered, with examples.
 	BacktestRule(context.Context, *connect.Request[v1.BacktestRuleRequest]) (*connect.Response[v1.BacktestRuleResponse], error)
 	// CreateRuleDraft drafts a new custom rule, or (rule_id) a new version of a live one: nothing
-	// changes in screening until someone other than its author publishes it (docs/rules.md).
+	// changes in screening until someone other than its author publishes it (docs/guide/rules.md).
 	CreateRuleDraft(context.Context, *connect.Request[v1.CreateRuleDraftRequest]) (*connect.Response[v1.RuleDraft], error)
 	// ListRuleDrafts lists the tenant's drafts, newest first (at most 500).
 	ListRuleDrafts(context.Context, *connect.Request[v1.ListRuleDraftsRequest]) (*connect.Response[v1.ListRuleDraftsResponse], error)

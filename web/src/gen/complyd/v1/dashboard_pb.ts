@@ -1110,7 +1110,7 @@ export const DashboardService: GenService<{
   },
   /**
    * GetDataFreshness says which database the Overview's figures are read from now and how far
-   * behind the primary's they may be (docs/read-replica.md): the screen shows "data as of".
+   * behind the primary's they may be (docs/guide/read-replica.md): the screen shows "data as of".
    *
    * @generated from rpc complyd.v1.DashboardService.GetDataFreshness
    */

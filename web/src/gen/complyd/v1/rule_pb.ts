@@ -738,7 +738,7 @@ export const BacktestRuleResponseSchema: GenMessage<BacktestRuleResponse> = /*@_
   messageDesc(file_complyd_v1_rule, 15);
 
 /**
- * RuleDraft is a proposed custom rule or a proposed new version of a live one (docs/rules.md).
+ * RuleDraft is a proposed custom rule or a proposed new version of a live one (docs/guide/rules.md).
  *
  * @generated from message complyd.v1.RuleDraft
  */
@@ -1629,7 +1629,7 @@ export const RuleService: GenService<{
   },
   /**
    * CreateRuleDraft drafts a new custom rule, or (rule_id) a new version of a live one: nothing
-   * changes in screening until someone other than its author publishes it (docs/rules.md).
+   * changes in screening until someone other than its author publishes it (docs/guide/rules.md).
    *
    * @generated from rpc complyd.v1.RuleService.CreateRuleDraft
    */
