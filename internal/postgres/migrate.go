@@ -69,10 +69,8 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 	// ledger, stored screenings, audit log and report timelines are never updated or deleted by
 	// the application.
 	for _, t := range appendOnlyTables {
-		// a partitioned table's partitions too (migration 0050): the blanket grant reaches them
-		if _, err := pool.Exec(ctx, "DO $$ DECLARE r regclass; BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
-			"FOR r IN SELECT 'public."+t+"'::regclass UNION SELECT relid FROM pg_partition_tree('public."+t+"') LOOP "+
-			"EXECUTE format('REVOKE UPDATE, DELETE ON %s FROM "+AppRole+"', r); END LOOP; END IF; END $$"); err != nil {
+		if _, err := pool.Exec(ctx, "DO $$ BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
+			"REVOKE UPDATE, DELETE ON "+t+" FROM "+AppRole+"; END IF; END $$"); err != nil {
 			return fmt.Errorf("revoke on %s: %w", t, err)
 		}
 	}
@@ -81,4 +79,4 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 
 // appendOnlyTables are the tables the application role may only insert into and read.
 var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings", "audit_events", "report_events",
-	"rule_versions", "transaction_keys"}
+	"rule_versions"}

@@ -262,10 +262,8 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 	}
 	originals := map[string]screening.Summary{}
 	if len(missing) > 0 {
-		rows, err := q.Query(ctx, `select t.id::text, t.external_id, t.outcome, t.risk_level, t.aggregate_score::float8, t.total_latency_ms
-			from transaction_keys x join transactions t on t.tenant_id = x.tenant_id and t.id = x.transaction_id
-			  and t.transaction_timestamp = x.transaction_timestamp
-			where x.tenant_id = $1 and x.external_id = any($2)`, string(tenant), missing)
+		rows, err := q.Query(ctx, `select id::text, external_id, outcome, risk_level, aggregate_score::float8, total_latency_ms
+			from transactions where tenant_id = $1 and external_id = any($2)`, string(tenant), missing)
 		if err != nil {
 			return fmt.Errorf("read originals: %w", err)
 		}

@@ -239,8 +239,7 @@ var readerPlanSettings = []string{"set enable_seqscan = off", "set enable_bitmap
 // prefetchSQL answers a batch of one tenant's screenings ($2..$5: externalIds, sender accounts,
 // transaction timestamps, lookup hashes of the sender BVNs or null when the stored KYC is not
 // needed; $6 on: their window bounds, windowColumns; prefetchArgs builds them all), one row per
-// screening numbered by ordinality: the original verdict of a repeated externalId (its key in
-// transaction_keys names the row's timestamp, so the lookup reads one partition); the sender
+// screening numbered by ordinality: the original verdict of a repeated externalId; the sender
 // account's history as of the transaction's timestamp, stored
 // transactions of the same instant included (24-hour count and NGN sum, 60-minute count, the
 // 90 days' amount statistics, known devices, latest device, IP and location, read in pieces as
@@ -263,10 +262,8 @@ from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[], ` + windowPa
 	with ordinality as u(ext, acct, ts, bvn_hash, ` + strings.Join(windowColumns[:], ", ") + `, i)
 left join lateral (select v.version, v.first_at, v.last_at from account_versions v
 	where v.tenant_id = $1 and v.account = u.acct offset 0) v on true
-left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms
-	from transaction_keys x join transactions t on t.tenant_id = x.tenant_id and t.id = x.transaction_id
-	  and t.transaction_timestamp = x.transaction_timestamp
-	where x.tenant_id = $1 and x.external_id = u.ext offset 0) d on true
+left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
+	where t.tenant_id = $1 and t.external_id = u.ext offset 0) d on true
 ` + currentMinuteSQL + `
 ` + historySQL + `
 cross join lateral (` + amountStatsSQL + `) s
