@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The screening benchmark as users run it (issue 15; docs/guide/screening.md "Benchmark as users run
+# The screening benchmark as users run it (issue 15; docs/screening.md "Benchmark as users run
 # it"). A throwaway PostgreSQL cluster of its own (so that the stall phase can freeze it without
 # touching anything else), `complyd serve` on 127.0.0.1, and the load generator at a fixed
 # arrival rate (open model: latency from the scheduled send, no coordinated omission):
 #
 #   - PostgreSQL with its default settings (BENCH_PG=default: initdb's, nothing tuned) or the
-#     recommended ones (BENCH_PG=recommended: docs/reference/configuration.md), fsync and synchronous
+#     recommended ones (BENCH_PG=recommended: docs/configuration.md), fsync and synchronous
 #     commit on either way;
 #   - from an empty database (BENCH_START=empty: a new tenant, 200 KYC-approved senders, no
 #     history) or a seeded one (BENCH_START=seeded: 200,000 senders with 5 earlier
@@ -85,14 +85,24 @@ CPORT=${BENCH_CLUSTER_PORT:-5498}
 ADDR=127.0.0.1:${BENCH_PORT:-18091}
 OUT=${BENCH_OUT:-bench-results/$(date -u +%Y%m%dT%H%M%SZ)-$BENCH_PG-$BENCH_START}
 
+RECOMMENDED_OPTS="-c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4 -c wal_init_zero=off"
+SIZES=${SIZES:-}                      # e.g. "0 10000000": empty, then seeded (docs/performance-at-scale.md)
+SCALE_PG=${SCALE_PG:-default recommended}
+HISTORY_DAYS=${HISTORY_DAYS:-365}
+HISTORY_TENANTS=${HISTORY_TENANTS:-}  # tenant slugs (default every tenant); EXTRA_TENANTS more are created
+EXTRA_TENANTS=${EXTRA_TENANTS:-0}
+if [ -n "$SIZES" ]; then
+  BENCH_START=scale STALL_RATE=${STALL_RATE:-500} PGBENCH_TIME=${PGBENCH_TIME:-0}
+fi
 case $BENCH_PG in
 default) PG_OPTS="" ;;
-recommended) PG_OPTS="-c shared_buffers=1GB -c max_wal_size=8GB -c checkpoint_timeout=15min -c wal_compression=lz4 -c wal_init_zero=off" ;;
+recommended) PG_OPTS=$RECOMMENDED_OPTS ;;
 *) echo "BENCH_PG is default or recommended" >&2; exit 2 ;;
 esac
 case $BENCH_START in
 empty) ACCOUNTS=${ACCOUNTS:-200}; HISTORY=false ;;
 seeded) ACCOUNTS=${ACCOUNTS:-200000}; HISTORY=true ;;
+scale) ACCOUNTS=${ACCOUNTS:-200000}; HISTORY=false ;; # KYC only; SIZES seeds the history
 *) echo "BENCH_START is empty or seeded" >&2; exit 2 ;;
 esac
 
@@ -100,7 +110,7 @@ WORK=$(mktemp -d)
 # The binaries are built into memory (/dev/shm where there is one): written to disk, their
 # 100 MB were flushed by the kernel 30 s later, in the middle of the first step, and the WAL
 # flushes that waited behind that write made a second of p99 over 100 ms that was the
-# benchmark's own doing (the measurement log of docs/performance.md#history, "Where the single slow seconds come from").
+# benchmark's own doing (docs/screening-measurements.md, "Where the single slow seconds come from").
 BIN=$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d)
 mkdir -p "$OUT"
 as_pg=()
@@ -143,6 +153,7 @@ floor_tags=()
 if [ "$FLOOR" = 1 ]; then floor_tags=(-tags benchfloor); fi
 GOTMPDIR=$BIN go build "${floor_tags[@]}" -o "$BIN/complyd" ./cmd/complyd
 GOTMPDIR=$BIN go build -o "$BIN/loadgen" ./cmd/complyd-loadgen
+GOTMPDIR=$BIN go build -o "$BIN/seedhistory" ./cmd/complyd-seedhistory
 export DATABASE_URL=$DB_URL COMPLYD_JWT_SECRET=bench-secret-bench-secret-bench-secret COMPLYD_ADDR=$ADDR
 export COMPLYD_RATE_LIMIT_SCREENING=0 COMPLYD_RATE_LIMIT_API=0
 "$BIN/complyd" migrate >/dev/null 2>&1
@@ -155,6 +166,10 @@ else
 fi
 "$BIN/complyd" tenant create --name "Bench Bank" --slug bench --admin-email bench@bank.test \
   --admin-password bench-password-1 >/dev/null
+for i in $(seq "$EXTRA_TENANTS"); do # other tenants sharing the tables (SIZES runs)
+  "$BIN/complyd" tenant create --name "Other Bank $i" --slug "other$i" --admin-email "admin$i@other.test" \
+    --admin-password bench-password-1 >/dev/null
+done
 seed_opts=(-officers "$OFFICERS")
 if [ "$WEBHOOK" = 1 ]; then
   RECEIVER=127.0.0.1:$((${BENCH_PORT:-18091} + 1))
@@ -167,7 +182,7 @@ fi
 SERVER_PID=$!
 for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
 "$BIN/loadgen" -url "http://$ADDR" -db "$DB_URL" -seed-only -seed-history="$HISTORY" -accounts "$ACCOUNTS" -run seed "${seed_opts[@]}"
-"$BIN/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/guide/kyc.md), as an upgrade would
+"$BIN/complyd" migrate >/dev/null 2>&1 # seals the seeded KYC BVNs (docs/kyc.md), as an upgrade would
 STATEMENTS=0
 if [ "$(psql "$DB_URL" -Atc "select count(*) from pg_settings where name = 'shared_preload_libraries' and setting like '%pg_stat_statements%'")" = 1 ]; then
   psql "$DB_URL" -qc "create extension if not exists pg_stat_statements; select pg_stat_statements_reset()" >/dev/null
@@ -207,6 +222,10 @@ wal_relations() {
   python3 scripts/wal-relations.py "$PG_BIN/pg_waldump" "$CLUSTER/pg_wal" "$2" "$3" "$WORK/relmap" "$answered" "$OUT/$1.wal.txt"
   head -1 "$OUT/$1.wal.txt"
 }
+# db_stats: the database's shared-buffer reads (from the OS) and hits so far, as one line.
+db_stats() {
+  psql "$DB_URL" -Atc "select blks_read, blks_hit from pg_stat_database where datname = current_database()" | tr '|' ' '
+}
 # measure NAME RATE PROTO AUTH DURATION: one loadgen run, then its CPU split and WAL per screening.
 measure() {
   local name=$1 rate=$2 proto=$3 auth=$4 dur=$5 s0 m0 p0 w0 st0 s1 m1 p1 w1 st1 wal0 wal1 lsn0 lsn1 stages=
@@ -216,6 +235,7 @@ measure() {
     stages=$!
   fi
   wal0=$(wal_stats)
+  db0=$(db_stats)
   s0=$(proc_ticks "$SERVER_PID"); m0=$(machine_ticks); p0=$(pg_ticks); w0=$(date +%s.%N); st0=$(steal_ticks)
   python3 scripts/rusage.py "$WORK/$name.cpu" "$BIN/loadgen" -url "http://$ADDR" -accounts "$ACCOUNTS" -proto "$proto" \
     -auth "$auth" -rest-client "${REST_CLIENT:-raw}" -warmup 0 -rate "$rate" -duration "$dur" -run "$name" -json "$OUT/$name.json" 2>&1 | tee "$OUT/$name.txt"
@@ -227,6 +247,17 @@ measure() {
   python3 scripts/cpu-split.py "$OUT/$name.json" "$(cat "$WORK/$name.cpu")" "$s0" "$s1" "$m0" "$m1" "$p0" "$p1" \
     "$HZ" "$rate" "$dur" "$(nproc)" "$(awk -v a="$w0" -v b="$w1" 'BEGIN {print b - a}')" "$((st1 - st0))" 0 | tee -a "$OUT/$name.txt"
   wal1=$(wal_stats)
+  sleep 1 # backends flush their I/O counters to pg_stat_database within a second of going idle
+  db1=$(db_stats)
+  python3 - "$OUT/$name.json" $db0 $db1 <<'PY' | tee -a "$OUT/$name.txt"
+import json, sys
+j = json.load(open(sys.argv[1]))
+r0, h0, r1, h1 = map(int, sys.argv[2:6])
+n = max(1, j.get("completed", 0))
+j["buffers"] = {"readPerAnswered": (r1 - r0) / n, "hitPerAnswered": (h1 - h0) / n}
+json.dump(j, open(sys.argv[1], "w"), indent=2)
+print(f"buffers per answered screening: {(r1 - r0) / n:.2f} read from the OS, {(h1 - h0) / n:.1f} hit in shared buffers")
+PY
   lsn1=$(psql "$DB_URL" -Atc "select pg_current_wal_lsn()")
   python3 scripts/wal-split.py "$OUT/$name.json" $wal0 $wal1 | tee -a "$OUT/$name.txt"
   wal_relations "$name" "$lsn0" "$lsn1" | tee -a "$OUT/$name.txt"
@@ -246,11 +277,14 @@ statements() {
   psql "$DB_URL" -qAtc "select pg_stat_statements_reset()" >/dev/null
 }
 
+# phase: the steps of every MODE and the stall phase, their result files named with $PFX first.
+phase() {
+POSTMASTER=$(head -1 "$CLUSTER/postmaster.pid")
 for mode in $MODES; do
   proto=${mode%%:*} auth=${mode##*:}
   for rate in $STEPS; do
     echo "== $proto ($auth): $rate/s for $STEP_DURATION"
-    measure "$proto-$auth-$rate" "$rate" "$proto" "$auth" "$STEP_DURATION"
+    measure "$PFX$proto-$auth-$rate" "$rate" "$proto" "$auth" "$STEP_DURATION"
   done
 done
 
@@ -259,7 +293,7 @@ if [ "$STALL" = 1 ]; then
     # Half the sustainable rate: the highest rate the steps of the stall's own mode answered
     # (any mode's when none ran), halved. A fixed 500/s was half of a slow host's and a quarter
     # of a fast one's, which made the phase kinder than the issue's on fast hosts.
-    STALL_RATE=$(python3 - "$OUT" "$STALL_PROTO-$STALL_AUTH" <<'PY'
+    STALL_RATE=$(python3 - "$OUT" "$PFX$STALL_PROTO-$STALL_AUTH" <<'PY'
 import glob, json, os, sys
 def best(pattern):
     return max((json.load(open(f))["throughput"] for f in glob.glob(os.path.join(sys.argv[1], pattern))), default=0)
@@ -277,12 +311,12 @@ PY
     sleep "$STALL_SECONDS"
     kill -CONT $pids 2>/dev/null || true
   ) &
-  measure stall "$STALL_RATE" "$STALL_PROTO" "$STALL_AUTH" "$STALL_DURATION"
+  measure "${PFX}stall" "$STALL_RATE" "$STALL_PROTO" "$STALL_AUTH" "$STALL_DURATION"
   wait || true
-  python3 - "$OUT/stall.json" "$STALL_AT" "$STALL_SECONDS" "$DB_URL" <<'PY'
+  python3 - "$OUT/${PFX}stall.json" "$STALL_AT" "$STALL_SECONDS" "$DB_URL" "${PFX}stall-" <<'PY'
 import json, subprocess, sys
 j = json.load(open(sys.argv[1]))
-at, stall, db = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+at, stall, db, prefix = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 resumed = at + stall
 secs = j["seconds"] or []  # a run without a timeline fails the phase below
 print("second  due  answered  shed  errors  p50ms  p99ms")
@@ -297,7 +331,7 @@ for i, s in enumerate(tail):
         rec = s["second"]
         break
 stored = int(subprocess.check_output(["psql", db, "-Atc",
-    "select count(*) from transactions where external_id like 'stall-%'"]).strip())
+    f"select count(*) from transactions where external_id like '{prefix}%'"]).strip())
 ok, dup = j["outcomes"].get("ok", 0), j["outcomes"].get("duplicate", 0)
 passed = rec is not None and rec - resumed <= 10 and stored >= ok and dup == 0
 print(f"resumed at second {resumed}; p99 <= 25 ms from second {rec} on "
@@ -311,7 +345,52 @@ print(f"from 10 s after resuming: {len(later)} seconds, {len(slow)} over 25 ms {
       f"worst {max((s['p99ms'] for s in later), default=0):.1f} ms")
 print("stall-and-recover:", "PASS" if passed else "FAIL")
 PY
-fi | tee -a "$OUT/stall.txt"
+fi | tee -a "$OUT/${PFX}stall.txt"
+}
+
+# restart_pg OPTS...: the server stopped, PostgreSQL restarted with initdb's settings plus OPTS
+# (a cold cache, as after any restart), the server started again (SIZES runs).
+restart_pg() {
+  kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null || true
+  "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -m fast -w stop >/dev/null
+  # shellcheck disable=SC2086
+  "${as_pg[@]}" "$PG_BIN/pg_ctl" -D "$CLUSTER" -l "$WORK/pg.log" -w -o "-c listen_addresses=127.0.0.1 -p $CPORT -k $WORK \
+    -c max_connections=200 $* ${PG_EXTRA_OPTS:-}" start >/dev/null
+  "$BIN/complyd" serve >>"$WORK/server.log" 2>&1 &
+  SERVER_PID=$!
+  for _ in $(seq 150); do curl -fs "http://$ADDR/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+  if [ "$STATEMENTS" = 1 ]; then psql "$DB_URL" -qAtc "select pg_stat_statements_reset()" >/dev/null; fi
+}
+
+if [ -z "$SIZES" ]; then
+  PFX=
+  phase
+else
+  # SIZES: the same run measures the database empty (size 0) and after each size of history
+  # (complyd-seedhistory, cumulative), under each of SCALE_PG's settings, results named
+  # SIZE-SETTING-... (docs/performance-at-scale.md).
+  seeded=0
+  for size in $SIZES; do
+    if [ "$size" -gt "$seeded" ]; then
+      echo "== seeding history to $size transactions ($((size - seeded)) more, over $HISTORY_DAYS days)"
+      /usr/bin/time -f "seed: %e s wall, %U s user, %S s system (seeder)" nice -n 10 "$BIN/seedhistory" -db "$DB_URL" \
+        -rows $((size - seeded)) -days "$HISTORY_DAYS" -accounts "$ACCOUNTS" -run "h$size" ${HISTORY_TENANTS:+-tenants "$HISTORY_TENANTS"} \
+        2>&1 | tee "$OUT/seed-$size.txt"
+      psql "$DB_URL" -qc "vacuum (analyze) transactions" 2>&1 | tee -a "$OUT/seed-$size.txt"
+      psql "$DB_URL" -Atc "select format('database %s, transactions %s rows', pg_size_pretty(pg_database_size(current_database())),
+        (select count(*) from transactions))" | tee -a "$OUT/seed-$size.txt"
+      seeded=$size
+    fi
+    for setting in $SCALE_PG; do
+      case $setting in
+      default) restart_pg ;;
+      recommended) restart_pg "$RECOMMENDED_OPTS" ;;
+      esac
+      PFX="$size-$setting-"
+      phase
+    done
+  done
+fi
 
 # What a stored screening costs on disk: each table with its indexes, per transaction stored.
 psql "$DB_URL" -Atc "with n as (select count(*) as n from transactions)
@@ -371,7 +450,8 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json")), key=os.path.getm
     print(f"{os.path.basename(f)[:-5]:28} achieved {j['throughput']:7.0f}/s  p50 {j['p50ms']:7.2f}  p95 {j['p95ms']:7.2f}  "
           f"p99 {j['p99ms']:8.2f} ms  errors {j['errors']} {j.get('errorKinds') or ''}  "
           f"CPU per answered: server {c.get('serverPerAnswered', 0):.0f} us, PostgreSQL {c.get('postgresPerAnswered', 0):.0f} us  "
-          f"WAL per answered {j.get('wal', {}).get('bytesPerAnswered', 0):.0f} B ({j.get('wal', {}).get('fpiShare', 0) * 100:.0f}% full-page images)"
+          f"WAL per answered {j.get('wal', {}).get('bytesPerAnswered', 0):.0f} B ({j.get('wal', {}).get('fpiShare', 0) * 100:.0f}% full-page images)  "
+          f"buffers read {j.get('buffers', {}).get('readPerAnswered', 0):.2f} hit {j.get('buffers', {}).get('hitPerAnswered', 0):.1f}"
           + (f"  ratio to pgbench {j['throughput'] / tps:.2f}" if tps else ""))
 if tps:
     print(f"pgbench raw limit: {tps:.0f} tx/s (one insert + the account's 24-hour count and sum per transaction, "
