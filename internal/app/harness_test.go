@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"io"
 	"log/slog"
 	"net/http"
@@ -30,7 +31,17 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+// TestMain runs the end-to-end tests with a 30-minute budget when go test was given none:
+// the package starts whole servers, PostgreSQL clusters and browsers' peers, and on a 2-core
+// machine it needs more than go test's default 10 minutes (it timed out at 607 s in a loaded
+// run); an explicit -timeout is kept.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.timeout"); f != nil && f.Value.String() == (10*time.Minute).String() {
+		_ = f.Value.Set((30 * time.Minute).String())
+	}
+	pgtest.Main(m)
+}
 
 // testServer is the whole service in memory, over a real PostgreSQL, on an httptest server
 // that speaks HTTP/1.1 and h2c (so gRPC works).
