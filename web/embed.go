@@ -61,7 +61,8 @@ func Handler(assets fs.FS) http.Handler {
 
 // isAPIPath reports paths that belong to the API, never to the dashboard's routes.
 func isAPIPath(p string) bool {
-	if strings.HasPrefix(p, "/api/") || p == "/api" || p == "/metrics" || p == "/health" {
+	// "/api" alone is not an API path: it is the dashboard's API reference screen.
+	if strings.HasPrefix(p, "/api/") || p == "/metrics" || p == "/health" {
 		return true
 	}
 	first, _, _ := strings.Cut(strings.TrimPrefix(p, "/"), "/")

@@ -195,7 +195,11 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
 	mux.Handle("GET "+restapi.OpenAPIPath, restapi.OpenAPIHandler())
 	mux.Handle("/api/", facade)
-	mux.Handle("/", web.Handler(web.Dist()))
+	dashboard := web.Handler(web.Dist())
+	// "/api" alone is the dashboard's API reference screen; without its own pattern the mux
+	// would redirect it into the facade's "/api/" subtree (a JSON 404 on reload).
+	mux.Handle("GET /api", dashboard)
+	mux.Handle("/", dashboard)
 
 	workers := w.workers
 	river.AddWorker(workers, &jobs.SendEmailWorker{Outbox: postgres.NewEmailStore(db), Mailer: o.Mailer})

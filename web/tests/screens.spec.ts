@@ -45,6 +45,8 @@ for (const r of roles) {
       page.on('pageerror', (e) => errors.push(String(e)));
       await page.setViewportSize({ width, height: width < 500 ? 844 : 900 });
       await signIn(page, r.email());
+      // The sign-in screen's first Me (and its renewal) are refused by design: count from here.
+      errors.length = 0;
       for (const path of r.screens) await check(page, errors, r.name, path, width);
     });
   }

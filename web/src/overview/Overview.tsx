@@ -86,7 +86,7 @@ export function Overview() {
       <Card title="Cases">
         {cases.isPending ? <Loading /> : cases.isError ? <ErrorText error={cases.error} /> : (
           <>
-            <Text><span data-testid="cases-opened">{cases.data.opened}</span> automatic {Number(cases.data.opened) === 1 ? 'case' : 'cases'} opened, <span data-testid="cases-closed">{cases.data.closed}</span> closed in the period; <Link to="/?scope=all&status=OPEN" aria-label={`${plural(cases.data.openTotal, 'open case')}`}><strong>{count(cases.data.openTotal)}</strong> open now</Link></Text>
+            <Text><span data-testid="cases-opened">{cases.data.opened}</span> automatic {Number(cases.data.opened) === 1 ? 'case' : 'cases'} opened, <span data-testid="cases-closed">{cases.data.closed}</span> closed in the period; <Link to="/?scope=all&status=OPEN"><strong>{count(cases.data.openTotal)}</strong> open now</Link></Text>
             <StackedColumns title="Automatic cases opened and closed over time" columns={cases.data.buckets.map((b) => ({ label: when(b.start), segments: [
               { key: 'opened', label: 'Opened', value: Number(b.opened), to: '/?scope=all&sort=NEWEST&status=', name: `${count(b.opened)} opened on ${when(b.start)}` },
               { key: 'closed', label: 'Closed', value: Number(b.closed), to: '/?scope=all&sort=NEWEST&status=CLOSED', name: `${count(b.closed)} closed on ${when(b.start)}` }] }))} />

@@ -19,10 +19,11 @@ const tone: Record<string, string> = {
 // StatusBadge shows an enum value with its one colour and its one spelling (enumLabel).
 export function StatusBadge({ value, label }: { value?: string; label?: string }) {
   const v = (value ?? '').toUpperCase();
-  // Light badges with the 9th shade of their colour for text keep WCAG AA contrast.
+  // Filled badges in the 8th shade with autoContrast (black or white text, whichever the shade
+  // needs) keep WCAG AA contrast: the light variant's text failed axe on a light background.
   const c = tone[v] ?? 'gray';
   return (
-    <Badge variant="light" color={c} c={`${c}.9`} radius="sm" tt="none" fw={600} style={{ whiteSpace: 'nowrap' }}>
+    <Badge variant="filled" color={`${c}.8`} autoContrast radius="sm" tt="none" fw={600} style={{ whiteSpace: 'nowrap' }}>
       {label ?? enumLabel(value)}
     </Badge>
   );
