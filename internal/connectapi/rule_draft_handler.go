@@ -8,6 +8,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -40,6 +41,16 @@ type RuleDraftStore interface {
 func (h *RuleHandler) WithDrafts(s RuleDraftStore) *RuleHandler {
 	h.drafts = s
 	return h
+}
+
+// draftsOf is every draft call's start: the caller and the drafts' store.
+func (h *RuleHandler) draftsOf(ctx context.Context) (auth.Principal, RuleDraftStore, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return auth.Principal{}, nil, err
+	}
+	s, err := h.draftStore()
+	return p, s, err
 }
 
 func (h *RuleHandler) draftStore() (RuleDraftStore, error) {
@@ -100,11 +111,7 @@ func (h *RuleHandler) answerDraft(ctx context.Context, s RuleDraftStore, d rules
 
 // CreateRuleDraft implements RuleService.CreateRuleDraft.
 func (h *RuleHandler) CreateRuleDraft(ctx context.Context, req *connect.Request[complydv1.CreateRuleDraftRequest]) (*connect.Response[complydv1.RuleDraft], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -128,11 +135,7 @@ func (h *RuleHandler) CreateRuleDraft(ctx context.Context, req *connect.Request[
 
 // ListRuleDrafts implements RuleService.ListRuleDrafts.
 func (h *RuleHandler) ListRuleDrafts(ctx context.Context, req *connect.Request[complydv1.ListRuleDraftsRequest]) (*connect.Response[complydv1.ListRuleDraftsResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -153,11 +156,7 @@ func (h *RuleHandler) ListRuleDrafts(ctx context.Context, req *connect.Request[c
 
 // GetRuleDraft implements RuleService.GetRuleDraft.
 func (h *RuleHandler) GetRuleDraft(ctx context.Context, req *connect.Request[complydv1.GetRuleDraftRequest]) (*connect.Response[complydv1.RuleDraft], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -170,11 +169,7 @@ func (h *RuleHandler) GetRuleDraft(ctx context.Context, req *connect.Request[com
 
 // changeDraft runs fn on a draft under its lock, audited as action.
 func (h *RuleHandler) changeDraft(ctx context.Context, peer, id, action string, fn func(*rules.Draft, rules.DraftEnv, time.Time) error) (*connect.Response[complydv1.RuleDraft], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -239,11 +234,7 @@ func (h *RuleHandler) StopRuleDraftShadow(ctx context.Context, req *connect.Requ
 
 // PublishRuleDraft implements RuleService.PublishRuleDraft: maker-checker (docs/guide/rules.md).
 func (h *RuleHandler) PublishRuleDraft(ctx context.Context, req *connect.Request[complydv1.PublishRuleDraftRequest]) (*connect.Response[complydv1.PublishRuleDraftResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -281,11 +272,7 @@ func (h *RuleHandler) PublishRuleDraft(ctx context.Context, req *connect.Request
 
 // GetRuleDraftShadowReport implements RuleService.GetRuleDraftShadowReport.
 func (h *RuleHandler) GetRuleDraftShadowReport(ctx context.Context, req *connect.Request[complydv1.GetRuleDraftShadowReportRequest]) (*connect.Response[complydv1.RuleComparison], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -302,11 +289,7 @@ func (h *RuleHandler) GetRuleDraftShadowReport(ctx context.Context, req *connect
 
 // BacktestRuleDraft implements RuleService.BacktestRuleDraft.
 func (h *RuleHandler) BacktestRuleDraft(ctx context.Context, req *connect.Request[complydv1.BacktestRuleDraftRequest]) (*connect.Response[complydv1.BacktestRuleDraftResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -340,11 +323,7 @@ func (h *RuleHandler) BacktestRuleDraft(ctx context.Context, req *connect.Reques
 
 // GetRuleControls implements RuleService.GetRuleControls.
 func (h *RuleHandler) GetRuleControls(ctx context.Context, _ *connect.Request[complydv1.GetRuleControlsRequest]) (*connect.Response[complydv1.RuleControls], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -357,11 +336,7 @@ func (h *RuleHandler) GetRuleControls(ctx context.Context, _ *connect.Request[co
 
 // UpdateRuleControls implements RuleService.UpdateRuleControls.
 func (h *RuleHandler) UpdateRuleControls(ctx context.Context, req *connect.Request[complydv1.UpdateRuleControlsRequest]) (*connect.Response[complydv1.RuleControls], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s, err := h.draftStore()
+	p, s, err := h.draftsOf(ctx)
 	if err != nil {
 		return nil, err
 	}
