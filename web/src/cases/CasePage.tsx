@@ -125,6 +125,10 @@ function Actions({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
           </Group>
         )}
         {allowed.some(needsNote) && <Textarea label="Resolution note" value={note} onChange={(e) => setNote(e.currentTarget.value)} />}
+        {/* No direct resolution offered while the case is open (a pending proposal, or the
+            tenant's mandatory four eyes): say which way resolving goes. */}
+        {a.addNote && !allowed.some((s) => s.startsWith('RESOLVED')) && !c.status.startsWith('RESOLVED') && c.status !== 'CLOSED' &&
+          <Text size="sm">Resolving this case goes through a proposal that a second officer confirms (see Resolution below).</Text>}
         <ErrorText error={move.error} />
       </Stack>
       <Proposals w={w} onDone={onDone} />

@@ -179,7 +179,7 @@ function Notifications() {
       <ul>{items.map((n) => (
         <li key={n.id} className={n.readAt ? 'read' : 'unread'}>
           <strong>{n.title}</strong> {n.message}
-          {!n.readAt && <Button size="compact-xs" variant="subtle" onClick={() => read.mutate({ id: n.id })}>Mark read: {n.title}</Button>}
+          {!n.readAt && <Button size="compact-xs" variant="default" onClick={() => read.mutate({ id: n.id })}>Mark read: {n.title}</Button>}
         </li>))}
       </ul>
     </aside>
