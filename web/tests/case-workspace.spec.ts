@@ -70,7 +70,7 @@ for (const width of [390, 768, 1366]) {
     const adminTok = await token(f.admin);
     const ext = `WS-${width}-${Date.now()}`;
     const s = await call('POST', '/transactions/screen', { token: adminTok }, { externalId: ext, type: 'TRANSFER', channel: 'MOBILE_APP',
-      amount: 12500000, senderAccountNumber: '0123456789', senderBvn: '22212345678', senderName: 'Emeka Johnson Okafor', receiverName: 'Chidi Okeke',
+      amount: 12500000, senderAccountNumber: '0555000111', senderBvn: '22212345678', senderName: 'Emeka Johnson Okafor', receiverName: 'Chidi Okeke',
       receiverBankCode: '058', timestamp: new Date().toISOString() });
     expect(s.json.success, JSON.stringify(s.json)).toBe(true);
     const caseId: string = s.json.data.caseId;

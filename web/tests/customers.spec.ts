@@ -42,7 +42,7 @@ test('open a customer, see its risk, its history and its network with a fan-in',
   await expect(page.getByRole('table', { name: 'Accounts' })).toContainText('3330000001');
 
   // The network: the customer's account, the collector and its five other payers; the fan-in.
-  const graph = page.getByRole('img', { name: 'Network graph' });
+  const graph = page.getByRole('group', { name: 'Network graph' });
   await expect(graph).toBeVisible();
   await expect(graph.getByRole('button', { name: 'Account 3330000001' })).toBeVisible();
   await expect(graph.getByRole('button', { name: 'Account 3330000000' })).toBeVisible();
@@ -76,7 +76,7 @@ test('an approved KYC applicant is a customer: from its application to the custo
   await expect(page.getByRole('heading', { name: 'Chiamaka Obi' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Accounts' })).toContainText('3440000001');
   await expect(page.getByRole('heading', { name: 'Network of the customer' })).toBeVisible();
-  await expect(page.getByRole('img', { name: 'Network graph' }).getByRole('button', { name: 'Account 3440000001' })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Network graph' }).getByRole('button', { name: 'Account 3440000001' })).toBeVisible();
   await shot(page, 'customer-from-application');
 
   await page.goto(`/transactions/${scr.data.transactionId}`);

@@ -29,7 +29,7 @@ export function NetworkGraph({ graph, flagged, onSelect }: { graph: Graph; flagg
   const max = Math.max(1, ...graph.edges.map((e) => Number(e.total)));
   const showLabels = graph.nodes.length <= 60;
   return (
-    <svg role="img" aria-label="Network graph" viewBox={`0 0 ${size} ${size}`} width="100%" style={{ maxWidth: size, background: '#fff', border: '1px solid #ddd' }}>
+    <svg role="group" aria-label="Network graph" viewBox={`0 0 ${size} ${size}`} width="100%" style={{ maxWidth: size, background: '#fff', border: '1px solid #ddd' }}>
       <defs>
         <marker id="arrow" viewBox="0 0 10 10" refX="16" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
           <path d="M 0 0 L 10 5 L 0 10 z" fill="#555" />

@@ -19,11 +19,13 @@ const tone: Record<string, string> = {
 // StatusBadge shows an enum value with its one colour and its one spelling (enumLabel).
 export function StatusBadge({ value, label }: { value?: string; label?: string }) {
   const v = (value ?? '').toUpperCase();
-  // Filled badges in the 8th shade with autoContrast (black or white text, whichever the shade
-  // needs) keep WCAG AA contrast: the light variant's text failed axe on a light background.
+  // Filled badges in the 9th shade with white text, black on yellow and orange (whose 9th
+  // shades are too light for white): every pair is above WCAG AA's 4.5:1 (axe color-contrast
+  // failed on light badges and on autoContrast's choices).
   const c = tone[v] ?? 'gray';
+  const text = c === 'yellow' || c === 'orange' ? 'black' : 'white';
   return (
-    <Badge variant="filled" color={`${c}.8`} autoContrast radius="sm" tt="none" fw={600} style={{ whiteSpace: 'nowrap' }}>
+    <Badge variant="filled" color={`${c}.9`} c={text} radius="sm" tt="none" fw={600} style={{ whiteSpace: 'nowrap' }}>
       {label ?? enumLabel(value)}
     </Badge>
   );
