@@ -114,3 +114,30 @@ func TestScreeningAmountBeyondFloat(t *testing.T) {
 		require.Equal(t, amount, strings.TrimRight(strings.TrimRight(got, "0"), "."), "the amount stored is the amount sent")
 	}
 }
+
+// TestKYBOwnerPercentageNaN is point 7b's defect in another double: a beneficial owner's
+// percentage of NaN passed the range check (every comparison with NaN is false), so it was
+// stored and the application could not be answered. It is a 400 VALIDATION_ERROR on the field
+// over REST (the JSON string "NaN") and Connect, and nothing is created.
+func TestKYBOwnerPercentageNaN(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	for _, p := range []any{"NaN", "Infinity"} {
+		env := s.rest("POST", "/api/v1/kyc/kyb/applications", cred{Bearer: admin}, map[string]any{"companyName": "NaN Holdings Limited",
+			"directors": []map[string]any{{"name": "Ada Obi"}}, "beneficialOwners": []map[string]any{{"name": "Ada Obi", "percentage": p}}})
+		requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+		require.Contains(t, string(env.Raw), "beneficialOwners[0].percentage", "%v", p)
+	}
+	hc, opts := s.clientOpts("connect", cred{Bearer: admin})
+	_, err := complydv1connect.NewKybServiceClient(hc, s.URL, opts...).CreateKybApplication(context.Background(),
+		connect.NewRequest(&complydv1.CreateKybApplicationRequest{CompanyName: "NaN Holdings Limited",
+			Directors:        []*complydv1.KybDirector{{Name: "Ada Obi"}},
+			BeneficialOwners: []*complydv1.KybBeneficialOwner{{Name: "Ada Obi", Percentage: math.NaN()}}}))
+	code, info := errorInfo(t, err)
+	require.Equal(t, connect.CodeInvalidArgument, code)
+	require.Equal(t, "VALIDATION_ERROR", info.Code)
+	var n int
+	require.NoError(t, s.admin().QueryRow(context.Background(), "select count(*) from kyb_applications where tenant_id = $1", string(f.ID)).Scan(&n))
+	require.Zero(t, n)
+}
