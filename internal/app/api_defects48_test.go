@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"math"
 	"net/http"
+	"strconv"
+	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -66,31 +68,76 @@ func TestEngineWeightNaN(t *testing.T) {
 
 // TestScreeningAmountBeyondFloat is issue 48 point 7c: 123456789012345678 sent as a JSON number
 // was stored as 123456789012345680. An amount a double cannot hold to the cent is refused with
-// VALIDATION_ERROR on amount, over REST and Connect, and nothing is stored.
+// VALIDATION_ERROR on amount, over REST, Connect and gRPC, and nothing is stored. The bound is
+// 2^46 (70,368,744,177,664): from there a double's spacing exceeds a cent, so 80000000000000.01
+// would be stored as 80000000000000.02 (2^53/100, the earlier bound, let it through). Below it
+// the amount stored is the amount sent, to the cent.
 func TestScreeningAmountBeyondFloat(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
 	_, admin := s.kycTenant()
-	body := screenBody(ext("big"), newAccount(), 0)
-	body["amount"] = json.Number("123456789012345678")
-	env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, body)
-	requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
-	require.Contains(t, string(env.Raw), `"field":"amount"`)
-	var n int
-	require.NoError(t, s.admin().QueryRow(context.Background(), "select count(*) from transactions where external_id = $1", body["externalId"]).Scan(&n))
-	require.Zero(t, n)
+	stored := func(externalID string) (n int, amount string) {
+		require.NoError(t, s.admin().QueryRow(context.Background(), "select count(*), coalesce(max(amount)::text, '') from transactions where external_id = $1",
+			externalID).Scan(&n, &amount))
+		return n, amount
+	}
+	for _, amount := range []string{"123456789012345678", "80000000000000.01", "90071992547409.91", "70368744177664"} {
+		body := screenBody(ext("big"), newAccount(), 0)
+		body["amount"] = json.Number(amount)
+		env := s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, body)
+		requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+		require.Contains(t, string(env.Raw), `"field":"amount"`, amount)
+		n, _ := stored(body["externalId"].(string))
+		require.Zero(t, n, amount)
 
+		f, err := strconv.ParseFloat(amount, 64)
+		require.NoError(t, err)
+		for _, proto := range []string{"connect", "grpc"} {
+			hc, opts := s.clientOpts(proto, cred{Bearer: admin})
+			req := &complydv1.ScreenTransactionRequest{ExternalId: ext("big"), Type: "TRANSFER", Channel: "MOBILE_APP", Amount: f,
+				SenderAccountNumber: newAccount(), SenderName: "Ada Obi", Timestamp: body["timestamp"].(string)}
+			_, err := complydv1connect.NewTransactionServiceClient(hc, s.URL, opts...).ScreenTransaction(context.Background(), connect.NewRequest(req))
+			code, info := errorInfo(t, err)
+			require.Equal(t, connect.CodeInvalidArgument, code, "%s %s", proto, amount)
+			require.Equal(t, "amount", info.Details[0].Field)
+		}
+	}
+
+	// The largest amounts a double holds to the cent pass, and are stored as sent.
+	for _, amount := range []string{"70368744177663.99", "70368744177663.01", "35184372088832.07"} {
+		body := screenBody(ext("ok"), newAccount(), 0)
+		body["amount"] = json.Number(amount)
+		_, env := s.screen(admin, body)
+		require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+		n, got := stored(body["externalId"].(string))
+		require.Equal(t, 1, n)
+		require.Equal(t, amount, strings.TrimRight(strings.TrimRight(got, "0"), "."), "the amount stored is the amount sent")
+	}
+}
+
+// TestKYBOwnerPercentageNaN is point 7b's defect in another double: a beneficial owner's
+// percentage of NaN passed the range check (every comparison with NaN is false), so it was
+// stored and the application could not be answered. It is a 400 VALIDATION_ERROR on the field
+// over REST (the JSON string "NaN") and Connect, and nothing is created.
+func TestKYBOwnerPercentageNaN(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	f, admin := s.tenant()
+	for _, p := range []any{"NaN", "Infinity"} {
+		env := s.rest("POST", "/api/v1/kyc/kyb/applications", cred{Bearer: admin}, map[string]any{"companyName": "NaN Holdings Limited",
+			"directors": []map[string]any{{"name": "Ada Obi"}}, "beneficialOwners": []map[string]any{{"name": "Ada Obi", "percentage": p}}})
+		requireRESTError(t, env, http.StatusBadRequest, "VALIDATION_ERROR")
+		require.Contains(t, string(env.Raw), "beneficialOwners[0].percentage", "%v", p)
+	}
 	hc, opts := s.clientOpts("connect", cred{Bearer: admin})
-	req := &complydv1.ScreenTransactionRequest{ExternalId: ext("big"), Type: "TRANSFER", Channel: "MOBILE_APP", Amount: 123456789012345678,
-		SenderAccountNumber: newAccount(), SenderName: "Ada Obi", Timestamp: body["timestamp"].(string)}
-	_, err := complydv1connect.NewTransactionServiceClient(hc, s.URL, opts...).ScreenTransaction(context.Background(), connect.NewRequest(req))
+	_, err := complydv1connect.NewKybServiceClient(hc, s.URL, opts...).CreateKybApplication(context.Background(),
+		connect.NewRequest(&complydv1.CreateKybApplicationRequest{CompanyName: "NaN Holdings Limited",
+			Directors:        []*complydv1.KybDirector{{Name: "Ada Obi"}},
+			BeneficialOwners: []*complydv1.KybBeneficialOwner{{Name: "Ada Obi", Percentage: math.NaN()}}}))
 	code, info := errorInfo(t, err)
 	require.Equal(t, connect.CodeInvalidArgument, code)
-	require.Equal(t, "amount", info.Details[0].Field)
-
-	// The largest amounts a double holds to the cent still pass.
-	body = screenBody(ext("ok"), newAccount(), 0)
-	body["amount"] = json.Number("90071992547409.91")
-	_, env = s.screen(admin, body)
-	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
+	require.Equal(t, "VALIDATION_ERROR", info.Code)
+	var n int
+	require.NoError(t, s.admin().QueryRow(context.Background(), "select count(*) from kyb_applications where tenant_id = $1", string(f.ID)).Scan(&n))
+	require.Zero(t, n)
 }

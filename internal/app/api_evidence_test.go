@@ -246,6 +246,50 @@ func TestKYBApprovalEvidence(t *testing.T) {
 			require.Equal(t, *a.CustomerID, s.findCustomer(proto, admin, &complydv1.FindCustomerRequest{ApplicationId: k.ID}))
 		})
 	}
+
+	// The override is in the audit log with the approval.
+	var n int
+	require.NoError(t, s.admin().QueryRow(context.Background(), `select count(*) from audit_events
+		where tenant_id = $1 and action = 'kyb.approved' and after ? 'override'`, string(f.ID)).Scan(&n))
+	require.Equal(t, len(protocols), n)
+
+	// The tenant setting refuses the approval with the failed director checks, in every
+	// transport, and nothing changes.
+	env := s.rest("PATCH", "/api/v1/tenants/me/kyc-config", cred{Bearer: admin}, map[string]any{"approvalEvidenceRequired": true})
+	require.True(t, env.Success, "%s", env.Raw)
+	for _, proto := range protocols {
+		t.Run("required/"+proto, func(t *testing.T) {
+			k := s.createKYB(admin, map[string]any{"companyName": "Lagos Fresh Foods Limited", "rcNumber": "RC1234567",
+				"directors": []map[string]any{{"name": "Adebayo Oluwaseun Ogunleye"}}})
+			require.True(t, s.kybStep(admin, k.ID, "run-screening", map[string]any{}).Success)
+			path := "/api/v1/kyc/kyb/applications/" + k.ID
+			require.True(t, s.getEvidence(admin, path).EvidenceRequired)
+			var code string
+			var data map[string]any
+			if proto == "rest" {
+				env := s.rest("PATCH", path+"/approve", cred{Bearer: admin}, map[string]any{"notes": "known"})
+				require.False(t, env.Success, "%s", env.Raw)
+				code = env.Error.Code
+				require.NoError(t, json.Unmarshal(env.Error.Data, &data))
+			} else {
+				hc, opts := s.clientOpts(proto, cred{Bearer: admin})
+				_, err := complydv1connect.NewKybServiceClient(hc, s.URL, opts...).ApproveKybApplication(context.Background(),
+					connect.NewRequest(&complydv1.ApproveKybApplicationRequest{Id: k.ID, Notes: new("known")}))
+				_, info := errorInfo(t, err)
+				code, data = info.Code, info.Data.AsMap()
+			}
+			require.Equal(t, "INVALID_STATUS_TRANSITION", code)
+			var kinds []string
+			for _, c := range data["openChecks"].([]any) {
+				kinds = append(kinds, c.(map[string]any)["kind"].(string)+" "+c.(map[string]any)["status"].(string))
+			}
+			require.ElementsMatch(t, []string{"DIRECTOR_CHECK FAILED", "BENEFICIAL_OWNERS MISSING"}, kinds, "%v", data)
+			a := s.getEvidence(admin, path)
+			require.NotEqual(t, "APPROVED", a.Status)
+			require.Empty(t, a.Overrides)
+			require.Nil(t, a.CustomerID)
+		})
+	}
 }
 
 // TestApprovedApplicationsAreCustomers is issue 48 point 6: an approved KYC applicant is a

@@ -133,6 +133,27 @@ func TestCaseFourEyesBypassConnect(t *testing.T) {
 			code, _ := errorInfo(t, err)
 			require.Equal(t, connect.CodePermissionDenied, code)
 
+			// The tenant setting: a direct resolution is refused for everyone, with no proposal.
+			on := true
+			set, err := s.caseClient(proto, cred{Bearer: admin}).UpdateCaseSettings(ctx, connect.NewRequest(&complydv1.UpdateCaseSettingsRequest{FourEyesResolution: &on}))
+			require.NoError(t, err)
+			require.True(t, set.Msg.FourEyesResolution)
+			c2, err := cl.CreateCase(ctx, connect.NewRequest(&complydv1.CreateCaseRequest{Type: "AML_ALERT", Priority: "LOW", Title: "t2", Description: "d"}))
+			require.NoError(t, err)
+			_, err = cl.UpdateCaseStatus(ctx, connect.NewRequest(&complydv1.UpdateCaseStatusRequest{Id: c2.Msg.Id, Status: "ESCALATED"}))
+			require.NoError(t, err)
+			for _, tok := range []string{officerTok, admin} {
+				_, err = s.caseClient(proto, cred{Bearer: tok}).UpdateCaseStatus(ctx, connect.NewRequest(&complydv1.UpdateCaseStatusRequest{Id: c2.Msg.Id, Status: "RESOLVED_FALSE_POSITIVE", ResolutionNote: &note}))
+				code, info := errorInfo(t, err)
+				require.Equal(t, connect.CodeFailedPrecondition, code)
+				require.Equal(t, "CONFLICT", info.Code)
+				require.Equal(t, "FOUR_EYES_REQUIRED", info.Data.AsMap()["reason"])
+			}
+			got, err = s.caseClient(proto, cred{Bearer: admin}).GetCase(ctx, connect.NewRequest(&complydv1.GetCaseRequest{Id: c2.Msg.Id}))
+			require.NoError(t, err)
+			require.Equal(t, "ESCALATED", got.Msg.Status)
+			require.ElementsMatch(t, []string{"IN_PROGRESS", "PENDING_REVIEW"}, got.Msg.AllowedTransitions)
+
 			_, err = s.caseClient(proto, cred{Bearer: admin}).UpdateCaseSettings(ctx, connect.NewRequest(&complydv1.UpdateCaseSettingsRequest{FourEyesResolution: new(bool)}))
 			require.NoError(t, err)
 		})

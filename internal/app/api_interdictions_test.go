@@ -280,4 +280,13 @@ func TestInterdictionConfirmFourEyes(t *testing.T) {
 			require.Equal(t, "CONFIRMED", st)
 		})
 	}
+
+	// The core banking system confirms over the API with its key (the bank's machine, not the
+	// requester), with its reference.
+	var key struct{ Key string }
+	s.rest("POST", "/api/v1/auth/api-keys", cred{Bearer: admin}, map[string]any{"name": "core-banking"}).decode(t, &key)
+	in := s.interdict(officerTok, "POST_NO_DEBIT", "3300000001")
+	var out interdictionJSON
+	s.rest("POST", "/api/v1/interdictions/"+in.ID+"/confirm", cred{APIKey: key.Key}, map[string]any{"reference": "CBS-CORE-1"}).decode(t, &out)
+	require.Equal(t, "CONFIRMED", out.Status)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -211,66 +212,108 @@ func TestReportFiledOnce(t *testing.T) {
 	require.Len(t, ids, 1)
 }
 
-// TestReportFilingUnusableAnswer: an endpoint that accepts the report but answers a reference
-// over 255 characters leaves the report FILING_FAILED with the answer recorded (no reference
-// is thrown away silently); the retry re-sends it with the same idempotency key, so the
-// endpoint sees one submission; a 5xx keeps the key; a manual reference files it. Over Connect
-// the refusal is Unavailable with the report in data.
+// TestReportFilingUnusableAnswer: an endpoint that accepts the report (2xx) but answers a
+// reference over 255 characters leaves the report FILING_FAILED with the answer recorded (no
+// reference is thrown away silently), and the report is never sent again: the endpoint has it,
+// so a retry without a reference is refused at once (409 CONFLICT over REST, FailedPrecondition
+// over Connect and gRPC, the answer in data) and the endpoint sees one submission; the officer
+// files it with the reference read on the goAML portal. A 5xx (the endpoint did not take it) is
+// retried with the same idempotency key.
 func TestReportFilingUnusableAnswer(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
 	f, admin := s.kycTenant()
 	_, officer := s.userWithRole(f.ID, auth.RoleComplianceOfficer)
 	long := strings.Repeat("R", 300)
-	fiu := newSlowFIU(t, 10*time.Millisecond, func(n int) (int, string) {
-		if n == 3 {
+	var failing string // the report whose first submission the endpoint answers with a 502
+	var fiu *slowFIU
+	fiu = newSlowFIU(t, 10*time.Millisecond, func(n int) (int, string) {
+		ids, _ := fiu.submissions()
+		id := ids[n-1]
+		switch {
+		case id == failing && slices.Index(ids, id) == n-1:
 			return http.StatusBadGateway, "upstream down"
+		case id == failing:
+			return http.StatusOK, `{"reference":"NFIU-2026-000901"}`
 		}
 		return http.StatusOK, `{"reference":"` + long + `"}`
 	})
 	s.reportSettings(admin, map[string]any{"filingUrl": fiu.URL + "/goaml/upload"})
-	id := s.approvedCTR(admin, officer)
-
-	env := s.rest("POST", "/api/v1/reports/"+id+"/file", cred{Bearer: officer}, map[string]any{})
-	requireRESTError(t, env, http.StatusServiceUnavailable, "PROVIDER_UNAVAILABLE")
-	var got struct {
-		Status       string `json:"status"`
-		FilingAnswer struct {
-			IdempotencyKey string `json:"idempotencyKey"`
-			StatusCode     int    `json:"statusCode"`
-			BodyExcerpt    string `json:"bodyExcerpt"`
-			Error          string `json:"error"`
-		} `json:"filingAnswer"`
+	accepted := s.approvedCTR(admin, officer)
+	failing = s.approvedCTR(admin, officer)
+	countFor := func(id string) (n int, keys []string) {
+		ids, ks := fiu.submissions()
+		for i := range ids {
+			if ids[i] == id {
+				n++
+				keys = append(keys, ks[i])
+			}
+		}
+		return n, keys
 	}
-	s.rest("GET", "/api/v1/reports/"+id, cred{Bearer: officer}, nil).decode(t, &got)
+
+	env := s.rest("POST", "/api/v1/reports/"+accepted+"/file", cred{Bearer: officer}, map[string]any{})
+	requireRESTError(t, env, http.StatusServiceUnavailable, "PROVIDER_UNAVAILABLE")
+	type answerJSON struct {
+		IdempotencyKey string `json:"idempotencyKey"`
+		StatusCode     int    `json:"statusCode"`
+		BodyExcerpt    string `json:"bodyExcerpt"`
+		Error          string `json:"error"`
+	}
+	var got struct {
+		Status       string     `json:"status"`
+		FilingAnswer answerJSON `json:"filingAnswer"`
+	}
+	s.rest("GET", "/api/v1/reports/"+accepted, cred{Bearer: officer}, nil).decode(t, &got)
 	require.Equal(t, "FILING_FAILED", got.Status)
 	require.Equal(t, 200, got.FilingAnswer.StatusCode)
 	require.Contains(t, got.FilingAnswer.BodyExcerpt, long, "the endpoint's reference is kept in the answer")
 	require.Contains(t, got.FilingAnswer.Error, "300 characters")
 
-	// The retry (Connect this time) sends the same key: one submission for the endpoint.
+	// The endpoint accepted it: a retry is refused at once, in every transport, and sends nothing.
+	env = s.rest("POST", "/api/v1/reports/"+accepted+"/file", cred{Bearer: admin}, map[string]any{})
+	requireRESTError(t, env, http.StatusConflict, "CONFLICT")
+	var data struct {
+		Reason       string     `json:"reason"`
+		Status       string     `json:"status"`
+		FilingAnswer answerJSON `json:"filingAnswer"`
+	}
+	require.NoError(t, json.Unmarshal(env.Error.Data, &data))
+	require.Equal(t, "ACCEPTED_BY_ENDPOINT", data.Reason)
+	require.Equal(t, "FILING_FAILED", data.Status)
+	require.Equal(t, 200, data.FilingAnswer.StatusCode)
+	for _, proto := range []string{"connect", "grpc"} {
+		hc, opts := s.clientOpts(proto, cred{Bearer: officer})
+		rc := complydv1connect.NewReportServiceClient(hc, s.URL, opts...)
+		_, err := rc.FileReport(context.Background(), connect.NewRequest(&complydv1.FileReportRequest{Id: accepted}))
+		code, info := errorInfo(t, err)
+		require.Equal(t, connect.CodeFailedPrecondition, code, proto)
+		require.Equal(t, "CONFLICT", info.Code, proto)
+		require.Equal(t, "ACCEPTED_BY_ENDPOINT", info.Data.AsMap()["reason"], proto)
+	}
+	n, keys := countFor(accepted)
+	require.Equal(t, 1, n, "the endpoint saw the report once: %v", keys)
+
+	// The officer files it with the reference read on the goAML portal (Connect).
 	hc, opts := s.clientOpts("connect", cred{Bearer: officer})
 	rc := complydv1connect.NewReportServiceClient(hc, s.URL, opts...)
-	_, err := rc.FileReport(context.Background(), connect.NewRequest(&complydv1.FileReportRequest{Id: id}))
-	code, info := errorInfo(t, err)
-	require.Equal(t, connect.CodeUnavailable, code)
-	require.Equal(t, "PROVIDER_UNAVAILABLE", info.Code)
-	require.Equal(t, "FILING_FAILED", info.Data.AsMap()["status"])
-	_, keys := fiu.submissions()
-	require.Equal(t, []string{id + "-1", id + "-1"}, keys)
+	filed, err := rc.FileReport(context.Background(), connect.NewRequest(&complydv1.FileReportRequest{Id: accepted, Reference: new("NFIU-PORTAL-42")}))
+	require.NoError(t, err)
+	require.Equal(t, "FILED", filed.Msg.Status)
+	n, _ = countFor(accepted)
+	require.Equal(t, 1, n)
 
-	// A 5xx keeps the key too.
-	requireRESTError(t, s.rest("POST", "/api/v1/reports/"+id+"/file", cred{Bearer: officer}, map[string]any{}),
+	// A 5xx: the endpoint did not take it; the retry re-sends it with the same key and files it.
+	requireRESTError(t, s.rest("POST", "/api/v1/reports/"+failing+"/file", cred{Bearer: officer}, map[string]any{}),
 		http.StatusServiceUnavailable, "PROVIDER_UNAVAILABLE")
-	s.rest("GET", "/api/v1/reports/"+id, cred{Bearer: officer}, nil).decode(t, &got)
+	s.rest("GET", "/api/v1/reports/"+failing, cred{Bearer: officer}, nil).decode(t, &got)
+	require.Equal(t, "FILING_FAILED", got.Status)
 	require.Equal(t, 502, got.FilingAnswer.StatusCode)
 	require.Equal(t, "upstream down", got.FilingAnswer.BodyExcerpt)
-	_, keys = fiu.submissions()
-	require.Equal(t, []string{id + "-1", id + "-1", id + "-1"}, keys)
-
-	// The officer resolves it with the reference read on the goAML portal.
-	r, env := s.report(officer, "POST", "/api/v1/reports/"+id+"/file", map[string]any{"reference": "NFIU-PORTAL-42"})
+	r, env := s.report(officer, "POST", "/api/v1/reports/"+failing+"/file", map[string]any{})
 	require.Equal(t, http.StatusOK, env.Status, "%s", env.Raw)
 	require.Equal(t, "FILED", r.Status)
-	require.Equal(t, "MANUAL", *r.FilingMethod)
+	require.Equal(t, "HTTP", *r.FilingMethod)
+	_, keys = countFor(failing)
+	require.Equal(t, []string{failing + "-1", failing + "-1"}, keys)
 }

@@ -23,6 +23,9 @@ import (
 // mandatory rule AML-001..AML-009 (design choices §8), which opens cases. Everything goes through
 // the public API (h) as the demo admin, so the data is exactly what an integration would make.
 // The quick start's sender (account 0123456789, BVN 22234567802) is left untouched.
+// demoOverrideNotes is the reason given with the demo approvals (shown as their overrides).
+const demoOverrideNotes = "Demo data: approved by complyd dev's seed without documents or liveness, which the sandbox cannot provide"
+
 func seedDemo(ctx context.Context, h http.Handler, db *postgres.DB, log *slog.Logger, now time.Time) error {
 	if err := creditWallet(ctx, db, io.Discard, demoSlug, "100000", "dev-seed-topup", "complyd dev demo data", log); err != nil {
 		return fmt.Errorf("seed wallet: %w", err)
@@ -64,7 +67,9 @@ func seedDemo(ctx context.Context, h http.Handler, db *postgres.DB, log *slog.Lo
 		}
 	}
 
-	// KYC-verified customers from the sandbox registry: application, BVN check, approval.
+	// KYC-verified customers from the sandbox registry: application, BVN check, approval. The
+	// approvals go over what the sandbox cannot show (documents, liveness, the directors'
+	// identities), so each records an override with this reason, as an officer's would.
 	customers := []struct{ first, last, bvn, dob, tier string }{
 		{"Adebayo", "Ogunleye", "22234567801", "1985-03-14", "TIER_3"},
 		{"Ibrahim", "Abdullahi", "22234567803", "1978-11-05", "TIER_2"},
@@ -83,7 +88,7 @@ func seedDemo(ctx context.Context, h http.Handler, db *postgres.DB, log *slog.Lo
 			"bvn": cu.bvn, "firstName": cu.first, "lastName": cu.last, "dateOfBirth": cu.dob}, nil); err != nil {
 			return err
 		}
-		if err := c.call(ctx, "PATCH", "/api/v1/kyc/applications/"+app.ID+"/approve", map[string]any{}, nil); err != nil {
+		if err := c.call(ctx, "PATCH", "/api/v1/kyc/applications/"+app.ID+"/approve", map[string]any{"notes": demoOverrideNotes}, nil); err != nil {
 			return err
 		}
 	}
@@ -102,7 +107,7 @@ func seedDemo(ctx context.Context, h http.Handler, db *postgres.DB, log *slog.Lo
 	if err := c.call(ctx, "POST", "/api/v1/kyc/kyb/applications/"+kyb.ID+"/run-screening", map[string]any{}, nil); err != nil {
 		return err
 	}
-	if err := c.call(ctx, "PATCH", "/api/v1/kyc/kyb/applications/"+kyb.ID+"/approve", map[string]any{}, nil); err != nil {
+	if err := c.call(ctx, "PATCH", "/api/v1/kyc/kyb/applications/"+kyb.ID+"/approve", map[string]any{"notes": demoOverrideNotes}, nil); err != nil {
 		return err
 	}
 

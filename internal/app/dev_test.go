@@ -266,6 +266,35 @@ func TestDevSeedsDemoData(t *testing.T) {
 	}
 	devGet(t, base, token, "/api/v1/tenants/me/kyc-config", &cfg)
 	require.True(t, cfg.ApprovalEvidenceRequired)
+	// Four eyes on every case resolution (point 1), and each approved application is linked to
+	// its customer and shows the override of its seeded approval with the reason given.
+	var caseSet struct {
+		FourEyesResolution bool `json:"fourEyesResolution"`
+	}
+	devGet(t, base, token, "/api/v1/tenants/me/case-settings", &caseSet)
+	require.True(t, caseSet.FourEyesResolution)
+	listed := map[string]bool{}
+	for _, c := range customers.Items {
+		listed[c["id"].(string)] = true
+	}
+	for path, items := range map[string][]map[string]any{"/api/v1/kyc/applications/": kyc.Items, "/api/v1/kyc/kyb/applications/": kyb.Items} {
+		for _, it := range items {
+			var a struct {
+				CustomerID *string `json:"customerId"`
+				OpenChecks []any   `json:"openChecks"`
+				Overrides  []struct {
+					Notes string `json:"notes"`
+				} `json:"overrides"`
+			}
+			devGet(t, base, token, path+it["id"].(string), &a)
+			require.NotNil(t, a.CustomerID, "%s%s", path, it["id"])
+			require.True(t, listed[*a.CustomerID], "%s's customer is listed by GET /customers", it["id"])
+			if len(a.OpenChecks) > 0 {
+				require.Len(t, a.Overrides, 1, "%s%s", path, it["id"])
+				require.Equal(t, demoOverrideNotes, a.Overrides[0].Notes)
+			}
+		}
+	}
 }
 
 // TestDevEmpty: `dev --empty` creates the demo tenant and admin and nothing else.

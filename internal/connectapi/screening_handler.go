@@ -441,11 +441,14 @@ func isoFieldError(field string, err error) apperr.FieldError {
 	return apperr.FieldError{Field: field, Message: "must be an ISO 8601 date-time"}
 }
 
-// maxExactAmount is 2^53 / 100: below it every amount in cents is an integer a float64 holds
-// exactly, so the double of the proto (and the JSON number of /api/v1, decoded into it) keeps
-// the amount to the cent. Above it two amounts a cent apart can be the same double, and the
-// number stored would not be the number sent: refused (issue 48 point 7c).
-const maxExactAmount = float64(1<<53) / 100
+// maxExactAmount is 2^46 (70,368,744,177,664): below it a float64's spacing is at most 2^-7,
+// less than a cent, so every amount of at most two decimals is a distinct double whose shortest
+// text (decimal.NewFromFloat) is that amount again: the double of the proto (and the JSON number
+// of /api/v1, decoded into it) keeps the amount to the cent. From 2^46 the spacing is 2^-6,
+// more than a cent: 80000000000000.01 reads back as 80000000000000.02, so the number stored would
+// not be the number sent; refused (issue 48 point 7c). 2^53/100, the bound of "cents as an
+// integer", let that through: the double holds the amount, not the cents.
+const maxExactAmount = float64(1 << 46)
 
 // transactionFromProto maps the request; amounts become exact decimals from the number's
 // shortest text (a JSON number such as 1500.75 is the decimal 1500.75).
@@ -462,7 +465,7 @@ func transactionFromProto(m *complydv1.ScreenTransactionRequest) (*screening.Tra
 	var bad []apperr.FieldError
 	if m.Amount >= maxExactAmount {
 		bad = append(bad, apperr.FieldError{Field: "amount", Message: fmt.Sprintf("must be below %.2f: a larger number "+
-			"cannot be held exactly to the cent (123456789012345678 would become 123456789012345680)", maxExactAmount)})
+			"cannot be held exactly to the cent (80000000000000.01 would become 80000000000000.02)", maxExactAmount)})
 	}
 	ts, err := parseISO("timestamp", m.Timestamp)
 	if err != nil || ts == nil {

@@ -331,7 +331,9 @@ func cleanOwners(in []Owner) ([]Owner, []apperr.FieldError) {
 		if o.Name == "" {
 			bad = append(bad, apperr.FieldError{Field: f("name"), Message: "is required"})
 		}
-		if o.Percentage <= 0 || o.Percentage > 100 {
+		// Written as what is allowed, so that NaN (for which every comparison is false) is
+		// refused too rather than stored (issue 48 point 7b's defect in another double).
+		if !(o.Percentage > 0 && o.Percentage <= 100) {
 			bad = append(bad, apperr.FieldError{Field: f("percentage"), Message: "must be greater than 0 and at most 100"})
 		}
 		if o.BVN != "" && !identity.IsElevenDigits(o.BVN) {

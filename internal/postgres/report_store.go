@@ -274,13 +274,16 @@ func (s *ReportStore) Update(ctx context.Context, tenantID tenancy.TenantID, id 
 
 // ClaimFiling implements reports.Store: the conditional UPDATE is the claim, so of two
 // simultaneous filing calls exactly one gets the row back; the other reads the report as the
-// winner left it (FILING) and is answered at once.
+// winner left it (FILING) and is answered at once. A FILING_FAILED report whose last answer
+// was a 2xx (the endpoint accepted it) is never claimed again.
 func (s *ReportStore) ClaimFiling(ctx context.Context, tenantID tenancy.TenantID, id string, now, staleBefore time.Time, fn func(*reports.Report) reports.Effects) (*reports.Report, error) {
 	var r reports.Report
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `update reports set status = 'FILING', filing_attempt = greatest(filing_attempt, 1),
 			filing_claimed_at = $3, updated_at = $3
-			where tenant_id = $1 and id = $2 and (status in ('APPROVED', 'FILING_FAILED') or (status = 'FILING' and filing_claimed_at < $4))`,
+			where tenant_id = $1 and id = $2 and (status = 'APPROVED'
+				or (status = 'FILING_FAILED' and coalesce((filing_answer->>'statusCode')::int, 0) not between 200 and 299)
+				or (status = 'FILING' and filing_claimed_at < $4))`,
 			string(tenantID), id, now, staleBefore)
 		if err != nil {
 			return fmt.Errorf("claim report: %w", err)
@@ -292,6 +295,9 @@ func (s *ReportStore) ClaimFiling(ctx context.Context, tenantID tenancy.TenantID
 			if r.Status == reports.StatusFiling {
 				return apperr.New(apperr.Conflict, "the report is being filed by another call; its result will be on the report").
 					WithData(reports.FilingData(&r))
+			}
+			if r.Status == reports.StatusFilingFailed && r.FilingAnswer.Accepted() {
+				return reports.ErrAcceptedByEndpoint(&r) // the endpoint has it: never sent again
 			}
 			return apperr.Transition(r.Status, reports.StatusFiling, []string{})
 		}

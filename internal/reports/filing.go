@@ -44,6 +44,28 @@ type FilingAnswer struct {
 	At             time.Time
 }
 
+// Accepted reports whether the endpoint took the submission (a 2xx), even when its answer
+// could not be used: the endpoint has the report, so it is never sent again.
+func (a *FilingAnswer) Accepted() bool {
+	return a != nil && a.StatusCode >= 200 && a.StatusCode <= 299
+}
+
+// ReasonAcceptedByEndpoint is data.reason of a filing call refused because the endpoint already
+// accepted the report (FilingAnswer.Accepted).
+const ReasonAcceptedByEndpoint = "ACCEPTED_BY_ENDPOINT"
+
+// ErrAcceptedByEndpoint answers a filing call without a reference on a report the endpoint
+// already accepted with an unusable answer (a 2xx without a reference, or one over 255
+// characters): CONFLICT with the report and the answer, and nothing is sent. The officer files
+// it with the reference the FIU gives (docs/guide/reports.md "Filing").
+func ErrAcceptedByEndpoint(r *Report) error {
+	d := FilingData(r)
+	d["reason"] = ReasonAcceptedByEndpoint
+	return apperr.New(apperr.Conflict, fmt.Sprintf("the filing endpoint accepted this report (status %d) but its answer could not be used; "+
+		"it is not sent again: file it with the reference the FIU gives (POST /reports/{id}/file with a reference)", r.FilingAnswer.StatusCode)).
+		WithData(d)
+}
+
 // StaleFilingAfter is how long a FILING claim holds: a process that died while sending leaves
 // the report FILING; after this a new file call may claim it again and re-send with the same
 // key (longer than the filer's timeout, so a live call is never overtaken).
@@ -106,11 +128,13 @@ func judge(res FilingResponse, err error) (ref, why string, newKey bool) {
 //  2. the XML is sent outside any transaction with Idempotency-Key <id>-<attempt>;
 //  3. the answer is recorded on the report whatever it was: FILED with its reference, or
 //     FILING_FAILED with the status, a body excerpt and the reason (PROVIDER_UNAVAILABLE with the
-//     report in data). A new call retries with the same key unless the endpoint refused it.
+//     report in data). A new call retries with the same key unless the endpoint refused it,
+//     and never when the endpoint accepted it (a 2xx whose answer is unusable): that report is
+//     filed with a manual reference.
 //
 // Errors: VALIDATION_ERROR without a reference and no endpoint, or a reference over 255
 // characters; INVALID_STATUS_TRANSITION from DRAFT, PENDING_APPROVAL and FILED; CONFLICT while
-// another call files it; PROVIDER_UNAVAILABLE when the endpoint's answer is unusable.
+// another call files it, or when the endpoint already accepted it (ErrAcceptedByEndpoint); PROVIDER_UNAVAILABLE when the endpoint's answer is unusable.
 func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Report, error) {
 	cur, err := s.store.Get(ctx, c.TenantID, id)
 	if err != nil {
@@ -127,7 +151,11 @@ func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Re
 		return s.fileManually(ctx, c, id, strings.TrimSpace(reference))
 	}
 	switch cur.Status {
-	case StatusApproved, StatusFilingFailed:
+	case StatusApproved:
+	case StatusFilingFailed:
+		if cur.FilingAnswer.Accepted() {
+			return nil, ErrAcceptedByEndpoint(cur)
+		}
 	case StatusFiling:
 		if cur.FilingClaimedAt != nil && s.now().Sub(*cur.FilingClaimedAt) < StaleFilingAfter {
 			return nil, errFilingInProgress(cur)
@@ -183,8 +211,12 @@ func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Re
 		return nil, err
 	}
 	if why != "" {
+		next := "filing it again re-sends it with the same idempotency key"
+		if answer.Accepted() {
+			next = "the endpoint has it, so it is not sent again: file it with the reference the FIU gives"
+		}
 		return nil, apperr.New(apperr.ProviderUnavailable, "the filing endpoint's answer could not be used: "+why+
-			"; the report is FILING_FAILED with the answer recorded, and filing it again re-sends it with the same idempotency key").
+			"; the report is FILING_FAILED with the answer recorded, and "+next).
 			WithData(FilingData(out))
 	}
 	return out, nil

@@ -57,7 +57,7 @@ test('open a customer, see its risk, its history and its network with a fan-in',
   await expect(page.getByRole('heading', { name: 'Network of account 3330000000' })).toBeVisible();
 });
 
-test('an approved KYC applicant is a customer: from its application to the customer and its network, and from its transaction', async ({ page }) => {
+test('an approved KYC applicant is a customer: from its application to the customer and its network, and from its transaction and its case', async ({ page }) => {
   const f = fixture();
   const tok = await token(f.admin);
   const bvn = '229' + String(Date.now()).slice(-8);
@@ -82,4 +82,13 @@ test('an approved KYC applicant is a customer: from its application to the custo
   await page.goto(`/transactions/${scr.data.transactionId}`);
   await page.getByRole('link', { name: 'Customer Chiamaka Obi' }).click();
   await expect(page.getByRole('heading', { name: 'Chiamaka Obi' })).toBeVisible();
+
+  // And from a case about that transaction: the customer and its network.
+  const kase = (await call('POST', '/cases', { token: tok }, { type: 'AML_ALERT', priority: 'LOW', title: 'Customer from a case',
+    description: 'a transfer of the customer', relatedTransactionId: scr.data.transactionId })).json;
+  expect(kase.success, JSON.stringify(kase)).toBe(true);
+  await page.goto(`/cases/${kase.data.id}`);
+  await page.getByRole('link', { name: 'Network of Chiamaka Obi' }).click();
+  await expect(page.getByRole('heading', { name: 'Chiamaka Obi' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Network of the customer' })).toBeVisible();
 });

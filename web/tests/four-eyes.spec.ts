@@ -12,7 +12,7 @@ async function escalatedCase(tok: string, title: string) {
   return c.json.data as { id: string; caseNumber: string };
 }
 
-test('the proposer of a resolution is not offered, and is refused, a direct resolution', async ({ page }) => {
+test('the proposer of a resolution is not offered, and is refused, a direct resolution or its approval; a second officer confirms it', async ({ page, browser }) => {
   const f = fixture();
   const officerTok = await token(f.users.officer1);
   const c = await escalatedCase(officerTok, 'Proposed, then resolved alone?');
@@ -38,6 +38,17 @@ test('the proposer of a resolution is not offered, and is refused, a direct reso
   expect(r.json.error.data.pendingProposal.resolution).toBe('FALSE_POSITIVE');
   await page.reload();
   await expect(page.getByTestId('case-status')).toHaveText('pending review');
+  // Nor may the proposer decide it: no "Confirm resolution" for him, and the API refuses it.
+  await expect(page.getByRole('button', { name: 'Confirm resolution' })).toHaveCount(0);
+  const own = await call('POST', `/cases/${c.id}/resolution-proposals/${r.json.error.data.pendingProposal.id}/approve`, { token: officerTok }, {});
+  expect(own.status).toBe(403);
+
+  // A second officer confirms it in the screen: the case is resolved, by two people.
+  const two = await (await browser.newContext()).newPage();
+  await signIn(two, f.users.officer2);
+  await two.goto('/cases/' + c.id);
+  await two.getByRole('button', { name: 'Confirm resolution' }).click();
+  await expect(two.getByTestId('case-status')).toHaveText('resolved false positive');
 });
 
 test('with four eyes mandatory (Settings), no officer is offered a direct resolution', async ({ page }) => {

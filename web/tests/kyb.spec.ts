@@ -42,3 +42,32 @@ test('a KYB approval over failed and missing checks asks for the reason and reco
   await expect(page.getByRole('heading', { name })).toBeVisible();
   await shot(page, 'kyb-override-customer');
 });
+
+test('with the evidence mandatory (approvalEvidenceRequired), an officer is offered no approval over failed checks and the API refuses it with the list', async ({ page }) => {
+  const f = fixture();
+  const tok = await token(f.admin);
+  const officerTok = await token(f.users.officer1);
+  const name = `Mandatory Evidence ${uniq()} Limited`;
+  const created = (await call('POST', '/kyc/kyb/applications', { token: tok }, { companyName: name,
+    directors: [{ name: 'Chinedu Okafor' }], beneficialOwners: [{ name: 'Chinedu Okafor', percentage: 100 }] })).json;
+  expect(created.success, JSON.stringify(created)).toBe(true);
+  try {
+    expect((await call('PATCH', '/tenants/me/kyc-config', { token: tok }, { approvalEvidenceRequired: true })).status).toBe(200);
+    await signIn(page, f.users.officer1);
+    await page.goto(`/kyb/${created.data.id}`);
+    await expect(page.getByRole('list', { name: 'Failed and missing checks' })).toContainText('Chinedu Okafor');
+    await expect(page.getByRole('button', { name: 'Approve application' })).toHaveCount(0);
+    await expect(page.getByRole('note').filter({ hasText: 'This tenant approves only with the evidence' })).toBeVisible();
+    await shot(page, 'kyb-evidence-mandatory');
+    // The bypass over the API is refused, naming what is open; nothing changed.
+    const r = await call('PATCH', `/kyc/kyb/applications/${created.data.id}/approve`, { token: officerTok }, { notes: 'trust me' });
+    expect(r.status, JSON.stringify(r.json)).toBe(409);
+    expect(r.json.error.code).toBe('INVALID_STATUS_TRANSITION');
+    expect(r.json.error.data.openChecks.length).toBeGreaterThan(0);
+    await page.reload();
+    await expect(page.getByTestId('kyb-status')).not.toHaveText('approved');
+  } finally {
+    // The fixture tenant is shared by the other specs: leave its default (off) as found.
+    await call('PATCH', '/tenants/me/kyc-config', { token: tok }, { approvalEvidenceRequired: false });
+  }
+});

@@ -1563,7 +1563,9 @@ export const ReportService: GenService<{
    * FileReport marks an approved report FILED with the NFIU's reference, or submits it to the
    * tenant's filing endpoint: claimed first (FILING), sent once with an Idempotency-Key; a
    * concurrent call is 409 CONFLICT with the report in FILING; an unusable answer leaves
-   * FILING_FAILED, which a new call retries with the same key (docs/guide/reports.md "Filing").
+   * FILING_FAILED, which a new call retries with the same key, unless the endpoint accepted it
+   * (a 2xx): then 409 CONFLICT ACCEPTED_BY_ENDPOINT, never sent again, filed with a reference
+   * (docs/guide/reports.md "Filing").
    *
    * @generated from rpc complyd.v1.ReportService.FileReport
    */
