@@ -135,6 +135,8 @@ type MonthStore interface {
 
 // Store keeps the archives' records, the holds and the restored rows.
 type Store interface {
+	// Tenants lists every tenant (the nightly pass works tenant by tenant).
+	Tenants(ctx context.Context) ([]tenancy.TenantID, error)
 	RetentionYears(ctx context.Context, tenantID tenancy.TenantID) (int, error)
 	CreateArchive(ctx context.Context, a Archive, ev audit.Event) error
 	// SetState moves an archive to state (VERIFIED or FAILED, with failure), audited by ev.
@@ -168,7 +170,7 @@ func IDHash(id string) uint64 {
 // digest sums IDHash over a set of rows.
 type digest struct{ sum big.Int }
 
-func (d *digest) add(id string) { d.sum.Add(&d.sum, new(big.Int).SetUint64(IDHash(id))) }
+func (d *digest) add(id string)  { d.sum.Add(&d.sum, new(big.Int).SetUint64(IDHash(id))) }
 func (d *digest) String() string { return d.sum.String() }
 
 // MonthOf returns the first instant of t's UTC month.

@@ -95,8 +95,8 @@ func TestArchiveVerifyDropRestore(t *testing.T) {
 
 	a := pgtest.Tenant(ctx, t, db).ID
 	b := pgtest.Tenant(ctx, t, db).ID
-	old := archive.MonthOf(now.AddDate(-6, 0, 0))  // past the default five years
-	older := old.AddDate(0, -1, 0)                  // a second month, to corrupt
+	old := archive.MonthOf(now.AddDate(-6, 0, 0))    // past the default five years
+	older := old.AddDate(0, -1, 0)                   // a second month, to corrupt
 	recent := archive.MonthOf(now.AddDate(-1, 0, 0)) // within retention
 
 	var plain []string

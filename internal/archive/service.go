@@ -49,6 +49,12 @@ func NewService(d Deps) *Service {
 	return &Service{months: d.Months, store: d.Store, blobs: d.Blobs, now: d.Now, log: d.Logger}
 }
 
+// RetentionYears returns the tenant's retention period in years (at least MinRetentionYears).
+func (s *Service) RetentionYears(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
+	years, err := s.store.RetentionYears(ctx, tenantID)
+	return max(years, MinRetentionYears), err
+}
+
 // Cutoff returns the instant before which a tenant's months are past its retention: a month is
 // due when it ended at or before now minus the retention years.
 func (s *Service) Cutoff(ctx context.Context, tenantID tenancy.TenantID) (time.Time, error) {
@@ -148,7 +154,7 @@ func (s *Service) Archive(ctx context.Context, tenantID tenancy.TenantID, actor 
 	}
 	m := Manifest{SchemaVersion: SchemaVersion, MigrationVersion: info.MigrationVersion, ArchiveID: id, TenantID: string(tenantID),
 		Table: table, TimeColumn: info.TimeColumn, From: month, To: month.AddDate(0, 1, 0), CreatedAt: a.CreatedAt,
-		Files: []ManifestFile{{Name: table + ".jsonl.gz", Key: a.DataKey, Format: "jsonl+gzip", Rows: a.Rows, Bytes: a.Bytes, SHA256: a.SHA256}},
+		Files:   []ManifestFile{{Name: table + ".jsonl.gz", Key: a.DataKey, Format: "jsonl+gzip", Rows: a.Rows, Bytes: a.Bytes, SHA256: a.SHA256}},
 		Columns: info.Columns, HeldRows: info.HeldRows, IDDigest: a.IDDigest}
 	mb, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -237,9 +243,31 @@ func (s *Service) Run(ctx context.Context, tenantID tenancy.TenantID) (int, erro
 	return dropped, nil
 }
 
+// RunAll runs Run for every tenant and returns how many months it dropped; it goes on past a
+// tenant that fails and returns the first error.
+func (s *Service) RunAll(ctx context.Context) (int, error) {
+	tenants, err := s.store.Tenants(ctx)
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	var first error
+	for _, t := range tenants {
+		n, err := s.Run(ctx, t)
+		total += n
+		if err != nil {
+			s.log.ErrorContext(ctx, "archive pass failed", "tenant", t, "err", err)
+			if first == nil {
+				first = err
+			}
+		}
+	}
+	return total, first
+}
+
 // Restore reads the archive back, verifies it as Verify does, and loads its rows into the
 // examiner's copy (archive_restored_rows); a dropped archive can be restored any number of
-// times, each replacing the copy.
+// times (the copy is written once and checked against the archive after).
 func (s *Service) Restore(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string) (Archive, error) {
 	a, err := s.store.GetArchive(ctx, tenantID, id)
 	if err != nil {

@@ -36,6 +36,9 @@ var (
 // heldTransaction is migration 0047's predicate on a transactions row aliased t.
 const heldTransaction = `transaction_held(t.tenant_id, t.id, t.sender_account_number, t.receiver_account_number, t.sender_bvn, t.receiver_bvn)`
 
+// Tenants implements archive.Store.
+func (s *ArchiveStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) { return s.db.tenantIDs(ctx) }
+
 // RetentionYears implements archive.Store.
 func (s *ArchiveStore) RetentionYears(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
 	years := archive.MinRetentionYears
