@@ -37,7 +37,9 @@ var (
 const heldTransaction = `transaction_held(t.tenant_id, t.id, t.sender_account_number, t.receiver_account_number, t.sender_bvn, t.receiver_bvn)`
 
 // Tenants implements archive.Store.
-func (s *ArchiveStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) { return s.db.tenantIDs(ctx) }
+func (s *ArchiveStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) {
+	return s.db.tenantIDs(ctx)
+}
 
 // RetentionYears implements archive.Store.
 func (s *ArchiveStore) RetentionYears(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
