@@ -112,6 +112,15 @@ func TestArchiveVerifyDropRestore(t *testing.T) {
 		related_transaction_id, created_at, updated_at) values ($1, $2, 'CASE-OLD-1', 'TRANSACTION_ALERT', 'HIGH', 't', 'd', 'IN_PROGRESS', $3, $4, $4)`,
 		"case_"+uuid.NewString(), string(a), heldByCase, old)
 	require.NoError(t, err)
+	heldByReport := insertTx(ctx, t, admin, a, old.Add(96*time.Hour), "3100000000", "22231000000")
+	rep := "rep_" + uuid.NewString()
+	_, err = admin.Exec(ctx, `insert into reports (id, tenant_id, type, status, origin, report_day, deadline_at, created_at, updated_at)
+		values ($1, $2, 'STR', 'FILED', 'CASE', $3::date, $4, $4, $4)`, rep, string(a), old, old)
+	require.NoError(t, err)
+	_, err = admin.Exec(ctx, `insert into report_transactions (tenant_id, report_id, transaction_id, added_at) values ($1, $2, $3, $4)`,
+		string(a), rep, heldByReport, old)
+	require.NoError(t, err)
+	heldByBVN := insertTx(ctx, t, admin, a, old.Add(120*time.Hour), "3200000000", "22232000000")
 	for i := range 5 {
 		insertTx(ctx, t, admin, a, older.Add(time.Duration(i)*time.Hour), "2000000000", "22200000000")
 	}
@@ -124,16 +133,20 @@ func TestArchiveVerifyDropRestore(t *testing.T) {
 	require.Equal(t, apperr.Validation, apperr.CodeOf(store.SetRetentionYears(ctx, a, 4, audit.Event{})))
 	due, err := svc.Due(ctx, a, archive.TableTransactions)
 	require.NoError(t, err)
-	require.Equal(t, []archive.Month{{Month: older, Rows: 5}, {Month: old, Rows: 20}}, due)
+	require.Equal(t, []archive.Month{{Month: older, Rows: 5}, {Month: old, Rows: 22}}, due)
 
 	hold, err := svc.PlaceHold(ctx, a, officer, archive.SubjectAccount, "1111111111", "EFCC request 2026/118")
 	require.NoError(t, err)
+	_, err = svc.PlaceHold(ctx, a, officer, archive.SubjectCustomer, "22232000000", "NFIU request")
+	require.NoError(t, err)
+	_, err = svc.PlaceHold(ctx, a, officer, "BANK", "x", "y")
+	require.Equal(t, apperr.Validation, apperr.CodeOf(err))
 
-	// Archive: the held rows (account hold, open case) are not exported.
+	// Archive: the held rows (account and customer holds, open case, report) are not exported.
 	arc, err := svc.Archive(ctx, a, officer, archive.TableTransactions, old)
 	require.NoError(t, err)
 	require.Equal(t, int64(16), arc.Rows)
-	require.Equal(t, int64(4), arc.HeldRows)
+	require.Equal(t, int64(6), arc.HeldRows)
 	require.Equal(t, archive.StateWritten, arc.State)
 	_, err = svc.Archive(ctx, a, officer, archive.TableTransactions, old)
 	require.Equal(t, apperr.Conflict, apperr.CodeOf(err), "a month is archived once")
@@ -183,7 +196,7 @@ func TestArchiveVerifyDropRestore(t *testing.T) {
 	_, err = svc.Drop(ctx, a, officer, arc.ID)
 	require.Equal(t, apperr.Conflict, apperr.CodeOf(err), "%v", err)
 	require.ErrorContains(t, err, "does not match")
-	require.Len(t, monthRows(ctx, t, admin, a, old), 20)
+	require.Len(t, monthRows(ctx, t, admin, a, old), 22)
 	_, err = svc.LiftHold(ctx, a, officer, late.ID, "request withdrawn")
 	require.NoError(t, err)
 
@@ -192,7 +205,7 @@ func TestArchiveVerifyDropRestore(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int64(16), n)
 	left := monthRows(ctx, t, admin, a, old)
-	want := append(append([]string{}, heldByAccount...), heldByCase)
+	want := append(append([]string{}, heldByAccount...), heldByCase, heldByReport, heldByBVN)
 	sort.Strings(want)
 	require.Equal(t, want, left)
 	require.Equal(t, otherTenant, monthRows(ctx, t, admin, b, old))
