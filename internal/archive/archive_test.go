@@ -299,9 +299,16 @@ func TestRunArchivesDueMonths(t *testing.T) {
 	insertTx(ctx, t, admin, a, eight.Add(time.Hour), "2000000000", "22200000000")
 	insertTx(ctx, t, admin, a, six.Add(time.Hour), "2000000000", "22200000000")
 
+	seven := archive.MonthOf(now.AddDate(-7, -6, 0))
+	insertTx(ctx, t, admin, a, seven.Add(time.Hour), "2000000000", "22200000000")
+	// An earlier pass that stopped after writing its archive: the next pass drops it.
+	_, err := svc.Archive(ctx, a, audit.System, archive.TableTransactions, seven)
+	require.NoError(t, err)
+
 	n, err := svc.Run(ctx, a)
 	require.NoError(t, err)
-	require.Equal(t, 1, n)
+	require.Equal(t, 2, n)
+	require.Empty(t, monthRows(ctx, t, admin, a, seven), "the written archive's month is dropped")
 	require.Empty(t, monthRows(ctx, t, admin, a, eight))
 	require.Len(t, monthRows(ctx, t, admin, a, six), 1, "within the tenant's seven years")
 	n, err = svc.Run(ctx, a)

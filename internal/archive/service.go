@@ -227,6 +227,21 @@ func (s *Service) Run(ctx context.Context, tenantID tenancy.TenantID) (int, erro
 		return 0, err
 	}
 	dropped := 0
+	// An archive written or verified by an earlier pass that stopped before its drop (a crash,
+	// the object store down) is dropped first: its month is no longer "due".
+	pending, err := s.store.ListArchives(ctx, tenantID, paging.Params{Page: 1, Limit: 1000})
+	if err != nil {
+		return 0, err
+	}
+	for _, a := range pending.Items {
+		if a.State != StateWritten && a.State != StateVerified {
+			continue
+		}
+		if _, err := s.Drop(ctx, tenantID, audit.System, a.ID); err != nil {
+			return dropped, err
+		}
+		dropped++
+	}
 	for _, m := range due {
 		a, err := s.Archive(ctx, tenantID, audit.System, TableTransactions, m.Month)
 		if apperr.CodeOf(err) == apperr.Conflict { // every row of the month is held
