@@ -170,7 +170,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
-	for _, wire := range []func(*wiring) error{wireSanctions, wireInterdictions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening, wireAdmin, wireNetwork, wireCustomers, wireDashboard, wireConfig, wireReports} {
+	for _, wire := range []func(*wiring) error{wireSanctions, wireInterdictions, wireCases, wireWallet, wireKYC, wireKYB, wireLookups, wireScreening, wireAdmin, wireNetwork, wireCustomers, wireDashboard, wireConfig, wireReports, wireArchive} {
 		if err := wire(w); err != nil {
 			return nil, err
 		}

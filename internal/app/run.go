@@ -19,6 +19,9 @@ Usage:
   complyd wallet credit --tenant SLUG --amount N --reference REF [--description D]
   complyd watchlist import --format ofac-sdn-csv|un-xml --list NAME [--type SANCTIONS|PEP] FILE...
   complyd watchlist eval [--set FILE] [--data DIR | --db]
+  complyd archive list|run|restore --tenant SLUG [--id ARCHIVE_ID]
+                                retention and archive (docs/guide/retention.md): list a tenant's archives,
+                                archive, verify and drop its months past retention, restore one for an examiner
 
 Configuration is by environment variables; see README.md. Without DATABASE_URL, migrate, tenant,
 wallet and watchlist use the database of the running "complyd dev" (.complyd/env).
@@ -51,6 +54,8 @@ func Run(ctx context.Context, args []string, log *slog.Logger) error {
 		return walletCmd(ctx, args[1:], log)
 	case "watchlist":
 		return watchlistCmd(ctx, args[1:], log)
+	case "archive":
+		return archiveCmd(ctx, args[1:], log)
 	case "help", "-h", "--help":
 		fmt.Print(Usage)
 		return nil

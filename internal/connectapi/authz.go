@@ -260,6 +260,19 @@ var permissions = map[string]access{
 	complydv1connect.CountryServiceListCountriesProcedure:         {roles: auth.AnyRole},
 	complydv1connect.CountryServiceSetCountryOverrideProcedure:    {roles: auth.AdminOnly},
 	complydv1connect.CountryServiceDeleteCountryOverrideProcedure: {roles: auth.AdminOnly},
+
+	// Retention and archive (issue 54, docs/guide/retention.md): the archives are evidence an
+	// examiner (AUDITOR) and the administrator read; the retention is tenant configuration;
+	// officers restore for an examiner and place and lift legal holds, which every role reads.
+	complydv1connect.ArchiveServiceGetRetentionProcedure:     {roles: auth.AnyRole},
+	complydv1connect.ArchiveServiceUpdateRetentionProcedure:  {roles: auth.AdminOnly},
+	complydv1connect.ArchiveServiceListArchivesProcedure:     {roles: auth.AdminAndAuditor},
+	complydv1connect.ArchiveServiceGetArchiveProcedure:       {roles: auth.AdminAndAuditor},
+	complydv1connect.ArchiveServiceListArchiveRowsProcedure:  {roles: auth.AdminAndAuditor},
+	complydv1connect.ArchiveServiceRestoreArchiveProcedure:   {roles: auth.Officers},
+	complydv1connect.LegalHoldServiceListLegalHoldsProcedure: {roles: auth.AnyRole},
+	complydv1connect.LegalHoldServicePlaceLegalHoldProcedure: {roles: auth.Officers},
+	complydv1connect.LegalHoldServiceLiftLegalHoldProcedure:  {roles: auth.Officers},
 	// Engines (docs/design/engines.md): every role reads the configuration that explains verdicts; a
 	// change is tenant configuration (BANK_ADMIN).
 	complydv1connect.EngineServiceListEnginesProcedure:  {roles: auth.AnyRole},

@@ -79,4 +79,4 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 
 // appendOnlyTables are the tables the application role may only insert into and read.
 var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings", "audit_events", "report_events",
-	"rule_versions"}
+	"rule_versions", "archive_restored_rows"}

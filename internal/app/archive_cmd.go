@@ -1,0 +1,87 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/complyd/complyd/internal/archive"
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
+)
+
+const archiveUsage = "usage: complyd archive list|run|restore --tenant SLUG [--id ARCHIVE_ID] " +
+	"(run: archive, verify and drop the months past the tenant's retention; restore: load an archive for an examiner)"
+
+// archiveCmd is `complyd archive list|run|restore` (docs/guide/retention.md): the operator's
+// view of a tenant's archives, a retention pass on demand, and the restore of one archive into
+// the examiner's copy. It uses the document store of `complyd serve` (COMPLYD_S3_* or
+// COMPLYD_BLOB_DIR) and prints JSON.
+func archiveCmd(ctx context.Context, args []string, log *slog.Logger) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%s", archiveUsage)
+	}
+	fs := flag.NewFlagSet("archive "+args[0], flag.ContinueOnError)
+	slug := fs.String("tenant", "", "tenant slug")
+	id := fs.String("id", "", "archive id (restore)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	if *slug == "" || (args[0] == "restore" && *id == "") {
+		return fmt.Errorf("%s", archiveUsage)
+	}
+	cfg, err := loadCLIConfig(false)
+	if err != nil && cfg.DatabaseURL == "" {
+		return err
+	}
+	db, err := openDB(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	w := &wiring{ctx: ctx, cfg: cfg, db: db, log: log, now: time.Now, mux: http.NewServeMux()}
+	blobs, err := newBlobs(w)
+	if err != nil {
+		return err
+	}
+	w.blobs = blobs
+	svc, _ := newArchiveService(w)
+	return runArchiveCmd(ctx, db, svc, os.Stdout, args[0], *slug, *id)
+}
+
+func runArchiveCmd(ctx context.Context, db *postgres.DB, svc *archive.Service, out io.Writer, cmd, slug, id string) error {
+	tenantID, err := db.TenantIDBySlug(ctx, slug)
+	if err != nil {
+		return fmt.Errorf("tenant %q: %w", slug, err)
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	switch cmd {
+	case "list":
+		res, err := svc.List(ctx, tenantID, paging.Params{Page: 1, Limit: 1000})
+		if err != nil {
+			return err
+		}
+		return enc.Encode(res.Items)
+	case "run":
+		n, err := svc.Run(ctx, tenantID)
+		if err != nil {
+			return err
+		}
+		return enc.Encode(map[string]any{"tenantId": tenantID, "monthsDropped": n})
+	case "restore":
+		a, err := svc.Restore(ctx, tenantID, audit.System, id)
+		if err != nil {
+			return err
+		}
+		return enc.Encode(a)
+	}
+	return fmt.Errorf("%s", archiveUsage)
+}
