@@ -229,7 +229,7 @@ func TestStatusReport(t *testing.T) {
 	require.NoError(t, err)
 	out := string(StatusReport(m, "CMPLYD1", time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), []TxStatus{
 		{Transfer: m.Transactions[0], Status: "RJCT", Reason: "RR04", Info: []string{"complyd BLOCK"}},
-		{Transfer: m.Transactions[1], Status: "ACCP"},
+		{Transfer: m.Transactions[1], Status: "ACCP", Info: []string{"complyd APPROVE"}},
 	}))
 	for _, s := range []string{`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10">`, "<MsgId>CMPLYD1</MsgId>",
 		"<OrgnlMsgId>MSG-S</OrgnlMsgId>", "<OrgnlMsgNmId>pacs.008.001.09</OrgnlMsgNmId>", "<OrgnlEndToEndId>E2E-S-1</OrgnlEndToEndId>",
@@ -237,6 +237,10 @@ func TestStatusReport(t *testing.T) {
 		require.Contains(t, out, s)
 	}
 	require.NotContains(t, out, "GrpSts", "mixed statuses: no group status")
+	// A line with information and no reason code holds no Rsn: Rsn is a choice of Cd or Prtry
+	// (StatusReason6Choice), so an empty one fails the pacs.002 schema.
+	require.Equal(t, 1, strings.Count(out, "<Rsn>"), "%s", out)
+	require.Contains(t, out, "<StsRsnInf>\n        <AddtlInf>complyd APPROVE</AddtlInf>\n      </StsRsnInf>")
 }
 
 func FuzzParse(f *testing.F) {
