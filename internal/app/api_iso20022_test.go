@@ -416,3 +416,37 @@ func TestISO20022RefusesBadMessages(t *testing.T) {
 	require.True(t, bytes.HasPrefix(raw, []byte("<?xml")), "%s", raw)
 	require.Contains(t, string(raw), "<OrgnlMsgId>MSG-"+id+"</OrgnlMsgId>")
 }
+
+// TestISO20022RulesReadTheMessage: a tenant's CEL rule reads the message's remittance
+// (tx.remittance) and purpose code (tx.purpose), and AML-005 fires for a transfer whose only
+// foreign element is an intermediary agent (GB) of a pacs.008.001.08, over every protocol; the
+// batch's other transfer, with neither, fires neither.
+func TestISO20022RulesReadTheMessage(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.kycTenant()
+	created := s.rest("POST", "/api/v1/rules", cred{Bearer: admin}, map[string]any{"name": "Cocoa supply",
+		"expression": `tx.purpose == "SUPP" && tx.remittance.contains("Cocoa consignment")`, "score": 40, "outcome": "REVIEW"})
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			msg, _ := isoMessage(t, "pacs008_08_parties.xml")
+			out := s.screenMessage(t, proto, admin, msg)
+			require.Len(t, out.Items, 2)
+			fired := func(it *complydv1.ScreenPaymentMessageItem) (names, details string) {
+				require.Nil(t, it.Error, "%v", it.Error)
+				for _, r := range it.Result.TriggeredRules {
+					names += r.Name + "\n"
+					details += r.Details + "\n"
+				}
+				return names, details
+			}
+			names, details := fired(out.Items[0])
+			require.Contains(t, names, "Cocoa supply", "tx.purpose and tx.remittance")
+			require.Contains(t, details, "type INTERNATIONAL_TRANSFER", "AML-005: the intermediary agent is in GB")
+			names, details = fired(out.Items[1])
+			require.NotContains(t, names, "Cocoa supply")
+			require.NotContains(t, details, "INTERNATIONAL_TRANSFER")
+		})
+	}
+}
