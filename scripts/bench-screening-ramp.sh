@@ -46,6 +46,10 @@
 #   REST_CLIENT=nethttp ...   # the REST modes' client: raw (default; a minimal HTTP/1.1 client,
 #       # cmd/complyd-loadgen/rest.go) or nethttp (net/http's, which took 250-270 µs of the two
 #       # shared cores per request at 1,000/s: the ramp's figures before the twentieth session)
+#   MODES="rest:apikey iso:apikey" ...   # ISO 20022 beside JSON in the same run: the iso mode
+#       # sends each screening of the same mix as a one-transaction pacs.008.001.09 to
+#       # /api/v1/transactions/iso20022 over the raw client (cmd/complyd-loadgen/iso.go;
+#       # docs/guide/iso20022.md "Throughput")
 #   OFFICERS=2 WEBHOOK=1 ...   # a tenant as a bank runs it: OFFICERS active compliance officers
 #       # (every automatic case emails each of them, logged without COMPLYD_SMTP_URL, and notifies
 #       # them on the dashboard) and a webhook URL, a local receiver that answers 200, to which the

@@ -1,14 +1,17 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -100,61 +103,117 @@ func (s *testServer) watchlist(token string, names ...string) {
 	}
 }
 
-// isoParties are the parties of testdata/pacs008_09_batch.xml's first transaction by role.
-var isoParties = map[string]string{
-	"DEBTOR":               "Chukwuemeka Adeyemi",
-	"CREDITOR":             "Ngozi Okonkwo",
-	"ULTIMATE_DEBTOR":      "Babatunde Fashola Holdings",
-	"ULTIMATE_CREDITOR":    "Zainab Bello Trading",
-	"INITIATING_PARTY":     "Oluwaseun Initiators Limited",
-	"DEBTOR_AGENT":         "Sterling Crest Bank",
-	"CREDITOR_AGENT":       "Lagos Harbour Bank",
-	"INTERMEDIARY_AGENT_1": "Meridian Clearing Bank",
-	"INSTRUCTED_AGENT":     "LHBKNGLAXXX", // by its BIC: the group header names it by nothing else
+// isoListed is one party of a testdata message's first transaction and the watchlist entry
+// that names it: its name, or for the entries marked byBIC its BIC. business: the entry is a
+// BUSINESS one (agents, institutions, a party identified by an OrgId).
+type isoListed struct {
+	role, entry string
+	business    bool
 }
 
-// TestISO20022EachPartyHits: each party of a pacs.008 batch, listed alone, BLOCKs its
-// transaction with RJCT RR04, the hit is stored under that party and no other, over REST,
-// Connect and gRPC in turn.
+// isoPartyMessages are the messages of each accepted definition, each a batch of two, and every
+// party of the first transaction (docs/guide/iso20022.md "Parties, and how each is screened").
+var isoPartyMessages = []struct {
+	file, def string
+	parties   []isoListed
+}{
+	{"pacs008_09_batch.xml", "pacs.008.001.09", []isoListed{
+		{"DEBTOR", "Chukwuemeka Adeyemi", false},
+		{"CREDITOR", "Ngozi Okonkwo", false},
+		{"ULTIMATE_DEBTOR", "Babatunde Fashola Holdings", true},
+		{"ULTIMATE_CREDITOR", "Zainab Bello Trading", false},
+		{"INITIATING_PARTY", "Oluwaseun Initiators Limited", false},
+		{"DEBTOR_AGENT", "Sterling Crest Bank", true},
+		{"CREDITOR_AGENT", "Lagos Harbour Bank", true},
+		{"INTERMEDIARY_AGENT_1", "Meridian Clearing Bank", true},
+		{"INTERMEDIARY_AGENT_1", "MRDCNGLAXXX", true}, // by its BIC
+	}},
+	{"pacs008_08_parties.xml", "pacs.008.001.08", []isoListed{
+		{"DEBTOR", "Adaobi Chukwuma", false},
+		{"CREDITOR", "Tamunotonye Briggs", false},
+		{"ULTIMATE_DEBTOR", "Ekiti Cocoa Exporters Cooperative", true},
+		{"ULTIMATE_CREDITOR", "Calabar Marina Logistics", false},
+		{"INITIATING_PARTY", "Gombe Payroll Services", false},
+		{"DEBTOR_AGENT", "Niger Delta Wholesale Bank", true},
+		{"CREDITOR_AGENT", "Jos Plateau Regional Bank", true},
+		{"INTERMEDIARY_AGENT_1", "Harcourt Gulf Lenders", true},
+		{"INTERMEDIARY_AGENT_2", "Yobe Bulk Clearing", true},
+		{"INTERMEDIARY_AGENT_3", "Victoria Thames Correspondent", true},
+		{"INTERMEDIARY_AGENT_3", "VCTRGB2LXXX", true},
+		{"PREVIOUS_INSTRUCTING_AGENT_1", "Okpara Merchant Bank", true},
+		{"INSTRUCTING_AGENT", "Zamfara Rural Trust", true},
+		{"INSTRUCTED_AGENT", "Qua Iboe Waterside Bank", true},
+		{"CREDITOR_AGENT", "JSPRNGLAXXX", true},
+	}},
+	{"pacs009_09_parties.xml", "pacs.009.001.09", []isoListed{
+		{"DEBTOR", "Niger Delta Wholesale Bank", true},
+		{"DEBTOR", "NWDLNGLAXXX", true}, // an institution debtor by its BIC
+		{"CREDITOR", "Tamuno Briggs Finance House", true},
+		{"CREDITOR", "TMBRNGLAXXX", true},
+		{"ULTIMATE_DEBTOR", "Ekiti Cocoa Exchange Bank", true},
+		{"ULTIMATE_CREDITOR", "Calabar Marina Savings", true},
+		{"DEBTOR_AGENT", "Gombe Payroll Bank", true},
+		{"CREDITOR_AGENT", "Jos Plateau Regional Bank", true},
+		{"INTERMEDIARY_AGENT_1", "Harcourt Gulf Lenders", true},
+		{"PREVIOUS_INSTRUCTING_AGENT_1", "Okpara Merchant Bank", true},
+		{"INSTRUCTING_AGENT", "Zamfara Rural Trust", true},
+		{"INSTRUCTED_AGENT", "QWTENGLAXXX", true},
+	}},
+	{"pain001_10_parties.xml", "pain.001.001.10", []isoListed{
+		{"DEBTOR", "Adaobi Chukwuma", false},
+		{"CREDITOR", "Tamunotonye Briggs", false},
+		{"ULTIMATE_DEBTOR", "Ekiti Cocoa Exporters Cooperative", false},
+		{"ULTIMATE_CREDITOR", "Calabar Marina Logistics", false},
+		{"INITIATING_PARTY", "Gombe Payroll Services", true},
+		{"DEBTOR_AGENT", "Niger Delta Wholesale Bank", true},
+		{"CREDITOR_AGENT", "Jos Plateau Regional Bank", true},
+		{"INTERMEDIARY_AGENT_1", "Harcourt Gulf Lenders", true},
+	}},
+}
+
+// TestISO20022EachPartyHits: for each accepted definition, each party of the first transaction
+// of a batch, listed alone (by name, and for some by BIC), BLOCKs that transaction with RJCT
+// RR04 and its hit is stored under that party and no other, over REST, Connect and gRPC in turn.
 func TestISO20022EachPartyHits(t *testing.T) {
 	t.Parallel()
 	s := newTestServer(t, nil)
 	i := 0
-	for role, name := range isoParties {
-		proto := protocols[i%len(protocols)]
-		i++
-		t.Run(role+"/"+proto, func(t *testing.T) {
-			_, admin := s.kycTenant()
-			entry := name
-			if strings.HasSuffix(role, "_AGENT") || strings.HasPrefix(role, "INTERMEDIARY") || role == "ULTIMATE_DEBTOR" {
-				entry += " (BUSINESS)" // agents, and an ultimate debtor identified by an OrgId, are businesses
-			}
-			s.watchlist(admin, entry)
-			msg, id := isoMessage(t, "pacs008_09_batch.xml")
-			out := s.screenMessage(t, proto, admin, msg)
-			require.Equal(t, "pacs.008.001.09", out.MessageType)
-			require.Equal(t, "MSG-"+id, out.MessageId)
-			require.Len(t, out.Items, 2)
-			first := out.Items[0]
-			require.Nil(t, first.Error)
-			require.Equal(t, "E2E-"+id+"-1", first.ExternalId)
-			require.Equal(t, "BLOCK", first.Result.Outcome, "%v", first.Result.TriggeredRules)
-			for _, r := range first.Result.TriggeredRules {
-				if r.Category == "Global Sanctions Screening" {
-					require.Contains(t, r.Details, name)
+	for _, m := range isoPartyMessages {
+		for _, l := range m.parties {
+			proto := protocols[i%len(protocols)]
+			i++
+			t.Run(m.def+"/"+l.role+"/"+l.entry+"/"+proto, func(t *testing.T) {
+				_, admin := s.kycTenant()
+				entry := l.entry
+				if l.business {
+					entry += " (BUSINESS)"
 				}
-			}
-			require.Equal(t, "RJCT", first.Status)
-			require.Equal(t, "RR04", first.StatusReason)
-			require.Contains(t, out.StatusReport, "<OrgnlEndToEndId>E2E-"+id+"-1</OrgnlEndToEndId>")
-			require.Contains(t, out.StatusReport, "<Cd>RR04</Cd>")
-			_, parties := s.storedParties(t, admin, first.Result.TransactionId)
-			for r, p := range parties {
-				// The instructed agent is the creditor agent (one BIC): listing it hits both.
-				want := r == role || (role == "INSTRUCTED_AGENT" && p.Bic == name)
-				require.Equal(t, want, p.Hit, "%s hit (listed: %s)", r, role)
-			}
-		})
+				s.watchlist(admin, entry)
+				msg, id := isoMessage(t, m.file)
+				out := s.screenMessage(t, proto, admin, msg)
+				require.Equal(t, m.def, out.MessageType)
+				require.Equal(t, "MSG-"+id, out.MessageId)
+				require.Len(t, out.Items, 2, "a batch answers each transaction")
+				first := out.Items[0]
+				require.Nil(t, first.Error)
+				require.Equal(t, "E2E-"+id+"-1", first.ExternalId)
+				require.Equal(t, "BLOCK", first.Result.Outcome, "%v", first.Result.TriggeredRules)
+				var details string
+				for _, r := range first.Result.TriggeredRules {
+					details += r.Details + "\n"
+				}
+				require.Contains(t, details, l.entry)
+				require.Equal(t, "RJCT", first.Status)
+				require.Equal(t, "RR04", first.StatusReason)
+				require.Contains(t, out.StatusReport, "<OrgnlEndToEndId>E2E-"+id+"-1</OrgnlEndToEndId>")
+				require.Contains(t, out.StatusReport, "<Cd>RR04</Cd>")
+				_, parties := s.storedParties(t, admin, first.Result.TransactionId)
+				require.Contains(t, parties, l.role)
+				for r, p := range parties {
+					require.Equal(t, r == l.role, p.Hit, "%s hit (listed: %s %q)", r, l.role, l.entry)
+				}
+			})
+		}
 	}
 }
 
@@ -259,7 +318,9 @@ func TestISO20022RefusesBadMessages(t *testing.T) {
 	for name, c := range map[string]struct {
 		body, field string
 	}{
-		"doctype":      {`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>`, "body"},
+		"doctype": {`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document>&x;</Document>`, "body"},
+		"billion laughs": {`<?xml version="1.0"?><!DOCTYPE d [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]>` +
+			`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09">&b;</Document>`, "body"},
 		"missing cdtr": {strings.Replace(good, "<Cdtr><Nm>Ifeoma Eze</Nm></Cdtr>", "", 1), "/Document/FIToFICstmrCdtTrf/CdtTrfTxInf[2]/Cdtr"},
 		"version":      {strings.Replace(good, "pacs.008.001.09", "pacs.008.001.12", 1), "/Document"},
 		"deep":         {`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09">` + strings.Repeat("<a>", 64) + strings.Repeat("</a>", 64) + `</Document>`, ""},
@@ -271,17 +332,70 @@ func TestISO20022RefusesBadMessages(t *testing.T) {
 			require.Contains(t, string(raw), `"field":"`+c.field)
 		})
 	}
-	t.Run("1 GB body", func(t *testing.T) {
-		req, err := http.NewRequest("POST", s.URL+"/api/v1/transactions/iso20022", io.LimitReader(zeros{}, 1<<30))
+	t.Run("1 GB body declared", func(t *testing.T) {
+		// The headers alone, never a byte of the body: the answer must come at once.
+		conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
 		require.NoError(t, err)
-		req.ContentLength = 1 << 30
+		defer conn.Close()
+		_, err = fmt.Fprintf(conn, "POST /api/v1/transactions/iso20022 HTTP/1.1\r\nHost: complyd\r\nContent-Type: application/xml\r\n"+
+			"Authorization: Bearer %s\r\nContent-Length: %d\r\n\r\n", admin, 1<<30)
+		require.NoError(t, err)
+		require.NoError(t, conn.SetReadDeadline(time.Now().Add(30*time.Second)))
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		require.NoError(t, err, "answered without the body being sent")
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		require.Equal(t, 413, res.StatusCode, "%s", raw)
+		require.Contains(t, string(raw), `"PAYLOAD_TOO_LARGE"`)
+	})
+	t.Run("1 GB body chunked", func(t *testing.T) {
+		// No length declared: the body is cut at the limit, the sender never gets near 1 GB.
+		pr, pw := io.Pipe()
+		var sent atomic.Int64
+		go func() {
+			buf := bytes.Repeat([]byte("<a>"), 1<<14)
+			for sent.Load() < 1<<30 {
+				n, err := pw.Write(buf)
+				sent.Add(int64(n))
+				if err != nil {
+					return
+				}
+			}
+			pw.Close()
+		}()
+		req, err := http.NewRequest("POST", s.URL+"/api/v1/transactions/iso20022", pr)
+		require.NoError(t, err)
 		req.Header.Set("Content-Type", "application/xml")
 		req.Header.Set("Authorization", "Bearer "+admin)
 		res, err := http.DefaultClient.Do(req)
-		if err == nil { // the server may answer and close before the client has sent anything
-			defer res.Body.Close()
-			require.Equal(t, 413, res.StatusCode)
-		}
+		pr.CloseWithError(io.ErrClosedPipe)
+		require.NoError(t, err)
+		defer res.Body.Close()
+		raw, _ := io.ReadAll(res.Body)
+		require.Equal(t, 413, res.StatusCode, "%s", raw)
+		require.Less(t, sent.Load(), int64(64<<20), "the body was not read to its end")
+	})
+	for _, proto := range []string{"connect", "grpc"} {
+		t.Run("2 MiB message over "+proto, func(t *testing.T) {
+			big := strings.Replace(good, "<Ustrd>School fees</Ustrd>", strings.Repeat("<Ustrd>School fees</Ustrd>", 2<<20/26), 1)
+			require.Greater(t, len(big), 2<<20)
+			_, err := s.txClient(proto, cred{Bearer: admin}).ScreenPaymentMessage(context.Background(), connect.NewRequest(&complydv1.ScreenPaymentMessageRequest{
+				Message: &httpbody.HttpBody{ContentType: "application/xml", Data: []byte(big)}}))
+			require.Error(t, err)
+			require.Equal(t, connect.CodeResourceExhausted, connect.CodeOf(err), "%v", err)
+		})
+	}
+	t.Run("entity without a DTD", func(t *testing.T) {
+		res, raw := s.postXML(admin, strings.Replace(good, "School fees", "&lol9;", 1), nil)
+		require.Equal(t, 400, res.StatusCode, "%s", raw)
+		require.Contains(t, string(raw), `"field":"body"`)
+	})
+	t.Run("external reference", func(t *testing.T) {
+		// XInclude: an element of a foreign namespace that would fetch a file, refused unread.
+		res, raw := s.postXML(admin, strings.Replace(good, "<RmtInf><Ustrd>School fees</Ustrd></RmtInf>",
+			`<RmtInf><xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="file:///etc/passwd"/></RmtInf>`, 1), nil)
+		require.Equal(t, 400, res.StatusCode, "%s", raw)
+		require.Contains(t, string(raw), "XInclude")
 	})
 	t.Run("grpc", func(t *testing.T) {
 		_, err := s.txClient("grpc", cred{Bearer: admin}).ScreenPaymentMessage(context.Background(), connect.NewRequest(&complydv1.ScreenPaymentMessageRequest{
@@ -303,11 +417,36 @@ func TestISO20022RefusesBadMessages(t *testing.T) {
 	require.Contains(t, string(raw), "<OrgnlMsgId>MSG-"+id+"</OrgnlMsgId>")
 }
 
-type zeros struct{}
-
-func (zeros) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = '<'
+// TestISO20022RulesReadTheMessage: a tenant's CEL rule reads the message's remittance
+// (tx.remittance) and purpose code (tx.purpose), and AML-005 fires for a transfer whose only
+// foreign element is an intermediary agent (GB) of a pacs.008.001.08, over every protocol; the
+// batch's other transfer, with neither, fires neither.
+func TestISO20022RulesReadTheMessage(t *testing.T) {
+	t.Parallel()
+	s := newTestServer(t, nil)
+	_, admin := s.kycTenant()
+	created := s.rest("POST", "/api/v1/rules", cred{Bearer: admin}, map[string]any{"name": "Cocoa supply",
+		"expression": `tx.purpose == "SUPP" && tx.remittance.contains("Cocoa consignment")`, "score": 40, "outcome": "REVIEW"})
+	require.Equal(t, http.StatusCreated, created.Status, "%s", created.Raw)
+	for _, proto := range protocols {
+		t.Run(proto, func(t *testing.T) {
+			msg, _ := isoMessage(t, "pacs008_08_parties.xml")
+			out := s.screenMessage(t, proto, admin, msg)
+			require.Len(t, out.Items, 2)
+			fired := func(it *complydv1.ScreenPaymentMessageItem) (names, details string) {
+				require.Nil(t, it.Error, "%v", it.Error)
+				for _, r := range it.Result.TriggeredRules {
+					names += r.Name + "\n"
+					details += r.Details + "\n"
+				}
+				return names, details
+			}
+			names, details := fired(out.Items[0])
+			require.Contains(t, names, "Cocoa supply", "tx.purpose and tx.remittance")
+			require.Contains(t, details, "type INTERNATIONAL_TRANSFER", "AML-005: the intermediary agent is in GB")
+			names, details = fired(out.Items[1])
+			require.NotContains(t, names, "Cocoa supply")
+			require.NotContains(t, details, "INTERNATIONAL_TRANSFER")
+		})
 	}
-	return len(p), nil
 }

@@ -229,7 +229,7 @@ func TestStatusReport(t *testing.T) {
 	require.NoError(t, err)
 	out := string(StatusReport(m, "CMPLYD1", time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC), []TxStatus{
 		{Transfer: m.Transactions[0], Status: "RJCT", Reason: "RR04", Info: []string{"complyd BLOCK"}},
-		{Transfer: m.Transactions[1], Status: "ACCP"},
+		{Transfer: m.Transactions[1], Status: "ACCP", Info: []string{"complyd APPROVE"}},
 	}))
 	for _, s := range []string{`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.002.001.10">`, "<MsgId>CMPLYD1</MsgId>",
 		"<OrgnlMsgId>MSG-S</OrgnlMsgId>", "<OrgnlMsgNmId>pacs.008.001.09</OrgnlMsgNmId>", "<OrgnlEndToEndId>E2E-S-1</OrgnlEndToEndId>",
@@ -237,6 +237,10 @@ func TestStatusReport(t *testing.T) {
 		require.Contains(t, out, s)
 	}
 	require.NotContains(t, out, "GrpSts", "mixed statuses: no group status")
+	// A line with information and no reason code holds no Rsn: Rsn is a choice of Cd or Prtry
+	// (StatusReason6Choice), so an empty one fails the pacs.002 schema.
+	require.Equal(t, 1, strings.Count(out, "<Rsn>"), "%s", out)
+	require.Contains(t, out, "<StsRsnInf>\n        <AddtlInf>complyd APPROVE</AddtlInf>\n      </StsRsnInf>")
 }
 
 func FuzzParse(f *testing.F) {
@@ -254,4 +258,47 @@ func FuzzParse(f *testing.F) {
 			_, _ = m.Transaction(tx)
 		}
 	})
+}
+
+// TestParseFollowsEachVersionsSchema: what the XSD of each accepted version accepts is accepted
+// and what it refuses is refused, for the elements where the versions differ or where a bound
+// is easy to miss. The accepted variants were checked with xmllint --schema against the XSDs
+// moov-io/iso20022 v0.2.1 carries (pacs.008.001.09, pain.001.001.10); the .08 rule follows
+// CreditTransferTransaction39 of pacs.008.001.08, which has no MndtRltdInf.
+func TestParseFollowsEachVersionsSchema(t *testing.T) {
+	t.Parallel()
+	const mandate = "<MndtRltdInf><MndtId>MNDT-1</MndtId></MndtRltdInf>"
+	rgltry := strings.Repeat("<RgltryRptg><DbtCdtRptgInd>DEBT</DbtCdtRptgInd></RgltryRptg>", 10)
+	for name, c := range map[string]struct {
+		file, from, to string
+		want           string // "" when the variant is valid
+	}{
+		"pacs.008.001.09 mandate related information": {"pacs008_09_batch.xml", "<ChrgBr>SLEV</ChrgBr>\n      <IntrmyAgt1>",
+			"<ChrgBr>SLEV</ChrgBr>" + mandate + "<IntrmyAgt1>", ""},
+		"pacs.008.001.08 has no mandate information": {"pacs008_08_single.xml", "<ChrgBr>SHAR</ChrgBr>",
+			"<ChrgBr>SHAR</ChrgBr>" + mandate, "CdtTrfTxInf/MndtRltdInf: unexpected element"},
+		"pain.001 initiation source": {"pain001_10_batch.xml", "</InitgPty>",
+			"</InitgPty><InitnSrc><Nm>Corporate ERP</Nm><Vrsn>4.2</Vrsn></InitnSrc>", ""},
+		"pain.001 mandate related information": {"pain001_10_batch.xml", `<Amt><InstdAmt Ccy="NGN">2000.00</InstdAmt></Amt>`,
+			`<Amt><InstdAmt Ccy="NGN">2000.00</InstdAmt></Amt>` + mandate, ""},
+		"pain.001 at most two authorisations": {"pain001_10_batch.xml", "<NbOfTxs>2</NbOfTxs>\n      <CtrlSum>",
+			strings.Repeat("<Authstn><Prtry>AUTH</Prtry></Authstn>", 3) + "<NbOfTxs>2</NbOfTxs><CtrlSum>", "GrpHdr/Authstn[3]: occurs more than 2 time(s)"},
+		"ten regulatory reports": {"pacs008_09_batch.xml", "<Purp><Cd>GDDS</Cd></Purp>", "<Purp><Cd>GDDS</Cd></Purp>" + rgltry, ""},
+		"eleven regulatory reports": {"pacs008_09_batch.xml", "<Purp><Cd>GDDS</Cd></Purp>",
+			"<Purp><Cd>GDDS</Cd></Purp>" + rgltry + "<RgltryRptg><DbtCdtRptgInd>DEBT</DbtCdtRptgInd></RgltryRptg>",
+			"CdtTrfTxInf[1]/RgltryRptg[11]: occurs more than 10 time(s)"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			good := string(sample(t, c.file, "S"))
+			require.Contains(t, good, c.from)
+			_, err := Parse([]byte(strings.Replace(good, c.from, c.to, 1)))
+			if c.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.Error(t, err)
+			require.Contains(t, strings.Join(fieldErrors(t, err), "\n"), c.want)
+		})
+	}
 }

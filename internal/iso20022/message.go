@@ -33,8 +33,8 @@ const nsPrefix = "urn:iso:std:iso:20022:tech:xsd:"
 
 // Definitions are the accepted versions (docs/guide/iso20022.md "Versions accepted").
 var Definitions = []Definition{
-	{Name: "pacs.008.001.09", Root: "FIToFICstmrCdtTrf", schema: pacs008, kind: kindPacs008},
-	{Name: "pacs.008.001.08", Root: "FIToFICstmrCdtTrf", schema: pacs008, kind: kindPacs008},
+	{Name: "pacs.008.001.09", Root: "FIToFICstmrCdtTrf", schema: pacs008v09, kind: kindPacs008},
+	{Name: "pacs.008.001.08", Root: "FIToFICstmrCdtTrf", schema: pacs008v08, kind: kindPacs008},
 	{Name: "pacs.009.001.09", Root: "FICdtTrf", schema: pacs009, kind: kindPacs009},
 	{Name: "pain.001.001.10", Root: "CstmrCdtTrfInitn", schema: pain001, kind: kindPain001},
 }

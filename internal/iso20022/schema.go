@@ -71,14 +71,15 @@ var (
 	anyContent = &ctype{open: true}
 )
 
-func req(name string, t *ctype) field         { return field{name: name, min: 1, max: 1, typ: t} }
-func opt(name string, t *ctype) field         { return field{name: name, min: 0, max: 1, typ: t} }
-func many(name string, t *ctype) field        { return field{name: name, min: 0, max: -1, typ: t} }
-func some(name string, t *ctype) field        { return field{name: name, min: 1, max: -1, typ: t} }
-func reqS(name string, s *stype) field        { return field{name: name, min: 1, max: 1, simple: s} }
-func optS(name string, s *stype) field        { return field{name: name, min: 0, max: 1, simple: s} }
-func upTo(name string, n int, s *stype) field { return field{name: name, min: 0, max: n, simple: s} }
-func manyS(name string, s *stype) field       { return field{name: name, min: 0, max: -1, simple: s} }
+func req(name string, t *ctype) field          { return field{name: name, min: 1, max: 1, typ: t} }
+func opt(name string, t *ctype) field          { return field{name: name, min: 0, max: 1, typ: t} }
+func many(name string, t *ctype) field         { return field{name: name, min: 0, max: -1, typ: t} }
+func some(name string, t *ctype) field         { return field{name: name, min: 1, max: -1, typ: t} }
+func reqS(name string, s *stype) field         { return field{name: name, min: 1, max: 1, simple: s} }
+func optS(name string, s *stype) field         { return field{name: name, min: 0, max: 1, simple: s} }
+func upTo(name string, n int, s *stype) field  { return field{name: name, min: 0, max: n, simple: s} }
+func upToC(name string, n int, t *ctype) field { return field{name: name, min: 0, max: n, typ: t} }
+func manyS(name string, s *stype) field        { return field{name: name, min: 0, max: -1, simple: s} }
 
 func seq(fs ...field) *ctype    { return &ctype{seq: fs} }
 func choice(fs ...field) *ctype { return &ctype{seq: fs, choice: true} }
@@ -143,20 +144,21 @@ var (
 	pacsPmtID = seq(optS("InstrId", max35), reqS("EndToEndId", max35), optS("TxId", max35), optS("UETR", uuidv4),
 		optS("ClrSysRef", max35))
 
-	// pacs.008 CreditTransferTransaction39 (.08) and 43 (.09): the same sequence for the
-	// elements read.
-	pacs008Tx = &ctype{seq: join(
-		[]field{req("PmtId", pacsPmtID), opt("PmtTpInf", anyContent), reqS("IntrBkSttlmAmt", amount),
-			optS("IntrBkSttlmDt", isoDate), optS("SttlmPrty", max4), opt("SttlmTmIndctn", anyContent),
-			opt("SttlmTmReq", anyContent), optS("AccptncDtTm", isoDTime), optS("PoolgAdjstmntDt", isoDate),
-			optS("InstdAmt", amount), optS("XchgRate", decimal18), reqS("ChrgBr", chargeBr), many("ChrgsInf", anyContent)},
-		pacsAgents(),
-		[]field{opt("UltmtDbtr", party), opt("InitgPty", party), req("Dbtr", party), opt("DbtrAcct", account),
-			req("DbtrAgt", agent), opt("DbtrAgtAcct", account), req("CdtrAgt", agent), opt("CdtrAgtAcct", account),
-			req("Cdtr", party), opt("CdtrAcct", account), opt("UltmtCdtr", party), many("InstrForCdtrAgt", anyContent),
-			many("InstrForNxtAgt", anyContent), opt("Purp", purpose), many("RgltryRptg", anyContent), opt("Tax", anyContent),
-			many("RltdRmtInf", anyContent), opt("RmtInf", remittance), many("SplmtryData", anyContent)})}
-	pacs008 = seq(req("GrpHdr", pacsGrpHdr), some("CdtTrfTxInf", pacs008Tx), many("SplmtryData", anyContent))
+	// pacs.008 CreditTransferTransaction39 (.08) and 43 (.09): the same sequence but for the
+	// mandate information (MndtRltdInf) that .09 added after the charges.
+	pacs008Head = []field{req("PmtId", pacsPmtID), opt("PmtTpInf", anyContent), reqS("IntrBkSttlmAmt", amount),
+		optS("IntrBkSttlmDt", isoDate), optS("SttlmPrty", max4), opt("SttlmTmIndctn", anyContent),
+		opt("SttlmTmReq", anyContent), optS("AccptncDtTm", isoDTime), optS("PoolgAdjstmntDt", isoDate),
+		optS("InstdAmt", amount), optS("XchgRate", decimal18), reqS("ChrgBr", chargeBr), many("ChrgsInf", anyContent)}
+	pacs008Tail = []field{opt("UltmtDbtr", party), opt("InitgPty", party), req("Dbtr", party), opt("DbtrAcct", account),
+		req("DbtrAgt", agent), opt("DbtrAgtAcct", account), req("CdtrAgt", agent), opt("CdtrAgtAcct", account),
+		req("Cdtr", party), opt("CdtrAcct", account), opt("UltmtCdtr", party), many("InstrForCdtrAgt", anyContent),
+		many("InstrForNxtAgt", anyContent), opt("Purp", purpose), upToC("RgltryRptg", 10, anyContent), opt("Tax", anyContent),
+		upToC("RltdRmtInf", 10, anyContent), opt("RmtInf", remittance), many("SplmtryData", anyContent)}
+	pacs008v08Tx = &ctype{seq: join(pacs008Head, pacsAgents(), pacs008Tail)}
+	pacs008v09Tx = &ctype{seq: join(pacs008Head, []field{opt("MndtRltdInf", anyContent)}, pacsAgents(), pacs008Tail)}
+	pacs008v08   = seq(req("GrpHdr", pacsGrpHdr), some("CdtTrfTxInf", pacs008v08Tx), many("SplmtryData", anyContent))
+	pacs008v09   = seq(req("GrpHdr", pacsGrpHdr), some("CdtTrfTxInf", pacs008v09Tx), many("SplmtryData", anyContent))
 
 	// pacs.009 CreditTransferTransaction44 (.09): the parties are financial institutions.
 	pacs009Tx = &ctype{seq: join(
@@ -174,20 +176,22 @@ var (
 	// pain.001.001.10: GroupHeader95, PaymentInstruction34, CreditTransferTransaction40.
 	painTx = seq(req("PmtId", seq(optS("InstrId", max35), reqS("EndToEndId", max35), optS("UETR", uuidv4))),
 		opt("PmtTpInf", anyContent), req("Amt", choice(reqS("InstdAmt", amount), req("EqvtAmt", anyContent))),
-		opt("XchgRateInf", anyContent), optS("ChrgBr", chargeBr), opt("ChqInstr", anyContent), opt("UltmtDbtr", party),
+		opt("XchgRateInf", anyContent), optS("ChrgBr", chargeBr), opt("MndtRltdInf", anyContent), opt("ChqInstr", anyContent),
+		opt("UltmtDbtr", party),
 		opt("IntrmyAgt1", agent), opt("IntrmyAgt1Acct", account), opt("IntrmyAgt2", agent), opt("IntrmyAgt2Acct", account),
 		opt("IntrmyAgt3", agent), opt("IntrmyAgt3Acct", account), opt("CdtrAgt", agent), opt("CdtrAgtAcct", account),
 		opt("Cdtr", party), opt("CdtrAcct", account), opt("UltmtCdtr", party), many("InstrForCdtrAgt", anyContent),
-		opt("InstrForDbtrAgt", anyContent), opt("Purp", purpose), many("RgltryRptg", anyContent), opt("Tax", anyContent),
-		many("RltdRmtInf", anyContent), opt("RmtInf", remittance), many("SplmtryData", anyContent))
+		opt("InstrForDbtrAgt", anyContent), opt("Purp", purpose), upToC("RgltryRptg", 10, anyContent), opt("Tax", anyContent),
+		upToC("RltdRmtInf", 10, anyContent), opt("RmtInf", remittance), many("SplmtryData", anyContent))
 	painPmtInf = seq(reqS("PmtInfId", max35), reqS("PmtMtd", pmtMtd), opt("ReqdAdvcTp", anyContent),
 		optS("BtchBookg", boolean), optS("NbOfTxs", numeric15), optS("CtrlSum", decimal18), opt("PmtTpInf", anyContent),
 		req("ReqdExctnDt", choice(reqS("Dt", isoDate), reqS("DtTm", isoDTime))), optS("PoolgAdjstmntDt", isoDate),
 		req("Dbtr", party), req("DbtrAcct", account), req("DbtrAgt", agent), opt("DbtrAgtAcct", account),
 		optS("InstrForDbtrAgt", max140), opt("UltmtDbtr", party), optS("ChrgBr", chargeBr), opt("ChrgsAcct", account),
 		opt("ChrgsAcctAgt", agent), some("CdtTrfTxInf", painTx))
-	pain001 = seq(req("GrpHdr", seq(reqS("MsgId", max35), reqS("CreDtTm", isoDTime), many("Authstn", anyContent),
-		reqS("NbOfTxs", numeric15), optS("CtrlSum", decimal18), req("InitgPty", party), opt("FwdgAgt", agent))),
+	pain001 = seq(req("GrpHdr", seq(reqS("MsgId", max35), reqS("CreDtTm", isoDTime), upToC("Authstn", 2, anyContent),
+		reqS("NbOfTxs", numeric15), optS("CtrlSum", decimal18), req("InitgPty", party), opt("FwdgAgt", agent),
+		opt("InitnSrc", anyContent))),
 		some("PmtInf", painPmtInf), many("SplmtryData", anyContent))
 )
 

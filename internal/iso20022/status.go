@@ -57,8 +57,12 @@ type TxStatus struct {
 // message order; GrpSts is set when every transaction has the same status. id is the report's
 // MsgId.
 func StatusReport(m *Message, id string, at time.Time, txs []TxStatus) []byte {
+	type code struct {
+		Cd string `xml:"Cd"`
+	}
 	type reason struct {
-		Cd       string   `xml:"Rsn>Cd,omitempty"`
+		// Rsn is a choice (Cd or Prtry): absent, never empty, when there is no reason code.
+		Rsn      *code    `xml:"Rsn,omitempty"`
 		AddtlInf []string `xml:"AddtlInf,omitempty"`
 	}
 	type txInf struct {
@@ -86,7 +90,10 @@ func StatusReport(m *Message, id string, at time.Time, txs []TxStatus) []byte {
 		ti := txInf{OrgnlInstrID: t.Transfer.InstructionID, OrgnlEndToEndID: t.Transfer.EndToEndID,
 			OrgnlTxID: t.Transfer.TxID, OrgnlUETR: t.Transfer.UETR, TxSts: t.Status}
 		if t.Reason != "" || len(t.Info) > 0 {
-			r := &reason{Cd: t.Reason}
+			r := &reason{}
+			if t.Reason != "" {
+				r.Rsn = &code{Cd: t.Reason}
+			}
 			for _, s := range t.Info {
 				r.AddtlInf = append(r.AddtlInf, clipText(s, 105))
 			}

@@ -143,6 +143,16 @@ func tooLarge(w http.ResponseWriter, r *http.Request, max int64) {
 		WriteFailure(w, e)
 		return
 	}
+	if ct := r.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/grpc") {
+		// gRPC (and gRPC-Web) clients read the status from grpc-status, not the HTTP status: a
+		// trailers-only answer RESOURCE_EXHAUSTED (8), as a gRPC server refuses a message over its
+		// receive limit.
+		w.Header().Set("Content-Type", ct)
+		w.Header().Set("Grpc-Status", "8")
+		w.Header().Set("Grpc-Message", e.Message)
+		w.WriteHeader(http.StatusOK)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusRequestEntityTooLarge)
 	_, _ = io.WriteString(w, `{"code":"resource_exhausted","message":"`+e.Message+`"}`)

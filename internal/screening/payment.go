@@ -61,6 +61,40 @@ func (t *Transaction) extraParties() []PaymentParty {
 	return out
 }
 
+// senderEntityType is the entity type the sender's name is screened as: the transaction's
+// (metadata.entityType) for a JSON screening; for a payment message the debtor's as the message
+// identifies it (BUSINESS for a pacs.009 institution or an OrgId, INDIVIDUAL for a PrvtId, ""
+// when the message says neither), so that a BUSINESS list entry matches an institution debtor
+// without the KYB requirements of a business sender.
+func (t *Transaction) senderEntityType() string {
+	if t.Payment == nil {
+		return t.EntityType
+	}
+	for _, p := range t.Payment.Parties {
+		if p.ScreenedAs == PartySender {
+			return p.EntityType
+		}
+	}
+	return t.EntityType
+}
+
+// bicOfSenderAndReceiver are the debtor and creditor of tx's payment message that carry a BIC
+// other than the name they are screened by.
+func (t *Transaction) bicOfSenderAndReceiver() []PaymentParty {
+	if t.Payment == nil {
+		return nil
+	}
+	var out []PaymentParty
+	for _, p := range t.Payment.Parties {
+		switch {
+		case p.BIC == "":
+		case p.ScreenedAs == PartySender && p.BIC != t.SenderName, p.ScreenedAs == PartyReceiver && p.BIC != t.ReceiverName:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Countries returns the countries the transaction touches: the receiver's, and every party's
 // and agent's of its payment message (AML-005 and HEUR-JURISDICTION read them all).
 func (t *Transaction) Countries() []string {

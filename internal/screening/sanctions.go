@@ -103,7 +103,7 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enri
 		keys                    []string
 	}
 	parties := []screened{
-		{PartySender, tx.SenderName, tx.EntityType, subjectKeys(tx.SenderBVN, tx.SenderAccountNumber)},
+		{PartySender, tx.SenderName, tx.senderEntityType(), subjectKeys(tx.SenderBVN, tx.SenderAccountNumber)},
 		{PartyReceiver, tx.ReceiverName, "", subjectKeys(tx.ReceiverBVN, tx.ReceiverAccountNumber)},
 	}
 	// A payment message's other parties and agents (payment.go): each by its name, and an
@@ -114,6 +114,12 @@ func (s *SanctionsEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enri
 		if p.BIC != "" && p.BIC != p.Name {
 			parties = append(parties, screened{p.ScreenedAs, p.BIC, EntityBusiness, keys})
 		}
+	}
+	// The debtor and creditor are screened by name above (the sender's and receiver's); one that
+	// a message identifies by a BIC as well (a pacs.009 institution, an OrgId's AnyBIC) is
+	// screened by that BIC too, as every other party is.
+	for _, p := range tx.bicOfSenderAndReceiver() {
+		parties = append(parties, screened{p.ScreenedAs, p.BIC, EntityBusiness, subjectKeys(p.Account, p.BIC, p.LEI)})
 	}
 	// The sending business's beneficial owners, as the tenant's KYB record of it names them:
 	// the same screening as the sender's (one normalisation, the same lists and thresholds).
