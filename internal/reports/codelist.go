@@ -115,7 +115,6 @@ var DefaultCodes = CodeList{Codes: []Code{
 	{ListIndicator, IndicatorSanctions, "Sanctions list match", []string{UseSanctions}},
 }}
 
-
 // list returns the codes of name: the loaded ones, or the default table's.
 func (c CodeList) list(name string) []Code {
 	if out := c.own(name); len(out) > 0 {
@@ -158,10 +157,14 @@ func (c CodeList) Transmode(txType string) string { return c.For(ListTransmode, 
 // ReportCode returns the report code of a report type: the code of the report_code list whose
 // use is the type, else the type itself (a loaded list of the FIU's codes without uses, or one
 // that names the type as its code).
-func (c CodeList) ReportCode(typ string) string { return firstNonEmpty(c.For(ListReportCode, typ), typ) }
+func (c CodeList) ReportCode(typ string) string {
+	return firstNonEmpty(c.For(ListReportCode, typ), typ)
+}
 
 // Submission returns the submission code of an electronic report (E without a use in the list).
-func (c CodeList) Submission() string { return firstNonEmpty(c.For(ListSubmission, UseElectronic), "E") }
+func (c CodeList) Submission() string {
+	return firstNonEmpty(c.For(ListSubmission, UseElectronic), "E")
+}
 
 // Indicator returns the indicator of a rule (AML-003) or of a sanctions match (UseSanctions):
 // the code of the indicator list whose use it is, else the default table's. "" when neither

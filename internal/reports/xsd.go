@@ -72,6 +72,7 @@ func StructureOnly(xsd []byte) []byte {
 	}
 	return append(out, xsd[at:]...)
 }
+
 // SchemaProblem is one error of the validator: the line of the document it is on, the element
 // it names and the validator's message.
 type SchemaProblem struct {
