@@ -184,3 +184,17 @@ func TestLoadedCodeListCodesReportsAndIndicators(t *testing.T) {
 	require.Len(t, errs, 1)
 	require.Equal(t, "report/report_indicators/indicator[0]", errs[0].Field)
 }
+
+// TestNarrativeStatesTheCaseAndItsHits: a report drafted from a case says what the case says
+// (its description, beside its title and notes) and which party a sanctions list matched, with
+// the list, the entry and the score.
+func TestNarrativeStatesTheCaseAndItsHits(t *testing.T) {
+	t.Parallel()
+	tx := wireTx()
+	tx.Hits = []reports.Hit{{Party: "RECEIVER", List: "OFAC-SDN", EntryID: "36123", Name: "THAMES IMPORTS LIMITED", MatchedName: "Thames Imports Ltd", Score: 0.93}}
+	got := reports.Narrative(reports.Facts{Type: reports.TypeSTR, CustomerName: "Ada Obi", CustomerAccount: "0123456789",
+		Transactions: []reports.Transaction{tx}, CaseNumber: "CASE-2026-00042", CaseTitle: "Sanctions match",
+		CaseDescription: "Receiver matched the OFAC list", CaseNotes: []string{"Payment held"}})
+	require.Contains(t, got, ` Sanctions match on TXN-2: the receiver "Thames Imports Ltd" matched list OFAC-SDN, entry 36123 (THAMES IMPORTS LIMITED), score 0.93.`)
+	require.Contains(t, got, " Case CASE-2026-00042 (Sanctions match). Receiver matched the OFAC list. Case note: Payment held.")
+}
