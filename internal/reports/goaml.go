@@ -256,8 +256,12 @@ func buildTransaction(t *Transaction, s Settings, codes CodeList) XTransaction {
 	if t.Currency != "" && t.Currency != "NGN" && t.Amount.IsPositive() {
 		foreign = &XForeign{Code: t.Currency, Amount: money(t.Amount), Rate: t.AmountNGN.Div(t.Amount).Round(6).String()}
 	}
-	senderAcct := &XAccount{InstitutionName: s.InstitutionName, InstitutionCode: firstNonEmpty(t.SenderBankCode, s.InstitutionCode),
+	// The sender's account is the tenant's institution's unless the transaction names another bank.
+	senderAcct := &XAccount{InstitutionName: s.InstitutionName, InstitutionCode: s.InstitutionCode,
 		Account: t.SenderAccountNumber, CurrencyCode: firstNonEmpty(t.Currency, "NGN"), AccountName: t.SenderName}
+	if t.SenderBankCode != "" && t.SenderBankCode != s.InstitutionCode {
+		senderAcct.InstitutionName, senderAcct.InstitutionCode = "Not known (bank code "+t.SenderBankCode+")", t.SenderBankCode
+	}
 	switch t.Type {
 	case "CASH_DEPOSIT":
 		// Cash paid in by the depositor (the sender named on the transaction) to our client's account.

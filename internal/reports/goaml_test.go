@@ -198,3 +198,20 @@ func TestNarrativeStatesTheCaseAndItsHits(t *testing.T) {
 	require.Contains(t, got, ` Sanctions match on TXN-2: the receiver "Thames Imports Ltd" matched list OFAC-SDN, entry 36123 (THAMES IMPORTS LIMITED), score 0.93.`)
 	require.Contains(t, got, " Case CASE-2026-00042 (Sanctions match). Receiver matched the OFAC list. Case note: Payment held.")
 }
+
+// TestSenderInstitutionOnlyAsKnown: the sender's account is the tenant's institution only when
+// the transaction names no other bank: a sender bank code that is another bank's is reported
+// with that code and "Not known", never under the tenant's name.
+func TestSenderInstitutionOnlyAsKnown(t *testing.T) {
+	t.Parallel()
+	tx := wireTx()
+	d := reports.Build(report("FTR"), []reports.Transaction{tx}, settings(), at)
+	require.Equal(t, "Test Bank Plc", d.Transactions[0].From.Account.InstitutionName)
+	require.Equal(t, "999", d.Transactions[0].From.Account.InstitutionCode)
+
+	tx.SenderBankCode = "058"
+	d = reports.Build(report("FTR"), []reports.Transaction{tx}, settings(), at)
+	require.Equal(t, "Not known (bank code 058)", d.Transactions[0].From.Account.InstitutionName)
+	require.Equal(t, "058", d.Transactions[0].From.Account.InstitutionCode)
+	require.Empty(t, d.Check())
+}
