@@ -7,11 +7,16 @@ set -euo pipefail
 VERSITYGW_VERSION="v1.8.0" # S3-compatible server for internal/s3 tests (Apache-2.0)
 
 # xmllint (Debian libxml2-utils): the goAML schema validator the reports tests and the server run
-# (docs/guide/reports.md "Validation"). CI runs as root; elsewhere install it by hand if missing.
+# (docs/guide/reports.md "Validation"). As root, or through sudo without a password (a fresh CI
+# runner's user); otherwise install it by hand.
 if ! command -v xmllint >/dev/null 2>&1; then
-	if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+	as_root=()
+	if [[ "$(id -u)" != 0 ]] && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		as_root=(sudo -n)
+	fi
+	if { [[ "$(id -u)" == 0 ]] || [[ ${#as_root[@]} -gt 0 ]]; } && command -v apt-get >/dev/null 2>&1; then
 		echo "installing libxml2-utils (xmllint)"
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils
+		"${as_root[@]}" apt-get update -qq && "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libxml2-utils
 	else
 		echo "xmllint is missing: apt-get install libxml2-utils" >&2
 		exit 1

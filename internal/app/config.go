@@ -23,7 +23,11 @@ type config struct {
 	SMTPURL             string
 	MailFrom            string
 	WebhookAllowPrivate bool
-	CookieSecure        bool
+	// GoamlSchema is COMPLYD_GOAML_SCHEMA, the path of the FIU's goAML XSD that replaces the
+	// public 5.0.1 one; GoamlSchemas is COMPLYD_GOAML_SCHEMAS, "name=path,..." the schemas a
+	// tenant picks by name; Xmllint is COMPLYD_XMLLINT (docs/guide/reports.md "Validation").
+	GoamlSchema, GoamlSchemas, Xmllint string
+	CookieSecure                       bool
 	// AccessTTL is COMPLYD_ACCESS_TTL: the life of an access token and of the dashboard's access
 	// cookie (a Go duration, default 15m, at least 10s); tests shorten it to exercise refresh.
 	AccessTTL          time.Duration
@@ -151,6 +155,9 @@ func loadConfigURL(devMode bool, databaseURL string) (config, error) {
 		CredentialsKey:      os.Getenv("COMPLYD_CREDENTIALS_KEY"),
 		SanctionsOFACURL:    envOr("COMPLYD_SANCTIONS_OFAC_URL", sanctionshttp.OFACBaseURL),
 		SanctionsUNURL:      envOr("COMPLYD_SANCTIONS_UN_URL", sanctionshttp.UNURL),
+		GoamlSchema:         strings.TrimSpace(os.Getenv("COMPLYD_GOAML_SCHEMA")),
+		GoamlSchemas:        os.Getenv("COMPLYD_GOAML_SCHEMAS"),
+		Xmllint:             os.Getenv("COMPLYD_XMLLINT"),
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.Addr

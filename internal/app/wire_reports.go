@@ -33,15 +33,15 @@ func wireReports(w *wiring) error {
 	if d, err := time.ParseDuration(os.Getenv("COMPLYD_ASSIST_TIMEOUT")); err == nil && d > 0 {
 		svc.WithAssistTimeout(d)
 	}
-	schemas, err := goamlSchemas(os.Getenv("COMPLYD_GOAML_SCHEMA"), os.Getenv("COMPLYD_GOAML_SCHEMAS"))
+	schemas, err := goamlSchemas(w.cfg.GoamlSchema, w.cfg.GoamlSchemas)
 	if err != nil {
 		return err
 	}
-	switch v, err := xmllint.New(os.Getenv("COMPLYD_XMLLINT"), schemas); {
+	switch v, err := xmllint.New(w.cfg.Xmllint, schemas); {
 	case err == nil:
 		svc.WithSchema(v)
 		w.closers = append(w.closers, func() { _ = v.Close() })
-	case len(schemas) > 1 || os.Getenv("COMPLYD_GOAML_SCHEMA") != "":
+	case len(schemas) > 1 || w.cfg.GoamlSchema != "":
 		return fmt.Errorf("goAML schema: %w", err)
 	default:
 		// Without xmllint nothing is approved or filed (the API says why); the rest runs.

@@ -393,8 +393,8 @@ func (s *ReportStore) Case(ctx context.Context, tenantID tenancy.TenantID, caseI
 	var f reports.CaseFacts
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var txID *string
-		err := tx.QueryRow(ctx, `select id, case_number, title, status, related_transaction_id from cases where tenant_id = $1 and id = $2`,
-			string(tenantID), caseID).Scan(&f.ID, &f.Number, &f.Title, &f.Status, &txID)
+		err := tx.QueryRow(ctx, `select id, case_number, title, description, status, related_transaction_id from cases where tenant_id = $1 and id = $2`,
+			string(tenantID), caseID).Scan(&f.ID, &f.Number, &f.Title, &f.Description, &f.Status, &txID)
 		if err != nil {
 			return mapErr(err, "case")
 		}

@@ -41,12 +41,18 @@ const systemPrompt = "You help an AML compliance officer at a Nigerian bank writ
 func factsJSON(f reports.Facts) map[string]any {
 	txs := make([]map[string]any, 0, len(f.Transactions))
 	for _, t := range f.Transactions {
+		hits := make([]map[string]any, 0, len(t.Hits))
+		for _, h := range t.Hits {
+			hits = append(hits, map[string]any{"party": h.Party, "list": h.List, "entryId": h.EntryID, "entryName": h.Name,
+				"matchedName": h.MatchedName, "score": h.Score})
+		}
 		txs = append(txs, map[string]any{"reference": t.ExternalID, "type": t.Type, "amount": t.Amount.String(), "currency": t.Currency,
 			"amountNgn": t.AmountNGN.String(), "timestamp": t.Timestamp, "receiverName": t.ReceiverName,
-			"receiverCountry": t.ReceiverCountry, "narration": t.Narration, "rules": t.Rules})
+			"receiverCountry": t.ReceiverCountry, "narration": t.Narration, "rules": t.Rules, "sanctionsHits": hits})
 	}
 	return map[string]any{"reportType": f.Type, "customerName": f.CustomerName, "customerAccount": f.CustomerAccount,
-		"transactions": txs, "rulesTriggered": f.Rules, "caseNumber": f.CaseNumber, "caseTitle": f.CaseTitle, "caseNotes": f.CaseNotes}
+		"transactions": txs, "rulesTriggered": f.Rules, "caseNumber": f.CaseNumber, "caseTitle": f.CaseTitle,
+		"caseDescription": f.CaseDescription, "caseNotes": f.CaseNotes}
 }
 
 // Improve implements reports.Assistant.

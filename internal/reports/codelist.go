@@ -50,6 +50,14 @@ const (
 // RoleDefault marks the contact and communication codes complyd writes.
 const RoleDefault = "default"
 
+// Uses of the other codes complyd writes: the submission code of a report sent electronically
+// (UseElectronic), the indicator of a sanctions match (UseSanctions); a report code's use is the
+// report type (CTR, STR, SAR, FTR) and an indicator's the rule that grounds it (AML-003).
+const (
+	UseElectronic = "electronic"
+	UseSanctions  = "sanctions"
+)
+
 // Code is one value of a code list. Use names what complyd writes it for: a transaction type
 // (transmode_code: CASH_DEPOSIT, TRANSFER, ...), a funds role (cash, electronic, foreign) or
 // "default" (the contact and communication type of the reporting person's phone and address).
@@ -70,11 +78,11 @@ type CodeList struct {
 // DefaultCodes is complyd's table for the NFIU (docs/guide/reports.md "Code lists"), used for every
 // list a tenant has not loaded: the codes complyd has always written.
 var DefaultCodes = CodeList{Codes: []Code{
-	{ListReportCode, TypeCTR, "Currency transaction report", nil},
-	{ListReportCode, TypeSTR, "Suspicious transaction report", nil},
-	{ListReportCode, TypeSAR, "Suspicious activity report", nil},
-	{ListReportCode, TypeFTR, "Foreign transfer report", nil},
-	{ListSubmission, "E", "Electronic", nil},
+	{ListReportCode, TypeCTR, "Currency transaction report", []string{TypeCTR}},
+	{ListReportCode, TypeSTR, "Suspicious transaction report", []string{TypeSTR}},
+	{ListReportCode, TypeSAR, "Suspicious activity report", []string{TypeSAR}},
+	{ListReportCode, TypeFTR, "Foreign transfer report", []string{TypeFTR}},
+	{ListSubmission, "E", "Electronic", []string{UseElectronic}},
 	{ListSubmission, "M", "Manual", nil},
 	{ListTransmode, "A", "Cash deposit", []string{"CASH_DEPOSIT"}},
 	{ListTransmode, "B", "Cash withdrawal", []string{"CASH_WITHDRAWAL"}},
@@ -95,25 +103,17 @@ var DefaultCodes = CodeList{Codes: []Code{
 	{ListGender, "M", "Male", nil},
 	{ListGender, "F", "Female", nil},
 	{ListGender, "U", "Unknown", nil},
-	{ListIndicator, "CTR-CASH", "Cash at or above the CTR threshold (AML-001)", nil},
-	{ListIndicator, "CTR-TRF", "Transfer at or above the CTR threshold (AML-002)", nil},
-	{ListIndicator, "STR-STRUCT", "Structuring below a threshold (AML-003)", nil},
-	{ListIndicator, "STR-PEP", "Politically exposed person (AML-004)", nil},
-	{ListIndicator, "FTR-XBORDER", "Transfer to or from abroad (AML-005)", nil},
-	{ListIndicator, "STR-DORMANT", "Dormant account reactivated (AML-006)", nil},
-	{ListIndicator, "STR-RAPID", "Rapid movement of funds (AML-007)", nil},
-	{ListIndicator, "STR-TIER", "Above the KYC tier's limits (AML-008)", nil},
-	{ListIndicator, "STR-NEARTIER", "Near the KYC tier's limits (AML-009)", nil},
-	{ListIndicator, IndicatorSanctions, "Sanctions list match", nil},
+	{ListIndicator, "CTR-CASH", "Cash at or above the CTR threshold (AML-001)", []string{"AML-001"}},
+	{ListIndicator, "CTR-TRF", "Transfer at or above the CTR threshold (AML-002)", []string{"AML-002"}},
+	{ListIndicator, "STR-STRUCT", "Structuring below a threshold (AML-003)", []string{"AML-003"}},
+	{ListIndicator, "STR-PEP", "Politically exposed person (AML-004)", []string{"AML-004"}},
+	{ListIndicator, "FTR-XBORDER", "Transfer to or from abroad (AML-005)", []string{"AML-005"}},
+	{ListIndicator, "STR-DORMANT", "Dormant account reactivated (AML-006)", []string{"AML-006"}},
+	{ListIndicator, "STR-RAPID", "Rapid movement of funds (AML-007)", []string{"AML-007"}},
+	{ListIndicator, "STR-TIER", "Above the KYC tier's limits (AML-008)", []string{"AML-008"}},
+	{ListIndicator, "STR-NEARTIER", "Near the KYC tier's limits (AML-009)", []string{"AML-009"}},
+	{ListIndicator, IndicatorSanctions, "Sanctions list match", []string{UseSanctions}},
 }}
-
-// Indicators maps the rules that ground a report to complyd's report indicator codes
-// (docs/guide/reports.md "Indicators").
-var Indicators = map[string]string{
-	"AML-001": "CTR-CASH", "AML-002": "CTR-TRF", "AML-003": "STR-STRUCT", "AML-004": "STR-PEP",
-	"AML-005": "FTR-XBORDER", "AML-006": "STR-DORMANT", "AML-007": "STR-RAPID", "AML-008": "STR-TIER",
-	"AML-009": "STR-NEARTIER",
-}
 
 // list returns the codes of name: the loaded ones, or the default table's.
 func (c CodeList) list(name string) []Code {
@@ -153,6 +153,25 @@ func (c CodeList) Default(list string) string { return c.For(list, RoleDefault) 
 
 // Transmode returns the transmode code of a transaction type.
 func (c CodeList) Transmode(txType string) string { return c.For(ListTransmode, txType) }
+
+// ReportCode returns the report code of a report type: the code of the report_code list whose
+// use is the type, else the type itself (a loaded list of the FIU's codes without uses, or one
+// that names the type as its code).
+func (c CodeList) ReportCode(typ string) string {
+	return firstNonEmpty(c.For(ListReportCode, typ), typ)
+}
+
+// Submission returns the submission code of an electronic report (E without a use in the list).
+func (c CodeList) Submission() string {
+	return firstNonEmpty(c.For(ListSubmission, UseElectronic), "E")
+}
+
+// Indicator returns the indicator of a rule (AML-003) or of a sanctions match (UseSanctions):
+// the code of the indicator list whose use it is, else the default table's. "" when neither
+// has one (a rule without an indicator).
+func (c CodeList) Indicator(use string) string {
+	return firstNonEmpty(c.For(ListIndicator, use), DefaultCodes.For(ListIndicator, use))
+}
 
 // Check returns "" when value is in list, else why not.
 func (c CodeList) Check(list, value string) string {

@@ -38,6 +38,7 @@ type Doc struct {
 	Indicators        XIndicators    `xml:"report_indicators"`
 
 	codes CodeList // the tenant's code lists, which Check checks the coded values against
+	typ   string   // the report type (CTR, STR, SAR, FTR): ReportCode is its code in codes
 }
 
 // XPerson is a goAML t_person (and t_person_registration_in_report, whose order it shares).
@@ -167,13 +168,13 @@ const NotKnown = "-"
 // drafting note when no narrative was written; its action is the action taken.
 func Build(r *Report, txs []Transaction, s Settings, now time.Time) *Doc {
 	codes := s.Codes()
-	d := &Doc{RentityID: s.RentityID, RentityBranch: s.RentityBranch, SubmissionCode: "E", ReportCode: r.Type,
+	d := &Doc{RentityID: s.RentityID, RentityBranch: s.RentityBranch, SubmissionCode: codes.Submission(), ReportCode: codes.ReportCode(r.Type),
 		EntityReference: r.ID, SubmissionDate: now.In(Lagos).Format(goamlTime), CurrencyCodeLocal: "NGN",
 		ReportingPerson: XPerson{FirstName: s.ReportingPerson.FirstName, LastName: s.ReportingPerson.LastName,
 			Email: s.ReportingPerson.Email, Occupation: s.ReportingPerson.Occupation},
 		Location: XAddress{AddressType: codes.Default(ListContactType), Address: s.Location.Address, City: s.Location.City,
 			CountryCode: firstNonEmpty(s.Location.CountryCode, "NG"), State: s.Location.State},
-		Reason: r.Grounds(), Action: r.Action, codes: codes}
+		Reason: r.Grounds(), Action: r.Action, codes: codes, typ: r.Type}
 	if s.ReportingPerson.Phone != "" {
 		prefix, number := splitPhone(s.ReportingPerson.Phone)
 		d.ReportingPerson.Phones = &XPhones{Phone: []XPhone{{ContactType: codes.Default(ListContactType),
@@ -192,13 +193,14 @@ func Build(r *Report, txs []Transaction, s Settings, now time.Time) *Doc {
 			d.Transactions = append(d.Transactions, buildTransaction(&txs[i], s, codes))
 		}
 	}
-	d.Indicators.Indicator = ReportIndicators(r, txs)
+	d.Indicators.Indicator = ReportIndicators(r, txs, codes)
 	return d
 }
 
-// ReportIndicators are the indicator codes of r: one per rule that grounds it, the sanctions
-// indicator when one of txs matched a list, then those the officer added.
-func ReportIndicators(r *Report, txs []Transaction) []string {
+// ReportIndicators are the indicator codes of r in the code list codes: one per rule that
+// grounds it, the sanctions indicator when one of txs matched a list, then those the officer
+// added.
+func ReportIndicators(r *Report, txs []Transaction, codes CodeList) []string {
 	var ind []string
 	add := func(c string) {
 		if c != "" && !contains(ind, c) {
@@ -206,11 +208,11 @@ func ReportIndicators(r *Report, txs []Transaction) []string {
 		}
 	}
 	for _, rule := range r.Rules {
-		add(Indicators[rule])
+		add(codes.Indicator(rule))
 	}
 	for _, t := range txs {
 		if len(t.Hits) > 0 {
-			add(IndicatorSanctions)
+			add(codes.Indicator(UseSanctions))
 		}
 	}
 	for _, c := range r.Indicators {
@@ -254,8 +256,12 @@ func buildTransaction(t *Transaction, s Settings, codes CodeList) XTransaction {
 	if t.Currency != "" && t.Currency != "NGN" && t.Amount.IsPositive() {
 		foreign = &XForeign{Code: t.Currency, Amount: money(t.Amount), Rate: t.AmountNGN.Div(t.Amount).Round(6).String()}
 	}
-	senderAcct := &XAccount{InstitutionName: s.InstitutionName, InstitutionCode: firstNonEmpty(t.SenderBankCode, s.InstitutionCode),
+	// The sender's account is the tenant's institution's unless the transaction names another bank.
+	senderAcct := &XAccount{InstitutionName: s.InstitutionName, InstitutionCode: s.InstitutionCode,
 		Account: t.SenderAccountNumber, CurrencyCode: firstNonEmpty(t.Currency, "NGN"), AccountName: t.SenderName}
+	if t.SenderBankCode != "" && t.SenderBankCode != s.InstitutionCode {
+		senderAcct.InstitutionName, senderAcct.InstitutionCode = "Not known (bank code "+t.SenderBankCode+")", t.SenderBankCode
+	}
 	switch t.Type {
 	case "CASH_DEPOSIT":
 		// Cash paid in by the depositor (the sender named on the transaction) to our client's account.
@@ -372,23 +378,23 @@ func (d *Doc) Encode(w io.Writer) error {
 // Validate runs both).
 func (d *Doc) Check() []apperr.FieldError {
 	var errs []apperr.FieldError
-	switch d.ReportCode {
+	switch d.typ {
 	case TypeCTR, TypeSTR, TypeFTR:
 		if len(d.Transactions) == 0 {
-			errs = append(errs, apperr.FieldError{Field: "report/transaction", Message: "a " + d.ReportCode + " needs at least one transaction"})
+			errs = append(errs, apperr.FieldError{Field: "report/transaction", Message: "a " + d.typ + " needs at least one transaction"})
 		}
 	case TypeSAR:
 		if d.Activity == nil || len(d.Transactions) > 0 {
 			errs = append(errs, apperr.FieldError{Field: "report/activity", Message: "a SAR reports an activity, not transactions"})
 		}
 	}
-	if (d.ReportCode == TypeSTR || d.ReportCode == TypeSAR) && len(strings.TrimSpace(d.Reason)) < 20 {
+	if (d.typ == TypeSTR || d.typ == TypeSAR) && len(strings.TrimSpace(d.Reason)) < 20 {
 		errs = append(errs, apperr.FieldError{Field: "report/reason", Message: "the grounds for suspicion must be stated (20 characters or more)"})
 	}
 	if d.CurrencyCodeLocal != "NGN" {
 		errs = append(errs, apperr.FieldError{Field: "report/currency_code_local", Message: "the local currency of a Nigerian report is NGN"})
 	}
-	if d.ReportCode == TypeFTR {
+	if d.typ == TypeFTR {
 		for i, t := range d.Transactions {
 			abroad := (t.To != nil && t.To.Country != "NG" && t.To.Country != NotKnown) || (t.From != nil && t.From.Country != "NG" && t.From.Country != NotKnown)
 			if !abroad {

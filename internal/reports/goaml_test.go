@@ -151,3 +151,67 @@ func TestNarrativeIsDeterministic(t *testing.T) {
 		"of NGN 5,000,000.00 (NGN 5,000,000.00); international transfer TXN-2 of USD 12,000.00 (NGN 18,000,000.00) to "+
 		"Thames Imports Ltd GB29NWBK60161331926819 in GB. Rules triggered: AML-003. Case CASE-2026-00042 (Structuring). Case note: Teller confirmed the split.", got)
 }
+
+// TestLoadedCodeListCodesReportsAndIndicators: the report code, the submission code and the
+// indicators of rules and sanctions matches are the loaded list's codes for their use; a list
+// whose codes carry no use still takes the report type as its code, and a rule the loaded
+// list does not map keeps the default indicator, which that list then names as unknown.
+func TestLoadedCodeListCodesReportsAndIndicators(t *testing.T) {
+	t.Parallel()
+	cl, err := reports.ParseCodeList(strings.NewReader("list,code,description,use\n" +
+		"report_code,CTR,Currency transaction report,\nreport_code,IFT,International funds transfer,FTR\n" +
+		"submission_code,EL,Electronic,electronic\n" +
+		"indicator,SUS-3,Structuring,AML-003\nindicator,SAN,Sanctions match,sanctions\nindicator,LCT,Large cash,AML-001\n"))
+	require.NoError(t, err)
+	s := settings()
+	s.CodeList = cl
+	hit := wireTx()
+	hit.Hits = []reports.Hit{{Party: "RECEIVER", List: "OFAC SDN", EntryID: "1", Name: "THAMES", MatchedName: "Thames Imports Ltd", Score: 0.9}}
+	d := reports.Build(report("FTR"), []reports.Transaction{hit}, s, at)
+	require.Equal(t, "IFT", d.ReportCode)
+	require.Equal(t, "EL", d.SubmissionCode)
+	require.Equal(t, []string{"LCT", "SUS-3", "SAN"}, d.Indicators.Indicator)
+	require.Empty(t, d.Check(), "an FTR coded IFT is still checked as an FTR")
+
+	d = reports.Build(report("CTR"), []reports.Transaction{cashTx()}, s, at)
+	require.Equal(t, "CTR", d.ReportCode)
+
+	r := report("CTR")
+	r.Rules = []string{"AML-002"}
+	d = reports.Build(r, []reports.Transaction{cashTx()}, s, at)
+	require.Equal(t, []string{"CTR-TRF"}, d.Indicators.Indicator)
+	errs := d.Check()
+	require.Len(t, errs, 1)
+	require.Equal(t, "report/report_indicators/indicator[0]", errs[0].Field)
+}
+
+// TestNarrativeStatesTheCaseAndItsHits: a report drafted from a case says what the case says
+// (its description, beside its title and notes) and which party a sanctions list matched, with
+// the list, the entry and the score.
+func TestNarrativeStatesTheCaseAndItsHits(t *testing.T) {
+	t.Parallel()
+	tx := wireTx()
+	tx.Hits = []reports.Hit{{Party: "RECEIVER", List: "OFAC-SDN", EntryID: "36123", Name: "THAMES IMPORTS LIMITED", MatchedName: "Thames Imports Ltd", Score: 0.93}}
+	got := reports.Narrative(reports.Facts{Type: reports.TypeSTR, CustomerName: "Ada Obi", CustomerAccount: "0123456789",
+		Transactions: []reports.Transaction{tx}, CaseNumber: "CASE-2026-00042", CaseTitle: "Sanctions match",
+		CaseDescription: "Receiver matched the OFAC list", CaseNotes: []string{"Payment held"}})
+	require.Contains(t, got, ` Sanctions match on TXN-2: the receiver "Thames Imports Ltd" matched list OFAC-SDN, entry 36123 (THAMES IMPORTS LIMITED), score 0.93.`)
+	require.Contains(t, got, " Case CASE-2026-00042 (Sanctions match). Receiver matched the OFAC list. Case note: Payment held.")
+}
+
+// TestSenderInstitutionOnlyAsKnown: the sender's account is the tenant's institution only when
+// the transaction names no other bank: a sender bank code that is another bank's is reported
+// with that code and "Not known", never under the tenant's name.
+func TestSenderInstitutionOnlyAsKnown(t *testing.T) {
+	t.Parallel()
+	tx := wireTx()
+	d := reports.Build(report("FTR"), []reports.Transaction{tx}, settings(), at)
+	require.Equal(t, "Test Bank Plc", d.Transactions[0].From.Account.InstitutionName)
+	require.Equal(t, "999", d.Transactions[0].From.Account.InstitutionCode)
+
+	tx.SenderBankCode = "058"
+	d = reports.Build(report("FTR"), []reports.Transaction{tx}, settings(), at)
+	require.Equal(t, "Not known (bank code 058)", d.Transactions[0].From.Account.InstitutionName)
+	require.Equal(t, "058", d.Transactions[0].From.Account.InstitutionCode)
+	require.Empty(t, d.Check())
+}

@@ -19,6 +19,7 @@ type Facts struct {
 	Rules           []string
 	CaseNumber      string
 	CaseTitle       string
+	CaseDescription string
 	CaseNotes       []string
 }
 
@@ -68,12 +69,25 @@ func Narrative(f Facts) string {
 			parts = append(parts, p.String())
 		}
 		b.WriteString(" " + strings.Join(parts, "; ") + ".")
+		// The parties a sanctions list matched, with the list entry and the score.
+		for _, t := range txs {
+			for _, h := range t.Hits {
+				fmt.Fprintf(&b, " Sanctions match on %s: the %s %q matched list %s, entry %s (%s), score %.2f.", t.ExternalID,
+					strings.ToLower(firstNonEmpty(h.Party, "party")), h.MatchedName, h.List, h.EntryID, h.Name, h.Score)
+			}
+		}
 	}
 	if len(f.Rules) > 0 {
 		fmt.Fprintf(&b, " Rules triggered: %s.", strings.Join(f.Rules, ", "))
 	}
 	if f.CaseNumber != "" {
 		fmt.Fprintf(&b, " Case %s (%s).", f.CaseNumber, f.CaseTitle)
+		if d := strings.TrimSpace(f.CaseDescription); d != "" {
+			fmt.Fprintf(&b, " %s", d)
+			if !strings.HasSuffix(d, ".") {
+				b.WriteString(".")
+			}
+		}
 	}
 	for _, n := range f.CaseNotes {
 		fmt.Fprintf(&b, " Case note: %s", strings.TrimSpace(n))

@@ -103,7 +103,7 @@ func (s *Service) Create(ctx context.Context, c Caller, p CreateParams) (*Report
 			return nil, err
 		}
 		r.CaseID, r.Origin = cf.ID, OriginCase
-		facts.CaseNumber, facts.CaseTitle, facts.CaseNotes = cf.Number, cf.Title, cf.Notes
+		facts.CaseNumber, facts.CaseTitle, facts.CaseDescription, facts.CaseNotes = cf.Number, cf.Title, cf.Description, cf.Notes
 		if cf.TransactionID != "" && !slices.Contains(ids, cf.TransactionID) {
 			ids = append(ids, cf.TransactionID)
 		}
@@ -438,7 +438,7 @@ func (s *Service) Facts(ctx context.Context, r *Report) (Facts, error) {
 		if err != nil && apperr.CodeOf(err) != apperr.NotFound {
 			return Facts{}, err
 		}
-		f.CaseNumber, f.CaseTitle, f.CaseNotes = cf.Number, cf.Title, cf.Notes
+		f.CaseNumber, f.CaseTitle, f.CaseDescription, f.CaseNotes = cf.Number, cf.Title, cf.Description, cf.Notes
 	}
 	return f, nil
 }

@@ -45,6 +45,7 @@ type CaseFacts struct {
 	ID            string
 	Number        string
 	Title         string
+	Description   string
 	Status        string
 	TransactionID string // the case's related transaction, "" when none
 	Notes         []string

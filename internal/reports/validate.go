@@ -86,5 +86,9 @@ func (s *Service) Grounding(ctx context.Context, r *Report) ([]string, []TxHit, 
 			hits = append(hits, TxHit{TransactionID: t.ID, Hit: h})
 		}
 	}
-	return ReportIndicators(r, txs), hits, nil
+	set, err := s.store.Settings(ctx, r.TenantID)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ReportIndicators(r, txs, set.Codes()), hits, nil
 }

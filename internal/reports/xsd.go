@@ -7,7 +7,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	"github.com/complyd/complyd/internal/apperr"
@@ -28,13 +27,50 @@ var PublicSchema []byte
 // PublicSchemaName names PublicSchema in answers and docs.
 const PublicSchemaName = "goAML 5.0.1 (public)"
 
-var enumerationFacet = regexp.MustCompile(`(?s)<xs:enumeration\b[^>]*?(?:/>|>.*?</xs:enumeration>)`)
+// xsdNamespace is the namespace of XML Schema's own elements.
+const xsdNamespace = "http://www.w3.org/2001/XMLSchema"
 
 // StructureOnly returns xsd with its enumeration facets removed: a restriction that listed codes
 // then takes any value of its base type (with its other facets), so the schema checks structure
-// and the code list checks codes. The schema's prefix for XML Schema must be xs, as goAML's is.
+// and the code list checks codes. The facets are found by namespace, whatever prefix the FIU's
+// schema binds to XML Schema (xs:, xsd: or none); every other byte is kept as it was. A schema
+// that is not well-formed is returned as it is, for the validator to refuse.
 func StructureOnly(xsd []byte) []byte {
-	return enumerationFacet.ReplaceAll(xsd, nil)
+	d := xml.NewDecoder(bytes.NewReader(xsd))
+	var cuts [][2]int64 // byte ranges of the enumeration elements, outermost only
+	depth := 0          // > 0 inside an enumeration element
+	var start int64
+	for {
+		before := d.InputOffset()
+		tok, err := d.Token()
+		if err != nil {
+			break
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if depth > 0 {
+				depth++
+			} else if t.Name.Local == "enumeration" && t.Name.Space == xsdNamespace {
+				depth, start = 1, before
+			}
+		case xml.EndElement:
+			if depth > 0 {
+				if depth--; depth == 0 {
+					cuts = append(cuts, [2]int64{start, d.InputOffset()})
+				}
+			}
+		}
+	}
+	if len(cuts) == 0 {
+		return bytes.Clone(xsd)
+	}
+	out := make([]byte, 0, len(xsd))
+	var at int64
+	for _, c := range cuts {
+		out = append(out, xsd[at:c[0]]...)
+		at = c[1]
+	}
+	return append(out, xsd[at:]...)
 }
 
 // SchemaProblem is one error of the validator: the line of the document it is on, the element

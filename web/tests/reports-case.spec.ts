@@ -70,4 +70,11 @@ test('draft an STR from a case, edit its narrative, approve with four eyes, and 
   const stripped = resolve(art, 'goaml-structure.xsd');
   writeFileSync(stripped, readFileSync(schema, 'utf8').replace(/<xs:enumeration\b[^>]*?(?:\/>|>[\s\S]*?<\/xs:enumeration>)/g, ''));
   execFileSync('xmllint', ['--noout', '--nonet', '--schema', stripped, file], { stdio: 'pipe' });
+
+  // Filed by hand with the NFIU's reference: the page still shows what the XML says.
+  await two.getByLabel('NFIU reference').fill('NFIU-WEB-0001');
+  await two.getByRole('button', { name: 'Mark as filed' }).click();
+  await expect(two.getByTestId('report-status')).toHaveText('filed');
+  await expect(two.getByTestId('report-narrative')).toHaveText(narrative);
+  await expect(two.getByTestId('report-action')).toHaveText('Account placed on post-no-debit.');
 });

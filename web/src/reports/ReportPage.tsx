@@ -29,7 +29,7 @@ export function ReportPage({ id }: { id: string }) {
         <dt>Day</dt><dd>{r.reportDay}</dd>
         <dt>Deadline</dt><dd>{when(r.deadlineAt)}</dd>
         <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>{r.caseId}</Link> : 'none'}</dd>
-        <dt>Rules</dt><dd>{r.rules.join(', ') || 'none'}</dd>
+        <dt>Rules</dt><dd data-testid="report-rules">{r.rules.join(', ') || (r.sanctionsHits.length > 0 ? 'no rule: raised by the sanctions match below' : 'none')}</dd>
         <dt>Indicators</dt><dd data-testid="report-indicators">{r.reportIndicators.join(', ') || 'none'}</dd>
         <dt>Sanctions hits</dt><dd data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
           <ul>{r.sanctionsHits.map((h) => <li key={h.transactionId + h.entryId + h.party}>
