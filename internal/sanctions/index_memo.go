@@ -24,6 +24,7 @@ type tokenMemo struct {
 	keys   map[string]span
 	hashes []uint64
 	buf    []byte
+	kbuf   []byte // tokenKeys' working space
 	// toks is tokenizeMemo's working slice: a name's tokens are copied out of it into a slice
 	// of their exact number (the index keeps them).
 	toks []token
@@ -84,8 +85,7 @@ func (m *tokenMemo) tokenHashes(seed maphash.Seed, t token) []uint64 {
 		return m.hashes[sp.off : sp.off+sp.n]
 	}
 	off := len(m.hashes)
-	var kb []byte
-	kb = tokenKeys(t, kb, func(key []byte) { m.hashes = append(m.hashes, maphash.Bytes(seed, key)) })
+	m.kbuf = tokenKeys(t, m.kbuf, func(key []byte) { m.hashes = append(m.hashes, maphash.Bytes(seed, key)) })
 	m.keys[string(k)] = span{off: uint32(off), n: uint32(len(m.hashes) - off)}
 	return m.hashes[off:]
 }
