@@ -158,8 +158,11 @@ const (
 
 // NewIndex builds an index over entries (primary names and every alias).
 // The entries are copied; names that normalise to nothing are skipped.
-func NewIndex(entries []Entry) *Index {
-	idx := &Index{entries: append([]Entry(nil), entries...), seed: maphash.MakeSeed(), cache: newSearchCache()}
+func NewIndex(entries []Entry) *Index { return buildIndex(entries, maphash.MakeSeed(), newTokenMemo()) }
+
+// buildIndex is NewIndex with its hash seed, and memo (nil: every name worked out afresh).
+func buildIndex(entries []Entry, seed maphash.Seed, memo *tokenMemo) *Index {
+	idx := &Index{entries: append([]Entry(nil), entries...), seed: seed, cache: newSearchCache()}
 	names := len(entries)
 	for i := range entries {
 		names += len(entries[i].Aliases)
@@ -169,15 +172,16 @@ func NewIndex(entries []Entry) *Index {
 	idx.names = make([]indexedName, 0, names)
 	for ei := range idx.entries {
 		e := &idx.entries[ei]
-		idx.addName(int32(ei), -1, false, e.Name)
+		idx.addName(int32(ei), -1, false, e.Name, memo)
 		for ai, a := range e.Aliases {
-			idx.addName(int32(ei), int32(ai), a.Quality == AliasWeak, a.Name)
+			idx.addName(int32(ei), int32(ai), a.Quality == AliasWeak, a.Name, memo)
 		}
+		buildYield(ei)
 	}
 	idx.weigh()
 	idx.packHot()
 	idx.packBriefs()
-	idx.buildPostings()
+	idx.buildPostings(memo)
 	n := len(idx.names)
 	idx.scratch.New = func() any { return newScratch(n) }
 	return idx
@@ -261,11 +265,11 @@ func (idx *Index) weightOf(t token) float64 {
 // Each key's postings are in name order, as before; a posting repeated by the same name under
 // the same key is kept once (appendOnce). A hash collision between two keys makes them share
 // a span, which only adds candidates the scoring rejects.
-func (idx *Index) buildPostings() {
+func (idx *Index) buildPostings(memo *tokenMemo) {
 	keys := newBuildTable(len(idx.names) * 4) // grown when short
 	var buf []byte
 	for id := range idx.names {
-		buf = idx.nameKeys(int32(id), buf, func(h uint64, p int32) {
+		buf = idx.nameKeys(int32(id), buf, memo, func(h uint64, p int32) {
 			if s := keys.slot(h); s.last != p {
 				s.n++
 				s.last = p
@@ -287,7 +291,7 @@ func (idx *Index) buildPostings() {
 	}
 	idx.postings = make([]int32, total)
 	for id := range idx.names {
-		buf = idx.nameKeys(int32(id), buf, func(h uint64, p int32) {
+		buf = idx.nameKeys(int32(id), buf, memo, func(h uint64, p int32) {
 			if s := keys.slot(h); s.last != p {
 				idx.postings[s.off+s.n] = p
 				s.n++
@@ -308,11 +312,13 @@ func (idx *Index) buildPostings() {
 	}
 }
 
-// buildYield lets the goroutines waiting for this one's processor run every few dozen names
-// (about a millisecond of work): an index build is seconds of CPU, and other tenants'
-// screenings queued behind it would otherwise wait for the scheduler's 10 ms preemption.
+// buildYield lets the goroutines waiting for this one's processor run every eight names or
+// entries (some tens of microseconds of work): an index build is seconds of CPU, and other
+// tenants' screenings queued behind it would otherwise wait for the scheduler's 10 ms
+// preemption. Every 64 names (about 0.6 ms, and several on a loaded machine) was too coarse:
+// a screening hands its work from goroutine to goroutine several times, and waited at each.
 func buildYield(i int) {
-	if i&63 == 63 {
+	if i&7 == 7 {
 		runtime.Gosched()
 	}
 }
@@ -379,12 +385,16 @@ func (t *buildTable) grow() {
 	}
 }
 
-func (idx *Index) addName(entry, alias int32, weak bool, name string) {
-	toks := tokenize(name)
+func (idx *Index) addName(entry, alias int32, weak bool, name string, memo *tokenMemo) {
+	toks := tokenizeMemo(foldName(name), memo)
 	if len(toks) > maxNameTokens {
 		toks = toks[:maxNameTokens]
 	}
-	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, nil),
+	var comp []token
+	if len(toks) >= 2 {
+		comp = make([]token, 0, len(toks)-1) // sized once: appending grew it from one
+	}
+	nm := indexedName{entry: entry, alias: alias, weak: weak, tokens: toks, comp: joinPairs(toks, comp),
 		comp3: joinTriples(toks)}
 	for i, t := range toks {
 		if !t.weak && !t.initial() {
@@ -410,8 +420,9 @@ func (idx *Index) addName(entry, alias int32, weak bool, name string) {
 }
 
 // nameKeys hands fn the hash and the posting of each key of one name (see Index.del), in
-// order, building each key in buf (reused; returned grown).
-func (idx *Index) nameKeys(id int32, buf []byte, fn func(h uint64, p int32)) []byte {
+// order, building each key in buf (reused; returned grown). A token's keys' hashes come from
+// memo when it is not nil (a list repeats its words: tokenMemo).
+func (idx *Index) nameKeys(id int32, buf []byte, memo *tokenMemo, fn func(h uint64, p int32)) []byte {
 	nm := &idx.names[id]
 	seed := idx.seed
 	for ti, t := range nm.tokens {
@@ -419,18 +430,13 @@ func (idx *Index) nameKeys(id int32, buf []byte, fn func(h uint64, p int32)) []b
 			continue
 		}
 		p := id<<slotBits | int32(ti)
-		key := func(k []byte) { fn(maphash.Bytes(seed, k), p) }
-		buf = forDeleteKeys(t.canon, buf, key)
-		if t.bare != "" {
-			buf = forDeleteKeys(t.bare, buf, key)
+		if memo != nil {
+			for _, h := range memo.tokenHashes(seed, t) {
+				fn(h, p)
+			}
+			continue
 		}
-		if t.raw != t.canon && skeleton(t.raw) != "" { // the spelling as listed, for typos of it (Moahmed ~ Mohamed)
-			buf = forDeleteKeys(t.raw, buf, key)
-		}
-		if len(t.skel) >= 3 {
-			buf = append(append(buf[:0], skelMark), t.skel...)
-			key(buf)
-		}
+		buf = tokenKeys(t, buf, func(k []byte) { fn(maphash.Bytes(seed, k), p) })
 	}
 	for j, c := range nm.comp {
 		if c.canon == "" {
@@ -453,6 +459,24 @@ func (idx *Index) nameKeys(id int32, buf []byte, fn func(h uint64, p int32)) []b
 	return buf
 }
 
+// tokenKeys hands fn each key of strong token t (see Index.del) as bytes in buf (reused;
+// returned grown): the token and its deletions, the same without an attached particle, the
+// spelling as listed, and its skeleton.
+func tokenKeys(t token, buf []byte, fn func([]byte)) []byte {
+	buf = forDeleteKeys(t.canon, buf, fn)
+	if t.bare != "" {
+		buf = forDeleteKeys(t.bare, buf, fn)
+	}
+	if t.raw != t.canon && skeleton(t.raw) != "" { // the spelling as listed, for typos of it (Moahmed ~ Mohamed)
+		buf = forDeleteKeys(t.raw, buf, fn)
+	}
+	if len(t.skel) >= 3 {
+		buf = append(append(buf[:0], skelMark), t.skel...)
+		fn(buf)
+	}
+	return buf
+}
+
 // joinPairs appends to buf, for each pair of adjacent tokens, the two written
 // as one word (an empty token where either is an initial or both are weak:
 // such pairs are not joined).
@@ -466,22 +490,27 @@ func joinPairs(toks []token, buf []token) []token {
 			buf = append(buf, token{})
 			continue
 		}
-		// The joined spelling is canonicalised again (Moha med → mohamed → muhammad).
-		canon := a.canon + b.canon
-		raw := a.raw + b.raw
-		if oneWord(a, b) {
-			// Two tokens canonicalize split from one written word
-			// (Abdulalhi → abd + alhi): joined, they are that word.
-			raw = a.raw
-		} else {
-			canon = joinedCanon(raw, toks[j:j+2])
-		}
-		c := newToken(raw, canon)
-		c.weak = false
-		c.w = a.w + b.w
-		buf = append(buf, c)
+		buf = append(buf, joinPair(a, b))
 	}
 	return buf
+}
+
+// joinPair is adjacent tokens a and b written as one word.
+func joinPair(a, b token) token {
+	// The joined spelling is canonicalised again (Moha med → mohamed → muhammad).
+	canon := a.canon + b.canon
+	raw := a.raw + b.raw
+	if oneWord(a, b) {
+		// Two tokens canonicalize split from one written word
+		// (Abdulalhi → abd + alhi): joined, they are that word.
+		raw = a.raw
+	} else {
+		canon = joinedCanon(raw, []token{a, b})
+	}
+	c := newToken(raw, canon)
+	c.weak = false
+	c.w = a.w + b.w
+	return c
 }
 
 // maxJoinedLen is the longest joined pair or triple (as written) that is

@@ -163,9 +163,19 @@ func setOf(words ...string) map[string]bool {
 func tokenize(name string) []token { return tokenizeFolded(foldName(name)) }
 
 // tokenizeFolded is tokenize of a name foldName (or foldQuery) already folded.
-func tokenizeFolded(folded string) []token {
+func tokenizeFolded(folded string) []token { return tokenizeMemo(folded, nil) }
+
+// tokenizeMemo is tokenizeFolded with the words' tokens taken from m when it is not nil (an
+// index build: tokenMemo).
+func tokenizeMemo(folded string, m *tokenMemo) []token {
 	fields := joinSpelledSuffixes(strings.Fields(folded))
-	out := make([]token, 0, len(fields)+1)
+	var out []token
+	if m != nil {
+		out = m.toks[:0]
+		defer func() { m.toks = out[:0] }()
+	} else {
+		out = make([]token, 0, len(fields)+1)
+	}
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
 		if honorifics[f] || companySuffixes[f] {
@@ -173,11 +183,21 @@ func tokenizeFolded(folded string) []token {
 		}
 		// A legal form split in two (COMP ANY) or written onto the name (ZENIT-OOO
 		// folds apart, OOOZENIT and CULTURELLC do not).
-		if i+1 < len(fields) && len(f)+len(fields[i+1]) >= 5 && companySuffixes[f+fields[i+1]] {
+		if i+1 < len(fields) && len(f)+len(fields[i+1]) >= 5 && isSuffixPair(f, fields[i+1]) {
 			i++
 			continue
 		}
-		if misspeltLegalForm(fields, i) {
+		if misspeltLegalForm(fields, i, m) {
+			continue
+		}
+		if m != nil {
+			for _, t := range m.word(f) {
+				// "abd al rahman": the article after abd is part of the compound.
+				if t.canon == "abd" && i+1 < len(fields) && abdArticles[fields[i+1]] {
+					i++
+				}
+				out = append(out, t)
+			}
 			continue
 		}
 		f = stripAttachedForm(f)
@@ -192,7 +212,17 @@ func tokenizeFolded(folded string) []token {
 			out = append(out, t)
 		}
 	}
+	if m != nil {
+		return slices.Clone(out)
+	}
 	return out
+}
+
+// isSuffixPair reports whether a and b written together are a company suffix, without making
+// the joined string (a map index with string(bytes) does not allocate).
+func isSuffixPair(a, b string) bool {
+	var kb [64]byte
+	return companySuffixes[string(append(append(kb[:0], a...), b...))]
 }
 
 // initial reports whether a token is a single letter (an initial).
@@ -236,7 +266,7 @@ var longLegalForms = func() []string {
 // typing error (one edit, six letters or more) in the place legal forms
 // take: after the name, last or followed by legal forms only. Such a word is dropped like
 // the legal form it is, rather than left as a name token matching nothing.
-func misspeltLegalForm(fields []string, i int) bool {
+func misspeltLegalForm(fields []string, i int, m *tokenMemo) bool {
 	f := fields[i]
 	if i == 0 || len(f) < 6 {
 		return false
@@ -246,6 +276,11 @@ func misspeltLegalForm(fields []string, i int) bool {
 			return false
 		}
 	}
+	return m.nearLegalForm(f)
+}
+
+// nearLongLegalForm reports whether f is one edit from a long legal form (longLegalForms).
+func nearLongLegalForm(f string) bool {
 	for _, w := range longLegalForms {
 		if abs(len(f)-len(w)) <= 1 && osaDistance(f, w, 1) <= 1 {
 			return true

@@ -76,14 +76,14 @@ func ParseRows(format string, content []byte) (rows []ParsedRow, n int, errs []R
 	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")) // a UTF-8 BOM, as spreadsheets write it
 	switch strings.ToUpper(format) {
 	case RowFormatCSV:
-		return parseCSVRows(content)
+		return parseCSVRows(content, newTokenMemo())
 	case RowFormatJSONL:
-		return parseJSONLRows(content)
+		return parseJSONLRows(content, newTokenMemo())
 	}
 	return nil, 0, []RowError{{Field: "format", Message: "must be CSV or JSONL"}}
 }
 
-func parseCSVRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
+func parseCSVRows(content []byte, memo *tokenMemo) (rows []ParsedRow, n int, errs []RowError) {
 	r := csv.NewReader(bytes.NewReader(content))
 	r.FieldsPerRecord = -1
 	head, err := r.Read()
@@ -150,7 +150,8 @@ func parseCSVRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
 				e.Reference = v
 			}
 		}
-		bad = append(bad, checkRow(line, &e)...)
+		bad = append(bad, checkRow(line, &e, memo)...)
+		buildYield(n)
 		errs, rows = collectRow(errs, rows, bad, line, e)
 		if n > MaxImportRows {
 			return nil, n, append(errs, RowError{Line: line, Message: fmt.Sprintf("more than %d rows; split the file", MaxImportRows)})
@@ -173,7 +174,7 @@ func splitAliases(v string) []string {
 	return out
 }
 
-func parseJSONLRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
+func parseJSONLRows(content []byte, memo *tokenMemo) (rows []ParsedRow, n int, errs []RowError) {
 	for i, raw := range bytes.Split(content, []byte("\n")) {
 		line := i + 1
 		raw = bytes.TrimSpace(raw)
@@ -225,7 +226,8 @@ func parseJSONLRows(content []byte) (rows []ParsedRow, n int, errs []RowError) {
 				e.Reference = strings.TrimSpace(*s)
 			}
 		}
-		for _, b := range checkRow(line, &e) {
+		buildYield(n)
+		for _, b := range checkRow(line, &e, memo) {
 			if !slices.ContainsFunc(bad, func(x RowError) bool { return x.Field == b.Field }) { // one error a field
 				bad = append(bad, b)
 			}
@@ -249,15 +251,15 @@ func collectRow(errs []RowError, rows []ParsedRow, bad []RowError, line int, e N
 }
 
 // checkRow validates one row as AddEntry validates one entry, normalising it in place, and
-// returns every bad field.
-func checkRow(line int, e *NewWatchlistEntry) []RowError {
+// returns every bad field. memo (one for the file, or nil) holds the tokens of the words seen.
+func checkRow(line int, e *NewWatchlistEntry, memo *tokenMemo) []RowError {
 	var bad []RowError
 	add := func(field, msg string) { bad = append(bad, RowError{Line: line, Field: field, Message: msg}) }
 	e.Name = strings.TrimSpace(e.Name)
 	switch {
 	case e.Name == "" || len(e.Name) > 300:
 		add("name", "must be 1-300 characters")
-	case len(tokenize(e.Name)) == 0:
+	case len(tokenizeMemo(foldName(e.Name), memo)) == 0:
 		add("name", "must contain a searchable name")
 	}
 	switch e.EntityType {
