@@ -5,7 +5,7 @@
 -- row-level security, grants and triggers; partitions are created for every month that holds
 -- rows (at most ten years back; older rows go to the default partition) up to three months
 -- ahead, and the rows are copied before the triggers exist (the aggregates are not counted
--- twice). Holds an ACCESS EXCLUSIVE lock for the copy: run it in a maintenance window.
+-- twice). Holds an ACCESS EXCLUSIVE lock for the copy: run complyd migrate in a maintenance window.
 
 -- The tables partitioned by month; ensure_monthly_partitions refuses any other.
 CREATE TABLE monthly_partitioned_tables (parent regclass PRIMARY KEY);

@@ -72,10 +72,11 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 	// ledger, stored screenings, audit log and report timelines are never updated or deleted by
 	// the application.
 	// A partitioned table's partitions (migrations 0043 and 0044) are tables of their own that
-	// the blanket grant reaches: the revoke covers every relation of its partition tree.
+	// the blanket grant reaches: the revoke covers every relation of its partition tree
+	// (pg_partition_tree lists nothing for a table that is not partitioned).
 	for _, t := range appendOnlyTables {
 		if _, err := pool.Exec(ctx, "DO $$ DECLARE r regclass; BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
-			"FOR r IN SELECT relid FROM pg_partition_tree('public."+t+"') LOOP "+
+			"FOR r IN SELECT 'public."+t+"'::regclass UNION SELECT relid FROM pg_partition_tree('public."+t+"') LOOP "+
 			"EXECUTE format('REVOKE UPDATE, DELETE ON %s FROM "+AppRole+"', r); END LOOP; END IF; END $$"); err != nil {
 			return fmt.Errorf("revoke on %s: %w", t, err)
 		}
