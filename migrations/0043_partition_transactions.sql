@@ -209,8 +209,12 @@ CREATE TABLE transactions_default PARTITION OF transactions DEFAULT;
 ALTER TABLE transactions_default ALTER COLUMN metadata SET STATISTICS 0, ALTER COLUMN actions SET STATISTICS 0,
 	ALTER COLUMN engine_verdicts SET STATISTICS 0, ALTER COLUMN payment_message SET STATISTICS 0;
 SELECT secure_partition('transactions_default');
-SELECT ensure_monthly_partitions('transactions',
-	greatest(coalesce((SELECT min(transaction_timestamp) FROM transactions_unpartitioned), now()), now() - interval '10 years')::date,
+-- A partition for every month of the last ten years that holds rows, and the current month
+-- and three ahead.
+SELECT ensure_monthly_partitions('transactions', m, (m + interval '1 month')::date)
+FROM (SELECT DISTINCT date_trunc('month', transaction_timestamp AT TIME ZONE 'UTC')::date AS m FROM transactions_unpartitioned
+	WHERE transaction_timestamp >= now() - interval '10 years') months;
+SELECT ensure_monthly_partitions('transactions', (now() AT TIME ZONE 'UTC')::date,
 	(date_trunc('month', now() AT TIME ZONE 'UTC') + interval '4 months')::date);
 
 INSERT INTO transactions SELECT * FROM transactions_unpartitioned;

@@ -22,8 +22,10 @@ INSERT INTO monthly_partitioned_tables VALUES ('audit_events');
 CREATE TABLE audit_events_default PARTITION OF audit_events DEFAULT;
 ALTER TABLE audit_events_default ALTER COLUMN before SET STATISTICS 0, ALTER COLUMN after SET STATISTICS 0;
 SELECT secure_partition('audit_events_default');
-SELECT ensure_monthly_partitions('audit_events',
-	greatest(coalesce((SELECT min(created_at) FROM audit_events_unpartitioned), now()), now() - interval '10 years')::date,
+SELECT ensure_monthly_partitions('audit_events', m, (m + interval '1 month')::date)
+FROM (SELECT DISTINCT date_trunc('month', created_at AT TIME ZONE 'UTC')::date AS m FROM audit_events_unpartitioned
+	WHERE created_at >= now() - interval '10 years') months;
+SELECT ensure_monthly_partitions('audit_events', (now() AT TIME ZONE 'UTC')::date,
 	(date_trunc('month', now() AT TIME ZONE 'UTC') + interval '4 months')::date);
 INSERT INTO audit_events SELECT * FROM audit_events_unpartitioned;
 DROP TABLE audit_events_unpartitioned;
