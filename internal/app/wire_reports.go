@@ -52,6 +52,9 @@ func wireReports(w *wiring) error {
 	w.mux.Handle(restapi.ReportExportPattern, restapi.ReportExport(w.authn, svc, store, w.log))
 	river.AddWorker(w.workers, &jobs.ReportDeadlinesWorker{Store: store, NowFunc: w.now})
 	w.periodic = append(w.periodic, jobs.ReportDeadlinesJob())
+	// The monthly partitions of transactions and audit_events (migrations 0043, 0044).
+	river.AddWorker(w.workers, &jobs.PartitionsWorker{Store: postgres.NewPartitionStore(w.db), NowFunc: w.now, Logger: w.log})
+	w.periodic = append(w.periodic, jobs.PartitionsJob())
 	return nil
 }
 

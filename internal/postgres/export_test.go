@@ -189,3 +189,10 @@ func (s *ScreeningStore) DraftReportsForTest(ctx context.Context, tenant tenancy
 		return w.flush(ctx, s.db)
 	})
 }
+
+// ReportTxSQLForTest and BacktestQueryForTest are the reports' and the back-tests' reads of
+// stored transactions, for plan tests.
+const (
+	ReportTxSQLForTest   = reportTxSQL
+	BacktestQueryForTest = backtestQuery
+)

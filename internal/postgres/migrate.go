@@ -35,7 +35,10 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 		return fmt.Errorf("open for migration: %w", err)
 	}
 	defer db.Close()
-	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS)
+	// Migration numbers are allotted to parallel work ahead of time, so a database may already
+	// carry a later number than one merged after it (0046 before 0043-0045): apply such a
+	// missing migration rather than refuse to start.
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, migrations.FS, goose.WithAllowOutofOrder(true))
 	if err != nil {
 		return fmt.Errorf("goose provider: %w", err)
 	}
@@ -68,9 +71,13 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 	// The blanket grant above must not undo the migrations' append-only revokes: the wallet
 	// ledger, stored screenings, audit log and report timelines are never updated or deleted by
 	// the application.
+	// A partitioned table's partitions (migrations 0043 and 0044) are tables of their own that
+	// the blanket grant reaches: the revoke covers every relation of its partition tree
+	// (pg_partition_tree lists nothing for a table that is not partitioned).
 	for _, t := range appendOnlyTables {
-		if _, err := pool.Exec(ctx, "DO $$ BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
-			"REVOKE UPDATE, DELETE ON "+t+" FROM "+AppRole+"; END IF; END $$"); err != nil {
+		if _, err := pool.Exec(ctx, "DO $$ DECLARE r regclass; BEGIN IF to_regclass('public."+t+"') IS NOT NULL THEN "+
+			"FOR r IN SELECT 'public."+t+"'::regclass UNION SELECT relid FROM pg_partition_tree('public."+t+"') LOOP "+
+			"EXECUTE format('REVOKE UPDATE, DELETE ON %s FROM "+AppRole+"', r); END LOOP; END IF; END $$"); err != nil {
 			return fmt.Errorf("revoke on %s: %w", t, err)
 		}
 	}
@@ -78,5 +85,5 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 }
 
 // appendOnlyTables are the tables the application role may only insert into and read.
-var appendOnlyTables = []string{"wallet_ledger", "transactions", "retro_screenings", "audit_events", "report_events",
-	"rule_versions", "archive_restored_rows"}
+var appendOnlyTables = []string{"wallet_ledger", "transactions", "transaction_keys", "retro_screenings", "audit_events",
+	"report_events", "rule_versions", "archive_restored_rows"}

@@ -26,21 +26,44 @@ import (
 // automatic cases fill (sideTables) are analysed at the same times when they are young too. On
 // tables of millions of rows the check is two catalog reads, five or six times in a process's
 // life.
+//
+// transactions is partitioned by month (migration 0043), and what is young is the current
+// month's partition: it starts empty on the first of every month, and a generic plan made
+// while it is empty reads it through the tenant's index as the unpartitioned table's was
+// (each partition's part of a plan is made with that partition's statistics). So the count
+// and the thresholds start again at each UTC month, and the estimate compared is the current
+// partition's. The parent's own statistics (the sample over all partitions that estimates
+// the joins above the partitions) are never made by autovacuum, which analyses partitions
+// only: while the parent has no analysis on record, the check analyses the parent, which
+// analyses every partition too.
 type youngTable struct {
 	db      *DB
 	stored  atomic.Int64
 	next    atomic.Int64
+	month   atomic.Int64 // the UTC month (year*12 + month) stored counts
 	running atomic.Bool
 }
 
 func newYoungTable(db *DB) *youngTable {
 	y := &youngTable{db: db}
 	y.next.Store(500)
+	y.month.Store(utcMonth(db.now()))
 	return y
+}
+
+// utcMonth numbers t's UTC month.
+func utcMonth(t time.Time) int64 {
+	t = t.UTC()
+	return int64(t.Year())*12 + int64(t.Month()) - 1
 }
 
 // added counts n stored screenings and starts a check when a threshold is crossed.
 func (y *youngTable) added(n int) {
+	if m, cur := utcMonth(y.db.now()), y.month.Load(); m != cur && y.month.CompareAndSwap(cur, m) {
+		// A new month: its partition is young again.
+		y.stored.Store(0)
+		y.next.Store(500)
+	}
 	total := y.stored.Add(int64(n))
 	next := y.next.Load()
 	if total < next || !y.next.CompareAndSwap(next, next*4) || !y.running.CompareAndSwap(false, true) {
@@ -62,6 +85,10 @@ func (y *youngTable) added(n int) {
 // first analysis (the measurement log of docs/performance.md#history, fourteenth session); cases were
 // still unanalysed after 60,000 screenings (fifteenth session).
 var sideTables = []string{"cases", "emails", "webhook_deliveries"}
+
+// transactionsParent is the partitioned transactions table; its partitions are
+// transactions_pYYYYMM and transactions_default (migration 0043).
+const transactionsParent = "transactions"
 
 // check analyses the tables that are young relative to the load: transactions when its row
 // estimate is below twice stored or it has no analysis on record (young), and a side table when
@@ -101,7 +128,7 @@ func (y *youngTable) check(stored int64) {
 	// target: its analysis may replace statistics that autovacuum would not renew soon.
 	for _, table := range tables {
 		target := "10"
-		if table == "transactions" && fullSample {
+		if table == transactionsParent && fullSample {
 			target = "default"
 		}
 		if _, err := conn.Exec(ctx, "set default_statistics_target = "+target); err != nil {
@@ -118,11 +145,14 @@ func (y *youngTable) check(stored int64) {
 	}
 }
 
-// young returns the tables check analyses, transactions first, and whether transactions is
-// analysed at the server's statistics target rather than the check's small one.
+// young returns the tables check analyses, transactions (or its current partition) first, and
+// whether transactions is analysed at the server's statistics target rather than the check's
+// small one. The current month's partition is young when its estimate is below twice what this
+// process stored this month; it is analysed alone once the parent has an analysis on record,
+// and through the parent (which analyses every partition) before.
 //
-// transactions is analysed too when it holds rows but has never been analysed, whatever its
-// estimate: a restored database (pg_restore's index builds set the row estimate; nothing
+// transactions is analysed too when its partitions hold rows but the parent has never been
+// analysed, whatever their estimate: a restored database (pg_restore's index builds set the row estimate; nothing
 // analyses) until autovacuum's first analysis. Without statistics the batched read's generic
 // plan reads the raw rows at an account's window edges through the tenant's time index,
 // filtering on the account (a tie of two one-row estimates that the smaller index wins):
@@ -134,17 +164,26 @@ func (y *youngTable) check(stored int64) {
 // record while the statistics stay, such a table is analysed at the server's target: the
 // analysis replaces autovacuum's statistics with as full ones, once, and is then on record.
 func (y *youngTable) young(ctx context.Context, stored int64) (tables []string, fullSample bool, err error) {
-	var estimate float64
+	// The current month's partition (the default one if the month has none), its estimate, and
+	// whether the parent has an analysis on record and the partitions any rows by estimate.
+	var current string
+	var estimate, total float64
 	var neverAnalysed bool
-	if err := y.db.Pool.QueryRow(ctx, `select c.reltuples, c.reltuples > 0 and s.last_analyze is null and s.last_autoanalyze is null
-		from pg_class c join pg_stat_all_tables s on s.relid = c.oid where c.oid = 'transactions'::regclass`).Scan(&estimate, &neverAnalysed); err != nil {
+	if err := y.db.Pool.QueryRow(ctx, `select c.relname::text, c.reltuples, s.last_analyze is null and s.last_autoanalyze is null,
+			(select coalesce(sum(greatest(l.reltuples, 0)), 0) from pg_partition_tree('transactions') t
+				join pg_class l on l.oid = t.relid where t.isleaf)
+		from pg_class c, pg_stat_all_tables s
+		where c.oid = coalesce(to_regclass('transactions_p' || to_char($1::timestamptz at time zone 'UTC', 'YYYYMM')),
+			'transactions_default'::regclass) and s.relid = 'transactions'::regclass`, y.db.now()).Scan(&current, &estimate, &neverAnalysed, &total); err != nil {
 		return nil, false, err
 	}
 	switch {
+	case estimate < float64(2*stored) && neverAnalysed:
+		tables = append(tables, transactionsParent) // the parent and, with it, every partition
 	case estimate < float64(2*stored):
-		tables = append(tables, "transactions")
-	case neverAnalysed:
-		tables, fullSample = append(tables, "transactions"), true
+		tables = append(tables, current)
+	case neverAnalysed && total > 0:
+		tables, fullSample = append(tables, transactionsParent), true
 	}
 	// reltuples is -1 until a table is first analysed. n_live_tup is PostgreSQL's running count,
 	// which the writing sessions report when they go idle, at most once a second.

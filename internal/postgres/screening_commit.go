@@ -262,8 +262,10 @@ func (s *ScreeningStore) commitTenant(ctx context.Context, q batchQuerier, tenan
 	}
 	originals := map[string]screening.Summary{}
 	if len(missing) > 0 {
-		rows, err := q.Query(ctx, `select id::text, external_id, outcome, risk_level, aggregate_score::float8, total_latency_ms
-			from transactions where tenant_id = $1 and external_id = any($2)`, string(tenant), missing)
+		// Through the key to the one partition its timestamp names (migration 0043).
+		rows, err := q.Query(ctx, `select t.id::text, t.external_id, t.outcome, t.risk_level, t.aggregate_score::float8, t.total_latency_ms
+			from transaction_keys k join transactions t on t.id = k.transaction_id and t.transaction_timestamp = k.transaction_timestamp
+			where k.tenant_id = $1 and k.external_id = any($2) and t.tenant_id = $1`, string(tenant), missing)
 		if err != nil {
 			return fmt.Errorf("read originals: %w", err)
 		}

@@ -27,7 +27,8 @@ import (
 // either side). The engines' inputs the bucketed prefetch gives must equal those of the old
 // statement that scanned the raw 90 days: counts, sums, mean and standard deviation exactly
 // (decimal equality, not to a tolerance), known devices, latest device, IP and location, last
-// activity. Probes on minute and hour edges check the grains of migration 0022.
+// activity. Probes on minute and hour edges check the grains of migration 0022. The history spans
+// five monthly partitions.
 func TestScreeningHistoryMatchesScan(t *testing.T) {
 	t.Parallel()
 	ctx, db, st := newScreeningStore(t, postgres.ScreeningStoreOptions{})
@@ -35,6 +36,10 @@ func TestScreeningHistoryMatchesScan(t *testing.T) {
 	other := pgtest.Tenant(ctx, t, db)
 	rng := rand.New(rand.NewPCG(15, 20)) //nolint:gosec // reproducible test data
 	now := time.Date(2026, 11, 25, 5, 30, 0, 0, time.UTC)
+	// transactions is partitioned by month (migration 0043): the 130 days are spread over the
+	// partitions of July to November, so that the windows cross their boundaries.
+	_, err := postgres.NewPartitionStore(db).EnsurePartitions(ctx, now.AddDate(0, 0, -135), now)
+	require.NoError(t, err)
 	accts := []string{"4100000001", "4100000002", "4100000003", "4100000004"}
 	amount := func() string {
 		switch rng.IntN(5) {

@@ -26,8 +26,8 @@ const rollupShards = 4
 // of the inserted rows). $48..$50 are the batch's triggered rules (rollupArgs), $51 the shard
 // ($46 is insertSQL's payment_message, $47 its rule_versions).
 // Both upserts write their rows sorted by key, so two statements lock them in one order.
-var rollupInsertSQL = `with ins as (` +
-	strings.Replace(insertSQL, "returning external_id", "returning external_id, outcome, risk_level, transaction_timestamp", 1) + `),
+var rollupInsertSQL = insertCTEsSQL + `,
+ins as (` + strings.Replace(insertRowsSQL, "returning external_id", "returning external_id, outcome, risk_level, transaction_timestamp", 1) + `),
 outcomes as (
 	insert into screening_rollups (tenant_id, bucket, shard, outcome, risk_level, screenings)
 	select $1::uuid, date_trunc('hour', transaction_timestamp, 'UTC') as b, $51::int2, outcome, risk_level, count(*)

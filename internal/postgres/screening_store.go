@@ -424,13 +424,15 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 // probe whatever the account's history holds. $44, the last activity the prefetch read, is no
 // longer compared; it keeps its place so that the parameters after it keep their numbers):
 // RETURNING names the rows actually inserted.
-const insertSQL = `insert into transactions (` + txColumns + `)
-select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::numeric, u.fxm,
-	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
-	u.rname, u.rbank, u.rcountry, u.rkyc, u.rkycat, u.rkycref, u.narr, u.dev, u.ip, u.lat, u.lon, u.ts,
-	u.meta::jsonb, u.vid, u.outcome, u.risk, u.score::numeric, string_to_array(u.actions, ','), u.ev::jsonb, u.lat_ms,
-	u.processed, u.created, u.ecfg, u.pay::jsonb, u.rver::jsonb
-from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[],
+const insertSQL = insertCTEsSQL + `
+` + insertRowsSQL
+
+// insertCTEsSQL is the head of insertSQL (and rollupInsertSQL): u, the batch's records whose
+// sender's history version is unchanged, and keys, their externalIds inserted into
+// transaction_keys (migration 0043: the idempotency of a partitioned transactions table), of
+// which ON CONFLICT DO NOTHING returns only the new ones, as the old ON CONFLICT on
+// transactions did, concurrent batches and repeats within a batch included.
+const insertCTEsSQL = `with u as (select * from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bool[],
 	$10::text[], $11::text[], $12::text[], $13::text[], $14::text[], $15::text[], $16::timestamptz[], $17::text[],
 	$18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::timestamptz[],
 	$26::text[], $27::text[], $28::text[], $29::text[], $30::float8[], $31::float8[], $32::timestamptz[],
@@ -439,8 +441,20 @@ from unnest($2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text
 	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
 	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
 	score, actions, ev, lat_ms, processed, created, seen_v, seen_last, ecfg, pay, rver)
-where coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.sacc), 0) = u.seen_v
-on conflict (tenant_id, external_id) do nothing
+where coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.sacc), 0) = u.seen_v),
+keys as (insert into transaction_keys (tenant_id, external_id, transaction_id, transaction_timestamp)
+	select $1::uuid, u.ext, u.id, u.ts from u
+	on conflict (tenant_id, external_id) do nothing
+	returning transaction_id)`
+
+// insertRowsSQL stores the records whose key insertCTEsSQL inserted; RETURNING names them.
+const insertRowsSQL = `insert into transactions (` + txColumns + `)
+select u.id, $1::uuid, u.ext, u.typ, u.chan, u.amount::numeric, u.cur, u.ngn::numeric, u.fxm,
+	u.sacc, u.sbvn, u.sname, u.sbank, u.skyc, u.stier, u.skycat, u.skycref, u.skyb, u.racc, u.rbvn,
+	u.rname, u.rbank, u.rcountry, u.rkyc, u.rkycat, u.rkycref, u.narr, u.dev, u.ip, u.lat, u.lon, u.ts,
+	u.meta::jsonb, u.vid, u.outcome, u.risk, u.score::numeric, string_to_array(u.actions, ','), u.ev::jsonb, u.lat_ms,
+	u.processed, u.created, u.ecfg, u.pay::jsonb, u.rver::jsonb
+from u join keys k on k.transaction_id = u.id
 returning external_id`
 
 // lockAccountsSQL takes the transaction-scoped advisory locks of a batch's sender accounts

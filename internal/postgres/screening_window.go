@@ -262,8 +262,9 @@ from unnest($2::text[], $3::text[], $4::timestamptz[], $5::bytea[], ` + windowPa
 	with ordinality as u(ext, acct, ts, bvn_hash, ` + strings.Join(windowColumns[:], ", ") + `, i)
 left join lateral (select v.version, v.first_at, v.last_at from account_versions v
 	where v.tenant_id = $1 and v.account = u.acct offset 0) v on true
-left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transactions t
-	where t.tenant_id = $1 and t.external_id = u.ext offset 0) d on true
+left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transaction_keys dk
+	join transactions t on t.id = dk.transaction_id and t.transaction_timestamp = dk.transaction_timestamp and t.tenant_id = $1
+	where dk.tenant_id = $1 and dk.external_id = u.ext offset 0) d on true
 ` + currentMinuteSQL + `
 ` + historySQL + `
 cross join lateral (` + amountStatsSQL + `) s
