@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { dateTime, enumLabel, money, plural } from '../src/ui/format';
+import { dateTime, enumLabel, money, plural, ruleLabel } from '../src/ui/format';
 
 // The formatting every screen uses (web/src/ui/format.ts), checked on its own: no browser needed.
 const t = new Date('2026-11-30T23:34:00Z');
@@ -20,4 +20,10 @@ test('amounts, plurals and enum values', () => {
   expect(plural(1, 'screening')).toBe('1 screening');
   expect(plural(2, 'screening')).toBe('2 screenings');
   expect(enumLabel('POST_NO_DEBIT')).toBe('Post no debit');
+});
+
+test('a built-in rule is named without its key; a numbered rule with its number once', () => {
+  expect(ruleLabel('KYC_STATUS', 'KYC Not Verified')).toBe('KYC Not Verified');
+  expect(ruleLabel('AML-008', 'AML-008 KYC Tier Limit')).toBe('AML-008 KYC Tier Limit');
+  expect(ruleLabel('AML-002', 'Structuring')).toBe('AML-002 Structuring');
 });

@@ -79,3 +79,12 @@ export function enumLabel(v?: string): string {
   const s = v.replace(/_/g, ' ').toLowerCase();
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
+
+// ruleLabel names a rule for people: "AML-008 KYC Tier Limit" for a numbered rule (its number
+// once, even when the name repeats it), and only the name for a built-in rule whose id is a key
+// ("KYC_STATUS" → "KYC Not Verified").
+export function ruleLabel(id: string, name: string): string {
+  if (!name) return id;
+  if (name.startsWith(id) || /^[A-Z][A-Z_]*$/.test(id)) return name;
+  return `${id} ${name}`;
+}
