@@ -37,7 +37,7 @@ test('the proposer of a resolution is not offered, and is refused, a direct reso
   expect(r.json.error.data.reason).toBe('RESOLUTION_PENDING');
   expect(r.json.error.data.pendingProposal.resolution).toBe('FALSE_POSITIVE');
   await page.reload();
-  await expect(page.getByTestId('case-status')).toHaveText('pending review');
+  await expect(page.getByTestId('case-status')).toHaveText('Pending review');
 });
 
 test('with four eyes mandatory (Settings), no officer is offered a direct resolution', async ({ page }) => {

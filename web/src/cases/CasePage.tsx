@@ -10,7 +10,8 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
 import { ErrorText, Loading } from '../ui/parts';
 import { dateTime, enumLabel, money } from '../ui/format';
-import { label } from './states';
+import { enumLabel as label } from '../ui/format';
+import { StatusBadge } from '../ui/StatusBadge';
 import { Evidence, TransactionFacts } from './Evidence';
 import { Activity } from './Activity';
 import { CustomerPanel, Linked } from './CustomerPanel';
@@ -67,7 +68,7 @@ function CaseHeader({ c }: { c: Case }) {
       <Title order={1} id="case-h" size="h2">{c.caseNumber}: {c.title}</Title>
       <Group gap="xs" wrap="wrap">
         <Badge data-testid="case-status" color="blue.9" tt="none">{label(c.status)}</Badge>
-        <Badge color={c.priority === 'CRITICAL' ? 'red.9' : c.priority === 'HIGH' ? 'orange.9' : 'gray.8'}>{enumLabel(c.priority)} priority</Badge>
+        <StatusBadge value={c.priority} label={`${enumLabel(c.priority)} priority`} />
         <Badge variant="outline" color="dark">{enumLabel(c.type)}</Badge>
         {c.inboxName && <Badge variant="outline" color="dark">Inbox {c.inboxName}</Badge>}
       </Group>

@@ -4,7 +4,7 @@ import { CustomerService } from '../gen/complyd/v1/customer_pb';
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
-import { label } from '../cases/states';
+import { enumLabel as label } from '../ui/format';
 import { Network } from './Network';
 
 const officers = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'];

@@ -1,5 +1,5 @@
 import type { EvidenceCase, EvidenceCheck, EvidenceOverride } from '../gen/complyd/v1/evidence_pb';
-import { label } from '../cases/states';
+import { enumLabel as label } from './format';
 import { Link } from './router';
 import { Empty, when } from './parts';
 
