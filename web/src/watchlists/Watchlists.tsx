@@ -174,7 +174,7 @@ function GlobalLists() {
             Expected list{g.data.missing.length > 1 ? 's' : ''} missing: {g.data.missing.join(', ')}. Screening runs without {g.data.missing.length > 1 ? 'them' : 'it'} until imported (complyd watchlist import).
           </Text></Alert>)}
         {stale.map((l) => (
-          <Alert role="alert" color="orange" variant="light" p="xs" key={l.list}><Text size="sm" c="orange.9" fw={600}>
+          <Alert role="alert" color="orange" variant="light" p="xs" key={l.list}><Text size="sm" c="gray.9" fw={600}>
             {l.list} is stale: published {publishedOn(l.publishedAt)}, {l.ageDays} days ago (maximum {l.maxAgeDays}). Screening misses every change since.
           </Text></Alert>))}
       </Stack>
