@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"connectrpc.com/connect"
 
@@ -119,15 +121,57 @@ func (h *UserHandler) ListAuditEvents(ctx context.Context, req *connect.Request[
 	}
 	out := &complydv1.ListAuditEventsResponse{Items: make([]*complydv1.AuditEvent, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
+	names, err := h.userNames(ctx, p)
+	if err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	for _, u := range names {
+		out.Actors = append(out.Actors, &complydv1.AuditActor{Id: u.id, Name: u.name})
+	}
+	byID := make(map[string]string, len(names))
+	for _, u := range names {
+		byID[u.id] = u.name
+	}
 	for _, e := range res.Items {
 		ae := &complydv1.AuditEvent{Id: e.ID, ActorId: nullString(e.Actor.ID), ActorType: e.Actor.Type, Action: e.Action,
 			ResourceType: e.ResourceType, ResourceId: nullString(e.ResourceID), IpAddress: nullString(e.Actor.IP),
-			RequestId: nullString(e.Actor.RequestID), CreatedAt: ts(e.CreatedAt)}
+			RequestId: nullString(e.Actor.RequestID), CreatedAt: ts(e.CreatedAt), ActorName: byID[e.Actor.ID]}
 		ae.Before, _ = toStruct(e.Before)
 		ae.After, _ = toStruct(e.After)
 		out.Items = append(out.Items, ae)
 	}
 	return connect.NewResponse(out), nil
+}
+
+type userName struct{ id, name string }
+
+// userNames lists the tenant's users by name (first and last, or the email), sorted by name,
+// reading every page of ListUsers.
+func (h *UserHandler) userNames(ctx context.Context, p auth.Principal) ([]userName, error) {
+	out := []userName{}
+	for page := 1; ; page++ {
+		n := int32(page)
+		pg, err := paging.New(&n, nil, 100, 100)
+		if err != nil {
+			return nil, err
+		}
+		res, err := h.svc.ListUsers(ctx, p, "", pg)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range res.Items {
+			name := strings.TrimSpace(u.FirstName + " " + u.LastName)
+			if name == "" {
+				name = u.Email
+			}
+			out = append(out, userName{id: u.ID, name: name})
+		}
+		if page >= res.TotalPages() {
+			break
+		}
+	}
+	slices.SortFunc(out, func(a, b userName) int { return strings.Compare(a.name, b.name) })
+	return out, nil
 }
 
 // GetSecurity implements TenantService.GetSecurity.

@@ -119,7 +119,7 @@ for (const width of [390, 768, 1366]) {
     await one.getByLabel('Proposed resolution').selectOption('TRUE_POSITIVE');
     await one.getByLabel('Resolution rationale').fill('Name, birth year and programme match the SDN entry; funds held.');
     await one.getByRole('button', { name: 'Propose resolution' }).click();
-    await expect(one.getByTestId('case-status')).toHaveText('pending review');
+    await expect(one.getByTestId('case-status')).toHaveText('Pending review');
     await expect(one.getByText('A second officer must confirm it.')).toBeVisible();
     await expect(one.getByRole('button', { name: 'Confirm resolution' })).toHaveCount(0);
     await check(one, 'case-proposed', width);
@@ -133,11 +133,11 @@ for (const width of [390, 768, 1366]) {
     await two.getByLabel('Show').selectOption('confirm');
     await two.getByRole('link', { name: kase.caseNumber }).click();
     await two.getByRole('button', { name: 'Confirm resolution' }).click();
-    await expect(two.getByTestId('case-status')).toHaveText('resolved true positive');
+    await expect(two.getByTestId('case-status')).toHaveText('Resolved true positive');
     await expect(two.getByRole('button', { name: 'Propose resolution' })).toHaveCount(0);
     await check(two, 'case-resolved', width);
     await two.getByRole('button', { name: 'Draft STR from this case' }).click();
-    await expect(two.getByTestId('report-status')).toHaveText('draft');
+    await expect(two.getByTestId('report-status')).toHaveText('Draft');
     expect(errors2).toEqual([]);
     await ctx1.close();
     await ctx2.close();

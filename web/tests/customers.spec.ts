@@ -37,7 +37,7 @@ test('open a customer, see its risk, its history and its network with a fan-in',
   await page.getByRole('button', { name: 'Recompute rating' }).click();
   await expect(page.getByTestId('risk-rating')).toHaveText('MEDIUM');
   await expect(page.getByTestId('risk-score')).toHaveText('30 / 100');
-  await expect(page.getByRole('table', { name: 'Risk factors' })).toContainText('identity unverified');
+  await expect(page.getByRole('table', { name: 'Risk factors' })).toContainText('Identity unverified');
   await expect(page.getByRole('table', { name: 'Risk history' }).getByRole('row')).not.toHaveCount(1);
   await expect(page.getByRole('table', { name: 'Accounts' })).toContainText('3330000001');
 

@@ -37,7 +37,7 @@ test('the proposer of a resolution is not offered, and is refused, a direct reso
   expect(r.json.error.data.reason).toBe('RESOLUTION_PENDING');
   expect(r.json.error.data.pendingProposal.resolution).toBe('FALSE_POSITIVE');
   await page.reload();
-  await expect(page.getByTestId('case-status')).toHaveText('pending review');
+  await expect(page.getByTestId('case-status')).toHaveText('Pending review');
   // Nor may the proposer decide it: no "Confirm resolution" for him, and the API refuses it.
   await expect(page.getByRole('button', { name: 'Confirm resolution' })).toHaveCount(0);
   const own = await call('POST', `/cases/${c.id}/resolution-proposals/${r.json.error.data.pendingProposal.id}/approve`, { token: officerTok }, {});
@@ -48,7 +48,7 @@ test('the proposer of a resolution is not offered, and is refused, a direct reso
   await signIn(two, f.users.officer2);
   await two.goto('/cases/' + c.id);
   await two.getByRole('button', { name: 'Confirm resolution' }).click();
-  await expect(two.getByTestId('case-status')).toHaveText('resolved false positive');
+  await expect(two.getByTestId('case-status')).toHaveText('Resolved false positive');
 });
 
 test('with four eyes mandatory (Settings), no officer is offered a direct resolution', async ({ page }) => {

@@ -29,11 +29,11 @@ test('interdictions: the queue filters by account; a lift asked in the browser c
   await expect(table.getByRole('row')).toHaveCount(2); // the header and ours
   const row = table.getByRole('row', { name: id });
   await expect(row.getByRole('link', { name: kase.caseNumber })).toHaveAttribute('href', `/cases/${kase.id}`);
-  await expect(row).toContainText('CONFIRMED');
+  await expect(row).toContainText('Confirmed');
 
   await row.getByLabel('Lift reason').fill('court order discharged');
   await row.getByRole('button', { name: 'Request lift' }).click();
-  await expect(row).toContainText('LIFT_REQUESTED');
+  await expect(row).toContainText('Lift requested');
   await expect(row).toContainText('by you: court order discharged');
   // Four eyes: the requester is offered neither approve nor reject, and the screen says why; the
   // API refuses the requester's approval (checked here through REST).

@@ -15,7 +15,7 @@ test('review a KYB application and reject it with a reason', async ({ page }) =>
   await expect(page.getByRole('alert')).toBeVisible();
   await page.getByLabel('Decision reason').fill('CAC record not verified; director unreachable.');
   await page.getByRole('button', { name: 'Reject application' }).click();
-  await expect(page.getByTestId('kyb-status')).toHaveText('rejected');
+  await expect(page.getByTestId('kyb-status')).toHaveText('Rejected');
   await shot(page, 'kyb-rejected');
 });
 
@@ -36,7 +36,7 @@ test('a KYB approval over failed and missing checks asks for the reason and reco
   await expect(dialog.getByRole('list', { name: 'Overridden' })).toContainText('director not checked');
   await dialog.getByLabel('Override reason').fill('Known customer of the branch since 2010.');
   await dialog.getByRole('button', { name: 'Approve with override' }).click();
-  await expect(page.getByTestId('kyb-status')).toHaveText('approved');
+  await expect(page.getByTestId('kyb-status')).toHaveText('Approved');
   await expect(page.getByRole('list', { name: 'Overrides' })).toContainText('Known customer of the branch since 2010.');
   await page.getByRole('link', { name: `Customer ${name}` }).click();
   await expect(page.getByRole('heading', { name })).toBeVisible();

@@ -47,7 +47,7 @@ test('review and approve a KYC application with a document', async ({ page }) =>
   await dialog.getByLabel('Override reason').fill('BVN registry down; passport verified in branch.');
   await shot(page, 'kyc-override-dialog');
   await dialog.getByRole('button', { name: 'Approve with override' }).click();
-  await expect(page.getByTestId('kyc-status')).toHaveText('approved');
+  await expect(page.getByTestId('kyc-status')).toHaveText('Approved');
   await expect(page.getByRole('button', { name: 'Approve application' })).toHaveCount(0);
   await expect(page.getByRole('list', { name: 'Overrides' })).toContainText('BVN registry down; passport verified in branch.');
   await shot(page, 'kyc-approved');

@@ -36,7 +36,7 @@ test('draft an STR from a case, edit its narrative, approve with four eyes, and 
   await signIn(one, f.users.officer1);
   await one.goto(`/cases/${caseId}`);
   await one.getByRole('button', { name: 'Draft STR from this case' }).click();
-  await expect(one.getByTestId('report-status')).toHaveText('draft');
+  await expect(one.getByTestId('report-status')).toHaveText('Draft');
   await expect(one.getByLabel('Narrative')).toHaveValue(/Customer could not explain the source of funds/);
   const narrative = 'Transfers by Emeka Okafor inconsistent with his declared income; he could not explain the source of funds.';
   await one.getByLabel('Narrative').fill(narrative);
@@ -45,7 +45,7 @@ test('draft an STR from a case, edit its narrative, approve with four eyes, and 
   await one.getByRole('button', { name: 'Save draft' }).click();
   await expect(one.getByRole('status').filter({ hasText: 'goAML checks' })).toBeVisible();
   await one.getByRole('button', { name: 'Submit for approval' }).click();
-  await expect(one.getByTestId('report-status')).toHaveText('pending approval');
+  await expect(one.getByTestId('report-status')).toHaveText('Pending approval');
   await expect(one.getByTestId('report-narrative')).toHaveText(narrative);
   await expect(one.getByTestId('report-action')).toHaveText('Account placed on post-no-debit.');
   const url = one.url();
@@ -54,7 +54,7 @@ test('draft an STR from a case, edit its narrative, approve with four eyes, and 
   await signIn(two, f.users.officer2);
   await two.goto(url);
   await two.getByRole('button', { name: 'Approve report' }).click();
-  await expect(two.getByTestId('report-status')).toHaveText('approved');
+  await expect(two.getByTestId('report-status')).toHaveText('Approved');
   await expect(two.getByTestId('report-narrative')).toHaveText(narrative);
   await expect(two.getByTestId('report-indicators')).toContainText('STR-STRUCT');
   await shot(two, 'report-str-from-case');

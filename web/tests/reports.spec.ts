@@ -22,7 +22,7 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await one.getByLabel('Type of the new report').selectOption('CTR');
   await one.getByLabel('Transaction ids').fill(f.txId);
   await one.getByRole('button', { name: 'Draft report' }).click();
-  await expect(one.getByTestId('report-status')).toHaveText('draft');
+  await expect(one.getByTestId('report-status')).toHaveText('Draft');
   await one.getByRole('button', { name: 'Suggest a narrative' }).click();
   await expect(one.getByText('Drafted from the facts.')).toBeVisible();
   await expect(one.getByLabel('Narrative')).toHaveValue(/This currency transaction report concerns/);
@@ -32,13 +32,13 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await expect(one.getByText('UPDATED', { exact: false }).first()).toBeVisible();
   await expect(one.getByRole('status').filter({ hasText: 'goAML checks' })).toBeVisible();
   await one.getByRole('button', { name: 'Submit for approval' }).click();
-  await expect(one.getByTestId('report-status')).toHaveText('pending approval');
+  await expect(one.getByTestId('report-status')).toHaveText('Pending approval');
   // The preparer cannot approve (four eyes): no approve or reject is offered, and the screen says
   // why (the API's refusal of the call is tested in internal/app).
   await expect(one.getByRole('button', { name: 'Approve report' })).toHaveCount(0);
   await expect(one.getByRole('button', { name: 'Reject report' })).toHaveCount(0);
   await expect(one.getByRole('note').filter({ hasText: 'you contributed to this report' })).toBeVisible();
-  await expect(one.getByTestId('report-status')).toHaveText('pending approval');
+  await expect(one.getByTestId('report-status')).toHaveText('Pending approval');
   await shot(one, 'report-four-eyes');
   const url = one.url();
 
@@ -46,13 +46,13 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await signIn(two, f.users.officer2);
   await two.goto(url);
   await two.getByRole('button', { name: 'Approve report' }).click();
-  await expect(two.getByTestId('report-status')).toHaveText('approved');
+  await expect(two.getByTestId('report-status')).toHaveText('Approved');
   const download = two.waitForEvent('download');
   await two.getByRole('button', { name: 'Download goAML XML' }).click();
   expect((await download).suggestedFilename()).toMatch(/^rpt_.*\.xml$/);
   await two.getByLabel('NFIU reference').fill('NFIU-WEB-0001');
   await two.getByRole('button', { name: 'Mark as filed' }).click();
-  await expect(two.getByTestId('report-status')).toHaveText('filed');
+  await expect(two.getByTestId('report-status')).toHaveText('Filed');
   await expect(two.getByText('NFIU-WEB-0001 (MANUAL)')).toBeVisible();
   await shot(two, 'report-filed');
 });
@@ -64,7 +64,7 @@ test('an auditor reads the reports but drafts nothing', async ({ page }) => {
   await expect(page.getByRole('heading', { name: /Regulatory reports/ })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Draft report' })).toHaveCount(0);
   await page.getByLabel('Report status').selectOption('FILED');
-  await page.getByRole('link', { name: /^rpt_/ }).first().click();
-  await expect(page.getByTestId('report-status')).toHaveText('filed');
+  await page.getByRole('table', { name: 'Reports' }).getByRole('link', { name: /^CTR / }).first().click();
+  await expect(page.getByTestId('report-status')).toHaveText('Filed');
   await expect(page.getByRole('button', { name: 'Mark as filed' })).toHaveCount(0);
 });

@@ -19,6 +19,8 @@ export function ApiReference() {
           docExpansion: 'none',
           defaultModelsExpandDepth: 0,
           tryItOutEnabled: false,
+          // Swagger UI's servers <select> has no name of its own (axe select-name).
+          onComplete: () => node.current?.querySelector('#servers')?.setAttribute('aria-label', 'API server'),
         });
       })
       .catch((e: unknown) => setError(String(e)));

@@ -10,7 +10,8 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
 import { ErrorText, Loading } from '../ui/parts';
 import { dateTime, enumLabel, money } from '../ui/format';
-import { label } from './states';
+import { enumLabel as label } from '../ui/format';
+import { StatusBadge } from '../ui/StatusBadge';
 import { Evidence, TransactionFacts } from './Evidence';
 import { Activity } from './Activity';
 import { CustomerPanel, Linked } from './CustomerPanel';
@@ -67,7 +68,7 @@ function CaseHeader({ c }: { c: Case }) {
       <Title order={1} id="case-h" size="h2">{c.caseNumber}: {c.title}</Title>
       <Group gap="xs" wrap="wrap">
         <Badge data-testid="case-status" color="blue.9" tt="none">{label(c.status)}</Badge>
-        <Badge color={c.priority === 'CRITICAL' ? 'red.9' : c.priority === 'HIGH' ? 'orange.9' : 'gray.8'}>{enumLabel(c.priority)} priority</Badge>
+        <StatusBadge value={c.priority} label={`${enumLabel(c.priority)} priority`} />
         <Badge variant="outline" color="dark">{enumLabel(c.type)}</Badge>
         {c.inboxName && <Badge variant="outline" color="dark">Inbox {c.inboxName}</Badge>}
       </Group>
@@ -89,7 +90,7 @@ function Timeline({ c }: { c: Case }) {
         <ol className="timeline">{c.timeline.map((e) => (
           <li key={e.id}><time>{dateTime(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> {e.actor ? `by ${e.actor.firstName} ${e.actor.lastName}` : 'by the system'}: {e.description}
             {e.eventType === 'ASSIGNED' ? ` (${e.previousValueName || 'unassigned'} → ${e.newValueName || e.newValue || '—'})`
-              : e.previousValue || e.newValue ? ` (${e.previousValue ? label(e.previousValue) : '—'} → ${e.newValue ? label(e.newValue) : '—'})` : ''}</li>))}
+              : e.previousValue || e.newValue ? ` (${e.previousValue ? label(e.previousValue).toLowerCase() : '—'} → ${e.newValue ? label(e.newValue).toLowerCase() : '—'})` : ''}</li>))}
         </ol>
       )}
     </Card>
@@ -120,7 +121,7 @@ function Actions({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
           <Group role="group" aria-label="Change status" gap="xs">
             {allowed.map((to) => (
               <Button key={to} variant="default" onClick={() => move.mutate({ id: c.id, status: to, resolutionNote: needsNote(to) ? note || undefined : undefined })}>
-                Move to {label(to)}
+                Move to {label(to).toLowerCase()}
               </Button>))}
           </Group>
         )}
@@ -171,7 +172,7 @@ function Proposals({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
       <Title order={3} size="h4">Resolution (four eyes)</Title>
       {w.proposals.length === 0 ? <Text size="sm">No resolution proposed.</Text> : (
         <ul className="plain">{w.proposals.map((p: ResolutionProposal) => (
-          <li key={p.id}>{label(p.resolution)} — {label(p.status)}: {p.note} (proposed {dateTime(p.proposedAt)} by {p.proposedBy === me.id ? 'you' : p.proposedByName || 'another user'}{p.decidedByName && `; decided by ${p.decidedByName}`})
+          <li key={p.id}>{label(p.resolution)} — {label(p.status).toLowerCase()}: {p.note} (proposed {dateTime(p.proposedAt)} by {p.proposedBy === me.id ? 'you' : p.proposedByName || 'another user'}{p.decidedByName && `; decided by ${p.decidedByName}`})
             {p.status === 'PENDING' && p.proposedBy === me.id && <em> A second officer must confirm it.</em>}
             {p.id === a.decideProposalId && (
               <Stack gap="xs" mt="xs">

@@ -2,8 +2,8 @@ import { Badge, Card, Group, List, Text, Title } from '@mantine/core';
 import type { LinkedCase, LinkedReport, WorkspaceCustomer } from '../gen/complyd/v1/case_workspace_pb';
 import { dateTime, enumLabel, plural } from '../ui/format';
 import { Link } from '../ui/router';
+import { StatusBadge } from '../ui/StatusBadge';
 
-const ratingColor: Record<string, string> = { HIGH: 'red.9', MEDIUM: 'orange.9', LOW: 'green.9' };
 
 // CustomerPanel is who the case is about: the rating, the KYC/KYB applications and their
 // status, the accounts, with links to the profile and its network.
@@ -16,7 +16,7 @@ export function CustomerPanel({ customer }: { customer?: WorkspaceCustomer }) {
     <Card withBorder padding="sm" component="section" aria-labelledby="cust-h">
       <Group justify="space-between" wrap="wrap">
         <Title order={2} id="cust-h" size="h3">Customer {c.displayName}</Title>
-        <Badge color={ratingColor[c.riskRating] ?? 'gray.8'}>{c.riskRating ? `${enumLabel(c.riskRating)} risk` : 'not rated'}</Badge>
+        {c.riskRating ? <StatusBadge value={c.riskRating} label={`${enumLabel(c.riskRating)} risk`} /> : <StatusBadge label="not rated" />}
       </Group>
       <Text size="sm">{enumLabel(c.kind)} · {plural(c.openCases, 'open case')}</Text>
       <Title order={3} size="h5" mt="xs">Applications</Title>

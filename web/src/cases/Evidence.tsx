@@ -1,6 +1,7 @@
 import { Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { SanctionsEvidence, WorkspaceTransaction } from '../gen/complyd/v1/case_workspace_pb';
 import { dateTime, day, enumLabel, money } from '../ui/format';
+import { StatusBadge } from '../ui/StatusBadge';
 
 // Evidence shows each sanctions hit as a comparison: our party beside the list entry, every
 // field the entry has, the fields that differ marked (the server names them: differences).
@@ -24,7 +25,7 @@ function Hit({ hit }: { hit: SanctionsEvidence }) {
       <Table.Tr key={label} data-differs={differs || undefined}>
         <Table.Th scope="row">{label}</Table.Th>
         <Table.Td>{ours || '—'}</Table.Td>
-        <Table.Td>{theirs || '—'}{differs && <Badge ml="xs" color="orange.9" variant="light">differs</Badge>}</Table.Td>
+        <Table.Td>{theirs || '—'}{differs && <Badge ml="xs" color="orange.9" c="orange.9" variant="light">differs</Badge>}</Table.Td>
       </Table.Tr>
     );
   };
@@ -33,7 +34,7 @@ function Hit({ hit }: { hit: SanctionsEvidence }) {
       <Group justify="space-between" wrap="wrap" mb="xs">
         <Text fw={700}>{enumLabel(p?.role)} matched {e?.name || hit.matchedName}</Text>
         <Group gap="xs">
-          <Badge color={hit.band === 'BLOCK' ? 'red.9' : hit.band === 'ESCALATE' ? 'orange.9' : 'yellow.9'}>{enumLabel(hit.band || 'match')}</Badge>
+          <StatusBadge value={hit.band || 'REVIEW'} label={enumLabel(hit.band || 'match')} />
           <Badge variant="outline" color="dark">score {hit.score.toFixed(2)}</Badge>
         </Group>
       </Group>

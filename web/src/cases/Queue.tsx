@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Badge, Button, Checkbox, Group, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { StatusBadge } from '../ui/StatusBadge';
 import { CaseService } from '../gen/complyd/v1/case_pb';
 import { CaseWorkspaceService, type BulkCasesResponse } from '../gen/complyd/v1/case_workspace_pb';
 import { NotificationService } from '../gen/complyd/v1/notification_pb';
@@ -8,11 +9,16 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Loading, Pager } from '../ui/parts';
 import { dateTime, enumLabel, money, plural } from '../ui/format';
-import { label, priorities, statuses, types } from './states';
 import { dueText, overdue } from './due';
 import { SavedViews, type Filters } from './SavedViews';
 import { Shortcuts, useQueueKeys } from './Shortcuts';
 import './cases.css';
+
+// The filters' choices: every value the API takes for a case's status, type and priority (the
+// moves a case may make are the server's, Case.allowedTransitions on its page).
+const statuses = ['OPEN', 'IN_PROGRESS', 'PENDING_REVIEW', 'ESCALATED', 'RESOLVED_TRUE_POSITIVE', 'RESOLVED_FALSE_POSITIVE', 'CLOSED'];
+const types = ['SUSPICIOUS_TRANSACTION', 'AML_ALERT', 'SANCTIONS_HIT', 'PEP_MATCH', 'FRAUD_ALERT', 'KYC_REVIEW', 'REGULATORY_INQUIRY', 'BEHAVIORAL_ANOMALY'];
+const priorities = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 
 type Scope = 'queue' | 'mine' | 'unassigned' | 'all' | 'confirm';
 
@@ -69,11 +75,11 @@ export function Queue() {
           { value: 'queue', label: 'me and unassigned' }, { value: 'mine', label: 'me only' }, { value: 'unassigned', label: 'unassigned only' },
           { value: 'all', label: 'anyone' }, { value: 'confirm', label: 'needs my confirmation' }]} />
         <NativeSelect label="Status" value={f.status} disabled={scope === 'confirm'} onChange={(e) => set({ status: e.currentTarget.value })}
-          data={[{ value: '', label: 'any' }, ...statuses.map((s) => ({ value: s, label: label(s) }))]} />
+          data={[{ value: '', label: 'any' }, ...statuses.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Type" value={f.type} onChange={(e) => set({ type: e.currentTarget.value })}
-          data={[{ value: '', label: 'any' }, ...types.map((s) => ({ value: s, label: label(s) }))]} />
+          data={[{ value: '', label: 'any' }, ...types.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Priority" value={f.priority} onChange={(e) => set({ priority: e.currentTarget.value })}
-          data={[{ value: '', label: 'any' }, ...priorities.map((s) => ({ value: s, label: label(s) }))]} />
+          data={[{ value: '', label: 'any' }, ...priorities.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Inbox" value={f.inboxId} onChange={(e) => set({ inboxId: e.currentTarget.value })} data={inboxOptions} />
         <NativeSelect label="Sort by" value={f.sort} onChange={(e) => set({ sort: e.currentTarget.value })} data={[
           { value: 'DUE', label: 'due time (breached first)' }, { value: 'PRIORITY', label: 'priority' },
@@ -104,8 +110,8 @@ export function Queue() {
                 <Table.Td data-label="Amount">{c.amount ? money(c.amount, c.currency) : '—'}</Table.Td>
                 <Table.Td data-label="Top rule">{c.topRule || enumLabel(c.type)}</Table.Td>
                 <Table.Td data-label="Score">{c.score ? c.score.toFixed(0) : '—'}</Table.Td>
-                <Table.Td data-label="Priority"><Badge color={c.priority === 'CRITICAL' ? 'red.9' : c.priority === 'HIGH' ? 'orange.9' : 'gray.8'}>{enumLabel(c.priority)}</Badge></Table.Td>
-                <Table.Td data-label="Status">{label(c.status)}</Table.Td>
+                <Table.Td data-label="Priority"><StatusBadge value={c.priority} /></Table.Td>
+                <Table.Td data-label="Status"><StatusBadge value={c.status} /></Table.Td>
                 <Table.Td data-label="Assignee">{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'}</Table.Td>
                 <Table.Td data-label="Age" title={dateTime(c.createdAt)}>{dueText(c.createdAt).replace(/^overdue by /, '').replace(/^due in /, '')}</Table.Td>
                 <Table.Td data-label="Due">{c.dueAt ? <Badge color={overdue(c.dueAt) ? 'red.9' : 'green.9'} variant={overdue(c.dueAt) ? 'filled' : 'light'} tt="none">{dueText(c.dueAt)}</Badge> : '—'}</Table.Td>

@@ -4,7 +4,7 @@ import { CustomerService } from '../gen/complyd/v1/customer_pb';
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
-import { label } from '../cases/states';
+import { enumLabel as label } from '../ui/format';
 import { Network } from './Network';
 
 const officers = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'];
@@ -56,7 +56,7 @@ export function CustomerPage({ id }: { id: string }) {
       )}
       <h2>Applications</h2>
       {q.data.applications.length === 0 ? <Empty>No KYC or KYB application.</Empty> : (
-        <ul>{q.data.applications.map((a) => <li key={a.id}><Link to={`/${a.kind.toLowerCase()}/${a.id}`}>{a.kind} {a.id}</Link>: {label(a.status)} {a.tier} ({when(a.createdAt)})</li>)}</ul>
+        <ul>{q.data.applications.map((a) => <li key={a.id}><Link to={`/${a.kind.toLowerCase()}/${a.id}`}>{a.kind} {a.id}</Link>: {label(a.status).toLowerCase()} {a.tier} ({when(a.createdAt)})</li>)}</ul>
       )}
       <h2>Accounts seen in screening</h2>
       {q.data.accounts.length === 0 ? <Empty>No screened transaction carries this customer's BVN.</Empty> : (
@@ -65,7 +65,7 @@ export function CustomerPage({ id }: { id: string }) {
       )}
       <h2>Cases</h2>
       {q.data.cases.length === 0 ? <Empty>No case.</Empty> : (
-        <ul>{q.data.cases.map((k) => <li key={k.id}><Link to={`/cases/${k.id}`}>{k.caseNumber}</Link> {k.title} — {label(k.status)}</li>)}</ul>
+        <ul>{q.data.cases.map((k) => <li key={k.id}><Link to={`/cases/${k.id}`}>{k.caseNumber}</Link> {k.title} — {label(k.status).toLowerCase()}</li>)}</ul>
       )}
       <h2>Reports</h2>
       {q.data.reports.length === 0 ? <Empty>No regulatory report.</Empty> : (

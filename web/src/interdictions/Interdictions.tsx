@@ -1,8 +1,14 @@
 import { useState } from 'react';
 import { useQuery } from '@connectrpc/connect-query';
+import { Code, Group, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { InterdictionService } from '../gen/complyd/v1/interdiction_pb';
+import type { Interdiction } from '../gen/complyd/v1/case_pb';
 import { Link } from '../ui/router';
-import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
+import { ErrorText, Pager } from '../ui/parts';
+import { DataTable, type Col } from '../ui/DataTable';
+import { StatusBadge } from '../ui/StatusBadge';
+import { dateTime, enumLabel } from '../ui/format';
+import { useZone } from '../ui/zone';
 import { LiftActions } from './LiftActions';
 
 const statuses = ['REQUESTED', 'CONFIRMED', 'LIFT_REQUESTED', 'LIFTED'];
@@ -25,28 +31,33 @@ export function Interdictions() {
     inForce: inForce === '' ? undefined : inForce === 'yes',
   });
   const reset = (f: () => void) => { f(); setPage(1); };
-  const items = q.data?.items ?? [];
+  const zone = useZone();
+  const any = (vs: string[]) => [{ value: '', label: 'any' }, ...vs.map((v) => ({ value: v, label: enumLabel(v) }))];
+  const cols: Col<Interdiction>[] = [
+    { id: 'id', header: 'Interdiction', cell: (i) => <><Code>{i.id}</Code>{i.reference && <Text size="xs" c="gray.7">bank ref {i.reference}</Text>}</> },
+    { id: 'case', header: 'Case', cell: (i) => <Link to={`/cases/${i.caseId}`}>{i.caseNumber}</Link>, sort: (i) => i.caseNumber },
+    { id: 'action', header: 'Action', cell: (i) => enumLabel(i.action), sort: (i) => i.action },
+    { id: 'account', header: 'Account', cell: (i) => i.accountNumber, sort: (i) => i.accountNumber },
+    { id: 'status', header: 'Status', cell: (i) => <StatusBadge value={i.status} />, sort: (i) => i.status },
+    { id: 'reason', header: 'Reason', cell: (i) => i.reason },
+    { id: 'requested', header: 'Requested', cell: (i) => dateTime(i.requestedAt, zone) },
+    { id: 'lift', header: 'Lift', cell: (i) => <LiftActions i={i} onChange={() => void q.refetch()} /> },
+  ];
   return (
     <section aria-labelledby="intd-h">
-      <h1 id="intd-h">Interdictions</h1>
-      <form className="filters" aria-label="Interdiction filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Status"><select value={status} onChange={(e) => reset(() => setStatus(e.target.value))}><option value="">any</option>{statuses.map((s) => <option key={s}>{s}</option>)}</select></Field>
-        <Field label="Action"><select value={action} onChange={(e) => reset(() => setAction(e.target.value))}><option value="">any</option>{actions.map((s) => <option key={s}>{s}</option>)}</select></Field>
-        <Field label="Account number"><input inputMode="numeric" maxLength={10} value={account} onChange={(e) => reset(() => setAccount(e.target.value))} /></Field>
-        <Field label="In force"><select value={inForce} onChange={(e) => reset(() => setInForce(e.target.value))}><option value="">any</option><option value="yes">in force</option><option value="no">not in force</option></select></Field>
+      <Title order={1} id="intd-h" mb="sm">Interdictions</Title>
+      <form aria-label="Interdiction filters" onSubmit={(e) => e.preventDefault()}>
+        <Group gap="sm" align="end" wrap="wrap" mb="sm">
+          <NativeSelect label="Status" value={status} onChange={(e) => reset(() => setStatus(e.currentTarget.value))} data={any(statuses)} />
+          <NativeSelect label="Action" value={action} onChange={(e) => reset(() => setAction(e.currentTarget.value))} data={any(actions)} />
+          <TextInput label="Account number" w={150} inputMode="numeric" maxLength={10} value={account} onChange={(e) => reset(() => setAccount(e.currentTarget.value))} />
+          <NativeSelect label="In force" value={inForce} onChange={(e) => reset(() => setInForce(e.currentTarget.value))}
+            data={[{ value: '', label: 'any' }, { value: 'yes', label: 'in force' }, { value: 'no', label: 'not in force' }]} />
+        </Group>
       </form>
-      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : items.length === 0 ? <Empty>No interdictions match these filters.</Empty> : (
-        <table aria-label="Interdictions">
-          <thead><tr><th>Interdiction</th><th>Case</th><th>Action</th><th>Account</th><th>Status</th><th>Reason</th><th>Requested</th><th>Lift</th></tr></thead>
-          <tbody>{items.map((i) => (
-            <tr key={i.id} aria-label={i.id}>
-              <td><code>{i.id}</code>{i.reference && <div className="muted">bank ref {i.reference}</div>}</td>
-              <td><Link to={`/cases/${i.caseId}`}>{i.caseNumber}</Link></td>
-              <td>{i.action}</td><td>{i.accountNumber}</td><td>{i.status}</td><td>{i.reason}</td><td>{when(i.requestedAt)}</td>
-              <td><LiftActions i={i} onChange={() => void q.refetch()} /></td>
-            </tr>))}
-          </tbody>
-        </table>
+      {q.isError ? <ErrorText error={q.error} /> : (
+        <DataTable label="Interdictions" rows={q.data?.items} cols={cols} rowKey={(i) => i.id} rowLabel={(i) => i.id} loading={q.isPending}
+          empty="No interdictions match these filters." />
       )}
       {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
     </section>

@@ -5,7 +5,7 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
 import { Assignment, AssignedToFilter, useAssigneeName } from './Assignment';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
-import { label } from '../cases/states';
+import { enumLabel as label } from '../ui/format';
 import { ApplicationDecision } from '../ui/ApplicationDecision';
 import { ApplicationEvidence } from '../ui/ApplicationEvidence';
 import { CustomerLinks } from '../ui/CustomerLinks';

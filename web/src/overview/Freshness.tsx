@@ -12,10 +12,10 @@ export function Freshness() {
   const asOf = f.data.asOf ? dateTime(f.data.asOf) : '';
   if (f.data.source === 'REPLICA') {
     const secs = Math.round(f.data.lagSeconds);
-    return <Text size="sm" c="dimmed" data-testid="data-freshness" title={asOf}>
+    return <Text size="sm" c="gray.7" data-testid="data-freshness" title={asOf}>
       Data as of {secs === 0 ? 'now' : `${plural(secs, 'second')} ago`} (read replica)</Text>;
   }
-  return <Text size="sm" c="dimmed" data-testid="data-freshness" title={asOf}>
+  return <Text size="sm" c="gray.7" data-testid="data-freshness" title={asOf}>
     Live data from the primary database: the read replica is {f.data.replicaStatus === 'lagging'
       ? `more than ${plural(Math.round(f.data.maxLagSeconds), 'second')} behind` : 'unreachable'}</Text>;
 }

@@ -5,7 +5,7 @@ import { DashboardService } from '../gen/complyd/v1/dashboard_pb';
 import { Link } from '../ui/router';
 import { Group, Select, SimpleGrid, Table, Text, Title } from '@mantine/core';
 import { ErrorText, Loading } from '../ui/parts';
-import { count, dateTime, day as dayIn, enumLabel as label, money, plural } from '../ui/format';
+import { count, dateTime, day as dayIn, enumLabel as label, money, plural, ruleLabel } from '../ui/format';
 import { useZone } from '../ui/zone';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Bars, Card, StackedColumns, type Column } from './charts';
@@ -78,8 +78,8 @@ export function Overview() {
       <Card title="Top triggered rules">
         {rules.isPending ? <Loading /> : rules.isError ? <ErrorText error={rules.error} /> : (
           <Bars title="Rules by screenings that triggered them" bars={rules.data.items.map((r) => ({ key: r.ruleId,
-            label: r.ruleName.startsWith(r.ruleId) ? r.ruleName : `${r.ruleId} ${r.ruleName}`, value: Number(r.hits),
-            to: txList(fromDay, toDay, undefined, { ruleId: r.ruleId }), name: `${r.ruleName.startsWith(r.ruleId) ? r.ruleName : `${r.ruleId} ${r.ruleName}`}: ${plural(r.hits, 'hit')}` }))} />
+            label: ruleLabel(r.ruleId, r.ruleName), value: Number(r.hits),
+            to: txList(fromDay, toDay, undefined, { ruleId: r.ruleId }), name: `${ruleLabel(r.ruleId, r.ruleName)}: ${plural(r.hits, 'hit')}` }))} />
         )}
       </Card>
 

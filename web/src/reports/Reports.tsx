@@ -1,13 +1,18 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
-import { ReportService } from '../gen/complyd/v1/report_pb';
+import { Badge, Group, NativeSelect, Title } from '@mantine/core';
+import { ReportService, type Report } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
-import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
+import { ErrorText, Field, Pager, when } from '../ui/parts';
+import { DataTable, type Col } from '../ui/DataTable';
+import { StatusBadge } from '../ui/StatusBadge';
+import { dateTime, enumLabel } from '../ui/format';
+import { useZone } from '../ui/zone';
 
 export const reportTypes = ['CTR', 'STR', 'SAR', 'FTR'];
 export const reportStatuses = ['DRAFT', 'PENDING_APPROVAL', 'APPROVED', 'FILED'];
-export const statusLabel = (s: string) => s.toLowerCase().replace(/_/g, ' ');
+export const statusLabel = enumLabel;
 
 // Reports lists the regulatory reports (filters by type and status, paged on the server), the
 // ones near or past their deadline, and lets a writer draft one from stored transactions.
@@ -18,30 +23,36 @@ export function Reports() {
   const [page, setPage] = useState(1);
   const q = useQuery(ReportService.method.listReports, { page, limit: 20, type: type || undefined, status: status || undefined });
   const due = useQuery(ReportService.method.listReportDeadlines, { page: 1, limit: 5 });
-  const items = q.data?.items ?? [];
+  const zone = useZone();
+  const { navigate } = useRouter();
+  const cols: Col<Report>[] = [
+    { id: 'report', header: 'Report', cell: (r) => <Link to={`/reports/${r.id}`}>{r.type} {r.customerName || r.customerAccount} {r.reportDay}</Link>, sort: (r) => r.id },
+    { id: 'type', header: 'Type', cell: (r) => r.type, sort: (r) => r.type },
+    { id: 'customer', header: 'Customer', cell: (r) => `${r.customerName} ${r.customerAccount}`, sort: (r) => r.customerName },
+    { id: 'day', header: 'Day', cell: (r) => r.reportDay, sort: (r) => r.reportDay },
+    { id: 'status', header: 'Status', cell: (r) => <StatusBadge value={r.status} />, sort: (r) => r.status },
+    { id: 'deadline', header: 'Deadline', cell: (r) => dateTime(r.deadlineAt, zone), sort: (r) => Number(r.deadlineAt?.seconds ?? 0) },
+  ];
   return (
     <section aria-labelledby="reports-h">
-      <h1 id="reports-h">Regulatory reports <span className="badge">{q.data?.total ?? 0}</span></h1>
+      <Title order={1} id="reports-h" mb="sm">Regulatory reports <Badge size="lg" color="blue.9" aria-label={`${q.data?.total ?? 0} reports`}>{q.data?.total ?? 0}</Badge></Title>
       {(due.data?.items.length ?? 0) > 0 && (
         <aside aria-label="Deadlines" className="notes">
           <h2>Near or past their deadline</h2>
           <ul>{due.data!.items.map((r) => <li key={r.id}><Link to={`/reports/${r.id}`}>{r.type} {r.customerName || r.customerAccount}</Link> due {when(r.deadlineAt)}</li>)}</ul>
         </aside>
       )}
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Report type"><select value={type} onChange={(e) => { setType(e.target.value); setPage(1); }}><option value="">any</option>{reportTypes.map((t) => <option key={t} value={t}>{t}</option>)}</select></Field>
-        <Field label="Report status"><select value={status} onChange={(e) => { setStatus(e.target.value); setPage(1); }}><option value="">any</option>{reportStatuses.map((s) => <option key={s} value={s}>{statusLabel(s)}</option>)}</select></Field>
+      <form onSubmit={(e) => e.preventDefault()}>
+        <Group gap="sm" align="end" wrap="wrap" mb="sm">
+          <NativeSelect label="Report type" value={type} onChange={(e) => { setType(e.currentTarget.value); setPage(1); }}
+            data={[{ value: '', label: 'any' }, ...reportTypes]} />
+          <NativeSelect label="Report status" value={status} onChange={(e) => { setStatus(e.currentTarget.value); setPage(1); }}
+            data={[{ value: '', label: 'any' }, ...reportStatuses.map((s) => ({ value: s, label: statusLabel(s) }))]} />
+        </Group>
       </form>
-      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : items.length === 0 ? <Empty>No reports match these filters.</Empty> : (
-        <table>
-          <thead><tr><th>Report</th><th>Type</th><th>Customer</th><th>Day</th><th>Status</th><th>Deadline</th></tr></thead>
-          <tbody>{items.map((r) => (
-            <tr key={r.id}>
-              <td><Link to={`/reports/${r.id}`}>{r.id}</Link></td><td>{r.type}</td><td>{r.customerName} {r.customerAccount}</td>
-              <td>{r.reportDay}</td><td>{statusLabel(r.status)}</td><td>{when(r.deadlineAt)}</td>
-            </tr>))}
-          </tbody>
-        </table>
+      {q.isError ? <ErrorText error={q.error} /> : (
+        <DataTable label="Reports" rows={q.data?.items} cols={cols} rowKey={(r) => r.id} loading={q.isPending}
+          empty="No reports match these filters." onOpen={(r) => navigate(`/reports/${r.id}`)} />
       )}
       {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
       {canAct && <NewReport />}

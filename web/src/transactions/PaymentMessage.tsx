@@ -1,5 +1,5 @@
 import type { PaymentMessage as Message } from '../gen/complyd/v1/screening_pb';
-import { label } from '../cases/states';
+import { enumLabel as label } from '../ui/format';
 
 // PaymentMessage shows the ISO 20022 message a transaction was screened from: its identifiers,
 // purpose and remittance, and every party and agent as the message named them, with the ones a

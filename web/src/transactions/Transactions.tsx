@@ -6,7 +6,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { TransactionService, type TransactionListItem } from '../gen/complyd/v1/screening_pb';
 import { Link, useRouter } from '../ui/router';
 import { Empty, ErrorText, Loading, Pager, when } from '../ui/parts';
-import { label } from '../cases/states';
+import { enumLabel as label } from '../ui/format';
 import { dateTime, enumLabel, money } from '../ui/format';
 import { useZone } from '../ui/zone';
 import { DataTable, type Col } from '../ui/DataTable';

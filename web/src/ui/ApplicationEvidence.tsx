@@ -1,5 +1,5 @@
 import type { EvidenceCase, EvidenceCheck, EvidenceOverride } from '../gen/complyd/v1/evidence_pb';
-import { label } from '../cases/states';
+import { enumLabel as label } from './format';
 import { Link } from './router';
 import { Empty, when } from './parts';
 
@@ -8,7 +8,7 @@ import { Empty, when } from './parts';
 // computes all three; the screen shows them.
 
 export function checkText(c: EvidenceCheck): string {
-  return `${label(c.kind)}${c.subject ? ` (${c.subject})` : ''}: ${label(c.status)} — ${c.detail}`;
+  return `${label(c.kind)}${c.subject ? ` (${c.subject})` : ''}: ${label(c.status).toLowerCase()} — ${c.detail}`;
 }
 
 export function ApplicationEvidence({ checks, cases, overrides }: { checks: EvidenceCheck[]; cases: EvidenceCase[]; overrides: EvidenceOverride[] }) {

@@ -26,8 +26,10 @@ export type Col<T> = {
 // a click or Enter on their header, a menu chooses the columns shown, the arrow keys move between
 // rows (each row is one tab stop), and the table scrolls inside its own box on a phone instead of
 // widening the page. Sorting orders the rows on the screen; paging stays the server's.
-export function DataTable<T extends RowData>({ label, rows, cols, rowKey, loading, empty, onOpen }: {
+export function DataTable<T extends RowData>({ label, rows, cols, rowKey, rowLabel, loading, empty, onOpen }: {
   label: string;
+  // rowLabel names a row for assistive technology (and tests) when its cells do not.
+  rowLabel?: (row: T) => string;
   rows: T[] | undefined;
   cols: Col<T>[];
   rowKey: (row: T) => string;
@@ -108,7 +110,7 @@ export function DataTable<T extends RowData>({ label, rows, cols, rowKey, loadin
           </Table.Thead>
           <Table.Tbody>
             {table.getRowModel().rows.map((r) => (
-              <Table.Tr key={r.id} tabIndex={0} onKeyDown={(e) => moveFocus(e, r.original)}>
+              <Table.Tr key={r.id} tabIndex={0} aria-label={rowLabel?.(r.original)} onKeyDown={(e) => moveFocus(e, r.original)}>
                 {r.getVisibleCells().map((c) => byId[c.column.id]?.rowHeader
                   ? <Table.Th key={c.id} scope="row" fw={400}>{byId[c.column.id].cell(r.original)}</Table.Th>
                   : <Table.Td key={c.id}>{byId[c.column.id].cell(r.original)}</Table.Td>)}

@@ -37,14 +37,33 @@ function toDate(t?: Timestamp | Date): Date | undefined {
   return t instanceof Date ? t : timestampDate(t);
 }
 
+// abbreviations names the zones Intl only spells as an offset ("GMT+1" for Africa/Lagos in
+// en-GB): the abbreviation people read there. Zones with daylight saving that Intl already
+// names (Europe/London: GMT, BST) are not listed.
+const abbreviations: Record<string, string> = {
+  'Africa/Lagos': 'WAT', 'Africa/Douala': 'WAT', 'Africa/Kinshasa': 'WAT', 'Africa/Luanda': 'WAT', 'Africa/Niamey': 'WAT',
+  'Africa/Porto-Novo': 'WAT', 'Africa/Accra': 'GMT', 'Africa/Abidjan': 'GMT', 'Africa/Dakar': 'GMT', 'Africa/Nairobi': 'EAT',
+  'Africa/Kampala': 'EAT', 'Africa/Dar_es_Salaam': 'EAT', 'Africa/Addis_Ababa': 'EAT', 'Africa/Johannesburg': 'SAST',
+  'Africa/Kigali': 'CAT', 'Africa/Lusaka': 'CAT', 'Africa/Harare': 'CAT', 'Asia/Dubai': 'GST', 'Asia/Kolkata': 'IST',
+  'Asia/Singapore': 'SGT', 'Asia/Hong_Kong': 'HKT', 'Asia/Tokyo': 'JST', 'UTC': 'UTC', 'Etc/UTC': 'UTC',
+};
+
+// zoneName is what follows a time: the zone's abbreviation when Intl gives one or the table above
+// knows it, otherwise the zone's own name ("America/Bogota") rather than a bare offset.
+function zoneName(intl: string, zone: string): string {
+  if (abbreviations[zone]) return abbreviations[zone];
+  return /^(GMT|UTC)[+-]/.test(intl) ? zone : intl;
+}
+
 // dateTime renders an instant in the tenant's zone with the zone named: "1 Dec 2026, 00:34 WAT".
 export function dateTime(t?: Timestamp | Date, zone = defaultZone): string {
   const d = toDate(t);
   if (!d) return '—';
-  return new Intl.DateTimeFormat('en-GB', {
+  const parts = new Intl.DateTimeFormat('en-GB', {
     timeZone: zone, day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit',
     hour12: false, timeZoneName: 'short',
-  }).format(d);
+  }).formatToParts(d);
+  return parts.map((p) => (p.type === 'timeZoneName' ? zoneName(p.value, zone) : p.value)).join('');
 }
 
 // day renders the calendar day of an instant in the tenant's zone: "1 Dec 2026".
@@ -59,4 +78,13 @@ export function enumLabel(v?: string): string {
   if (!v) return '—';
   const s = v.replace(/_/g, ' ').toLowerCase();
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// ruleLabel names a rule for people: "AML-008 KYC Tier Limit" for a numbered rule (its number
+// once, even when the name repeats it), and only the name for a built-in rule whose id is a key
+// ("KYC_STATUS" → "KYC Not Verified").
+export function ruleLabel(id: string, name: string): string {
+  if (!name) return id;
+  if (name.startsWith(id) || /^[A-Z][A-Z_]*$/.test(id)) return name;
+  return `${id} ${name}`;
 }

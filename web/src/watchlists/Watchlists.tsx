@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
-import { WatchlistService, type Watchlist, type ImportWatchlistEntriesResponse } from '../gen/complyd/v1/watchlist_pb';
 import { useSession } from '../auth/session';
-import { Empty, ErrorText, Field, Loading, Pager, when } from '../ui/parts';
+import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { WatchlistService, type GlobalList, type Watchlist, type WatchlistEntry, type ImportWatchlistEntriesResponse } from '../gen/complyd/v1/watchlist_pb';
+import { ErrorText, Field, Loading, Pager } from '../ui/parts';
+import { DataTable, type Col } from '../ui/DataTable';
+import { count, dateTime, enumLabel, plural } from '../ui/format';
+import { useZone } from '../ui/zone';
 
 // Watchlists: the tenant's own lists (screened alongside the global ones from the moment an
 // entry is added), their entries, a bulk import from a CSV or JSON Lines file read in the
@@ -15,19 +19,22 @@ export function Watchlists() {
   const [open, setOpen] = useState<string | null>(null);
   const lists = useQuery(WatchlistService.method.listWatchlists, { page: 1, limit: 100 });
   const current = lists.data?.items.find((w) => w.id === open);
+  const zone = useZone();
+  const cols: Col<Watchlist>[] = [
+    { id: 'name', header: 'Name', cell: (w) => w.name, sort: (w) => w.name },
+    { id: 'type', header: 'Type', cell: (w) => enumLabel(w.type), sort: (w) => w.type },
+    { id: 'entries', header: 'Entries', cell: (w) => count(w.entryCount), sort: (w) => w.entryCount },
+    { id: 'created', header: 'Created', cell: (w) => dateTime(w.createdAt, zone) },
+    { id: 'open', header: 'Open', cell: (w) => <Button size="xs" variant="default" onClick={() => setOpen(w.id)}>Open {w.name}</Button> },
+  ];
   return (
     <section aria-labelledby="wl-h">
-      <h1 id="wl-h">Watchlists</h1>
-      <h2>Tenant lists</h2>
+      <Title order={1} id="wl-h" mb="sm">Watchlists</Title>
+      <Title order={2} size="h3" mb="xs">Tenant lists</Title>
       {admin && <CreateList onDone={(id) => { void lists.refetch(); setOpen(id); }} />}
-      {lists.isPending ? <Loading /> : lists.isError ? <ErrorText error={lists.error} /> : lists.data.items.length === 0 ? <Empty>No watchlists yet.</Empty> : (
-        <table aria-label="Tenant watchlists">
-          <thead><tr><th>Name</th><th>Type</th><th>Entries</th><th>Created</th><th></th></tr></thead>
-          <tbody>{lists.data.items.map((w) => (
-            <tr key={w.id}><td>{w.name}</td><td>{w.type}</td><td>{w.entryCount}</td><td>{when(w.createdAt)}</td>
-              <td><button type="button" onClick={() => setOpen(w.id)}>Open {w.name}</button></td></tr>))}
-          </tbody>
-        </table>
+      {lists.isError ? <ErrorText error={lists.error} /> : (
+        <DataTable label="Tenant watchlists" rows={lists.data?.items} cols={cols} rowKey={(w) => w.id} loading={lists.isPending}
+          empty="No watchlists yet." onOpen={(w) => setOpen(w.id)} />
       )}
       {current && <ListDetail key={current.id} list={current} admin={admin} onChange={() => void lists.refetch()} />}
       <GlobalLists />
@@ -40,14 +47,13 @@ function CreateList({ onDone }: { onDone: (id: string) => void }) {
   const [type, setType] = useState('PEP');
   const create = useMutation(WatchlistService.method.createWatchlist, { onSuccess: (w) => { setName(''); onDone(w.id); } });
   return (
-    <form className="filters" onSubmit={(e) => { e.preventDefault(); create.mutate({ name, type }); }}>
-      <Field label="New list name"><input required maxLength={100} value={name} onChange={(e) => setName(e.target.value)} /></Field>
-      <Field label="List type">
-        <select value={type} onChange={(e) => setType(e.target.value)}>
-          <option value="PEP">PEP</option><option value="SANCTIONS">Sanctions</option><option value="INTERNAL">Internal</option>
-        </select>
-      </Field>
-      <button type="submit">Create list</button>
+    <form onSubmit={(e) => { e.preventDefault(); create.mutate({ name, type }); }}>
+      <Group align="end" gap="sm" wrap="wrap" mb="sm">
+        <TextInput label="New list name" required maxLength={100} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <NativeSelect label="List type" value={type} onChange={(e) => setType(e.currentTarget.value)}
+          data={[{ value: 'PEP', label: 'PEP' }, { value: 'SANCTIONS', label: 'Sanctions' }, { value: 'INTERNAL', label: 'Internal' }]} />
+        <Button type="submit" loading={create.isPending}>Create list</Button>
+      </Group>
       <ErrorText error={create.error} />
     </form>
   );
@@ -58,26 +64,28 @@ function ListDetail({ list, admin, onChange }: { list: Watchlist; admin: boolean
   const entries = useQuery(WatchlistService.method.listWatchlistEntries, { watchlistId: list.id, page, limit: 50 });
   const refresh = () => { void entries.refetch(); onChange(); };
   const del = useMutation(WatchlistService.method.deleteWatchlistEntry, { onSuccess: refresh });
+  const cols: Col<WatchlistEntry>[] = [
+    { id: 'name', header: 'Name', cell: (e) => e.name, sort: (e) => e.name },
+    { id: 'aliases', header: 'Aliases', cell: (e) => e.aliases.join('; ') },
+    { id: 'type', header: 'Type', cell: (e) => e.entityType ?? '—', sort: (e) => e.entityType ?? '' },
+    { id: 'dob', header: 'Date of birth', cell: (e) => (e.dateOfBirth ? publishedOn(e.dateOfBirth) : '—') },
+    { id: 'country', header: 'Country', cell: (e) => e.country ?? '—', sort: (e) => e.country ?? '' },
+    { id: 'reference', header: 'Reference', cell: (e) => e.reference ?? '—' },
+    ...(admin ? [{ id: 'delete', header: 'Delete', cell: (e: WatchlistEntry) => (
+      <Button size="xs" color="red.8" variant="outline" loading={del.isPending && del.variables?.entryId === e.id}
+        onClick={() => del.mutate({ watchlistId: list.id, entryId: e.id })}>Delete {e.name}</Button>) }] : []),
+  ];
   return (
     <section aria-labelledby="wl-detail-h">
-      <h2 id="wl-detail-h">{list.name} ({list.type})</h2>
+      <Title order={2} size="h3" id="wl-detail-h" my="sm">{list.name} ({list.type})</Title>
       {admin && <ImportFile list={list} onDone={refresh} />}
       {admin && <AddEntry list={list} onDone={refresh} />}
       <ErrorText error={del.error} />
-      {entries.isPending ? <Loading /> : entries.isError ? <ErrorText error={entries.error} /> : entries.data.items.length === 0 ? <Empty>This list has no entries.</Empty> : (
-        <>
-          <table aria-label={`Entries of ${list.name}`}>
-            <thead><tr><th>Name</th><th>Aliases</th><th>Type</th><th>Date of birth</th><th>Country</th><th>Reference</th>{admin && <th></th>}</tr></thead>
-            <tbody>{entries.data.items.map((e) => (
-              <tr key={e.id}><td>{e.name}</td><td>{e.aliases.join('; ')}</td><td>{e.entityType ?? '—'}</td>
-                <td>{e.dateOfBirth ? when(e.dateOfBirth).slice(0, 10) : '—'}</td><td>{e.country ?? '—'}</td><td>{e.reference ?? '—'}</td>
-                {admin && <td><button type="button" onClick={() => del.mutate({ watchlistId: list.id, entryId: e.id })}>Delete {e.name}</button></td>}
-              </tr>))}
-            </tbody>
-          </table>
-          <Pager page={entries.data.page} totalPages={entries.data.totalPages} total={entries.data.total} onPage={setPage} />
-        </>
+      {entries.isError ? <ErrorText error={entries.error} /> : (
+        <DataTable label={`Entries of ${list.name}`} rows={entries.data?.items} cols={cols} rowKey={(e) => e.id} loading={entries.isPending}
+          empty="This list has no entries." />
       )}
+      {entries.data && entries.data.items.length > 0 && <Pager page={entries.data.page} totalPages={entries.data.totalPages} total={entries.data.total} onPage={setPage} />}
     </section>
   );
 }
@@ -87,13 +95,15 @@ function AddEntry({ list, onDone }: { list: Watchlist; onDone: () => void }) {
   const [aliases, setAliases] = useState('');
   const add = useMutation(WatchlistService.method.addWatchlistEntry, { onSuccess: () => { setName(''); setAliases(''); onDone(); } });
   return (
-    <form className="filters" onSubmit={(e) => {
+    <form onSubmit={(e) => {
       e.preventDefault();
       add.mutate({ watchlistId: list.id, name, aliases: aliases.split(';').map((a) => a.trim()).filter(Boolean) });
     }}>
-      <Field label="Entry name"><input required maxLength={300} value={name} onChange={(e) => setName(e.target.value)} /></Field>
-      <Field label="Aliases (separated by ;)"><input value={aliases} onChange={(e) => setAliases(e.target.value)} /></Field>
-      <button type="submit">Add entry</button>
+      <Group align="end" gap="sm" wrap="wrap" mb="sm">
+        <TextInput label="Entry name" required maxLength={300} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput label="Aliases (separated by ;)" value={aliases} onChange={(e) => setAliases(e.currentTarget.value)} />
+        <Button type="submit" loading={add.isPending}>Add entry</Button>
+      </Group>
       <ErrorText error={add.error} />
     </form>
   );
@@ -116,17 +126,19 @@ function ImportFile({ list, onDone }: { list: Watchlist; onDone: () => void }) {
       void file.text().then((content) => imp.mutate({ watchlistId: list.id, format, content }));
     }}>
       <Field label="CSV or JSON Lines file"><input type="file" accept=".csv,.jsonl,.json,text/csv" required onChange={(e) => setFile(e.target.files?.[0] ?? null)} /></Field>
-      <button type="submit" disabled={imp.isPending}>Import file</button>
-      <ErrorText error={imp.error} />
-      {result && result.errors.length === 0 && <p role="status">Imported {result.imported} entries ({result.entryCount} in the list).</p>}
-      {result && result.errors.length > 0 && (
-        <div role="alert" className="error">
-          <p>Nothing was imported: {result.errors.length} problem{result.errors.length > 1 ? 's' : ''} in {result.rows} rows.</p>
-          <ul aria-label="Import errors">{result.errors.map((e, i) => (
-            <li key={i}>Line {e.line}{e.field ? `, ${e.field}` : ''}: {e.message}</li>))}
-          </ul>
-        </div>
-      )}
+      <Button type="submit" loading={imp.isPending} mb="xs">Import file</Button>
+      <Stack gap={4} w="100%">
+        <ErrorText error={imp.error} />
+        {result && result.errors.length === 0 && <Text role="status" size="sm">Imported {result.imported} entries ({result.entryCount} in the list).</Text>}
+        {result && result.errors.length > 0 && (
+          <Alert role="alert" color="red" variant="light" p="xs">
+            <Text size="sm" c="red.9" fw={600}>Nothing was imported: {plural(result.errors.length, 'problem')} in {result.rows} rows.</Text>
+            <ul aria-label="Import errors">{result.errors.map((e, i) => (
+              <li key={i}>Line {e.line}{e.field ? `, ${e.field}` : ''}: {e.message}</li>))}
+            </ul>
+          </Alert>
+        )}
+      </Stack>
     </form>
   );
 }
@@ -138,30 +150,36 @@ function publishedOn(t?: Timestamp): string {
 
 function GlobalLists() {
   const g = useQuery(WatchlistService.method.listGlobalLists, {});
-  if (g.isPending) return <><h2>Global lists</h2><Loading /></>;
-  if (g.isError) return <><h2>Global lists</h2><ErrorText error={g.error} /></>;
+  const zone = useZone();
+  const head = <Title order={2} size="h3" my="sm">Global lists</Title>;
+  if (g.isPending) return <>{head}<Loading /></>;
+  if (g.isError) return <>{head}<ErrorText error={g.error} /></>;
   const stale = g.data.items.filter((l) => l.stale);
+  const cols: Col<GlobalList>[] = [
+    { id: 'list', header: 'List', cell: (l) => l.list, sort: (l) => l.list },
+    { id: 'type', header: 'Type', cell: (l) => enumLabel(l.type), sort: (l) => l.type },
+    { id: 'version', header: 'Version', cell: (l) => `${l.version}${l.sourceVersion ? ` (${l.sourceVersion})` : ''}` },
+    { id: 'format', header: 'Format', cell: (l) => l.format, hidden: false },
+    { id: 'entries', header: 'Entries', cell: (l) => count(l.entryCount), sort: (l) => l.entryCount },
+    { id: 'published', header: 'Published', cell: (l) => publishedOn(l.publishedAt) },
+    { id: 'age', header: 'Age', cell: (l) => (l.stale ? `Stale: ${l.ageDays} days` : `${l.ageDays} days`), sort: (l) => l.ageDays },
+    { id: 'loaded', header: 'Loaded', cell: (l) => dateTime(l.importedAt, zone) },
+  ];
   return (
     <>
-      <h2>Global lists</h2>
-      {g.data.missing.length > 0 && (
-        <p role="alert" className="error">
-          Expected list{g.data.missing.length > 1 ? 's' : ''} missing: {g.data.missing.join(', ')}. Screening runs without {g.data.missing.length > 1 ? 'them' : 'it'} until imported (complyd watchlist import).
-        </p>)}
-      {stale.map((l) => (
-        <p role="alert" className="error" key={l.list}>
-          {l.list} is stale: published {publishedOn(l.publishedAt)}, {l.ageDays} days ago (maximum {l.maxAgeDays}). Screening misses every change since.
-        </p>))}
-      {g.data.items.length === 0 ? <Empty>No global list is loaded: run complyd watchlist import.</Empty> : (
-        <table aria-label="Global lists">
-          <thead><tr><th>List</th><th>Type</th><th>Version</th><th>Format</th><th>Entries</th><th>Published</th><th>Age</th><th>Loaded</th></tr></thead>
-          <tbody>{g.data.items.map((l) => (
-            <tr key={l.list}><td>{l.list}</td><td>{l.type}</td><td>{l.version}{l.sourceVersion ? ` (${l.sourceVersion})` : ''}</td><td>{l.format}</td>
-              <td>{l.entryCount}</td><td>{publishedOn(l.publishedAt)}</td><td>{l.stale ? `Stale: ${l.ageDays} days` : `${l.ageDays} days`}</td>
-              <td>{when(l.importedAt)}</td></tr>))}
-          </tbody>
-        </table>
-      )}
+      {head}
+      <Stack gap="xs" mb="xs">
+        {g.data.missing.length > 0 && (
+          <Alert role="alert" color="red" variant="light" p="xs"><Text size="sm" c="red.9" fw={600}>
+            Expected list{g.data.missing.length > 1 ? 's' : ''} missing: {g.data.missing.join(', ')}. Screening runs without {g.data.missing.length > 1 ? 'them' : 'it'} until imported (complyd watchlist import).
+          </Text></Alert>)}
+        {stale.map((l) => (
+          <Alert role="alert" color="orange" variant="light" p="xs" key={l.list}><Text size="sm" c="gray.9" fw={600}>
+            {l.list} is stale: published {publishedOn(l.publishedAt)}, {l.ageDays} days ago (maximum {l.maxAgeDays}). Screening misses every change since.
+          </Text></Alert>))}
+      </Stack>
+      <DataTable label="Global lists" rows={g.data.items} cols={cols} rowKey={(l) => l.list}
+        empty="No global list is loaded: run complyd watchlist import." />
     </>
   );
 }

@@ -50,7 +50,10 @@ type AuditEvent struct {
 	// request_id of the call that made the change.
 	RequestId *wrapperspb.StringValue `protobuf:"bytes,10,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
 	// created_at of the event.
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// actor_name: the user's name (first and last, or the email), empty for the system or an
+	// actor who is not a user of the tenant.
+	ActorName     string `protobuf:"bytes,12,opt,name=actor_name,json=actorName,proto3" json:"actor_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -162,6 +165,68 @@ func (x *AuditEvent) GetCreatedAt() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *AuditEvent) GetActorName() string {
+	if x != nil {
+		return x.ActorName
+	}
+	return ""
+}
+
+// AuditActor is a user who may appear as an actor, for choosing one by name.
+type AuditActor struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// id of the user.
+	Id string `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// name: first and last, or the email.
+	Name          string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AuditActor) Reset() {
+	*x = AuditActor{}
+	mi := &file_complyd_v1_audit_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AuditActor) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AuditActor) ProtoMessage() {}
+
+func (x *AuditActor) ProtoReflect() protoreflect.Message {
+	mi := &file_complyd_v1_audit_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AuditActor.ProtoReflect.Descriptor instead.
+func (*AuditActor) Descriptor() ([]byte, []int) {
+	return file_complyd_v1_audit_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *AuditActor) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *AuditActor) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
 // ListAuditEventsRequest filters and pages audit events.
 type ListAuditEventsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -185,7 +250,7 @@ type ListAuditEventsRequest struct {
 
 func (x *ListAuditEventsRequest) Reset() {
 	*x = ListAuditEventsRequest{}
-	mi := &file_complyd_v1_audit_proto_msgTypes[1]
+	mi := &file_complyd_v1_audit_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -197,7 +262,7 @@ func (x *ListAuditEventsRequest) String() string {
 func (*ListAuditEventsRequest) ProtoMessage() {}
 
 func (x *ListAuditEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_audit_proto_msgTypes[1]
+	mi := &file_complyd_v1_audit_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -210,7 +275,7 @@ func (x *ListAuditEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAuditEventsRequest.ProtoReflect.Descriptor instead.
 func (*ListAuditEventsRequest) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_audit_proto_rawDescGZIP(), []int{1}
+	return file_complyd_v1_audit_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *ListAuditEventsRequest) GetPage() int32 {
@@ -274,14 +339,16 @@ type ListAuditEventsResponse struct {
 	// limit applied.
 	Limit int32 `protobuf:"varint,4,opt,name=limit,proto3" json:"limit,omitempty"`
 	// total_pages for this limit.
-	TotalPages    int32 `protobuf:"varint,5,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
+	TotalPages int32 `protobuf:"varint,5,opt,name=total_pages,json=totalPages,proto3" json:"total_pages,omitempty"`
+	// actors: the tenant's users by name, for the actor filter.
+	Actors        []*AuditActor `protobuf:"bytes,6,rep,name=actors,proto3" json:"actors,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListAuditEventsResponse) Reset() {
 	*x = ListAuditEventsResponse{}
-	mi := &file_complyd_v1_audit_proto_msgTypes[2]
+	mi := &file_complyd_v1_audit_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -293,7 +360,7 @@ func (x *ListAuditEventsResponse) String() string {
 func (*ListAuditEventsResponse) ProtoMessage() {}
 
 func (x *ListAuditEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_complyd_v1_audit_proto_msgTypes[2]
+	mi := &file_complyd_v1_audit_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -306,7 +373,7 @@ func (x *ListAuditEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListAuditEventsResponse.ProtoReflect.Descriptor instead.
 func (*ListAuditEventsResponse) Descriptor() ([]byte, []int) {
-	return file_complyd_v1_audit_proto_rawDescGZIP(), []int{2}
+	return file_complyd_v1_audit_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ListAuditEventsResponse) GetItems() []*AuditEvent {
@@ -344,12 +411,19 @@ func (x *ListAuditEventsResponse) GetTotalPages() int32 {
 	return 0
 }
 
+func (x *ListAuditEventsResponse) GetActors() []*AuditActor {
+	if x != nil {
+		return x.Actors
+	}
+	return nil
+}
+
 var File_complyd_v1_audit_proto protoreflect.FileDescriptor
 
 const file_complyd_v1_audit_proto_rawDesc = "" +
 	"\n" +
 	"\x16complyd/v1/audit.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\x85\x04\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xa4\x04\n" +
 	"\n" +
 	"AuditEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x127\n" +
@@ -368,7 +442,13 @@ const file_complyd_v1_audit_proto_rawDesc = "" +
 	"request_id\x18\n" +
 	" \x01(\v2\x1c.google.protobuf.StringValueR\trequestId\x129\n" +
 	"\n" +
-	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xfa\x02\n" +
+	"created_at\x18\v \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1d\n" +
+	"\n" +
+	"actor_name\x18\f \x01(\tR\tactorName\"0\n" +
+	"\n" +
+	"AuditActor\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\"\xfa\x02\n" +
 	"\x16ListAuditEventsRequest\x12 \n" +
 	"\x04page\x18\x01 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x00R\x04page\x88\x01\x01\x12\"\n" +
 	"\x05limit\x18\x02 \x01(\x05B\a\xbaH\x04\x1a\x02(\x01H\x01R\x05limit\x88\x01\x01\x12(\n" +
@@ -381,14 +461,15 @@ const file_complyd_v1_audit_proto_rawDesc = "" +
 	"\x06_limitB\v\n" +
 	"\t_actor_idB\t\n" +
 	"\a_actionB\x10\n" +
-	"\x0e_resource_type\"\xa8\x01\n" +
+	"\x0e_resource_type\"\xd8\x01\n" +
 	"\x17ListAuditEventsResponse\x12,\n" +
 	"\x05items\x18\x01 \x03(\v2\x16.complyd.v1.AuditEventR\x05items\x12\x14\n" +
 	"\x05total\x18\x02 \x01(\x05R\x05total\x12\x12\n" +
 	"\x04page\x18\x03 \x01(\x05R\x04page\x12\x14\n" +
 	"\x05limit\x18\x04 \x01(\x05R\x05limit\x12\x1f\n" +
 	"\vtotal_pages\x18\x05 \x01(\x05R\n" +
-	"totalPages2\x88\x01\n" +
+	"totalPages\x12.\n" +
+	"\x06actors\x18\x06 \x03(\v2\x16.complyd.v1.AuditActorR\x06actors2\x88\x01\n" +
 	"\fAuditService\x12x\n" +
 	"\x0fListAuditEvents\x12\".complyd.v1.ListAuditEventsRequest\x1a#.complyd.v1.ListAuditEventsResponse\"\x1c\x82\xd3\xe4\x93\x02\x16\x12\x14/api/v1/audit-eventsB>Z<github.com/complyd/complyd/internal/gen/complyd/v1;complydv1b\x06proto3"
 
@@ -404,33 +485,35 @@ func file_complyd_v1_audit_proto_rawDescGZIP() []byte {
 	return file_complyd_v1_audit_proto_rawDescData
 }
 
-var file_complyd_v1_audit_proto_msgTypes = make([]protoimpl.MessageInfo, 3)
+var file_complyd_v1_audit_proto_msgTypes = make([]protoimpl.MessageInfo, 4)
 var file_complyd_v1_audit_proto_goTypes = []any{
 	(*AuditEvent)(nil),              // 0: complyd.v1.AuditEvent
-	(*ListAuditEventsRequest)(nil),  // 1: complyd.v1.ListAuditEventsRequest
-	(*ListAuditEventsResponse)(nil), // 2: complyd.v1.ListAuditEventsResponse
-	(*wrapperspb.StringValue)(nil),  // 3: google.protobuf.StringValue
-	(*structpb.Struct)(nil),         // 4: google.protobuf.Struct
-	(*timestamppb.Timestamp)(nil),   // 5: google.protobuf.Timestamp
+	(*AuditActor)(nil),              // 1: complyd.v1.AuditActor
+	(*ListAuditEventsRequest)(nil),  // 2: complyd.v1.ListAuditEventsRequest
+	(*ListAuditEventsResponse)(nil), // 3: complyd.v1.ListAuditEventsResponse
+	(*wrapperspb.StringValue)(nil),  // 4: google.protobuf.StringValue
+	(*structpb.Struct)(nil),         // 5: google.protobuf.Struct
+	(*timestamppb.Timestamp)(nil),   // 6: google.protobuf.Timestamp
 }
 var file_complyd_v1_audit_proto_depIdxs = []int32{
-	3,  // 0: complyd.v1.AuditEvent.actor_id:type_name -> google.protobuf.StringValue
-	3,  // 1: complyd.v1.AuditEvent.resource_id:type_name -> google.protobuf.StringValue
-	4,  // 2: complyd.v1.AuditEvent.before:type_name -> google.protobuf.Struct
-	4,  // 3: complyd.v1.AuditEvent.after:type_name -> google.protobuf.Struct
-	3,  // 4: complyd.v1.AuditEvent.ip_address:type_name -> google.protobuf.StringValue
-	3,  // 5: complyd.v1.AuditEvent.request_id:type_name -> google.protobuf.StringValue
-	5,  // 6: complyd.v1.AuditEvent.created_at:type_name -> google.protobuf.Timestamp
-	5,  // 7: complyd.v1.ListAuditEventsRequest.from:type_name -> google.protobuf.Timestamp
-	5,  // 8: complyd.v1.ListAuditEventsRequest.to:type_name -> google.protobuf.Timestamp
+	4,  // 0: complyd.v1.AuditEvent.actor_id:type_name -> google.protobuf.StringValue
+	4,  // 1: complyd.v1.AuditEvent.resource_id:type_name -> google.protobuf.StringValue
+	5,  // 2: complyd.v1.AuditEvent.before:type_name -> google.protobuf.Struct
+	5,  // 3: complyd.v1.AuditEvent.after:type_name -> google.protobuf.Struct
+	4,  // 4: complyd.v1.AuditEvent.ip_address:type_name -> google.protobuf.StringValue
+	4,  // 5: complyd.v1.AuditEvent.request_id:type_name -> google.protobuf.StringValue
+	6,  // 6: complyd.v1.AuditEvent.created_at:type_name -> google.protobuf.Timestamp
+	6,  // 7: complyd.v1.ListAuditEventsRequest.from:type_name -> google.protobuf.Timestamp
+	6,  // 8: complyd.v1.ListAuditEventsRequest.to:type_name -> google.protobuf.Timestamp
 	0,  // 9: complyd.v1.ListAuditEventsResponse.items:type_name -> complyd.v1.AuditEvent
-	1,  // 10: complyd.v1.AuditService.ListAuditEvents:input_type -> complyd.v1.ListAuditEventsRequest
-	2,  // 11: complyd.v1.AuditService.ListAuditEvents:output_type -> complyd.v1.ListAuditEventsResponse
-	11, // [11:12] is the sub-list for method output_type
-	10, // [10:11] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	1,  // 10: complyd.v1.ListAuditEventsResponse.actors:type_name -> complyd.v1.AuditActor
+	2,  // 11: complyd.v1.AuditService.ListAuditEvents:input_type -> complyd.v1.ListAuditEventsRequest
+	3,  // 12: complyd.v1.AuditService.ListAuditEvents:output_type -> complyd.v1.ListAuditEventsResponse
+	12, // [12:13] is the sub-list for method output_type
+	11, // [11:12] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_complyd_v1_audit_proto_init() }
@@ -438,14 +521,14 @@ func file_complyd_v1_audit_proto_init() {
 	if File_complyd_v1_audit_proto != nil {
 		return
 	}
-	file_complyd_v1_audit_proto_msgTypes[1].OneofWrappers = []any{}
+	file_complyd_v1_audit_proto_msgTypes[2].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_complyd_v1_audit_proto_rawDesc), len(file_complyd_v1_audit_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   3,
+			NumMessages:   4,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -27,7 +27,7 @@ export function Drafts({ newDraftOf, onDrafted }: { newDraftOf: 'new' | Rule | n
     <Stack gap="md" component="section" aria-labelledby="drafts-h">
       <Title order={2} id="drafts-h">Drafts</Title>
       {newDraftOf && <DraftEditor rule={newDraftOf === 'new' ? undefined : newDraftOf} onDone={done} onCancel={onDrafted} />}
-      {q.data.items.length === 0 ? <Text c="dimmed">No open drafts.</Text> : (
+      {q.data.items.length === 0 ? <Text c="gray.7">No open drafts.</Text> : (
         <Table aria-label="Open drafts" striped>
           <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Change</Table.Th><Table.Th>Expression</Table.Th><Table.Th>Outcome</Table.Th><Table.Th>Shadow</Table.Th><Table.Th>Drafted</Table.Th><Table.Th /></Table.Tr></Table.Thead>
           <Table.Tbody>{q.data.items.map((d) => (

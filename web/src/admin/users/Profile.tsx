@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { AccountService } from '../../gen/complyd/v1/account_pb';
 import { useSession } from '../../auth/session';
 import { ErrorText, Field } from '../../ui/parts';
-import { label } from '../../cases/states';
+import { enumLabel as label } from '../../ui/format';
 import { QrCode } from './QrCode';
 
 // Profile is the signed-in user's own account: who they are, a password change, and MFA

@@ -4,7 +4,7 @@ import { UserService, type User } from '../../gen/complyd/v1/user_pb';
 import { AccountService } from '../../gen/complyd/v1/account_pb';
 import { useSession } from '../../auth/session';
 import { Empty, ErrorText, Field, Loading, Pager, when } from '../../ui/parts';
-import { label } from '../../cases/states';
+import { enumLabel as label } from '../../ui/format';
 
 export const roles = ['BANK_ADMIN', 'COMPLIANCE_OFFICER', 'ANALYST', 'AUDITOR'];
 

@@ -14,7 +14,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file complyd/v1/audit.proto.
  */
 export const file_complyd_v1_audit: GenFile = /*@__PURE__*/
-  fileDesc("ChZjb21wbHlkL3YxL2F1ZGl0LnByb3RvEgpjb21wbHlkLnYxIpsDCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEi4KCGFjdG9yX2lkGAIgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEhIKCmFjdG9yX3R5cGUYAyABKAkSDgoGYWN0aW9uGAQgASgJEhUKDXJlc291cmNlX3R5cGUYBSABKAkSMQoLcmVzb3VyY2VfaWQYBiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSJwoGYmVmb3JlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBImCgVhZnRlchgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMAoKaXBfYWRkcmVzcxgJIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgpyZXF1ZXN0X2lkGAogASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsQCChZMaXN0QXVkaXRFdmVudHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBEh8KCGFjdG9yX2lkGAMgASgJQgi6SAVyA7ABAUgCiAEBEhwKBmFjdGlvbhgEIAEoCUIHukgEcgIYZEgDiAEBEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCg1yZXNvdXJjZV90eXBlGAcgASgJQge6SARyAhhkSASIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0QgsKCV9hY3Rvcl9pZEIJCgdfYWN0aW9uQhAKDl9yZXNvdXJjZV90eXBlIoEBChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIlCgVpdGVtcxgBIAMoCzIWLmNvbXBseWQudjEuQXVkaXRFdmVudBINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFMogBCgxBdWRpdFNlcnZpY2USeAoPTGlzdEF1ZGl0RXZlbnRzEiIuY29tcGx5ZC52MS5MaXN0QXVkaXRFdmVudHNSZXF1ZXN0GiMuY29tcGx5ZC52MS5MaXN0QXVkaXRFdmVudHNSZXNwb25zZSIcgtPkkwIWEhQvYXBpL3YxL2F1ZGl0LWV2ZW50c0I+WjxnaXRodWIuY29tL2NvbXBseWQvY29tcGx5ZC9pbnRlcm5hbC9nZW4vY29tcGx5ZC92MTtjb21wbHlkdjFiBnByb3RvMw", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
+  fileDesc("ChZjb21wbHlkL3YxL2F1ZGl0LnByb3RvEgpjb21wbHlkLnYxIq8DCgpBdWRpdEV2ZW50EgoKAmlkGAEgASgJEi4KCGFjdG9yX2lkGAIgASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEhIKCmFjdG9yX3R5cGUYAyABKAkSDgoGYWN0aW9uGAQgASgJEhUKDXJlc291cmNlX3R5cGUYBSABKAkSMQoLcmVzb3VyY2VfaWQYBiABKAsyHC5nb29nbGUucHJvdG9idWYuU3RyaW5nVmFsdWUSJwoGYmVmb3JlGAcgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBImCgVhZnRlchgIIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSMAoKaXBfYWRkcmVzcxgJIAEoCzIcLmdvb2dsZS5wcm90b2J1Zi5TdHJpbmdWYWx1ZRIwCgpyZXF1ZXN0X2lkGAogASgLMhwuZ29vZ2xlLnByb3RvYnVmLlN0cmluZ1ZhbHVlEi4KCmNyZWF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhIKCmFjdG9yX25hbWUYDCABKAkiJgoKQXVkaXRBY3RvchIKCgJpZBgBIAEoCRIMCgRuYW1lGAIgASgJIsQCChZMaXN0QXVkaXRFdmVudHNSZXF1ZXN0EhoKBHBhZ2UYASABKAVCB7pIBBoCKAFIAIgBARIbCgVsaW1pdBgCIAEoBUIHukgEGgIoAUgBiAEBEh8KCGFjdG9yX2lkGAMgASgJQgi6SAVyA7ABAUgCiAEBEhwKBmFjdGlvbhgEIAEoCUIHukgEcgIYZEgDiAEBEigKBGZyb20YBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEiYKAnRvGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIjCg1yZXNvdXJjZV90eXBlGAcgASgJQge6SARyAhhkSASIAQFCBwoFX3BhZ2VCCAoGX2xpbWl0QgsKCV9hY3Rvcl9pZEIJCgdfYWN0aW9uQhAKDl9yZXNvdXJjZV90eXBlIqkBChdMaXN0QXVkaXRFdmVudHNSZXNwb25zZRIlCgVpdGVtcxgBIAMoCzIWLmNvbXBseWQudjEuQXVkaXRFdmVudBINCgV0b3RhbBgCIAEoBRIMCgRwYWdlGAMgASgFEg0KBWxpbWl0GAQgASgFEhMKC3RvdGFsX3BhZ2VzGAUgASgFEiYKBmFjdG9ycxgGIAMoCzIWLmNvbXBseWQudjEuQXVkaXRBY3RvcjKIAQoMQXVkaXRTZXJ2aWNlEngKD0xpc3RBdWRpdEV2ZW50cxIiLmNvbXBseWQudjEuTGlzdEF1ZGl0RXZlbnRzUmVxdWVzdBojLmNvbXBseWQudjEuTGlzdEF1ZGl0RXZlbnRzUmVzcG9uc2UiHILT5JMCFhIUL2FwaS92MS9hdWRpdC1ldmVudHNCPlo8Z2l0aHViLmNvbS9jb21wbHlkL2NvbXBseWQvaW50ZXJuYWwvZ2VuL2NvbXBseWQvdjE7Y29tcGx5ZHYxYgZwcm90bzM", [file_buf_validate_validate, file_google_api_annotations, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers]);
 
 /**
  * AuditEvent records who changed what, when, with before and after.
@@ -98,6 +98,14 @@ export type AuditEvent = Message<"complyd.v1.AuditEvent"> & {
    * @generated from field: google.protobuf.Timestamp created_at = 11;
    */
   createdAt?: Timestamp | undefined;
+
+  /**
+   * actor_name: the user's name (first and last, or the email), empty for the system or an
+   * actor who is not a user of the tenant.
+   *
+   * @generated from field: string actor_name = 12;
+   */
+  actorName: string;
 };
 
 /**
@@ -106,6 +114,34 @@ export type AuditEvent = Message<"complyd.v1.AuditEvent"> & {
  */
 export const AuditEventSchema: GenMessage<AuditEvent> = /*@__PURE__*/
   messageDesc(file_complyd_v1_audit, 0);
+
+/**
+ * AuditActor is a user who may appear as an actor, for choosing one by name.
+ *
+ * @generated from message complyd.v1.AuditActor
+ */
+export type AuditActor = Message<"complyd.v1.AuditActor"> & {
+  /**
+   * id of the user.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * name: first and last, or the email.
+   *
+   * @generated from field: string name = 2;
+   */
+  name: string;
+};
+
+/**
+ * Describes the message complyd.v1.AuditActor.
+ * Use `create(AuditActorSchema)` to create a new message.
+ */
+export const AuditActorSchema: GenMessage<AuditActor> = /*@__PURE__*/
+  messageDesc(file_complyd_v1_audit, 1);
 
 /**
  * ListAuditEventsRequest filters and pages audit events.
@@ -168,7 +204,7 @@ export type ListAuditEventsRequest = Message<"complyd.v1.ListAuditEventsRequest"
  * Use `create(ListAuditEventsRequestSchema)` to create a new message.
  */
 export const ListAuditEventsRequestSchema: GenMessage<ListAuditEventsRequest> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_audit, 1);
+  messageDesc(file_complyd_v1_audit, 2);
 
 /**
  * ListAuditEventsResponse is the paginated list payload.
@@ -210,6 +246,13 @@ export type ListAuditEventsResponse = Message<"complyd.v1.ListAuditEventsRespons
    * @generated from field: int32 total_pages = 5;
    */
   totalPages: number;
+
+  /**
+   * actors: the tenant's users by name, for the actor filter.
+   *
+   * @generated from field: repeated complyd.v1.AuditActor actors = 6;
+   */
+  actors: AuditActor[];
 };
 
 /**
@@ -217,7 +260,7 @@ export type ListAuditEventsResponse = Message<"complyd.v1.ListAuditEventsRespons
  * Use `create(ListAuditEventsResponseSchema)` to create a new message.
  */
 export const ListAuditEventsResponseSchema: GenMessage<ListAuditEventsResponse> = /*@__PURE__*/
-  messageDesc(file_complyd_v1_audit, 2);
+  messageDesc(file_complyd_v1_audit, 3);
 
 /**
  * AuditService reads the tenant's audit log (decisions.md §10).

@@ -1,0 +1,29 @@
+import { test, expect } from '@playwright/test';
+import { dateTime, enumLabel, money, plural, ruleLabel } from '../src/ui/format';
+
+// The formatting every screen uses (web/src/ui/format.ts), checked on its own: no browser needed.
+const t = new Date('2026-11-30T23:34:00Z');
+
+test('a time in Lagos is named WAT, not the offset Intl gives (GMT+1)', () => {
+  expect(dateTime(t, 'Africa/Lagos')).toBe('1 Dec 2026, 00:34 WAT');
+  expect(dateTime(t)).toBe('1 Dec 2026, 00:34 WAT');
+});
+
+test('a zone Intl names keeps its name; an unknown offset-only zone shows the zone', () => {
+  expect(dateTime(new Date('2026-07-01T12:00:00Z'), 'Europe/London')).toBe('1 Jul 2026, 13:00 BST');
+  expect(dateTime(t, 'Europe/London')).toBe('30 Nov 2026, 23:34 GMT');
+  expect(dateTime(t, 'America/Bogota')).toBe('30 Nov 2026, 18:34 America/Bogota');
+});
+
+test('amounts, plurals and enum values', () => {
+  expect(money('10500000')).toBe('₦10,500,000.00');
+  expect(plural(1, 'screening')).toBe('1 screening');
+  expect(plural(2, 'screening')).toBe('2 screenings');
+  expect(enumLabel('POST_NO_DEBIT')).toBe('Post no debit');
+});
+
+test('a built-in rule is named without its key; a numbered rule with its number once', () => {
+  expect(ruleLabel('KYC_STATUS', 'KYC Not Verified')).toBe('KYC Not Verified');
+  expect(ruleLabel('AML-008', 'AML-008 KYC Tier Limit')).toBe('AML-008 KYC Tier Limit');
+  expect(ruleLabel('AML-002', 'Structuring')).toBe('AML-002 Structuring');
+});
