@@ -343,6 +343,21 @@ func TestApprovedApplicationsAreCustomers(t *testing.T) {
 		})
 	}
 
+	// A transaction whose sender is nobody's customer is known: it answers an empty customer
+	// (200), not 404, which the browser logged as a console error on every such transaction
+	// page (screens.spec); an id the tenant does not have is still 404.
+	env = s.rest("POST", "/api/v1/transactions/screen", cred{Bearer: admin}, map[string]any{"externalId": "EV-NOBODY", "type": "TRANSFER",
+		"channel": "MOBILE_APP", "amount": 1000, "currency": "NGN", "senderAccountNumber": "1000000009", "senderName": "Nobody Known",
+		"receiverName": "Chinedu Obi", "receiverAccountNumber": "2000000001", "timestamp": time.Now().UTC().Format(time.RFC3339)})
+	require.True(t, env.Success, "%s", env.Raw)
+	var nobody struct{ TransactionID string }
+	env.decode(t, &nobody)
+	found := s.rest("GET", "/api/v1/customers/find?transactionId="+nobody.TransactionID, cred{Bearer: admin}, nil)
+	require.Equal(t, 200, found.Status, "%s", found.Raw)
+	require.Empty(t, s.findCustomer("connect", admin, &complydv1.FindCustomerRequest{TransactionId: nobody.TransactionID}))
+	missing := s.rest("GET", "/api/v1/customers/find?transactionId=8b0f6f0e-6a55-4c34-9a57-3c1b2f1d9e01", cred{Bearer: admin}, nil)
+	require.Equal(t, 404, missing.Status, "%s", missing.Raw)
+
 	// The backfill: an application approved before migration 0027 (no customer_id, no profile).
 	db := s.admin()
 	ctx := context.Background()

@@ -116,7 +116,7 @@ func (h *CaseWorkspaceHandler) GetCaseWorkspace(ctx context.Context, req *connec
 // customer fills the customer panel, linked cases and reports from the customer's overview.
 func (h *CaseWorkspaceHandler) customer(ctx context.Context, t tenancy.TenantID, cs *complydv1.Case, out *complydv1.CaseWorkspace) error {
 	found, err := h.customers.Find(ctx, t, customers.FindParams{CaseID: cs.Id})
-	if apperr.CodeOf(err) == apperr.NotFound {
+	if apperr.CodeOf(err) == apperr.NotFound || (err == nil && found.ID == "") {
 		return nil
 	}
 	if err != nil {

@@ -13,11 +13,14 @@ import (
 // Find implements customers.Store: the customer of an application is the one its approval
 // made (customer_id, customer_link.go); of a transaction, the profile of its sender's BVN (how
 // the overview links accounts, customer_store.go); of a case, its application's, else its
-// transaction's. Each is one or two index probes.
+// transaction's. Each is one or two index probes. An object that exists but has no customer
+// answers an empty item (a normal answer: most transactions' senders are nobody's customer
+// here); only an object that does not exist in the tenant is NOT_FOUND.
 func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f customers.FindParams) (customers.ListItem, error) {
 	var it customers.ListItem
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		t := string(tenantID)
+		exists := false
 		byApp := func(id string) (*string, error) {
 			var cid *string
 			err := tx.QueryRow(ctx, `select customer_id from kyc_applications where tenant_id = $1 and id = $2
@@ -25,6 +28,7 @@ func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f c
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil, nil
 			}
+			exists = exists || err == nil
 			return cid, err
 		}
 		byTx := func(id string) (*string, error) {
@@ -32,12 +36,14 @@ func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f c
 				return nil, nil
 			}
 			var cid *string
-			err := tx.QueryRow(ctx, `select p.id from transactions t
-				join customer_profiles p on p.tenant_id = t.tenant_id and p.bvn = t.sender_bvn and p.bvn <> ''
-				where t.tenant_id = $1 and t.id = $2::uuid order by p.created_at limit 1`, t, id).Scan(&cid)
+			var found bool
+			err := tx.QueryRow(ctx, `select true, (select p.id from customer_profiles p
+				where p.tenant_id = t.tenant_id and p.bvn = t.sender_bvn and p.bvn <> '' order by p.created_at limit 1)
+				from transactions t where t.tenant_id = $1 and t.id = $2::uuid`, t, id).Scan(&found, &cid)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil, nil
 			}
+			exists = exists || err == nil
 			return cid, err
 		}
 		var cid *string
@@ -58,6 +64,7 @@ func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f c
 			if err != nil {
 				break
 			}
+			exists = true
 			if appID != nil {
 				cid, err = byApp(*appID)
 			}
@@ -67,6 +74,9 @@ func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f c
 		}
 		if err != nil {
 			return err
+		}
+		if cid == nil && exists {
+			return nil
 		}
 		if cid == nil {
 			return mapErr(pgx.ErrNoRows, "customer")

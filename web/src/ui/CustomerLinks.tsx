@@ -6,7 +6,7 @@ import { ErrorText } from './parts';
 
 // CustomerLinks names the customer a case, a transaction or an application is about and links
 // to its profile and its network (the network is a section of the customer page). The API finds
-// the customer (CustomerService.FindCustomer); when none is known it says so.
+// the customer (CustomerService.FindCustomer); when none is known (an empty id) it says so.
 export function CustomerLinks({ caseId, transactionId, applicationId }: { caseId?: string; transactionId?: string; applicationId?: string }) {
   const q = useQuery(CustomerService.method.findCustomer, { caseId: caseId ?? '', transactionId: transactionId ?? '', applicationId: applicationId ?? '' }, { retry: false });
   if (q.isPending) return null;
@@ -15,6 +15,7 @@ export function CustomerLinks({ caseId, transactionId, applicationId }: { caseId
     return <ErrorText error={q.error} />;
   }
   const c = q.data;
+  if (c.id === '') return <p className="muted">No customer known for it.</p>;
   return (
     <nav aria-label="Customer" className="actions">
       <span>Customer: </span>

@@ -76,8 +76,10 @@ type CustomerServiceClient interface {
 	// CompleteCustomerReview records a periodic review: the rating is recomputed and the next
 	// review date set from it.
 	CompleteCustomerReview(context.Context, *connect.Request[v1.CompleteCustomerReviewRequest]) (*connect.Response[v1.CustomerRisk], error)
-	// FindCustomer names the customer a case, a transaction or an application is about (404 when
-	// none is known), so the dashboard links them to the customer and its network.
+	// FindCustomer names the customer a case, a transaction or an application is about, so the
+	// dashboard links them to the customer and its network: an empty id when the object is known
+	// but no customer is (a normal answer, not an error the browser logs), 404 when the object
+	// itself is not (another tenant's included).
 	FindCustomer(context.Context, *connect.Request[v1.FindCustomerRequest]) (*connect.Response[v1.FoundCustomer], error)
 }
 
@@ -212,8 +214,10 @@ type CustomerServiceHandler interface {
 	// CompleteCustomerReview records a periodic review: the rating is recomputed and the next
 	// review date set from it.
 	CompleteCustomerReview(context.Context, *connect.Request[v1.CompleteCustomerReviewRequest]) (*connect.Response[v1.CustomerRisk], error)
-	// FindCustomer names the customer a case, a transaction or an application is about (404 when
-	// none is known), so the dashboard links them to the customer and its network.
+	// FindCustomer names the customer a case, a transaction or an application is about, so the
+	// dashboard links them to the customer and its network: an empty id when the object is known
+	// but no customer is (a normal answer, not an error the browser logs), 404 when the object
+	// itself is not (another tenant's included).
 	FindCustomer(context.Context, *connect.Request[v1.FindCustomerRequest]) (*connect.Response[v1.FoundCustomer], error)
 }
 

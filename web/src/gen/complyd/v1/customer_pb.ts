@@ -1009,8 +1009,10 @@ export const CustomerService: GenService<{
     output: typeof CustomerRiskSchema;
   },
   /**
-   * FindCustomer names the customer a case, a transaction or an application is about (404 when
-   * none is known), so the dashboard links them to the customer and its network.
+   * FindCustomer names the customer a case, a transaction or an application is about, so the
+   * dashboard links them to the customer and its network: an empty id when the object is known
+   * but no customer is (a normal answer, not an error the browser logs), 404 when the object
+   * itself is not (another tenant's included).
    *
    * @generated from rpc complyd.v1.CustomerService.FindCustomer
    */
