@@ -32,7 +32,7 @@ test('users: create a user, sign in as them, enrol MFA with the QR code, reset i
   await signIn(page, email);
   await expect(page.getByRole('link', { name: 'Users' })).toHaveCount(0);
   await page.getByRole('link', { name: 'My account' }).click();
-  await expect(page.getByText('analyst', { exact: true })).toBeVisible();
+  await expect(page.getByText('Analyst', { exact: true })).toBeVisible();
   await page.getByRole('button', { name: 'Set up MFA' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = (await page.getByTestId('mfa-secret').textContent())!;

@@ -30,7 +30,7 @@ test('review and approve a KYC application with a document', async ({ page }) =>
   await review.getByRole('button', { name: 'Reject document passport passport.png' }).click();
   await expect(review.getByRole('alert')).toContainText('reason');
   await review.getByRole('button', { name: 'Verify document passport passport.png' }).click();
-  await expect(page.getByText(/Verification: verified/)).toBeVisible();
+  await expect(page.getByText(/Verification: Verified/)).toBeVisible();
   await expect(page.getByRole('button', { name: /Verify document/ })).toHaveCount(0);
   await shot(page, 'kyc-document-verified');
 

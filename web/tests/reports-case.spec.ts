@@ -74,7 +74,7 @@ test('draft an STR from a case, edit its narrative, approve with four eyes, and 
   // Filed by hand with the NFIU's reference: the page still shows what the XML says.
   await two.getByLabel('NFIU reference').fill('NFIU-WEB-0001');
   await two.getByRole('button', { name: 'Mark as filed' }).click();
-  await expect(two.getByTestId('report-status')).toHaveText('filed');
+  await expect(two.getByTestId('report-status')).toHaveText('Filed');
   await expect(two.getByTestId('report-narrative')).toHaveText(narrative);
   await expect(two.getByTestId('report-action')).toHaveText('Account placed on post-no-debit.');
 });
