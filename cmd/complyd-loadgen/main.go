@@ -44,7 +44,7 @@ type options struct {
 	url, dbURL, email, password, proto, runID string
 	auth                                      string
 	rate                                      int
-	duration, maxDuration, warmup             time.Duration
+	duration, warmup                          time.Duration
 	conns, workers, accounts                  int
 	seed, seedOnly, seedHistory               bool
 	jsonOut                                   string

@@ -192,13 +192,13 @@ func TestGlobalListImportFormats(t *testing.T) {
 		body["receiverName"] = "Ivan Petrovich Testovsky"
 		o, env := s.screen(admin, body)
 		require.True(t, env.Success, "%s", env.Raw)
-		pep, eu := false, false
+		pep := false
 		for _, v := range o.RiskBreakdown {
 			for _, id := range v.RulesTriggered {
 				pep = pep || strings.HasPrefix(id, "AML-004")
 			}
 		}
-		eu = strings.Contains(string(env.Raw), "EU-FSF") || strings.Contains(string(env.Raw), "UK-SANCTIONS")
+		eu := strings.Contains(string(env.Raw), "EU-FSF") || strings.Contains(string(env.Raw), "UK-SANCTIONS")
 		if pep && eu {
 			break
 		}

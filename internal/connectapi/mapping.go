@@ -37,8 +37,6 @@ func strPtr(s string) *string {
 	return &s
 }
 
-func int32Ptr(v int32) *int32 { return &v }
-
 func toStruct(v any) (*structpb.Struct, error) {
 	m, ok := v.(map[string]any)
 	if !ok || m == nil {

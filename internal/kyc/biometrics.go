@@ -204,7 +204,7 @@ func (s *Service) registryPhoto(ctx context.Context, tenantID tenancy.TenantID, 
 	if err != nil {
 		return identity.Image{}, false, wallet.Charged, err
 	}
-	dob := ""
+	var dob string
 	if a.DateOfBirth != nil {
 		dob = a.DateOfBirth.Format("2006-01-02")
 	} else {

@@ -1,6 +1,7 @@
 package postgres_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -155,7 +156,7 @@ func backendTicks(ctx context.Context, b *testing.B, db *postgres.DB) map[int]in
 		if err != nil {
 			continue // another host's server, or gone
 		}
-		f := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+		f := strings.Fields(string(raw[bytes.LastIndexByte(raw, ')')+2:]))
 		u, _ := strconv.ParseInt(f[11], 10, 64)
 		s, _ := strconv.ParseInt(f[12], 10, 64)
 		out[int(pid)] = u + s

@@ -95,7 +95,6 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 	var probes []probe
 	for round := range 5 {
 		for i := range accounts {
-			i := i
 			probes = append(probes, probe{
 				tx: &screening.Transaction{TenantID: a.ID, ExternalID: fmt.Sprintf("new-%d-%d", round, i), SenderAccountNumber: acct(i),
 					SenderBVN: "22200000001", Timestamp: now},

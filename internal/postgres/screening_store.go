@@ -424,8 +424,7 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 // probe whatever the account's history holds. $44, the last activity the prefetch read, is no
 // longer compared; it keeps its place so that the parameters after it keep their numbers):
 // RETURNING names the rows actually inserted.
-const insertSQL = insertCTEsSQL + `
-` + insertRowsSQL
+const insertSQL = insertCTEsSQL + "\n" + insertRowsSQL //nolint:unused // the statement without its rollups, which rollupInsertSQL extends; the comments here name it
 
 // insertCTEsSQL is the head of insertSQL (and rollupInsertSQL): u, the batch's records whose
 // sender's history version is unchanged, and keys, their externalIds inserted into

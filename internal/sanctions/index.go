@@ -263,7 +263,7 @@ func (idx *Index) weightOf(t token) float64 {
 // allocations for a 100,000-entry list, and the garbage collector's work on them slowed every
 // other tenant's screening while an import was indexed (docs/guide/watchlists.md "Import at scale").
 // Each key's postings are in name order, as before; a posting repeated by the same name under
-// the same key is kept once (appendOnce). A hash collision between two keys makes them share
+// the same key is kept once (the slot's last posting). A hash collision between two keys makes them share
 // a span, which only adds candidates the scoring rejects.
 func (idx *Index) buildPostings(memo *tokenMemo) {
 	keys := newBuildTable(len(idx.names) * 4) // grown when short
@@ -590,15 +590,6 @@ func (nm *indexedName) wordSpan(i int) (int, int) {
 		e++
 	}
 	return s, e
-}
-
-// appendOnce appends id unless it is already the last element (a name's
-// tokens are added consecutively, so that dedupes within a name).
-func appendOnce(list []int32, id int32) []int32 {
-	if n := len(list); n > 0 && list[n-1] == id {
-		return list
-	}
-	return append(list, id)
 }
 
 // forDeletes calls fn with s and, for tokens of minDeleteLen or more, every

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"strconv"
 
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -170,5 +169,3 @@ func (r *Rescreener) Run(ctx context.Context, a RescreenArgs) (RescreenResult, e
 	return res, nil
 }
 
-// versionLabel renders a global list version for RescreenArgs.ListVersion.
-func versionLabel(list string, version int) string { return list + "@" + strconv.Itoa(version) }

@@ -434,7 +434,7 @@ func (idx *Index) searchFolded(q Query, r reading, st *searchStats) []Match {
 			}
 			for _, c := range initials {
 				bit := uint32(1) << (c - 'a')
-				w := 0.0
+				var w float64
 				if h.firstsHeavy&bit != 0 {
 					w = float64(h.maxW)
 				} else if h.firsts&bit != 0 {
