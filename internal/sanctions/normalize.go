@@ -43,7 +43,6 @@ type token struct {
 // weakWeight is a weak token's share of a strong token's weight.
 const weakWeight = 0.3
 
-
 // newToken builds a token from its folded and canonical spellings, weighted as
 // if rare (the index lowers the weight of tokens common in its lists).
 func newToken(raw, canon string) token {

@@ -168,4 +168,3 @@ func (r *Rescreener) Run(ctx context.Context, a RescreenArgs) (RescreenResult, e
 	}
 	return res, nil
 }
-
