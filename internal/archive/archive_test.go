@@ -210,6 +210,16 @@ func TestArchiveVerifyDropRestore(t *testing.T) {
 	require.Equal(t, want, left)
 	require.Equal(t, otherTenant, monthRows(ctx, t, admin, b, old))
 	require.Len(t, monthRows(ctx, t, admin, a, recent), 1)
+	// The dropped rows' idempotency keys go with them (transaction_keys, migration 0043): a key
+	// left behind made a resent externalId of a dropped row a duplicate of nothing. The held
+	// rows keep theirs.
+	var orphanKeys, heldKeys int
+	require.NoError(t, admin.QueryRow(ctx, `select count(*) filter (where t.id is null), count(*) filter (where t.id is not null)
+		from transaction_keys k left join transactions t on t.id = k.transaction_id and t.transaction_timestamp = k.transaction_timestamp
+		where k.tenant_id = $1 and k.transaction_timestamp >= $2 and k.transaction_timestamp < $3`,
+		string(a), old, old.AddDate(0, 1, 0)).Scan(&orphanKeys, &heldKeys))
+	require.Zero(t, orphanKeys, "keys of dropped rows")
+	require.Equal(t, len(want), heldKeys)
 	_, err = svc.Drop(ctx, a, officer, arc.ID)
 	require.Equal(t, apperr.Conflict, apperr.CodeOf(err), "a dropped archive is not dropped again")
 
