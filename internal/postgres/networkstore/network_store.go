@@ -1,4 +1,4 @@
-package postgres
+package networkstore
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/network"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -21,7 +22,7 @@ import (
 // one round trip per hop and direction, in a read-only transaction under a statement timeout
 // (docs/guide/network.md "Bounds").
 type NetworkStore struct {
-	db *DB
+	db *postgres.DB
 	// Timeout bounds one Graph call as a whole (network.Timeout by default).
 	Timeout time.Duration
 	// routed sends Graph to the read replica when one is usable (NewNetworkReadStore).
@@ -29,12 +30,14 @@ type NetworkStore struct {
 }
 
 // NewNetworkStore returns the store, reading from the primary.
-func NewNetworkStore(db *DB) *NetworkStore { return &NetworkStore{db: db, Timeout: network.Timeout} }
+func NewNetworkStore(db *postgres.DB) *NetworkStore {
+	return &NetworkStore{db: db, Timeout: network.Timeout}
+}
 
 // NewNetworkReadStore returns the store reading from the read replica when one is usable, for
 // the network screen's queries (docs/guide/read-replica.md); a finding turned into a case is
 // recomputed on the primary (NewNetworkStore).
-func NewNetworkReadStore(db *DB) *NetworkStore {
+func NewNetworkReadStore(db *postgres.DB) *NetworkStore {
 	return &NetworkStore{db: db, Timeout: network.Timeout, routed: true}
 }
 
@@ -76,9 +79,9 @@ func (s *NetworkStore) Graph(ctx context.Context, tenantID tenancy.TenantID, p n
 	// the server side, set to the whole budget.
 	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
 	defer cancel()
-	run := s.db.inTenant
+	run := s.db.InTenant
 	if s.routed {
-		run = s.db.inTenantRead
+		run = s.db.InTenantRead
 	}
 	err := run(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, fmt.Sprintf("set transaction read only; set local statement_timeout = %d", s.Timeout.Milliseconds())); err != nil {
@@ -118,7 +121,7 @@ func networkSeeds(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p n
 func customerAccounts(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, customerID string, limit int) ([]string, string, error) {
 	var bvn string
 	if err := tx.QueryRow(ctx, `select bvn from customer_profiles where tenant_id = $1 and id = $2`, string(tenantID), customerID).Scan(&bvn); err != nil {
-		return nil, "", mapErr(err, "customer")
+		return nil, "", postgres.MapErr(err, "customer")
 	}
 	if bvn == "" {
 		return nil, "", nil

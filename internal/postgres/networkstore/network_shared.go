@@ -1,4 +1,4 @@
-package postgres
+package networkstore
 
 import (
 	"context"

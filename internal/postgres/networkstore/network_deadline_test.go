@@ -1,4 +1,4 @@
-package postgres_test
+package networkstore_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/network"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/networkstore"
 )
 
 // TestNetworkLimitIsPerRequest is issue 48 point 7d: the network query's limit bounds the whole
@@ -52,7 +52,7 @@ func TestNetworkLimitIsPerRequest(t *testing.T) {
 	// cleanups (run last-in first-out) close the connections they use.
 	t.Cleanup(func() { <-released })
 
-	store := postgres.NewNetworkStore(db)
+	store := networkstore.NewNetworkStore(db)
 	store.Timeout = 600 * time.Millisecond
 	start := time.Now()
 	_, err = store.Graph(ctx, f.ID, network.Params{CustomerID: "cus_lock", Hops: 1, From: time.Now().Add(-24 * time.Hour), To: time.Now(),

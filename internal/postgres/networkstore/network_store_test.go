@@ -1,4 +1,4 @@
-package postgres_test
+package networkstore_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/complyd/complyd/internal/network"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/networkstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -83,7 +84,7 @@ func TestNetworkFindsPlantedFanInRing(t *testing.T) {
 	require.NoError(t, err)
 
 	cs := cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now)
-	svc := network.NewService(postgres.NewNetworkStore(db), cs, time.Now)
+	svc := network.NewService(networkstore.NewNetworkStore(db), cs, time.Now)
 	p := network.Params{Account: mules[4], Hops: 3, SharedIdentifiers: true, FanThreshold: 8}
 	start := time.Now()
 	g, err := svc.Graph(ctx, f.ID, p)

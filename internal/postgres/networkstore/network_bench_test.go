@@ -1,4 +1,4 @@
-package postgres_test
+package networkstore_test
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/networkstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -60,7 +61,7 @@ func timed(b *testing.B, fn func(i int) error) {
 // account in the default 90 days).
 func BenchmarkNetworkSeeded(b *testing.B) {
 	db, tenant := seededDB(b)
-	svc := network.NewService(postgres.NewNetworkStore(db), cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now), time.Now)
+	svc := network.NewService(networkstore.NewNetworkStore(db), cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now), time.Now)
 	accounts := 500_000
 	if v := os.Getenv("COMPLYD_BENCH_SEEDED_ACCOUNTS"); v != "" {
 		_, _ = fmt.Sscan(v, &accounts)
