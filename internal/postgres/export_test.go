@@ -4,15 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/pressly/goose/v3"
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/cases"
-	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 	"github.com/complyd/complyd/migrations"
@@ -71,54 +68,6 @@ func withGoose(url string, fn func(*goose.Provider) error) error {
 	return fn(provider)
 }
 
-// PrefetchSQLForTest is screening's batched prefetch statement, for plan tests.
-var PrefetchSQLForTest = prefetchSQL
-
-// QueueWaitForTest is the queue delay the last batch read saw; SetQueueWaitForTest sets it, as a
-// batch whose oldest screening had waited d would.
-func (s *ScreeningStore) QueueWaitForTest() time.Duration     { return time.Duration(s.waited.Load()) }
-func (s *ScreeningStore) SetQueueWaitForTest(d time.Duration) { s.waited.Store(int64(d)) }
-
-// QueueLenForTest is the number of screenings waiting for their batched read.
-func (s *ScreeningStore) QueueLenForTest() int { return len(s.pf.ch) }
-
-// PrefetchArgsForTest are PrefetchSQL's arguments for screenings of one tenant (plain slices,
-// for the simple protocol too), and PrefetchParamTypes the types of its parameters.
-func PrefetchArgsForTest(tenant string, ext, acct []string, ts []time.Time, bvnHash [][]byte) []any {
-	args := prefetchArgs(tenant, ext, acct, ts, bvnHash)
-	for i, a := range args {
-		switch a := a.(type) {
-		case textArray:
-			args[i] = []string(a)
-		case timeArray:
-			args[i] = []time.Time(a)
-		}
-	}
-	return args
-}
-
-var PrefetchParamTypes = "uuid, text[], text[], timestamptz[], bytea[], " + strings.Repeat("timestamptz[], ", len(windowColumns)-1) + "timestamptz[]"
-
-// WindowBoundsForTest are the window bounds of a screening at ts, in the order of WindowColumns.
-func WindowBoundsForTest(ts time.Time) []time.Time {
-	b := boundsAt(ts)
-	return b[:]
-}
-
-var WindowColumns = windowColumns[:]
-
-// PrefetchSQL is the screening prefetch statement; AnalyzeIfYoungForTest runs the young-table
-// check as the screening store does after stored screenings.
-var PrefetchSQL = prefetchSQL
-
-func (db *DB) AnalyzeIfYoungForTest(stored int64) { newYoungTable(db).check(stored) }
-
-// YoungTablesForTest returns the tables the young-table check would analyse after stored
-// screenings, and whether transactions at the server's statistics target.
-func (db *DB) YoungTablesForTest(ctx context.Context, stored int64) ([]string, bool, error) {
-	return newYoungTable(db).young(ctx, stored)
-}
-
 // CaseWritesForTest writes n automatic cases for each of tenants (in that order) through one
 // pipelined writer in one transaction, as a screening batch's side effects do, and returns how
 // many statements the writer sent for them (the tenant switches and COMMIT included).
@@ -159,35 +108,6 @@ func (db *DB) CaseWritesForTest(ctx context.Context, tenants []tenancy.TenantID,
 		q.queue(&b)
 	}
 	return b.Len(), w.flush(ctx, db)
-}
-
-// TransactionByIDSQL is the statement Get runs.
-func TransactionByIDSQL(tenantID tenancy.TenantID, id string) (string, []any, error) {
-	return transactionByID(tenantID, id).ToSql()
-}
-
-// DraftReportsForTest drafts, in one transaction, the reports recs' verdicts call for, as one
-// commit batch of the group committer does (recs must be stored already).
-func (s *ScreeningStore) DraftReportsForTest(ctx context.Context, tenant tenancy.TenantID, recs []*screening.Record) error {
-	return s.db.inTenant(ctx, tenant, func(tx pgx.Tx) error {
-		w := newPipelined(tx)
-		reqs := make([]*saveReq, len(recs))
-		for i, r := range recs {
-			reqs[i] = &saveReq{rec: r}
-		}
-		b := &pgx.Batch{}
-		plan, err := s.queueDrafts(b, tenant, reqs, s.db.now().UTC())
-		if err != nil {
-			return err
-		}
-		if err := tx.SendBatch(ctx, b).Close(); err != nil {
-			return err
-		}
-		if err := s.draftEffects(ctx, w, tenant, plan); err != nil {
-			return err
-		}
-		return w.flush(ctx, s.db)
-	})
 }
 
 // ReportTxSQLForTest and BacktestQueryForTest are the reports' and the back-tests' reads of
