@@ -8,6 +8,7 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/review"
 	"github.com/complyd/complyd/internal/screening"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 )
 
 // wireConfig serves issue 16's configuration and review surfaces: KYC tier requirements,
@@ -23,7 +24,7 @@ func wireConfig(w *wiring) error {
 	p, h = complydv1connect.NewApplicationAssignmentServiceHandler(connectapi.NewAssignmentHandler(rs, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.ApplicationAssignmentServiceName, p, h)
 
-	bs := screening.NewBaselineService(postgres.NewBehavioralProfileStore(w.db), w.now)
+	bs := screening.NewBaselineService(screenstore.NewBehavioralProfileStore(w.db), w.now)
 	p, h = complydv1connect.NewBehavioralProfileServiceHandler(connectapi.NewBehavioralProfileHandler(bs, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.BehavioralProfileServiceName, p, h)
 

@@ -6,6 +6,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/restapi"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 )
 
 // wireDashboard wires issue 17: DashboardService (the Overview's aggregates) and the streamed
@@ -15,9 +16,9 @@ func wireDashboard(w *wiring) error {
 	p, h := complydv1connect.NewDashboardServiceHandler(connectapi.NewDashboardHandler(svc, w.log).WithFreshness(freshness(w.db), w.now), w.handlerOpts...)
 	w.addService(complydv1connect.DashboardServiceName, p, h)
 
-	exports := postgres.NewExportStore(w.db)
-	w.mux.Handle(restapi.TransactionsExportPattern, restapi.TransactionsExport(w.authn, exports, postgres.TransactionHeader, w.now, w.log))
-	w.mux.Handle(restapi.CasesExportPattern, restapi.CasesExport(w.authn, exports, postgres.CaseHeader, w.now, w.log))
-	w.mux.Handle(restapi.AuditExportPattern, restapi.AuditExport(w.authn, exports, postgres.AuditHeader, w.now, w.log))
+	exports := screenstore.NewExportStore(w.db)
+	w.mux.Handle(restapi.TransactionsExportPattern, restapi.TransactionsExport(w.authn, exports, screenstore.TransactionHeader, w.now, w.log))
+	w.mux.Handle(restapi.CasesExportPattern, restapi.CasesExport(w.authn, exports, screenstore.CaseHeader, w.now, w.log))
+	w.mux.Handle(restapi.AuditExportPattern, restapi.AuditExport(w.authn, exports, screenstore.AuditHeader, w.now, w.log))
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -40,7 +41,7 @@ func wireScreening(w *wiring) error {
 	case <-time.After(5 * time.Second):
 		w.log.Warn("screening settings listener not ready; cache entries expire after their TTL")
 	}
-	store := postgres.NewScreeningStore(w.db, postgres.ScreeningStoreOptions{
+	store := screenstore.NewScreeningStore(w.db, screenstore.ScreeningStoreOptions{
 		Readers: w.cfg.ScreeningReaders, Committers: w.cfg.ScreeningCommitters, MaxBatch: w.cfg.ScreeningMaxBatch, Linger: w.cfg.ScreeningLinger, MaxQueue: w.cfg.ScreeningMaxQueue, MaxQueueWait: w.cfg.ScreeningMaxQueueWait, PacedMaxQueueWait: w.cfg.ScreeningStreamMaxQueueWait,
 		ReadLinger: w.cfg.ScreeningReadLinger, CaseLinger: w.cfg.ScreeningCaseLinger, Metrics: w.reg})
 	w.closers = append(w.closers, stopListen, store.Close)

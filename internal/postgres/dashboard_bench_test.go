@@ -11,7 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 )
 
@@ -22,7 +22,7 @@ import (
 //
 //	go test ./internal/postgres -run '^$' -bench BenchmarkScreeningStoreWebhooks -benchtime 10000x
 func BenchmarkScreeningStoreWebhooks(b *testing.B) {
-	ctx, db, st := newScreeningStore(b, postgres.ScreeningStoreOptions{})
+	ctx, db, st := newScreeningStore(b, screenstore.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, b, db)
 	url := pgtest.URL(b)
 	admin, err := pgx.Connect(ctx, url)

@@ -13,6 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/dashboard"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -49,7 +50,7 @@ func screened(tenant tenancy.TenantID, ext string, ts time.Time, outcome rules.O
 // and checks every figure of every aggregate exactly.
 func TestDashboardStoreKnownFigures(t *testing.T) {
 	t.Parallel()
-	ctx, db, _, st := freshScreeningStore(t, postgres.ScreeningStoreOptions{})
+	ctx, db, _, st := freshScreeningStore(t, screenstore.ScreeningStoreOptions{})
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	d0 := time.Date(2026, 1, 10, 0, 0, 0, 0, time.UTC)
 	at := func(day, hour, minute int) time.Time {

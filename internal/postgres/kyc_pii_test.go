@@ -15,6 +15,7 @@ import (
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -49,7 +50,7 @@ func adminConn(ctx context.Context, t *testing.T, url string) *pgx.Conn {
 // tenant), and a sealed value copied onto another row does not open there.
 func TestKYCIdentifiersSealedAtRest(t *testing.T) {
 	t.Parallel()
-	ctx, db, sst := newScreeningStore(t, postgres.ScreeningStoreOptions{})
+	ctx, db, sst := newScreeningStore(t, screenstore.ScreeningStoreOptions{})
 	st := postgres.NewKYCStore(db)
 	conn := adminConn(ctx, t, pgtest.URL(t))
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
@@ -121,8 +122,8 @@ func TestKYCBVNLookupUsesIndex(t *testing.T) {
 	require.NoError(t, err)
 	_, err = conn.Exec(ctx, `analyze kyc_applications`)
 	require.NoError(t, err)
-	rows, err := conn.Query(ctx, `explain `+postgres.PrefetchSQLForTest,
-		postgres.PrefetchArgsForTest(string(ten.ID), []string{"x"}, []string{"1"}, []time.Time{time.Now()}, [][]byte{make([]byte, 32)})...)
+	rows, err := conn.Query(ctx, `explain `+screenstore.PrefetchSQLForTest,
+		screenstore.PrefetchArgsForTest(string(ten.ID), []string{"x"}, []string{"1"}, []time.Time{time.Now()}, [][]byte{make([]byte, 32)})...)
 	require.NoError(t, err)
 	plan, err := pgx.CollectRows(rows, pgx.RowTo[string])
 	require.NoError(t, err)
@@ -240,7 +241,7 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	require.Equal(t, "", got.BVN)
 	require.Equal(t, "70155556666", got.NIN)
 
-	sst := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	sst := screenstore.NewScreeningStore(db, screenstore.ScreeningStoreOptions{})
 	t.Cleanup(sst.Close)
 	p, err := sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: "legacy-1", SenderAccountNumber: "3000000001",
 		SenderBVN: "22211112222", Timestamp: time.Now()}, true)

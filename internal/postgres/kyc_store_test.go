@@ -16,6 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -91,7 +92,7 @@ func TestStoredKYC(t *testing.T) {
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
 	st := postgres.NewKYCStore(db)
-	sst := postgres.NewScreeningStore(db, postgres.ScreeningStoreOptions{})
+	sst := screenstore.NewScreeningStore(db, screenstore.ScreeningStoreOptions{})
 	t.Cleanup(sst.Close)
 	ten := pgtest.Tenant(ctx, t, db)
 	other := pgtest.Tenant(ctx, t, db)

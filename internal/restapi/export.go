@@ -41,7 +41,7 @@ const ExportPageSize = 1000
 // more). Errors: VALIDATION_ERROR, INTERNAL.
 type ExportPager func(ctx context.Context, cursor string, limit int) ([][]string, string, error)
 
-// ExportStore is what the export routes read (postgres.ExportStore).
+// ExportStore is what the export routes read (screenstore.ExportStore).
 type ExportStore interface {
 	ExportTransactions(ctx context.Context, tenant tenancy.TenantID, f screening.ListParams, cursor string, limit int) ([][]string, string, error)
 	ExportCases(ctx context.Context, tenant tenancy.TenantID, f cases.ListParams, cursor string, limit int) ([][]string, string, error)

@@ -27,7 +27,7 @@ type Baseline struct {
 	Profile       Profile
 }
 
-// BaselineStore reads baselines (internal/postgres.BehavioralProfileStore).
+// BaselineStore reads baselines (internal/postgres/screenstore.BehavioralProfileStore).
 type BaselineStore interface {
 	// Baseline computes the account's baseline as of asOf, in the tenant. Errors: NOT_FOUND when
 	// the tenant has no stored transaction from the account.
