@@ -6,9 +6,9 @@ import (
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/review"
 	"github.com/complyd/complyd/internal/screening"
-	"github.com/complyd/complyd/internal/postgres/screenstore"
 )
 
 // wireConfig serves issue 16's configuration and review surfaces: KYC tier requirements,

@@ -5,8 +5,8 @@ import (
 	"github.com/complyd/complyd/internal/dashboard"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
+	"github.com/complyd/complyd/internal/restapi"
 )
 
 // wireDashboard wires issue 17: DashboardService (the Overview's aggregates) and the streamed
