@@ -23,6 +23,7 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/rescreenstore"
 )
 
 type lookupOut struct {
@@ -192,7 +193,7 @@ func TestLookupsFoundNotFoundOutageAndProfiles(t *testing.T) {
 	requireRESTError(t, s.rest("POST", "/api/v1/customers/"+bvnProfile+"/kyc-application", cred{Bearer: auditor}, map[string]any{}), 403, "FORBIDDEN")
 
 	// Re-screening subjects: the KYB application (company, 4 directors, 3 owners) and both profiles.
-	subs, err := postgres.NewKYBAndProfileSubjects(s.DB).List(context.Background(), f.ID)
+	subs, err := rescreenstore.NewKYBAndProfileSubjects(s.DB).List(context.Background(), f.ID)
 	require.NoError(t, err)
 	count := map[string]int{}
 	for _, sb := range subs {
@@ -207,7 +208,7 @@ func TestLookupsFoundNotFoundOutageAndProfiles(t *testing.T) {
 			require.Equal(t, "Adebayo Oluwaseun Ogunleye", sb.Name)
 		}
 	}
-	others, err := postgres.NewKYBAndProfileSubjects(s.DB).List(context.Background(), pgtest.Tenant(context.Background(), t, s.DB).ID)
+	others, err := rescreenstore.NewKYBAndProfileSubjects(s.DB).List(context.Background(), pgtest.Tenant(context.Background(), t, s.DB).ID)
 	require.NoError(t, err)
 	require.Empty(t, others)
 }

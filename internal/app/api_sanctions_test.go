@@ -21,7 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/sanctionsstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/screening"
@@ -337,7 +337,7 @@ func TestRescreenOnEntryAdded(t *testing.T) {
 	require.Equal(t, sanctions.BandBlock, c.Band)
 	require.Equal(t, "entry:"+entry.ID, c.ListVersion)
 
-	hits, err := postgres.NewSanctionsStore(s.DB).RescreenHits(ctx, f.ID)
+	hits, err := sanctionsstore.NewSanctionsStore(s.DB).RescreenHits(ctx, f.ID)
 	require.NoError(t, err)
 	require.Equal(t, []sanctions.RescreenHit{{SubjectType: "KYC_APPLICATION", SubjectID: "kyc_1", EntryID: entry.ID, List: "Fraud ring",
 		ListVersion: "entry:" + entry.ID, Score: 1}}, hits)

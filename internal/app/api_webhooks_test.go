@@ -17,7 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/auth"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/webhookstore"
 	"github.com/complyd/complyd/internal/webhook"
 )
 
@@ -224,7 +224,7 @@ func TestWebhookRetriesThenSucceeds(t *testing.T) {
 	var ds []deliveryJSON
 	waitFor(t, 10*time.Second, "delivery recorded", func() bool { ds = s.deliveries(admin, "?status=DELIVERED"); return len(ds) == 1 })
 	require.Equal(t, 3, ds[0].Attempts)
-	attempts, err := postgres.NewWebhookStore(s.DB).Attempts(context.Background(), f.ID, ds[0].ID)
+	attempts, err := webhookstore.NewWebhookStore(s.DB).Attempts(context.Background(), f.ID, ds[0].ID)
 	require.NoError(t, err)
 	require.Len(t, attempts, 3)
 	require.Equal(t, []int{503, 503, 204}, []int{attempts[0].StatusCode, attempts[1].StatusCode, attempts[2].StatusCode})
@@ -276,7 +276,7 @@ func TestWebhookDeadThenRetry(t *testing.T) {
 	down.Store(true)
 	s.resolveCase(admin)
 	waitFor(t, 30*time.Second, "second dead letter", func() bool { return len(s.deliveries(admin, "?status=DEAD")) == 1 })
-	store := postgres.NewWebhookStore(s.DB)
+	store := webhookstore.NewWebhookStore(s.DB)
 	n, err := store.PurgeDead(context.Background(), time.Now().Add(-webhook.DeadLetterRetention))
 	require.NoError(t, err)
 	require.Zero(t, n)

@@ -22,6 +22,7 @@ import (
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/pgcluster"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/sanctionsstore"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/sanctionshttp"
 )
@@ -190,7 +191,7 @@ func devSecret(path string) (string, error) {
 // checkout, else the official lists downloaded from sources, else (per list) the snapshot
 // shipped with the binary, with a warning naming its date (devLists).
 func seedDevLists(ctx context.Context, db *postgres.DB, log *slog.Logger, dir string, sources []sanctionshttp.Source) error {
-	versions, err := postgres.NewSanctionsStore(db).CurrentVersions(ctx)
+	versions, err := sanctionsstore.NewSanctionsStore(db).CurrentVersions(ctx)
 	if err != nil || len(versions) > 0 {
 		return err
 	}

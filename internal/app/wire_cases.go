@@ -9,6 +9,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/webhookstore"
 	"github.com/complyd/complyd/internal/webhook"
 	"github.com/complyd/complyd/internal/webhookhttp"
 )
@@ -30,7 +31,7 @@ func wireCases(w *wiring) error {
 		postgres.NewCaseEvidenceStore(w.db), customerSvc, w.now, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.CaseWorkspaceServiceName, p, h)
 
-	hooks := postgres.NewWebhookStore(w.db)
+	hooks := webhookstore.NewWebhookStore(w.db)
 	hookSvc := webhook.NewService(hooks, w.cfg.WebhookAllowPrivate, w.now)
 	p, h = complydv1connect.NewWebhookServiceHandler(connectapi.NewWebhookHandler(hookSvc, w.log).WithAttempts(hooks), w.handlerOpts...)
 	w.addService(complydv1connect.WebhookServiceName, p, h)

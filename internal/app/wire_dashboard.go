@@ -4,7 +4,7 @@ import (
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/dashboard"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/dashboardstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/restapi"
 )
@@ -12,7 +12,7 @@ import (
 // wireDashboard wires issue 17: DashboardService (the Overview's aggregates) and the streamed
 // CSV exports of the transactions, cases and audit lists.
 func wireDashboard(w *wiring) error {
-	svc := dashboard.NewService(postgres.NewDashboardStore(w.db), w.now)
+	svc := dashboard.NewService(dashboardstore.NewDashboardStore(w.db), w.now)
 	p, h := complydv1connect.NewDashboardServiceHandler(connectapi.NewDashboardHandler(svc, w.log).WithFreshness(freshness(w.db), w.now), w.handlerOpts...)
 	w.addService(complydv1connect.DashboardServiceName, p, h)
 

@@ -13,6 +13,8 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/rescreenstore"
+	"github.com/complyd/complyd/internal/postgres/sanctionsstore"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/sanctionshttp"
 	"github.com/complyd/complyd/internal/screening"
@@ -38,11 +40,11 @@ func wireSanctions(w *wiring) error {
 
 	subjects, cases := w.opts.SubjectSource, w.opts.CaseOpener
 	if subjects == nil {
-		subjects = subjectSources{postgres.KYCSubjects{DB: w.db},
-			postgres.KYBAndProfileSanctionsSubjects{Q: postgres.NewKYBAndProfileSubjects(w.db)}}
+		subjects = subjectSources{rescreenstore.KYCSubjects{DB: w.db},
+			rescreenstore.KYBAndProfileSanctionsSubjects{Q: rescreenstore.NewKYBAndProfileSubjects(w.db)}}
 	}
 	if cases == nil {
-		cases = postgres.NewRescreenStore(w.db)
+		cases = rescreenstore.NewRescreenStore(w.db)
 	}
 	river.AddWorker(w.workers, &jobs.RescreenWorker{Rescreener: &sanctions.Rescreener{Service: svc, Subjects: subjects, Cases: cases, Logger: w.log}})
 
@@ -75,7 +77,7 @@ func wireSanctions(w *wiring) error {
 }
 
 func newSanctionsService(db *postgres.DB, now func() time.Time, log *slog.Logger, matcher *sanctions.Matcher) *sanctions.Service {
-	return sanctions.NewService(sanctions.Deps{Store: postgres.NewSanctionsStore(db), Matcher: matcher, Now: now,
+	return sanctions.NewService(sanctions.Deps{Store: sanctionsstore.NewSanctionsStore(db), Matcher: matcher, Now: now,
 		Logger: log, NewID: uuid.NewString})
 }
 

@@ -12,7 +12,7 @@ import (
 )
 
 // WithAttempts gives the handler the attempt log ListWebhookAttempts reads
-// (postgres.WebhookStore); without it ListWebhookAttempts is INTERNAL.
+// (webhookstore.WebhookStore); without it ListWebhookAttempts is INTERNAL.
 func (h *WebhookHandler) WithAttempts(store webhook.AttemptStore) *WebhookHandler {
 	h.attempts = store
 	return h

@@ -13,7 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/webhook"
 )
 
-// WebhookOutbox is what the delivery worker reads and writes (postgres.WebhookStore).
+// WebhookOutbox is what the delivery worker reads and writes (webhookstore.WebhookStore).
 type WebhookOutbox interface {
 	// Load returns the delivery and the tenant's current secret. Errors: NOT_FOUND.
 	Load(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, string, error)
@@ -183,7 +183,7 @@ func (w *DeliverWebhookWorker) attempt(ctx context.Context, d webhook.Delivery, 
 			d.NextAttemptAt = &next
 		}
 	}
-	// The record is written even if ctx ends (postgres.WebhookStore.RecordAttempt); only the wait
+	// The record is written even if ctx ends (webhookstore.WebhookStore.RecordAttempt); only the wait
 	// for it ends with ctx, so a job at its time limit returns and its retry finds the attempt.
 	if _, err := w.Outbox.RecordAttempt(ctx, d, prev, a); err != nil {
 		return fmt.Errorf("record webhook attempt: %w", err)

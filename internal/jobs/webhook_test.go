@@ -21,6 +21,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/webhookstore"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 	"github.com/complyd/complyd/internal/webhookhttp"
@@ -39,7 +40,7 @@ func TestWebhookDeliveredWhenReceiverAnswers2xx(t *testing.T) {
 	t.Parallel()
 	type testBundle struct {
 		db      *postgres.DB
-		store   *postgres.WebhookStore
+		store   *webhookstore.WebhookStore
 		runner  *jobs.Runner
 		tenant  tenancy.TenantID
 		release chan struct{}
@@ -49,7 +50,7 @@ func TestWebhookDeliveredWhenReceiverAnswers2xx(t *testing.T) {
 		t.Helper()
 		ctx := context.Background()
 		db, _ := pgtest.Fresh(t)
-		b := &testBundle{db: db, store: postgres.NewWebhookStore(db), tenant: pgtest.Tenant(ctx, t, db).ID,
+		b := &testBundle{db: db, store: webhookstore.NewWebhookStore(db), tenant: pgtest.Tenant(ctx, t, db).ID,
 			release: make(chan struct{}), hits: make(chan struct{}, 10)}
 		recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			b.hits <- struct{}{}
@@ -137,7 +138,7 @@ func TestWebhookDeliveredWhenReceiverAnswers2xx(t *testing.T) {
 // delivery worker, and helpers to queue deliveries in one job of several first attempts.
 type manyHarness struct {
 	db     *postgres.DB
-	store  *postgres.WebhookStore
+	store  *webhookstore.WebhookStore
 	runner *jobs.Runner
 	tenant tenancy.TenantID
 	mu     sync.Mutex
@@ -151,7 +152,7 @@ func newManyHarness(t *testing.T, delay, budget time.Duration, failCase int, y j
 	t.Helper()
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t)
-	h := &manyHarness{db: db, store: postgres.NewWebhookStore(db), tenant: pgtest.Tenant(ctx, t, db).ID, hits: map[string]int{}}
+	h := &manyHarness{db: db, store: webhookstore.NewWebhookStore(db), tenant: pgtest.Tenant(ctx, t, db).ID, hits: map[string]int{}}
 	recv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		id := r.Header.Get(webhook.HeaderEventID)
 		body, _ := io.ReadAll(r.Body)

@@ -29,7 +29,7 @@ func (d *Delivery) Replay(now time.Time) error {
 	return nil
 }
 
-// AttemptStore is the port of the attempt log (postgres.WebhookStore).
+// AttemptStore is the port of the attempt log (webhookstore.WebhookStore).
 type AttemptStore interface {
 	// Attempts returns the recorded attempts of a delivery, oldest first. Errors: INTERNAL.
 	Attempts(ctx context.Context, tenantID tenancy.TenantID, deliveryID string) ([]Attempt, error)
@@ -48,7 +48,7 @@ func (s *Service) Replay(ctx context.Context, tenantID tenancy.TenantID, actor a
 	})
 }
 
-// DeliveryStore is the port of one delivery's lookup (postgres.WebhookStore).
+// DeliveryStore is the port of one delivery's lookup (webhookstore.WebhookStore).
 type DeliveryStore interface {
 	// Delivery returns one delivery of the tenant. Errors: NOT_FOUND.
 	Delivery(ctx context.Context, tenantID tenancy.TenantID, id string) (Delivery, error)

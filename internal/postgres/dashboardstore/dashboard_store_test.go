@@ -1,4 +1,4 @@
-package postgres_test
+package dashboardstore_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/dashboard"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/dashboardstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -125,7 +126,7 @@ func TestDashboardStoreKnownFigures(t *testing.T) {
 			(gen_random_uuid(), '`+string(ten.ID)+`', 'CHARGE', -7, 7, 'c0', `+q(at(-1, 2, 0))+`)`,
 	)
 
-	ds := postgres.NewDashboardStore(db)
+	ds := dashboardstore.NewDashboardStore(db)
 	days := dashboard.Period{From: d0, To: at(3, 0, 0), Granularity: dashboard.Day}
 	now := at(90, 0, 0)
 

@@ -1,4 +1,4 @@
-package postgres_test
+package webhookstore_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/webhookstore"
 	"github.com/complyd/complyd/internal/webhook"
 )
 
@@ -23,7 +23,7 @@ func TestDeliveryWorkerReadsAndRecords(t *testing.T) {
 	ctx := context.Background()
 	db, url := pgtest.Fresh(t) // a delivery of a fixed id: a database of its own
 	admin := pgtest.AdminOf(ctx, t, url)
-	store := postgres.NewWebhookStore(db)
+	store := webhookstore.NewWebhookStore(db)
 	ten, other := pgtest.Tenant(ctx, t, db).ID, pgtest.Tenant(ctx, t, db).ID
 	setEndpoint(ctx, t, store, ten, "whsec-current")
 	created := time.Now().UTC().Truncate(time.Microsecond)

@@ -1,4 +1,4 @@
-package postgres
+package sanctionsstore
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -25,7 +26,7 @@ var importColumns = []string{"id", "tenant_id", "watchlist_id", "name", "aliases
 // each, built and bound one by one) were most of the import's time in the database.
 func (s *SanctionsStore) AddEntries(ctx context.Context, tenantID tenancy.TenantID, watchlistID string, entries []sanctions.WatchlistEntry, ev audit.Event, rescreen sanctions.RescreenArgs) (sanctions.Watchlist, error) {
 	var w sanctions.Watchlist
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
 		if w, err = getWatchlist(ctx, tx, tenantID, watchlistID, true); err != nil {
 			return err
 		}
@@ -37,17 +38,17 @@ func (s *SanctionsStore) AddEntries(ctx context.Context, tenantID tenancy.Tenant
 			pgx.CopyFromSlice(len(entries), func(i int) ([]any, error) {
 				return importRow(tenantID, watchlistID, &entries[i]), nil
 			})); err != nil {
-			return mapErr(err, "watchlist entry")
+			return postgres.MapErr(err, "watchlist entry")
 		}
 		cols := "id, tenant_id, watchlist_id, name, aliases, entity_type, date_of_birth, country, reference, created_by, created_at"
 		if _, err := tx.Exec(ctx, "insert into watchlist_entries ("+cols+") select "+cols+" from watchlist_entries_import"); err != nil {
-			return mapErr(err, "watchlist entry")
+			return postgres.MapErr(err, "watchlist entry")
 		}
-		if err := insertAudit(ctx, tx, ev, s.db.now()); err != nil {
+		if err := postgres.InsertAudit(ctx, tx, ev, s.db.Now()); err != nil {
 			return err
 		}
 		rescreen.List = w.Name
-		if err := s.db.enqueue(ctx, tx, rescreen, nil); err != nil {
+		if err := s.db.Enqueue(ctx, tx, rescreen, nil); err != nil {
 			return err
 		}
 		if w, err = getWatchlist(ctx, tx, tenantID, watchlistID, false); err != nil {
@@ -68,6 +69,6 @@ func importRow(tenantID tenancy.TenantID, watchlistID string, e *sanctions.Watch
 	if aliases == nil {
 		aliases = []string{}
 	}
-	return []any{e.ID, string(tenantID), watchlistID, e.Name, aliases, nullIfEmpty(string(e.EntityType)), dob,
-		nullIfEmpty(e.Country), nullIfEmpty(e.Reference), nullIfEmpty(e.CreatedBy), e.CreatedAt}
+	return []any{e.ID, string(tenantID), watchlistID, e.Name, aliases, postgres.NullIfEmpty(string(e.EntityType)), dob,
+		postgres.NullIfEmpty(e.Country), postgres.NullIfEmpty(e.Reference), postgres.NullIfEmpty(e.CreatedBy), e.CreatedAt}
 }

@@ -1,4 +1,4 @@
-package postgres
+package webhookstore
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 )
@@ -33,9 +34,9 @@ type attemptRecord struct {
 
 // newAttemptWriter returns the coalescer of db's delivery records (write_coalescer.go), one
 // record per delivery in a write.
-func newAttemptWriter(db *DB) *writeCoalescer[*attemptRecord] {
-	return &writeCoalescer[*attemptRecord]{write: db.writeAttempts,
-		key: func(r *attemptRecord) string { return string(r.d.TenantID) + "/" + r.d.ID }}
+func newAttemptWriter(db *postgres.DB) *postgres.WriteCoalescer[*attemptRecord] {
+	return postgres.NewWriteCoalescer(func(ctx context.Context, batch []*attemptRecord) error { return writeAttempts(db, ctx, batch) },
+		func(r *attemptRecord) string { return string(r.d.TenantID) + "/" + r.d.ID })
 }
 
 // recordAttemptsSQL records the attempts of deliveries of one tenant ($1) in one statement: each
@@ -58,15 +59,15 @@ const recordAttemptsSQL = `with i as (
 // each recorded delivery that is FAILED, all in one transaction. Without a retry to enqueue it
 // is one round trip (the batch is an implicit transaction, as in inTenantBatch); with one, a
 // transaction of its own, since River's insert of the jobs is a statement of its own.
-func (db *DB) writeAttempts(ctx context.Context, batch []*attemptRecord) error {
+func writeAttempts(db *postgres.DB, ctx context.Context, batch []*attemptRecord) error {
 	retries := slices.ContainsFunc(batch, func(r *attemptRecord) bool {
 		return r.d.Status == webhook.StatusFailed && r.d.NextAttemptAt != nil
 	})
 	b := &pgx.Batch{}
-	groups := byTenant(batch, func(r *attemptRecord) tenancy.TenantID { return r.d.TenantID },
+	groups := postgres.ByTenant(batch, func(r *attemptRecord) tenancy.TenantID { return r.d.TenantID },
 		func(r *attemptRecord) string { return r.d.ID })
 	for _, g := range groups {
-		t, rs := g.tenant, g.items
+		t, rs := g.Tenant(), g.Items()
 		b.Queue("select set_config('app.tenant_id', $1, true)", string(t))
 		b.Queue(recordAttemptsSQL, attemptArgs(t, rs)...).Query(func(rows pgx.Rows) error {
 			ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
@@ -84,12 +85,12 @@ func (db *DB) writeAttempts(ctx context.Context, batch []*attemptRecord) error {
 		})
 	}
 	if !retries {
-		if err := dbErr(db.Pool.SendBatch(ctx, b).Close()); err != nil {
+		if err := postgres.DbErr(db.Pool.SendBatch(ctx, b).Close()); err != nil {
 			return fmt.Errorf("record webhook attempts: %w", err)
 		}
 		return nil
 	}
-	return dbErr(pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
+	return postgres.DbErr(pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
 		if err := tx.SendBatch(ctx, b).Close(); err != nil {
 			return fmt.Errorf("record webhook attempts: %w", err)
 		}
@@ -99,16 +100,16 @@ func (db *DB) writeAttempts(ctx context.Context, batch []*attemptRecord) error {
 				continue
 			}
 			opts := &river.InsertOpts{}
-			if r.d.NextAttemptAt.Sub(db.now()) >= immediateReschedule {
+			if r.d.NextAttemptAt.Sub(db.Now()) >= immediateReschedule {
 				opts.ScheduledAt = *r.d.NextAttemptAt
 			}
-			jobs = append(jobs, river.InsertManyParams{InsertOpts: deliverOpts(opts),
+			jobs = append(jobs, river.InsertManyParams{InsertOpts: postgres.DeliverOpts(opts),
 				Args: webhook.DeliverArgs{DeliveryID: r.d.ID, TenantID: r.d.TenantID, Attempt: r.d.Attempts}})
 		}
 		if len(jobs) == 0 {
 			return nil
 		}
-		if _, err := db.river.InsertManyTx(ctx, tx, jobs); err != nil {
+		if _, err := db.River().InsertManyTx(ctx, tx, jobs); err != nil {
 			return fmt.Errorf("enqueue webhook retries: %w", err)
 		}
 		return nil

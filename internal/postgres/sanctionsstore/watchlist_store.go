@@ -1,4 +1,4 @@
-package postgres
+package sanctionsstore
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -32,22 +33,22 @@ func toWatchlist(r watchlistRow) sanctions.Watchlist {
 }
 
 func getWatchlist(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (sanctions.Watchlist, error) {
-	b := psql.Select(watchlistColumns).From("watchlists w").Where(sq.Eq{"w.tenant_id": string(tenantID), "w.id": id})
+	b := postgres.Psql.Select(watchlistColumns).From("watchlists w").Where(sq.Eq{"w.tenant_id": string(tenantID), "w.id": id})
 	if lock {
 		b = b.Suffix("FOR UPDATE")
 	}
-	r, err := one[watchlistRow](ctx, tx, b, "watchlist")
+	r, err := postgres.One[watchlistRow](ctx, tx, b, "watchlist")
 	return toWatchlist(r), err
 }
 
 // CreateWatchlist inserts a watchlist with its audit event.
 func (s *SanctionsStore) CreateWatchlist(ctx context.Context, w sanctions.Watchlist, ev audit.Event) (sanctions.Watchlist, error) {
-	err := s.db.inTenant(ctx, w.TenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert("watchlists").Columns("id", "tenant_id", "name", "type", "created_by", "created_at").
-			Values(w.ID, string(w.TenantID), w.Name, string(w.Type), nullIfEmpty(w.CreatedBy), w.CreatedAt)); err != nil {
-			return mapErr(err, "watchlist")
+	err := s.db.InTenant(ctx, w.TenantID, func(tx pgx.Tx) error {
+		if err := postgres.Exec(ctx, tx, postgres.Psql.Insert("watchlists").Columns("id", "tenant_id", "name", "type", "created_by", "created_at").
+			Values(w.ID, string(w.TenantID), w.Name, string(w.Type), postgres.NullIfEmpty(w.CreatedBy), w.CreatedAt)); err != nil {
+			return postgres.MapErr(err, "watchlist")
 		}
-		return insertAudit(ctx, tx, ev, s.db.now())
+		return postgres.InsertAudit(ctx, tx, ev, s.db.Now())
 	})
 	return w, err
 }
@@ -55,12 +56,12 @@ func (s *SanctionsStore) CreateWatchlist(ctx context.Context, w sanctions.Watchl
 // ListWatchlists pages the tenant's watchlists by name.
 func (s *SanctionsStore) ListWatchlists(ctx context.Context, tenantID tenancy.TenantID, p paging.Params) (paging.Result[sanctions.Watchlist], error) {
 	res := paging.Result[sanctions.Watchlist]{Page: p.Page, Limit: p.Limit, Items: []sanctions.Watchlist{}}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("watchlists").Where(sq.Eq{"tenant_id": string(tenantID)}))
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From("watchlists").Where(sq.Eq{"tenant_id": string(tenantID)}))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[watchlistRow](ctx, tx, psql.Select(watchlistColumns).From("watchlists w").
+		rows, err := postgres.Collect[watchlistRow](ctx, tx, postgres.Psql.Select(watchlistColumns).From("watchlists w").
 			Where(sq.Eq{"w.tenant_id": string(tenantID)}).OrderBy("w.name", "w.id").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err
@@ -77,7 +78,7 @@ func (s *SanctionsStore) ListWatchlists(ctx context.Context, tenantID tenancy.Te
 // GetWatchlist returns one watchlist of the tenant.
 func (s *SanctionsStore) GetWatchlist(ctx context.Context, tenantID tenancy.TenantID, id string) (sanctions.Watchlist, error) {
 	var w sanctions.Watchlist
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
 		w, err = getWatchlist(ctx, tx, tenantID, id, false)
 		return err
 	})
@@ -87,7 +88,7 @@ func (s *SanctionsStore) GetWatchlist(ctx context.Context, tenantID tenancy.Tena
 // DeleteWatchlist deletes the watchlist and its entries, audits and notifies.
 func (s *SanctionsStore) DeleteWatchlist(ctx context.Context, tenantID tenancy.TenantID, id string, actor audit.Actor) (sanctions.Watchlist, error) {
 	var w sanctions.Watchlist
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
 		if w, err = getWatchlist(ctx, tx, tenantID, id, true); err != nil {
 			return err
 		}
@@ -97,8 +98,8 @@ func (s *SanctionsStore) DeleteWatchlist(ctx context.Context, tenantID tenancy.T
 		if _, err := tx.Exec(ctx, "delete from watchlists where tenant_id = $1 and id = $2", string(tenantID), id); err != nil {
 			return err
 		}
-		if err := insertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "watchlist.deleted", ResourceType: "watchlist",
-			ResourceID: id, Before: sanctions.WatchlistAudit(w)}, s.db.now()); err != nil {
+		if err := postgres.InsertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "watchlist.deleted", ResourceType: "watchlist",
+			ResourceID: id, Before: sanctions.WatchlistAudit(w)}, s.db.Now()); err != nil {
 			return err
 		}
 		return pgNotify(ctx, tx, sanctions.NotifyTenantPrefix+string(tenantID))
@@ -134,7 +135,7 @@ func toEntry(r watchlistEntryRow) sanctions.WatchlistEntry {
 // other replicas, in one transaction.
 func (s *SanctionsStore) AddEntry(ctx context.Context, e sanctions.WatchlistEntry, ev audit.Event, rescreen sanctions.RescreenArgs) (sanctions.WatchlistEntry, sanctions.Watchlist, error) {
 	var w sanctions.Watchlist
-	err := s.db.inTenant(ctx, e.TenantID, func(tx pgx.Tx) (err error) {
+	err := s.db.InTenant(ctx, e.TenantID, func(tx pgx.Tx) (err error) {
 		if w, err = getWatchlist(ctx, tx, e.TenantID, e.WatchlistID, false); err != nil {
 			return err
 		}
@@ -145,17 +146,17 @@ func (s *SanctionsStore) AddEntry(ctx context.Context, e sanctions.WatchlistEntr
 		if e.Aliases == nil {
 			e.Aliases = []string{}
 		}
-		if err := exec(ctx, tx, psql.Insert("watchlist_entries").Columns("id", "tenant_id", "watchlist_id", "name", "aliases", "entity_type",
+		if err := postgres.Exec(ctx, tx, postgres.Psql.Insert("watchlist_entries").Columns("id", "tenant_id", "watchlist_id", "name", "aliases", "entity_type",
 			"date_of_birth", "country", "reference", "created_by", "created_at").
-			Values(e.ID, string(e.TenantID), e.WatchlistID, e.Name, e.Aliases, nullIfEmpty(string(e.EntityType)), dob,
-				nullIfEmpty(e.Country), nullIfEmpty(e.Reference), nullIfEmpty(e.CreatedBy), e.CreatedAt)); err != nil {
-			return mapErr(err, "watchlist entry")
+			Values(e.ID, string(e.TenantID), e.WatchlistID, e.Name, e.Aliases, postgres.NullIfEmpty(string(e.EntityType)), dob,
+				postgres.NullIfEmpty(e.Country), postgres.NullIfEmpty(e.Reference), postgres.NullIfEmpty(e.CreatedBy), e.CreatedAt)); err != nil {
+			return postgres.MapErr(err, "watchlist entry")
 		}
-		if err := insertAudit(ctx, tx, ev, s.db.now()); err != nil {
+		if err := postgres.InsertAudit(ctx, tx, ev, s.db.Now()); err != nil {
 			return err
 		}
 		rescreen.List = w.Name
-		if err := s.db.enqueue(ctx, tx, rescreen, nil); err != nil {
+		if err := s.db.Enqueue(ctx, tx, rescreen, nil); err != nil {
 			return err
 		}
 		return pgNotify(ctx, tx, sanctions.NotifyTenantPrefix+string(e.TenantID))
@@ -167,15 +168,15 @@ func (s *SanctionsStore) AddEntry(ctx context.Context, e sanctions.WatchlistEntr
 func (s *SanctionsStore) ListEntries(ctx context.Context, tenantID tenancy.TenantID, watchlistID string, p paging.Params) (paging.Result[sanctions.WatchlistEntry], error) {
 	res := paging.Result[sanctions.WatchlistEntry]{Page: p.Page, Limit: p.Limit, Items: []sanctions.WatchlistEntry{}}
 	where := sq.Eq{"tenant_id": string(tenantID), "watchlist_id": watchlistID}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := getWatchlist(ctx, tx, tenantID, watchlistID, false); err != nil {
 			return err
 		}
-		n, err := count(ctx, tx, psql.Select("count(*)").From("watchlist_entries").Where(where))
+		n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From("watchlist_entries").Where(where))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[watchlistEntryRow](ctx, tx, psql.Select(entryColumns).From("watchlist_entries").Where(where).
+		rows, err := postgres.Collect[watchlistEntryRow](ctx, tx, postgres.Psql.Select(entryColumns).From("watchlist_entries").Where(where).
 			OrderBy("created_at", "id").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err
@@ -191,8 +192,8 @@ func (s *SanctionsStore) ListEntries(ctx context.Context, tenantID tenancy.Tenan
 
 // DeleteEntry deletes one entry, audits and notifies.
 func (s *SanctionsStore) DeleteEntry(ctx context.Context, tenantID tenancy.TenantID, watchlistID, entryID string, actor audit.Actor) error {
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[watchlistEntryRow](ctx, tx, psql.Select(entryColumns).From("watchlist_entries").
+	return s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		r, err := postgres.One[watchlistEntryRow](ctx, tx, postgres.Psql.Select(entryColumns).From("watchlist_entries").
 			Where(sq.Eq{"tenant_id": string(tenantID), "watchlist_id": watchlistID, "id": entryID}).Suffix("FOR UPDATE"), "watchlist entry")
 		if err != nil {
 			return err
@@ -200,8 +201,8 @@ func (s *SanctionsStore) DeleteEntry(ctx context.Context, tenantID tenancy.Tenan
 		if _, err := tx.Exec(ctx, "delete from watchlist_entries where tenant_id = $1 and id = $2", string(tenantID), entryID); err != nil {
 			return err
 		}
-		if err := insertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "watchlist.entry_deleted",
-			ResourceType: "watchlist_entry", ResourceID: entryID, Before: sanctions.EntryAudit(toEntry(r))}, s.db.now()); err != nil {
+		if err := postgres.InsertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "watchlist.entry_deleted",
+			ResourceType: "watchlist_entry", ResourceID: entryID, Before: sanctions.EntryAudit(toEntry(r))}, s.db.Now()); err != nil {
 			return err
 		}
 		return pgNotify(ctx, tx, sanctions.NotifyTenantPrefix+string(tenantID))
@@ -211,8 +212,8 @@ func (s *SanctionsStore) DeleteEntry(ctx context.Context, tenantID tenancy.Tenan
 // TenantEntries returns every watchlist entry of the tenant as matcher entries.
 func (s *SanctionsStore) TenantEntries(ctx context.Context, tenantID tenancy.TenantID) ([]sanctions.Entry, error) {
 	var out []sanctions.Entry
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		lists, err := collect[watchlistRow](ctx, tx, psql.Select(watchlistColumns).From("watchlists w").Where(sq.Eq{"w.tenant_id": string(tenantID)}))
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		lists, err := postgres.Collect[watchlistRow](ctx, tx, postgres.Psql.Select(watchlistColumns).From("watchlists w").Where(sq.Eq{"w.tenant_id": string(tenantID)}))
 		if err != nil {
 			return err
 		}
@@ -220,7 +221,7 @@ func (s *SanctionsStore) TenantEntries(ctx context.Context, tenantID tenancy.Ten
 		for _, l := range lists {
 			byID[l.ID] = toWatchlist(l)
 		}
-		rows, err := collect[watchlistEntryRow](ctx, tx, psql.Select(entryColumns).From("watchlist_entries").
+		rows, err := postgres.Collect[watchlistEntryRow](ctx, tx, postgres.Psql.Select(entryColumns).From("watchlist_entries").
 			Where(sq.Eq{"tenant_id": string(tenantID)}).OrderBy("id"))
 		if err != nil {
 			return err
@@ -237,13 +238,13 @@ func (s *SanctionsStore) TenantEntries(ctx context.Context, tenantID tenancy.Ten
 // tenants' rows, so it asks each tenant in turn (tenants are readable by all).
 func (s *SanctionsStore) TenantsWithEntries(ctx context.Context) ([]tenancy.TenantID, error) {
 	var all []tenancy.TenantID
-	if err := s.db.global(ctx, func(tx pgx.Tx) (err error) { all, err = allTenants(ctx, tx); return err }); err != nil {
+	if err := s.db.Global(ctx, func(tx pgx.Tx) (err error) { all, err = allTenants(ctx, tx); return err }); err != nil {
 		return nil, err
 	}
 	var out []tenancy.TenantID
 	for _, t := range all {
 		var has bool
-		err := s.db.inTenant(ctx, t, func(tx pgx.Tx) error {
+		err := s.db.InTenant(ctx, t, func(tx pgx.Tx) error {
 			return tx.QueryRow(ctx, "select exists (select 1 from watchlist_entries where tenant_id = $1)", string(t)).Scan(&has)
 		})
 		if err != nil {
@@ -278,13 +279,13 @@ func toFP(r fpRow) sanctions.FalsePositive {
 
 // CreateFalsePositive records a suppression, audits and notifies.
 func (s *SanctionsStore) CreateFalsePositive(ctx context.Context, fp sanctions.FalsePositive, ev audit.Event) (sanctions.FalsePositive, error) {
-	err := s.db.inTenant(ctx, fp.TenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert("sanctions_false_positives").
+	err := s.db.InTenant(ctx, fp.TenantID, func(tx pgx.Tx) error {
+		if err := postgres.Exec(ctx, tx, postgres.Psql.Insert("sanctions_false_positives").
 			Columns("id", "tenant_id", "subject_key", "entry_id", "reason", "created_by", "created_at").
-			Values(fp.ID, string(fp.TenantID), fp.SubjectKey, fp.EntryID, fp.Reason, nullIfEmpty(fp.CreatedBy), fp.CreatedAt)); err != nil {
-			return mapErr(err, "false positive")
+			Values(fp.ID, string(fp.TenantID), fp.SubjectKey, fp.EntryID, fp.Reason, postgres.NullIfEmpty(fp.CreatedBy), fp.CreatedAt)); err != nil {
+			return postgres.MapErr(err, "false positive")
 		}
-		if err := insertAudit(ctx, tx, ev, s.db.now()); err != nil {
+		if err := postgres.InsertAudit(ctx, tx, ev, s.db.Now()); err != nil {
 			return err
 		}
 		return pgNotify(ctx, tx, sanctions.NotifyFPPrefix+string(fp.TenantID))
@@ -299,12 +300,12 @@ func (s *SanctionsStore) ListFalsePositives(ctx context.Context, tenantID tenanc
 	if activeOnly {
 		where = append(where, sq.Eq{"revoked_at": nil})
 	}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("sanctions_false_positives").Where(where))
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From("sanctions_false_positives").Where(where))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[fpRow](ctx, tx, psql.Select(fpColumns).From("sanctions_false_positives").Where(where).
+		rows, err := postgres.Collect[fpRow](ctx, tx, postgres.Psql.Select(fpColumns).From("sanctions_false_positives").Where(where).
 			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err
@@ -321,21 +322,21 @@ func (s *SanctionsStore) ListFalsePositives(ctx context.Context, tenantID tenanc
 // RevokeFalsePositive ends an active suppression, audits and notifies.
 func (s *SanctionsStore) RevokeFalsePositive(ctx context.Context, tenantID tenancy.TenantID, id string, actor audit.Actor) (sanctions.FalsePositive, error) {
 	var fp sanctions.FalsePositive
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[fpRow](ctx, tx, psql.Select(fpColumns).From("sanctions_false_positives").
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		r, err := postgres.One[fpRow](ctx, tx, postgres.Psql.Select(fpColumns).From("sanctions_false_positives").
 			Where(sq.Eq{"tenant_id": string(tenantID), "id": id, "revoked_at": nil}).Suffix("FOR UPDATE"), "false positive")
 		if err != nil {
 			return err
 		}
 		before := toFP(r)
-		now := s.db.now()
+		now := s.db.Now()
 		if _, err := tx.Exec(ctx, "update sanctions_false_positives set revoked_at = $3, revoked_by = $4 where tenant_id = $1 and id = $2",
-			string(tenantID), id, now, nullIfEmpty(actor.ID)); err != nil {
+			string(tenantID), id, now, postgres.NullIfEmpty(actor.ID)); err != nil {
 			return err
 		}
 		fp = before
 		fp.RevokedAt, fp.RevokedBy = &now, actor.ID
-		if err := insertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "sanctions.false_positive_revoked",
+		if err := postgres.InsertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: actor, Action: "sanctions.false_positive_revoked",
 			ResourceType: "sanctions_false_positive", ResourceID: id, Before: sanctions.FalsePositiveAudit(before),
 			After: sanctions.FalsePositiveAudit(fp)}, now); err != nil {
 			return err
@@ -348,8 +349,8 @@ func (s *SanctionsStore) RevokeFalsePositive(ctx context.Context, tenantID tenan
 // ActiveFalsePositives returns the tenant's suppressions in force.
 func (s *SanctionsStore) ActiveFalsePositives(ctx context.Context, tenantID tenancy.TenantID) ([]sanctions.FalsePositive, error) {
 	var out []sanctions.FalsePositive
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		rows, err := collect[fpRow](ctx, tx, psql.Select(fpColumns).From("sanctions_false_positives").
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		rows, err := postgres.Collect[fpRow](ctx, tx, postgres.Psql.Select(fpColumns).From("sanctions_false_positives").
 			Where(sq.Eq{"tenant_id": string(tenantID), "revoked_at": nil}))
 		for _, r := range rows {
 			out = append(out, toFP(r))

@@ -1,4 +1,4 @@
-package postgres_test
+package sanctionsstore_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/sanctionsstore"
 	"github.com/complyd/complyd/internal/sanctions"
 )
 
@@ -26,7 +26,7 @@ func TestWatchlistAddEntriesAllOrNothing(t *testing.T) {
 	ctx := context.Background()
 	db := pgtest.DB(t)
 	tenant := pgtest.Tenant(ctx, t, db)
-	store := postgres.NewSanctionsStore(db)
+	store := sanctionsstore.NewSanctionsStore(db)
 	svc := newSanctionsService(db)
 	actor := audit.Actor{ID: tenant.AdminID, Type: "USER"}
 	w, err := svc.CreateWatchlist(ctx, tenant.ID, actor, "Import all or nothing", sanctions.ListTypePEP)

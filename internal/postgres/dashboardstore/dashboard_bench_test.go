@@ -1,4 +1,4 @@
-package postgres_test
+package dashboardstore_test
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package postgres
+package dashboardstore
 
 import (
 	"cmp"
@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/dashboard"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -19,10 +20,10 @@ import (
 // Screenings and triggered rules are read from the rollups the screening commit keeps
 // (screening_rollup.go); everything else is a live aggregate over an index of the period it
 // reads (migration 0018). Buckets are cut with date_bin from the period's start, in UTC.
-type DashboardStore struct{ db *DB }
+type DashboardStore struct{ db *postgres.DB }
 
 // NewDashboardStore returns the store.
-func NewDashboardStore(db *DB) *DashboardStore { return &DashboardStore{db: db} }
+func NewDashboardStore(db *postgres.DB) *DashboardStore { return &DashboardStore{db: db} }
 
 var _ dashboard.Store = (*DashboardStore)(nil)
 
@@ -52,7 +53,7 @@ func (s *DashboardStore) ScreeningStats(ctx context.Context, tenant tenancy.Tena
 		st.Buckets = append(st.Buckets, dashboard.ScreeningBucket{Start: b, Outcomes: dashboard.NewCounts(dashboard.Outcomes),
 			RiskLevel: dashboard.NewCounts(dashboard.RiskLevels)})
 	}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		return s.query(ctx, tx, `select date_bin($4::interval, bucket, $2), outcome, risk_level, sum(screenings)::int8
 			from screening_rollups where tenant_id = $1 and bucket >= $2 and bucket < $3 group by 1, 2, 3`,
 			func(rows pgx.Rows) error {
@@ -86,7 +87,7 @@ func (s *DashboardStore) TopRules(ctx context.Context, tenant tenancy.TenantID, 
 		latest time.Time
 	}
 	byID := map[string]*named{}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		return s.query(ctx, tx, `select rule_id, rule_name, max(bucket), sum(hits)::int8
 			from screening_rule_rollups where tenant_id = $1 and bucket >= $2 and bucket < $3 group by 1, 2`,
 			func(rows pgx.Rows) error {
@@ -138,7 +139,7 @@ func (s *DashboardStore) CaseStats(ctx context.Context, tenant tenancy.TenantID,
 	for _, pr := range dashboard.Priorities {
 		open[pr] = dashboard.NewCounts(dashboard.AgeBuckets)
 	}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		if err := s.query(ctx, tx, `select date_bin($4::interval, created_at, $2), count(*) from cases
 			where tenant_id = $1 and created_by is null and created_at >= $2 and created_at < $3 group by 1`,
 			func(rows pgx.Rows) error {
@@ -210,7 +211,7 @@ func (s *DashboardStore) CaseStats(ctx context.Context, tenant tenancy.TenantID,
 // hours), by their status now, from the status rollups.
 func (s *DashboardStore) ApplicationFunnel(ctx context.Context, tenant tenancy.TenantID, p dashboard.Period) (dashboard.Funnel, error) {
 	f := dashboard.Funnel{Period: p, KYC: dashboard.NewCounts(dashboard.KYCStatuses), KYB: dashboard.NewCounts(dashboard.KYBStatuses)}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		for kind, c := range map[string]dashboard.Counts{"kyc": f.KYC, "kyb": f.KYB} {
 			if err := s.query(ctx, tx, statusRollupSQL,
 				func(rows pgx.Rows) error {
@@ -240,7 +241,7 @@ func (s *DashboardStore) SanctionsStats(ctx context.Context, tenant tenancy.Tena
 	for _, b := range p.Buckets() {
 		st.Buckets = append(st.Buckets, dashboard.CountBucket{Start: b})
 	}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		return s.query(ctx, tx, `select date_bin($4::interval, created_at, $2), status, count(*) from cases
 			where tenant_id = $1 and type = 'SANCTIONS_HIT' and created_at >= $2 and created_at < $3 group by 1, 2`,
 			func(rows pgx.Rows) error {
@@ -285,7 +286,7 @@ func reviewOf(status string) string {
 // their status now, from the status rollups.
 func (s *DashboardStore) WebhookStats(ctx context.Context, tenant tenancy.TenantID, p dashboard.Period) (dashboard.WebhookStats, error) {
 	st := dashboard.WebhookStats{Period: p, ByStatus: dashboard.NewCounts(dashboard.DeliveryStatuses)}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		return s.query(ctx, tx, statusRollupSQL,
 			func(rows pgx.Rows) error {
 				var status string
@@ -310,7 +311,7 @@ func (s *DashboardStore) WalletStats(ctx context.Context, tenant tenancy.TenantI
 	for _, b := range p.Buckets() {
 		st.Buckets = append(st.Buckets, dashboard.WalletBucket{Start: b})
 	}
-	err := s.db.inTenantRead(ctx, tenant, func(tx pgx.Tx) error {
+	err := s.db.InTenantRead(ctx, tenant, func(tx pgx.Tx) error {
 		var bal, held string
 		err := tx.QueryRow(ctx, `select coalesce((select balance::text from wallets where tenant_id = $1), '0'),
 			coalesce((select held::text from wallets where tenant_id = $1), '0')`, string(tenant)).Scan(&bal, &held)

@@ -1,4 +1,4 @@
-package postgres
+package webhookstore
 
 import (
 	"context"
@@ -12,18 +12,19 @@ import (
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 )
 
 // WebhookStore implements webhook.Store and the delivery worker's outbox (jobs.WebhookOutbox).
 type WebhookStore struct {
-	db       *DB
-	attempts *writeCoalescer[*attemptRecord] // RecordAttempt's writes (webhook_attempts.go)
+	db       *postgres.DB
+	attempts *postgres.WriteCoalescer[*attemptRecord] // RecordAttempt's writes (webhook_attempts.go)
 }
 
 // NewWebhookStore returns the store.
-func NewWebhookStore(db *DB) *WebhookStore {
+func NewWebhookStore(db *postgres.DB) *WebhookStore {
 	return &WebhookStore{db: db, attempts: newAttemptWriter(db)}
 }
 
@@ -35,12 +36,12 @@ var _ webhook.Store = (*WebhookStore)(nil)
 const immediateReschedule = time.Second
 
 // getEndpoint reads the tenant's endpoint; the signing secret is stored sealed (sealer.go).
-func (db *DB) getEndpoint(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
+func getEndpoint(db *postgres.DB, ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
 	q := endpointSQL
 	if lock {
 		q += " for update"
 	}
-	return db.scanEndpoint(tenantID, tx.QueryRow(ctx, q, string(tenantID)))
+	return scanEndpoint(db, tenantID, tx.QueryRow(ctx, q, string(tenantID)))
 }
 
 // endpointSQL reads a tenant's webhook endpoint ($1), its secret sealed (scanEndpoint opens it).
@@ -48,7 +49,7 @@ const endpointSQL = "select url, secret, updated_at from webhook_endpoints where
 
 // scanEndpoint reads endpointSQL's row, the secret opened; no row is the zero endpoint (webhooks
 // off).
-func (db *DB) scanEndpoint(tenantID tenancy.TenantID, row pgx.Row) (webhook.Endpoint, error) {
+func scanEndpoint(db *postgres.DB, tenantID tenancy.TenantID, row pgx.Row) (webhook.Endpoint, error) {
 	var e webhook.Endpoint
 	err := row.Scan(&e.URL, &e.Secret, &e.UpdatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -56,15 +57,15 @@ func (db *DB) scanEndpoint(tenantID tenancy.TenantID, row pgx.Row) (webhook.Endp
 	} else if err != nil {
 		return e, err
 	}
-	e.Secret, err = db.seal.openText(tenantID, e.Secret)
+	e.Secret, err = db.Seal().OpenText(tenantID, e.Secret)
 	return e, err
 }
 
 // Endpoint implements webhook.Store.
 func (s *WebhookStore) Endpoint(ctx context.Context, tenantID tenancy.TenantID) (webhook.Endpoint, error) {
 	var e webhook.Endpoint
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		e, err = s.db.getEndpoint(ctx, tx, tenantID, false)
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		e, err = getEndpoint(s.db, ctx, tx, tenantID, false)
 		return err
 	})
 	return e, err
@@ -73,14 +74,14 @@ func (s *WebhookStore) Endpoint(ctx context.Context, tenantID tenancy.TenantID) 
 // UpdateEndpoint implements webhook.Store.
 func (s *WebhookStore) UpdateEndpoint(ctx context.Context, tenantID tenancy.TenantID, fn func(*webhook.Endpoint) (audit.Event, error)) (webhook.Endpoint, error) {
 	var e webhook.Endpoint
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		// Create the row first so that concurrent PATCHes serialise on its lock.
 		if _, err := tx.Exec(ctx, `insert into webhook_endpoints (tenant_id, updated_at) values ($1, $2)
-			on conflict (tenant_id) do nothing`, string(tenantID), s.db.now()); err != nil {
+			on conflict (tenant_id) do nothing`, string(tenantID), s.db.Now()); err != nil {
 			return fmt.Errorf("create webhook endpoint: %w", err)
 		}
 		var err error
-		if e, err = s.db.getEndpoint(ctx, tx, tenantID, true); err != nil {
+		if e, err = getEndpoint(s.db, ctx, tx, tenantID, true); err != nil {
 			return err
 		}
 		ev, err := fn(&e)
@@ -88,10 +89,10 @@ func (s *WebhookStore) UpdateEndpoint(ctx context.Context, tenantID tenancy.Tena
 			return err
 		}
 		if _, err := tx.Exec(ctx, "update webhook_endpoints set url = $2, secret = $3, updated_at = $4 where tenant_id = $1",
-			string(tenantID), e.URL, s.db.seal.sealText(tenantID, e.Secret), e.UpdatedAt); err != nil {
+			string(tenantID), e.URL, s.db.Seal().SealText(tenantID, e.Secret), e.UpdatedAt); err != nil {
 			return fmt.Errorf("update webhook endpoint: %w", err)
 		}
-		return insertAudit(ctx, tx, ev, s.db.now())
+		return postgres.InsertAudit(ctx, tx, ev, s.db.Now())
 	})
 	return e, err
 }
@@ -123,11 +124,11 @@ func toDelivery(r deliveryRow) webhook.Delivery {
 }
 
 func getDelivery(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (webhook.Delivery, error) {
-	b := psql.Select(deliveryColumns).From("webhook_deliveries").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
+	b := postgres.Psql.Select(deliveryColumns).From("webhook_deliveries").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
 	if lock {
 		b = b.Suffix("FOR UPDATE")
 	}
-	r, err := one[deliveryRow](ctx, tx, b, "webhook delivery")
+	r, err := postgres.One[deliveryRow](ctx, tx, b, "webhook delivery")
 	return toDelivery(r), err
 }
 
@@ -138,12 +139,12 @@ func (s *WebhookStore) Deliveries(ctx context.Context, tenantID tenancy.TenantID
 	if status != "" {
 		where["status"] = status
 	}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("webhook_deliveries").Where(where))
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From("webhook_deliveries").Where(where))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[deliveryRow](ctx, tx, psql.Select(deliveryColumns).From("webhook_deliveries").Where(where).
+		rows, err := postgres.Collect[deliveryRow](ctx, tx, postgres.Psql.Select(deliveryColumns).From("webhook_deliveries").Where(where).
 			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err
@@ -160,7 +161,7 @@ func (s *WebhookStore) Deliveries(ctx context.Context, tenantID tenancy.TenantID
 // RetryDelivery implements webhook.Store.
 func (s *WebhookStore) RetryDelivery(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*webhook.Delivery) (audit.Event, error)) (webhook.Delivery, error) {
 	var d webhook.Delivery
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
 		if d, err = getDelivery(ctx, tx, tenantID, id, true); err != nil {
 			return err
@@ -172,10 +173,10 @@ func (s *WebhookStore) RetryDelivery(ctx context.Context, tenantID tenancy.Tenan
 		if err := writeDelivery(ctx, tx, d); err != nil {
 			return err
 		}
-		if err := s.db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: tenantID, Attempt: d.Attempts}, deliverOpts(nil)); err != nil {
+		if err := s.db.Enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: tenantID, Attempt: d.Attempts}, postgres.DeliverOpts(nil)); err != nil {
 			return err
 		}
-		return insertAudit(ctx, tx, ev, s.db.now())
+		return postgres.InsertAudit(ctx, tx, ev, s.db.Now())
 	})
 	return d, err
 }
@@ -198,7 +199,7 @@ func (s *WebhookStore) Load(ctx context.Context, tenantID tenancy.TenantID, id s
 		return webhook.Delivery{}, "", err
 	}
 	if len(ds) == 0 {
-		return webhook.Delivery{}, "", mapErr(pgx.ErrNoRows, "webhook delivery")
+		return webhook.Delivery{}, "", postgres.MapErr(pgx.ErrNoRows, "webhook delivery")
 	}
 	return ds[0], secret, nil
 }
@@ -216,10 +217,10 @@ func (s *WebhookStore) LoadMany(ctx context.Context, tenantID tenancy.TenantID, 
 			return err
 		})
 	b.Queue(endpointSQL, string(tenantID)).QueryRow(func(row pgx.Row) (err error) {
-		e, err = s.db.scanEndpoint(tenantID, row)
+		e, err = scanEndpoint(s.db, tenantID, row)
 		return err
 	})
-	if err := s.db.inTenantBatch(ctx, tenantID, b); err != nil {
+	if err := s.db.InTenantBatch(ctx, tenantID, b); err != nil {
 		return nil, "", err
 	}
 	byID := make(map[string]deliveryRow, len(rows))
@@ -241,10 +242,10 @@ func (s *WebhookStore) LoadMany(ctx context.Context, tenantID tenancy.TenantID, 
 func (s *WebhookStore) Requeue(ctx context.Context, tenantID tenancy.TenantID, ids []string) error {
 	jobs := make([]river.InsertManyParams, len(ids))
 	for i, id := range ids {
-		jobs[i] = river.InsertManyParams{Args: webhook.DeliverArgs{DeliveryID: id, TenantID: tenantID}, InsertOpts: deliverOpts(nil)}
+		jobs[i] = river.InsertManyParams{Args: webhook.DeliverArgs{DeliveryID: id, TenantID: tenantID}, InsertOpts: postgres.DeliverOpts(nil)}
 	}
-	return s.db.global(ctx, func(tx pgx.Tx) error {
-		if _, err := s.db.river.InsertManyTx(ctx, tx, jobs); err != nil {
+	return s.db.Global(ctx, func(tx pgx.Tx) error {
+		if _, err := s.db.River().InsertManyTx(ctx, tx, jobs); err != nil {
 			return fmt.Errorf("requeue webhook deliveries: %w", err)
 		}
 		return nil
@@ -262,7 +263,7 @@ func (s *WebhookStore) Requeue(ctx context.Context, tenantID tenancy.TenantID, i
 // INTERNAL.
 func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, prevAttempts int, a webhook.Attempt) (bool, error) {
 	r := &attemptRecord{d: d, prev: prevAttempts, a: a}
-	if err := s.attempts.do(ctx, r); err != nil {
+	if err := s.attempts.Do(ctx, r); err != nil {
 		return false, err // r.recorded may still be written by the writer: not read here
 	}
 	return r.recorded, nil
@@ -271,7 +272,7 @@ func (s *WebhookStore) RecordAttempt(ctx context.Context, d webhook.Delivery, pr
 // Attempts returns the recorded attempts of a delivery, in order. Errors: INTERNAL.
 func (s *WebhookStore) Attempts(ctx context.Context, tenantID tenancy.TenantID, deliveryID string) ([]webhook.Attempt, error) {
 	var out []webhook.Attempt
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `select attempt, coalesce(status_code, 0), error, duration_ms, attempted_at from webhook_attempts
 			where tenant_id = $1 and delivery_id = $2 order by attempted_at, id`, string(tenantID), deliveryID)
 		if err != nil {
@@ -295,13 +296,13 @@ func (s *WebhookStore) Attempts(ctx context.Context, tenantID tenancy.TenantID, 
 // PurgeDead deletes DEAD deliveries that died before cutoff, tenant by tenant (each in its own
 // row-level-security scope), and returns how many it deleted. Errors: INTERNAL.
 func (s *WebhookStore) PurgeDead(ctx context.Context, cutoff time.Time) (int, error) {
-	ids, err := s.db.tenantIDs(ctx)
+	ids, err := s.db.TenantIDs(ctx)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
 	for _, id := range ids {
-		err := s.db.inTenant(ctx, id, func(tx pgx.Tx) error {
+		err := s.db.InTenant(ctx, id, func(tx pgx.Tx) error {
 			tag, err := tx.Exec(ctx, `delete from webhook_deliveries where tenant_id = $1 and status = 'DEAD' and dead_at < $2`, string(id), cutoff)
 			total += int(tag.RowsAffected())
 			return err
@@ -316,7 +317,7 @@ func (s *WebhookStore) PurgeDead(ctx context.Context, cutoff time.Time) (int, er
 // Delivery returns one delivery of the tenant. Errors: NOT_FOUND.
 func (s *WebhookStore) Delivery(ctx context.Context, tenantID tenancy.TenantID, id string) (webhook.Delivery, error) {
 	var d webhook.Delivery
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
 		d, err = getDelivery(ctx, tx, tenantID, id, false)
 		return err
 	})

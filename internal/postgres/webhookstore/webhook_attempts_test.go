@@ -1,4 +1,4 @@
-package postgres_test
+package webhookstore_test
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/webhookstore"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 )
 
 // setEndpoint points the tenant's webhooks at https://bank.example/hook, signed with secret.
-func setEndpoint(ctx context.Context, t *testing.T, store *postgres.WebhookStore, tenant tenancy.TenantID, secret string) {
+func setEndpoint(ctx context.Context, t *testing.T, store *webhookstore.WebhookStore, tenant tenancy.TenantID, secret string) {
 	t.Helper()
 	_, err := store.UpdateEndpoint(ctx, tenant, func(e *webhook.Endpoint) (audit.Event, error) {
 		e.URL, e.Secret, e.UpdatedAt = "https://bank.example/hook", secret, time.Now()
@@ -28,7 +28,7 @@ func setEndpoint(ctx context.Context, t *testing.T, store *postgres.WebhookStore
 
 // deliveriesFixture inserts n PENDING deliveries for the tenant (ids prefix_0 …) and returns
 // them as the worker loads them.
-func deliveriesFixture(ctx context.Context, t *testing.T, store *postgres.WebhookStore, tenant tenancy.TenantID, prefix string, n int) []webhook.Delivery {
+func deliveriesFixture(ctx context.Context, t *testing.T, store *webhookstore.WebhookStore, tenant tenancy.TenantID, prefix string, n int) []webhook.Delivery {
 	t.Helper()
 	setEndpoint(ctx, t, store, tenant, "whsec")
 	admin := pgtest.Admin(ctx, t)
@@ -53,7 +53,7 @@ func TestWebhookAttemptsWrittenTogether(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	store := postgres.NewWebhookStore(db)
+	store := webhookstore.NewWebhookStore(db)
 	tenant := pgtest.Tenant(ctx, t, db).ID
 	ds := deliveriesFixture(ctx, t, store, tenant, "whd_together", 21)
 
@@ -88,7 +88,7 @@ func TestWebhookAttemptsConcurrent(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	store := postgres.NewWebhookStore(db)
+	store := webhookstore.NewWebhookStore(db)
 	a, b := pgtest.Tenant(ctx, t, db).ID, pgtest.Tenant(ctx, t, db).ID
 	ds := append(deliveriesFixture(ctx, t, store, a, "whd_conc_a", 40), deliveriesFixture(ctx, t, store, b, "whd_conc_b", 20)...)
 	ds[57].Attempts = webhook.MaxAttempts - 1 // its next failure is its last

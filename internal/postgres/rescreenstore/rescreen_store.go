@@ -1,4 +1,4 @@
-package postgres
+package rescreenstore
 
 import (
 	"context"
@@ -8,16 +8,17 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // RescreenStore serves sanctions re-screening: the tenant's subjects (KYC applicants today;
 // KYB and customer profiles join through their own sources) and the cases its hits open.
-type RescreenStore struct{ db *DB }
+type RescreenStore struct{ db *postgres.DB }
 
 // NewRescreenStore returns the store.
-func NewRescreenStore(db *DB) *RescreenStore { return &RescreenStore{db: db} }
+func NewRescreenStore(db *postgres.DB) *RescreenStore { return &RescreenStore{db: db} }
 
 var (
 	_ sanctions.SubjectSource = KYCSubjects{}
@@ -27,12 +28,12 @@ var (
 // KYCSubjects lists the tenant's KYC applicants that are still subjects of screening: every
 // application that is not REJECTED or EXPIRED (approved customers included). The subject key is
 // the BVN, else the NIN, for reviewed false positives.
-type KYCSubjects struct{ DB *DB }
+type KYCSubjects struct{ DB *postgres.DB }
 
 // EachSubject implements sanctions.SubjectSource.
 func (k KYCSubjects) EachSubject(ctx context.Context, tenantID tenancy.TenantID, fn func(sanctions.Subject) error) error {
 	var subjects []sanctions.Subject
-	err := k.DB.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := k.DB.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `select id, first_name, last_name, entity_type, bvn, nin, bvn_sealed, nin_sealed from kyc_applications
 			where tenant_id = $1 and status not in ('REJECTED', 'EXPIRED') order by created_at, id`, string(tenantID))
 		if err != nil {
@@ -47,10 +48,10 @@ func (k KYCSubjects) EachSubject(ctx context.Context, tenantID tenancy.TenantID,
 			}
 			// The key is the number itself (reviewed false positives name it), opened from its
 			// sealed column (kyc_pii.go).
-			if bvn, err = k.DB.openKYCIdentifier(string(tenantID), id, "bvn", bvnSealed, bvn); err != nil {
+			if bvn, err = k.DB.OpenKYCIdentifier(string(tenantID), id, "bvn", bvnSealed, bvn); err != nil {
 				return err
 			}
-			if nin, err = k.DB.openKYCIdentifier(string(tenantID), id, "nin", ninSealed, nin); err != nil {
+			if nin, err = k.DB.OpenKYCIdentifier(string(tenantID), id, "nin", ninSealed, nin); err != nil {
 				return err
 			}
 			key := bvn
@@ -85,7 +86,7 @@ var bandPriority = map[string]string{
 // with the officers' email, dashboard notification and case.created webhook of any automatic
 // case, in one transaction; a second call for the same pair does nothing.
 func (s *RescreenStore) OpenCase(ctx context.Context, r sanctions.CaseRequest) error {
-	return s.db.inTenant(ctx, r.TenantID, func(tx pgx.Tx) error {
+	return s.db.InTenant(ctx, r.TenantID, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `insert into sanctions_rescreen_cases (tenant_id, subject_type, subject_id, entry_id, case_id)
 			values ($1, $2, $3, $4, '') on conflict do nothing`, string(r.TenantID), r.Subject.Type, r.Subject.ID, r.Match.EntryID)
 		if err != nil {
@@ -111,7 +112,7 @@ func (s *RescreenStore) OpenCase(ctx context.Context, r sanctions.CaseRequest) e
 			id := r.Subject.ID
 			p.RelatedKYCApplicationID = &id
 		}
-		c, err := s.db.createCaseTx(ctx, tx, r.TenantID, p)
+		c, err := s.db.CreateCaseTx(ctx, tx, r.TenantID, p)
 		if err != nil {
 			return err
 		}

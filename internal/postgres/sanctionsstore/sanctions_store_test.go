@@ -1,4 +1,4 @@
-package postgres_test
+package sanctionsstore_test
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/sanctionsstore"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -51,7 +52,7 @@ func sharedFile(t *testing.T, rel string) []byte {
 }
 
 func newSanctionsService(db *postgres.DB) *sanctions.Service {
-	return sanctions.NewService(sanctions.Deps{Store: postgres.NewSanctionsStore(db), Matcher: sanctions.NewMatcher(),
+	return sanctions.NewService(sanctions.Deps{Store: sanctionsstore.NewSanctionsStore(db), Matcher: sanctions.NewMatcher(),
 		Now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }, Logger: slog.New(slog.DiscardHandler), NewID: uuid.NewString})
 }
 
@@ -173,7 +174,7 @@ func TestSanctionsImport(t *testing.T) {
 
 func currentVersion(t *testing.T, db *postgres.DB, list string) sanctions.ListVersion {
 	t.Helper()
-	vs, err := postgres.NewSanctionsStore(db).CurrentVersions(context.Background())
+	vs, err := sanctionsstore.NewSanctionsStore(db).CurrentVersions(context.Background())
 	require.NoError(t, err)
 	for _, v := range vs {
 		if v.List == list {

@@ -1,4 +1,4 @@
-package postgres
+package rescreenstore
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/kyb"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -41,10 +42,12 @@ type RescreenSubject struct {
 
 // KYBAndProfileSubjects lists re-screening subjects from KYB applications and saved customer
 // profiles (the sanctions engineer's SubjectSource adapts it).
-type KYBAndProfileSubjects struct{ db *DB }
+type KYBAndProfileSubjects struct{ db *postgres.DB }
 
 // NewKYBAndProfileSubjects returns the query over db.
-func NewKYBAndProfileSubjects(db *DB) *KYBAndProfileSubjects { return &KYBAndProfileSubjects{db: db} }
+func NewKYBAndProfileSubjects(db *postgres.DB) *KYBAndProfileSubjects {
+	return &KYBAndProfileSubjects{db: db}
+}
 
 // EachSubject calls fn for every subject of the tenant: KYB applications that are not REJECTED
 // (company, directors, beneficial owners), then every saved profile. Rows are read in one
@@ -66,7 +69,7 @@ func (q *KYBAndProfileSubjects) EachSubject(ctx context.Context, tenantID tenanc
 // List returns every subject of the tenant (see EachSubject), KYB first, oldest first.
 func (q *KYBAndProfileSubjects) List(ctx context.Context, tenantID tenancy.TenantID) ([]RescreenSubject, error) {
 	var out []RescreenSubject
-	err := q.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := q.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `select id, company_name, directors, beneficial_owners from kyb_applications
 			where tenant_id = $1 and status <> 'REJECTED' order by created_at, id`, string(tenantID))
 		if err != nil {
@@ -125,7 +128,7 @@ func (q *KYBAndProfileSubjects) List(ctx context.Context, tenantID tenancy.Tenan
 				continue
 			}
 			out = append(out, RescreenSubject{Type: SubjectCustomerProfile, ID: p.id, Role: RoleCompany, Name: p.name, EntityType: "BUSINESS", Key: p.id})
-			var d profileData
+			var d postgres.ProfileData
 			if err := json.Unmarshal(p.data, &d); err != nil {
 				return fmt.Errorf("profile subjects %s: %w", p.id, err)
 			}

@@ -1,4 +1,4 @@
-package postgres
+package sanctionsstore
 
 import (
 	"context"
@@ -10,16 +10,17 @@ import (
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // SanctionsStore implements sanctions.Store: global list versions (no tenant, no RLS), tenant
 // watchlists and reviewed false positives (RLS), and re-screening hits.
-type SanctionsStore struct{ db *DB }
+type SanctionsStore struct{ db *postgres.DB }
 
 // NewSanctionsStore returns the store over db.
-func NewSanctionsStore(db *DB) *SanctionsStore { return &SanctionsStore{db: db} }
+func NewSanctionsStore(db *postgres.DB) *SanctionsStore { return &SanctionsStore{db: db} }
 
 var _ sanctions.Store = (*SanctionsStore)(nil)
 
@@ -39,7 +40,7 @@ func (s *SanctionsStore) ImportList(ctx context.Context, v sanctions.ListVersion
 	if err != nil {
 		return v, fmt.Errorf("marshal files: %w", err)
 	}
-	err = s.db.global(ctx, func(tx pgx.Tx) error {
+	err = s.db.Global(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `insert into sanctions_lists (name, type, updated_at) values ($1, $2, $3)
 			on conflict (name) do update set type = excluded.type`, v.List, string(v.Type), v.ImportedAt); err != nil {
 			return fmt.Errorf("upsert list: %w", err)
@@ -69,7 +70,7 @@ func (s *SanctionsStore) ImportList(ctx context.Context, v sanctions.ListVersion
 			rows[i] = []any{v.ID, entries[i].ID, b}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"sanctions_entries"}, []string{"version_id", "entry_id", "entry"}, pgx.CopyFromRows(rows)); err != nil {
-			return fmt.Errorf("copy entries: %w", mapErr(err, "entry"))
+			return fmt.Errorf("copy entries: %w", postgres.MapErr(err, "entry"))
 		}
 		if _, err := tx.Exec(ctx, "update sanctions_lists set current_version = $2, type = $3, updated_at = $4 where name = $1",
 			v.List, v.Version, string(v.Type), v.ImportedAt); err != nil {
@@ -90,7 +91,7 @@ func (s *SanctionsStore) ImportList(ctx context.Context, v sanctions.ListVersion
 		for _, t := range tenants {
 			args := rescreen
 			args.TenantID, args.List, args.ListVersion = string(t), v.List, v.List+"@"+strconv.Itoa(v.Version)
-			if err := s.db.enqueue(ctx, tx, args, nil); err != nil {
+			if err := s.db.Enqueue(ctx, tx, args, nil); err != nil {
 				return err
 			}
 		}
@@ -128,8 +129,8 @@ type listVersionRow struct {
 // CurrentVersions returns the current version of every global list.
 func (s *SanctionsStore) CurrentVersions(ctx context.Context) ([]sanctions.ListVersion, error) {
 	var out []sanctions.ListVersion
-	err := s.db.global(ctx, func(tx pgx.Tx) error {
-		rows, err := collect[listVersionRow](ctx, tx, psql.Select("v.id", "v.list", "l.type", "v.version", "v.format", "v.source_files",
+	err := s.db.Global(ctx, func(tx pgx.Tx) error {
+		rows, err := postgres.Collect[listVersionRow](ctx, tx, postgres.Psql.Select("v.id", "v.list", "l.type", "v.version", "v.format", "v.source_files",
 			"v.entry_count", "v.imported_at", "v.published_at", "v.source_version").From("sanctions_lists l").
 			Join("sanctions_list_versions v ON v.list = l.name AND v.version = l.current_version").OrderBy("l.name"))
 		if err != nil {
@@ -154,7 +155,7 @@ func (s *SanctionsStore) CurrentVersions(ctx context.Context) ([]sanctions.ListV
 // LoadVersion returns the entries of one version, in entry id order.
 func (s *SanctionsStore) LoadVersion(ctx context.Context, versionID int64) ([]sanctions.Entry, error) {
 	var out []sanctions.Entry
-	err := s.db.global(ctx, func(tx pgx.Tx) error {
+	err := s.db.Global(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, "select entry from sanctions_entries where version_id = $1 order by entry_id", versionID)
 		if err != nil {
 			return err
@@ -180,10 +181,10 @@ func (s *SanctionsStore) LoadVersion(ctx context.Context, versionID int64) ([]sa
 // transaction, and an error from open rolls the record back.
 func (s *SanctionsStore) RecordRescreenHit(ctx context.Context, tenantID tenancy.TenantID, h sanctions.RescreenHit, open func() error) (bool, error) {
 	fresh := false
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		q, args, err := psql.Insert("sanctions_rescreen_hits").
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		q, args, err := postgres.Psql.Insert("sanctions_rescreen_hits").
 			Columns("tenant_id", "subject_type", "subject_id", "entry_id", "list", "list_version", "score", "found_at").
-			Values(string(tenantID), h.SubjectType, h.SubjectID, h.EntryID, h.List, h.ListVersion, h.Score, s.db.now()).
+			Values(string(tenantID), h.SubjectType, h.SubjectID, h.EntryID, h.List, h.ListVersion, h.Score, s.db.Now()).
 			Suffix("ON CONFLICT DO NOTHING").ToSql()
 		if err != nil {
 			return err
@@ -207,7 +208,7 @@ func (s *SanctionsStore) RecordRescreenHit(ctx context.Context, tenantID tenancy
 // RescreenHits lists the tenant's recorded re-screening hits (tests and operators).
 func (s *SanctionsStore) RescreenHits(ctx context.Context, tenantID tenancy.TenantID) ([]sanctions.RescreenHit, error) {
 	var out []sanctions.RescreenHit
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		type row struct {
 			SubjectType string  `db:"subject_type"`
 			SubjectID   string  `db:"subject_id"`
@@ -216,7 +217,7 @@ func (s *SanctionsStore) RescreenHits(ctx context.Context, tenantID tenancy.Tena
 			ListVersion string  `db:"list_version"`
 			Score       float64 `db:"score"`
 		}
-		rows, err := collect[row](ctx, tx, psql.Select("subject_type", "subject_id", "entry_id", "list", "list_version", "score").
+		rows, err := postgres.Collect[row](ctx, tx, postgres.Psql.Select("subject_type", "subject_id", "entry_id", "list", "list_version", "score").
 			From("sanctions_rescreen_hits").Where(sq.Eq{"tenant_id": string(tenantID)}).OrderBy("subject_type", "subject_id", "entry_id"))
 		for _, r := range rows {
 			out = append(out, sanctions.RescreenHit(r))
