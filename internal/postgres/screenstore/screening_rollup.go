@@ -24,21 +24,21 @@ import (
 const rollupShards = 4
 
 // rollupInsertSQL is insertSQL with the rollups. It returns what insertSQL returns (external_id
-// of the inserted rows). $48..$50 are the batch's triggered rules (rollupArgs), $51 the shard
-// ($46 is insertSQL's payment_message, $47 its rule_versions).
+// of the inserted rows). $47..$49 are the batch's triggered rules (rollupArgs), $50 the shard
+// ($45 is insertSQL's payment_message, $46 its rule_versions).
 // Both upserts write their rows sorted by key, so two statements lock them in one order.
 var rollupInsertSQL = insertCTEsSQL + `,
 ins as (` + strings.Replace(insertRowsSQL, "returning external_id", "returning external_id, outcome, risk_level, transaction_timestamp", 1) + `),
 outcomes as (
 	insert into screening_rollups (tenant_id, bucket, shard, outcome, risk_level, screenings)
-	select $1::uuid, date_trunc('hour', transaction_timestamp, 'UTC') as b, $51::int2, outcome, risk_level, count(*)
+	select $1::uuid, date_trunc('hour', transaction_timestamp, 'UTC') as b, $50::int2, outcome, risk_level, count(*)
 	from ins group by b, outcome, risk_level order by b, outcome, risk_level
 	on conflict (tenant_id, bucket, outcome, risk_level, shard)
 	do update set screenings = screening_rollups.screenings + excluded.screenings),
 hits as (
 	insert into screening_rule_rollups (tenant_id, bucket, shard, rule_id, rule_name, hits)
-	select $1::uuid, date_trunc('day', i.transaction_timestamp, 'UTC') as b, $51::int2, r.id, max(r.name), count(*)
-	from ins i join unnest($48::text[], $49::text[], $50::text[]) as r(ext, id, name) on r.ext = i.external_id
+	select $1::uuid, date_trunc('day', i.transaction_timestamp, 'UTC') as b, $50::int2, r.id, max(r.name), count(*)
+	from ins i join unnest($47::text[], $48::text[], $49::text[]) as r(ext, id, name) on r.ext = i.external_id
 	group by b, r.id order by b, r.id
 	on conflict (tenant_id, bucket, rule_id, shard)
 	do update set hits = screening_rule_rollups.hits + excluded.hits, rule_name = excluded.rule_name)

@@ -422,9 +422,8 @@ const txColumns = `id, tenant_id, external_id, type, channel, amount, currency, 
 // they were screened on ($43: the history version the prefetch read, History.Version; the
 // trigger of migration 0020 bumps account_versions with every stored transaction of the
 // account, so an unchanged version means an unchanged history, and checking it is one index
-// probe whatever the account's history holds. $44, the last activity the prefetch read, is no
-// longer compared; it keeps its place so that the parameters after it keep their numbers):
-// RETURNING names the rows actually inserted.
+// probe whatever the account's history holds; the last activity the prefetch read, once $44, is
+// no longer sent, TestInsertParametersMatchArgs): RETURNING names the rows actually inserted.
 const insertSQL = insertCTEsSQL + "\n" + insertRowsSQL //nolint:unused // the statement without its rollups, which rollupInsertSQL extends; the comments here name it
 
 // insertCTEsSQL is the head of insertSQL (and rollupInsertSQL): u, the batch's records whose
@@ -437,10 +436,10 @@ const insertCTEsSQL = `with u as (select * from unnest($2::uuid[], $3::text[], $
 	$18::text[], $19::text[], $20::text[], $21::text[], $22::text[], $23::text[], $24::text[], $25::timestamptz[],
 	$26::text[], $27::text[], $28::text[], $29::text[], $30::float8[], $31::float8[], $32::timestamptz[],
 	$33::text[], $34::text[], $35::text[], $36::text[], $37::text[], $38::text[], $39::text[], $40::int4[],
-	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::timestamptz[], $45::text[], $46::text[], $47::text[])
+	$41::timestamptz[], $42::timestamptz[], $43::int8[], $44::text[], $45::text[], $46::text[])
 	as u(id, ext, typ, chan, amount, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat, skycref, skyb,
 	racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta, vid, outcome, risk,
-	score, actions, ev, lat_ms, processed, created, seen_v, seen_last, ecfg, pay, rver)
+	score, actions, ev, lat_ms, processed, created, seen_v, ecfg, pay, rver)
 where coalesce((select v.version from account_versions v where v.tenant_id = $1 and v.account = u.sacc), 0) = u.seen_v),
 keys as (insert into transaction_keys (tenant_id, external_id, transaction_id, transaction_timestamp)
 	select $1::uuid, u.ext, u.id, u.ts from u
@@ -497,12 +496,12 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	meta := null()
 	vid, outcome, risk, score, actions, ev := text(), text(), text(), text(), text(), text()
 	latMs := make([]int32, n)
-	seenV, seenLast := make([]int64, n), make(postgres.NullTime, n)
+	seenV := make([]int64, n)
 	ecfg := text() // engine_config_id (docs/design/engines.md)
 	pay := null()  // payment_message (docs/guide/iso20022.md)
 	rver := text() // rule_versions (docs/design/engines.md "Rule versions")
 	for i, r := range recs {
-		seenV[i], seenLast[i] = r.History.Version, r.History.LastActivityAt
+		seenV[i] = r.History.Version
 		t := r.Tx
 		ids[i], ext[i], typ[i], chn[i], amt[i], cur[i] = r.ID, t.ExternalID, t.Type, t.Channel, t.Amount.String(), t.Currency
 		ngn[i], fxm[i] = r.AmountNGN.String(), r.FXMissing
@@ -555,7 +554,7 @@ func insertArgs(tenant tenancy.TenantID, recs []*screening.Record, now time.Time
 	}
 	return []any{string(tenant), uids, ext, typ, chn, amt, cur, ngn, fxm, sacc, sbvn, sname, sbank, skyc, stier, skycat,
 		skycref, skyb, racc, rbvn, rname, rbank, rcountry, rkyc, rkycat, rkycref, narr, dev, ip, lat, lon, ts, meta,
-		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenV, seenLast, ecfg, pay, rver}, nil
+		vid, outcome, risk, score, actions, ev, latMs, processed, created, seenV, ecfg, pay, rver}, nil
 }
 
 // txRow is a stored transaction row.
