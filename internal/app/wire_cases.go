@@ -9,6 +9,8 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/caseviewstore"
+	"github.com/complyd/complyd/internal/postgres/customerstore"
 	"github.com/complyd/complyd/internal/postgres/webhookstore"
 	"github.com/complyd/complyd/internal/webhook"
 	"github.com/complyd/complyd/internal/webhookhttp"
@@ -25,10 +27,10 @@ func wireCases(w *wiring) error {
 	w.addService(complydv1connect.CaseServiceName, p, h)
 
 	// The case workspace (issue 50): the case page in one call, inboxes, saved views, bulk moves.
-	inboxes := cases.NewInboxService(postgres.NewCaseInboxStore(w.db), w.now)
-	customerSvc := customers.NewService(postgres.NewCustomerStore(w.db), w.now)
+	inboxes := cases.NewInboxService(caseviewstore.NewCaseInboxStore(w.db), w.now)
+	customerSvc := customers.NewService(customerstore.NewCustomerStore(w.db), w.now)
 	p, h = complydv1connect.NewCaseWorkspaceServiceHandler(connectapi.NewCaseWorkspaceHandler(caseHandler, inboxes,
-		postgres.NewCaseEvidenceStore(w.db), customerSvc, w.now, w.log), w.handlerOpts...)
+		caseviewstore.NewCaseEvidenceStore(w.db), customerSvc, w.now, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.CaseWorkspaceServiceName, p, h)
 
 	hooks := webhookstore.NewWebhookStore(w.db)

@@ -10,6 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/network"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/customerstore"
 	"github.com/complyd/complyd/internal/postgres/networkstore"
 )
 
@@ -27,7 +28,7 @@ func wireNetwork(w *wiring) error {
 // queued recomputations (every 30 s, jobs.CustomerRiskInterval) and the hourly
 // due-review notices.
 func wireCustomers(w *wiring) error {
-	svc := customers.NewService(postgres.NewCustomerStore(w.db), w.now)
+	svc := customers.NewService(customerstore.NewCustomerStore(w.db), w.now)
 	p, h := complydv1connect.NewCustomerServiceHandler(connectapi.NewCustomerHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.CustomerServiceName, p, h)
 	river.AddWorker(w.workers, &jobs.CustomerRiskWorker{Customers: svc})

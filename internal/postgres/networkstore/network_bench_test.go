@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/customerstore"
 	"github.com/complyd/complyd/internal/postgres/networkstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -104,7 +105,7 @@ func BenchmarkNetworkSeeded(b *testing.B) {
 // (scripts/seed/customers.sql), each linked by its BVN to about 20 transactions.
 func BenchmarkCustomerSeeded(b *testing.B) {
 	db, tenant := seededDB(b)
-	svc := customers.NewService(postgres.NewCustomerStore(db), time.Now)
+	svc := customers.NewService(customerstore.NewCustomerStore(db), time.Now)
 	rng := rand.New(rand.NewPCG(3, 4))
 	ctx := context.Background()
 	id := func() string { return fmt.Sprintf("cus_seed_%d", rng.IntN(100_000)) }

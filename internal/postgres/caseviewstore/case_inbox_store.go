@@ -1,4 +1,4 @@
-package postgres
+package caseviewstore
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // CaseInboxStore implements cases.InboxStore over case_inboxes, case_inbox_members and
 // case_saved_views (migration 0042).
-type CaseInboxStore struct{ db *DB }
+type CaseInboxStore struct{ db *postgres.DB }
 
 // NewCaseInboxStore returns the store over db.
-func NewCaseInboxStore(db *DB) *CaseInboxStore { return &CaseInboxStore{db: db} }
+func NewCaseInboxStore(db *postgres.DB) *CaseInboxStore { return &CaseInboxStore{db: db} }
 
 var _ cases.InboxStore = (*CaseInboxStore)(nil)
 
@@ -40,13 +41,13 @@ func setMembers(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, inbox
 		return fmt.Errorf("clear members: %w", err)
 	}
 	for _, id := range ids {
-		if !isUUID(id) {
+		if !postgres.IsUUID(id) {
 			return apperr.Invalid("memberIds", "must be active users of the institution")
 		}
 		tag, err := tx.Exec(ctx, `insert into case_inbox_members (tenant_id, inbox_id, user_id)
 			select $1, $2, u.id from users u where u.tenant_id = $1 and u.id = $3::uuid and u.is_active`, string(tenantID), inboxID, id)
 		if err != nil {
-			return fmt.Errorf("add member: %w", mapErr(err, "member"))
+			return fmt.Errorf("add member: %w", postgres.MapErr(err, "member"))
 		}
 		if tag.RowsAffected() == 0 {
 			return apperr.Invalid("memberIds", "must be active users of the institution")
@@ -58,13 +59,13 @@ func setMembers(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, inbox
 // CreateInbox implements cases.InboxStore.
 func (s *CaseInboxStore) CreateInbox(ctx context.Context, in cases.Inbox, memberIDs []string) (*cases.Inbox, error) {
 	in.ID = uuid.NewString()
-	err := s.db.inTenant(ctx, in.TenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, in.TenantID, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `insert into case_inboxes (id, tenant_id, name, case_types, assignment, sla_critical_minutes,
 			sla_high_minutes, sla_medium_minutes, sla_low_minutes, created_at, updated_at)
 			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)`, in.ID, string(in.TenantID), in.Name, in.CaseTypes, in.Assignment,
 			in.SLA.Critical, in.SLA.High, in.SLA.Medium, in.SLA.Low, in.CreatedAt)
 		if err != nil {
-			return mapErr(err, "inbox")
+			return postgres.MapErr(err, "inbox")
 		}
 		return setMembers(ctx, tx, in.TenantID, in.ID, memberIDs)
 	})
@@ -89,15 +90,15 @@ func (s *CaseInboxStore) inbox(ctx context.Context, tenantID tenancy.TenantID, i
 
 // UpdateInbox implements cases.InboxStore.
 func (s *CaseInboxStore) UpdateInbox(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*cases.Inbox) (cases.InboxParams, error)) (*cases.Inbox, error) {
-	if !isUUID(id) {
+	if !postgres.IsUUID(id) {
 		return nil, apperr.NotFoundf("inbox not found")
 	}
 	var now time.Time
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		in, err := scanInbox(tx.QueryRow(ctx, `select `+inboxColumns+` from case_inboxes where tenant_id = $1 and id = $2::uuid for update`,
 			string(tenantID), id), tenantID)
 		if err != nil {
-			return mapErr(err, "inbox")
+			return postgres.MapErr(err, "inbox")
 		}
 		p, err := fn(&in)
 		if err != nil {
@@ -108,7 +109,7 @@ func (s *CaseInboxStore) UpdateInbox(ctx context.Context, tenantID tenancy.Tenan
 			sla_high_minutes = $7, sla_medium_minutes = $8, sla_low_minutes = $9, updated_at = $10 where tenant_id = $1 and id = $2::uuid`,
 			string(tenantID), id, in.Name, in.CaseTypes, in.Assignment, in.SLA.Critical, in.SLA.High, in.SLA.Medium, in.SLA.Low, in.UpdatedAt)
 		if err != nil {
-			return mapErr(err, "inbox")
+			return postgres.MapErr(err, "inbox")
 		}
 		if p.SetMembers {
 			return setMembers(ctx, tx, tenantID, id, p.MemberIDs)
@@ -123,11 +124,11 @@ func (s *CaseInboxStore) UpdateInbox(ctx context.Context, tenantID tenancy.Tenan
 
 // Name implements cases.InboxStore.
 func (s *CaseInboxStore) Name(ctx context.Context, tenantID tenancy.TenantID, id string) (string, error) {
-	if !isUUID(id) {
+	if !postgres.IsUUID(id) {
 		return "", nil
 	}
 	var name string
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `select name from case_inboxes where tenant_id = $1 and id = $2::uuid`, string(tenantID), id).Scan(&name)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
@@ -140,7 +141,7 @@ func (s *CaseInboxStore) Name(ctx context.Context, tenantID tenancy.TenantID, id
 // Inboxes implements cases.InboxStore: by name, with members and the open and breached counts.
 func (s *CaseInboxStore) Inboxes(ctx context.Context, tenantID tenancy.TenantID, now time.Time) ([]cases.Inbox, error) {
 	out := []cases.Inbox{}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `select `+inboxColumns+`,
 			(select count(*) from cases c where c.tenant_id = i.tenant_id and c.inbox_id = i.id
 				and c.status not in ('RESOLVED_TRUE_POSITIVE', 'RESOLVED_FALSE_POSITIVE', 'CLOSED')),
@@ -192,11 +193,11 @@ func (s *CaseInboxStore) Inboxes(ctx context.Context, tenantID tenancy.TenantID,
 // Assignable implements cases.InboxStore: the active officers and analysts (the roles that may
 // work a case), or an inbox's active members.
 func (s *CaseInboxStore) Assignable(ctx context.Context, tenantID tenancy.TenantID, inboxID string) ([]cases.Person, error) {
-	if inboxID != "" && !isUUID(inboxID) {
+	if inboxID != "" && !postgres.IsUUID(inboxID) {
 		return nil, apperr.NotFoundf("inbox not found")
 	}
 	out := []cases.Person{}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		q := `select u.id::text, u.email, u.first_name, u.last_name from users u where u.tenant_id = $1 and u.is_active
 			and u.role in ('BANK_ADMIN', 'COMPLIANCE_OFFICER', 'ANALYST') order by u.first_name, u.last_name, u.id`
 		args := []any{string(tenantID)}
@@ -238,10 +239,10 @@ func (s *CaseInboxStore) CreateView(ctx context.Context, v cases.SavedView) (*ca
 	if err != nil {
 		return nil, fmt.Errorf("encode filters: %w", err)
 	}
-	err = s.db.inTenant(ctx, v.TenantID, func(tx pgx.Tx) error {
+	err = s.db.InTenant(ctx, v.TenantID, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `insert into case_saved_views (id, tenant_id, user_id, name, filters, created_at)
 			values ($1, $2, $3, $4, $5, $6)`, v.ID, string(v.TenantID), v.UserID, v.Name, f, v.CreatedAt)
-		return mapErr(err, "view")
+		return postgres.MapErr(err, "view")
 	})
 	if err != nil {
 		return nil, err
@@ -252,7 +253,7 @@ func (s *CaseInboxStore) CreateView(ctx context.Context, v cases.SavedView) (*ca
 // Views implements cases.InboxStore.
 func (s *CaseInboxStore) Views(ctx context.Context, tenantID tenancy.TenantID, userID string) ([]cases.SavedView, error) {
 	out := []cases.SavedView{}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `select id::text, name, filters, created_at from case_saved_views
 			where tenant_id = $1 and user_id = $2 order by name`, string(tenantID), userID)
 		if err != nil {
@@ -278,10 +279,10 @@ func (s *CaseInboxStore) Views(ctx context.Context, tenantID tenancy.TenantID, u
 
 // DeleteView implements cases.InboxStore.
 func (s *CaseInboxStore) DeleteView(ctx context.Context, tenantID tenancy.TenantID, userID, id string) error {
-	if !isUUID(id) {
+	if !postgres.IsUUID(id) {
 		return apperr.NotFoundf("view not found")
 	}
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	return s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `delete from case_saved_views where tenant_id = $1 and user_id = $2 and id = $3::uuid`,
 			string(tenantID), userID, id)
 		if err != nil {

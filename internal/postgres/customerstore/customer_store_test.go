@@ -1,4 +1,4 @@
-package postgres_test
+package customerstore_test
 
 import (
 	"context"
@@ -18,6 +18,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/customerstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -84,7 +85,7 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	clock := now
-	svc := customers.NewService(postgres.NewCustomerStore(db), func() time.Time { return clock })
+	svc := customers.NewService(customerstore.NewCustomerStore(db), func() time.Time { return clock })
 
 	// A profile never rated: the sweep rates it (no KYC: 25, MEDIUM).
 	_, err = svc.Risk(ctx, f.ID, cid)

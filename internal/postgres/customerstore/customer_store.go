@@ -1,4 +1,4 @@
-package postgres
+package customerstore
 
 import (
 	"context"
@@ -17,16 +17,17 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // CustomerStore implements customers.Store (docs/guide/customers.md). A customer is a saved profile;
 // it is linked to KYC applications by the keyed hash of its BVN, to KYB applications by its
 // normalized RC number, to transactions (and their cases) by the sender BVN.
-type CustomerStore struct{ db *DB }
+type CustomerStore struct{ db *postgres.DB }
 
 // NewCustomerStore returns the store.
-func NewCustomerStore(db *DB) *CustomerStore { return &CustomerStore{db: db} }
+func NewCustomerStore(db *postgres.DB) *CustomerStore { return &CustomerStore{db: db} }
 
 // overviewLimit bounds each list of the overview (one more is read to say it was cut).
 const overviewLimit = 100
@@ -41,7 +42,7 @@ type customerLinks struct {
 func (s *CustomerStore) links(tenantID tenancy.TenantID, bvn, rc string) customerLinks {
 	l := customerLinks{bvn: bvn}
 	if bvn != "" {
-		l.bvnHash = s.db.kycBVNHash(tenantID, bvn)
+		l.bvnHash = s.db.KycBVNHash(tenantID, bvn)
 	}
 	if rc != "" {
 		l.rcKey = identity.NormalizeRC(rc)
@@ -75,23 +76,23 @@ func linkedCases(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, l cu
 
 // lockProfile reads (and with lock, locks) the profile: the row every rating of the customer
 // serializes on. Errors: NOT_FOUND.
-func lockProfile(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (profileRow, error) {
-	b := psql.Select(profileColumns).From("customer_profiles").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
+func lockProfile(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (postgres.ProfileRow, error) {
+	b := postgres.Psql.Select(postgres.ProfileColumns).From("customer_profiles").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
 	if lock {
 		b = b.Suffix("for update")
 	}
-	return one[profileRow](ctx, tx, b, "customer")
+	return postgres.One[postgres.ProfileRow](ctx, tx, b, "customer")
 }
 
 // Overview implements customers.Store.
 func (s *CustomerStore) Overview(ctx context.Context, tenantID tenancy.TenantID, id string) (customers.Overview, error) {
 	var o customers.Overview
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		row, err := lockProfile(ctx, tx, tenantID, id, false)
 		if err != nil {
 			return err
 		}
-		if o.Profile, err = toProfile(row); err != nil {
+		if o.Profile, err = postgres.ToProfile(row); err != nil {
 			return err
 		}
 		if r, err := getRisk(ctx, tx, tenantID, id); err == nil {
@@ -239,7 +240,7 @@ func toRisk(r riskRow) (customers.Risk, error) {
 }
 
 func getRisk(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string) (customers.Risk, error) {
-	rows, err := collect[riskRow](ctx, tx, psql.Select(riskColumns).From("customer_risk").
+	rows, err := postgres.Collect[riskRow](ctx, tx, postgres.Psql.Select(riskColumns).From("customer_risk").
 		Where(sq.Eq{"tenant_id": string(tenantID), "customer_id": id}))
 	if err != nil {
 		return customers.Risk{}, fmt.Errorf("read risk: %w", err)
@@ -253,14 +254,14 @@ func getRisk(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id strin
 // Risk implements customers.Store.
 func (s *CustomerStore) Risk(ctx context.Context, tenantID tenancy.TenantID, id string) (customers.Risk, error) {
 	var r customers.Risk
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := lockProfile(ctx, tx, tenantID, id, false); err != nil {
 			return err
 		}
 		var err error
 		r, err = getRisk(ctx, tx, tenantID, id)
 		if errors.Is(err, errNoRisk) {
-			return mapErr(pgx.ErrNoRows, "customer risk rating")
+			return postgres.MapErr(pgx.ErrNoRows, "customer risk rating")
 		}
 		return err
 	})
@@ -268,7 +269,7 @@ func (s *CustomerStore) Risk(ctx context.Context, tenantID tenancy.TenantID, id 
 }
 
 // inputs reads what a rating is computed from (customers.Inputs documents each).
-func (s *CustomerStore) inputs(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p profileRow, l customerLinks, now time.Time) (customers.Inputs, error) {
+func (s *CustomerStore) inputs(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p postgres.ProfileRow, l customerLinks, now time.Time) (customers.Inputs, error) {
 	in := customers.Inputs{Type: p.Type}
 	if l.bvnHash != nil {
 		err := tx.QueryRow(ctx, `select status, tier from kyc_applications where tenant_id = $1 and bvn_hash = $2
@@ -310,7 +311,7 @@ from transactions where tenant_id = $1 and sender_bvn = $2 and transaction_times
 func (s *CustomerStore) Recompute(ctx context.Context, tenantID tenancy.TenantID, id string, rate func(customers.Inputs) customers.Rating,
 	p customers.RecomputeParams) (customers.Risk, error) {
 	var out customers.Risk
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		row, err := lockProfile(ctx, tx, tenantID, id, true)
 		if err != nil {
 			return err
@@ -318,7 +319,7 @@ func (s *CustomerStore) Recompute(ctx context.Context, tenantID tenancy.TenantID
 		l := s.links(tenantID, row.BVN, row.RCNumber)
 		now := p.At.UTC()
 		if p.At.IsZero() {
-			now = s.db.now().UTC()
+			now = s.db.Now().UTC()
 		}
 		in, err := s.inputs(ctx, tx, tenantID, row, l, now)
 		if err != nil {
@@ -383,12 +384,12 @@ on conflict (tenant_id, customer_id) do update set rating = excluded.rating, sco
 		if !first {
 			before = map[string]any{"rating": prev.Rating.Rating, "score": prev.Rating.Score}
 		}
-		if err := insertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: p.Actor, Action: action, ResourceType: "customer",
+		if err := postgres.InsertAudit(ctx, tx, audit.Event{TenantID: tenantID, Actor: p.Actor, Action: action, ResourceType: "customer",
 			ResourceID: id, Before: before, After: after}, now); err != nil {
 			return err
 		}
 		if !first && prev.Rating.Rating != r.Rating {
-			return s.db.queueWebhook(ctx, tx, tenantID, customers.EventRiskChanged, map[string]any{"customerId": id,
+			return s.db.QueueWebhook(ctx, tx, tenantID, customers.EventRiskChanged, map[string]any{"customerId": id,
 				"previousRating": prev.Rating.Rating, "rating": r.Rating, "score": r.Score, "reason": p.Reason})
 		}
 		return nil
@@ -408,7 +409,7 @@ func firstRatedAt(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id 
 // History implements customers.Store.
 func (s *CustomerStore) History(ctx context.Context, tenantID tenancy.TenantID, id string, limit int) ([]customers.HistoryEntry, error) {
 	out := []customers.HistoryEntry{}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := lockProfile(ctx, tx, tenantID, id, false); err != nil {
 			return err
 		}
@@ -465,13 +466,13 @@ func toListItem(r customerListRow) (customers.ListItem, error) {
 func (s *CustomerStore) page(ctx context.Context, tenantID tenancy.TenantID, where sq.Sqlizer, join, order string, p paging.Params) (paging.Result[customers.ListItem], error) {
 	res := paging.Result[customers.ListItem]{Page: p.Page, Limit: p.Limit, Items: []customers.ListItem{}}
 	from := "customer_profiles p " + join + " customer_risk r on r.tenant_id = p.tenant_id and r.customer_id = p.id"
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From(from).Where(where))
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From(from).Where(where))
 		if err != nil {
 			return fmt.Errorf("count customers: %w", err)
 		}
 		res.Total = n
-		rows, err := collect[customerListRow](ctx, tx, psql.Select(customerListColumns).From(from).Where(where).OrderBy(order).
+		rows, err := postgres.Collect[customerListRow](ctx, tx, postgres.Psql.Select(customerListColumns).From(from).Where(where).OrderBy(order).
 			Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return fmt.Errorf("list customers: %w", err)
@@ -529,7 +530,7 @@ func (s *CustomerStore) DueReviews(ctx context.Context, tenantID tenancy.TenantI
 // Pending implements customers.Store.
 func (s *CustomerStore) Pending(ctx context.Context, tenantID tenancy.TenantID, limit int) (map[string]string, error) {
 	out := map[string]string{}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `(select customer_id, reason from customer_risk_queue where tenant_id = $1 order by queued_at limit $2)
 union all
 (select p.id, 'NEW_PROFILE' from customer_profiles p where p.tenant_id = $1
@@ -554,7 +555,7 @@ union all
 // officer one mail and one dashboard notification listing them, all in one transaction.
 func (s *CustomerStore) NotifyDue(ctx context.Context, tenantID tenancy.TenantID, now time.Time, limit int) ([]customers.Due, error) {
 	var due []customers.Due
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `update customer_risk r set review_notified_for = r.next_review_at from customer_profiles p
 where r.tenant_id = $1 and p.tenant_id = r.tenant_id and p.id = r.customer_id and r.next_review_at <= $2
   and r.review_notified_for is distinct from r.next_review_at
@@ -574,22 +575,22 @@ returning r.customer_id, p.display_name, r.rating, r.next_review_at`, string(ten
 		names := make([]string, 0, len(due))
 		for _, d := range due {
 			names = append(names, fmt.Sprintf("%s (%s, due %s)", d.Name, d.Rating, d.NextReviewAt.Format("2006-01-02")))
-			if err := s.db.queueWebhook(ctx, tx, tenantID, customers.EventReviewDue, map[string]any{"customerId": d.CustomerID,
+			if err := s.db.QueueWebhook(ctx, tx, tenantID, customers.EventReviewDue, map[string]any{"customerId": d.CustomerID,
 				"name": d.Name, "rating": d.Rating, "nextReviewAt": d.NextReviewAt}); err != nil {
 				return err
 			}
 		}
-		officers, err := complianceOfficers(ctx, tx, tenantID)
+		officers, err := postgres.ComplianceOfficers(ctx, tx, tenantID)
 		if err != nil {
 			return err
 		}
 		for _, u := range officers {
 			m := notify.CustomerReviewDue(u.FirstName, u.Email, names)
 			m.TenantID = tenantID
-			if err := s.db.queueEmail(ctx, tx, m); err != nil {
+			if err := s.db.QueueEmail(ctx, tx, m); err != nil {
 				return err
 			}
-			if err := insertNotification(ctx, tx, notify.Notification{ID: notify.NewNotificationID(), TenantID: tenantID, UserID: u.ID,
+			if err := postgres.InsertNotification(ctx, tx, notify.Notification{ID: notify.NewNotificationID(), TenantID: tenantID, UserID: u.ID,
 				Kind: notify.KindCustomerReviewDue, Title: fmt.Sprintf("%d customer review(s) due", len(due)),
 				Message: strings.Join(names, "; "), CreatedAt: now}); err != nil {
 				return err
@@ -602,5 +603,5 @@ returning r.customer_id, p.display_name, r.rating, r.next_review_at`, string(ten
 
 // Tenants implements customers.Store.
 func (s *CustomerStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) {
-	return s.db.tenantIDs(ctx)
+	return s.db.TenantIDs(ctx)
 }

@@ -1,4 +1,4 @@
-package postgres
+package caseviewstore
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -20,10 +21,10 @@ import (
 // CaseEvidenceStore implements cases.EvidenceReader: a case's transaction, its rules and hits,
 // the list entries of the hits and the sender account's daily activity, in one tenant
 // transaction of a few index probes.
-type CaseEvidenceStore struct{ db *DB }
+type CaseEvidenceStore struct{ db *postgres.DB }
 
 // NewCaseEvidenceStore returns the reader over db.
-func NewCaseEvidenceStore(db *DB) *CaseEvidenceStore { return &CaseEvidenceStore{db: db} }
+func NewCaseEvidenceStore(db *postgres.DB) *CaseEvidenceStore { return &CaseEvidenceStore{db: db} }
 
 var _ cases.EvidenceReader = (*CaseEvidenceStore)(nil)
 
@@ -36,11 +37,11 @@ const evidenceTxSQL = `select t.id::text, t.external_id, t.type, t.channel, t.am
 
 // Evidence implements cases.EvidenceReader.
 func (s *CaseEvidenceStore) Evidence(ctx context.Context, tenantID tenancy.TenantID, transactionID string, since time.Time) (*cases.Evidence, error) {
-	if !isUUID(transactionID) {
+	if !postgres.IsUUID(transactionID) {
 		return nil, nil
 	}
 	var out *cases.Evidence
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var ev cases.Evidence
 		t := &ev.Transaction
 		t.Sender.Role, t.Receiver.Role = "SENDER", "RECEIVER"
@@ -55,7 +56,7 @@ func (s *CaseEvidenceStore) Evidence(ctx context.Context, tenantID tenancy.Tenan
 		if err != nil {
 			return fmt.Errorf("read transaction: %w", err)
 		}
-		var verdicts []engineJSON
+		var verdicts []postgres.EngineJSON
 		if err := json.Unmarshal(engines, &verdicts); err != nil {
 			return fmt.Errorf("decode verdicts: %w", err)
 		}
@@ -138,7 +139,7 @@ func listEntry(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, h case
 	case !errors.Is(err, pgx.ErrNoRows):
 		return nil, fmt.Errorf("read list entry: %w", err)
 	}
-	if !isUUID(h.EntryID) {
+	if !postgres.IsUUID(h.EntryID) {
 		return nil, nil
 	}
 	out := &cases.ListEntry{EntryID: h.EntryID, List: h.List, ListType: h.ListType}
@@ -154,7 +155,7 @@ func listEntry(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, h case
 	if err != nil {
 		return nil, fmt.Errorf("read watchlist entry: %w", err)
 	}
-	out.EntityType, out.SourceID = deref(entity), deref(ref)
+	out.EntityType, out.SourceID = postgres.Deref(entity), postgres.Deref(ref)
 	if dob != nil {
 		out.DatesOfBirth = []string{dob.Format(time.DateOnly)}
 	}

@@ -1,4 +1,4 @@
-package postgres
+package customerstore
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/customers"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -18,7 +19,7 @@ import (
 // here); only an object that does not exist in the tenant is NOT_FOUND.
 func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f customers.FindParams) (customers.ListItem, error) {
 	var it customers.ListItem
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		t := string(tenantID)
 		exists := false
 		byApp := func(id string) (*string, error) {
@@ -32,7 +33,7 @@ func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f c
 			return cid, err
 		}
 		byTx := func(id string) (*string, error) {
-			if !isUUID(id) {
+			if !postgres.IsUUID(id) {
 				return nil, nil
 			}
 			var cid *string
@@ -79,7 +80,7 @@ func (s *CustomerStore) Find(ctx context.Context, tenantID tenancy.TenantID, f c
 			return nil
 		}
 		if cid == nil {
-			return mapErr(pgx.ErrNoRows, "customer")
+			return postgres.MapErr(pgx.ErrNoRows, "customer")
 		}
 		return tx.QueryRow(ctx, `select id, profile_type, display_name, updated_at from customer_profiles where tenant_id = $1 and id = $2`,
 			t, *cid).Scan(&it.ID, &it.Type, &it.Name, &it.UpdatedAt)

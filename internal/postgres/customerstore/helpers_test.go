@@ -1,0 +1,30 @@
+package customerstore_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/kyc"
+	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/tenancy"
+)
+
+// insertApp creates a KYC application of tenantID in status (as in internal/postgres's KYC
+// tests).
+func insertApp(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, id, bvn, status string, created time.Time) {
+	t.Helper()
+	a := kyc.Application{ID: id, TenantID: string(tenantID), EntityType: kyc.EntityIndividual, FirstName: "A", LastName: "B",
+		BVN: bvn, Tier: "TIER_1", Status: kyc.StatusPending, CreatedAt: created, UpdatedAt: created}
+	require.NoError(t, st.Create(context.Background(), a, audit.Event{TenantID: tenantID, Actor: audit.System, Action: "kyc.created", ResourceType: "kyc_application"}))
+	if status != kyc.StatusPending {
+		_, err := st.Update(context.Background(), tenantID, id, func(a *kyc.Application) (kyc.Change, error) {
+			a.Status = status
+			return kyc.Change{}, nil
+		})
+		require.NoError(t, err)
+	}
+}
