@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"crypto/subtle"
-	"strings"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -103,13 +102,4 @@ func (s *AuthStore) ResolveAPIKey(ctx context.Context, tenantID tenancy.TenantID
 		return nil
 	})
 	return u, k, err
-}
-
-// prefixed qualifies a comma-separated column list with a table alias.
-func prefixed(alias, cols string) string {
-	parts := strings.Split(cols, ",")
-	for i, p := range parts {
-		parts[i] = alias + "." + strings.TrimSpace(p)
-	}
-	return strings.Join(parts, ", ")
 }

@@ -4,34 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
-
 	sq "github.com/Masterminds/squirrel"
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/tenancy"
 )
-
-const proposalColumns = "id, case_id, resolution, note, status, proposed_by, proposed_at, decided_by, decided_at, reason"
-
-type proposalRow struct {
-	ID         string     `db:"id"`
-	CaseID     string     `db:"case_id"`
-	Resolution string     `db:"resolution"`
-	Note       string     `db:"note"`
-	Status     string     `db:"status"`
-	ProposedBy string     `db:"proposed_by"`
-	ProposedAt time.Time  `db:"proposed_at"`
-	DecidedBy  *string    `db:"decided_by"`
-	DecidedAt  *time.Time `db:"decided_at"`
-	Reason     string     `db:"reason"`
-}
-
-func toProposal(r proposalRow) cases.Proposal {
-	return cases.Proposal{ID: r.ID, CaseID: r.CaseID, Resolution: r.Resolution, Note: r.Note, Status: r.Status,
-		ProposedBy: r.ProposedBy, ProposedAt: r.ProposedAt, DecidedBy: r.DecidedBy, DecidedAt: r.DecidedAt, Reason: r.Reason}
-}
 
 // CreateProposal implements cases.Store.
 func (s *CaseStore) CreateProposal(ctx context.Context, tenantID tenancy.TenantID, caseID string, fn func(*cases.Case) (cases.Proposal, cases.Effects, error)) (*cases.Case, *cases.Proposal, error) {
@@ -119,36 +97,6 @@ func (s *CaseStore) Proposals(ctx context.Context, tenantID tenancy.TenantID, ca
 		return err
 	})
 	return out, err
-}
-
-const interdictionColumns = "id, case_id, action, account_number, reason, status, requested_by, requested_at, confirmed_by, confirmed_at, reference, " +
-	"lift_reason, lift_requested_by, lift_requested_at, lifted_by, lifted_at"
-
-type interdictionRow struct {
-	ID            string     `db:"id"`
-	CaseID        string     `db:"case_id"`
-	Action        string     `db:"action"`
-	AccountNumber string     `db:"account_number"`
-	Reason        string     `db:"reason"`
-	Status        string     `db:"status"`
-	RequestedBy   string     `db:"requested_by"`
-	RequestedAt   time.Time  `db:"requested_at"`
-	ConfirmedBy   *string    `db:"confirmed_by"`
-	ConfirmedAt   *time.Time `db:"confirmed_at"`
-	Reference     string     `db:"reference"`
-	// Lift columns (migration 0015, interdiction_store.go).
-	LiftReason      string     `db:"lift_reason"`
-	LiftRequestedBy *string    `db:"lift_requested_by"`
-	LiftRequestedAt *time.Time `db:"lift_requested_at"`
-	LiftedBy        *string    `db:"lifted_by"`
-	LiftedAt        *time.Time `db:"lifted_at"`
-}
-
-func toInterdiction(r interdictionRow) cases.Interdiction {
-	return cases.Interdiction{ID: r.ID, CaseID: r.CaseID, Action: r.Action, AccountNumber: r.AccountNumber, Reason: r.Reason,
-		Status: r.Status, RequestedBy: r.RequestedBy, RequestedAt: r.RequestedAt, ConfirmedBy: r.ConfirmedBy,
-		ConfirmedAt: r.ConfirmedAt, Reference: r.Reference, LiftReason: r.LiftReason, LiftRequestedBy: r.LiftRequestedBy,
-		LiftRequestedAt: r.LiftRequestedAt, LiftedBy: r.LiftedBy, LiftedAt: r.LiftedAt}
 }
 
 // CreateInterdiction implements cases.Store.

@@ -155,43 +155,6 @@ func queryEdges(ctx context.Context, tx pgx.Tx, q string, args ...any) ([]edgeRo
 	return out, nil
 }
 
-// graphBuilder accumulates nodes and edges under the caps.
-type graphBuilder struct {
-	p         network.Params
-	nodes     map[string]*network.Node
-	order     []string
-	edges     map[[2]string]network.Edge
-	edgeOrder [][2]string
-	truncated bool
-}
-
-// addNode adds acct at hop unless known; false when the node cap refused it.
-func (b *graphBuilder) addNode(acct string, hop int) bool {
-	if _, ok := b.nodes[acct]; ok {
-		return true
-	}
-	if len(b.nodes) >= b.p.MaxNodes {
-		b.truncated = true
-		return false
-	}
-	b.nodes[acct] = &network.Node{Account: acct, Hop: hop}
-	b.order = append(b.order, acct)
-	return true
-}
-
-func (b *graphBuilder) addEdge(e network.Edge) {
-	key := [2]string{e.Kind + "|" + e.From, e.To}
-	if _, ok := b.edges[key]; ok {
-		return
-	}
-	if len(b.edges) >= b.p.MaxEdges {
-		b.truncated = true
-		return
-	}
-	b.edges[key] = e
-	b.edgeOrder = append(b.edgeOrder, key)
-}
-
 func traverse(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p network.Params, seeds []string) (network.Graph, error) {
 	b := &graphBuilder{p: p, nodes: map[string]*network.Node{}, edges: map[[2]string]network.Edge{}}
 	for _, s := range seeds {
@@ -255,5 +218,3 @@ func traverse(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p netwo
 	}
 	return g, nil
 }
-
-func (b *graphBuilder) known(acct string) bool { _, ok := b.nodes[acct]; return ok }

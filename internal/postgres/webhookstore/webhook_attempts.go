@@ -141,3 +141,8 @@ func attemptArgs(t tenancy.TenantID, rs []*attemptRecord) []any {
 	}
 	return []any{string(t), ids, prev, statuses, attempts, lastCodes, lastErrs, nextAt, deliveredAt, deadAt, numbers, codes, errs, ms, at}
 }
+
+// immediateReschedule is the delay under which the next attempt's job is inserted available
+// rather than scheduled: River's scheduler promotes scheduled jobs only every few seconds, so
+// very short (test) backoffs are waited out by the worker itself (see jobs.DeliverWebhookWorker).
+const immediateReschedule = time.Second

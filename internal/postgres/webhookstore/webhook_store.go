@@ -30,11 +30,6 @@ func NewWebhookStore(db *postgres.DB) *WebhookStore {
 
 var _ webhook.Store = (*WebhookStore)(nil)
 
-// immediateReschedule is the delay under which the next attempt's job is inserted available
-// rather than scheduled: River's scheduler promotes scheduled jobs only every few seconds, so
-// very short (test) backoffs are waited out by the worker itself (see jobs.DeliverWebhookWorker).
-const immediateReschedule = time.Second
-
 // getEndpoint reads the tenant's endpoint; the signing secret is stored sealed (sealer.go).
 func getEndpoint(db *postgres.DB, ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, lock bool) (webhook.Endpoint, error) {
 	q := endpointSQL
