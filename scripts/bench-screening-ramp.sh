@@ -56,7 +56,7 @@
 #       # case.created, transaction.screened and report.created deliveries go. Default 0 and 0:
 #       # the workload, a tenant with neither
 #   FLOOR=1 STEPS="1000 1000" ...   # the server's floor: complyd built with -tags benchfloor
-#       # (internal/app/bench_floor.go), whose screenings are answered but never read or stored,
+#       # (internal/admission/benchfloor), whose screenings are answered but never read or stored,
 #       # so each step's server CPU is everything but the database's part; no stall phase and no
 #       # pgbench (nothing is stored to check or to compare)
 set -euo pipefail

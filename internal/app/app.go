@@ -16,6 +16,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/admission/door"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/document"
@@ -219,7 +220,7 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	built = true
 	gateShed := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_gate_shed_total",
 		Help: "Unary screenings refused at the door because COMPLYD_SCREENING_MAX_IN_FLIGHT were in progress."})
-	gate := restapi.NewScreeningGate(cfg.ScreeningMaxInFlight, gateShed.Inc, log)
+	gate := door.New(cfg.ScreeningMaxInFlight, gateShed.Inc, restapi.Refusals(log))
 	gateInFlight := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_in_flight",
 		Help: "Unary screenings in progress behind the door (COMPLYD_SCREENING_MAX_IN_FLIGHT bounds them; 0 when that is 0)."},
 		func() float64 { return float64(gate.InFlight()) })

@@ -57,7 +57,7 @@ type config struct {
 	// them, so they wait longer before being refused.
 	ScreeningStreamMaxQueueWait time.Duration
 	// ScreeningMaxInFlight bounds the unary screenings in progress in the process
-	// (COMPLYD_SCREENING_MAX_IN_FLIGHT, default 128; 0 = no bound): restapi.Gate.
+	// (COMPLYD_SCREENING_MAX_IN_FLIGHT, default 128; 0 = no bound): door.Gate.
 	ScreeningMaxInFlight int
 	// DBMaxConns sizes the database pool (pgx's default of max(4, cores) starves the screening
 	// prefetches behind the group commits).

@@ -11,6 +11,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/admission/benchfloor"
 	"github.com/complyd/complyd/internal/connectapi"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
@@ -69,7 +70,7 @@ func wireScreening(w *wiring) error {
 	w.pipeline = pipeline
 	accountShed := prometheus.NewCounter(prometheus.CounterOpts{Name: "complyd_screening_account_shed_total",
 		Help: "Stream screenings refused because they waited longer than the stream queue-wait limit for their account's previous screening."})
-	if benchFloorBuild {
+	if benchfloor.Enabled {
 		w.log.Warn("benchmark floor build (-tags benchfloor): screenings are answered but never read or stored")
 	}
 	// Shadowed rule drafts' results, written in batches off the screening's path (docs/guide/rules.md).
@@ -79,7 +80,7 @@ func wireScreening(w *wiring) error {
 		Help: "Shadow results of rule drafts dropped because the writer's queue was full (the live screening never waits for them)."},
 		func() float64 { return float64(shadows.Dropped()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "complyd_rule_shadow_written_total",
 		Help: "Shadow results of rule drafts stored."}, func() float64 { return float64(shadows.Written()) }))
-	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: floorStore(store), KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
+	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: benchfloor.Store(store), KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
 		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait, OnAccountShed: accountShed.Inc,
 		Shadows: shadows})
 	w.reg.MustRegister(accountShed, prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_account_wait_length",

@@ -34,6 +34,12 @@ func (p Principal) Actor(ip, requestID string) audit.Actor {
 	return audit.Actor{ID: p.UserID, Type: t, IP: ip, RequestID: requestID}
 }
 
+// Caller is the core's caller for p (audit.Caller), built once at the transport edge: its
+// tenant, user, whether it is an API key, and its audit actor (ip and requestID as Actor).
+func (p Principal) Caller(ip, requestID string) audit.Caller {
+	return audit.Caller{TenantID: p.TenantID, UserID: p.UserID, APIKey: p.Method == MethodAPIKey, Actor: p.Actor(ip, requestID)}
+}
+
 type principalKey struct{}
 
 // WithPrincipal returns ctx carrying p; set by the transport's authentication middleware.

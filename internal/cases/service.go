@@ -13,12 +13,9 @@ import (
 // Caller is the authenticated user on whose behalf the Service acts. The transport has already
 // checked the caller's role (docs/reference/specification.md part 5, docs/design/design-choices.md §4); the Service enforces the
 // rules that do not depend on roles (the four-eyes rule, assignee checks, the status machine).
-type Caller struct {
-	TenantID tenancy.TenantID
-	UserID   string // "" for the system (automatic case creation)
-	// APIKey: the caller authenticated with an API key (an integration, not a person).
-	APIKey bool
-}
+// It is audit.Caller, the one caller type of the core services, under the name the cases code
+// has always used; UserID is "" for the system (automatic case creation).
+type Caller = audit.Caller
 
 // Service is the cases capability: it runs the pure operations inside Store transactions.
 type Service struct {

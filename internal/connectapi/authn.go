@@ -186,6 +186,16 @@ func clientIP(addr string) string {
 	return host
 }
 
+// callerOf returns the core's caller of the current call (auth.Principal.Caller), with the
+// client's IP from peerAddr ("" when the handler does not pass it) and the request id.
+func callerOf(ctx context.Context, peerAddr string) (audit.Caller, auth.Principal, error) {
+	p, err := principalOf(ctx)
+	if err != nil {
+		return audit.Caller{}, p, err
+	}
+	return p.Caller(clientIP(peerAddr), requestid.From(ctx)), p, nil
+}
+
 // callActor returns the audit actor of the current call.
 func callActor(ctx context.Context, p auth.Principal, peerAddr string) audit.Actor {
 	return p.Actor(clientIP(peerAddr), requestid.From(ctx))

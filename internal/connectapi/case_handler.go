@@ -7,7 +7,6 @@ import (
 
 	"connectrpc.com/connect"
 
-	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/cases"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
@@ -28,13 +27,11 @@ func NewCaseHandler(svc *cases.Service, views cases.Views, log *slog.Logger) *Ca
 
 func (h *CaseHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
 
-// caller returns the cases caller of the authenticated principal.
+// caseCaller returns the caller of the authenticated principal (callerOf; the case handlers
+// pass no peer address, and the cases service records no IP).
 func caseCaller(ctx context.Context) (cases.Caller, error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return cases.Caller{}, err
-	}
-	return cases.Caller{TenantID: p.TenantID, UserID: p.UserID, APIKey: p.Method == auth.MethodAPIKey}, nil
+	c, _, err := callerOf(ctx, "")
+	return c, err
 }
 
 func personToProto(p cases.Person) *complydv1.Person {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"mime"
-	"sync"
 
 	"connectrpc.com/connect"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
@@ -49,21 +49,13 @@ func (h *ScreeningHandler) ScreenPaymentMessage(ctx context.Context, req *connec
 	if len(bad) > 0 {
 		return nil, apperr.InvalidFields(bad...)
 	}
-	ctx, cancel, ours := h.budget(ctx)
+	ctx, cancel, ours := h.budget.Apply(ctx)
 	defer cancel()
 	items := make([]*complydv1.ScreenPaymentMessageItem, len(txs))
 	statuses := make([]iso20022.TxStatus, len(txs))
-	sem := make(chan struct{}, batchParallelism)
-	var wg sync.WaitGroup
-	for i, tx := range txs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			items[i], statuses[i] = h.screenTransfer(ctx, ours, p.TenantID, m.Transactions[i], tx)
-		}()
-	}
-	wg.Wait()
+	admission.Batch(len(txs), func(i int) {
+		items[i], statuses[i] = h.screenTransfer(ctx, ours, p.TenantID, m.Transactions[i], txs[i])
+	})
 	report := iso20022.StatusReport(m, screening.NewID("CMPLYD"), h.svc.Now(), statuses)
 	return connect.NewResponse(&complydv1.ScreenPaymentMessageResponse{MessageType: m.Definition.Name, MessageId: m.ID,
 		Items: items, StatusReport: string(report)}), nil
@@ -81,13 +73,13 @@ func (h *ScreeningHandler) screenTransfer(ctx context.Context, ours bool, tenant
 		item.Error = rateLimitedInfo(ctx, h.log, err)
 	} else {
 		var out screening.Screened
-		if out, err = h.svc.Screen(ctx, tenant, tx); err == nil {
+		if out, err = h.svc.Screen(ctx, tenant, tx, admission.PaceOf(ctx)); err == nil {
 			item.Result = screeningResultToProto(out)
 			st.Status, st.Reason = iso20022.Status(out.Record.Result.Outcome)
 			st.Info = []string{fmt.Sprintf("complyd %s, risk %s, score %.2f", out.Record.Result.Outcome,
 				out.Record.Result.RiskLevel, out.Record.Result.Score)}
 		} else {
-			item.Error = errorInfoOf(ctx, h.log, overBudget(ctx, ours, err))
+			item.Error = errorInfoOf(ctx, h.log, admission.Over(ctx, ours, err))
 		}
 	}
 	if item.Error != nil {

@@ -32,11 +32,7 @@ func NewReportHandler(svc *reports.Service, checkURL func(string) error, log *sl
 func (h *ReportHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
 
 func reportCaller(ctx context.Context, peer string) (reports.Caller, auth.Principal, error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return reports.Caller{}, p, err
-	}
-	return reports.Caller{TenantID: p.TenantID, UserID: p.UserID, Actor: callActor(ctx, p, peer)}, p, nil
+	return callerOf(ctx, peer)
 }
 
 func reportToProto(r *reports.Report, events []reports.Event) *complydv1.Report {

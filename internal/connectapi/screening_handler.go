@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/types/known/structpb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
@@ -31,38 +32,15 @@ type ScreeningHandler struct {
 	validator protovalidate.Validator
 	limits    *auth.TenantLimiter
 	log       *slog.Logger
-	// deadline is the budget of a unary screening whose caller set none (a REST call, or a
-	// gRPC or Connect call without grpc-timeout / Connect-Timeout-Ms); 0: none.
-	deadline time.Duration
+	// budget is the deadline of a unary screening whose caller set none (admission.Budget).
+	budget admission.Budget
 }
 
 // WithDefaultDeadline sets the budget of unary screenings that arrive without a deadline of
-// their own. A screening that has not finished within it is answered SERVICE_UNAVAILABLE with
-// Retry-After (nothing stored unless it was committed, in which case it is answered normally),
-// so that a backlog is dropped instead of served to callers that have given up.
+// their own (admission.Budget: past it, SERVICE_UNAVAILABLE with Retry-After).
 func (h *ScreeningHandler) WithDefaultDeadline(d time.Duration) *ScreeningHandler {
-	h.deadline = d
+	h.budget = admission.Budget(d)
 	return h
-}
-
-// budget applies the default deadline when ctx has none; ours reports whether it did.
-func (h *ScreeningHandler) budget(ctx context.Context) (context.Context, context.CancelFunc, bool) {
-	if _, ok := ctx.Deadline(); ok || h.deadline <= 0 {
-		return ctx, func() {}, false
-	}
-	ctx, cancel := context.WithTimeout(ctx, h.deadline)
-	return ctx, cancel, true
-}
-
-// overBudget turns the expiry of our own default deadline into SERVICE_UNAVAILABLE; a caller's
-// own deadline stays DEADLINE_EXCEEDED.
-func overBudget(ctx context.Context, ours bool, err error) error {
-	if ours && errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		e := apperr.New(apperr.Unavailable, "screening did not complete within the server's deadline; retry shortly")
-		e.RetryAfter = time.Second
-		return e
-	}
-	return err
 }
 
 // NewScreeningHandler returns the handler. v validates each message of a stream (the
@@ -86,23 +64,20 @@ func (h *ScreeningHandler) ScreenTransaction(ctx context.Context, req *connect.R
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel, ours := h.budget(ctx)
+	ctx, cancel, ours := h.budget.Apply(ctx)
 	defer cancel()
-	out, err := h.svc.Screen(ctx, p.TenantID, tx)
+	out, err := h.svc.Screen(ctx, p.TenantID, tx, admission.PaceOf(ctx))
 	if err != nil {
-		return nil, overBudget(ctx, ours, err)
+		return nil, admission.Over(ctx, ours, err)
 	}
 	return connect.NewResponse(screeningResultToProto(out)), nil
 }
 
-// batchParallelism bounds the screenings of one batch in flight at once; they share group
-// commits, so a batch of 500 costs a handful of database transactions.
-const batchParallelism = 64
-
 // ScreenTransactions implements TransactionService.ScreenTransactions: the items are screened
-// concurrently and answered in request order, each with its result or its error. Each item
-// counts against the tenant's screening rate limit, as a streamed message does; an item over it
-// is answered RATE_LIMITED.
+// concurrently (admission.Batch) and answered in request order, each with its result or its
+// error. Each item counts against the tenant's screening rate limit, as a streamed message
+// does; an item over it is answered RATE_LIMITED. The batch carries no default deadline (a
+// batch of 500 legitimately takes longer): its items' pace is the caller's (admission.PaceOf).
 func (h *ScreeningHandler) ScreenTransactions(ctx context.Context, req *connect.Request[complydv1.ScreenTransactionsRequest]) (*connect.Response[complydv1.ScreenTransactionsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
@@ -110,25 +85,16 @@ func (h *ScreeningHandler) ScreenTransactions(ctx context.Context, req *connect.
 	}
 	in := req.Msg.Transactions
 	items := make([]*complydv1.ScreenTransactionsItem, len(in))
-	sem := make(chan struct{}, batchParallelism)
-	var wg sync.WaitGroup
-	for i, m := range in {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			items[i] = h.screenItem(ctx, p.TenantID, m, false)
-		}()
-	}
-	wg.Wait()
+	pace := admission.PaceOf(ctx)
+	admission.Batch(len(in), func(i int) { items[i] = h.screenItem(ctx, p.TenantID, in[i], pace, false) })
 	return connect.NewResponse(&complydv1.ScreenTransactionsResponse{Items: items}), nil
 }
 
 // screenItem answers one batch item or streamed message: it spends one request of the
 // tenant's screening rate limit, validates m when validate is set (stream messages; a batch
-// was validated whole by the interceptor), then maps and screens it. Every failure is the
-// item's error, as the unary call would have answered it.
-func (h *ScreeningHandler) screenItem(ctx context.Context, tenant tenancy.TenantID, m *complydv1.ScreenTransactionRequest, validate bool) *complydv1.ScreenTransactionsItem {
+// was validated whole by the interceptor), then maps and screens it at pace. Every failure is
+// the item's error, as the unary call would have answered it.
+func (h *ScreeningHandler) screenItem(ctx context.Context, tenant tenancy.TenantID, m *complydv1.ScreenTransactionRequest, pace admission.Pace, validate bool) *complydv1.ScreenTransactionsItem {
 	item := &complydv1.ScreenTransactionsItem{ExternalId: m.ExternalId}
 	err := spend(h.limits, tenant, auth.ClassScreening)
 	if err != nil {
@@ -144,7 +110,7 @@ func (h *ScreeningHandler) screenItem(ctx context.Context, tenant tenancy.Tenant
 	tx, err := transactionFromProto(m)
 	if err == nil {
 		var out screening.Screened
-		if out, err = h.svc.Screen(ctx, tenant, tx); err == nil {
+		if out, err = h.svc.Screen(ctx, tenant, tx, pace); err == nil {
 			item.Result = screeningResultToProto(out)
 			return item
 		}
@@ -182,11 +148,10 @@ func errorInfoOf(ctx context.Context, log *slog.Logger, err error) *complydv1.Er
 	return &complydv1.ErrorInfo{Code: string(apperr.Internal), Message: ce.Message()}
 }
 
-// streamInFlight bounds the screenings of one stream in flight at once. When they are all
-// taken the handler stops reading, so HTTP/2 flow control holds the sender back
-// (backpressure). 512 is enough to keep the group commits full at thousands of screenings per
-// second (latency × rate) without letting one stream queue unbounded work.
-const streamInFlight = 512
+// streamInFlight bounds the screenings of one stream in flight at once (admission.StreamInFlight:
+// when they are all taken the handler stops reading, so HTTP/2 flow control holds the sender
+// back).
+const streamInFlight = admission.StreamInFlight
 
 // ScreenTransactionStream implements TransactionService.ScreenTransactionStream: messages are
 // read in this goroutine and each is screened in its own; answers are sent as they complete
@@ -281,7 +246,7 @@ func (s *screeningStream) screen(m *complydv1.ScreenTransactionRequest) {
 		<-s.slots
 		s.wg.Done()
 	}()
-	item := s.h.screenItem(screening.WithStream(s.ctx), s.tenant, m, true)
+	item := s.h.screenItem(s.ctx, s.tenant, m, admission.Streamed, true)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sendErr != nil {

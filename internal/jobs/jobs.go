@@ -41,7 +41,7 @@ type SendEmailWorker struct {
 }
 
 // Work sends each of the job's emails unless an earlier attempt already did, giving way to busy
-// screening before each after the first it sends (yieldAgain). The job's emails are read
+// screening before each after the first it sends (againFrom). The job's emails are read
 // together. An email that fails, or is missing, does not stop the others; the job then fails,
 // and its retry sends only what is still unsent.
 func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEmailArgs]) error {
@@ -53,6 +53,7 @@ func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEm
 	}
 	var errs []error
 	sent := 0
+	again := againFrom(ctx)
 	for _, id := range ids {
 		e, ok := queued[id]
 		switch {
@@ -63,7 +64,7 @@ func (w *SendEmailWorker) Work(ctx context.Context, job *river.Job[notify.SendEm
 			continue
 		}
 		if sent > 0 {
-			if err := yieldAgain(ctx); err != nil {
+			if err := again.wait(ctx); err != nil {
 				return errors.Join(append(errs, err)...)
 			}
 		}

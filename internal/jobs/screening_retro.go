@@ -7,6 +7,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -15,8 +16,9 @@ import (
 type RetroStore interface {
 	// Get returns the stored transaction. Errors: NOT_FOUND.
 	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (screening.Stored, error)
-	// Prefetch reads the sender account's history and profile before the transaction.
-	Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error)
+	// Prefetch reads the sender account's history and profile before the transaction; pace is
+	// the queue-wait limit of the store's admission (admission.Pace).
+	Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool, pace admission.Pace) (screening.Prefetch, error)
 	// RecordRetro stores the re-run and opens the case when decision is non-nil and the
 	// transaction has none yet; it returns the case id.
 	RecordRetro(ctx context.Context, st screening.Stored, verdicts []screening.EngineVerdict, agg screening.Aggregate,
@@ -49,7 +51,9 @@ func (w *RetroScreeningWorker) Work(ctx context.Context, job *river.Job[screenin
 	if err != nil {
 		return err
 	}
-	pre, err := w.Store.Prefetch(ctx, st.Tx, false)
+	// A job's context carries River's job timeout, so the re-run is held to the store's short
+	// queue-wait limit (admission.Budgeted) and gives way to live screenings under a backlog.
+	pre, err := w.Store.Prefetch(ctx, st.Tx, false, admission.PaceOf(ctx))
 	if err != nil {
 		return err
 	}

@@ -124,7 +124,7 @@ func owned(d webhook.Delivery, attempt int) bool {
 
 // workMany makes the first attempts of a job of several deliveries, one after the other, each
 // recorded as it is made (so a crash re-sends as little as it can), giving way to busy
-// screening before each after the first (yieldAgain). A delivery that is no longer
+// screening before each after the first (againFrom). A delivery that is no longer
 // at its first attempt belongs to another job (a manual retry, or this job's earlier run). When
 // ManyBudget has passed, the deliveries not yet attempted are requeued as jobs of their own.
 func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.DeliverArgs) error {
@@ -138,12 +138,13 @@ func (w *DeliverWebhookWorker) workMany(ctx context.Context, args webhook.Delive
 	}
 	start := time.Now()
 	attempted := 0
+	again := againFrom(ctx)
 	for i, d := range ds {
 		if !owned(d, 0) {
 			continue
 		}
 		if attempted > 0 {
-			if err := yieldAgain(ctx); err != nil {
+			if err := again.wait(ctx); err != nil {
 				return err
 			}
 		}

@@ -44,11 +44,9 @@ func (y Yield) Middleware() rivertype.Middleware {
 		if _, err := y.wait(ctx, 0); err != nil {
 			return err
 		}
-		again := y.MaxAgain
-		if again <= 0 {
-			again = MaxYieldAgain
-		}
-		return doInner(context.WithValue(ctx, yieldKey{}, &jobYield{y: y, left: again}))
+		// The job's Yield rides in ctx as a value (nothing in ctx is mutable): a job of several
+		// side effects takes its own allowance from it (againFrom) and spends it locally.
+		return doInner(context.WithValue(ctx, yieldKey{}, y))
 	})
 }
 
@@ -60,24 +58,39 @@ const MaxYieldAgain = 5 * time.Second
 
 type yieldKey struct{}
 
-// jobYield is one job's Yield and what it may still wait (yieldAgain).
-type jobYield struct {
+// yieldAgain is one job's allowance for giving way again after it started (againFrom).
+type yieldAgain struct {
 	y    Yield
 	left time.Duration
+	on   bool // false outside the middleware: wait returns at once
 }
 
-// yieldAgain is for a job of several side effects (the officers' emails of a batch of cases, the
-// first attempts of its webhook deliveries): before each one after the first it waits as the
-// middleware waited before the job started, so that a job of eight gives way to screening eight
-// times, not once, up to MaxYieldAgain in all. Outside the middleware (no Yield in ctx) it
-// returns at once. A job calls it from one goroutine.
-func yieldAgain(ctx context.Context) error {
-	j, ok := ctx.Value(yieldKey{}).(*jobYield)
-	if !ok || j.left <= 0 {
+// againFrom is for a job of several side effects (the officers' emails of a batch of cases, the
+// first attempts of its webhook deliveries): the job takes it once, when it starts, and calls
+// its wait before each side effect after the first, which waits as the middleware waited before
+// the job started, so that a job of eight gives way to screening eight times, not once, up to
+// MaxAgain (MaxYieldAgain) in all. Outside the middleware (no Yield in ctx) wait returns at
+// once. The allowance is the job's own value, used from one goroutine; ctx only carries the
+// Yield it is made from.
+func againFrom(ctx context.Context) *yieldAgain {
+	y, ok := ctx.Value(yieldKey{}).(Yield)
+	if !ok {
+		return &yieldAgain{}
+	}
+	left := y.MaxAgain
+	if left <= 0 {
+		left = MaxYieldAgain
+	}
+	return &yieldAgain{y: y, left: left, on: true}
+}
+
+// wait gives way to busy screening within what is left of the job's allowance.
+func (a *yieldAgain) wait(ctx context.Context) error {
+	if !a.on || a.left <= 0 {
 		return nil
 	}
-	waited, err := j.y.wait(ctx, j.left)
-	j.left -= waited
+	waited, err := a.y.wait(ctx, a.left)
+	a.left -= waited
 	return err
 }
 

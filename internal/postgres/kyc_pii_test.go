@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
@@ -78,7 +79,7 @@ func TestKYCIdentifiersSealedAtRest(t *testing.T) {
 	found := func(tenant tenancy.TenantID, bvn string) string {
 		t.Helper()
 		p, err := sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: "pii-" + uuid.NewString(),
-			SenderAccountNumber: "3999999999", SenderBVN: bvn, Timestamp: now}, true)
+			SenderAccountNumber: "3999999999", SenderBVN: bvn, Timestamp: now}, true, admission.PaceOf(ctx))
 		require.NoError(t, err)
 		return p.KYC.ExternalRef
 	}
@@ -244,12 +245,12 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	sst := screenstore.NewScreeningStore(db, screenstore.ScreeningStoreOptions{})
 	t.Cleanup(sst.Close)
 	p, err := sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: "legacy-1", SenderAccountNumber: "3000000001",
-		SenderBVN: "22211112222", Timestamp: time.Now()}, true)
+		SenderBVN: "22211112222", Timestamp: time.Now()}, true, admission.PaceOf(ctx))
 	require.NoError(t, err)
 	require.True(t, p.KYC.Found)
 	require.Equal(t, "kyc_legacy_1", p.KYC.ExternalRef)
 	p, err = sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: "bulk-1234", SenderAccountNumber: "3000000002",
-		SenderBVN: "30000001234", Timestamp: time.Now()}, true)
+		SenderBVN: "30000001234", Timestamp: time.Now()}, true, admission.PaceOf(ctx))
 	require.NoError(t, err)
 	require.Equal(t, "kyc_bulk_1234", p.KYC.ExternalRef)
 

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/kyc"
@@ -103,7 +104,7 @@ func TestStoredKYC(t *testing.T) {
 	storedKYC := func(tenant tenancy.TenantID, bvn string) (screening.StoredKYC, error) {
 		probe++
 		p, err := sst.Prefetch(ctx, &screening.Transaction{TenantID: tenant, ExternalID: fmt.Sprintf("kyc-probe-%d", probe),
-			SenderAccountNumber: "0123456789", SenderBVN: bvn, Timestamp: now}, true)
+			SenderAccountNumber: "0123456789", SenderBVN: bvn, Timestamp: now}, true, admission.PaceOf(ctx))
 		return p.KYC, err
 	}
 

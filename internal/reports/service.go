@@ -14,12 +14,9 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Caller is who acts on a report.
-type Caller struct {
-	TenantID tenancy.TenantID
-	UserID   string
-	Actor    audit.Actor
-}
+// Caller is who acts on a report: audit.Caller, the one caller type of the core services
+// (its Actor is recorded on the report's events).
+type Caller = audit.Caller
 
 // Service holds the report rules: drafting, editing, the four-eyes status machine, export,
 // filing and narratives.

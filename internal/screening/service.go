@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/ids"
 	"github.com/complyd/complyd/internal/paging"
@@ -140,8 +141,10 @@ type ListParams struct {
 // Store persists screenings (implemented by internal/postgres).
 type Store interface {
 	// Prefetch reads the idempotency check and the enrichment inputs of tx in one round trip;
-	// withKYC says whether the stored KYC lookup is needed. Errors: INTERNAL.
-	Prefetch(ctx context.Context, tx *Transaction, withKYC bool) (Prefetch, error)
+	// withKYC says whether the stored KYC lookup is needed, pace which queue-wait limit the
+	// store's admission holds the screening to (admission.Pace). Errors: SERVICE_UNAVAILABLE
+	// (refused at admission); INTERNAL.
+	Prefetch(ctx context.Context, tx *Transaction, withKYC bool, pace admission.Pace) (Prefetch, error)
 	// Save stores rec, and in the same database transaction opens rec.Case (with its email,
 	// dashboard notification and case.created webhook), queues the transaction.screened webhook
 	// for outcomes other than APPROVE and the retro-screening job when an engine failed open.
@@ -171,9 +174,9 @@ type ServiceDeps struct {
 	Now      func() time.Time
 	// Interdictions, when set, BLOCKs transactions on interdicted accounts (interdiction.go).
 	Interdictions InterdictionSource
-	// PacedAccountWait bounds how long a stream's screening (Streamed) waits for its account's
-	// previous screenings (accountGate) before it is refused with SERVICE_UNAVAILABLE and
-	// Retry-After; zero means 1s. A unary screening's own deadline bounds its wait instead, and
+	// PacedAccountWait bounds how long a stream's screening (admission.Streamed) waits for its
+	// account's previous screenings (admission.Accounts) before it is refused with
+	// SERVICE_UNAVAILABLE and Retry-After; zero means 1s. A unary screening's own deadline bounds its wait instead, and
 	// a batch's items wait for each other as long as the batch's context allows (a batch of
 	// one account's transfers is screened one after the other by design).
 	PacedAccountWait time.Duration
@@ -189,7 +192,7 @@ type ServiceDeps struct {
 // persistence with its side effects (docs/reference/specification.md 4.3).
 type Service struct {
 	d        ServiceDeps
-	accounts accountGate
+	accounts *admission.Accounts
 }
 
 // NewService returns a Service; it panics on a missing dependency.
@@ -203,7 +206,7 @@ func NewService(d ServiceDeps) *Service {
 	if d.PacedAccountWait <= 0 {
 		d.PacedAccountWait = time.Second
 	}
-	return &Service{d: d}
+	return &Service{d: d, accounts: admission.NewAccounts(d.PacedAccountWait, d.OnAccountShed)}
 }
 
 // Screened is a screening's answer.
@@ -212,11 +215,14 @@ type Screened struct {
 	CaseID string
 }
 
-// Screen runs pipeline steps 1 to 8 on tx for tenantID and stores the result.
+// Screen runs pipeline steps 1 to 8 on tx for tenantID and stores the result. pace is how its
+// caller waits for the answer (admission.Pace, decided by the transport): it picks how long the
+// screening may wait for its account's turn and for the store's queues before it is refused.
 //
 // Errors: VALIDATION_ERROR (every bad field; trust-mode requirements); DUPLICATE_EXTERNAL_ID
-// with the original verdict (nothing is re-screened); INTERNAL.
-func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Transaction) (Screened, error) {
+// with the original verdict (nothing is re-screened); SERVICE_UNAVAILABLE with Retry-After
+// (refused by admission); INTERNAL.
+func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Transaction, pace admission.Pace) (Screened, error) {
 	start := s.d.Now()
 	tx.TenantID = tenantID
 	tx.Normalize()
@@ -228,16 +234,16 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	if err := tx.Validate(mode); err != nil {
 		return Screened{}, err
 	}
-	unlock, err := s.lockAccount(ctx, tenantID, tx.SenderAccountNumber, tx.Timestamp)
+	unlock, err := s.accounts.Lock(ctx, tenantID, tx.SenderAccountNumber, tx.Timestamp, pace)
 	if err != nil {
 		return Screened{}, err
 	}
 	defer unlock()
-	// Within this process the gate makes one account's screenings take turns; across replicas
+	// Within this process admission.Accounts makes one account's screenings take turns; across replicas
 	// the store refuses a record whose account history changed since it was read, and the
 	// screening runs again on the new history (docs/guide/operations.md "Replicas").
 	for attempt := 1; ; attempt++ {
-		out, err := s.screenOnce(ctx, tx, set, start)
+		out, err := s.screenOnce(ctx, tx, set, start, pace)
 		if errors.Is(err, ErrHistoryChanged) && attempt < maxHistoryRetries {
 			continue
 		}
@@ -248,39 +254,17 @@ func (s *Service) Screen(ctx context.Context, tenantID tenancy.TenantID, tx *Tra
 	}
 }
 
-// lockAccount takes the account's turn (accountGate). A stream's screening (Streamed) waits at
-// most PacedAccountWait: a stream keeps up to 512 screenings in flight, and when they are more than
-// the service screens (or many of them are one account's) they would otherwise wait here for
-// seconds, unseen by the store's admission (docs/guide/screening.md "Overload"); past the limit the
-// screening is refused at once, like one the store refuses.
-func (s *Service) lockAccount(ctx context.Context, tenantID tenancy.TenantID, account string, at time.Time) (func(), error) {
-	if !Streamed(ctx) {
-		return s.accounts.lock(ctx, tenantID, account, at)
-	}
-	wctx, cancel := context.WithTimeout(ctx, s.d.PacedAccountWait)
-	defer cancel()
-	unlock, err := s.accounts.lock(wctx, tenantID, account, at)
-	if err != nil && ctx.Err() == nil {
-		if s.d.OnAccountShed != nil {
-			s.d.OnAccountShed()
-		}
-		return nil, apperr.Overloaded()
-	}
-	return unlock, err
-}
-
 // AccountWaiting is the number of screenings waiting for their account's previous screening to
-// be stored (accountGate), over every account (complyd_screening_account_wait_length). Under a
-// burst of one account's transfers, or a stream offering more than the service screens, this is
-// where they wait, before the store's queues can see them.
-func (s *Service) AccountWaiting() int { return s.accounts.waitingNow() }
+// be stored (admission.Accounts.Waiting), over every account
+// (complyd_screening_account_wait_length).
+func (s *Service) AccountWaiting() int { return s.accounts.Waiting() }
 
 // screenOnce reads the account's history, runs the pipeline and stores the result (steps 2 to 8
-// of Screen); the caller holds the account's gate.
-func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings, start time.Time) (Screened, error) {
+// of Screen); the caller holds the account's turn.
+func (s *Service) screenOnce(ctx context.Context, tx *Transaction, set Settings, start time.Time, pace admission.Pace) (Screened, error) {
 	mode := set.Config.KYCTrustMode
 	tenantID := tx.TenantID
-	pre, err := s.d.Store.Prefetch(ctx, tx, NeedsStoredKYC(mode, tx))
+	pre, err := s.d.Store.Prefetch(ctx, tx, NeedsStoredKYC(mode, tx), pace)
 	if err != nil {
 		return Screened{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
@@ -52,7 +53,7 @@ func BenchmarkScreeningStoreWebhooks(b *testing.B) {
 			r := record(ten.ID, fmt.Sprintf("hook-%d-%d", start.UnixNano(), seq.Add(1)), "")
 			r.Result.Outcome, r.Result.RiskLevel = rules.Review, "MEDIUM"
 			r.Tx.SenderAccountNumber = acct
-			p, err := st.Prefetch(ctx, r.Tx, false)
+			p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 			if err != nil {
 				b.Error(err)
 				return

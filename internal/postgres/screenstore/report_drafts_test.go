@@ -6,6 +6,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -69,7 +70,7 @@ func TestDraftReportsOfStoredTransactionsOnly(t *testing.T) {
 	ctx, db, st := newScreeningStore(t, screenstore.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, t, db)
 	save := func(r *screening.Record) (string, error) {
-		p, err := st.Prefetch(ctx, r.Tx, false)
+		p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 		require.NoError(t, err)
 		r.History = p.History
 		return st.Save(ctx, r)

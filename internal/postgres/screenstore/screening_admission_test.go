@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
@@ -57,7 +58,7 @@ func TestScreeningAdmissionShedsWhenFull(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for i := range 5 { // one taken by the stalled reader, four fill the queue
-		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false) })
+		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false, admission.Unbudgeted) })
 	}
 	require.Eventually(t, func() bool {
 		// A probe that still finds room waits in the queue: its own short deadline ends the
@@ -65,7 +66,7 @@ func TestScreeningAdmissionShedsWhenFull(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
 		start := time.Now()
-		_, err := st.Prefetch(ctx, tx(99), false)
+		_, err := st.Prefetch(ctx, tx(99), false, admission.Budgeted)
 		if apperr.CodeOf(err) != apperr.Unavailable {
 			return false
 		}
@@ -87,14 +88,14 @@ func TestScreeningExpiredDeadlineNeverQueued(t *testing.T) {
 	tx := &screening.Transaction{TenantID: "00000000-0000-0000-0000-000000000001", ExternalID: "gone",
 		SenderAccountNumber: "3000000001", Timestamp: time.Now()}
 	start := time.Now()
-	_, err := st.Prefetch(done, tx, false)
+	_, err := st.Prefetch(done, tx, false, admission.Unbudgeted)
 	require.ErrorIs(t, err, context.Canceled)
 	require.Less(t, time.Since(start), 50*time.Millisecond, "answered without waiting for the stalled database")
 
 	short, cancelShort := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancelShort()
 	errc := make(chan error, 1)
-	go func() { _, err := st.Prefetch(short, tx, false); errc <- err }()
+	go func() { _, err := st.Prefetch(short, tx, false, admission.Budgeted); errc <- err }()
 	time.Sleep(150 * time.Millisecond)
 	release()
 	require.ErrorIs(t, <-errc, context.DeadlineExceeded)
@@ -127,12 +128,12 @@ func TestScreeningAdmissionShedsOnQueueDelay(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for i := range 3 { // one taken by the stalled reader, two waiting
-		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false) })
+		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false, admission.Unbudgeted) })
 	}
 	probe := func(i int) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
-		_, err := st.Prefetch(ctx, tx(i), false)
+		_, err := st.Prefetch(ctx, tx(i), false, admission.Budgeted)
 		return err
 	}
 	require.Eventually(t, func() bool { return probe(100) != nil }, 5*time.Second, 10*time.Millisecond)
@@ -171,17 +172,17 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 		start := time.Now()
 		pctx, cancel := withDeadline()
 		defer cancel()
-		_, err := st.Prefetch(pctx, probe, false)
+		_, err := st.Prefetch(pctx, probe, false, admission.Budgeted)
 		return apperr.CodeOf(err) == apperr.Unavailable && time.Since(start) < 50*time.Millisecond
 	}, 5*time.Second, 10*time.Millisecond, "a screening is refused at once while the case lane is stuck")
 
 	// A stream's screening (its stream's in-flight bound paces it) is not refused for a delay
 	// under PacedMaxQueueWait: its read is answered (the read queue is free; only the case lane
 	// is stuck).
-	pctx, pcancel := context.WithTimeout(screening.WithStream(ctx), 10*time.Second)
+	pctx, pcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer pcancel()
 	start := time.Now()
-	_, err := st.Prefetch(pctx, record(ten.ID, "backlog-stream", "").Tx, false)
+	_, err := st.Prefetch(pctx, record(ten.ID, "backlog-stream", "").Tx, false, admission.Streamed)
 	require.NoError(t, err, "a stream's screening is not shed for the delay")
 	t.Logf("the stream's read took %v", time.Since(start))
 
@@ -191,7 +192,7 @@ func TestScreeningAdmissionShedsOnCommitBacklog(t *testing.T) {
 	require.Eventually(t, func() bool {
 		pctx, cancel := withDeadline()
 		defer cancel()
-		_, err := st.Prefetch(pctx, probe, false)
+		_, err := st.Prefetch(pctx, probe, false, admission.Budgeted)
 		return err == nil
 	}, 5*time.Second, 10*time.Millisecond, "admission reopens once the lane drains")
 }
@@ -228,7 +229,7 @@ func stuckCaseLane(ctx context.Context, t *testing.T, db *postgres.DB, st *scree
 	}
 }
 
-// TestScreeningAdmissionPacedLimit: a stream's screening (screening.Paced) is held to the longer
+// TestScreeningAdmissionPacedLimit: a stream's screening (admission.Streamed, Pace.Paced) is held to the longer
 // PacedMaxQueueWait: with the queue's delay between the two limits a unary screening is refused
 // and a stream's waits; past the paced limit the stream's is refused at once too, so a stream
 // offered more than the service can screen gets fast errors instead of answers seconds late.
@@ -241,19 +242,19 @@ func TestScreeningAdmissionPacedLimit(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for i := range 3 { // one taken by the stalled reader, two waiting
-		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false) })
+		wg.Go(func() { _, _ = st.Prefetch(context.Background(), tx(i), false, admission.Unbudgeted) })
 	}
 	require.Eventually(t, func() bool { return st.QueueLenForTest() >= 2 }, 5*time.Second, 5*time.Millisecond)
 	unary := func(i int) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
-		_, err := st.Prefetch(ctx, tx(i), false)
+		_, err := st.Prefetch(ctx, tx(i), false, admission.Budgeted)
 		return err
 	}
 	stream := func(i int) error {
-		ctx, cancel := context.WithTimeout(screening.WithStream(context.Background()), 100*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 		defer cancel()
-		_, err := st.Prefetch(ctx, tx(i), false)
+		_, err := st.Prefetch(ctx, tx(i), false, admission.Streamed)
 		return err
 	}
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/screening"
@@ -49,7 +50,7 @@ func benchStore(ctx context.Context, b *testing.B, st *screenstore.ScreeningStor
 			if shape != nil {
 				shape(r, n)
 			}
-			p, err := st.Prefetch(ctx, r.Tx, false)
+			p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 			if err != nil {
 				b.Error(err)
 				return

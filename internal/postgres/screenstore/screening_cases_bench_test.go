@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -42,7 +43,7 @@ func BenchmarkScreeningStoreCaseAlone(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		r := record(ten.ID, fmt.Sprintf("alone-%d-%d", time.Now().UnixNano(), i), "AML_ALERT")
-		p, err := st.Prefetch(ctx, r.Tx, false)
+		p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 		if err != nil {
 			b.Fatal(err)
 		}

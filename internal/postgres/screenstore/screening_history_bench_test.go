@@ -14,6 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -66,7 +67,7 @@ func benchHistory(b *testing.B, history int, span time.Duration) {
 		r := record(ten.ID, fmt.Sprintf("hb-%d-%d", start.UnixNano(), seq.Add(1)), "")
 		r.Tx.SenderAccountNumber = acct
 		r.Tx.DeviceID = "dev-" + acct
-		p, err := st.Prefetch(ctx, r.Tx, false)
+		p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 		if err != nil {
 			return err
 		}

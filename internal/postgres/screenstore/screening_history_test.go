@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -84,7 +85,7 @@ func TestScreeningHistoryMatchesScan(t *testing.T) {
 		if n%5 == 4 {
 			directInsert(ctx, t, db, ten.ID, r)
 		} else {
-			p, err := st.Prefetch(ctx, r.Tx, false)
+			p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 			require.NoError(t, err)
 			require.Equal(t, version[acct], p.History.Version, "version of %s", acct)
 			r.History = p.History
@@ -140,7 +141,7 @@ func TestScreeningHistoryMatchesScan(t *testing.T) {
 	// The guard: a record screened on a version that another writer has since moved is refused.
 	r := record(ten.ID, "hist-stale", "")
 	r.Tx.SenderAccountNumber = accts[0]
-	p, err := st.Prefetch(ctx, r.Tx, false)
+	p, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx))
 	require.NoError(t, err)
 	directInsert(ctx, t, db, ten.ID, record(ten.ID, "hist-interloper", ""), accts[0])
 	r.History = p.History

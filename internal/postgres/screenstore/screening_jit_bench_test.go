@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -87,7 +88,7 @@ func BenchmarkPrefetchStaleStatistics(b *testing.B) {
 			for i := range b.N {
 				r := record(ten.ID, fmt.Sprintf("stale-%s-%d", jit, i), "")
 				r.Tx.SenderAccountNumber = busy[i%len(busy)]
-				if _, err := st.Prefetch(ctx, r.Tx, false); err != nil {
+				if _, err := st.Prefetch(ctx, r.Tx, false, admission.PaceOf(ctx)); err != nil {
 					b.Fatal(err)
 				}
 			}

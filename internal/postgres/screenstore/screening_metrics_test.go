@@ -8,6 +8,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -37,7 +38,7 @@ func TestScreeningQueueMetrics(t *testing.T) {
 	require.Eventually(t, func() bool {
 		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 		defer cancel()
-		_, err := st.Prefetch(pctx, probe, false)
+		_, err := st.Prefetch(pctx, probe, false, admission.PaceOf(pctx))
 		return apperr.CodeOf(err) == apperr.Unavailable
 	}, 5*time.Second, 10*time.Millisecond, "a screening is refused while the case lane is stuck")
 	require.GreaterOrEqual(t, metricValue(t, reg, "complyd_screening_shed_total", ""), 1.0)

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
@@ -50,7 +51,7 @@ func TestScreeningPrefetchProbesByKey(t *testing.T) {
 	for i := range reads {
 		tx := &screening.Transaction{TenantID: tenant, ExternalID: fmt.Sprintf("new-%d", i),
 			SenderAccountNumber: fmt.Sprintf("%010d", 1+i*97%accounts), SenderBVN: fmt.Sprintf("222%08d", i), Timestamp: now.Add(time.Minute)}
-		pre, err := st.Prefetch(ctx, tx, true)
+		pre, err := st.Prefetch(ctx, tx, true, admission.PaceOf(ctx))
 		require.NoError(t, err)
 		require.Nil(t, pre.Existing)
 		require.Equal(t, 1, pre.History.Count24h, "the account's one stored transaction")
@@ -133,7 +134,7 @@ func TestScreeningPrefetchRawRangesByKey(t *testing.T) {
 	for i := range reads {
 		tx := &screening.Transaction{TenantID: tenant, ExternalID: fmt.Sprintf("new-%d", i),
 			SenderAccountNumber: fmt.Sprintf("%010d", 1+i*97%accounts), Timestamp: ts}
-		pre, err := st.Prefetch(ctx, tx, true)
+		pre, err := st.Prefetch(ctx, tx, true, admission.PaceOf(ctx))
 		require.NoError(t, err)
 		require.Equal(t, 2, pre.History.Count24h, "the account's two transactions before ts")
 		require.Equal(t, 2, pre.History.Count60m, "the account's two transactions before ts")

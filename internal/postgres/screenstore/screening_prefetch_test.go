@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
@@ -147,7 +148,7 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 	errs := make([]error, len(probes))
 	var wg sync.WaitGroup
 	for i, p := range probes {
-		wg.Go(func() { results[i], errs[i] = st.Prefetch(ctx, p.tx, p.withKYC) })
+		wg.Go(func() { results[i], errs[i] = st.Prefetch(ctx, p.tx, p.withKYC, admission.PaceOf(ctx)) })
 	}
 	wg.Wait()
 	for i, p := range probes {
@@ -158,7 +159,7 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 	// A caller that has given up is answered with its context's error, not left waiting.
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	_, err := st.Prefetch(cctx, probes[0].tx, true)
+	_, err := st.Prefetch(cctx, probes[0].tx, true, admission.PaceOf(cctx))
 	require.ErrorIs(t, err, context.Canceled)
 }
 
@@ -230,12 +231,12 @@ func TestScreeningCommitBatchFailureIsolated(t *testing.T) {
 	require.Equal(t, 3, maxNum)
 	for _, ext := range []string{"good-1", "good-2", "good-3", "plain"} {
 		p, err := st.Prefetch(ctx, &screening.Transaction{TenantID: ten.ID, ExternalID: ext, SenderAccountNumber: "3100000001",
-			Timestamp: time.Now()}, false)
+			Timestamp: time.Now()}, false, admission.PaceOf(ctx))
 		require.NoError(t, err)
 		require.NotNil(t, p.Existing, ext)
 	}
 	p, err := st.Prefetch(ctx, &screening.Transaction{TenantID: ten.ID, ExternalID: "bad", SenderAccountNumber: "3100000001",
-		Timestamp: time.Now()}, false)
+		Timestamp: time.Now()}, false, admission.PaceOf(ctx))
 	require.NoError(t, err)
 	require.Nil(t, p.Existing, "the failed screening is not stored")
 }
@@ -285,7 +286,7 @@ func TestScreeningSaveRefusesChangedHistory(t *testing.T) {
 		late.Tx.SenderAccountNumber, late.Tx.Timestamp = first.Tx.SenderAccountNumber, first.Tx.Timestamp.Add(time.Second)
 		_, err = st.Save(ctx, late) // screened on the empty history
 		require.ErrorIs(t, err, screening.ErrHistoryChanged, caseType)
-		p, err := st.Prefetch(ctx, late.Tx, false)
+		p, err := st.Prefetch(ctx, late.Tx, false, admission.PaceOf(ctx))
 		require.NoError(t, err)
 		require.Nil(t, p.Existing, "nothing was stored")
 		require.Equal(t, i+1, p.History.Amounts.Count)

@@ -15,7 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/shopspring/decimal"
 
-	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/rules"
@@ -26,15 +26,14 @@ import (
 // ScreeningStore implements screening.Store: the one-round-trip prefetch of a screening and the
 // group-committed save of its transaction, verdict and side effects (docs/guide/screening.md).
 type ScreeningStore struct {
-	db   *postgres.DB
-	gc   *groupCommitter
-	pf   *batcher[*prefetchReq]
-	shed prometheus.Counter // nil without metrics
-	// maxWait and waited implement the queue-delay half of admission (MaxQueueWait): waited is
+	db *postgres.DB
+	gc *groupCommitter
+	pf *batcher[*prefetchReq]
+	// admit is admission's policy (admission.Shed); waited is its measure of the read queue:
 	// how long the oldest screening of the last batch read had waited in the queue, in ns.
-	maxWait, pacedWait time.Duration
-	waited             atomic.Int64
-	young              *youngTable
+	admit  *admission.Shed
+	waited atomic.Int64
+	young  *youngTable
 }
 
 // ScreeningStoreOptions tune the batched reads and the group commit.
@@ -79,7 +78,7 @@ type ScreeningStoreOptions struct {
 	// would wait behind a backlog would have its answer wait too.
 	MaxQueueWait time.Duration
 	// PacedMaxQueueWait is MaxQueueWait for a stream's screenings and those without a deadline
-	// (screening.Paced; default 1s): a stream's in-flight bound paces them, so a burst of them
+	// (admission.Pace.Paced; default 1s): a stream's in-flight bound paces them, so a burst of them
 	// (512 finishing at once) waits its turn, and only a backlog that keeps growing, a stream
 	// offered more than the service can screen, is refused instead of waiting for ever.
 	PacedMaxQueueWait time.Duration
@@ -94,15 +93,9 @@ func NewScreeningStore(db *postgres.DB, o ScreeningStoreOptions) *ScreeningStore
 		o.Readers = 1
 	}
 	if o.MaxQueue <= 0 {
-		o.MaxQueue = 1024
+		o.MaxQueue = admission.DefaultMaxQueue
 	}
-	if o.MaxQueueWait <= 0 {
-		o.MaxQueueWait = 100 * time.Millisecond
-	}
-	if o.PacedMaxQueueWait <= 0 {
-		o.PacedMaxQueueWait = time.Second
-	}
-	s := &ScreeningStore{db: db, maxWait: o.MaxQueueWait, pacedWait: o.PacedMaxQueueWait, young: newYoungTable(db)}
+	s := &ScreeningStore{db: db, young: newYoungTable(db)}
 	m := newBatchMetrics(o.Metrics)
 	s.gc = newGroupCommitter(o, db, m, func(ctx context.Context, conn *tenantConn, batch []*saveReq) error {
 		err := s.commit(ctx, conn, batch)
@@ -116,7 +109,12 @@ func NewScreeningStore(db *postgres.DB, o ScreeningStoreOptions) *ScreeningStore
 		return func(batch []*prefetchReq) { s.prefetch(conn, batch) }, conn.drop
 	})
 	s.pf.queuedAt = func(r *prefetchReq) time.Time { return r.queued }
-	s.shed = m.shedCounter()
+	shed := m.shedCounter()
+	s.admit = admission.NewShed(o.MaxQueueWait, o.PacedMaxQueueWait, s.draining, func() {
+		if shed != nil {
+			shed.Inc()
+		}
+	})
 	m.queueGauge(o.Metrics, func() float64 { return float64(len(s.pf.ch)) })
 	m.commitQueueGauge(o.Metrics, "commit", func() float64 { return float64(len(s.gc.plain.ch)) })
 	m.commitQueueGauge(o.Metrics, "case", func() float64 { return float64(len(s.gc.withCase.ch)) })
@@ -211,35 +209,27 @@ type prefetchReq struct {
 	done    chan struct{}
 }
 
-// Prefetch implements screening.Store. Concurrent prefetches share database round trips: the
+// Prefetch implements screening.Store; pace picks the queue-wait limit of its admission
+// (admission.Shed.Limit). Concurrent prefetches share database round trips: the
 // request joins the next batch, and one pipelined read-only transaction answers the whole batch
 // with one prefetchSQL statement per tenant (the externalId's original verdict, the sender
 // account's history and behavioral profile up to tx.Timestamp, stored transactions of the same
 // instant included, its last activity, and the stored KYC). Under load this is a few
 // statements for hundreds of screenings instead of six for each.
-func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool) (screening.Prefetch, error) {
+func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction, withKYC bool, pace admission.Pace) (screening.Prefetch, error) {
 	if err := ctx.Err(); err != nil {
 		return screening.Prefetch{}, err // the caller has gone: no database work for it
 	}
-	// The delay half of admission protects an answer its caller waits for with a short budget
-	// (every unary screening has one: its own deadline or COMPLYD_SCREENING_DEADLINE). A stream's
-	// screening, or one without a deadline (screening.Paced), is paced by its stream's in-flight
-	// bound: it is refused only past the longer PacedMaxQueueWait, so a stream whose 512
-	// screenings finish at once is not refused its next messages while their commits drain, and
-	// a stream offered more than the service can screen is still answered at once instead of
-	// seconds late.
-	limit := s.maxWait
-	if screening.Paced(ctx) {
-		limit = s.pacedWait
-	}
-	if s.draining(limit) {
-		return screening.Prefetch{}, s.refuse()
+	// The delay half of admission: refused at once while the queues are not draining within
+	// the pace's limit (admission.Shed.Limit).
+	if err := s.admit.Admit(pace); err != nil {
+		return screening.Prefetch{}, err
 	}
 	r := &prefetchReq{ctx: ctx, tx: tx, withKYC: withKYC, queued: time.Now(), done: make(chan struct{})}
 	if queued, err := s.pf.offer(r); err != nil {
 		return screening.Prefetch{}, err
 	} else if !queued {
-		return screening.Prefetch{}, s.refuse()
+		return screening.Prefetch{}, s.admit.Refuse() // the read queue is full
 	}
 	select {
 	case <-r.done:
@@ -251,27 +241,14 @@ func (s *ScreeningStore) Prefetch(ctx context.Context, tx *screening.Transaction
 
 // draining reports whether a screening admitted now would wait behind a backlog: the read
 // queue's last batch waited longer than limit while screenings are still waiting, or a commit
-// lane is behind the same way (groupCommitter.behind).
+// lane is behind the same way (groupCommitter.behind). It is admission.Shed's measure.
 func (s *ScreeningStore) draining(limit time.Duration) bool {
 	return time.Duration(s.waited.Load()) > limit && len(s.pf.ch) > 0 || s.gc.behind(limit)
 }
 
-// busyWait is how long screenings may wait behind a backlog before Busy says so: a quarter of
-// the 100 ms at which admission starts refusing, and the p99 a bank expects of the whole
-// screening.
-const busyWait = 25 * time.Millisecond
-
-// Busy reports whether screenings are waiting behind a backlog (draining over busyWait): the
-// signal on which side-effect jobs give way (jobs.Yield).
-func (s *ScreeningStore) Busy() bool { return s.draining(busyWait) }
-
-// refuse counts and answers a screening refused at admission.
-func (s *ScreeningStore) refuse() error {
-	if s.shed != nil {
-		s.shed.Inc()
-	}
-	return apperr.Overloaded()
-}
+// Busy reports whether screenings are waiting behind a backlog (draining over
+// admission.BusyWait): the signal on which side-effect jobs give way (jobs.Yield).
+func (s *ScreeningStore) Busy() bool { return s.admit.Busy() }
 
 // prefetch answers a batch of prefetch requests in one round trip on conn (see Prefetch): per
 // tenant, its setting when the session's differs, and one prefetchSQL statement.

@@ -1,21 +1,18 @@
-package restapi
+package door
 
 import (
-	"log/slog"
 	"net/http"
 
-	"connectrpc.com/connect"
-
 	"github.com/complyd/complyd/internal/apperr"
-	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 )
 
 // Gate bounds the unary screenings in progress in this process (POST
 // /api/v1/transactions/screen, and ScreenTransaction over gRPC, gRPC-Web and Connect) to max;
 // one more is answered at once, before its body is decoded, transcoded, validated or
-// authenticated (net/http discards the small unread body, so the connection is kept), with 503 SERVICE_UNAVAILABLE and Retry-After: 1 (gRPC and Connect:
-// UNAVAILABLE), as the store's admission answers (docs/guide/screening.md "Overload").
+// authenticated (net/http discards the small unread body, so the connection is kept), with 503
+// SERVICE_UNAVAILABLE and Retry-After: 1 (gRPC and Connect: UNAVAILABLE), as the store's
+// admission answers (docs/guide/screening.md "Overload").
 //
 // The store's admission bounds the screenings waiting for the database; the gate bounds
 // everything before and after that, where an overloaded 2-core server spends its time: a
@@ -25,21 +22,34 @@ import (
 // answered does not. With the number in flight bounded, the excess is refused for the cost of
 // reading its headers, and after a stall only max screenings are left to drain.
 //
-// The batch RPC and the stream are not gated: a batch is one request of many screenings, and a
-// stream is paced by its own flow control. The screenings in progress can be read (InFlight,
+// The batch RPC and the stream are not gated: a batch is one request of many screenings
+// (admission.BatchParallelism), and a stream is paced by its own flow control
+// (admission.StreamInFlight). The screenings in progress can be read (InFlight,
 // complyd_screening_in_flight on /metrics: how close the door is to refusing).
 type Gate struct {
 	slots  chan struct{} // nil when the gate is disabled
 	onShed func()
-	log    *slog.Logger
-	rpc    *connect.ErrorWriter
+	write  Refusals
 }
 
-// NewScreeningGate returns a Gate for max screenings in progress (max <= 0 disables it); Wrap
-// puts it in front of a handler. onShed, when set, is called for each refusal
-// (complyd_screening_gate_shed_total).
-func NewScreeningGate(max int, onShed func(), log *slog.Logger) *Gate {
-	g := &Gate{onShed: onShed, log: log, rpc: connect.NewErrorWriter()}
+// Refusals write a refusal in the caller's protocol. The gate knows which requests it gates,
+// not how a transport renders an error: restapi.Refusals gives the /api/v1 envelope and the
+// Connect and gRPC error (through connectapi's mapping).
+type Refusals struct {
+	// REST writes e to a /api/v1 caller (the failure envelope; its Retry-After from e).
+	REST func(w http.ResponseWriter, e *apperr.Error)
+	// RPC writes e to a gRPC, gRPC-Web or Connect caller; the gate has set Retry-After.
+	RPC func(w http.ResponseWriter, r *http.Request, e *apperr.Error)
+}
+
+// New returns a Gate for max screenings in progress (max <= 0 disables it); Wrap puts it
+// in front of a handler. onShed, when set, is called for each refusal
+// (complyd_screening_gate_shed_total); write renders the refusals.
+func New(max int, onShed func(), write Refusals) *Gate {
+	if write.REST == nil || write.RPC == nil {
+		panic("door: New needs both refusal writers")
+	}
+	g := &Gate{onShed: onShed, write: write}
 	if max > 0 {
 		g.slots = make(chan struct{}, max)
 	}
@@ -69,19 +79,20 @@ func (g *Gate) Wrap(next http.Handler) http.Handler {
 				g.onShed()
 			}
 			e := apperr.Overloaded()
-			if r.URL.Path == screenPath {
-				WriteFailure(w, e)
+			if r.URL.Path == ScreenPath {
+				g.write.REST(w, e)
 				return
 			}
 			w.Header().Set("Retry-After", "1")
-			_ = g.rpc.Write(w, r, connectapi.ToConnect(r.Context(), g.log, e))
+			g.write.RPC(w, r, e)
 		}
 	})
 }
 
-const screenPath = "/api/v1/transactions/screen"
+// ScreenPath is the /api/v1 route of a unary screening.
+const ScreenPath = "/api/v1/transactions/screen"
 
 func isUnaryScreening(r *http.Request) bool {
 	return r.Method == http.MethodPost &&
-		(r.URL.Path == screenPath || r.URL.Path == complydv1connect.TransactionServiceScreenTransactionProcedure)
+		(r.URL.Path == ScreenPath || r.URL.Path == complydv1connect.TransactionServiceScreenTransactionProcedure)
 }

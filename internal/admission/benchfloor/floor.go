@@ -1,10 +1,11 @@
 //go:build benchfloor
 
-package app
+package benchfloor
 
 import (
 	"context"
 
+	"github.com/complyd/complyd/internal/admission"
 	"github.com/complyd/complyd/internal/screening"
 )
 
@@ -15,17 +16,20 @@ import (
 // authentication, the engines, the answer, the Go runtime's wake-ups). Issue 15 asks for 300 µs
 // of server CPU per screening at 1,000/s with the database; this is the part no storage design
 // can remove (docs/guide/screening.md "Measured").
-const benchFloorBuild = true
 
-// floorStore answers every screening's read with an empty history (no earlier transaction, no
-// stored KYC or profile) and stores nothing. Lists and details go to the real store, which
-// holds no screening of this process.
-func floorStore(s screening.Store) screening.Store { return floorScreeningStore{s} }
+// Enabled is true only in the benchmark's floor binary.
+const Enabled = true
+
+// Store answers every screening's read with an empty history (no earlier transaction, no
+// stored KYC or profile) and stores nothing. Lists and details go to the real store s, which
+// holds no screening of this process. The store's admission is skipped with its reads: the
+// door (door.Gate) and the account turns (admission.Accounts) still apply.
+func Store(s screening.Store) screening.Store { return floorScreeningStore{s} }
 
 type floorScreeningStore struct{ screening.Store }
 
 // Prefetch keeps the real store's first check: a caller that has gone gets no work.
-func (floorScreeningStore) Prefetch(ctx context.Context, _ *screening.Transaction, _ bool) (screening.Prefetch, error) {
+func (floorScreeningStore) Prefetch(ctx context.Context, _ *screening.Transaction, _ bool, _ admission.Pace) (screening.Prefetch, error) {
 	return screening.Prefetch{}, ctx.Err()
 }
 

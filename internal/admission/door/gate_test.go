@@ -1,4 +1,4 @@
-package restapi_test
+package door_test
 
 import (
 	"encoding/json"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/admission/door"
 	"github.com/complyd/complyd/internal/restapi"
 )
 
@@ -32,7 +33,7 @@ func TestScreeningGate(t *testing.T) {
 		w.WriteHeader(http.StatusNoContent)
 	})
 	var shed atomic.Int64
-	gate := restapi.NewScreeningGate(2, func() { shed.Add(1) }, slog.New(slog.DiscardHandler))
+	gate := door.New(2, func() { shed.Add(1) }, restapi.Refusals(slog.New(slog.DiscardHandler)))
 	srv := httptest.NewServer(gate.Wrap(next))
 	t.Cleanup(srv.Close)
 	post := func(path, contentType string) *http.Response {
@@ -91,7 +92,7 @@ func TestScreeningGate(t *testing.T) {
 func TestScreeningGateDisabled(t *testing.T) {
 	t.Parallel()
 	var shed atomic.Int64
-	gate := restapi.NewScreeningGate(0, func() { shed.Add(1) }, slog.New(slog.DiscardHandler))
+	gate := door.New(0, func() { shed.Add(1) }, restapi.Refusals(slog.New(slog.DiscardHandler)))
 	srv := httptest.NewServer(gate.Wrap(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 	})))

@@ -1,4 +1,4 @@
-package screening
+package admission
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 // TestAccountGate: one account's screenings take turns, other accounts and tenants do not wait,
 // and a waiter whose context ends gives up with its error.
 func TestAccountGate(t *testing.T) {
-	var g accountGate
+	var g Accounts
 	ctx := context.Background()
 	unlock, err := g.lock(ctx, "t1", "0123456789", time.Time{})
 	require.NoError(t, err)
@@ -62,7 +62,7 @@ func TestAccountGate(t *testing.T) {
 // waiter woke at each unlock and the fastest took the turn: one account's screenings queued
 // under load were stored in a random order.
 func TestAccountGateTimestampOrder(t *testing.T) {
-	var g accountGate
+	var g Accounts
 	ctx := context.Background()
 	base := time.Date(2026, 11, 27, 8, 0, 0, 0, time.UTC)
 	unlock, err := g.lock(ctx, "t1", "0123456789", base)
@@ -108,35 +108,36 @@ func TestAccountGateTimestampOrder(t *testing.T) {
 	require.Empty(t, g.held)
 }
 
-// TestLockAccountPaced: a stream's screening (Paced) waits for its account's turn at most
-// PacedAccountWait and is then refused at once with SERVICE_UNAVAILABLE and Retry-After; a
+// TestLockAccountPaced: a stream's screening (Streamed) waits for its account's turn at most
+// the paced limit and is then refused at once with SERVICE_UNAVAILABLE and Retry-After; a
 // unary screening waits as long as its own deadline allows, and gives up with its error; a
 // batch's item without a deadline waits for its turn.
 func TestLockAccountPaced(t *testing.T) {
 	var shed atomic.Int64
-	s := &Service{d: ServiceDeps{PacedAccountWait: 50 * time.Millisecond, OnAccountShed: func() { shed.Add(1) }}}
+	s := NewAccounts(50*time.Millisecond, func() { shed.Add(1) })
 	ctx := context.Background()
-	unlock, err := s.lockAccount(ctx, "t1", "0123456789", time.Time{})
+	unlock, err := s.Lock(ctx, "t1", "0123456789", time.Time{}, Budgeted)
 	require.NoError(t, err)
 	defer func() { unlock() }() // the turn taken last
 
-	stream, cancel := context.WithTimeout(WithStream(ctx), 5*time.Second)
+	stream, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	start := time.Now()
-	_, err = s.lockAccount(stream, "t1", "0123456789", time.Time{})
+	_, err = s.Lock(stream, "t1", "0123456789", time.Time{}, Streamed)
 	require.Equal(t, apperr.Unavailable, apperr.CodeOf(err), "%v", err)
 	var e *apperr.Error
 	require.ErrorAs(t, err, &e)
 	require.Equal(t, time.Second, e.RetryAfter)
 	require.Less(t, time.Since(start), time.Second, "refused after PacedAccountWait, not the stream's deadline")
 	require.Equal(t, int64(1), shed.Load(), "the refusal is counted")
-	require.Zero(t, s.AccountWaiting())
+	require.Zero(t, s.Waiting())
 
-	// A batch's item without a deadline (Paced, not Streamed) waits for its account's turn past
-	// PacedAccountWait: a batch of one account's transfers is screened one after the other.
+	// A batch's item without a deadline (Unbudgeted: paced, not streamed) waits for its
+	// account's turn past the paced limit: a batch of one account's transfers is screened one
+	// after the other.
 	batchItem := make(chan error, 1)
 	go func() {
-		u, err := s.lockAccount(ctx, "t1", "0123456789", time.Time{})
+		u, err := s.Lock(ctx, "t1", "0123456789", time.Time{}, PaceOf(ctx))
 		if err == nil {
 			u()
 		}
@@ -150,13 +151,13 @@ func TestLockAccountPaced(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the batch's item did not get its turn")
 	}
-	unlock, err = s.lockAccount(ctx, "t1", "0123456789", time.Time{})
+	unlock, err = s.Lock(ctx, "t1", "0123456789", time.Time{}, Unbudgeted)
 	require.NoError(t, err)
 
 	unary, cancel2 := context.WithTimeout(ctx, 150*time.Millisecond)
 	defer cancel2()
 	start = time.Now()
-	_, err = s.lockAccount(unary, "t1", "0123456789", time.Time{})
+	_, err = s.Lock(unary, "t1", "0123456789", time.Time{}, PaceOf(unary))
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	require.GreaterOrEqual(t, time.Since(start), 140*time.Millisecond, "a unary screening waits for its own deadline")
 	require.Equal(t, int64(1), shed.Load(), "a unary screening's own deadline is not a refusal")
