@@ -55,16 +55,19 @@ CREATE FUNCTION audit_event_held(p_tenant uuid, p_type text, p_resource text) RE
 $$;
 -- +goose StatementEnd
 
--- archive_drop_month (0047, 0048) now deletes an archived tenant-month of either table: the
--- unheld rows, exactly the archived ones, as before. It is the path for months without a
--- partition of their own (rows in the default partition); a month with its own partition is
--- dropped whole by archive_drop_partition below.
+-- archive_drop_month (0047, 0048) now deletes an archived tenant-month of either table, from
+-- the table and from its retained rows (<table>_kept: a longer-retention tenant's rows copied
+-- there by archive_drop_partition are archived once its own retention has passed): the unheld
+-- rows, exactly the archived ones, as before. It is the path for months without a partition
+-- of their own (rows in the default partition, or retained); a month with its own partition
+-- is dropped whole by archive_drop_partition below.
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION archive_drop_month(p_archive uuid) RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = public, pg_temp AS $$
 DECLARE
   a archives%ROWTYPE;
   n bigint;
+  r bigint;
   d numeric;
 BEGIN
   SELECT * INTO a FROM archives WHERE id = p_archive FOR UPDATE;
@@ -81,7 +84,7 @@ BEGIN
   END IF;
   LOCK TABLE legal_holds IN SHARE ROW EXCLUSIVE MODE;
   IF a.table_name = 'audit_events' THEN
-    SELECT count(*), coalesce(sum(archive_id_hash(e.id)), 0) INTO n, d FROM audit_events e
+    SELECT count(*), coalesce(sum(archive_id_hash(e.id)), 0) INTO n, d FROM audit_events_kept e
      WHERE e.tenant_id = a.tenant_id AND e.created_at >= a.month AND e.created_at < (a.month + interval '1 month')
        AND NOT audit_event_held(e.tenant_id, e.resource_type, e.resource_id);
     IF n <> a.row_count OR d <> a.id_digest THEN
@@ -92,8 +95,13 @@ BEGIN
      WHERE e.tenant_id = a.tenant_id AND e.created_at >= a.month AND e.created_at < (a.month + interval '1 month')
        AND NOT audit_event_held(e.tenant_id, e.resource_type, e.resource_id);
     GET DIAGNOSTICS n = ROW_COUNT;
+    DELETE FROM audit_events_retained e
+     WHERE e.tenant_id = a.tenant_id AND e.created_at >= a.month AND e.created_at < (a.month + interval '1 month')
+       AND NOT audit_event_held(e.tenant_id, e.resource_type, e.resource_id);
+    GET DIAGNOSTICS r = ROW_COUNT;
+    n := n + r;
   ELSE
-    SELECT count(*), coalesce(sum(archive_id_hash(t.id)), 0) INTO n, d FROM transactions t
+    SELECT count(*), coalesce(sum(archive_id_hash(t.id)), 0) INTO n, d FROM transactions_kept t
      WHERE t.tenant_id = a.tenant_id AND t.transaction_timestamp >= a.month
        AND t.transaction_timestamp < (a.month + interval '1 month')
        AND NOT transaction_held(t.tenant_id, t.id, t.sender_account_number, t.receiver_account_number, t.sender_bvn, t.receiver_bvn);
@@ -107,9 +115,16 @@ BEGIN
          AND t.transaction_timestamp < (a.month + interval '1 month')
          AND NOT transaction_held(t.tenant_id, t.id, t.sender_account_number, t.receiver_account_number, t.sender_bvn, t.receiver_bvn)
       RETURNING t.tenant_id, t.external_id),
+    gone_retained AS (
+      DELETE FROM transactions_retained t
+       WHERE t.tenant_id = a.tenant_id AND t.transaction_timestamp >= a.month
+         AND t.transaction_timestamp < (a.month + interval '1 month')
+         AND NOT transaction_held(t.tenant_id, t.id, t.sender_account_number, t.receiver_account_number, t.sender_bvn, t.receiver_bvn)
+      RETURNING t.tenant_id, t.external_id),
     keys AS (
-      DELETE FROM transaction_keys k USING gone g WHERE k.tenant_id = g.tenant_id AND k.external_id = g.external_id)
-    SELECT count(*) INTO n FROM gone;
+      DELETE FROM transaction_keys k USING (SELECT * FROM gone UNION ALL SELECT * FROM gone_retained) g
+       WHERE k.tenant_id = g.tenant_id AND k.external_id = g.external_id)
+    SELECT (SELECT count(*) FROM gone) + (SELECT count(*) FROM gone_retained) INTO n;
   END IF;
   UPDATE archives SET state = 'DROPPED', dropped_at = now() WHERE id = p_archive;
   RETURN n;

@@ -28,7 +28,8 @@ import (
 // legal hold, and the case's audit trail, left out), then both partitions are dropped whole:
 // a's held rows and all of b's are copied to <table>_retained first and stay readable (a
 // transaction by id, a case's evidence, a report's transactions, the audit log), a's archives
-// become DROPPED, the partition's idempotency keys go, and the archives restore.
+// become DROPPED, the partition's idempotency keys go, and the archives restore; once b's
+// retention has passed too, its retained rows are archived from the retained tables.
 func TestArchivePartitionDropRetainsAndRestores(t *testing.T) {
 	ctx := t.Context()
 	db, url := pgtest.Fresh(t)
@@ -215,6 +216,23 @@ func TestArchivePartitionDropRetainsAndRestores(t *testing.T) {
 	}
 	require.Equal(t, []string{"archive.dropped:audit_events", "archive.dropped:transactions"}, actions(a))
 	require.Equal(t, []string{"archive.retained:audit_events", "archive.retained:transactions"}, actions(b))
+
+	// Once b's own retention has passed (five years now), its retained rows are archived and
+	// deleted from the retained tables like any tenant-month without a partition of its own.
+	require.NoError(t, store.SetRetentionYears(ctx, b, 5, audit.Event{TenantID: b, Actor: audit.System, Action: "tenant.retention_updated"}))
+	done, err = svc.Run(ctx, b)
+	require.NoError(t, err)
+	require.Equal(t, 2, done)
+	bList, err := svc.List(ctx, b, paging.Params{Page: 1, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, bList.Items, 2)
+	for _, x := range bList.Items {
+		require.Equal(t, archive.StateDropped, x.State, x.Table)
+		require.Equal(t, map[string]int64{archive.TableTransactions: 3, archive.TableAuditEvents: 2}[x.Table], x.Rows, x.Table)
+	}
+	require.Empty(t, retainedIDs(b, "transactions_retained"))
+	require.Empty(t, retainedIDs(b, "audit_events_retained"))
+	require.Equal(t, wantA, retainedIDs(a, "transactions_retained"), "a's held rows stay")
 
 	// The retained tables are append-only for the application.
 	tx := pgtest.AsApp(ctx, t, admin, a)

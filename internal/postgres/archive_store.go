@@ -99,7 +99,7 @@ func (s *ArchiveStore) Months(ctx context.Context, tenantID tenancy.TenantID, ta
 	var out []archive.Month
 	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, fmt.Sprintf(`select date_trunc('month', %[1]s at time zone 'UTC') as m, count(*)
-			from %[2]s where tenant_id = $1 and %[1]s < date_trunc('month', $2::timestamptz at time zone 'UTC') at time zone 'UTC'
+			from %[2]s_kept where tenant_id = $1 and %[1]s < date_trunc('month', $2::timestamptz at time zone 'UTC') at time zone 'UTC'
 			group by 1 order by 1`, at.timeColumn, table), string(tenantID), cutoff)
 		if err != nil {
 			return err
@@ -116,7 +116,9 @@ func (s *ArchiveStore) Months(ctx context.Context, tenantID tenancy.TenantID, ta
 }
 
 // Export implements archive.MonthStore: one transaction, rows streamed in id order; the
-// session's time zone is UTC so that timestamps are written as RFC 3339 UTC.
+// session's time zone is UTC so that timestamps are written as RFC 3339 UTC. Months and Export
+// read <table>_kept (migration 0049): the table and the rows retained from its dropped
+// partitions, which are archived once their tenant's retention has passed.
 func (s *ArchiveStore) Export(ctx context.Context, p archive.ExportParams, row func(id string, json []byte) error) (archive.ExportInfo, error) {
 	var info archive.ExportInfo
 	at, err := archivedTableOf(p.Table)
@@ -144,7 +146,7 @@ func (s *ArchiveStore) Export(ctx context.Context, p archive.ExportParams, row f
 		if err := tx.QueryRow(ctx, `select coalesce(max(version_id), 0) from goose_db_version where is_applied`).Scan(&info.MigrationVersion); err != nil {
 			return fmt.Errorf("migration version: %w", err)
 		}
-		rows, err := tx.Query(ctx, fmt.Sprintf(`select t.id::text, to_jsonb(t)::text, %[1]s from %[2]s t
+		rows, err := tx.Query(ctx, fmt.Sprintf(`select t.id::text, to_jsonb(t)::text, %[1]s from %[2]s_kept t
 			where t.tenant_id = $1 and t.%[3]s >= $2 and t.%[3]s < $3 order by t.id`, at.held, p.Table, at.timeColumn),
 			string(p.TenantID), from, from.AddDate(0, 1, 0))
 		if err != nil {
