@@ -132,6 +132,17 @@ END
 $$;
 -- +goose StatementEnd
 
+-- close_monthly_gap keeps parent's partitions covering every value after its month's
+-- partition was dropped: with a default partition (here) there is nothing to do; migration
+-- 0050, which replaces the default by two range partitions, redefines it.
+-- +goose StatementBegin
+CREATE FUNCTION close_monthly_gap(parent regclass, month date) RETURNS void LANGUAGE plpgsql
+SET search_path = public, pg_temp AS $$
+BEGIN
+END $$;
+-- +goose StatementEnd
+REVOKE EXECUTE ON FUNCTION close_monthly_gap(regclass, date) FROM PUBLIC, complyd_app;
+
 -- archive_drop_partition drops the partition of p_parent (transactions or audit_events) for the
 -- UTC month p_month once every tenant's rows in it are archived and verified, or retained. Per
 -- tenant with rows in it (each read with that tenant's row-level security, so it works for a
@@ -144,7 +155,7 @@ $$;
 -- externalId is screened afresh if sent again, like an archived one's), and the partition is
 -- detached and dropped. All of it is one transaction: a refusal (SQLSTATE 55000: a tenant's
 -- rows not archived, an archive not verified or not matching, no tenant past its retention)
--- changes nothing. DETACH PARTITION ... CONCURRENTLY cannot run in a transaction block (nor
+-- changes nothing. An empty partition is dropped as it is. DETACH PARTITION ... CONCURRENTLY cannot run in a transaction block (nor
 -- while the table has a default partition), so the detach is the plain one: it takes an ACCESS
 -- EXCLUSIVE lock of the parent for the catalog change, waiting for the statements running on
 -- the table; lock_timeout (3 s) makes it give up rather than hold screening behind it longer.
@@ -166,6 +177,7 @@ DECLARE
   a archives%ROWTYPE;
   past boolean;
   any_past boolean := false;
+  any_rows boolean := false;
   n bigint;
   unheld bigint;
   d numeric;
@@ -196,6 +208,7 @@ BEGIN
     PERFORM set_config('app.tenant_id', t.id::text, true);
     EXECUTE format('SELECT count(*) FROM %s r WHERE r.tenant_id = $1', child) INTO n USING t.id;
     CONTINUE WHEN n = 0;
+    any_rows := true;
     past := m + interval '1 month' <= now() - make_interval(years => coalesce(
       (SELECT s.retention_years FROM tenant_settings s WHERE s.tenant_id = t.id), 5));
     a := NULL;
@@ -237,12 +250,13 @@ BEGIN
     RETURN NEXT;
   END LOOP;
   PERFORM set_config('app.tenant_id', '', true);
-  IF NOT any_past THEN
+  IF any_rows AND NOT any_past THEN
     RAISE EXCEPTION 'archive_drop_partition: no tenant''s rows in % % are past its retention', base, to_char(p_month, 'YYYY-MM')
       USING ERRCODE = 'object_not_in_prerequisite_state';
   END IF;
   EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', p_parent, child);
   EXECUTE format('DROP TABLE %s', child);
+  PERFORM close_monthly_gap(p_parent, p_month);
 END $$;
 -- +goose StatementEnd
 REVOKE EXECUTE ON FUNCTION archive_drop_partition(regclass, date) FROM PUBLIC;
@@ -250,6 +264,7 @@ GRANT EXECUTE ON FUNCTION archive_drop_partition(regclass, date) TO complyd_app;
 
 -- +goose Down
 DROP FUNCTION archive_drop_partition(regclass, date);
+DROP FUNCTION close_monthly_gap(regclass, date);
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION archive_drop_month(p_archive uuid) RETURNS bigint LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = public, pg_temp AS $$

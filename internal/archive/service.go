@@ -291,11 +291,13 @@ func (s *Service) finish(ctx context.Context, tenantID tenancy.TenantID, a Archi
 	return true, nil
 }
 
-// DropPartitions drops every partition of Tables whose month ended at least MinRetentionYears
-// ago and whose rows are, tenant by tenant, archived and verified or retained (copied to
-// <table>_retained: rows a hold protects, rows of a tenant with a longer retention). A
-// partition some tenant's rows of which are not archived yet is left for a later pass (logged);
-// it returns how many partitions it dropped and the first other error.
+// DropPartitions drops, oldest first, the partitions of Tables whose month ended at least
+// MinRetentionYears ago and whose rows are, tenant by tenant, archived and verified or retained
+// (copied to <table>_retained: rows a hold protects, rows of a tenant with a longer retention),
+// and empty ones. It stops at a table's first partition some tenant's rows of which are not
+// archived yet (logged; a later pass goes on from there): the months stay contiguous, the
+// oldest's range going to the catch-all before them (migration 0050). It returns how many
+// partitions it dropped and the first other error.
 func (s *Service) DropPartitions(ctx context.Context) (int, error) {
 	if s.parts == nil {
 		return 0, nil
@@ -308,6 +310,7 @@ func (s *Service) DropPartitions(ctx context.Context) (int, error) {
 		if err != nil {
 			return dropped, err
 		}
+	drops:
 		for _, m := range months {
 			_, err := s.parts.DropPartition(ctx, table, m, func(pt PartitionTenant) audit.Event {
 				return partitionEvent(table, m, pt)
@@ -318,11 +321,13 @@ func (s *Service) DropPartitions(ctx context.Context) (int, error) {
 				s.log.InfoContext(ctx, "archive: partition dropped", "table", table, "month", m.Format("2006-01"))
 			case apperr.Conflict, apperr.NotFound:
 				s.log.InfoContext(ctx, "archive: partition not dropped yet", "table", table, "month", m.Format("2006-01"), "reason", err)
+				break drops
 			default:
 				s.log.ErrorContext(ctx, "archive: partition drop failed", "table", table, "month", m.Format("2006-01"), "err", err)
 				if first == nil {
 					first = err
 				}
+				break drops
 			}
 		}
 	}
