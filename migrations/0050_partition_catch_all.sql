@@ -302,7 +302,110 @@ LANGUAGE sql STABLE SET search_path = public, pg_temp AS $$
 	WHERE i.inhparent = parent AND pg_get_expr(c.relpartbound, c.oid) <> 'DEFAULT'
 $$;
 -- +goose StatementEnd
--- ensure_monthly_partitions and drop_monthly_partition keep their 0050 bodies (and with them
--- create_monthly_partition_table): with a default partition and no catch-alls they behave as
--- 0043's (ensure moves the default's rows of a new month; a dropped month's values go to the
--- default).
+-- ensure_monthly_partitions and drop_monthly_partition as 0043 made them.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION ensure_monthly_partitions(parent regclass, "from" date, "to" date) RETURNS SETOF text
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+	col text;
+	base text;
+	def regclass;
+	m date;
+	child text;
+	lo timestamptz;
+	hi timestamptz;
+	has_rows boolean;
+	att record;
+	ix record;
+	iname text;
+BEGIN
+	SELECT a.attname INTO col FROM pg_partitioned_table p
+		JOIN pg_attribute a ON a.attrelid = p.partrelid AND a.attnum = p.partattrs[0]
+		WHERE p.partrelid = parent AND p.partstrat = 'r' AND p.partnatts = 1 AND a.atttypid = 'timestamptz'::regtype
+		AND EXISTS (SELECT 1 FROM monthly_partitioned_tables t WHERE t.parent = ensure_monthly_partitions.parent);
+	IF col IS NULL THEN
+		RAISE EXCEPTION 'ensure_monthly_partitions: % is not partitioned by month', parent USING ERRCODE = '22023';
+	END IF;
+	IF "from" IS NULL OR "to" IS NULL OR "to" > "from" + interval '25 years' THEN
+		RAISE EXCEPTION 'ensure_monthly_partitions: the range % to % is not one of at most 25 years', "from", "to" USING ERRCODE = '22023';
+	END IF;
+	SELECT c.relname INTO base FROM pg_class c WHERE c.oid = parent;
+	def := to_regclass(quote_ident(base || '_default'));
+	m := date_trunc('month', "from")::date;
+	WHILE m < "to" LOOP
+		child := base || '_p' || to_char(m, 'YYYYMM');
+		lo := m::timestamp AT TIME ZONE 'UTC';
+		hi := (m + interval '1 month')::timestamp AT TIME ZONE 'UTC';
+		IF to_regclass(quote_ident(child)) IS NULL THEN
+			-- Created on its own and then attached: ATTACH PARTITION takes a SHARE UPDATE EXCLUSIVE
+			-- lock of the parent, which screening's inserts and reads do not wait for (CREATE TABLE
+			-- ... PARTITION OF would take an ACCESS EXCLUSIVE one), and the partition's indexes get
+			-- names of the parent's with the partition's name for the table's: transactions_sender_idx
+			-- is transactions_p202612_sender_idx on December 2026's partition.
+			EXECUTE format('CREATE TABLE %I (LIKE %s INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING STORAGE INCLUDING COMPRESSION)',
+				child, parent);
+			-- A partition does not take its parent's per-column statistics targets (migration 0024:
+			-- the wide columns no statement filters on are not analysed).
+			FOR att IN SELECT attname, attstattarget FROM pg_attribute
+				WHERE attrelid = parent AND attnum > 0 AND NOT attisdropped AND attstattarget >= 0 LOOP
+				EXECUTE format('ALTER TABLE %I ALTER COLUMN %I SET STATISTICS %s', child, att.attname, att.attstattarget);
+			END LOOP;
+			IF def IS NOT NULL THEN
+				EXECUTE format('SELECT EXISTS (SELECT 1 FROM %s WHERE %I >= $1 AND %I < $2)', def, col, col) INTO has_rows USING lo, hi;
+				IF has_rows THEN
+					EXECUTE format('INSERT INTO %I SELECT * FROM %s WHERE %I >= $1 AND %I < $2', child, def, col, col) USING lo, hi;
+					EXECUTE format('DELETE FROM %s WHERE %I >= $1 AND %I < $2', def, col, col) USING lo, hi;
+				END IF;
+			END IF;
+			FOR ix IN SELECT i.indexrelid, ic.relname::text AS iname, con.oid AS conoid FROM pg_index i
+				JOIN pg_class ic ON ic.oid = i.indexrelid
+				LEFT JOIN pg_constraint con ON con.conindid = i.indexrelid AND con.conrelid = parent
+				WHERE i.indrelid = parent LOOP
+				IF starts_with(ix.iname, base || '_') THEN
+					iname := left(child || substr(ix.iname, length(base) + 1), 63);
+				ELSE
+					iname := left(child || '_' || ix.iname, 63);
+				END IF;
+				IF ix.conoid IS NOT NULL THEN
+					EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I %s', child, iname, pg_get_constraintdef(ix.conoid));
+				ELSE
+					EXECUTE regexp_replace(pg_get_indexdef(ix.indexrelid), '^CREATE (UNIQUE )?INDEX \S+ ON ONLY \S+ ',
+						'CREATE \1INDEX ' || quote_ident(iname) || ' ON ' || quote_ident(child) || ' ');
+				END IF;
+			END LOOP;
+			EXECUTE format('ALTER TABLE %s ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', parent, child, lo, hi);
+			PERFORM secure_partition(child::regclass);
+			RETURN NEXT child;
+		END IF;
+		m := (m + interval '1 month')::date;
+	END LOOP;
+END $$;
+-- +goose StatementEnd
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION drop_monthly_partition(parent regclass, month date) RETURNS boolean
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = public, pg_temp AS $$
+DECLARE
+	child regclass;
+	base text;
+BEGIN
+	IF NOT EXISTS (SELECT 1 FROM monthly_partitioned_tables t WHERE t.parent = drop_monthly_partition.parent) THEN
+		RAISE EXCEPTION 'drop_monthly_partition: % is not partitioned by month', parent USING ERRCODE = '22023';
+	END IF;
+	IF month IS NULL OR date_trunc('month', month) >= date_trunc('month', now() AT TIME ZONE 'UTC') THEN
+		RAISE EXCEPTION 'drop_monthly_partition: % is the current month or later', month USING ERRCODE = '22023';
+	END IF;
+	SELECT c.relname INTO base FROM pg_class c WHERE c.oid = parent;
+	child := to_regclass(quote_ident(base || '_p' || to_char(month, 'YYYYMM')));
+	IF child IS NULL OR NOT EXISTS (SELECT 1 FROM pg_inherits WHERE inhrelid = child AND inhparent = parent) THEN
+		RETURN false;
+	END IF;
+	IF parent = 'transactions'::regclass THEN
+		EXECUTE format('DELETE FROM transaction_keys k USING %s p WHERE k.tenant_id = p.tenant_id AND k.external_id = p.external_id
+			AND k.transaction_id = p.id', child);
+	END IF;
+	EXECUTE format('ALTER TABLE %s DETACH PARTITION %s', parent, child);
+	EXECUTE format('DROP TABLE %s', child);
+	RETURN true;
+END $$;
+-- +goose StatementEnd
+DROP FUNCTION create_monthly_partition_table(regclass, text);
