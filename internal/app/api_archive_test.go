@@ -103,6 +103,11 @@ values ($1::uuid, $2, 'ext-' || $1::text, 'TRANSFER', 'MOBILE', 5000, 'NGN', 500
 	var out bytes.Buffer
 	require.NoError(t, runArchiveCmd(ctx, s.DB, svc, &out, "run", f.Slug, ""))
 	require.JSONEq(t, `{"tenantId": "`+string(f.ID)+`", "monthsDropped": 1}`, out.String())
+	// `complyd archive partitions`: the month's rows are in the default partition (no partition
+	// of its own), so there is no partition to drop.
+	out.Reset()
+	require.NoError(t, runArchiveCmd(ctx, s.DB, svc, &out, "partitions", "", ""))
+	require.JSONEq(t, `{"partitionsDropped": 0}`, out.String())
 	var left []string
 	rows, err := admin0.Query(ctx, `select id::text from transactions where tenant_id = $1 order by id`, string(f.ID))
 	require.NoError(t, err)

@@ -17,12 +17,13 @@ import (
 	"github.com/complyd/complyd/internal/postgres"
 )
 
-const archiveUsage = "usage: complyd archive list|run|restore --tenant SLUG [--id ARCHIVE_ID] " +
-	"(run: archive, verify and drop the months past the tenant's retention; restore: load an archive for an examiner)"
+const archiveUsage = "usage: complyd archive list|run|restore --tenant SLUG [--id ARCHIVE_ID] | complyd archive partitions " +
+	"(run: archive, verify and drop the months past the tenant's retention; restore: load an archive for an examiner; " +
+	"partitions: drop the month partitions whose every tenant's rows are archived or retained)"
 
-// archiveCmd is `complyd archive list|run|restore` (docs/guide/retention.md): the operator's
-// view of a tenant's archives, a retention pass on demand, and the restore of one archive into
-// the examiner's copy. It uses the document store of `complyd serve` (COMPLYD_S3_* or
+// archiveCmd is `complyd archive list|run|restore|partitions` (docs/guide/retention.md): the
+// operator's view of a tenant's archives, a retention pass on demand, the restore of one archive
+// into the examiner's copy, and the partition drop of the nightly pass (every tenant). It uses the document store of `complyd serve` (COMPLYD_S3_* or
 // COMPLYD_BLOB_DIR) and prints JSON.
 func archiveCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if len(args) == 0 {
@@ -34,7 +35,7 @@ func archiveCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	if *slug == "" || (args[0] == "restore" && *id == "") {
+	if (*slug == "" && args[0] != "partitions") || (args[0] == "restore" && *id == "") {
 		return fmt.Errorf("%s", archiveUsage)
 	}
 	cfg, err := loadCLIConfig(false)
@@ -57,12 +58,19 @@ func archiveCmd(ctx context.Context, args []string, log *slog.Logger) error {
 }
 
 func runArchiveCmd(ctx context.Context, db *postgres.DB, svc *archive.Service, out io.Writer, cmd, slug, id string) error {
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	if cmd == "partitions" {
+		n, err := svc.DropPartitions(ctx)
+		if err != nil {
+			return err
+		}
+		return enc.Encode(map[string]any{"partitionsDropped": n})
+	}
 	tenantID, err := db.TenantIDBySlug(ctx, slug)
 	if err != nil {
 		return fmt.Errorf("tenant %q: %w", slug, err)
 	}
-	enc := json.NewEncoder(out)
-	enc.SetIndent("", "  ")
 	switch cmd {
 	case "list":
 		res, err := svc.List(ctx, tenantID, paging.Params{Page: 1, Limit: 1000})

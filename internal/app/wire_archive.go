@@ -39,5 +39,5 @@ func wireArchive(w *wiring) error {
 
 func newArchiveService(w *wiring) (*archive.Service, *postgres.ArchiveStore) {
 	store := postgres.NewArchiveStore(w.db)
-	return archive.NewService(archive.Deps{Months: store, Store: store, Blobs: w.blobs, Now: w.now, Logger: w.log}), store
+	return archive.NewService(archive.Deps{Months: store, Partitions: store, Store: store, Blobs: w.blobs, Now: w.now, Logger: w.log}), store
 }

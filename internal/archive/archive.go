@@ -27,7 +27,16 @@ import (
 const MinRetentionYears = 5
 
 // Tables that are archived.
-const TableTransactions = "transactions"
+const (
+	TableTransactions = "transactions"
+	TableAuditEvents  = "audit_events"
+)
+
+// Tables are the archived tables, in the order a pass archives them.
+var Tables = []string{TableTransactions, TableAuditEvents}
+
+// archived reports whether table is one of Tables.
+func archived(table string) bool { return table == TableTransactions || table == TableAuditEvents }
 
 // States of an archive.
 const (
@@ -131,6 +140,31 @@ type MonthStore interface {
 	// DropMonth deletes the archived rows of a VERIFIED archive and marks it DROPPED; it refuses
 	// when the month's unheld rows are not exactly the archived ones.
 	DropMonth(ctx context.Context, tenantID tenancy.TenantID, archiveID string, ev audit.Event) (int64, error)
+}
+
+// Partitions is the partition path (migration 0049): a month that is a partition of its own
+// is dropped whole, once every tenant's rows in it are archived and verified or retained
+// (copied to <table>_retained), instead of having each tenant's archived rows deleted.
+// postgres.ArchiveStore implements it.
+type Partitions interface {
+	// OwnPartition reports whether table's month is a partition of its own (else its rows are
+	// in a catch-all partition and an archived tenant-month is deleted by MonthStore.DropMonth).
+	OwnPartition(ctx context.Context, table string, month time.Time) (bool, error)
+	// DuePartitions lists the months of table's partitions that end at or before cutoff, oldest
+	// first.
+	DuePartitions(ctx context.Context, table string, cutoff time.Time) ([]time.Time, error)
+	// DropPartition drops table's partition of month (archive_drop_partition), auditing each
+	// tenant's part with ev; CONFLICT when a tenant's rows are not archived and verified (nothing
+	// changes then).
+	DropPartition(ctx context.Context, table string, month time.Time, ev func(PartitionTenant) audit.Event) ([]PartitionTenant, error)
+}
+
+// PartitionTenant is one tenant's part of a dropped partition.
+type PartitionTenant struct {
+	TenantID  tenancy.TenantID
+	ArchiveID string // the archive that became DROPPED with the partition, if any
+	Archived  int64  // rows of that archive
+	Retained  int64  // rows copied to <table>_retained (held, or within the tenant's retention)
 }
 
 // Store keeps the archives' records, the holds and the restored rows.

@@ -26,6 +26,7 @@ import (
 // Service archives, verifies, drops and restores tenant-months, and keeps the legal holds.
 type Service struct {
 	months MonthStore
+	parts  Partitions
 	store  Store
 	blobs  Blobs
 	now    func() time.Time
@@ -35,18 +36,21 @@ type Service struct {
 // Deps are the Service's dependencies; all are required.
 type Deps struct {
 	Months MonthStore
-	Store  Store
-	Blobs  Blobs
-	Now    func() time.Time
-	Logger *slog.Logger
+	// Partitions, when set, is the partition path: a month that is a partition of its own is
+	// left VERIFIED by Run and dropped whole by DropPartitions.
+	Partitions Partitions
+	Store      Store
+	Blobs      Blobs
+	Now        func() time.Time
+	Logger     *slog.Logger
 }
 
-// NewService returns the Service; it panics on a missing dependency.
+// NewService returns the Service; it panics on a missing dependency (Partitions is optional).
 func NewService(d Deps) *Service {
 	if d.Months == nil || d.Store == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
 		panic("archive.NewService: every dependency is required")
 	}
-	return &Service{months: d.Months, store: d.Store, blobs: d.Blobs, now: d.Now, log: d.Logger}
+	return &Service{months: d.Months, parts: d.Partitions, store: d.Store, blobs: d.Blobs, now: d.Now, log: d.Logger}
 }
 
 // RetentionYears returns the tenant's retention period in years (at least MinRetentionYears).
@@ -100,8 +104,8 @@ func Prefix(tenantID tenancy.TenantID, table string, month time.Time, id string)
 // store and records the archive (WRITTEN); it refuses a month within the tenant's retention.
 // The rows stay in the database until Drop.
 func (s *Service) Archive(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, table string, month time.Time) (Archive, error) {
-	if table != TableTransactions {
-		return Archive{}, apperr.Invalid("table", "only transactions are archived")
+	if !archived(table) {
+		return Archive{}, apperr.Invalid("table", "only transactions and audit_events are archived")
 	}
 	month = MonthOf(month)
 	cutoff, err := s.Cutoff(ctx, tenantID)
@@ -219,16 +223,14 @@ func (s *Service) Drop(ctx context.Context, tenantID tenancy.TenantID, actor aud
 	return s.months.DropMonth(ctx, tenantID, id, ev)
 }
 
-// Run archives, verifies and drops every month of the tenant past its retention; it stops at
-// the first failure and returns how many months it dropped.
+// Run archives, verifies and drops every month of the tenant past its retention, of every
+// table of Tables; it stops at the first failure and returns how many months it archived and
+// verified and then dropped, or (a month that is a partition of its own) left VERIFIED for
+// DropPartitions to drop with the partition.
 func (s *Service) Run(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
-	due, err := s.Due(ctx, tenantID, TableTransactions)
-	if err != nil {
-		return 0, err
-	}
-	dropped := 0
+	done := 0
 	// An archive written or verified by an earlier pass that stopped before its drop (a crash,
-	// the object store down) is dropped first: its month is no longer "due".
+	// the object store down) is finished first: its month is no longer "due".
 	pending, err := s.store.ListArchives(ctx, tenantID, paging.Params{Page: 1, Limit: 1000})
 	if err != nil {
 		return 0, err
@@ -237,29 +239,118 @@ func (s *Service) Run(ctx context.Context, tenantID tenancy.TenantID) (int, erro
 		if a.State != StateWritten && a.State != StateVerified {
 			continue
 		}
-		if _, err := s.Drop(ctx, tenantID, audit.System, a.ID); err != nil {
-			return dropped, err
+		counted, err := s.finish(ctx, tenantID, a)
+		if err != nil {
+			return done, err
 		}
-		dropped++
+		if counted {
+			done++
+		}
 	}
-	for _, m := range due {
-		a, err := s.Archive(ctx, tenantID, audit.System, TableTransactions, m.Month)
-		if apperr.CodeOf(err) == apperr.Conflict { // every row of the month is held
-			continue
+	for _, table := range Tables {
+		due, err := s.Due(ctx, tenantID, table)
+		if err != nil {
+			return done, err
 		}
+		for _, m := range due {
+			a, err := s.Archive(ctx, tenantID, audit.System, table, m.Month)
+			if apperr.CodeOf(err) == apperr.Conflict { // every row of the month is held
+				continue
+			}
+			if err != nil {
+				return done, err
+			}
+			if _, err := s.finish(ctx, tenantID, a); err != nil {
+				return done, err
+			}
+			done++
+		}
+	}
+	return done, nil
+}
+
+// finish verifies the archive a and drops its rows, except in a month that is a partition of
+// its own: that one stays VERIFIED until DropPartitions drops the partition whole. counted is
+// false for such an archive that was VERIFIED already (an earlier pass counted it).
+func (s *Service) finish(ctx context.Context, tenantID tenancy.TenantID, a Archive) (counted bool, err error) {
+	if s.parts != nil {
+		own, err := s.parts.OwnPartition(ctx, a.Table, a.Month)
+		if err != nil {
+			return false, err
+		}
+		if own {
+			if _, err := s.Verify(ctx, tenantID, audit.System, a.ID); err != nil {
+				return false, err
+			}
+			return a.State != StateVerified, nil
+		}
+	}
+	if _, err := s.Drop(ctx, tenantID, audit.System, a.ID); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// DropPartitions drops, oldest first, the partitions of Tables whose month ended at least
+// MinRetentionYears ago and whose rows are, tenant by tenant, archived and verified or retained
+// (copied to <table>_retained: rows a hold protects, rows of a tenant with a longer retention),
+// and empty ones. It stops at a table's first partition some tenant's rows of which are not
+// archived yet (logged; a later pass goes on from there): the months stay contiguous, the
+// oldest's range going to the catch-all before them (migration 0050). It returns how many
+// partitions it dropped and the first other error.
+func (s *Service) DropPartitions(ctx context.Context) (int, error) {
+	if s.parts == nil {
+		return 0, nil
+	}
+	cutoff := s.now().UTC().AddDate(-MinRetentionYears, 0, 0)
+	dropped := 0
+	var first error
+	for _, table := range Tables {
+		months, err := s.parts.DuePartitions(ctx, table, cutoff)
 		if err != nil {
 			return dropped, err
 		}
-		if _, err := s.Drop(ctx, tenantID, audit.System, a.ID); err != nil {
-			return dropped, err
+	drops:
+		for _, m := range months {
+			_, err := s.parts.DropPartition(ctx, table, m, func(pt PartitionTenant) audit.Event {
+				return partitionEvent(table, m, pt)
+			})
+			switch apperr.CodeOf(err) {
+			case "":
+				dropped++
+				s.log.InfoContext(ctx, "archive: partition dropped", "table", table, "month", m.Format("2006-01"))
+			case apperr.Conflict, apperr.NotFound:
+				s.log.InfoContext(ctx, "archive: partition not dropped yet", "table", table, "month", m.Format("2006-01"), "reason", err)
+				break drops
+			default:
+				s.log.ErrorContext(ctx, "archive: partition drop failed", "table", table, "month", m.Format("2006-01"), "err", err)
+				if first == nil {
+					first = err
+				}
+				break drops
+			}
 		}
-		dropped++
 	}
-	return dropped, nil
+	return dropped, first
 }
 
-// RunAll runs Run for every tenant and returns how many months it dropped; it goes on past a
-// tenant that fails and returns the first error.
+// partitionEvent audits one tenant's part of a dropped partition: archive.dropped for the
+// archive that became DROPPED with it, archive.retained when the tenant's rows were only
+// retained.
+func partitionEvent(table string, month time.Time, pt PartitionTenant) audit.Event {
+	after := map[string]any{"table": table, "month": month.Format("2006-01"), "partition": true,
+		"rows": pt.Archived, "retainedRows": pt.Retained}
+	if pt.ArchiveID != "" {
+		after["state"] = StateDropped
+		return audit.Event{TenantID: pt.TenantID, Actor: audit.System, Action: "archive.dropped", ResourceType: "archive",
+			ResourceID: pt.ArchiveID, Before: map[string]any{"state": StateVerified}, After: after}
+	}
+	return audit.Event{TenantID: pt.TenantID, Actor: audit.System, Action: "archive.retained", ResourceType: "partition",
+		ResourceID: table + "_p" + month.Format("200601"), After: after}
+}
+
+// RunAll runs Run for every tenant, then DropPartitions, and returns how many tenant-months
+// Run finished; it goes on past a tenant that fails and returns the first error.
 func (s *Service) RunAll(ctx context.Context) (int, error) {
 	tenants, err := s.store.Tenants(ctx)
 	if err != nil {
@@ -276,6 +367,9 @@ func (s *Service) RunAll(ctx context.Context) (int, error) {
 				first = err
 			}
 		}
+	}
+	if _, err := s.DropPartitions(ctx); err != nil && first == nil {
+		first = err
 	}
 	return total, first
 }

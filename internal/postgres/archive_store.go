@@ -16,11 +16,12 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// ArchiveStore is archive.Store and archive.MonthStore over the current (unpartitioned)
-// schema (migration 0047, docs/guide/retention.md): the month's rows are exported with
-// to_jsonb, and dropped by the SECURITY DEFINER function archive_drop_month, which deletes
-// only the archived rows no hold protects (the application role has no DELETE on the
-// append-only transactions).
+// ArchiveStore is archive.Store, archive.MonthStore and archive.Partitions (migrations 0047
+// and 0049, docs/guide/retention.md) of transactions and audit_events: a tenant-month's rows
+// are exported with to_jsonb, and dropped either by the SECURITY DEFINER function
+// archive_drop_month, which deletes only the archived rows no hold protects (the application
+// role has no DELETE on the append-only tables), or with the whole month's partition
+// (archive_partition_store.go).
 type ArchiveStore struct {
 	db *DB
 }
@@ -35,6 +36,23 @@ var (
 
 // heldTransaction is migration 0047's predicate on a transactions row aliased t.
 const heldTransaction = `transaction_held(t.tenant_id, t.id, t.sender_account_number, t.receiver_account_number, t.sender_bvn, t.receiver_bvn)`
+
+// archivedTable is how an archived table is read: its time (and partition) column and the
+// predicate of a held row aliased t (migrations 0047 and 0049).
+type archivedTable struct{ timeColumn, held string }
+
+var archivedTables = map[string]archivedTable{
+	archive.TableTransactions: {timeColumn: "transaction_timestamp", held: heldTransaction},
+	archive.TableAuditEvents:  {timeColumn: "created_at", held: `audit_event_held(t.tenant_id, t.resource_type, t.resource_id)`},
+}
+
+func archivedTableOf(table string) (archivedTable, error) {
+	at, ok := archivedTables[table]
+	if !ok {
+		return at, apperr.Invalid("table", "only transactions and audit_events are archived")
+	}
+	return at, nil
+}
 
 // Tenants implements archive.Store.
 func (s *ArchiveStore) Tenants(ctx context.Context) ([]tenancy.TenantID, error) {
@@ -74,14 +92,15 @@ func (s *ArchiveStore) SetRetentionYears(ctx context.Context, tenantID tenancy.T
 
 // Months implements archive.MonthStore.
 func (s *ArchiveStore) Months(ctx context.Context, tenantID tenancy.TenantID, table string, cutoff time.Time) ([]archive.Month, error) {
-	if table != archive.TableTransactions {
-		return nil, apperr.Invalid("table", "only transactions are archived")
+	at, err := archivedTableOf(table)
+	if err != nil {
+		return nil, err
 	}
 	var out []archive.Month
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `select date_trunc('month', transaction_timestamp at time zone 'UTC') as m, count(*)
-			from transactions where tenant_id = $1 and transaction_timestamp < date_trunc('month', $2::timestamptz at time zone 'UTC') at time zone 'UTC'
-			group by 1 order by 1`, string(tenantID), cutoff)
+	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, fmt.Sprintf(`select date_trunc('month', %[1]s at time zone 'UTC') as m, count(*)
+			from %[2]s_kept where tenant_id = $1 and %[1]s < date_trunc('month', $2::timestamptz at time zone 'UTC') at time zone 'UTC'
+			group by 1 order by 1`, at.timeColumn, table), string(tenantID), cutoff)
 		if err != nil {
 			return err
 		}
@@ -97,20 +116,23 @@ func (s *ArchiveStore) Months(ctx context.Context, tenantID tenancy.TenantID, ta
 }
 
 // Export implements archive.MonthStore: one transaction, rows streamed in id order; the
-// session's time zone is UTC so that timestamps are written as RFC 3339 UTC.
+// session's time zone is UTC so that timestamps are written as RFC 3339 UTC. Months and Export
+// read <table>_kept (migration 0049): the table and the rows retained from its dropped
+// partitions, which are archived once their tenant's retention has passed.
 func (s *ArchiveStore) Export(ctx context.Context, p archive.ExportParams, row func(id string, json []byte) error) (archive.ExportInfo, error) {
 	var info archive.ExportInfo
-	if p.Table != archive.TableTransactions {
-		return info, apperr.Invalid("table", "only transactions are archived")
+	at, err := archivedTableOf(p.Table)
+	if err != nil {
+		return info, err
 	}
-	info.TimeColumn = "transaction_timestamp"
+	info.TimeColumn = at.timeColumn
 	from := archive.MonthOf(p.Month)
-	err := s.db.inTenant(ctx, p.TenantID, func(tx pgx.Tx) error {
+	err = s.db.inTenant(ctx, p.TenantID, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `set local timezone = 'UTC'`); err != nil {
 			return err
 		}
 		cols, err := tx.Query(ctx, `select a.attname, format_type(a.atttypid, a.atttypmod) from pg_attribute a
-			where a.attrelid = 'transactions'::regclass and a.attnum > 0 and not a.attisdropped order by a.attnum`)
+			where a.attrelid = $1::regclass and a.attnum > 0 and not a.attisdropped order by a.attnum`, p.Table)
 		if err != nil {
 			return err
 		}
@@ -124,8 +146,8 @@ func (s *ArchiveStore) Export(ctx context.Context, p archive.ExportParams, row f
 		if err := tx.QueryRow(ctx, `select coalesce(max(version_id), 0) from goose_db_version where is_applied`).Scan(&info.MigrationVersion); err != nil {
 			return fmt.Errorf("migration version: %w", err)
 		}
-		rows, err := tx.Query(ctx, `select t.id::text, to_jsonb(t)::text, `+heldTransaction+` from transactions t
-			where t.tenant_id = $1 and t.transaction_timestamp >= $2 and t.transaction_timestamp < $3 order by t.id`,
+		rows, err := tx.Query(ctx, fmt.Sprintf(`select t.id::text, to_jsonb(t)::text, %[1]s from %[2]s_kept t
+			where t.tenant_id = $1 and t.%[3]s >= $2 and t.%[3]s < $3 order by t.id`, at.held, p.Table, at.timeColumn),
 			string(p.TenantID), from, from.AddDate(0, 1, 0))
 		if err != nil {
 			return err

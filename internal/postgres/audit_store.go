@@ -105,7 +105,8 @@ func deref(s *string) string {
 	return *s
 }
 
-// ListAudit pages the tenant's audit log, newest first.
+// ListAudit pages the tenant's audit log, newest first, retained rows of dropped partitions
+// too (audit_events_kept, migration 0049).
 func (db *DB) ListAudit(ctx context.Context, tenantID tenancy.TenantID, f audit.ListParams, p paging.Params) (paging.Result[audit.Event], error) {
 	res := paging.Result[audit.Event]{Page: p.Page, Limit: p.Limit, Items: []audit.Event{}}
 	where := sq.And{sq.Eq{"tenant_id": string(tenantID)}}
@@ -125,11 +126,11 @@ func (db *DB) ListAudit(ctx context.Context, tenantID tenancy.TenantID, f audit.
 		where = append(where, sq.Lt{"created_at": *f.To})
 	}
 	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("audit_events").Where(where))
+		n, err := count(ctx, tx, psql.Select("count(*)").From("audit_events_kept").Where(where))
 		if err != nil {
 			return err
 		}
-		rows, err := collect[auditRow](ctx, tx, psql.Select("*").From("audit_events").Where(where).
+		rows, err := collect[auditRow](ctx, tx, psql.Select("*").From("audit_events_kept").Where(where).
 			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 		if err != nil {
 			return err

@@ -227,7 +227,8 @@ func (s *CaseStore) RelatedTransaction(ctx context.Context, tenantID tenancy.Ten
 
 // relatedTransaction reads a case's relatedTransaction: {id, externalId, amount, currency,
 // senderName, verdict {outcome, riskLevel, aggregateScore, totalLatencyMs}}, or nil when the
-// transaction is not in the tenant (the verdict lives in the transaction's row, migration 0005).
+// transaction is not in the tenant (the verdict lives in the transaction's row, migration 0005;
+// a retained row of a dropped partition is found too: transactions_kept, migration 0049).
 func relatedTransaction(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string) (*cases.TransactionSummary, error) {
 	var t cases.TransactionSummary
 	var v cases.VerdictSummary
@@ -236,7 +237,7 @@ func relatedTransaction(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantI
 	}
 	err := tx.QueryRow(ctx, `select t.id::text, t.external_id, t.amount::text, t.currency, t.sender_name,
 			t.outcome, t.risk_level, t.aggregate_score::float8, t.total_latency_ms
-		from transactions t where t.tenant_id = $1 and t.id = $2::uuid`, string(tenantID), id).
+		from transactions_kept t where t.tenant_id = $1 and t.id = $2::uuid`, string(tenantID), id).
 		Scan(&t.ID, &t.ExternalID, &t.Amount, &t.Currency, &t.SenderName, &v.Outcome, &v.RiskLevel, &v.AggregateScore,
 			&v.TotalLatencyMs)
 	if errors.Is(err, pgx.ErrNoRows) {

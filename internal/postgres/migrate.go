@@ -86,4 +86,4 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 
 // appendOnlyTables are the tables the application role may only insert into and read.
 var appendOnlyTables = []string{"wallet_ledger", "transactions", "transaction_keys", "retro_screenings", "audit_events",
-	"report_events", "rule_versions", "archive_restored_rows"}
+	"report_events", "rule_versions", "archive_restored_rows", "transactions_retained", "audit_events_retained"}

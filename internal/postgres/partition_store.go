@@ -13,7 +13,8 @@ import (
 )
 
 // PartitionedTables are the tables partitioned by month (migrations 0043 and 0044): each has
-// a partition <table>_pYYYYMM per UTC month and a <table>_default for rows outside them.
+// a partition <table>_pYYYYMM per UTC month, contiguous, and for rows outside them
+// <table>_before and <table>_after (migration 0050; a <table>_default before it).
 var PartitionedTables = []string{"transactions", "audit_events"}
 
 // Partition is one monthly partition of a partitioned table: its rows have the partition
@@ -53,8 +54,8 @@ func (s *PartitionStore) EnsurePartitions(ctx context.Context, from, to time.Tim
 	return created, nil
 }
 
-// ListPartitions returns parent's monthly partitions, oldest first (the default partition is
-// not one of them).
+// ListPartitions returns parent's monthly partitions, oldest first (the catch-all partitions
+// are not among them).
 func (s *PartitionStore) ListPartitions(ctx context.Context, parent string) ([]Partition, error) {
 	rows, err := s.db.Pool.Query(ctx, `select name, month_from, month_to from monthly_partitions($1::regclass) order by month_from`, parent)
 	if err != nil {

@@ -25,13 +25,16 @@ import (
 
 // TestPartitionMigrationConvertsInPlace: migrations 0043 and 0044 convert a populated database
 // (rows in five months and one from 1999, audit rows in three months) into monthly partitions:
-// every row in its month's partition (1999's in the default one), every externalId in
-// transaction_keys, the per-account aggregates unchanged (not counted again) and still exact
-// for a row stored after the conversion across a month boundary, a duplicate externalId
-// refused under the old constraint's name, the default partition's rows moved into a
-// partition created later, each partition's row-level security and append-only grants, and
-// the screening prefetch, the transaction list, the reports' and the back-tests' reads pruned
-// to the months they bound (EXPLAIN).
+// every row in its month's partition (1999's in the catch-all before the first month,
+// migration 0050), every externalId in transaction_keys, the per-account aggregates unchanged
+// (not counted again) and still exact for a row stored after the conversion across a month
+// boundary, a duplicate externalId refused under the old constraint's name, the catch-alls'
+// rows moved into a month created later below or above the range (and the catch-all shrunk),
+// a month 25 years away refused, each partition's row-level security and append-only grants,
+// the oldest month's drop giving its range to the catch-all, the screening prefetch, the
+// transaction list, the reports' and the back-tests' reads pruned to the months they bound,
+// and the unbounded newest-first list an ordered Append that stops at the newest partition
+// with rows (EXPLAIN).
 func TestPartitionMigrationConvertsInPlace(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -107,7 +110,7 @@ func TestPartitionMigrationConvertsInPlace(t *testing.T) {
 	for _, p := range got {
 		want := "transactions_p" + p.TS.UTC().Format("200601")
 		if p.TS.Equal(old) {
-			want = "transactions_default"
+			want = "transactions_before"
 		}
 		require.Equal(t, want, p.Part, "the row of %s", p.TS)
 	}
@@ -169,28 +172,59 @@ func TestPartitionMigrationConvertsInPlace(t *testing.T) {
 		tenant, month(1).AddDate(0, 1, -1), month(0).AddDate(0, 0, 1)).Scan(&grained))
 	require.Equal(t, raw, grained)
 
-	// A partition created later takes the default partition's rows of its month.
+	// No default partition (migration 0050): two catch-alls around contiguous months.
+	bound := func(p string) string {
+		var b string
+		_, err := conn.Exec(ctx, `set timezone = 'UTC'`)
+		require.NoError(t, err)
+		require.NoError(t, conn.QueryRow(ctx, `select pg_get_expr(relpartbound, oid) from pg_class where relname = $1`, p).Scan(&b))
+		return b
+	}
+	require.Zero(t, func() int {
+		require.NoError(t, conn.QueryRow(ctx, `select count(*) from pg_class where relname in ('transactions_default', 'audit_events_default')`).Scan(&n))
+		return n
+	}())
+	require.Contains(t, bound("transactions_before"), "FROM (MINVALUE) TO ('"+month(4).Format("2006-01-02"))
+	require.Contains(t, bound("transactions_after"), "FROM ('"+month(-4).Format("2006-01-02"))
+	// A month created later below the first, or above the last, takes the catch-all's rows of
+	// its month, and the catch-all shrinks.
 	db := openDB(ctx, t, url)
 	ps := postgres.NewPartitionStore(db)
-	june := time.Date(1999, 6, 1, 0, 0, 0, 0, time.UTC)
-	created, err := ps.EnsurePartitions(ctx, june, june.AddDate(0, 1, 0))
+	early, late := month(5).Add(time.Hour), month(-4).Add(time.Hour)
+	require.NoError(t, insert(conn, other, "early", early, "1"))
+	require.NoError(t, insert(conn, other, "late", late, "1"))
+	where := func(ts time.Time) string {
+		var part string
+		require.NoError(t, conn.QueryRow(ctx, `select tableoid::regclass::text from transactions where transaction_timestamp = $1`, ts).Scan(&part))
+		return part
+	}
+	require.Equal(t, "transactions_before", where(early))
+	require.Equal(t, "transactions_after", where(late))
+	created, err := ps.EnsurePartitions(ctx, month(5), month(-5))
 	require.NoError(t, err)
-	require.Equal(t, []string{"transactions_p199906", "audit_events_p199906"}, created)
-	var part string
-	require.NoError(t, conn.QueryRow(ctx, `select tableoid::regclass::text from transactions where transaction_timestamp = $1`, old).Scan(&part))
-	require.Equal(t, "transactions_p199906", part)
-	require.NoError(t, conn.QueryRow(ctx, `select count(*) from transactions_default`).Scan(&n))
-	require.Zero(t, n)
-	again, err := ps.EnsurePartitions(ctx, june, june.AddDate(0, 1, 0))
+	p5, p4 := "transactions_p"+month(5).Format("200601"), "transactions_p"+month(-4).Format("200601")
+	require.Equal(t, []string{p5, p4}, created[:2])
+	require.Contains(t, created, "audit_events_p"+month(5).Format("200601"))
+	require.Contains(t, created, "audit_events_p"+month(-4).Format("200601"))
+	require.Equal(t, p5, where(early))
+	require.Equal(t, p4, where(late))
+	require.Equal(t, "transactions_before", where(old))
+	require.Contains(t, bound("transactions_before"), "TO ('"+month(5).Format("2006-01-02"))
+	require.Contains(t, bound("transactions_after"), "FROM ('"+month(-5).Format("2006-01-02"))
+	again, err := ps.EnsurePartitions(ctx, month(5), month(-5))
 	require.NoError(t, err)
 	require.Empty(t, again, "idempotent")
+	// 1999 is more than 25 years below the first month: every month between would be created.
+	_, err = ps.EnsurePartitions(ctx, old, old.AddDate(0, 1, 0))
+	require.ErrorAs(t, err, &pgErr)
+	require.Equal(t, "22023", pgErr.Code)
 	// The function refuses a table that is not partitioned by month.
 	_, err = db.Pool.Exec(ctx, `select ensure_monthly_partitions('cases', '2026-01-01', '2026-02-01')`)
 	require.ErrorAs(t, err, &pgErr)
 	require.Equal(t, "22023", pgErr.Code)
 
 	// Each partition: row-level security of its own, and the application may only read and insert.
-	for _, p := range []string{"transactions_p" + month(1).Format("200601"), "transactions_p199906", "transactions_default",
+	for _, p := range []string{"transactions_p" + month(1).Format("200601"), p5, "transactions_before", "transactions_after",
 		"audit_events_p" + month(0).Format("200601")} {
 		tx := pgtest.AsApp(ctx, t, conn, "00000000-0000-0000-0000-000000000000")
 		require.NoError(t, tx.QueryRow(ctx, "select count(*) from "+p).Scan(&n), p)
@@ -212,11 +246,16 @@ func TestPartitionMigrationConvertsInPlace(t *testing.T) {
 	require.Equal(t, apperr.Validation, apperr.CodeOf(ps.DetachAndDrop(ctx, "transactions", month(0))))
 	require.Equal(t, apperr.Validation, apperr.CodeOf(ps.DetachAndDrop(ctx, "transactions", month(-1))))
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(ps.DetachAndDrop(ctx, "transactions", time.Date(2001, 1, 5, 0, 0, 0, 0, time.UTC))))
-	require.NoError(t, ps.DetachAndDrop(ctx, "transactions", old))
-	require.NoError(t, conn.QueryRow(ctx, `select count(*) from transaction_keys where transaction_timestamp = $1`, old).Scan(&n))
+	require.Equal(t, apperr.NotFound, apperr.CodeOf(ps.DetachAndDrop(ctx, "transactions", old)), "1999 is in the catch-all")
+	require.NoError(t, ps.DetachAndDrop(ctx, "transactions", early))
+	require.NoError(t, conn.QueryRow(ctx, `select count(*) from transaction_keys where transaction_timestamp = $1`, early).Scan(&n))
 	require.Zero(t, n, "the dropped month's keys")
 	require.NoError(t, conn.QueryRow(ctx, `select count(*) from transactions where tenant_id = $1`, tenant).Scan(&n))
-	require.Equal(t, len(stamps), n, "the other months' rows and the new one")
+	require.Equal(t, len(stamps)+1, n, "the other months' rows and the new one")
+	// The oldest month's range went to the catch-all: a late row of it has a partition.
+	require.Contains(t, bound("transactions_before"), "TO ('"+month(4).Format("2006-01-02"))
+	require.NoError(t, insert(conn, other, "early-again", early, "1"))
+	require.Equal(t, "transactions_before", where(early))
 
 	// Pruning.
 	_, err = conn.Exec(ctx, `analyze transactions`)
@@ -260,6 +299,23 @@ func TestPartitionMigrationConvertsInPlace(t *testing.T) {
 		}
 	}
 	require.Regexp(t, `Scan (using \S+ )?on transactions_p`+month(1).Format("200601")+` t_\d+ \(actual`, plan, "last month's raw minutes")
+
+	// The unbounded newest-first list (no period) under its LIMIT: an ordered Append (no default
+	// partition, migration 0050) that reads the newest partitions first and stops at the first
+	// with the tenant's rows (this month's); the older ones are never executed.
+	unbounded := explain(tx, `select id from transactions where tenant_id = $1 order by transaction_timestamp desc, id desc limit 1`, tenant)
+	require.NotContains(t, unbounded, "Merge Append", unbounded)
+	require.Regexp(t, `on transactions_p`+month(0).Format("200601")+` \S+ \(actual rows=1`, unbounded)
+	for _, p := range []string{"transactions_p" + month(1).Format("200601"), "transactions_p" + month(4).Format("200601"), "transactions_before"} {
+		found := false
+		for _, line := range strings.Split(unbounded, "\n") {
+			if strings.Contains(line, "on "+p+" ") {
+				found = true
+				require.Contains(t, line, "never executed", "the unbounded list read %s:\n%s", p, unbounded)
+			}
+		}
+		require.True(t, found, "%s in the plan:\n%s", p, unbounded)
+	}
 
 	// The transaction list with a period, the reports' and the back-tests' reads: no partition
 	// outside the period is scanned (planned away, or never executed).

@@ -332,7 +332,8 @@ func (s *ReportStore) Events(ctx context.Context, tenantID tenancy.TenantID, id 
 }
 
 // reportTxSQL reads stored transactions as reports use them, with the ids of the rules that
-// fired (from the verdict's engine breakdown).
+// fired (from the verdict's engine breakdown), retained rows of dropped partitions too
+// (transactions_kept, migration 0049: a report's transactions are held).
 const reportTxSQL = `select t.id::text, t.external_id, t.type, t.channel, t.amount, t.currency, t.amount_ngn,
 	t.sender_account_number, t.sender_name, coalesce(t.sender_bvn, ''), coalesce(t.sender_bank_code, ''),
 	coalesce(t.receiver_account_number, ''), coalesce(t.receiver_name, ''), coalesce(t.receiver_bank_code, ''),
@@ -341,7 +342,7 @@ const reportTxSQL = `select t.id::text, t.external_id, t.type, t.channel, t.amou
 		jsonb_array_elements(coalesce(e->'rules', '[]'::jsonb)) r where r->>'id' like 'AML-%' order by 1),
 	coalesce((select jsonb_agg(h) from jsonb_array_elements(t.engine_verdicts) e,
 		jsonb_array_elements(coalesce(e->'hits', '[]'::jsonb)) h), '[]'::jsonb)
-	from transactions t`
+	from transactions_kept t`
 
 func scanReportTx(rows pgx.Rows) (reports.Transaction, error) {
 	var t reports.Transaction

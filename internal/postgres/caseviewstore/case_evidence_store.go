@@ -33,7 +33,7 @@ const evidenceTxSQL = `select t.id::text, t.external_id, t.type, t.channel, t.am
 	coalesce(t.receiver_name, ''), coalesce(t.receiver_account_number, ''), coalesce(t.receiver_bank_code, ''),
 	coalesce(t.receiver_bvn, ''), coalesce(t.receiver_country, ''), t.transaction_timestamp, t.outcome, t.risk_level,
 	t.aggregate_score::float8, t.engine_verdicts
-	from transactions t where t.tenant_id = $1 and t.id = $2::uuid`
+	from transactions_kept t where t.tenant_id = $1 and t.id = $2::uuid`
 
 // Evidence implements cases.EvidenceReader.
 func (s *CaseEvidenceStore) Evidence(ctx context.Context, tenantID tenancy.TenantID, transactionID string, since time.Time) (*cases.Evidence, error) {

@@ -166,7 +166,8 @@ func (y *youngTable) check(stored int64) {
 // record while the statistics stay, such a table is analysed at the server's target: the
 // analysis replaces autovacuum's statistics with as full ones, once, and is then on record.
 func (y *youngTable) young(ctx context.Context, stored int64) (tables []string, fullSample bool, err error) {
-	// The current month's partition (the default one if the month has none), its estimate, and
+	// The current month's partition (the catch-all after the last month, migration 0050, or the
+	// default one before it, if the month has none), its estimate, and
 	// whether the parent has an analysis on record and the partitions any rows by estimate.
 	var current string
 	var estimate, total float64
@@ -176,7 +177,7 @@ func (y *youngTable) young(ctx context.Context, stored int64) (tables []string, 
 				join pg_class l on l.oid = t.relid where t.isleaf)
 		from pg_class c, pg_stat_all_tables s
 		where c.oid = coalesce(to_regclass('transactions_p' || to_char($1::timestamptz at time zone 'UTC', 'YYYYMM')),
-			'transactions_default'::regclass) and s.relid = 'transactions'::regclass`, y.db.Now()).Scan(&current, &estimate, &neverAnalysed, &total); err != nil {
+			to_regclass('transactions_after'), to_regclass('transactions_default')) and s.relid = 'transactions'::regclass`, y.db.Now()).Scan(&current, &estimate, &neverAnalysed, &total); err != nil {
 		return nil, false, err
 	}
 	switch {

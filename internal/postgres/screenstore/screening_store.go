@@ -656,9 +656,10 @@ func (s *ScreeningStore) Get(ctx context.Context, tenantID tenancy.TenantID, id 
 	return out, err
 }
 
-// transactionByID selects one transaction (Get).
+// transactionByID selects one transaction (Get), retained rows of dropped partitions too
+// (transactions_kept, migration 0049).
 func transactionByID(tenantID tenancy.TenantID, id string) sq.SelectBuilder {
-	return postgres.Psql.Select(selectColumns).From("transactions t").
+	return postgres.Psql.Select(selectColumns).From("transactions_kept t").
 		Where(sq.And{sq.Eq{"t.tenant_id": string(tenantID)}, sq.Expr("t.id = ?::uuid", id)})
 }
 
