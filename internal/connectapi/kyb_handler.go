@@ -9,6 +9,7 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/complyd/complyd/internal/application"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
@@ -139,7 +140,7 @@ func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Reque
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	res, err := h.svc.List(ctx, p.TenantID, kybQueue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
+	res, err := h.svc.List(ctx, p.TenantID, application.Queue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
@@ -169,7 +170,7 @@ func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request
 			Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
 			Charged: c.Charged.StringFixed(2), CheckedAt: ts(c.CheckedAt)})
 	}
-	views, err := h.svc.DetailViews(ctx, d)
+	views, err := h.svc.Views(ctx, d.Documents)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/document"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/identity"
@@ -79,7 +80,7 @@ func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycAp
 	for _, r := range d.Results {
 		out.VerificationResults = append(out.VerificationResults, resultProto(r))
 	}
-	views, err := h.svc.DetailViews(ctx, d)
+	views, err := h.svc.Views(ctx, d.Documents)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +116,7 @@ func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	res, err := h.svc.List(ctx, p.TenantID, kycQueue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
+	res, err := h.svc.List(ctx, p.TenantID, application.Queue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}

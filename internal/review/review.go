@@ -12,6 +12,7 @@ import (
 	"context"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/kyb"
@@ -95,13 +96,6 @@ func (s *Service) UnassignKYB(ctx context.Context, tenantID tenancy.TenantID, ac
 // QueueFilter turns the assignedTo query value into a list filter: "me" is the caller, a user
 // id that user, "unassigned" nobody; "" no filter.
 func QueueFilter(value, callerID string) (assignedTo string, unassigned bool) {
-	switch value {
-	case "":
-		return "", false
-	case "me":
-		return callerID, false
-	case "unassigned":
-		return "", true
-	}
-	return value, false
+	f := application.Queue("", value, callerID)
+	return f.AssignedTo, f.Unassigned
 }
