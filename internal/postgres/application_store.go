@@ -9,28 +9,56 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/application"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
+	"github.com/complyd/complyd/internal/webhook"
 )
 
 // The storage that KYC and KYB applications share (internal/application): the common columns,
 // the review-queue list, the change records (review case, override, documents, charge) and the
 // document reads. kyc_store.go and kyb_store.go keep their own columns and evidence trails.
 
-// applicationTable names one kind's table: from is the FROM clause, col the prefix of its
-// columns there ("a." for KYC, whose columns add computed document facts; "" for KYB), owner
-// the kind of its documents, overrides and evidence (KYC, KYB).
+// applicationTable names one kind's table: name is the table, from the FROM clause, col the
+// prefix of its columns there ("a." for KYC, whose columns add computed document facts; "" for
+// KYB), what its name in errors, event its status webhook, owner the kind of its documents,
+// overrides and evidence (KYC, KYB).
 type applicationTable struct {
-	from  string
-	col   string
-	owner document.OwnerKind
+	name, from, col, what, event string
+	owner                        document.OwnerKind
 }
 
 var (
-	kycTable = applicationTable{from: "kyc_applications a", col: "a.", owner: document.OwnerKYC}
-	kybTable = applicationTable{from: "kyb_applications", owner: document.OwnerKYB}
+	kycTable = applicationTable{name: "kyc_applications", from: "kyc_applications a", col: "a.", what: "KYC application",
+		event: webhook.EventKYCStatusChanged, owner: document.OwnerKYC}
+	kybTable = applicationTable{name: "kyb_applications", from: "kyb_applications", what: "KYB application",
+		event: webhook.EventKYBStatusChanged, owner: document.OwnerKYB}
 )
+
+// insertApplication inserts a new application (vals, setBaseValues with insert) with its status
+// webhook (data) and its audit event, in one transaction.
+func (db *DB) insertApplication(ctx context.Context, t applicationTable, tenantID tenancy.TenantID, vals, data map[string]any, ev audit.Event) error {
+	return db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if err := exec(ctx, tx, psql.Insert(t.name).SetMap(vals)); err != nil {
+			return mapErr(err, t.what)
+		}
+		if err := db.queueWebhook(ctx, tx, tenantID, t.event, data); err != nil {
+			return err
+		}
+		return insertAudit(ctx, tx, ev, db.now())
+	})
+}
+
+// readApplication runs get in a transaction of the tenant.
+func readApplication[A any](ctx context.Context, db *DB, tenantID tenancy.TenantID, get func(pgx.Tx) (A, error)) (A, error) {
+	var a A
+	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+		a, err = get(tx)
+		return err
+	})
+	return a, err
+}
 
 // baseRow are the columns of application.Base; kycRow and kybRow embed it.
 type baseRow struct {

@@ -120,30 +120,18 @@ func getKYB(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string
 
 // Create implements kyb.Store.
 func (s *KYBStore) Create(ctx context.Context, a kyb.Application, ev audit.Event) error {
-	tenantID := tenancy.TenantID(a.TenantID)
 	vals, err := kybValues(a, true)
 	if err != nil {
 		return err
 	}
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert("kyb_applications").SetMap(vals)); err != nil {
-			return mapErr(err, "KYB application")
-		}
-		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData("", a)); err != nil {
-			return err
-		}
-		return insertAudit(ctx, tx, ev, s.db.now())
-	})
+	return s.db.insertApplication(ctx, kybTable, tenancy.TenantID(a.TenantID), vals, kyb.StatusChangedData("", a), ev)
 }
 
 // Get implements kyb.Store.
 func (s *KYBStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyb.Application, error) {
-	var a kyb.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		a, err = getKYB(ctx, tx, tenantID, id, false)
-		return err
+	return readApplication(ctx, s.db, tenantID, func(tx pgx.Tx) (kyb.Application, error) {
+		return getKYB(ctx, tx, tenantID, id, false)
 	})
-	return a, err
 }
 
 type kybCheckRow struct {

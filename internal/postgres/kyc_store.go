@@ -106,26 +106,14 @@ func (db *DB) applicationValues(a kyc.Application, insert bool) map[string]any {
 
 // Create implements kyc.Store.
 func (s *KYCStore) Create(ctx context.Context, a kyc.Application, ev audit.Event) error {
-	tenantID := tenancy.TenantID(a.TenantID)
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert("kyc_applications").SetMap(s.db.applicationValues(a, true))); err != nil {
-			return mapErr(err, "KYC application")
-		}
-		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData("", a)); err != nil {
-			return err
-		}
-		return insertAudit(ctx, tx, ev, s.db.now())
-	})
+	return s.db.insertApplication(ctx, kycTable, tenancy.TenantID(a.TenantID), s.db.applicationValues(a, true), kyc.StatusChangedData("", a), ev)
 }
 
 // Get implements kyc.Store.
 func (s *KYCStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Application, error) {
-	var a kyc.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		a, err = s.db.getApplication(ctx, tx, tenantID, id, false)
-		return err
+	return readApplication(ctx, s.db, tenantID, func(tx pgx.Tx) (kyc.Application, error) {
+		return s.db.getApplication(ctx, tx, tenantID, id, false)
 	})
-	return a, err
 }
 
 type resultRow struct {
