@@ -110,7 +110,8 @@ type caller struct {
 }
 
 // answer runs fn for the authenticated caller (peerAddr is its address for the audit record)
-// and answers fn's message; an error is mapped once, here (ToConnect).
+// and answers fn's message; an error is mapped once, here (ToConnect), and the message beside
+// it dropped, so fn may return its mapping of a zero value with the error.
 func answer[M any](ctx context.Context, log *slog.Logger, peerAddr string, fn func(c caller) (*M, error)) (*connect.Response[M], error) {
 	p, err := principalOf(ctx)
 	if err != nil {

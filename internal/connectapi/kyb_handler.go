@@ -117,10 +117,7 @@ func (h *KYBHandler) CreateKybApplication(ctx context.Context, req *connect.Requ
 			RCNumber: m.GetRcNumber(), TIN: m.GetTin(), Address: m.GetAddress(), IncorporationDate: m.GetIncorporationDate(),
 			BusinessActivity: m.GetBusinessActivity(), OperatingCountry: m.GetOperatingCountry(), Directors: directorsIn(m.Directors),
 			Owners: ownersIn(m.BeneficialOwners)})
-		if err != nil {
-			return nil, err
-		}
-		return KYBApplicationProto(a), nil
+		return KYBApplicationProto(a), err
 	})
 }
 
@@ -169,10 +166,7 @@ func (h *KYBHandler) UpdateKybApplication(ctx context.Context, req *connect.Requ
 			patch.Owners = &o
 		}
 		a, err := h.svc.Update(ctx, c.tenantID, c.actor, m.Id, patch)
-		if err != nil {
-			return nil, err
-		}
-		return KYBApplicationProto(a), nil
+		return KYBApplicationProto(a), err
 	})
 }
 
@@ -203,10 +197,7 @@ func ownersProto(o kyb.OwnersOutcome) *complydv1.ScreenBeneficialOwnersResponse 
 func (h *KYBHandler) VerifyCac(ctx context.Context, req *connect.Request[complydv1.VerifyCacRequest]) (*connect.Response[complydv1.VerifyCacResponse], error) {
 	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyCacResponse, error) {
 		o, err := h.svc.VerifyCAC(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.RcNumber)
-		if err != nil {
-			return nil, err
-		}
-		return cacProto(o), nil
+		return cacProto(o), err
 	})
 }
 
@@ -214,10 +205,7 @@ func (h *KYBHandler) VerifyCac(ctx context.Context, req *connect.Request[complyd
 func (h *KYBHandler) VerifyDirectors(ctx context.Context, req *connect.Request[complydv1.VerifyDirectorsRequest]) (*connect.Response[complydv1.VerifyDirectorsResponse], error) {
 	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyDirectorsResponse, error) {
 		o, err := h.svc.VerifyDirectors(ctx, c.tenantID, c.actor, req.Msg.Id, directorsIn(req.Msg.Directors))
-		if err != nil {
-			return nil, err
-		}
-		return directorsProto(o), nil
+		return directorsProto(o), err
 	})
 }
 
@@ -229,10 +217,7 @@ func (h *KYBHandler) ScreenBeneficialOwners(ctx context.Context, req *connect.Re
 			names = append(names, o.Name)
 		}
 		o, err := h.svc.ScreenOwners(ctx, c.tenantID, c.actor, req.Msg.Id, names)
-		if err != nil {
-			return nil, err
-		}
-		return ownersProto(o), nil
+		return ownersProto(o), err
 	})
 }
 

@@ -91,10 +91,7 @@ func (h *KYCHandler) CreateApplication(ctx context.Context, req *connect.Request
 		a, err := h.svc.Create(ctx, c.tenantID, c.actor, kyc.NewApplication{EntityType: m.EntityType,
 			FirstName: m.FirstName, LastName: m.LastName, BVN: m.GetBvn(), NIN: m.GetNin(), Phone: m.GetPhone(), Email: m.GetEmail(),
 			Address: m.GetAddress(), DateOfBirth: m.GetDateOfBirth(), Tier: m.GetTier()})
-		if err != nil {
-			return nil, err
-		}
-		return KYCApplicationProto(a), nil
+		return KYCApplicationProto(a), err
 	})
 }
 
@@ -113,11 +110,7 @@ func (h *KYCHandler) GetApplication(ctx context.Context, req *connect.Request[co
 		if err != nil {
 			return nil, err
 		}
-		out, err := h.detail(ctx, d)
-		if err != nil {
-			return nil, err
-		}
-		return out, nil
+		return h.detail(ctx, d)
 	})
 }
 
@@ -127,10 +120,7 @@ func (h *KYCHandler) UpdateApplication(ctx context.Context, req *connect.Request
 		m := req.Msg
 		a, err := h.svc.Update(ctx, c.tenantID, c.actor, m.Id, kyc.Patch{NIN: m.Nin, BVN: m.Bvn, Email: m.Email,
 			Phone: m.Phone, DateOfBirth: m.DateOfBirth})
-		if err != nil {
-			return nil, err
-		}
-		return KYCApplicationProto(a), nil
+		return KYCApplicationProto(a), err
 	})
 }
 
@@ -155,10 +145,7 @@ func (h *KYCHandler) RejectApplication(ctx context.Context, req *connect.Request
 func (h *KYCHandler) UpgradeTier(ctx context.Context, req *connect.Request[complydv1.UpgradeTierRequest]) (*connect.Response[complydv1.KycApplication], error) {
 	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
 		a, err := h.svc.UpgradeTier(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.Bvn)
-		if err != nil {
-			return nil, err
-		}
-		return KYCApplicationProto(a), nil
+		return KYCApplicationProto(a), err
 	})
 }
 
@@ -174,10 +161,7 @@ func (h *KYCHandler) VerifyBvn(ctx context.Context, req *connect.Request[complyd
 		m := req.Msg
 		o, err := h.svc.VerifyBVN(ctx, c.tenantID, c.actor, m.Id,
 			identity.PersonCheck{Number: m.Bvn, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
-		if err != nil {
-			return nil, err
-		}
-		return verifyProto(o), nil
+		return verifyProto(o), err
 	})
 }
 
@@ -187,10 +171,7 @@ func (h *KYCHandler) VerifyNin(ctx context.Context, req *connect.Request[complyd
 		m := req.Msg
 		o, err := h.svc.VerifyNIN(ctx, c.tenantID, c.actor, m.Id,
 			identity.PersonCheck{Number: m.Nin, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
-		if err != nil {
-			return nil, err
-		}
-		return verifyProto(o), nil
+		return verifyProto(o), err
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
@@ -128,6 +129,17 @@ func listApplications[R, A any](ctx context.Context, tx pgx.Tx, t applicationTab
 		res.Items = append(res.Items, a)
 	}
 	return res, nil
+}
+
+// detailRecords are what an application detail shows beside the application and its own
+// evidence trail: its documents and its evidence record.
+func detailRecords(ctx context.Context, tx pgx.Tx, t applicationTable, tenantID tenancy.TenantID, id string) ([]document.Document, evidence.Record, error) {
+	docs, err := listDocuments(ctx, tx, tenantID, t.owner, id)
+	if err != nil {
+		return nil, evidence.Record{}, err
+	}
+	rec, err := applicationEvidence(ctx, tx, tenantID, string(t.owner), id)
+	return docs, rec, err
 }
 
 // settleChange books the change's charge, when it has one, in tx (before the row is written).

@@ -172,10 +172,7 @@ func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 			}
 			d.Checks = append(d.Checks, c)
 		}
-		if d.Documents, err = listDocuments(ctx, tx, tenantID, kybTable.owner, id); err != nil {
-			return err
-		}
-		d.Evidence, err = applicationEvidence(ctx, tx, tenantID, string(kybTable.owner), id)
+		d.Documents, d.Evidence, err = detailRecords(ctx, tx, kybTable, tenantID, id)
 		return err
 	})
 	return d, err

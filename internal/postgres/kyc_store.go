@@ -151,10 +151,7 @@ func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 				Provider: r.Provider, ProviderSource: r.ProviderSource, IsMatch: r.IsMatch, Confidence: r.Confidence, Raw: r.Raw,
 				ErrorMessage: deref(r.ErrorMessage), Charged: dec(r.Charged), VerifiedAt: r.VerifiedAt})
 		}
-		if d.Documents, err = listDocuments(ctx, tx, tenantID, kycTable.owner, id); err != nil {
-			return err
-		}
-		d.Evidence, err = applicationEvidence(ctx, tx, tenantID, string(kycTable.owner), id)
+		d.Documents, d.Evidence, err = detailRecords(ctx, tx, kycTable, tenantID, id)
 		return err
 	})
 	return d, err
