@@ -5,8 +5,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 )
 
 // TestLifecycle covers the milestone rule of docs/design/design-choices.md §5 on every from × to

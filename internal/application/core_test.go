@@ -11,8 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
-	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
