@@ -19,9 +19,8 @@ import (
 	"github.com/complyd/complyd/internal/wallet"
 )
 
-// ProvidersFunc returns the tenant's providers and the configuration that selects among them
-// (the same function KYC uses; internal/app builds it).
-type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+// ProvidersFunc returns the tenant's providers and their selection (identity.ProvidersFunc).
+type ProvidersFunc = identity.ProvidersFunc
 
 // Deps are the service's collaborators; all are required.
 type Deps struct {

@@ -175,3 +175,35 @@ func TestCreateApplicationsFromProfiles(t *testing.T) {
 	_, err = b.svc.CreateKYBApplication(b.ctx, b.other, b.actor, co.ProfileID, lookup.KYBFromProfile{})
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
 }
+
+// TestLookupAuditMasksIdentifiers: the audit record of a BVN or NIN lookup names the number by
+// its last four digits only (the audit log is readable by AUDITOR), a CAC lookup keeps its RC
+// number, and each is audited as lookup.<type> with what was charged.
+func TestLookupAuditMasksIdentifiers(t *testing.T) {
+	t.Parallel()
+	b := setup(t, opts{credit: "300"})
+	conn := pgtest.Admin(b.ctx, t)
+	for _, c := range []struct {
+		lookup func() (lookup.Result, error)
+		action string
+		query  string
+	}{
+		{func() (lookup.Result, error) { return b.svc.LookupBVN(b.ctx, b.tenant, b.actor, "22234567801") }, "lookup.bvn", "*******7801"},
+		{func() (lookup.Result, error) { return b.svc.LookupNIN(b.ctx, b.tenant, b.actor, "70123456782") }, "lookup.nin", "*******6782"},
+		{func() (lookup.Result, error) { return b.svc.LookupCAC(b.ctx, b.tenant, b.actor, "RC1234567") }, "lookup.cac", "RC1234567"},
+	} {
+		r, err := c.lookup()
+		require.NoError(t, err, c.action)
+		require.Equal(t, "75.50", r.Charged.StringFixed(2), c.action)
+		var action, query, charged string
+		require.NoError(t, conn.QueryRow(b.ctx, `select action, after->>'query', after->>'charged' from audit_events where resource_id = $1`,
+			r.ID).Scan(&action, &query, &charged), c.action)
+		require.Equal(t, c.action, action)
+		require.Equal(t, c.query, query, c.action)
+		require.Equal(t, "75.50", charged, c.action)
+	}
+	h, err := b.svc.History(b.ctx, b.tenant, lookup.ListParams{Type: lookup.TypeCAC}, paging.Params{Page: 1, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, h.Items, 1)
+	require.Equal(t, "RC1234567", h.Items[0].Query, "the tenant's own history keeps the full query")
+}
