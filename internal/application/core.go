@@ -97,6 +97,18 @@ func New[A any, P Record[A], C any](k Kind, store Store[A, C], blobs document.Bl
 	return &Core[A, P, C]{kind: k, store: store, blobs: blobs, now: now, logger: logger, hooks: h}
 }
 
+// Insert stores a new application a (validated by its kind) with its audit event <kind>.created
+// (after is the audited state) and its status webhook. Errors: the store's.
+func (c *Core[A, P, C]) Insert(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, a A, after map[string]any) (A, error) {
+	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: c.kind.Action("created"), ResourceType: c.kind.ResourceType(),
+		ResourceID: P(&a).Common().ID, After: after}
+	if err := c.store.Create(ctx, a, ev); err != nil {
+		var none A
+		return none, err
+	}
+	return a, nil
+}
+
 // List pages applications. Errors: VALIDATION_ERROR for an unknown status.
 func (c *Core[A, P, C]) List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[A], error) {
 	if err := c.kind.Lifecycle.CheckListStatus(f); err != nil {

@@ -106,11 +106,7 @@ func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor a
 	if a.ProfileID != "" {
 		after["profileId"] = a.ProfileID
 	}
-	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.created", ResourceType: "kyb_application", ResourceID: a.ID, After: after}
-	if err := s.Store.Create(ctx, a, ev); err != nil {
-		return Application{}, err
-	}
-	return a, nil
+	return s.Insert(ctx, tenantID, actor, a, after)
 }
 
 // Get returns an application with its checks and documents. Errors: NOT_FOUND.

@@ -125,12 +125,7 @@ func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor a
 		return Application{}, apperr.InvalidFields(bad...)
 	}
 	a.upgradeTier()
-	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.created", ResourceType: "kyc_application",
-		ResourceID: a.ID, After: snapshot(a)}
-	if err := s.Store.Create(ctx, a, ev); err != nil {
-		return Application{}, err
-	}
-	return a, nil
+	return s.Insert(ctx, tenantID, actor, a, snapshot(a))
 }
 
 // Get returns an application with its results and documents. Errors: NOT_FOUND.

@@ -23,18 +23,18 @@ import (
 
 // applicationTable names one kind's table: name is the table, from the FROM clause, col the
 // prefix of its columns there ("a." for KYC, whose columns add computed document facts; "" for
-// KYB), what its name in errors, event its status webhook, owner the kind of its documents,
-// overrides and evidence (KYC, KYB).
+// KYB), lock the suffix that locks a row, what its name in errors, event its status webhook,
+// owner the kind of its documents, overrides and evidence (KYC, KYB).
 type applicationTable struct {
-	name, from, col, what, event string
-	owner                        document.OwnerKind
+	name, from, col, lock, what, event string
+	owner                              document.OwnerKind
 }
 
 var (
-	kycTable = applicationTable{name: "kyc_applications", from: "kyc_applications a", col: "a.", what: "KYC application",
-		event: webhook.EventKYCStatusChanged, owner: document.OwnerKYC}
-	kybTable = applicationTable{name: "kyb_applications", from: "kyb_applications", what: "KYB application",
-		event: webhook.EventKYBStatusChanged, owner: document.OwnerKYB}
+	kycTable = applicationTable{name: "kyc_applications", from: "kyc_applications a", col: "a.", lock: "FOR UPDATE OF a",
+		what: "KYC application", event: webhook.EventKYCStatusChanged, owner: document.OwnerKYC}
+	kybTable = applicationTable{name: "kyb_applications", from: "kyb_applications", lock: "FOR UPDATE",
+		what: "KYB application", event: webhook.EventKYBStatusChanged, owner: document.OwnerKYB}
 )
 
 // insertApplication inserts a new application (vals, setBaseValues with insert) with its status
@@ -49,6 +49,62 @@ func (db *DB) insertApplication(ctx context.Context, t applicationTable, tenantI
 		}
 		return insertAudit(ctx, tx, ev, db.now())
 	})
+}
+
+// selectApplication reads application id of t in tx (locked FOR UPDATE with lock) and converts
+// its row. Errors: NOT_FOUND.
+func selectApplication[R, A any](ctx context.Context, tx pgx.Tx, t applicationTable, columns string, tenantID tenancy.TenantID, id string,
+	lock bool, convert func(R) (A, error)) (A, error) {
+	b := psql.Select(columns).From(t.from).Where(sq.Eq{t.col + "tenant_id": string(tenantID), t.col + "id": id})
+	if lock {
+		b = b.Suffix(t.lock)
+	}
+	r, err := one[R](ctx, tx, b, t.what)
+	if err != nil {
+		var none A
+		return none, err
+	}
+	return convert(r)
+}
+
+// updateApplication is an application update in one transaction of the tenant: lockRow reads the
+// row FOR UPDATE, fn is the domain transition, write stores the row and the change (prev is
+// the status before fn; write may replace *a with the row as stored).
+func updateApplication[A any, P application.Record[A], C any](ctx context.Context, db *DB, tenantID tenancy.TenantID,
+	lockRow func(pgx.Tx) (A, error), fn func(*A) (C, error), write func(tx pgx.Tx, prev string, a *A, ch C) error) (A, error) {
+	var a A
+	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		var err error
+		if a, err = lockRow(tx); err != nil {
+			return err
+		}
+		prev := P(&a).Common().Status
+		ch, err := fn(&a)
+		if err != nil {
+			return err
+		}
+		return write(tx, prev, &a, ch)
+	})
+	return a, err
+}
+
+// finishChange ends an application change in tx: the status webhook when the status moved from
+// prev (data is its payload), the customer link of a first approval (link: an approved
+// applicant or company is a customer from the approval's transaction on, customer_link.go) and
+// the audit event.
+func (db *DB) finishChange(ctx context.Context, tx pgx.Tx, t applicationTable, tenantID tenancy.TenantID, prev, status string,
+	data func() map[string]any, link func() error, ev audit.Event) error {
+	if status != prev {
+		if err := db.queueWebhook(ctx, tx, tenantID, t.event, data()); err != nil {
+			return err
+		}
+	}
+	if status == application.StatusApproved && prev != application.StatusApproved {
+		if err := link(); err != nil {
+			return err
+		}
+	}
+	return insertAudit(ctx, tx, ev, db.now())
 }
 
 // readApplication runs get in a transaction of the tenant.

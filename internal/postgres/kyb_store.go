@@ -18,7 +18,6 @@ import (
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
-	"github.com/complyd/complyd/internal/webhook"
 )
 
 // KYBStore implements kyb.Store, screening's KYBStore port (StoredKYB) and the
@@ -107,15 +106,7 @@ func orEmpty[T any](xs []T) []T {
 }
 
 func getKYB(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyb.Application, error) {
-	b := psql.Select(kybColumns).From("kyb_applications").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
-	if lock {
-		b = b.Suffix("FOR UPDATE")
-	}
-	r, err := one[kybRow](ctx, tx, b, "KYB application")
-	if err != nil {
-		return kyb.Application{}, err
-	}
-	return toKYB(r)
+	return selectApplication(ctx, tx, kybTable, kybColumns, tenantID, id, lock, toKYB)
 }
 
 // Create implements kyb.Store.
@@ -207,21 +198,12 @@ func insertKYBCheck(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, c
 
 // Update implements kyb.Store.
 func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyb.Application) (kyb.Change, error)) (kyb.Application, error) {
-	var a kyb.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		var err error
-		if a, err = getKYB(ctx, tx, tenantID, id, true); err != nil {
-			return err
-		}
-		prev := a.Status
-		ch, err := fn(&a)
-		if err != nil {
-			return err
-		}
+	lockRow := func(tx pgx.Tx) (kyb.Application, error) { return getKYB(ctx, tx, tenantID, id, true) }
+	return updateApplication(ctx, s.db, tenantID, lockRow, fn, func(tx pgx.Tx, prev string, a *kyb.Application, ch kyb.Change) error {
 		if err := s.db.settleChange(ctx, tx, ch.Change); err != nil {
 			return err
 		}
-		vals, err := kybValues(a, false)
+		vals, err := kybValues(*a, false)
 		if err != nil {
 			return err
 		}
@@ -236,20 +218,11 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 		if err := s.db.writeChange(ctx, tx, kybTable, tenantID, id, ch.Change); err != nil {
 			return err
 		}
-		if a.Status != prev {
-			if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData(prev, a)); err != nil {
-				return err
-			}
-		}
-		// An approved company is a customer from the approval's transaction on (customer_link.go).
-		if a.Status == kyb.StatusApproved && prev != kyb.StatusApproved {
-			if a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, a, s.db.now()); err != nil {
-				return err
-			}
-		}
-		return insertAudit(ctx, tx, ch.Audit, s.db.now())
+		return s.db.finishChange(ctx, tx, kybTable, tenantID, prev, a.Status,
+			func() map[string]any { return kyb.StatusChangedData(prev, *a) },
+			func() (err error) { a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, *a, s.db.now()); return err },
+			ch.Audit)
 	})
-	return a, err
 }
 
 // AddCheck implements kyb.Store: the paid check and its charge commit together.

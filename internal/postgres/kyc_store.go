@@ -81,15 +81,7 @@ func (db *DB) toApplication(r kycRow) (kyc.Application, error) {
 }
 
 func (db *DB) getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
-	b := psql.Select(kycColumns).From("kyc_applications a").Where(sq.Eq{"a.tenant_id": string(tenantID), "a.id": id})
-	if lock {
-		b = b.Suffix("FOR UPDATE OF a")
-	}
-	r, err := one[kycRow](ctx, tx, b, "KYC application")
-	if err != nil {
-		return kyc.Application{}, err
-	}
-	return db.toApplication(r)
+	return selectApplication(ctx, tx, kycTable, kycColumns, tenantID, id, lock, db.toApplication)
 }
 
 // applicationValues are a's columns (with insert also those written once), its BVN and NIN
@@ -168,22 +160,11 @@ func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.Li
 
 // Update implements kyc.Store.
 func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyc.Application) (kyc.Change, error)) (kyc.Application, error) {
-	var a kyc.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		var err error
-		a, err = s.db.getApplication(ctx, tx, tenantID, id, true)
-		if err != nil {
-			return err
-		}
-		prev := a.Status
-		ch, err := fn(&a)
-		if err != nil {
-			return err
-		}
-		a, err = s.write(ctx, tx, tenantID, id, prev, a, ch)
+	lockRow := func(tx pgx.Tx) (kyc.Application, error) { return s.db.getApplication(ctx, tx, tenantID, id, true) }
+	return updateApplication(ctx, s.db, tenantID, lockRow, fn, func(tx pgx.Tx, prev string, a *kyc.Application, ch kyc.Change) (err error) {
+		*a, err = s.write(ctx, tx, tenantID, id, prev, *a, ch)
 		return err
 	})
-	return a, err
 }
 
 // ReviewDocument implements kyc.Store.
@@ -247,18 +228,10 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 	if err := s.db.writeChange(ctx, tx, kycTable, tenantID, id, ch.Change); err != nil {
 		return a, err
 	}
-	if a.Status != prev {
-		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
-			return a, err
-		}
-	}
-	// An approved applicant is a customer from the approval's transaction on (customer_link.go).
-	if a.Status == kyc.StatusApproved && prev != kyc.StatusApproved {
-		if _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.now()); err != nil {
-			return a, err
-		}
-	}
-	if err := insertAudit(ctx, tx, ch.Audit, s.db.now()); err != nil {
+	if err := s.db.finishChange(ctx, tx, kycTable, tenantID, prev, a.Status,
+		func() map[string]any { return kyc.StatusChangedData(prev, a) },
+		func() error { _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.now()); return err },
+		ch.Audit); err != nil {
 		return a, err
 	}
 	// Re-read so the document facts reflect this change.
