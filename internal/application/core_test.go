@@ -3,29 +3,23 @@ package application_test
 import (
 	"bytes"
 	"context"
-	"log/slog"
 	"testing"
-	"time"
 
 	"github.com/google/uuid"
-	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/application"
+	"github.com/complyd/complyd/internal/application/applicationtest"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
-	"github.com/complyd/complyd/internal/fsblob"
-	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
-	"github.com/complyd/complyd/internal/wallet"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -60,27 +54,14 @@ type bundle struct {
 	kyb    kind[kyb.Application]
 }
 
-// setup wires the KYC and KYB services as internal/app does, on real PostgreSQL, the sandbox
-// registry and a file blob store.
+// setup wires the KYC and KYB services as internal/app does (applicationtest), on real
+// PostgreSQL, with a tenant and another.
 func setup(t *testing.T) bundle {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	w := wallet.NewService(postgres.NewWalletStore(db), decimal.Zero, nil)
-	det, err := identity.NewFaceDetector(0)
-	require.NoError(t, err)
-	bio := identity.NewBiometrics(det)
-	sandbox := identity.NewSandbox(identity.DefaultRegistry(), bio)
-	providers := func(context.Context, tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error) {
-		return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
-	}
-	blobs, err := fsblob.NewStore(t.TempDir(), "http://127.0.0.1/blobs", []byte("application-test-secret-32-bytes"))
-	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	ks := kyc.NewService(kyc.Deps{Store: postgres.NewKYCStore(db), Wallet: w, Providers: providers, Biometrics: bio, Blobs: blobs,
-		Matcher: sanctions.NewMatcher(), Now: time.Now, Logger: log})
-	bs := kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: w, Providers: providers, Matcher: sanctions.NewMatcher(),
-		Blobs: blobs, Now: time.Now, Logger: log})
+	svcs := applicationtest.New(t, db, applicationtest.Options{})
+	ks, bs := svcs.KYC, svcs.KYB
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	b := bundle{ctx: ctx, db: db, tenant: ten.ID, other: other.ID, actor: audit.Actor{ID: ten.AdminID, Type: audit.ActorUser}}
 	b.kyc = kind[kyc.Application]{kind: kyc.Kind, svc: ks, create: func(t *testing.T, tenantID tenancy.TenantID) string {

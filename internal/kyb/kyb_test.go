@@ -2,21 +2,17 @@ package kyb_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application/applicationtest"
 	"github.com/complyd/complyd/internal/audit"
-	"github.com/complyd/complyd/internal/fsblob"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
@@ -38,17 +34,8 @@ func setup(t *testing.T, credit string) testBundle {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	w := wallet.NewService(postgres.NewWalletStore(db), decimal.NewFromInt(100), nil)
-	det, err := identity.NewFaceDetector(0)
-	require.NoError(t, err)
-	sandbox := identity.NewSandbox(identity.DefaultRegistry(), identity.NewBiometrics(det))
-	blobs, err := fsblob.NewStore(t.TempDir(), "http://127.0.0.1/blobs", []byte("kyb-test-secret-kyb-test-secret!"))
-	require.NoError(t, err)
-	svc := kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: w, Matcher: sanctions.NewMatcher(), Blobs: blobs,
-		Providers: func(context.Context, tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error) {
-			return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
-		},
-		Now: time.Now, Logger: slog.New(slog.DiscardHandler)})
+	svcs := applicationtest.New(t, db, applicationtest.Options{Price: decimal.NewFromInt(100)})
+	w, svc := svcs.Wallet, svcs.KYB
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	if credit != "" {
 		_, err := w.Credit(ctx, ten.ID, audit.System, wallet.Credit{Amount: decimal.RequireFromString(credit), Reference: "seed"})

@@ -2,7 +2,6 @@ package lookup_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -10,16 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application/applicationtest"
 	"github.com/complyd/complyd/internal/audit"
-	"github.com/complyd/complyd/internal/fsblob"
-	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
-	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/lookup"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
@@ -46,25 +42,8 @@ func setup(t *testing.T, o opts) testBundle {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	w := wallet.NewService(postgres.NewWalletStore(db), decimal.RequireFromString("75.50"), nil)
-	det, err := identity.NewFaceDetector(0)
-	require.NoError(t, err)
-	bio := identity.NewBiometrics(det)
-	var sandbox identity.Provider = identity.NewSandbox(identity.DefaultRegistry(), bio)
-	if o.unbilled {
-		sandbox = identity.Unbilled(sandbox)
-	}
-	providers := func(context.Context, tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error) {
-		return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
-	}
-	blobs, err := fsblob.NewStore(t.TempDir(), "http://127.0.0.1/blobs", []byte("lookup-test-secret-lookup-test-s"))
-	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	m := sanctions.NewMatcher()
-	k := kyc.NewService(kyc.Deps{Store: postgres.NewKYCStore(db), Wallet: w, Providers: kyc.ProvidersFunc(providers), Biometrics: bio,
-		Blobs: blobs, Now: time.Now, Logger: log, Matcher: m})
-	b := kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: w, Providers: kyb.ProvidersFunc(providers), Matcher: m,
-		Blobs: blobs, Now: time.Now, Logger: log})
+	svcs := applicationtest.New(t, db, applicationtest.Options{Price: decimal.RequireFromString("75.50"), Unbilled: o.unbilled})
+	w, providers, k, b := svcs.Wallet, svcs.Providers, svcs.KYC, svcs.KYB
 	svc := lookup.NewService(lookup.Deps{Store: postgres.NewLookupStore(db), Wallet: w, Providers: providers, KYC: k, KYB: b, Now: time.Now})
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	if o.credit != "" {
