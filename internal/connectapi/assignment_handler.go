@@ -7,8 +7,6 @@ import (
 	"connectrpc.com/connect"
 
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
-	"github.com/complyd/complyd/internal/kyb"
-	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/review"
 )
 
@@ -21,18 +19,6 @@ type AssignmentHandler struct {
 // NewAssignmentHandler returns the handler.
 func NewAssignmentHandler(svc *review.Service, log *slog.Logger) *AssignmentHandler {
 	return &AssignmentHandler{svc: svc, log: log}
-}
-
-// kycQueue is the KYC list filter with the assignedTo queue value resolved for the caller.
-func kycQueue(status, assignedTo, callerID string) kyc.ListParams {
-	who, none := review.QueueFilter(assignedTo, callerID)
-	return kyc.ListParams{Status: status, AssignedTo: who, Unassigned: none}
-}
-
-// kybQueue is kycQueue for KYB.
-func kybQueue(status, assignedTo, callerID string) kyb.ListParams {
-	who, none := review.QueueFilter(assignedTo, callerID)
-	return kyb.ListParams{Status: status, AssignedTo: who, Unassigned: none}
 }
 
 // AssignKycApplication implements ApplicationAssignmentService.AssignKycApplication.

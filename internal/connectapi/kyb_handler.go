@@ -1,7 +1,6 @@
 package connectapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -9,10 +8,10 @@ import (
 	"connectrpc.com/connect"
 	"google.golang.org/protobuf/types/known/structpb"
 
+	"github.com/complyd/complyd/internal/application"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
-	"github.com/complyd/complyd/internal/paging"
 )
 
 // KYBHandler serves complyd.v1.KybService.
@@ -25,8 +24,6 @@ type KYBHandler struct {
 func NewKYBHandler(svc *kyb.Service, log *slog.Logger) *KYBHandler {
 	return &KYBHandler{svc: svc, log: log}
 }
-
-func (h *KYBHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
 
 func hitsProto(hs []kyb.Hit) []*complydv1.KybHit {
 	out := make([]*complydv1.KybHit, 0, len(hs))
@@ -114,93 +111,63 @@ func ownersIn(os []*complydv1.KybBeneficialOwner) []kyb.Owner {
 
 // CreateKybApplication implements KybService.CreateKybApplication.
 func (h *KYBHandler) CreateKybApplication(ctx context.Context, req *connect.Request[complydv1.CreateKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	a, err := h.svc.Create(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), kyb.NewApplication{CompanyName: m.CompanyName,
-		RCNumber: m.GetRcNumber(), TIN: m.GetTin(), Address: m.GetAddress(), IncorporationDate: m.GetIncorporationDate(),
-		BusinessActivity: m.GetBusinessActivity(), OperatingCountry: m.GetOperatingCountry(), Directors: directorsIn(m.Directors),
-		Owners: ownersIn(m.BeneficialOwners)})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(KYBApplicationProto(a)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
+		m := req.Msg
+		a, err := h.svc.Create(ctx, c.tenantID, c.actor, kyb.NewApplication{CompanyName: m.CompanyName,
+			RCNumber: m.GetRcNumber(), TIN: m.GetTin(), Address: m.GetAddress(), IncorporationDate: m.GetIncorporationDate(),
+			BusinessActivity: m.GetBusinessActivity(), OperatingCountry: m.GetOperatingCountry(), Directors: directorsIn(m.Directors),
+			Owners: ownersIn(m.BeneficialOwners)})
+		return KYBApplicationProto(a), err
+	})
 }
 
 // ListKybApplications implements KybService.ListKybApplications.
 func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Request[complydv1.ListKybApplicationsRequest]) (*connect.Response[complydv1.ListKybApplicationsResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, kyb.PageDefault, kyb.PageMax)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	res, err := h.svc.List(ctx, p.TenantID, kybQueue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := &complydv1.ListKybApplicationsResponse{Items: make([]*complydv1.KybApplication, 0, len(res.Items)), Total: int32(res.Total),
-		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
-	for _, a := range res.Items {
-		out.Items = append(out.Items, KYBApplicationProto(a))
-	}
-	return connect.NewResponse(out), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ListKybApplicationsResponse, error) {
+		items, pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYBApplicationProto)
+		return &complydv1.ListKybApplicationsResponse{Items: items, Total: pg.total, Page: pg.page, Limit: pg.limit, TotalPages: pg.totalPages}, err
+	})
 }
 
 // GetKybApplication implements KybService.GetKybApplication.
 func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request[complydv1.GetKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	d, err := h.svc.Get(ctx, p.TenantID, req.Msg.Id)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := KYBApplicationProto(d.Application)
-	ev := evidenceProto(d.Evidence)
-	out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
-	for _, c := range d.Checks {
-		out.Checks = append(out.Checks, &complydv1.KybCheck{Id: c.ID, CheckType: c.Type, Subject: c.Subject, Passed: c.Passed,
-			Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
-			Charged: c.Charged.StringFixed(2), CheckedAt: ts(c.CheckedAt)})
-	}
-	views, err := h.svc.DetailViews(ctx, d)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	for _, v := range views {
-		out.Documents = append(out.Documents, DocumentProto(v))
-	}
-	return connect.NewResponse(out), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
+		d, err := h.svc.Get(ctx, c.tenantID, req.Msg.Id)
+		if err != nil {
+			return nil, err
+		}
+		out := KYBApplicationProto(d.Application)
+		ev := evidenceProto(d.Evidence)
+		out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
+		for _, c := range d.Checks {
+			out.Checks = append(out.Checks, &complydv1.KybCheck{Id: c.ID, CheckType: c.Type, Subject: c.Subject, Passed: c.Passed,
+				Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
+				Charged: c.Charged.StringFixed(2), CheckedAt: ts(c.CheckedAt)})
+		}
+		if out.Documents, err = detailDocuments(ctx, h.svc, d.Documents); err != nil {
+			return nil, err
+		}
+		return out, nil
+	})
 }
 
 // UpdateKybApplication implements KybService.UpdateKybApplication.
 func (h *KYBHandler) UpdateKybApplication(ctx context.Context, req *connect.Request[complydv1.UpdateKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	patch := kyb.Patch{CompanyName: m.CompanyName, RCNumber: m.RcNumber, TIN: m.Tin, Address: m.Address, IncorporationDate: m.IncorporationDate,
-		BusinessActivity: m.BusinessActivity, OperatingCountry: m.OperatingCountry, Notes: m.Notes}
-	if len(m.Directors) > 0 {
-		d := directorsIn(m.Directors)
-		patch.Directors = &d
-	}
-	if len(m.BeneficialOwners) > 0 {
-		o := ownersIn(m.BeneficialOwners)
-		patch.Owners = &o
-	}
-	a, err := h.svc.Update(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id, patch)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(KYBApplicationProto(a)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
+		m := req.Msg
+		patch := kyb.Patch{CompanyName: m.CompanyName, RCNumber: m.RcNumber, TIN: m.Tin, Address: m.Address, IncorporationDate: m.IncorporationDate,
+			BusinessActivity: m.BusinessActivity, OperatingCountry: m.OperatingCountry, Notes: m.Notes}
+		if len(m.Directors) > 0 {
+			d := directorsIn(m.Directors)
+			patch.Directors = &d
+		}
+		if len(m.BeneficialOwners) > 0 {
+			o := ownersIn(m.BeneficialOwners)
+			patch.Owners = &o
+		}
+		a, err := h.svc.Update(ctx, c.tenantID, c.actor, m.Id, patch)
+		return KYBApplicationProto(a), err
+	})
 }
 
 func cacProto(o kyb.CACOutcome) *complydv1.VerifyCacResponse {
@@ -228,94 +195,60 @@ func ownersProto(o kyb.OwnersOutcome) *complydv1.ScreenBeneficialOwnersResponse 
 
 // VerifyCac implements KybService.VerifyCac.
 func (h *KYBHandler) VerifyCac(ctx context.Context, req *connect.Request[complydv1.VerifyCacRequest]) (*connect.Response[complydv1.VerifyCacResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	o, err := h.svc.VerifyCAC(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.RcNumber)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(cacProto(o)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyCacResponse, error) {
+		o, err := h.svc.VerifyCAC(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.RcNumber)
+		return cacProto(o), err
+	})
 }
 
 // VerifyDirectors implements KybService.VerifyDirectors.
 func (h *KYBHandler) VerifyDirectors(ctx context.Context, req *connect.Request[complydv1.VerifyDirectorsRequest]) (*connect.Response[complydv1.VerifyDirectorsResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	o, err := h.svc.VerifyDirectors(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, directorsIn(req.Msg.Directors))
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(directorsProto(o)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyDirectorsResponse, error) {
+		o, err := h.svc.VerifyDirectors(ctx, c.tenantID, c.actor, req.Msg.Id, directorsIn(req.Msg.Directors))
+		return directorsProto(o), err
+	})
 }
 
 // ScreenBeneficialOwners implements KybService.ScreenBeneficialOwners.
 func (h *KYBHandler) ScreenBeneficialOwners(ctx context.Context, req *connect.Request[complydv1.ScreenBeneficialOwnersRequest]) (*connect.Response[complydv1.ScreenBeneficialOwnersResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	names := make([]string, 0, len(req.Msg.BeneficialOwners))
-	for _, o := range req.Msg.BeneficialOwners {
-		names = append(names, o.Name)
-	}
-	o, err := h.svc.ScreenOwners(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, names)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(ownersProto(o)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ScreenBeneficialOwnersResponse, error) {
+		names := make([]string, 0, len(req.Msg.BeneficialOwners))
+		for _, o := range req.Msg.BeneficialOwners {
+			names = append(names, o.Name)
+		}
+		o, err := h.svc.ScreenOwners(ctx, c.tenantID, c.actor, req.Msg.Id, names)
+		return ownersProto(o), err
+	})
 }
 
 // RunScreening implements KybService.RunScreening.
 func (h *KYBHandler) RunScreening(ctx context.Context, req *connect.Request[complydv1.RunScreeningRequest]) (*connect.Response[complydv1.RunScreeningResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	o, err := h.svc.RunScreening(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.RunScreeningResponse{Cac: cacProto(o.CAC), Directors: directorsProto(o.Directors),
-		BeneficialOwners: ownersProto(o.BeneficialOwners), Passed: o.Passed, NewStatus: o.NewStatus, Charged: o.Charged.StringFixed(2),
-		Balance: o.Balance.StringFixed(2)}), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.RunScreeningResponse, error) {
+		o, err := h.svc.RunScreening(ctx, c.tenantID, c.actor, req.Msg.Id)
+		if err != nil {
+			return nil, err
+		}
+		return &complydv1.RunScreeningResponse{Cac: cacProto(o.CAC), Directors: directorsProto(o.Directors),
+			BeneficialOwners: ownersProto(o.BeneficialOwners), Passed: o.Passed, NewStatus: o.NewStatus, Charged: o.Charged.StringFixed(2),
+			Balance: o.Balance.StringFixed(2)}, nil
+	})
 }
 
-func kybDecisionProto(a kyb.Application) *complydv1.KybDecision {
-	return &complydv1.KybDecision{Id: a.ID, Status: a.Status, RiskLevel: nullString(a.RiskLevel), Notes: nullString(a.Notes), UpdatedAt: ts(a.UpdatedAt)}
+func kybDecisionProto(a kyb.Application, ov *complydv1.EvidenceOverride) *complydv1.KybDecision {
+	return &complydv1.KybDecision{Id: a.ID, Status: a.Status, RiskLevel: nullString(a.RiskLevel), Notes: nullString(a.Notes),
+		UpdatedAt: ts(a.UpdatedAt), Override: ov}
 }
 
 // ApproveKybApplication implements KybService.ApproveKybApplication.
 func (h *KYBHandler) ApproveKybApplication(ctx context.Context, req *connect.Request[complydv1.ApproveKybApplicationRequest]) (*connect.Response[complydv1.KybDecision], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	a, ov, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
-		kyb.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.GetNotes()})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := kybDecisionProto(a)
-	out.Override = evidenceOverrideProto(ov)
-	return connect.NewResponse(out), nil
+	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+		Notes: req.Msg.GetNotes()}, true, kybDecisionProto)
 }
 
 // RejectKybApplication implements KybService.RejectKybApplication.
 func (h *KYBHandler) RejectKybApplication(ctx context.Context, req *connect.Request[complydv1.RejectKybApplicationRequest]) (*connect.Response[complydv1.KybDecision], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	a, err := h.svc.Reject(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
-		kyb.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.Reason})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(kybDecisionProto(a)), nil
+	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+		Notes: req.Msg.Reason}, false, kybDecisionProto)
 }
 
 // ListKybDocuments implements KybService.ListKybDocuments.
@@ -335,15 +268,5 @@ func (h *KYBHandler) DeleteKybDocument(ctx context.Context, req *connect.Request
 
 // UploadKybDocument implements KybService.UploadKybDocument (bytes in the message).
 func (h *KYBHandler) UploadKybDocument(ctx context.Context, req *connect.Request[complydv1.UploadKybDocumentRequest]) (*connect.Response[complydv1.KycDocument], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	v, err := h.svc.UploadDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
-		kyb.Upload{DocumentType: m.DocumentType, FileName: m.FileName, Body: bytes.NewReader(m.Content)})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(DocumentProto(v)), nil
+	return uploadDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg)
 }

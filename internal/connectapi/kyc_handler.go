@@ -1,7 +1,6 @@
 package connectapi
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
@@ -12,11 +11,11 @@ import (
 	"google.golang.org/protobuf/types/known/timestamppb"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/document"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyc"
-	"github.com/complyd/complyd/internal/paging"
 )
 
 // KYCHandler serves complyd.v1.KycService.
@@ -29,8 +28,6 @@ type KYCHandler struct {
 func NewKYCHandler(svc *kyc.Service, log *slog.Logger) *KYCHandler {
 	return &KYCHandler{svc: svc, log: log}
 }
-
-func (h *KYCHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
 
 func dateTS(t *time.Time) *timestamppb.Timestamp {
 	if t == nil {
@@ -79,132 +76,77 @@ func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycAp
 	for _, r := range d.Results {
 		out.VerificationResults = append(out.VerificationResults, resultProto(r))
 	}
-	views, err := h.svc.DetailViews(ctx, d)
+	docs, err := detailDocuments(ctx, h.svc, d.Documents)
 	if err != nil {
 		return nil, err
 	}
-	for _, v := range views {
-		out.Documents = append(out.Documents, DocumentProto(v))
-	}
+	out.Documents = docs
 	return out, nil
 }
 
 // CreateApplication implements KycService.CreateApplication.
 func (h *KYCHandler) CreateApplication(ctx context.Context, req *connect.Request[complydv1.CreateApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	a, err := h.svc.Create(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), kyc.NewApplication{EntityType: m.EntityType,
-		FirstName: m.FirstName, LastName: m.LastName, BVN: m.GetBvn(), NIN: m.GetNin(), Phone: m.GetPhone(), Email: m.GetEmail(),
-		Address: m.GetAddress(), DateOfBirth: m.GetDateOfBirth(), Tier: m.GetTier()})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(KYCApplicationProto(a)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+		m := req.Msg
+		a, err := h.svc.Create(ctx, c.tenantID, c.actor, kyc.NewApplication{EntityType: m.EntityType,
+			FirstName: m.FirstName, LastName: m.LastName, BVN: m.GetBvn(), NIN: m.GetNin(), Phone: m.GetPhone(), Email: m.GetEmail(),
+			Address: m.GetAddress(), DateOfBirth: m.GetDateOfBirth(), Tier: m.GetTier()})
+		return KYCApplicationProto(a), err
+	})
 }
 
 // ListApplications implements KycService.ListApplications.
 func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[complydv1.ListApplicationsRequest]) (*connect.Response[complydv1.ListApplicationsResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, kyc.PageDefault, kyc.PageMax)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	res, err := h.svc.List(ctx, p.TenantID, kycQueue(req.Msg.GetStatus(), req.Msg.GetAssignedTo(), p.UserID), pg)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := &complydv1.ListApplicationsResponse{Items: make([]*complydv1.KycApplication, 0, len(res.Items)), Total: int32(res.Total),
-		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
-	for _, a := range res.Items {
-		out.Items = append(out.Items, KYCApplicationProto(a))
-	}
-	return connect.NewResponse(out), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ListApplicationsResponse, error) {
+		items, pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYCApplicationProto)
+		return &complydv1.ListApplicationsResponse{Items: items, Total: pg.total, Page: pg.page, Limit: pg.limit, TotalPages: pg.totalPages}, err
+	})
 }
 
 // GetApplication implements KycService.GetApplication.
 func (h *KYCHandler) GetApplication(ctx context.Context, req *connect.Request[complydv1.GetApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	d, err := h.svc.Get(ctx, p.TenantID, req.Msg.Id)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out, err := h.detail(ctx, d)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(out), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+		d, err := h.svc.Get(ctx, c.tenantID, req.Msg.Id)
+		if err != nil {
+			return nil, err
+		}
+		return h.detail(ctx, d)
+	})
 }
 
 // UpdateApplication implements KycService.UpdateApplication.
 func (h *KYCHandler) UpdateApplication(ctx context.Context, req *connect.Request[complydv1.UpdateApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	a, err := h.svc.Update(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id, kyc.Patch{NIN: m.Nin, BVN: m.Bvn, Email: m.Email,
-		Phone: m.Phone, DateOfBirth: m.DateOfBirth})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(KYCApplicationProto(a)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+		m := req.Msg
+		a, err := h.svc.Update(ctx, c.tenantID, c.actor, m.Id, kyc.Patch{NIN: m.Nin, BVN: m.Bvn, Email: m.Email,
+			Phone: m.Phone, DateOfBirth: m.DateOfBirth})
+		return KYCApplicationProto(a), err
+	})
 }
 
-func decisionProto(a kyc.Application) *complydv1.KycDecision {
+func decisionProto(a kyc.Application, ov *complydv1.EvidenceOverride) *complydv1.KycDecision {
 	return &complydv1.KycDecision{Id: a.ID, Status: a.Status, RiskLevel: nullString(a.RiskLevel), Notes: nullString(a.Notes),
-		UpdatedAt: ts(a.UpdatedAt), Tier: a.Tier}
+		UpdatedAt: ts(a.UpdatedAt), Tier: a.Tier, Override: ov}
 }
 
 // ApproveApplication implements KycService.ApproveApplication.
 func (h *KYCHandler) ApproveApplication(ctx context.Context, req *connect.Request[complydv1.ApproveApplicationRequest]) (*connect.Response[complydv1.KycDecision], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	a, ov, err := h.svc.Approve(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
-		kyc.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.GetNotes()})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	out := decisionProto(a)
-	out.Override = evidenceOverrideProto(ov)
-	return connect.NewResponse(out), nil
+	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+		Notes: req.Msg.GetNotes()}, true, decisionProto)
 }
 
 // RejectApplication implements KycService.RejectApplication.
 func (h *KYCHandler) RejectApplication(ctx context.Context, req *connect.Request[complydv1.RejectApplicationRequest]) (*connect.Response[complydv1.KycDecision], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	a, err := h.svc.Reject(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
-		kyc.Decision{RiskLevel: req.Msg.GetRiskLevel(), Notes: req.Msg.Reason})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(decisionProto(a)), nil
+	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+		Notes: req.Msg.Reason}, false, decisionProto)
 }
 
 // UpgradeTier implements KycService.UpgradeTier.
 func (h *KYCHandler) UpgradeTier(ctx context.Context, req *connect.Request[complydv1.UpgradeTierRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	a, err := h.svc.UpgradeTier(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.Bvn)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(KYCApplicationProto(a)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+		a, err := h.svc.UpgradeTier(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.Bvn)
+		return KYCApplicationProto(a), err
+	})
 }
 
 func verifyProto(o kyc.VerifyOutcome) *complydv1.VerifyIdentityResponse {
@@ -215,32 +157,22 @@ func verifyProto(o kyc.VerifyOutcome) *complydv1.VerifyIdentityResponse {
 
 // VerifyBvn implements KycService.VerifyBvn.
 func (h *KYCHandler) VerifyBvn(ctx context.Context, req *connect.Request[complydv1.VerifyBvnRequest]) (*connect.Response[complydv1.VerifyIdentityResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	o, err := h.svc.VerifyBVN(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
-		identity.PersonCheck{Number: m.Bvn, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(verifyProto(o)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyIdentityResponse, error) {
+		m := req.Msg
+		o, err := h.svc.VerifyBVN(ctx, c.tenantID, c.actor, m.Id,
+			identity.PersonCheck{Number: m.Bvn, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
+		return verifyProto(o), err
+	})
 }
 
 // VerifyNin implements KycService.VerifyNin.
 func (h *KYCHandler) VerifyNin(ctx context.Context, req *connect.Request[complydv1.VerifyNinRequest]) (*connect.Response[complydv1.VerifyIdentityResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	o, err := h.svc.VerifyNIN(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
-		identity.PersonCheck{Number: m.Nin, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(verifyProto(o)), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyIdentityResponse, error) {
+		m := req.Msg
+		o, err := h.svc.VerifyNIN(ctx, c.tenantID, c.actor, m.Id,
+			identity.PersonCheck{Number: m.Nin, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
+		return verifyProto(o), err
+	})
 }
 
 func faceMatchFields(m *identity.FaceMatchResult) (*wrapperspb.BoolValue, *wrapperspb.DoubleValue) {
@@ -252,55 +184,49 @@ func faceMatchFields(m *identity.FaceMatchResult) (*wrapperspb.BoolValue, *wrapp
 
 // LivenessCheck implements KycService.LivenessCheck.
 func (h *KYCHandler) LivenessCheck(ctx context.Context, req *connect.Request[complydv1.LivenessCheckRequest]) (*connect.Response[complydv1.LivenessCheckResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	o, err := h.svc.LivenessCheck(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
-		kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	fm, fmc := faceMatchFields(o.FaceMatch)
-	reason := o.ReasonCode
-	if o.IsLive && reason == identity.ReasonLivenessOnly {
-		reason = ""
-	}
-	return connect.NewResponse(&complydv1.LivenessCheckResponse{IsLive: o.IsLive, Confidence: o.Confidence, FaceMatch: fm,
-		FaceMatchConfidence: fmc, Provider: o.Provider, ProviderSource: o.ProviderSource, NewStatus: o.NewStatus,
-		ReasonCode: nullString(reason), Charged: o.Charged.StringFixed(2), Tier: o.Tier}), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.LivenessCheckResponse, error) {
+		o, err := h.svc.LivenessCheck(ctx, c.tenantID, c.actor, req.Msg.Id,
+			kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
+		if err != nil {
+			return nil, err
+		}
+		fm, fmc := faceMatchFields(o.FaceMatch)
+		reason := o.ReasonCode
+		if o.IsLive && reason == identity.ReasonLivenessOnly {
+			reason = ""
+		}
+		return &complydv1.LivenessCheckResponse{IsLive: o.IsLive, Confidence: o.Confidence, FaceMatch: fm,
+			FaceMatchConfidence: fmc, Provider: o.Provider, ProviderSource: o.ProviderSource, NewStatus: o.NewStatus,
+			ReasonCode: nullString(reason), Charged: o.Charged.StringFixed(2), Tier: o.Tier}, nil
+	})
 }
 
 // BiometricVerify implements KycService.BiometricVerify.
 func (h *KYCHandler) BiometricVerify(ctx context.Context, req *connect.Request[complydv1.BiometricVerifyRequest]) (*connect.Response[complydv1.BiometricVerifyResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	o, err := h.svc.BiometricVerify(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id,
-		kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	fm, fmc := faceMatchFields(o.FaceMatch)
-	return connect.NewResponse(&complydv1.BiometricVerifyResponse{Decision: o.Decision, ReasonCode: nullString(o.ReasonCode),
-		IsLive: o.IsLive, LivenessConfidence: o.Confidence, FaceMatch: fm, FaceMatchConfidence: fmc, Provider: o.Provider,
-		ProviderSource: o.ProviderSource, NewStatus: o.NewStatus, Reference: o.Reference, Charged: o.Charged.StringFixed(2), Tier: o.Tier}), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.BiometricVerifyResponse, error) {
+		o, err := h.svc.BiometricVerify(ctx, c.tenantID, c.actor, req.Msg.Id,
+			kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
+		if err != nil {
+			return nil, err
+		}
+		fm, fmc := faceMatchFields(o.FaceMatch)
+		return &complydv1.BiometricVerifyResponse{Decision: o.Decision, ReasonCode: nullString(o.ReasonCode),
+			IsLive: o.IsLive, LivenessConfidence: o.Confidence, FaceMatch: fm, FaceMatchConfidence: fmc, Provider: o.Provider,
+			ProviderSource: o.ProviderSource, NewStatus: o.NewStatus, Reference: o.Reference, Charged: o.Charged.StringFixed(2), Tier: o.Tier}, nil
+	})
 }
 
 // FaceMatch implements KycService.FaceMatch.
 func (h *KYCHandler) FaceMatch(ctx context.Context, req *connect.Request[complydv1.FaceMatchRequest]) (*connect.Response[complydv1.FaceMatchResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	o, err := h.svc.FaceMatch(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.SelfieImageBase64)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.FaceMatchResponse{IsMatch: o.IsMatch, Confidence: o.Confidence, Provider: o.Provider,
-		ProviderSource: o.ProviderSource, ReasonCode: nullString(o.ReasonCode), ResultId: o.ResultID,
-		Charged: o.Charged.StringFixed(2), NewStatus: o.NewStatus}), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.FaceMatchResponse, error) {
+		o, err := h.svc.FaceMatch(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.SelfieImageBase64)
+		if err != nil {
+			return nil, err
+		}
+		return &complydv1.FaceMatchResponse{IsMatch: o.IsMatch, Confidence: o.Confidence, Provider: o.Provider,
+			ProviderSource: o.ProviderSource, ReasonCode: nullString(o.ReasonCode), ResultId: o.ResultID,
+			Charged: o.Charged.StringFixed(2), NewStatus: o.NewStatus}, nil
+	})
 }
 
 // ListDocuments implements KycService.ListDocuments.
@@ -320,29 +246,17 @@ func (h *KYCHandler) DeleteDocument(ctx context.Context, req *connect.Request[co
 
 // ReviewDocument implements KycService.ReviewDocument.
 func (h *KYCHandler) ReviewDocument(ctx context.Context, req *connect.Request[complydv1.ReviewDocumentRequest]) (*connect.Response[complydv1.ReviewDocumentResponse], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	a, v, err := h.svc.ReviewDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.DocId,
-		kyc.DocumentReview{Decision: req.Msg.Decision, Reason: req.Msg.GetReason()})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(&complydv1.ReviewDocumentResponse{Document: DocumentProto(v), ApplicationStatus: a.Status, Tier: a.Tier}), nil
+	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ReviewDocumentResponse, error) {
+		a, v, err := h.svc.ReviewDocument(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.DocId,
+			kyc.DocumentReview{Decision: req.Msg.Decision, Reason: req.Msg.GetReason()})
+		if err != nil {
+			return nil, err
+		}
+		return &complydv1.ReviewDocumentResponse{Document: DocumentProto(v), ApplicationStatus: a.Status, Tier: a.Tier}, nil
+	})
 }
 
 // UploadDocument implements KycService.UploadDocument (bytes in the message; gRPC and Connect).
 func (h *KYCHandler) UploadDocument(ctx context.Context, req *connect.Request[complydv1.UploadDocumentRequest]) (*connect.Response[complydv1.KycDocument], error) {
-	p, err := principalOf(ctx)
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	m := req.Msg
-	v, err := h.svc.UploadDocument(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
-		kyc.Upload{DocumentType: m.DocumentType, FileName: m.FileName, Body: bytes.NewReader(m.Content)})
-	if err != nil {
-		return nil, h.fail(ctx, err)
-	}
-	return connect.NewResponse(DocumentProto(v)), nil
+	return uploadDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg)
 }

@@ -3,18 +3,16 @@
 // identity provider chain charged from the wallet, beneficial-owner screening with the shared
 // sanctions/PEP matcher, run-screening, documents and officer decisions.
 //
-// kyb is core: it imports identity, document, sanctions, wallet, audit, apperr, paging and
+// kyb is core: it imports application, identity, document, sanctions, wallet, audit, apperr, paging and
 // tenancy; never pgx, river, connect, net/http or an adapter.
 package kyb
 
 import (
-	"crypto/rand"
-	"encoding/hex"
-	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
@@ -22,20 +20,20 @@ import (
 
 // Statuses (docs/reference/specification.md 3.3, docs/design/design-choices.md §5).
 const (
-	StatusPending                  = "PENDING"
-	StatusDocumentUploaded         = "DOCUMENT_UPLOADED"
+	StatusPending                  = application.StatusPending
+	StatusDocumentUploaded         = application.StatusDocumentUploaded
 	StatusCACVerified              = "CAC_VERIFIED"
 	StatusDirectorsVerified        = "DIRECTORS_VERIFIED"
 	StatusBeneficialOwnersVerified = "BENEFICIAL_OWNERS_VERIFIED"
 	StatusScreeningPassed          = "SCREENING_PASSED"
-	StatusApproved                 = "APPROVED"
-	StatusRejected                 = "REJECTED"
+	StatusApproved                 = application.StatusApproved
+	StatusRejected                 = application.StatusRejected
 )
 
 // List page sizes (docs/design/design-choices.md §7).
 const (
-	PageDefault = 20
-	PageMax     = 100
+	PageDefault = application.PageDefault
+	PageMax     = application.PageMax
 )
 
 // Id prefixes.
@@ -51,18 +49,19 @@ const (
 	CheckOwner = "BENEFICIAL_OWNER"
 )
 
-// milestones is the order of docs/design/design-choices.md §5: a step never lowers the status.
-var milestones = []string{StatusPending, StatusDocumentUploaded, StatusCACVerified, StatusDirectorsVerified,
-	StatusBeneficialOwnersVerified, StatusScreeningPassed}
+// lifecycle is the order of docs/design/design-choices.md §5: a step never lowers the status;
+// APPROVED and REJECTED are terminal.
+var lifecycle = application.NewLifecycle([]string{StatusPending, StatusDocumentUploaded, StatusCACVerified,
+	StatusDirectorsVerified, StatusBeneficialOwnersVerified, StatusScreeningPassed}, StatusApproved, StatusRejected)
 
 // Statuses lists every status.
-func Statuses() []string { return append(slices.Clone(milestones), StatusApproved, StatusRejected) }
+func Statuses() []string { return lifecycle.Statuses() }
 
 // IsTerminal reports APPROVED and REJECTED.
-func IsTerminal(status string) bool { return status == StatusApproved || status == StatusRejected }
+func IsTerminal(status string) bool { return lifecycle.IsTerminal(status) }
 
 // MilestoneRank is the position of a milestone (PENDING 0 … SCREENING_PASSED 5), -1 otherwise.
-func MilestoneRank(status string) int { return slices.Index(milestones, status) }
+func MilestoneRank(status string) int { return lifecycle.Rank(status) }
 
 // Director is a company director on the application (spec 2.6) with our verification fact.
 type Director struct {
@@ -99,10 +98,11 @@ type Hit struct {
 	Band        string  `json:"band"`
 }
 
-// Application is a KYB application. Empty strings are absent values (rendered as null).
+// Application is a KYB application: the shared fields (application.Base: id, status, risk
+// level, assignee, notes, times, customer) and its own. Empty strings are absent values
+// (rendered as null).
 type Application struct {
-	ID                string
-	TenantID          string
+	application.Base
 	CompanyName       string
 	RCNumber          string
 	TIN               string
@@ -110,8 +110,6 @@ type Application struct {
 	IncorporationDate *time.Time
 	BusinessActivity  string
 	OperatingCountry  string
-	Status            string
-	RiskLevel         string
 	Directors         []Director
 	Owners            []Owner
 	// Verification facts behind the milestones.
@@ -119,16 +117,8 @@ type Application struct {
 	DirectorsVerified bool
 	OwnersClean       bool
 	// Company is the registry record of the last CAC lookup that found the company.
-	Company    *identity.Company
-	ProfileID  string
-	AssignedTo string
-	Notes      string
-	CreatedBy  string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-	// CustomerID is the customer profile the approval made or linked (docs/guide/customers.md), ""
-	// before the first approval.
-	CustomerID string
+	Company   *identity.Company
+	ProfileID string
 }
 
 // Check is one entry of the evidence trail: a CAC lookup, a director check or an owner
@@ -158,17 +148,9 @@ type Detail struct {
 }
 
 // advance moves a to the milestone to unless a is already at or above it (never lowered).
-func (a *Application) advance(to string) {
-	if !IsTerminal(a.Status) && MilestoneRank(to) > MilestoneRank(a.Status) {
-		a.Status = to
-	}
-}
+func (a *Application) advance(to string) { lifecycle.Advance(&a.Base, to) }
 
-func newID(prefix string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return prefix + hex.EncodeToString(b[:])
-}
+func newID(prefix string) string { return application.NewID(prefix) }
 
 // snapshot is the audited state of an application.
 func snapshot(a Application) map[string]any {

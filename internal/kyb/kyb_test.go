@@ -2,21 +2,17 @@ package kyb_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application/applicationtest"
 	"github.com/complyd/complyd/internal/audit"
-	"github.com/complyd/complyd/internal/fsblob"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
@@ -38,17 +34,8 @@ func setup(t *testing.T, credit string) testBundle {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	w := wallet.NewService(postgres.NewWalletStore(db), decimal.NewFromInt(100), nil)
-	det, err := identity.NewFaceDetector(0)
-	require.NoError(t, err)
-	sandbox := identity.NewSandbox(identity.DefaultRegistry(), identity.NewBiometrics(det))
-	blobs, err := fsblob.NewStore(t.TempDir(), "http://127.0.0.1/blobs", []byte("kyb-test-secret-kyb-test-secret!"))
-	require.NoError(t, err)
-	svc := kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: w, Matcher: sanctions.NewMatcher(), Blobs: blobs,
-		Providers: func(context.Context, tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error) {
-			return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
-		},
-		Now: time.Now, Logger: slog.New(slog.DiscardHandler)})
+	svcs := applicationtest.New(t, db, applicationtest.Options{Price: decimal.NewFromInt(100)})
+	w, svc := svcs.Wallet, svcs.KYB
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	if credit != "" {
 		_, err := w.Credit(ctx, ten.ID, audit.System, wallet.Credit{Amount: decimal.RequireFromString(credit), Reference: "seed"})
@@ -210,4 +197,97 @@ func TestStatuses(t *testing.T) {
 	}
 	require.Less(t, kyb.MilestoneRank(kyb.StatusPending), kyb.MilestoneRank(kyb.StatusCACVerified))
 	require.Equal(t, -1, kyb.MilestoneRank(kyb.StatusApproved))
+}
+
+// TestUpdate: PATCH edits an open application; a new RC number clears the CAC fact and new
+// directors the directors fact (the status is never lowered); a decided application is not
+// edited (409); bad fields are named.
+func TestUpdate(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "500")
+	a := b.create(t, kyb.NewApplication{CompanyName: "Lagos Fresh Foods Limited", RCNumber: "RC1234567"})
+	cac, err := b.svc.VerifyCAC(b.ctx, b.tenant, b.actor, a.ID, "RC1234567")
+	require.NoError(t, err)
+	require.True(t, cac.Verified)
+	dirs, err := b.svc.VerifyDirectors(b.ctx, b.tenant, b.actor, a.ID, []kyb.Director{{Name: "Adebayo Oluwaseun Ogunleye", BVN: "22234567801"}})
+	require.NoError(t, err)
+	require.Equal(t, kyb.StatusDirectorsVerified, dirs.NewStatus)
+
+	s := func(v string) *string { return &v }
+	_, err = b.svc.Update(b.ctx, b.tenant, b.actor, a.ID, kyb.Patch{CompanyName: s(" "), RCNumber: s("RC-x"), IncorporationDate: s("2999-01-01")})
+	require.ElementsMatch(t, []string{"companyName", "rcNumber", "incorporationDate"}, fields(t, err))
+
+	same, err := b.svc.Update(b.ctx, b.tenant, b.actor, a.ID, kyb.Patch{RCNumber: s("rc 1234567"), TIN: s(" 12345678-0001 ")})
+	require.NoError(t, err)
+	require.True(t, same.CACVerified, "the same RC number spelled differently keeps the CAC fact")
+	require.Equal(t, "12345678-0001", same.TIN)
+
+	u, err := b.svc.Update(b.ctx, b.tenant, b.actor, a.ID, kyb.Patch{RCNumber: s("RC7654321"),
+		Directors: &[]kyb.Director{{Name: "New Director"}}})
+	require.NoError(t, err)
+	require.False(t, u.CACVerified, "a new RC number clears the CAC fact")
+	require.Nil(t, u.Company)
+	require.False(t, u.DirectorsVerified, "new directors clear the directors fact")
+	require.Equal(t, kyb.StatusDirectorsVerified, u.Status, "the status is never lowered by an edit")
+	_, err = b.svc.Update(b.ctx, b.other, b.actor, a.ID, kyb.Patch{TIN: s("1")})
+	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
+
+	_, err = b.svc.Reject(b.ctx, b.tenant, b.actor, a.ID, kyb.Decision{Notes: "closed"})
+	require.NoError(t, err)
+	_, err = b.svc.Update(b.ctx, b.tenant, b.actor, a.ID, kyb.Patch{TIN: s("1")})
+	require.Equal(t, apperr.InvalidStatusTransition, apperr.CodeOf(err))
+}
+
+// TestScreenOwners: owners are screened in house (no charge); clean names advance the
+// application to BENEFICIAL_OWNERS_VERIFIED and record one passed check each; the owners named
+// on the application are screened too; a blank name is refused.
+func TestScreenOwners(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "")
+	a := b.create(t, kyb.NewApplication{CompanyName: "Lagos Fresh Foods Limited",
+		Owners: []kyb.Owner{{Name: "Ngozi Okafor", Percentage: 40}}})
+	_, err := b.svc.ScreenOwners(b.ctx, b.tenant, b.actor, a.ID, nil)
+	require.Equal(t, []string{"beneficialOwners"}, fields(t, err))
+	_, err = b.svc.ScreenOwners(b.ctx, b.tenant, b.actor, a.ID, []string{"Ada", " "})
+	require.Equal(t, []string{"beneficialOwners[1].name"}, fields(t, err))
+
+	out, err := b.svc.ScreenOwners(b.ctx, b.tenant, b.actor, a.ID, []string{"Tunde Bakare"})
+	require.NoError(t, err)
+	require.True(t, out.AllClean)
+	require.Len(t, out.BeneficialOwners, 2, "the given name and the application's owner")
+	require.Equal(t, kyb.StatusBeneficialOwnersVerified, out.NewStatus)
+	d, err := b.svc.Get(b.ctx, b.tenant, a.ID)
+	require.NoError(t, err)
+	require.True(t, d.OwnersClean)
+	require.NotNil(t, d.Owners[0].Clean)
+	require.True(t, *d.Owners[0].Clean)
+	require.Len(t, d.Checks, 2)
+	for _, c := range d.Checks {
+		require.Equal(t, kyb.CheckOwner, c.Type)
+		require.True(t, c.Passed)
+		require.True(t, c.Charged.IsZero(), "in-house screening is free")
+	}
+}
+
+// TestRunScreening: the whole screening needs an RC number; with one it verifies the company and
+// the directors (paid, 100 each), screens the registry's owners (free) and, all passing,
+// reaches SCREENING_PASSED.
+func TestRunScreening(t *testing.T) {
+	t.Parallel()
+	b := setup(t, "200")
+	none := b.create(t, kyb.NewApplication{CompanyName: "No Number Ltd"})
+	_, err := b.svc.RunScreening(b.ctx, b.tenant, b.actor, none.ID)
+	require.Equal(t, []string{"rcNumber"}, fields(t, err))
+
+	a := b.create(t, kyb.NewApplication{CompanyName: "Lagos Fresh Foods Limited", RCNumber: "RC1234567",
+		Directors: []kyb.Director{{Name: "Adebayo Oluwaseun Ogunleye", BVN: "22234567801"}}})
+	out, err := b.svc.RunScreening(b.ctx, b.tenant, b.actor, a.ID)
+	require.NoError(t, err)
+	require.True(t, out.CAC.Verified)
+	require.True(t, out.Directors.AllVerified)
+	require.NotEmpty(t, out.BeneficialOwners.BeneficialOwners, "the registry's owners were screened")
+	require.True(t, out.Passed)
+	require.Equal(t, kyb.StatusScreeningPassed, out.NewStatus)
+	require.Equal(t, "200.00", out.Charged.StringFixed(2))
+	require.Equal(t, "0.00", out.Balance.StringFixed(2))
 }

@@ -9,19 +9,18 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
-	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
 
-// ProvidersFunc returns the tenant's providers and the configuration that selects among them
-// (the same function KYC uses; internal/app builds it).
-type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+// ProvidersFunc returns the tenant's providers and their selection (identity.ProvidersFunc).
+type ProvidersFunc = identity.ProvidersFunc
 
 // Deps are the service's collaborators; all are required.
 type Deps struct {
@@ -35,15 +34,33 @@ type Deps struct {
 	Logger  *slog.Logger
 }
 
-// Service applies the KYB rules.
-type Service struct{ Deps }
+// Service applies the KYB rules. The steps KYB shares with KYC (List, SetAssignee, the
+// documents, Approve and Reject) are application.Core's, embedded.
+type Service struct {
+	Deps
+	*application.Core[Application, *Application, Change]
+}
+
+// Kind is what the shared steps differ in for KYB: audit actions kyb.*, resource type
+// kyb_application, an approval without notes keeps the application's notes.
+var Kind = application.Kind{Name: "kyb", Owner: document.OwnerKYB, Lifecycle: lifecycle}
 
 // NewService returns the service; it panics on a missing dependency.
 func NewService(d Deps) *Service {
 	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Matcher == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
 		panic("kyb: NewService needs every dependency")
 	}
-	return &Service{Deps: d}
+	s := &Service{Deps: d}
+	s.Core = application.New(Kind, d.Store, d.Blobs, d.Now, d.Logger, application.Hooks[Application, *Application, Change]{
+		Wrap: change, Snapshot: snapshot, Evidence: s.evidenceOf})
+	return s
+}
+
+// evidenceOf is what an approval rests on: the evidence record and the open checks of the
+// checks trail (read before the application is locked).
+func (s *Service) evidenceOf(ctx context.Context, tenantID tenancy.TenantID, id string) (evidence.Record, func(*Application) []evidence.Check, error) {
+	det, err := s.Store.Detail(ctx, tenantID, id)
+	return det.Evidence, func(a *Application) []evidence.Check { return a.OpenChecks(det.Checks) }, err
 }
 
 // NewApplication is the create body (docs/reference/specification.md 4.5) and, from a saved business profile,
@@ -60,10 +77,11 @@ type NewApplication struct {
 // Create submits an application: PENDING. Errors: VALIDATION_ERROR.
 func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, n NewApplication) (Application, error) {
 	now := s.Now()
-	a := Application{ID: newID(IDPrefix), TenantID: string(tenantID), CompanyName: strings.TrimSpace(n.CompanyName),
+	a := Application{Base: application.Base{ID: newID(IDPrefix), TenantID: string(tenantID), Status: StatusPending, CreatedBy: actor.ID,
+		CreatedAt: now, UpdatedAt: now}, CompanyName: strings.TrimSpace(n.CompanyName),
 		RCNumber: strings.TrimSpace(n.RCNumber), TIN: strings.TrimSpace(n.TIN), Address: strings.TrimSpace(n.Address),
 		BusinessActivity: strings.TrimSpace(n.BusinessActivity), OperatingCountry: strings.TrimSpace(n.OperatingCountry),
-		Status: StatusPending, ProfileID: n.ProfileID, CreatedBy: actor.ID, CreatedAt: now, UpdatedAt: now}
+		ProfileID: n.ProfileID}
 	var bad []apperr.FieldError
 	if a.CompanyName == "" {
 		bad = append(bad, apperr.FieldError{Field: "companyName", Message: "is required"})
@@ -88,11 +106,7 @@ func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor a
 	if a.ProfileID != "" {
 		after["profileId"] = a.ProfileID
 	}
-	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.created", ResourceType: "kyb_application", ResourceID: a.ID, After: after}
-	if err := s.Store.Create(ctx, a, ev); err != nil {
-		return Application{}, err
-	}
-	return a, nil
+	return s.Insert(ctx, tenantID, actor, a, after)
 }
 
 // Get returns an application with its checks and documents. Errors: NOT_FOUND.
@@ -103,14 +117,6 @@ func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string)
 	}
 	d.Evidence.Checks = d.OpenChecks(d.Checks)
 	return d, nil
-}
-
-// List pages applications. Errors: VALIDATION_ERROR for an unknown status.
-func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Application], error) {
-	if f.Status != "" && MilestoneRank(f.Status) < 0 && !IsTerminal(f.Status) {
-		return paging.Result[Application]{}, apperr.Invalid("status", "unknown status")
-	}
-	return s.Store.List(ctx, tenantID, f, p)
 }
 
 // Patch is PATCH /kyc/kyb/applications/:id: nil leaves a field; a non-nil slice replaces the
@@ -188,102 +194,16 @@ func (s *Service) Update(ctx context.Context, tenantID tenancy.TenantID, actor a
 			a.Owners, a.OwnersClean = owners, false
 		}
 		a.UpdatedAt = now
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.updated", ResourceType: "kyb_application",
-			ResourceID: a.ID, Before: before, After: snapshot(*a)}}, nil
+		return change(application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.updated", ResourceType: "kyb_application",
+			ResourceID: a.ID, Before: before, After: snapshot(*a)}}), nil
 	})
 }
 
 // Decision is approve's and reject's body.
-type Decision struct {
-	RiskLevel string
-	Notes     string // approve: notes; reject: the reason (required)
-}
-
-// Approve decides APPROVED from any non-terminal status (docs/design/design-choices.md §5); riskLevel defaults
-// to LOW. An approval over failed or missing checks or open cases records them as overridden
-// with the notes given (internal/evidence), unless the tenant requires the evidence: then it is
-// refused. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status, or (409, data
-// openChecks and openCases) over open evidence when the tenant requires it.
-func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, *evidence.Override, error) {
-	if d.RiskLevel == "" {
-		d.RiskLevel = "LOW"
-	}
-	det, err := s.Store.Detail(ctx, tenantID, id)
-	if err != nil {
-		return Application{}, nil, err
-	}
-	var ov *evidence.Override
-	a, err := s.decide(ctx, tenantID, actor, id, StatusApproved, d, func(a *Application) (*evidence.Override, error) {
-		// The facts are the locked row's; the checks and cases were read just before.
-		st := evidence.Standing{Checks: a.OpenChecks(det.Checks), OpenCases: det.Evidence.OpenCases}
-		var err error
-		ov, err = evidence.Approve(st, det.Evidence.Required, a.Status, StatusApproved, []string{StatusRejected}, actor, d.Notes, s.Now())
-		return ov, err
-	})
-	if err != nil {
-		return Application{}, nil, err
-	}
-	return a, ov, nil
-}
-
-// Reject decides REJECTED from any non-terminal status with a reason (kept as the notes);
-// riskLevel defaults to HIGH. Errors: VALIDATION_ERROR, NOT_FOUND, INVALID_STATUS_TRANSITION.
-func (s *Service) Reject(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
-	if strings.TrimSpace(d.Notes) == "" {
-		return Application{}, apperr.Invalid("reason", "is required")
-	}
-	if d.RiskLevel == "" {
-		d.RiskLevel = "HIGH"
-	}
-	return s.decide(ctx, tenantID, actor, id, StatusRejected, d, nil)
-}
-
-// decide applies an officer decision; gate, when set, runs on the locked application before
-// the move and returns the approval's override (or refuses it).
-func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision,
-	gate func(*Application) (*evidence.Override, error)) (Application, error) {
-	switch d.RiskLevel {
-	case "LOW", "MEDIUM", "HIGH":
-	default:
-		return Application{}, apperr.Invalid("riskLevel", "must be LOW, MEDIUM or HIGH")
-	}
-	now := s.Now()
-	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
-		if IsTerminal(a.Status) {
-			return Change{}, apperr.Transition(a.Status, to, []string{})
-		}
-		var ov *evidence.Override
-		if gate != nil {
-			var err error
-			if ov, err = gate(a); err != nil {
-				return Change{}, err
-			}
-		}
-		before := snapshot(*a)
-		a.Status, a.RiskLevel, a.UpdatedAt = to, d.RiskLevel, now
-		if n := strings.TrimSpace(d.Notes); n != "" || to == StatusRejected {
-			a.Notes = n
-		}
-		action := "kyb.approved"
-		if to == StatusRejected {
-			action = "kyb.rejected"
-		}
-		after := snapshot(*a)
-		if ov != nil {
-			after["override"] = ov.Audit()
-		}
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyb_application",
-			ResourceID: a.ID, Before: before, After: after}, Override: ov}, nil
-	})
-}
+type Decision = application.Decision
 
 // checkOpen refuses steps on a terminal application (409, before anything is charged).
-func checkOpen(a Application, to string) error {
-	if IsTerminal(a.Status) {
-		return apperr.Transition(a.Status, to, []string{})
-	}
-	return nil
-}
+func checkOpen(a Application, to string) error { return lifecycle.CheckOpen(a.Base, to) }
 
 func validateRC(rc string) []apperr.FieldError {
 	if rc == "" {

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/sanctions"
@@ -167,10 +168,10 @@ func (s *Service) verifyCAC(ctx context.Context, tenantID tenancy.TenantID, acto
 					a.advance(StatusCACVerified)
 				}
 				a.UpdatedAt = now
-				return Change{Checks: []Check{c}, Hold: &h, ChargeDescription: desc, Audit: audit.Event{TenantID: tenantID, Actor: actor,
+				return Change{Checks: []Check{c}, Change: application.Change{Hold: &h, ChargeDescription: desc, Audit: audit.Event{TenantID: tenantID, Actor: actor,
 					Action: "kyb.verified_cac", ResourceType: "kyb_application", ResourceID: a.ID, Before: before,
 					After: map[string]any{"status": a.Status, "found": out.Found, "verified": out.Verified, "reason": out.Reason,
-						"confidence": out.Confidence, "checkId": c.ID, "rcNumber": a.RCNumber, "rcNumberChanged": rcChanged}}}, nil
+						"confidence": out.Confidence, "checkId": c.ID, "rcNumber": a.RCNumber, "rcNumberChanged": rcChanged}}}}, nil
 			})
 			if err != nil {
 				return err
@@ -283,11 +284,11 @@ func (s *Service) verifyDirectors(ctx context.Context, tenantID tenancy.TenantID
 			a.advance(StatusDirectorsVerified)
 		}
 		a.UpdatedAt = now
-		return Change{Checks: free, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.verified_directors",
+		return Change{Checks: free, Change: application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.verified_directors",
 			ResourceType: "kyb_application", ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status,
 				"allVerified": out.AllVerified, "directors": directorsAudit(out.Directors), "charged": out.Charged.StringFixed(2),
 				"watchlistHits": len(hits)}},
-			OpenCase: reviewCase(*a, directorFindings(out.Directors, hits))}, nil
+			OpenCase: reviewCase(*a, directorFindings(out.Directors, hits))}}, nil
 	})
 	if err != nil {
 		return DirectorsOutcome{}, err
@@ -406,10 +407,10 @@ func (s *Service) screenOwners(ctx context.Context, tenantID tenancy.TenantID, a
 			a.advance(StatusBeneficialOwnersVerified)
 		}
 		a.UpdatedAt = now
-		return Change{Checks: checks, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.screened_beneficial_owners",
+		return Change{Checks: checks, Change: application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.screened_beneficial_owners",
 			ResourceType: "kyb_application", ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status,
 				"allClean": out.AllClean, "owners": ownersAudit(out.BeneficialOwners)}},
-			OpenCase: reviewCase(*a, ownerFindings(out.BeneficialOwners))}, nil
+			OpenCase: reviewCase(*a, ownerFindings(out.BeneficialOwners))}}, nil
 	})
 	if err != nil {
 		return OwnersOutcome{}, err
@@ -487,9 +488,9 @@ func (s *Service) RunScreening(ctx context.Context, tenantID tenancy.TenantID, a
 			a.advance(StatusScreeningPassed)
 		}
 		a.UpdatedAt = now
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.screening_run", ResourceType: "kyb_application",
+		return change(application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyb.screening_run", ResourceType: "kyb_application",
 			ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status, "passed": passed, "cacVerified": out.CAC.Verified,
-				"allVerified": out.Directors.AllVerified, "allClean": out.BeneficialOwners.AllClean, "charged": out.Charged.StringFixed(2)}}}, nil
+				"allVerified": out.Directors.AllVerified, "allClean": out.BeneficialOwners.AllClean, "charged": out.Charged.StringFixed(2)}}}), nil
 	})
 	if err != nil {
 		return ScreeningOutcome{}, err

@@ -3,19 +3,17 @@
 // decisions, the Tier 1 → Tier 2 upgrade, verifications through the identity provider chain
 // charged from the wallet, biometrics and documents.
 //
-// kyc is core: it imports identity, document, wallet, audit, apperr, paging and tenancy; never
+// kyc is core: it imports application, identity, document, wallet, audit, apperr, paging and tenancy; never
 // pgx, river, connect, net/http or an adapter.
 package kyc
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
-	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
@@ -23,13 +21,13 @@ import (
 
 // Statuses (docs/reference/specification.md 3.2).
 const (
-	StatusPending          = "PENDING"
-	StatusDocumentUploaded = "DOCUMENT_UPLOADED"
+	StatusPending          = application.StatusPending
+	StatusDocumentUploaded = application.StatusDocumentUploaded
 	StatusNINVerified      = "NIN_VERIFIED"
 	StatusBVNVerified      = "BVN_VERIFIED"
 	StatusLivenessPassed   = "LIVENESS_PASSED"
-	StatusApproved         = "APPROVED"
-	StatusRejected         = "REJECTED"
+	StatusApproved         = application.StatusApproved
+	StatusRejected         = application.StatusRejected
 	StatusExpired          = "EXPIRED"
 )
 
@@ -41,29 +39,27 @@ const (
 
 // List page sizes (docs/design/design-choices.md §7).
 const (
-	PageDefault = 20
-	PageMax     = 100
+	PageDefault = application.PageDefault
+	PageMax     = application.PageMax
 )
 
 // DefaultExpiryDays is how long an application may stay non-terminal (docs/design/design-choices.md §5).
 const DefaultExpiryDays = 90
 
-// milestones is the order of docs/design/design-choices.md §5: a verification never lowers the status.
-var milestones = []string{StatusPending, StatusDocumentUploaded, StatusNINVerified, StatusBVNVerified, StatusLivenessPassed}
+// lifecycle is the order of docs/design/design-choices.md §5: a verification never lowers the
+// status; APPROVED, REJECTED and EXPIRED are terminal.
+var lifecycle = application.NewLifecycle([]string{StatusPending, StatusDocumentUploaded, StatusNINVerified,
+	StatusBVNVerified, StatusLivenessPassed}, StatusApproved, StatusRejected, StatusExpired)
 
 // Statuses lists every status.
-func Statuses() []string {
-	return append(slices.Clone(milestones), StatusApproved, StatusRejected, StatusExpired)
-}
+func Statuses() []string { return lifecycle.Statuses() }
 
 // IsTerminal reports APPROVED, REJECTED and EXPIRED.
-func IsTerminal(status string) bool {
-	return status == StatusApproved || status == StatusRejected || status == StatusExpired
-}
+func IsTerminal(status string) bool { return lifecycle.IsTerminal(status) }
 
 // MilestoneRank is the position of a milestone status (PENDING 0 … LIVENESS_PASSED 4), -1 for
 // a terminal or unknown status.
-func MilestoneRank(status string) int { return slices.Index(milestones, status) }
+func MilestoneRank(status string) int { return lifecycle.Rank(status) }
 
 // Editable reports whether PATCH may change an application in status (spec 3.2).
 func Editable(status string) bool {
@@ -74,10 +70,11 @@ func Editable(status string) bool {
 	return false
 }
 
-// Application is a KYC application. Empty strings are absent values (rendered as null).
+// Application is a KYC application: the shared fields (application.Base: id, status, risk
+// level, assignee, notes, times, customer) and its own. Empty strings are absent values
+// (rendered as null).
 type Application struct {
-	ID          string
-	TenantID    string
+	application.Base
 	EntityType  string
 	FirstName   string
 	LastName    string
@@ -88,7 +85,6 @@ type Application struct {
 	Address     string
 	DateOfBirth *time.Time
 	Tier        string
-	Status      string
 	// Verification facts behind the milestones and tiers.
 	BVNVerified    bool
 	NINVerified    bool
@@ -96,15 +92,6 @@ type Application struct {
 	// Document facts, computed by the store from the application's documents.
 	HasIDDocument     bool
 	HasProofOfAddress bool
-	RiskLevel         string
-	AssignedTo        string
-	Notes             string
-	CreatedBy         string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-	// CustomerID is the customer profile the approval made or linked (docs/guide/customers.md), ""
-	// before the first approval.
-	CustomerID string
 }
 
 // Result is one verification on the application's evidence trail (spec 2.5 verificationResults).
@@ -137,11 +124,7 @@ type Detail struct {
 }
 
 // advance moves a to the milestone to unless a is already at or above it (never lowered).
-func (a *Application) advance(to string) {
-	if MilestoneRank(to) > MilestoneRank(a.Status) && !IsTerminal(a.Status) {
-		a.Status = to
-	}
-}
+func (a *Application) advance(to string) { lifecycle.Advance(&a.Base, to) }
 
 // QualifiedTier is the highest tier the application's facts meet (spec 3.2 rules 1–3), or ""
 // when it meets none:
@@ -175,11 +158,7 @@ func (a *Application) upgradeTier() {
 	}
 }
 
-func newID(prefix string) string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return prefix + hex.EncodeToString(b[:])
-}
+func newID(prefix string) string { return application.NewID(prefix) }
 
 // IDPrefix starts every application id; ResultIDPrefix every verification result id.
 const (

@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/complyd/complyd/internal/application"
 )
 
 // TestQualifiedTier covers spec 3.2 tier rules 1 to 3 over every combination of facts.
@@ -53,8 +55,8 @@ func TestUpgradeTierNeverLowers(t *testing.T) {
 func TestMilestoneOrder(t *testing.T) {
 	t.Parallel()
 	for _, from := range Statuses() {
-		for _, to := range milestones {
-			a := Application{Status: from}
+		for _, to := range Statuses() {
+			a := Application{Base: application.Base{Status: from}}
 			a.advance(to)
 			switch {
 			case IsTerminal(from):

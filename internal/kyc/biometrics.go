@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -347,10 +348,10 @@ func (s *Service) record(ctx context.Context, tenantID tenancy.TenantID, actor a
 		mutate(a)
 		a.upgradeTier()
 		a.UpdatedAt = now
-		return Change{Results: results, Hold: h, ChargeDescription: desc, Audit: audit.Event{TenantID: tenantID, Actor: actor,
+		return Change{Results: results, Change: application.Change{Hold: h, ChargeDescription: desc, Audit: audit.Event{TenantID: tenantID, Actor: actor,
 			Action: "kyc.verified_" + lower(string(r.IdentityType)), ResourceType: "kyc_application", ResourceID: a.ID, Before: before,
 			After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": r.IsMatch, "reason": r.ErrorMessage, "resultId": r.ID}},
-			OpenCase: ReviewCase(*a, results, nil)}, nil
+			OpenCase: ReviewCase(*a, results, nil)}}, nil
 	})
 }
 

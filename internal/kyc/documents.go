@@ -2,10 +2,10 @@ package kyc
 
 import (
 	"context"
-	"io"
 	"strings"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -14,114 +14,19 @@ import (
 // DocumentView is a document with a fresh presigned URL (valid document.DownloadTTL).
 type DocumentView = document.View
 
-// Upload is one document upload.
-type Upload struct {
-	DocumentType string
-	FileName     string
-	Body         io.Reader // streamed into the blob store, never buffered whole
-}
+// Upload is one document upload. Uploads, the document list, downloads and deletions are the
+// shared steps of application.Core (UploadDocument, Documents, Download, DeleteDocument),
+// audited as kyc.document_uploaded and kyc.document_deleted; an upload also applies the tier
+// rules (uploaded), though the new document counts for no tier until an officer verifies it
+// (ReviewDocument).
+type Upload = application.Upload
 
-// UploadDocument stores an upload (docs/guide/documents.md) and records it as PENDING_REVIEW: the
-// first upload moves PENDING to DOCUMENT_UPLOADED (docs/design/design-choices.md §5), but the document counts for
-// no tier until an officer verifies it (ReviewDocument). The
-// object is written first (document.Ingest: sniffed, size-limited, cleaned up on failure), then
-// the record in one transaction; if that transaction fails the object is deleted, so a failed
-// upload leaves neither a record nor an object. Errors: VALIDATION_ERROR (documentType),
-// NOT_FOUND, INVALID_STATUS_TRANSITION (terminal application), PAYLOAD_TOO_LARGE,
-// UNSUPPORTED_MEDIA_TYPE.
-func (s *Service) UploadDocument(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, u Upload) (DocumentView, error) {
-	dt, err := document.ParseDocumentType(u.DocumentType)
-	if err != nil {
-		return DocumentView{}, err
-	}
-	a, err := s.Store.Get(ctx, tenantID, id)
-	if err != nil {
-		return DocumentView{}, err
-	}
-	if err := checkOpen(a, StatusDocumentUploaded); err != nil {
-		return DocumentView{}, err
-	}
-	d := document.Document{ID: document.NewID(), TenantID: tenantID, OwnerKind: document.OwnerKYC, ApplicationID: id,
-		DocumentType: dt, FileName: document.CleanFileName(u.FileName), UploadedBy: actor.ID,
-		VerificationStatus: document.StatusPendingReview}
-	if d.StorageKey, err = document.Key(tenantID, document.OwnerKYC, id, d.ID); err != nil {
-		return DocumentView{}, err
-	}
-	st, err := document.Ingest(ctx, s.Blobs, d.StorageKey, u.Body, document.MaxUploadBytes)
-	if err != nil {
-		return DocumentView{}, err
-	}
-	d.SizeBytes, d.MimeType, d.SHA256, d.UploadedAt = st.Size, st.MimeType, st.SHA256, s.Now()
-	_, err = s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
-		if err := checkOpen(*a, StatusDocumentUploaded); err != nil {
-			return Change{}, err
-		}
-		before := snapshot(*a)
-		a.advance(StatusDocumentUploaded)
-		// The new document is PENDING_REVIEW, so it is no ID or proof of address yet: only a
-		// review (ReviewDocument) can make it count for a tier (issue 19 point 4).
-		a.upgradeTier()
-		a.UpdatedAt = d.UploadedAt
-		return Change{AddDocument: &d, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.document_uploaded",
-			ResourceType: "kyc_application", ResourceID: a.ID, Before: before, After: map[string]any{"status": a.Status, "tier": a.Tier,
-				"documentId": d.ID, "documentType": string(dt), "sizeBytes": d.SizeBytes, "mimeType": d.MimeType, "sha256": d.SHA256}}}, nil
-	})
-	if err != nil {
-		s.links().DeleteObject(ctx, d.StorageKey)
-		return DocumentView{}, err
-	}
-	return s.links().View(ctx, d)
-}
-
-// Documents lists the application's documents with fresh presigned URLs. Errors: NOT_FOUND.
-func (s *Service) Documents(ctx context.Context, tenantID tenancy.TenantID, id string) ([]DocumentView, error) {
-	docs, err := s.Store.Documents(ctx, tenantID, id)
-	if err != nil {
-		return nil, err
-	}
-	return s.links().Views(ctx, docs)
-}
-
-// DetailViews returns the documents of a detail with presigned URLs.
-func (s *Service) DetailViews(ctx context.Context, d Detail) ([]DocumentView, error) {
-	return s.links().Views(ctx, d.Documents)
-}
-
-// Download returns a presigned download URL for one document. Errors: NOT_FOUND.
-func (s *Service) Download(ctx context.Context, tenantID tenancy.TenantID, id, docID string) (DocumentView, error) {
-	d, err := s.Store.Document(ctx, tenantID, id, docID)
-	if err != nil {
-		return DocumentView{}, err
-	}
-	return s.links().View(ctx, d)
-}
-
-// DeleteDocument removes a document's record (audited, in one transaction) and then its object
-// (officers only; docs/design/design-choices.md §4). The status and tier are never lowered by a deletion. If the
-// object delete fails after the record is gone, the error is logged and the orphan is named
-// there; the caller still sees success because the document no longer exists for the API.
-// Errors: NOT_FOUND.
-func (s *Service) DeleteDocument(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, docID string) error {
-	d, err := s.Store.Document(ctx, tenantID, id, docID)
-	if err != nil {
-		return err
-	}
-	_, err = s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
-		a.UpdatedAt = s.Now()
-		return Change{DeleteDocumentID: docID, Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.document_deleted",
-			ResourceType: "kyc_application", ResourceID: a.ID, Before: map[string]any{"documentId": d.ID,
-				"documentType": string(d.DocumentType), "fileName": d.FileName, "sha256": d.SHA256}}}, nil
-	})
-	if err != nil {
-		return err
-	}
-	s.links().DeleteObject(ctx, d.StorageKey)
-	return nil
-}
-
-// links presigns and removes this capability's document objects.
-func (s *Service) links() document.Links {
-	return document.Links{Blobs: s.Blobs, Now: s.Now, Logger: s.Logger}
+// uploaded is the KYC part of an upload: the new document is PENDING_REVIEW, so it is no ID or
+// proof of address yet; only a review (ReviewDocument) can make it count for a tier (issue 19
+// point 4), but the tier rules run as after every change.
+func uploaded(a *Application, after map[string]any) {
+	a.upgradeTier()
+	after["tier"] = a.Tier
 }
 
 // DocumentReview is an officer's decision on one document of an application.
@@ -165,12 +70,12 @@ func (s *Service) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID,
 		if reason := strings.TrimSpace(r.Reason); reason != "" {
 			after["reason"] = reason
 		}
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc." + action,
-			ResourceType: "kyc_application", ResourceID: a.ID, Before: before, After: after}}, nil
+		return change(application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc." + action,
+			ResourceType: "kyc_application", ResourceID: a.ID, Before: before, After: after}}), nil
 	})
 	if err != nil {
 		return Application{}, DocumentView{}, err
 	}
-	v, err := s.links().View(ctx, d)
+	v, err := s.Links().View(ctx, d)
 	return a, v, err
 }

@@ -8,19 +8,18 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
-	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
 
-// ProvidersFunc returns the tenant's providers (embedded and, in BYOL mode, its own) and the
-// provider configuration that selects among them (internal/app builds the BYOL provider).
-type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+// ProvidersFunc returns the tenant's providers and their selection (identity.ProvidersFunc).
+type ProvidersFunc = identity.ProvidersFunc
 
 // Deps are the service's collaborators; all are required.
 type Deps struct {
@@ -40,8 +39,18 @@ type Deps struct {
 	Matcher *sanctions.Matcher
 }
 
-// Service applies the KYC rules.
-type Service struct{ Deps }
+// Service applies the KYC rules. The steps KYC shares with KYB (List, SetAssignee, the
+// documents, Approve and Reject) are application.Core's, embedded.
+type Service struct {
+	Deps
+	*application.Core[Application, *Application, Change]
+}
+
+// Kind is what the shared steps differ in for KYC: audit actions kyc.*, resource type
+// kyc_application, approval notes "Approved" when none are given, uploads answered as
+// PENDING_REVIEW with their uploader.
+var Kind = application.Kind{Name: "kyc", Owner: document.OwnerKYC, Lifecycle: lifecycle, ApprovedNotes: "Approved",
+	ReviewsDocuments: true}
 
 // NewService returns the service; it panics on a missing dependency.
 func NewService(d Deps) *Service {
@@ -51,7 +60,17 @@ func NewService(d Deps) *Service {
 	if d.Images == nil {
 		d.Images = identity.NewDecodeBudget(identity.DefaultDecodeBudget, 2*time.Second)
 	}
-	return &Service{Deps: d}
+	s := &Service{Deps: d}
+	s.Core = application.New(Kind, d.Store, d.Blobs, d.Now, d.Logger, application.Hooks[Application, *Application, Change]{
+		Wrap: change, Snapshot: snapshot, Uploaded: uploaded, Evidence: s.evidenceOf})
+	return s
+}
+
+// evidenceOf is what an approval rests on: the evidence record and the open checks of the
+// verification results (read before the application is locked).
+func (s *Service) evidenceOf(ctx context.Context, tenantID tenancy.TenantID, id string) (evidence.Record, func(*Application) []evidence.Check, error) {
+	det, err := s.Store.Detail(ctx, tenantID, id)
+	return det.Evidence, func(a *Application) []evidence.Check { return a.OpenChecks(det.Results) }, err
 }
 
 // NewApplication is the create body (docs/reference/specification.md 4.4).
@@ -66,10 +85,11 @@ type NewApplication struct {
 // least TIER_2 when both BVN and NIN are given. Errors: VALIDATION_ERROR.
 func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, n NewApplication) (Application, error) {
 	now := s.Now()
-	a := Application{ID: newID(IDPrefix), TenantID: string(tenantID), EntityType: n.EntityType,
+	a := Application{Base: application.Base{ID: newID(IDPrefix), TenantID: string(tenantID), Status: StatusPending, CreatedBy: actor.ID,
+		CreatedAt: now, UpdatedAt: now}, EntityType: n.EntityType,
 		FirstName: strings.TrimSpace(n.FirstName), LastName: strings.TrimSpace(n.LastName), BVN: n.BVN, NIN: n.NIN,
 		Phone: strings.TrimSpace(n.Phone), Email: strings.TrimSpace(n.Email), Address: strings.TrimSpace(n.Address),
-		Tier: identity.Tier1, Status: StatusPending, CreatedBy: actor.ID, CreatedAt: now, UpdatedAt: now}
+		Tier: identity.Tier1}
 	var bad []apperr.FieldError
 	if a.EntityType != EntityIndividual && a.EntityType != EntityBusiness {
 		bad = append(bad, apperr.FieldError{Field: "entityType", Message: "must be INDIVIDUAL or BUSINESS"})
@@ -105,12 +125,7 @@ func (s *Service) Create(ctx context.Context, tenantID tenancy.TenantID, actor a
 		return Application{}, apperr.InvalidFields(bad...)
 	}
 	a.upgradeTier()
-	ev := audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.created", ResourceType: "kyc_application",
-		ResourceID: a.ID, After: snapshot(a)}
-	if err := s.Store.Create(ctx, a, ev); err != nil {
-		return Application{}, err
-	}
-	return a, nil
+	return s.Insert(ctx, tenantID, actor, a, snapshot(a))
 }
 
 // Get returns an application with its results and documents. Errors: NOT_FOUND.
@@ -121,14 +136,6 @@ func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string)
 	}
 	d.Evidence.Checks = d.OpenChecks(d.Results)
 	return d, nil
-}
-
-// List pages applications. Errors: VALIDATION_ERROR for an unknown status.
-func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Application], error) {
-	if f.Status != "" && MilestoneRank(f.Status) < 0 && !IsTerminal(f.Status) {
-		return paging.Result[Application]{}, apperr.Invalid("status", "unknown status")
-	}
-	return s.Store.List(ctx, tenantID, f, p)
 }
 
 // Patch is PATCH /kyc/applications/:id: nil leaves a field, "" clears it (spec 3.2).
@@ -187,104 +194,13 @@ func (s *Service) Update(ctx context.Context, tenantID tenancy.TenantID, actor a
 		}
 		a.upgradeTier()
 		a.UpdatedAt = now
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.updated", ResourceType: "kyc_application",
-			ResourceID: a.ID, Before: snapshot(prior), After: afterWithChanges(prior, *a)}}, nil
+		return change(application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.updated", ResourceType: "kyc_application",
+			ResourceID: a.ID, Before: snapshot(prior), After: afterWithChanges(prior, *a)}}), nil
 	})
 }
 
 // Decision is approve's and reject's body.
-type Decision struct {
-	RiskLevel string
-	Notes     string // approve: notes; reject: the reason (required)
-}
-
-// Approve decides APPROVED from any non-terminal status (docs/design/design-choices.md §5); riskLevel defaults
-// to LOW. An approval over failed or missing checks or open cases records them as overridden
-// with the notes given (internal/evidence), unless the tenant requires the evidence: then it is
-// refused. Errors: NOT_FOUND, INVALID_STATUS_TRANSITION from a terminal status, or (409, data
-// openChecks and openCases) over open evidence when the tenant requires it.
-func (s *Service) Approve(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, *evidence.Override, error) {
-	if d.RiskLevel == "" {
-		d.RiskLevel = "LOW"
-	}
-	given := d.Notes
-	if strings.TrimSpace(d.Notes) == "" {
-		d.Notes = "Approved"
-	}
-	det, err := s.Store.Detail(ctx, tenantID, id)
-	if err != nil {
-		return Application{}, nil, err
-	}
-	var ov *evidence.Override
-	a, err := s.decide(ctx, tenantID, actor, id, StatusApproved, d, func(a *Application) (*evidence.Override, error) {
-		// The facts are the locked row's; the results and cases were read just before.
-		st := evidence.Standing{Checks: a.OpenChecks(det.Results), OpenCases: det.Evidence.OpenCases}
-		var err error
-		ov, err = evidence.Approve(st, det.Evidence.Required, a.Status, StatusApproved, []string{StatusRejected}, actor, given, s.Now())
-		return ov, err
-	})
-	if err != nil {
-		return Application{}, nil, err
-	}
-	return a, ov, nil
-}
-
-// Reject decides REJECTED from any non-terminal status with a reason (kept as the notes);
-// riskLevel defaults to HIGH. Errors: VALIDATION_ERROR (no reason), NOT_FOUND,
-// INVALID_STATUS_TRANSITION from a terminal status.
-func (s *Service) Reject(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id string, d Decision) (Application, error) {
-	if strings.TrimSpace(d.Notes) == "" {
-		return Application{}, apperr.Invalid("reason", "is required")
-	}
-	if d.RiskLevel == "" {
-		d.RiskLevel = "HIGH"
-	}
-	return s.decide(ctx, tenantID, actor, id, StatusRejected, d, nil)
-}
-
-// decide applies an officer decision; gate, when set, runs on the locked application before
-// the move and returns the approval's override (or refuses it).
-func (s *Service) decide(ctx context.Context, tenantID tenancy.TenantID, actor audit.Actor, id, to string, d Decision,
-	gate func(*Application) (*evidence.Override, error)) (Application, error) {
-	switch d.RiskLevel {
-	case "LOW", "MEDIUM", "HIGH":
-	default:
-		return Application{}, apperr.Invalid("riskLevel", "must be LOW, MEDIUM or HIGH")
-	}
-	now := s.Now()
-	return s.Store.Update(ctx, tenantID, id, func(a *Application) (Change, error) {
-		if IsTerminal(a.Status) {
-			return Change{}, apperr.Transition(a.Status, to, allowedFrom(a))
-		}
-		var ov *evidence.Override
-		if gate != nil {
-			var err error
-			if ov, err = gate(a); err != nil {
-				return Change{}, err
-			}
-		}
-		before := snapshot(*a)
-		a.Status, a.RiskLevel, a.Notes, a.UpdatedAt = to, d.RiskLevel, strings.TrimSpace(d.Notes), now
-		action := "kyc.approved"
-		if to == StatusRejected {
-			action = "kyc.rejected"
-		}
-		after := snapshot(*a)
-		if ov != nil {
-			after["override"] = ov.Audit()
-		}
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: action, ResourceType: "kyc_application",
-			ResourceID: a.ID, Before: before, After: after}, Override: ov}, nil
-	})
-}
-
-// allowedFrom lists the statuses an officer decision may move a to (for 409 data).
-func allowedFrom(a *Application) []string {
-	if IsTerminal(a.Status) {
-		return []string{}
-	}
-	return []string{StatusApproved, StatusRejected}
-}
+type Decision = application.Decision
 
 // UpgradeTier is the Tier 1 → Tier 2 path (spec 3.2, last row): an APPROVED TIER_1 application
 // with a verified NIN gets the BVN now provided, goes back to NIN_VERIFIED (the verified NIN is
@@ -306,8 +222,8 @@ func (s *Service) UpgradeTier(ctx context.Context, tenantID tenancy.TenantID, ac
 		a.BVN, a.BVNVerified = bvn, false
 		a.Status, a.Tier, a.UpdatedAt = StatusNINVerified, identity.Tier2, now
 		a.RiskLevel, a.Notes = "", ""
-		return Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.tier_upgrade_started", ResourceType: "kyc_application",
-			ResourceID: a.ID, Before: snapshot(prior), After: afterWithChanges(prior, *a)}}, nil
+		return change(application.Change{Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.tier_upgrade_started", ResourceType: "kyc_application",
+			ResourceID: a.ID, Before: snapshot(prior), After: afterWithChanges(prior, *a)}}), nil
 	})
 }
 

@@ -4,64 +4,37 @@ import (
 	"context"
 	"time"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
-	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/document"
-	"github.com/complyd/complyd/internal/evidence"
-	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
-	"github.com/complyd/complyd/internal/wallet"
 )
 
-// ListParams filters the application list.
-type ListParams struct {
-	Status string
-	// AssignedTo lists only applications assigned to this user id (docs/guide/application-assignment.md).
-	AssignedTo string
-	// Unassigned lists only applications nobody is assigned to.
-	Unassigned bool
-}
+// ListParams filters the application list (the review queue).
+type ListParams = application.ListParams
 
-// Change is what an update returns to the store: the audit event and the side records to
-// write in the same transaction. The store compares the status before and after and, when it
-// changed, queues kyc.status_changed (StatusChangedData) in that transaction too.
+// Change is what an update returns to the store: the shared change (application.Change: audit
+// event, charge, documents, review case, override) and the verification results to append to
+// the evidence trail, all written in the same transaction. The store compares the status before
+// and after and, when it changed, queues kyc.status_changed (StatusChangedData) in that
+// transaction too.
 type Change struct {
-	Audit audit.Event
+	application.Change
 	// Results are verifications to append to the evidence trail.
 	Results []Result
-	// Hold, when set, is settled (the charge booked) in the same transaction (docs/guide/wallet.md).
-	Hold              *wallet.Hold
-	ChargeDescription string
-	// AddDocument is a document record to insert (its object is already stored).
-	AddDocument *document.Document
-	// DeleteDocumentID is a document record to delete.
-	DeleteDocumentID string
-	// OpenCase, when set, is an automatic KYC_REVIEW case (ReviewCase) the store opens in the
-	// same transaction unless the application already has an open KYC_REVIEW case.
-	OpenCase *cases.NewParams
-	// Override, when set, is the record of an approval over open evidence (internal/evidence),
-	// inserted in the same transaction.
-	Override *evidence.Override
 }
 
-// Store is the persistence port of KYC applications (internal/postgres.KYCStore). Every method
-// is one transaction scoped to the tenant; another tenant's application is NOT_FOUND.
+// change wraps the shared change (application.Core's steps).
+func change(c application.Change) Change { return Change{Change: c} }
+
+// Store is the persistence port of KYC applications (internal/postgres.KYCStore): the shared
+// port (application.Store: Create, Get, List, Update, Document, Documents) and KYC's own. Every
+// method is one transaction scoped to the tenant; another tenant's application is NOT_FOUND.
 type Store interface {
-	// Create inserts a new application with its audit event and status webhook. Errors: none
-	// expected beyond INTERNAL.
-	Create(ctx context.Context, app Application, ev audit.Event) error
-	// Get returns an application (with its document facts). Errors: NOT_FOUND.
-	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (Application, error)
+	application.Store[Application, Change]
 	// Detail returns an application with results, documents and its evidence record (open cases,
 	// overrides, the tenant's approval_evidence_required). Errors: NOT_FOUND.
 	Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (Detail, error)
-	// List pages applications, newest first.
-	List(ctx context.Context, tenantID tenancy.TenantID, f ListParams, p paging.Params) (paging.Result[Application], error)
-	// Update locks the application FOR UPDATE, runs fn (the domain transition) and writes the
-	// row, the change's records, the settled charge, the audit event and, on a status change,
-	// the webhook, all in one transaction. Errors: NOT_FOUND, fn's errors, INSUFFICIENT_FUNDS
-	// from settling; any error rolls everything back.
-	Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Application) (Change, error)) (Application, error)
 	// ReviewDocument locks the application and its document FOR UPDATE, reads the tenant's
 	// document_review_four_eyes setting and runs fn (the review and the tier rules); then it
 	// writes the document's review, the application row, the audit event and, on a status
@@ -69,10 +42,6 @@ type Store interface {
 	// NOT_FOUND (application or document), fn's errors.
 	ReviewDocument(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string,
 		fn func(a *Application, d *document.Document, fourEyes bool) (Change, error)) (Application, document.Document, error)
-	// Document returns one document of the application. Errors: NOT_FOUND.
-	Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error)
-	// Documents lists the application's documents, oldest first.
-	Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error)
 	// ExpiryDays returns the tenant's expiry_days setting.
 	ExpiryDays(ctx context.Context, tenantID tenancy.TenantID) (int, error)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -117,12 +118,12 @@ func (s *Service) verify(ctx context.Context, tenantID tenancy.TenantID, actor a
 					a.upgradeTier()
 				}
 				a.UpdatedAt = now
-				return Change{Results: []Result{r}, Hold: &h, ChargeDescription: fmt.Sprintf("KYC %s verification %s", v, id),
+				return Change{Results: []Result{r}, Change: application.Change{Hold: &h, ChargeDescription: fmt.Sprintf("KYC %s verification %s", v, id),
 					Audit: audit.Event{TenantID: tenantID, Actor: actor, Action: "kyc.verified_" + field, ResourceType: "kyc_application",
 						ResourceID: a.ID, Before: snapshot(prior), After: map[string]any{"status": a.Status, "tier": a.Tier, "isMatch": match,
 							"found": res.Found, "confidence": res.Confidence, "provider": res.Provider, "resultId": r.ID,
 							"mismatchedFields": mismatched, "changedFields": changedFields(prior, *a), "watchlistHits": len(hits)}},
-					OpenCase: ReviewCase(*a, []Result{r}, hits)}, nil
+					OpenCase: ReviewCase(*a, []Result{r}, hits)}}, nil
 			})
 			if err != nil {
 				return err
@@ -193,12 +194,7 @@ func (s *Service) chain(ctx context.Context, tenantID tenancy.TenantID, v identi
 
 // checkOpen refuses verifications on a terminal application (409): APPROVED, REJECTED and
 // EXPIRED are decisions a verification must not reopen (the Tier 2 upgrade reopens explicitly).
-func checkOpen(a Application, to string) error {
-	if IsTerminal(a.Status) {
-		return apperr.Transition(a.Status, to, []string{})
-	}
-	return nil
-}
+func checkOpen(a Application, to string) error { return lifecycle.CheckOpen(a.Base, to) }
 
 func numberOf(a Application, v identity.VerificationType) string {
 	if v == identity.VerifyBVN {

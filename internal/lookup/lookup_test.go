@@ -2,7 +2,6 @@ package lookup_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -10,16 +9,13 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application/applicationtest"
 	"github.com/complyd/complyd/internal/audit"
-	"github.com/complyd/complyd/internal/fsblob"
-	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
-	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/lookup"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
 )
@@ -46,25 +42,8 @@ func setup(t *testing.T, o opts) testBundle {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	w := wallet.NewService(postgres.NewWalletStore(db), decimal.RequireFromString("75.50"), nil)
-	det, err := identity.NewFaceDetector(0)
-	require.NoError(t, err)
-	bio := identity.NewBiometrics(det)
-	var sandbox identity.Provider = identity.NewSandbox(identity.DefaultRegistry(), bio)
-	if o.unbilled {
-		sandbox = identity.Unbilled(sandbox)
-	}
-	providers := func(context.Context, tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error) {
-		return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
-	}
-	blobs, err := fsblob.NewStore(t.TempDir(), "http://127.0.0.1/blobs", []byte("lookup-test-secret-lookup-test-s"))
-	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	m := sanctions.NewMatcher()
-	k := kyc.NewService(kyc.Deps{Store: postgres.NewKYCStore(db), Wallet: w, Providers: kyc.ProvidersFunc(providers), Biometrics: bio,
-		Blobs: blobs, Now: time.Now, Logger: log, Matcher: m})
-	b := kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: w, Providers: kyb.ProvidersFunc(providers), Matcher: m,
-		Blobs: blobs, Now: time.Now, Logger: log})
+	svcs := applicationtest.New(t, db, applicationtest.Options{Price: decimal.RequireFromString("75.50"), Unbilled: o.unbilled})
+	w, providers, k, b := svcs.Wallet, svcs.Providers, svcs.KYC, svcs.KYB
 	svc := lookup.NewService(lookup.Deps{Store: postgres.NewLookupStore(db), Wallet: w, Providers: providers, KYC: k, KYB: b, Now: time.Now})
 	ten, other := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	if o.credit != "" {
@@ -174,4 +153,36 @@ func TestCreateApplicationsFromProfiles(t *testing.T) {
 	require.Equal(t, apperr.Conflict, apperr.CodeOf(err))
 	_, err = b.svc.CreateKYBApplication(b.ctx, b.other, b.actor, co.ProfileID, lookup.KYBFromProfile{})
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
+}
+
+// TestLookupAuditMasksIdentifiers: the audit record of a BVN or NIN lookup names the number by
+// its last four digits only (the audit log is readable by AUDITOR), a CAC lookup keeps its RC
+// number, and each is audited as lookup.<type> with what was charged.
+func TestLookupAuditMasksIdentifiers(t *testing.T) {
+	t.Parallel()
+	b := setup(t, opts{credit: "300"})
+	conn := pgtest.Admin(b.ctx, t)
+	for _, c := range []struct {
+		lookup func() (lookup.Result, error)
+		action string
+		query  string
+	}{
+		{func() (lookup.Result, error) { return b.svc.LookupBVN(b.ctx, b.tenant, b.actor, "22234567801") }, "lookup.bvn", "*******7801"},
+		{func() (lookup.Result, error) { return b.svc.LookupNIN(b.ctx, b.tenant, b.actor, "70123456782") }, "lookup.nin", "*******6782"},
+		{func() (lookup.Result, error) { return b.svc.LookupCAC(b.ctx, b.tenant, b.actor, "RC1234567") }, "lookup.cac", "RC1234567"},
+	} {
+		r, err := c.lookup()
+		require.NoError(t, err, c.action)
+		require.Equal(t, "75.50", r.Charged.StringFixed(2), c.action)
+		var action, query, charged string
+		require.NoError(t, conn.QueryRow(b.ctx, `select action, after->>'query', after->>'charged' from audit_events where resource_id = $1`,
+			r.ID).Scan(&action, &query, &charged), c.action)
+		require.Equal(t, c.action, action)
+		require.Equal(t, c.query, query, c.action)
+		require.Equal(t, "75.50", charged, c.action)
+	}
+	h, err := b.svc.History(b.ctx, b.tenant, lookup.ListParams{Type: lookup.TypeCAC}, paging.Params{Page: 1, Limit: 10})
+	require.NoError(t, err)
+	require.Len(t, h.Items, 1)
+	require.Equal(t, "RC1234567", h.Items[0].Query, "the tenant's own history keeps the full query")
 }

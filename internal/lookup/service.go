@@ -15,8 +15,8 @@ import (
 	"github.com/complyd/complyd/internal/wallet"
 )
 
-// ProvidersFunc returns the tenant's providers and their selection (the same function KYC uses).
-type ProvidersFunc func(ctx context.Context, tenantID tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error)
+// ProvidersFunc returns the tenant's providers and their selection (identity.ProvidersFunc).
+type ProvidersFunc = identity.ProvidersFunc
 
 // Deps are the service's collaborators; all are required.
 type Deps struct {

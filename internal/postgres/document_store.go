@@ -93,27 +93,14 @@ func listDocuments(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, ow
 
 // Document returns one document of a KYC application. Errors: NOT_FOUND.
 func (s *KYCStore) Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error) {
-	var d document.Document
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
-			Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": "KYC", "application_id": applicationID, "id": docID}), "document")
-		d = toDocument(r)
-		return err
-	})
-	return d, err
+	return s.db.applicationDocument(ctx, kycTable, tenantID, applicationID, docID)
 }
 
 // Documents lists a KYC application's documents, oldest first. Errors: NOT_FOUND for an unknown
 // application.
 func (s *KYCStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
-	var out []document.Document
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if _, err := s.db.getApplication(ctx, tx, tenantID, applicationID, false); err != nil {
-			return err
-		}
-		var err error
-		out, err = listDocuments(ctx, tx, tenantID, document.OwnerKYC, applicationID)
+	return s.db.applicationDocuments(ctx, kycTable, tenantID, applicationID, func(tx pgx.Tx) error {
+		_, err := s.db.getApplication(ctx, tx, tenantID, applicationID, false)
 		return err
 	})
-	return out, err
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
-	"github.com/complyd/complyd/internal/webhook"
 )
 
 // KYBStore implements kyb.Store, screening's KYBStore port (StoredKYB) and the
@@ -35,8 +34,7 @@ const kybColumns = `id, tenant_id::text AS tenant_id, company_name, rc_number, t
 	profile_id, assigned_to::text AS assigned_to, notes, created_by::text AS created_by, created_at, updated_at, customer_id`
 
 type kybRow struct {
-	ID                string     `db:"id"`
-	TenantID          string     `db:"tenant_id"`
+	baseRow
 	CompanyName       string     `db:"company_name"`
 	RCNumber          string     `db:"rc_number"`
 	TIN               string     `db:"tin"`
@@ -44,8 +42,6 @@ type kybRow struct {
 	IncorporationDate *time.Time `db:"incorporation_date"`
 	BusinessActivity  string     `db:"business_activity"`
 	OperatingCountry  string     `db:"operating_country"`
-	Status            string     `db:"status"`
-	RiskLevel         *string    `db:"risk_level"`
 	Directors         []byte     `db:"directors"`
 	Owners            []byte     `db:"beneficial_owners"`
 	CACVerified       bool       `db:"cac_verified"`
@@ -53,21 +49,14 @@ type kybRow struct {
 	OwnersClean       bool       `db:"owners_clean"`
 	Company           []byte     `db:"company"`
 	ProfileID         *string    `db:"profile_id"`
-	AssignedTo        *string    `db:"assigned_to"`
-	Notes             *string    `db:"notes"`
-	CreatedBy         *string    `db:"created_by"`
-	CreatedAt         time.Time  `db:"created_at"`
-	UpdatedAt         time.Time  `db:"updated_at"`
-	CustomerID        *string    `db:"customer_id"`
 }
 
 func toKYB(r kybRow) (kyb.Application, error) {
-	a := kyb.Application{ID: r.ID, TenantID: r.TenantID, CompanyName: r.CompanyName, RCNumber: r.RCNumber, TIN: r.TIN,
+	a := kyb.Application{Base: r.base(), CompanyName: r.CompanyName, RCNumber: r.RCNumber, TIN: r.TIN,
 		Address: r.Address, IncorporationDate: r.IncorporationDate, BusinessActivity: r.BusinessActivity,
-		OperatingCountry: r.OperatingCountry, Status: r.Status, RiskLevel: deref(r.RiskLevel), CACVerified: r.CACVerified,
+		OperatingCountry: r.OperatingCountry, CACVerified: r.CACVerified,
 		DirectorsVerified: r.DirectorsVerified, OwnersClean: r.OwnersClean, ProfileID: deref(r.ProfileID),
-		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		CustomerID: deref(r.CustomerID), Directors: []kyb.Director{}, Owners: []kyb.Owner{}}
+		Directors: []kyb.Director{}, Owners: []kyb.Owner{}}
 	if err := json.Unmarshal(r.Directors, &a.Directors); err != nil {
 		return a, fmt.Errorf("decode directors: %w", err)
 	}
@@ -83,7 +72,8 @@ func toKYB(r kybRow) (kyb.Application, error) {
 	return a, nil
 }
 
-func kybValues(a kyb.Application) (map[string]any, error) {
+// kybValues are a's columns (with insert also those written once).
+func kybValues(a kyb.Application, insert bool) (map[string]any, error) {
 	dirs, err := json.Marshal(orEmpty(a.Directors))
 	if err != nil {
 		return nil, err
@@ -98,15 +88,14 @@ func kybValues(a kyb.Application) (map[string]any, error) {
 			return nil, err
 		}
 	}
-	return map[string]any{
+	return setBaseValues(map[string]any{
 		"company_name": a.CompanyName, "rc_number": a.RCNumber, "rc_key": identity.NormalizeRC(a.RCNumber), "tin": a.TIN,
 		"address": a.Address, "incorporation_date": a.IncorporationDate, "business_activity": a.BusinessActivity,
-		"operating_country": a.OperatingCountry, "status": a.Status, "risk_level": nullIfEmpty(a.RiskLevel),
-		"directors": string(dirs), "beneficial_owners": string(owners), "cac_verified": a.CACVerified,
+		"operating_country": a.OperatingCountry,
+		"directors":         string(dirs), "beneficial_owners": string(owners), "cac_verified": a.CACVerified,
 		"directors_verified": a.DirectorsVerified, "owners_clean": a.OwnersClean, "company": nullIfEmpty(string(company)),
-		"profile_id": nullIfEmpty(a.ProfileID), "assigned_to": nullIfEmpty(a.AssignedTo), "notes": nullIfEmpty(a.Notes),
-		"updated_at": a.UpdatedAt,
-	}, nil
+		"profile_id": nullIfEmpty(a.ProfileID),
+	}, a.Base, insert), nil
 }
 
 func orEmpty[T any](xs []T) []T {
@@ -117,44 +106,23 @@ func orEmpty[T any](xs []T) []T {
 }
 
 func getKYB(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyb.Application, error) {
-	b := psql.Select(kybColumns).From("kyb_applications").Where(sq.Eq{"tenant_id": string(tenantID), "id": id})
-	if lock {
-		b = b.Suffix("FOR UPDATE")
-	}
-	r, err := one[kybRow](ctx, tx, b, "KYB application")
-	if err != nil {
-		return kyb.Application{}, err
-	}
-	return toKYB(r)
+	return selectApplication(ctx, tx, kybTable, kybColumns, tenantID, id, lock, toKYB)
 }
 
 // Create implements kyb.Store.
 func (s *KYBStore) Create(ctx context.Context, a kyb.Application, ev audit.Event) error {
-	tenantID := tenancy.TenantID(a.TenantID)
-	vals, err := kybValues(a)
+	vals, err := kybValues(a, true)
 	if err != nil {
 		return err
 	}
-	vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = a.ID, a.TenantID, nullIfEmpty(a.CreatedBy), a.CreatedAt
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert("kyb_applications").SetMap(vals)); err != nil {
-			return mapErr(err, "KYB application")
-		}
-		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData("", a)); err != nil {
-			return err
-		}
-		return insertAudit(ctx, tx, ev, s.db.now())
-	})
+	return s.db.insertApplication(ctx, kybTable, tenancy.TenantID(a.TenantID), vals, kyb.StatusChangedData("", a), ev)
 }
 
 // Get implements kyb.Store.
 func (s *KYBStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyb.Application, error) {
-	var a kyb.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		a, err = getKYB(ctx, tx, tenantID, id, false)
-		return err
+	return readApplication(ctx, s.db, tenantID, func(tx pgx.Tx) (kyb.Application, error) {
+		return getKYB(ctx, tx, tenantID, id, false)
 	})
-	return a, err
 }
 
 type kybCheckRow struct {
@@ -195,50 +163,17 @@ func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 			}
 			d.Checks = append(d.Checks, c)
 		}
-		if d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYB, id); err != nil {
-			return err
-		}
-		d.Evidence, err = applicationEvidence(ctx, tx, tenantID, evidenceKindKYB, id)
+		d.Documents, d.Evidence, err = detailRecords(ctx, tx, kybTable, tenantID, id)
 		return err
 	})
 	return d, err
 }
 
 // List implements kyb.Store.
-func (s *KYBStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyb.ListParams, p paging.Params) (paging.Result[kyb.Application], error) {
-	res := paging.Result[kyb.Application]{Page: p.Page, Limit: p.Limit, Items: []kyb.Application{}}
-	where := sq.Eq{"tenant_id": string(tenantID)}
-	if f.Status != "" {
-		where["status"] = f.Status
-	}
-	// The review queue (docs/guide/application-assignment.md): assigned_to is a uuid, compared as
-	// text so that an id of no user matches nothing rather than failing.
-	cond := sq.And{where}
-	switch {
-	case f.AssignedTo != "":
-		cond = append(cond, sq.Expr("assigned_to::text = ?", f.AssignedTo))
-	case f.Unassigned:
-		cond = append(cond, sq.Expr("assigned_to IS NULL"))
-	}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("kyb_applications").Where(cond))
-		if err != nil {
-			return err
-		}
-		rows, err := collect[kybRow](ctx, tx, psql.Select(kybColumns).From("kyb_applications").Where(cond).
-			OrderBy("created_at DESC", "id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
-		if err != nil {
-			return err
-		}
-		res.Total = n
-		for _, r := range rows {
-			a, err := toKYB(r)
-			if err != nil {
-				return err
-			}
-			res.Items = append(res.Items, a)
-		}
-		return nil
+func (s *KYBStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyb.ListParams, p paging.Params) (res paging.Result[kyb.Application], err error) {
+	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		res, err = listApplications(ctx, tx, kybTable, kybColumns, tenantID, f, p, toKYB)
+		return err
 	})
 	return res, err
 }
@@ -263,23 +198,12 @@ func insertKYBCheck(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, c
 
 // Update implements kyb.Store.
 func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyb.Application) (kyb.Change, error)) (kyb.Application, error) {
-	var a kyb.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		var err error
-		if a, err = getKYB(ctx, tx, tenantID, id, true); err != nil {
+	lockRow := func(tx pgx.Tx) (kyb.Application, error) { return getKYB(ctx, tx, tenantID, id, true) }
+	return updateApplication(ctx, s.db, tenantID, lockRow, fn, func(tx pgx.Tx, prev string, a *kyb.Application, ch kyb.Change) error {
+		if err := s.db.settleChange(ctx, tx, ch.Change); err != nil {
 			return err
 		}
-		prev := a.Status
-		ch, err := fn(&a)
-		if err != nil {
-			return err
-		}
-		if ch.Hold != nil {
-			if _, err := s.db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription); err != nil {
-				return err
-			}
-		}
-		vals, err := kybValues(a)
+		vals, err := kybValues(*a, false)
 		if err != nil {
 			return err
 		}
@@ -291,45 +215,14 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 				return err
 			}
 		}
-		if ch.OpenCase != nil {
-			if _, err := s.db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
-				return err
-			}
+		if err := s.db.writeChange(ctx, tx, kybTable, tenantID, id, ch.Change); err != nil {
+			return err
 		}
-		if ch.Override != nil {
-			if err := insertOverride(ctx, tx, tenantID, evidenceKindKYB, id, *ch.Override); err != nil {
-				return err
-			}
-		}
-		if d := ch.AddDocument; d != nil {
-			if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
-				return err
-			}
-		}
-		if ch.DeleteDocumentID != "" {
-			tag, err := tx.Exec(ctx, `delete from documents where tenant_id = $1 and owner_kind = 'KYB' and application_id = $2 and id = $3`,
-				string(tenantID), id, ch.DeleteDocumentID)
-			if err != nil {
-				return fmt.Errorf("delete document: %w", err)
-			}
-			if tag.RowsAffected() == 0 {
-				return mapErr(pgx.ErrNoRows, "document")
-			}
-		}
-		if a.Status != prev {
-			if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYBStatusChanged, kyb.StatusChangedData(prev, a)); err != nil {
-				return err
-			}
-		}
-		// An approved company is a customer from the approval's transaction on (customer_link.go).
-		if a.Status == kyb.StatusApproved && prev != kyb.StatusApproved {
-			if a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, a, s.db.now()); err != nil {
-				return err
-			}
-		}
-		return insertAudit(ctx, tx, ch.Audit, s.db.now())
+		return s.db.finishChange(ctx, tx, kybTable, tenantID, prev, a.Status,
+			func() map[string]any { return kyb.StatusChangedData(prev, *a) },
+			func() (err error) { a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, *a, s.db.now()); return err },
+			ch.Audit)
 	})
-	return a, err
 }
 
 // AddCheck implements kyb.Store: the paid check and its charge commit together.
@@ -347,28 +240,15 @@ func (s *KYBStore) AddCheck(ctx context.Context, tenantID tenancy.TenantID, c ky
 
 // Document implements kyb.Store.
 func (s *KYBStore) Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error) {
-	var d document.Document
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
-			Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": "KYB", "application_id": applicationID, "id": docID}), "document")
-		d = toDocument(r)
-		return err
-	})
-	return d, err
+	return s.db.applicationDocument(ctx, kybTable, tenantID, applicationID, docID)
 }
 
 // Documents implements kyb.Store.
 func (s *KYBStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
-	var out []document.Document
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if _, err := getKYB(ctx, tx, tenantID, applicationID, false); err != nil {
-			return err
-		}
-		var err error
-		out, err = listDocuments(ctx, tx, tenantID, document.OwnerKYB, applicationID)
+	return s.db.applicationDocuments(ctx, kybTable, tenantID, applicationID, func(tx pgx.Tx) error {
+		_, err := getKYB(ctx, tx, tenantID, applicationID, false)
 		return err
 	})
-	return out, err
 }
 
 // StoredKYB implements screening.KYBStore: the tenant's most recently

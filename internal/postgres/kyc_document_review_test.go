@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/document"
@@ -25,8 +26,8 @@ func addDoc(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, appI
 		DocumentType: dt, FileName: "f.png", StorageKey: "k", SizeBytes: 1, MimeType: document.MIMEPNG, SHA256: "00",
 		UploadedAt: time.Now().UTC(), VerificationStatus: status}
 	_, err := st.Update(context.Background(), tenantID, appID, func(a *kyc.Application) (kyc.Change, error) {
-		return kyc.Change{AddDocument: &d, Audit: audit.Event{TenantID: tenantID, Actor: audit.System, Action: "kyc.document_uploaded",
-			ResourceType: "kyc_application", ResourceID: appID}}, nil
+		return kyc.Change{Change: application.Change{AddDocument: &d, Audit: audit.Event{TenantID: tenantID, Actor: audit.System, Action: "kyc.document_uploaded",
+			ResourceType: "kyc_application", ResourceID: appID}}}, nil
 	})
 	require.NoError(t, err)
 	return d
@@ -81,7 +82,7 @@ func TestKYCStoreReviewDocument(t *testing.T) {
 			require.Equal(t, d.ID, got.ID)
 			at := time.Now().UTC().Truncate(time.Microsecond)
 			got.VerificationStatus, got.FirstReviewedBy, got.FirstReviewedAt = status, reviewer.ID, &at
-			return kyc.Change{Audit: ev}, nil
+			return kyc.Change{Change: application.Change{Audit: ev}}, nil
 		})
 	}
 	_, _, err := review("kyc_review_b", false, document.StatusVerified)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -106,7 +107,7 @@ func (db *DB) SealTenantKYCIdentifiers(ctx context.Context, tenantID tenancy.Ten
 			bs, bh, ns, nh := make([][]byte, len(apps)), make([][]byte, len(apps)), make([][]byte, len(apps)), make([][]byte, len(apps))
 			for i, p := range apps {
 				vals := map[string]any{}
-				db.sealKYCIdentifiers(vals, kyc.Application{ID: p.ID, TenantID: t, BVN: p.BVN, NIN: p.NIN})
+				db.sealKYCIdentifiers(vals, kyc.Application{Base: application.Base{ID: p.ID, TenantID: t}, BVN: p.BVN, NIN: p.NIN})
 				ids[i] = p.ID
 				bs[i], bh[i] = vals["bvn_sealed"].([]byte), vals["bvn_hash"].([]byte)
 				ns[i], nh[i] = vals["nin_sealed"].([]byte), vals["nin_hash"].([]byte)

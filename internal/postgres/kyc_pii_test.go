@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/admission"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
@@ -56,9 +57,9 @@ func TestKYCIdentifiersSealedAtRest(t *testing.T) {
 	conn := adminConn(ctx, t, pgtest.URL(t))
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	now := time.Now().UTC().Truncate(time.Microsecond)
-	app := kyc.Application{ID: "kyc_pii_" + uuid.NewString()[:8], TenantID: string(a.ID), EntityType: kyc.EntityIndividual,
-		FirstName: "Ada", LastName: "Obi", BVN: "22245678901", NIN: "70145678902", Tier: "TIER_2", Status: kyc.StatusApproved,
-		CreatedAt: now, UpdatedAt: now}
+	app := kyc.Application{Base: application.Base{ID: "kyc_pii_" + uuid.NewString()[:8], TenantID: string(a.ID),
+		Status: kyc.StatusApproved, CreatedAt: now, UpdatedAt: now}, EntityType: kyc.EntityIndividual,
+		FirstName: "Ada", LastName: "Obi", BVN: "22245678901", NIN: "70145678902", Tier: "TIER_2"}
 	require.NoError(t, st.Create(ctx, app, kycCreatedEvent(a.ID)))
 
 	r := readRawKYC(ctx, t, conn, app.ID)

@@ -44,8 +44,7 @@ const kycColumns = `a.id, a.tenant_id::text AS tenant_id, a.entity_type, a.first
 		and d.document_type in ('PROOF_OF_ADDRESS', 'UTILITY_BILL')) AS has_proof_of_address`
 
 type kycRow struct {
-	ID                string     `db:"id"`
-	TenantID          string     `db:"tenant_id"`
+	baseRow
 	EntityType        string     `db:"entity_type"`
 	FirstName         string     `db:"first_name"`
 	LastName          string     `db:"last_name"`
@@ -58,19 +57,11 @@ type kycRow struct {
 	Address           string     `db:"address"`
 	DateOfBirth       *time.Time `db:"date_of_birth"`
 	Tier              string     `db:"tier"`
-	Status            string     `db:"status"`
 	BVNVerified       bool       `db:"bvn_verified"`
 	NINVerified       bool       `db:"nin_verified"`
 	LivenessPassed    bool       `db:"liveness_passed"`
-	RiskLevel         *string    `db:"risk_level"`
-	AssignedTo        *string    `db:"assigned_to"`
-	Notes             *string    `db:"notes"`
-	CreatedBy         *string    `db:"created_by"`
-	CreatedAt         time.Time  `db:"created_at"`
-	UpdatedAt         time.Time  `db:"updated_at"`
 	HasIDDocument     bool       `db:"has_id_document"`
 	HasProofOfAddress bool       `db:"has_proof_of_address"`
-	CustomerID        *string    `db:"customer_id"`
 }
 
 // toApplication converts r, opening its sealed BVN and NIN (kyc_pii.go).
@@ -83,63 +74,38 @@ func (db *DB) toApplication(r kycRow) (kyc.Application, error) {
 	if err != nil {
 		return kyc.Application{}, err
 	}
-	return kyc.Application{ID: r.ID, TenantID: r.TenantID, EntityType: r.EntityType, FirstName: r.FirstName, LastName: r.LastName,
+	return kyc.Application{Base: r.base(), EntityType: r.EntityType, FirstName: r.FirstName, LastName: r.LastName,
 		BVN: bvn, NIN: nin, Phone: r.Phone, Email: r.Email, Address: r.Address, DateOfBirth: r.DateOfBirth, Tier: r.Tier,
-		Status: r.Status, BVNVerified: r.BVNVerified, NINVerified: r.NINVerified, LivenessPassed: r.LivenessPassed,
-		HasIDDocument: r.HasIDDocument, HasProofOfAddress: r.HasProofOfAddress, RiskLevel: deref(r.RiskLevel),
-		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-		CustomerID: deref(r.CustomerID)}, nil
+		BVNVerified: r.BVNVerified, NINVerified: r.NINVerified, LivenessPassed: r.LivenessPassed,
+		HasIDDocument: r.HasIDDocument, HasProofOfAddress: r.HasProofOfAddress}, nil
 }
 
 func (db *DB) getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
-	b := psql.Select(kycColumns).From("kyc_applications a").Where(sq.Eq{"a.tenant_id": string(tenantID), "a.id": id})
-	if lock {
-		b = b.Suffix("FOR UPDATE OF a")
-	}
-	r, err := one[kycRow](ctx, tx, b, "KYC application")
-	if err != nil {
-		return kyc.Application{}, err
-	}
-	return db.toApplication(r)
+	return selectApplication(ctx, tx, kycTable, kycColumns, tenantID, id, lock, db.toApplication)
 }
 
-// applicationValues are a's columns, its BVN and NIN sealed and hashed (kyc_pii.go).
-func (db *DB) applicationValues(a kyc.Application) map[string]any {
-	vals := map[string]any{
+// applicationValues are a's columns (with insert also those written once), its BVN and NIN
+// sealed and hashed (kyc_pii.go).
+func (db *DB) applicationValues(a kyc.Application, insert bool) map[string]any {
+	vals := setBaseValues(map[string]any{
 		"entity_type": a.EntityType, "first_name": a.FirstName, "last_name": a.LastName,
 		"phone": a.Phone, "email": a.Email, "address": a.Address, "date_of_birth": a.DateOfBirth, "tier": a.Tier,
-		"status": a.Status, "bvn_verified": a.BVNVerified, "nin_verified": a.NINVerified, "liveness_passed": a.LivenessPassed,
-		"risk_level": nullIfEmpty(a.RiskLevel), "assigned_to": nullIfEmpty(a.AssignedTo), "notes": nullIfEmpty(a.Notes),
-		"updated_at": a.UpdatedAt,
-	}
+		"bvn_verified": a.BVNVerified, "nin_verified": a.NINVerified, "liveness_passed": a.LivenessPassed,
+	}, a.Base, insert)
 	db.sealKYCIdentifiers(vals, a)
 	return vals
 }
 
 // Create implements kyc.Store.
 func (s *KYCStore) Create(ctx context.Context, a kyc.Application, ev audit.Event) error {
-	tenantID := tenancy.TenantID(a.TenantID)
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		vals := s.db.applicationValues(a)
-		vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = a.ID, a.TenantID, nullIfEmpty(a.CreatedBy), a.CreatedAt
-		if err := exec(ctx, tx, psql.Insert("kyc_applications").SetMap(vals)); err != nil {
-			return mapErr(err, "KYC application")
-		}
-		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData("", a)); err != nil {
-			return err
-		}
-		return insertAudit(ctx, tx, ev, s.db.now())
-	})
+	return s.db.insertApplication(ctx, kycTable, tenancy.TenantID(a.TenantID), s.db.applicationValues(a, true), kyc.StatusChangedData("", a), ev)
 }
 
 // Get implements kyc.Store.
 func (s *KYCStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Application, error) {
-	var a kyc.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
-		a, err = s.db.getApplication(ctx, tx, tenantID, id, false)
-		return err
+	return readApplication(ctx, s.db, tenantID, func(tx pgx.Tx) (kyc.Application, error) {
+		return s.db.getApplication(ctx, tx, tenantID, id, false)
 	})
-	return a, err
 }
 
 type resultRow struct {
@@ -177,72 +143,28 @@ func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 				Provider: r.Provider, ProviderSource: r.ProviderSource, IsMatch: r.IsMatch, Confidence: r.Confidence, Raw: r.Raw,
 				ErrorMessage: deref(r.ErrorMessage), Charged: dec(r.Charged), VerifiedAt: r.VerifiedAt})
 		}
-		if d.Documents, err = listDocuments(ctx, tx, tenantID, document.OwnerKYC, id); err != nil {
-			return err
-		}
-		d.Evidence, err = applicationEvidence(ctx, tx, tenantID, evidenceKindKYC, id)
+		d.Documents, d.Evidence, err = detailRecords(ctx, tx, kycTable, tenantID, id)
 		return err
 	})
 	return d, err
 }
 
 // List implements kyc.Store.
-func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.ListParams, p paging.Params) (paging.Result[kyc.Application], error) {
-	res := paging.Result[kyc.Application]{Page: p.Page, Limit: p.Limit, Items: []kyc.Application{}}
-	where := sq.Eq{"a.tenant_id": string(tenantID)}
-	if f.Status != "" {
-		where["a.status"] = f.Status
-	}
-	// The review queue (docs/guide/application-assignment.md): assigned_to is a uuid, compared as
-	// text so that an id of no user matches nothing rather than failing.
-	cond := sq.And{where}
-	switch {
-	case f.AssignedTo != "":
-		cond = append(cond, sq.Expr("a.assigned_to::text = ?", f.AssignedTo))
-	case f.Unassigned:
-		cond = append(cond, sq.Expr("a.assigned_to IS NULL"))
-	}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := count(ctx, tx, psql.Select("count(*)").From("kyc_applications a").Where(cond))
-		if err != nil {
-			return err
-		}
-		rows, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").Where(cond).
-			OrderBy("a.created_at DESC", "a.id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
-		if err != nil {
-			return err
-		}
-		res.Total = n
-		for _, r := range rows {
-			a, err := s.db.toApplication(r)
-			if err != nil {
-				return err
-			}
-			res.Items = append(res.Items, a)
-		}
-		return nil
+func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.ListParams, p paging.Params) (res paging.Result[kyc.Application], err error) {
+	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		res, err = listApplications(ctx, tx, kycTable, kycColumns, tenantID, f, p, s.db.toApplication)
+		return err
 	})
 	return res, err
 }
 
 // Update implements kyc.Store.
 func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyc.Application) (kyc.Change, error)) (kyc.Application, error) {
-	var a kyc.Application
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		var err error
-		a, err = s.db.getApplication(ctx, tx, tenantID, id, true)
-		if err != nil {
-			return err
-		}
-		prev := a.Status
-		ch, err := fn(&a)
-		if err != nil {
-			return err
-		}
-		a, err = s.write(ctx, tx, tenantID, id, prev, a, ch)
+	lockRow := func(tx pgx.Tx) (kyc.Application, error) { return s.db.getApplication(ctx, tx, tenantID, id, true) }
+	return updateApplication(ctx, s.db, tenantID, lockRow, fn, func(tx pgx.Tx, prev string, a *kyc.Application, ch kyc.Change) (err error) {
+		*a, err = s.write(ctx, tx, tenantID, id, prev, *a, ch)
 		return err
 	})
-	return a, err
 }
 
 // ReviewDocument implements kyc.Store.
@@ -283,12 +205,10 @@ func (s *KYCStore) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID
 // write stores an updated application and its change in tx (Update, ReviewDocument) and
 // re-reads the application so its document facts reflect the change.
 func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id, prev string, a kyc.Application, ch kyc.Change) (kyc.Application, error) {
-	if ch.Hold != nil {
-		if _, err := s.db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription); err != nil {
-			return a, err
-		}
+	if err := s.db.settleChange(ctx, tx, ch.Change); err != nil {
+		return a, err
 	}
-	if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(s.db.applicationValues(a)).
+	if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(s.db.applicationValues(a, false)).
 		Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
 		return a, err
 	}
@@ -305,43 +225,13 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 			return a, fmt.Errorf("insert verification result: %w", err)
 		}
 	}
-	if ch.OpenCase != nil {
-		if _, err := s.db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
-			return a, err
-		}
+	if err := s.db.writeChange(ctx, tx, kycTable, tenantID, id, ch.Change); err != nil {
+		return a, err
 	}
-	if ch.Override != nil {
-		if err := insertOverride(ctx, tx, tenantID, evidenceKindKYC, id, *ch.Override); err != nil {
-			return a, err
-		}
-	}
-	if d := ch.AddDocument; d != nil {
-		if err := insertDocument(ctx, tx, *d, ch.Audit.Actor.ID); err != nil {
-			return a, err
-		}
-	}
-	if ch.DeleteDocumentID != "" {
-		tag, err := tx.Exec(ctx, `delete from documents where tenant_id = $1 and owner_kind = 'KYC' and application_id = $2 and id = $3`,
-			string(tenantID), id, ch.DeleteDocumentID)
-		if err != nil {
-			return a, fmt.Errorf("delete document: %w", err)
-		}
-		if tag.RowsAffected() == 0 {
-			return a, mapErr(pgx.ErrNoRows, "document")
-		}
-	}
-	if a.Status != prev {
-		if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
-			return a, err
-		}
-	}
-	// An approved applicant is a customer from the approval's transaction on (customer_link.go).
-	if a.Status == kyc.StatusApproved && prev != kyc.StatusApproved {
-		if _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.now()); err != nil {
-			return a, err
-		}
-	}
-	if err := insertAudit(ctx, tx, ch.Audit, s.db.now()); err != nil {
+	if err := s.db.finishChange(ctx, tx, kycTable, tenantID, prev, a.Status,
+		func() map[string]any { return kyc.StatusChangedData(prev, a) },
+		func() error { _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.now()); return err },
+		ch.Audit); err != nil {
 		return a, err
 	}
 	// Re-read so the document facts reflect this change.

@@ -1,10 +1,11 @@
 // Package review owns the review queue of KYC and KYB applications: who may be assigned an
 // application (an active user of the tenant whose role may decide applications, the rule of
 // docs/reference/specification.md part 5 for approve and reject) and the queue filter assignedTo=me, a user id
-// or unassigned (docs/guide/application-assignment.md). The applications' own rules stay in kyc and
-// kyb; review calls them.
+// or unassigned (docs/guide/application-assignment.md; the filter itself is application.Queue).
+// Recording the assignee is the shared step application.Core.SetAssignee, which review calls
+// through kyc and kyb.
 //
-// review is core: it imports kyc, kyb, auth, audit, apperr and tenancy; never pgx, river,
+// review is core: it imports application, kyc, kyb, auth, audit, apperr and tenancy; never pgx, river,
 // connect, net/http or an adapter.
 package review
 
@@ -12,6 +13,7 @@ import (
 	"context"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/kyb"
@@ -95,13 +97,6 @@ func (s *Service) UnassignKYB(ctx context.Context, tenantID tenancy.TenantID, ac
 // QueueFilter turns the assignedTo query value into a list filter: "me" is the caller, a user
 // id that user, "unassigned" nobody; "" no filter.
 func QueueFilter(value, callerID string) (assignedTo string, unassigned bool) {
-	switch value {
-	case "":
-		return "", false
-	case "me":
-		return callerID, false
-	case "unassigned":
-		return "", true
-	}
-	return value, false
+	f := application.Queue("", value, callerID)
+	return f.AssignedTo, f.Unassigned
 }

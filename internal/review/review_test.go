@@ -2,26 +2,19 @@ package review_test
 
 import (
 	"context"
-	"log/slog"
 	"testing"
-	"time"
 
-	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/application/applicationtest"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
-	"github.com/complyd/complyd/internal/fsblob"
-	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
-	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/review"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
-	"github.com/complyd/complyd/internal/wallet"
 )
 
 func TestMain(m *testing.M) { pgtest.Main(m) }
@@ -40,22 +33,8 @@ func setup(t *testing.T) testBundle {
 	t.Helper()
 	ctx := context.Background()
 	db := pgtest.DB(t)
-	w := wallet.NewService(postgres.NewWalletStore(db), decimal.Zero, nil)
-	det, err := identity.NewFaceDetector(0)
-	require.NoError(t, err)
-	bio := identity.NewBiometrics(det)
-	sandbox := identity.NewSandbox(identity.DefaultRegistry(), bio)
-	providers := func(context.Context, tenancy.TenantID) (identity.Providers, identity.ProviderConfig, error) {
-		return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
-	}
-	blobs, err := fsblob.NewStore(t.TempDir(), "http://127.0.0.1/blobs", []byte("review-test-secret-review-test-s"))
-	require.NoError(t, err)
-	log := slog.New(slog.DiscardHandler)
-	m := sanctions.NewMatcher()
-	k := kyc.NewService(kyc.Deps{Store: postgres.NewKYCStore(db), Wallet: w, Providers: providers, Biometrics: bio,
-		Blobs: blobs, Now: time.Now, Logger: log, Matcher: m})
-	b := kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: w, Providers: providers, Matcher: m,
-		Blobs: blobs, Now: time.Now, Logger: log})
+	svcs := applicationtest.New(t, db, applicationtest.Options{})
+	k, b := svcs.KYC, svcs.KYB
 	return testBundle{ctx: ctx, db: db, svc: review.NewService(postgres.NewAuthStore(db), k, b), kyb: b,
 		tenant: pgtest.Tenant(ctx, t, db).ID, other: pgtest.Tenant(ctx, t, db).ID}
 }
