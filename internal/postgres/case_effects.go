@@ -82,10 +82,6 @@ func insertCaseEvent(ctx context.Context, tx writer, tenantID tenancy.TenantID, 
 	return nil
 }
 
-// insertCaseEventSQL is a timeline event's insert, in squirrel's spelling (see insertAuditSQL).
-const insertCaseEventSQL = "INSERT INTO case_events (id,tenant_id,case_id,event_type,actor_id,description,previous_value," +
-	"new_value,metadata,created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)"
-
 type caseEventRow struct {
 	ID            string         `db:"id"`
 	CaseID        string         `db:"case_id"`

@@ -113,11 +113,6 @@ func insertCase(ctx context.Context, tx writer, c cases.Case) error {
 	return nil
 }
 
-// insertCaseSQL is a case's insert, in squirrel's spelling (see insertAuditSQL).
-const insertCaseSQL = "INSERT INTO cases (id,tenant_id,case_number,type,priority,title,description,status,assigned_to," +
-	"related_transaction_id,related_kyc_application_id,tags,resolved_at,resolution_note,created_by,created_at,updated_at) " +
-	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)"
-
 func updateCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
 	tags := c.Tags
 	if tags == nil {
