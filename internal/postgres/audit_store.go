@@ -37,12 +37,6 @@ func insertAudit(ctx context.Context, tx writer, ev audit.Event, now time.Time) 
 	return err
 }
 
-// insertAuditSQL is the audit record's insert, in squirrel's spelling (the pipelined writer
-// coalesces it with others of the same text, coalesce.go); written out, since building it per
-// record was a measurable share of a case-opening screening's CPU.
-const insertAuditSQL = "INSERT INTO audit_events (id,tenant_id,actor_id,actor_type,action,resource_type,resource_id,before,after," +
-	"ip_address,request_id,created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)"
-
 func jsonOrNil(v any) ([]byte, error) {
 	if v == nil {
 		return nil, nil

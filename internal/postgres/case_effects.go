@@ -8,7 +8,6 @@ import (
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
-	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
@@ -83,10 +82,6 @@ func insertCaseEvent(ctx context.Context, tx writer, tenantID tenancy.TenantID, 
 	return nil
 }
 
-// insertCaseEventSQL is a timeline event's insert, in squirrel's spelling (see insertAuditSQL).
-const insertCaseEventSQL = "INSERT INTO case_events (id,tenant_id,case_id,event_type,actor_id,description,previous_value," +
-	"new_value,metadata,created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)"
-
 type caseEventRow struct {
 	ID            string         `db:"id"`
 	CaseID        string         `db:"case_id"`
@@ -97,28 +92,6 @@ type caseEventRow struct {
 	NewValue      *string        `db:"new_value"`
 	Metadata      map[string]any `db:"metadata"`
 	CreatedAt     time.Time      `db:"created_at"`
-}
-
-// Events implements cases.Store: the timeline, oldest first.
-func (s *CaseStore) Events(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]cases.Event, error) {
-	out := []cases.Event{}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if _, err := getCase(ctx, tx, tenantID, caseID, false); err != nil {
-			return err
-		}
-		rows, err := collect[caseEventRow](ctx, tx, psql.Select("id, case_id, event_type, actor_id, description, previous_value, new_value, metadata, created_at").
-			From("case_events").Where(sq.Eq{"tenant_id": string(tenantID), "case_id": caseID}).OrderBy("seq"))
-		if err != nil {
-			return err
-		}
-		for _, r := range rows {
-			out = append(out, cases.Event{ID: r.ID, CaseID: r.CaseID, EventType: r.EventType, ActorID: deref(r.ActorID),
-				Description: r.Description, PreviousValue: r.PreviousValue, NewValue: r.NewValue, Metadata: r.Metadata,
-				CreatedAt: r.CreatedAt})
-		}
-		return nil
-	})
-	return out, err
 }
 
 // notifyComplianceOfficers emails every active COMPLIANCE_OFFICER of the tenant about an

@@ -113,11 +113,6 @@ func insertCase(ctx context.Context, tx writer, c cases.Case) error {
 	return nil
 }
 
-// insertCaseSQL is a case's insert, in squirrel's spelling (see insertAuditSQL).
-const insertCaseSQL = "INSERT INTO cases (id,tenant_id,case_number,type,priority,title,description,status,assigned_to," +
-	"related_transaction_id,related_kyc_application_id,tags,resolved_at,resolution_note,created_by,created_at,updated_at) " +
-	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17)"
-
 func updateCase(ctx context.Context, tx pgx.Tx, c cases.Case) error {
 	tags := c.Tags
 	if tags == nil {
@@ -453,6 +448,28 @@ func (u *CaseUsers) Get(ctx context.Context, tenantID tenancy.TenantID, userID s
 		err := tx.QueryRow(ctx, "select id::text, is_active from users where tenant_id = $1 and id = $2::uuid",
 			string(tenantID), userID).Scan(&out.ID, &out.Active)
 		return mapErr(err, "user")
+	})
+	return out, err
+}
+
+// Events implements cases.Store: the timeline, oldest first.
+func (s *CaseStore) Events(ctx context.Context, tenantID tenancy.TenantID, caseID string) ([]cases.Event, error) {
+	out := []cases.Event{}
+	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if _, err := getCase(ctx, tx, tenantID, caseID, false); err != nil {
+			return err
+		}
+		rows, err := collect[caseEventRow](ctx, tx, psql.Select("id, case_id, event_type, actor_id, description, previous_value, new_value, metadata, created_at").
+			From("case_events").Where(sq.Eq{"tenant_id": string(tenantID), "case_id": caseID}).OrderBy("seq"))
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			out = append(out, cases.Event{ID: r.ID, CaseID: r.CaseID, EventType: r.EventType, ActorID: deref(r.ActorID),
+				Description: r.Description, PreviousValue: r.PreviousValue, NewValue: r.NewValue, Metadata: r.Metadata,
+				CreatedAt: r.CreatedAt})
+		}
+		return nil
 	})
 	return out, err
 }

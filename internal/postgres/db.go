@@ -152,22 +152,6 @@ func (db *DB) global(ctx context.Context, fn func(pgx.Tx) error) error {
 	return dbErr(pgx.BeginFunc(ctx, db.Pool, fn))
 }
 
-// enqueue inserts a River job in tx (queued with the other writes of a *pipelined).
-func (db *DB) enqueue(ctx context.Context, w writer, args river.JobArgs, opts *river.InsertOpts) error {
-	switch w := w.(type) {
-	case *pipelined:
-		w.jobs = append(w.jobs, river.InsertManyParams{Args: args, InsertOpts: opts})
-		return nil
-	case pgx.Tx:
-		if _, err := db.river.InsertTx(ctx, w, args, opts); err != nil {
-			return fmt.Errorf("enqueue %s: %w", args.Kind(), err)
-		}
-		return nil
-	default:
-		return fmt.Errorf("enqueue %s: unsupported writer %T", args.Kind(), w)
-	}
-}
-
 // exec runs a squirrel statement in tx.
 func exec(ctx context.Context, tx writer, b sq.Sqlizer) error {
 	q, args, err := b.ToSql()

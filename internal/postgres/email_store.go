@@ -23,11 +23,6 @@ func (db *DB) queueEmail(ctx context.Context, tx writer, m notify.Message) error
 	return db.enqueue(ctx, tx, notify.SendEmailArgs{EmailID: m.ID, TenantID: string(m.TenantID)}, &river.InsertOpts{MaxAttempts: 10})
 }
 
-// insertEmailSQL is an outbox email's insert, in squirrel's spelling: the officers' emails of a
-// batch of automatic cases go as multi-row inserts (coalesce.go).
-const insertEmailSQL = "INSERT INTO emails (id,tenant_id,kind,to_address,subject,text_body,html_body,created_at) " +
-	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
-
 // EmailStore is what the mail worker needs.
 type EmailStore struct {
 	db    *DB

@@ -46,10 +46,6 @@ func insertNotification(ctx context.Context, tx writer, n notify.Notification) e
 	return nil
 }
 
-// insertNotificationSQL is a notification's insert, in squirrel's spelling (see insertAuditSQL).
-const insertNotificationSQL = "INSERT INTO notifications (id,tenant_id,user_id,kind,title,message,case_id,created_at) " +
-	"VALUES ($1,$2,$3,$4,$5,$6,$7,$8)"
-
 // List pages the user's notifications, newest first; unreadOnly keeps the unread ones.
 // Errors: INTERNAL.
 func (s *NotificationStore) List(ctx context.Context, tenantID tenancy.TenantID, userID string, unreadOnly bool, p paging.Params) (paging.Result[notify.Notification], error) {

@@ -13,15 +13,6 @@ import (
 	"github.com/complyd/complyd/internal/webhook"
 )
 
-// writer is what the shared write helpers (cases, their effects, audit, outbox) write through:
-// a pgx.Tx executes each statement at once; a *pipelined queues the writes and sends them in
-// one round trip.
-type writer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
-	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
-}
-
 var (
 	_ writer = pgx.Tx(nil)
 	_ writer = (*pipelined)(nil)
@@ -174,4 +165,20 @@ func (k mergeKey) args(ids []string) river.JobArgs {
 		return notify.SendEmailArgs{TenantID: k.tenant, EmailIDs: ids}
 	}
 	return webhook.DeliverArgs{TenantID: tenancy.TenantID(k.tenant), DeliveryIDs: ids}
+}
+
+// enqueue inserts a River job in tx (queued with the other writes of a *pipelined).
+func (db *DB) enqueue(ctx context.Context, w writer, args river.JobArgs, opts *river.InsertOpts) error {
+	switch w := w.(type) {
+	case *pipelined:
+		w.jobs = append(w.jobs, river.InsertManyParams{Args: args, InsertOpts: opts})
+		return nil
+	case pgx.Tx:
+		if _, err := db.river.InsertTx(ctx, w, args, opts); err != nil {
+			return fmt.Errorf("enqueue %s: %w", args.Kind(), err)
+		}
+		return nil
+	default:
+		return fmt.Errorf("enqueue %s: unsupported writer %T", args.Kind(), w)
+	}
 }

@@ -38,13 +38,6 @@ func (db *DB) queueWebhook(ctx context.Context, tx writer, tenantID tenancy.Tena
 	return db.enqueue(ctx, tx, webhook.DeliverArgs{DeliveryID: d.ID, TenantID: tenantID}, deliverOpts(nil))
 }
 
-// insertWebhookDeliverySQL is a delivery's insert, in squirrel's spelling: a batch of
-// case-opening screenings queues one per event, and the pipelined writer sends them as
-// multi-row inserts (coalesce.go), one statement, and one run of the table's rollup trigger, per
-// chunk instead of per delivery.
-const insertWebhookDeliverySQL = "INSERT INTO webhook_deliveries (id,tenant_id,event_id,event,url,payload,status,attempts," +
-	"next_attempt_at,created_at) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10)"
-
 // deliverOpts are the River options of a webhook_deliver job. River's own retries only cover
 // infrastructure errors (the database is unreachable while loading or recording): failed HTTP
 // attempts are recorded and rescheduled by the worker, counted in webhook_deliveries.attempts.
