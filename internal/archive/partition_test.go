@@ -253,3 +253,26 @@ func TestArchivePartitionDropRetainsAndRestores(t *testing.T) {
 	require.ErrorContains(t, err, "permission denied")
 	_ = tx.Rollback(ctx)
 }
+
+// TestRetainedTablesMatchParents: transactions_retained and audit_events_retained have their
+// parent's columns, types and order (archive_drop_partition copies rows with SELECT *, and the
+// _kept views are a UNION ALL): a migration that adds a column to the parent and not to the
+// retained table fails here.
+func TestRetainedTablesMatchParents(t *testing.T) {
+	ctx := t.Context()
+	pgtest.DB(t)
+	admin := pgtest.Admin(ctx, t)
+	cols := func(table string) []string {
+		rows, err := admin.Query(ctx, `select attname || ' ' || format_type(atttypid, atttypmod) from pg_attribute
+			where attrelid = $1::regclass and attnum > 0 and not attisdropped order by attnum`, table)
+		require.NoError(t, err)
+		out, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		require.NoError(t, err)
+		return out
+	}
+	for _, table := range archive.Tables {
+		require.NotEmpty(t, cols(table))
+		require.Equal(t, cols(table), cols(table+"_retained"), table)
+		require.Equal(t, cols(table), cols(table+"_kept"), table)
+	}
+}
