@@ -24,17 +24,18 @@ import (
 // applicationTable names one kind's table: name is the table, from the FROM clause, col the
 // prefix of its columns there ("a." for KYC, whose columns add computed document facts; "" for
 // KYB), lock the suffix that locks a row, what its name in errors, event its status webhook,
-// owner the kind of its documents, overrides and evidence (KYC, KYB).
+// owner the kind of its documents and evidence the kind of its overrides and evidence record
+// (evidence_store.go).
 type applicationTable struct {
-	name, from, col, lock, what, event string
-	owner                              document.OwnerKind
+	name, from, col, lock, what, event, evidence string
+	owner                                        document.OwnerKind
 }
 
 var (
 	kycTable = applicationTable{name: "kyc_applications", from: "kyc_applications a", col: "a.", lock: "FOR UPDATE OF a",
-		what: "KYC application", event: webhook.EventKYCStatusChanged, owner: document.OwnerKYC}
+		what: "KYC application", event: webhook.EventKYCStatusChanged, evidence: evidenceKindKYC, owner: document.OwnerKYC}
 	kybTable = applicationTable{name: "kyb_applications", from: "kyb_applications", lock: "FOR UPDATE",
-		what: "KYB application", event: webhook.EventKYBStatusChanged, owner: document.OwnerKYB}
+		what: "KYB application", event: webhook.EventKYBStatusChanged, evidence: evidenceKindKYB, owner: document.OwnerKYB}
 )
 
 // insertApplication inserts a new application (vals, setBaseValues with insert) with its status
@@ -194,7 +195,7 @@ func detailRecords(ctx context.Context, tx pgx.Tx, t applicationTable, tenantID 
 	if err != nil {
 		return nil, evidence.Record{}, err
 	}
-	rec, err := applicationEvidence(ctx, tx, tenantID, string(t.owner), id)
+	rec, err := applicationEvidence(ctx, tx, tenantID, t.evidence, id)
 	return docs, rec, err
 }
 
@@ -216,7 +217,7 @@ func (db *DB) writeChange(ctx context.Context, tx pgx.Tx, t applicationTable, te
 		}
 	}
 	if ch.Override != nil {
-		if err := insertOverride(ctx, tx, tenantID, string(t.owner), id, *ch.Override); err != nil {
+		if err := insertOverride(ctx, tx, tenantID, t.evidence, id, *ch.Override); err != nil {
 			return err
 		}
 	}
