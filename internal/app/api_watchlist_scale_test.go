@@ -7,9 +7,14 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"net/http"
+	"os"
+	"runtime/debug"
+	"runtime/metrics"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -128,6 +133,14 @@ func TestWatchlistImportLarge(t *testing.T) {
 //
 //	go test ./internal/app -run '^$' -bench BenchmarkWatchlistImport100k -benchtime 1x
 func BenchmarkWatchlistImport100k(b *testing.B) {
+	// The server's process collects at the target cmd/complyd sets (DefaultGCPercent) unless GOGC
+	// is set; a test binary runs at the runtime's 100, which measured a process nobody deploys.
+	gogc := os.Getenv("GOGC")
+	if gogc == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(DefaultGCPercent))
+		gogc = strconv.Itoa(DefaultGCPercent)
+	}
+	b.Logf("the collector's target (GOGC): %s", gogc)
 	s := newTestServer(b, &serverOpts{NoGlobalLists: true, OwnDB: true})
 	if entries, err := loadSharedLists(""); err == nil {
 		s.App.Sanctions.Matcher().SetGlobal(map[string][]sanctions.Entry{"ALL": entries})
@@ -229,13 +242,18 @@ func BenchmarkWatchlistImport100k(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		idleFrom := time.Now()
+		r0 := readRuntime()
 		time.Sleep(8 * time.Second)
 		idleTo := time.Now()
 
+		r1 := readRuntime()
 		t0 := time.Now()
 		importAPI(importer, id)
 		importTook := time.Since(t0)
 		during := time.Now()
+		r2 := readRuntime()
+		b.Logf("runtime, idle window (%s): %s", idleTo.Sub(idleFrom).Round(time.Millisecond), rtDiff(r0, r1))
+		b.Logf("runtime, API import (%s): %s", importTook.Round(time.Millisecond), rtDiff(r1, r2))
 
 		// The CLI's code path: the same rows as a new global list version.
 		t1 := time.Now()
@@ -329,4 +347,54 @@ func copyFloor(b *testing.B, s *testServer, rows []sanctions.ParsedRow) {
 		}))
 	require.NoError(b, err)
 	require.Equal(b, int64(len(rows)), n)
+}
+
+// rtSnap is what the Go runtime says it has done so far (runtime/metrics): the benchmark
+// logs its difference over the idle window and over the import, which says whether the other
+// tenant waited for the collector (its cycles, the CPU of its marking and of the assists it
+// charged to allocating goroutines) or for a processor (the scheduler's latency: how long
+// runnable goroutines waited to run).
+type rtSnap struct {
+	cycles                       uint64
+	assist, mark, idle, gc, user float64
+	sched                        *metrics.Float64Histogram
+}
+
+var rtMetricNames = []string{"/gc/cycles/total:gc-cycles", "/cpu/classes/gc/mark/assist:cpu-seconds",
+	"/cpu/classes/gc/mark/dedicated:cpu-seconds", "/cpu/classes/gc/mark/idle:cpu-seconds",
+	"/cpu/classes/gc/total:cpu-seconds", "/cpu/classes/user:cpu-seconds", "/sched/latencies:seconds"}
+
+func readRuntime() rtSnap {
+	ms := make([]metrics.Sample, len(rtMetricNames))
+	for i, n := range rtMetricNames {
+		ms[i].Name = n
+	}
+	metrics.Read(ms)
+	h := ms[6].Value.Float64Histogram()
+	return rtSnap{cycles: ms[0].Value.Uint64(), assist: ms[1].Value.Float64(), mark: ms[2].Value.Float64(),
+		idle: ms[3].Value.Float64(), gc: ms[4].Value.Float64(), user: ms[5].Value.Float64(),
+		sched: &metrics.Float64Histogram{Counts: slices.Clone(h.Counts), Buckets: h.Buckets}}
+}
+
+// rtDiff describes what the runtime did between a and b.
+func rtDiff(a, b rtSnap) string {
+	counts := make([]uint64, len(b.sched.Counts))
+	total := uint64(0)
+	for i := range counts {
+		counts[i] = b.sched.Counts[i] - a.sched.Counts[i]
+		total += counts[i]
+	}
+	q := func(p float64) float64 {
+		want, seen := uint64(math.Ceil(p*float64(total))), uint64(0)
+		for i, c := range counts {
+			seen += c
+			if seen >= want && c > 0 {
+				return b.sched.Buckets[i+1] * 1e3
+			}
+		}
+		return 0
+	}
+	return fmt.Sprintf("GC cycles %d, GC CPU %.2f s (assist %.2f, dedicated/fractional mark %.2f, idle mark %.2f), user CPU %.2f s; "+
+		"scheduling latency p99 %.3f ms, p99.9 %.3f ms (%d goroutine starts)", b.cycles-a.cycles, b.gc-a.gc, b.assist-a.assist,
+		b.mark-a.mark, b.idle-a.idle, b.user-a.user, q(0.99), q(0.999), total)
 }

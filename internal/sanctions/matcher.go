@@ -1,7 +1,10 @@
 package sanctions
 
 import (
+	"runtime"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -127,7 +130,8 @@ func (m *Matcher) UpsertTenantEntry(tenantID tenancy.TenantID, e Entry) {
 // tenant's index (a bulk import: one build, however many rows).
 func (m *Matcher) UpsertTenantEntries(tenantID tenancy.TenantID, es []Entry) {
 	m.tenant(tenantID).change(func(entries map[string]Entry) {
-		for _, e := range es {
+		for i, e := range es {
+			yieldEvery(i, 63)
 			entries[e.ID] = e
 		}
 	})
@@ -174,6 +178,7 @@ func (m *Matcher) TenantEntriesEqual(tenantID tenancy.TenantID, entries []Entry)
 		return false
 	}
 	for i := range entries {
+		yieldEvery(i, 63)
 		cur, ok := t.entries[entries[i].ID]
 		if !ok || !sameEntry(cur, entries[i]) {
 			return false
@@ -219,14 +224,14 @@ func (t *tenantIndex) change(fn func(map[string]Entry)) {
 	fn(t.entries)
 	es := make([]Entry, 0, len(t.entries))
 	for _, e := range t.entries {
+		yieldEvery(len(es), 63)
 		es = append(es, e)
 	}
 	t.gen++
 	gen := t.gen
 	t.mu.Unlock()
 
-	sort.Slice(es, func(i, j int) bool { return es[i].ID < es[j].ID })
-	idx := NewIndex(es)
+	idx := NewIndex(sortByIDYielding(es))
 
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -234,6 +239,52 @@ func (t *tenantIndex) change(fn func(map[string]Entry)) {
 		t.swapped = gen
 		t.idx.Store(idx)
 	}
+}
+
+// sortByIDYielding returns es ordered by ID (IDs are distinct), as sort.Slice did, yielding its
+// processor every few hundred microseconds: one sort of a 100,000-entry tenant list was tens of
+// milliseconds that only the scheduler's 10 ms preemption interrupted (see yieldEvery). It
+// sorts runs of 512 positions, then merges runs of positions pairwise (moving 4-byte
+// positions, not entries), then gathers the entries in that order.
+func sortByIDYielding(es []Entry) []Entry {
+	if len(es) < 2 {
+		return es
+	}
+	const run = 512
+	pos := make([]int32, len(es))
+	for i := range pos {
+		pos[i] = int32(i)
+	}
+	less := func(a, b int32) int { return strings.Compare(es[a].ID, es[b].ID) }
+	for i := 0; i < len(pos); i += run {
+		slices.SortFunc(pos[i:min(i+run, len(pos))], less)
+		runtime.Gosched()
+	}
+	buf := make([]int32, len(pos))
+	for w := run; w < len(pos); w *= 2 {
+		k := 0
+		for lo := 0; lo < len(pos); lo += 2 * w {
+			mid, hi := min(lo+w, len(pos)), min(lo+2*w, len(pos))
+			i, j := lo, mid
+			for ; k < hi; k++ { // k: the next position of buf to fill (lo at the start of each merge)
+				yieldEvery(k, 1023)
+				if j >= hi || (i < mid && es[pos[i]].ID < es[pos[j]].ID) {
+					buf[k] = pos[i]
+					i++
+				} else {
+					buf[k] = pos[j]
+					j++
+				}
+			}
+		}
+		pos, buf = buf, pos
+	}
+	out := make([]Entry, len(es))
+	for i, p := range pos {
+		yieldEvery(i, 255)
+		out[i] = es[p]
+	}
+	return out
 }
 
 // Search runs q over the global lists and tenantID's entries and returns the
