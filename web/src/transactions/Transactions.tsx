@@ -84,6 +84,10 @@ export function Transactions() {
   );
 }
 
+// ruleName names a triggered rule: a numbered or built-in rule with ruleLabel, a tenant's rule
+// (whose id is an opaque id) by its name alone.
+const ruleName = (id: string, name: string) => (/^[A-Z]{2,}-\d+$/.test(id) || /^[A-Z][A-Z_]*$/.test(id) ? ruleLabel(id, name) : name || id);
+
 // TransactionPage is what a regulator asks for: final score and outcome, every engine's verdict
 // with its rules, the triggered rules' details, FX, and the case screening opened.
 export function TransactionPage({ id }: { id: string }) {
@@ -104,11 +108,10 @@ export function TransactionPage({ id }: { id: string }) {
     { id: 'latency', header: 'Latency', cell: (e) => (e.latencyMs > 0 ? `${count(e.latencyMs)} ms` : 'under 1 ms'), sort: (e) => e.latencyMs },
   ];
   const ruleCols: Col<TR>[] = [
-    { id: 'rule', header: 'Rule', rowHeader: true, cell: (r) => ruleLabel(r.ruleId, r.name), sort: (r) => r.ruleId || r.name },
+    { id: 'rule', header: 'Rule', rowHeader: true, cell: (r) => `${ruleName(r.ruleId, r.name)}${r.ruleVersion > 0 ? `, rule version ${r.ruleVersion}` : ''}`, sort: (r) => r.ruleId || r.name },
     { id: 'category', header: 'Category', cell: (r) => enumLabel(r.category), sort: (r) => r.category },
     { id: 'score', header: 'Score', cell: (r) => String(r.riskScore), sort: (r) => r.riskScore },
     { id: 'outcome', header: 'Outcome', cell: (r) => <StatusBadge value={r.outcome} />, sort: (r) => r.outcome },
-    { id: 'version', header: 'Rule version', cell: (r) => (r.ruleVersion > 0 ? `v${r.ruleVersion}` : '—'), hidden: true },
     { id: 'details', header: 'Details', cell: (r) => r.details },
   ];
   const party = (name?: string, acct?: string, bank?: string) => [name, acct, bank ? `bank ${bank}` : ''].filter(Boolean).join(', ') || '—';
