@@ -5,7 +5,7 @@ import { CustomerService, type CustomerAccount, type CustomerApplication, type C
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { ErrorText, Loading } from '../ui/parts';
-import { count, dateTime, enumLabel as label } from '../ui/format';
+import { count, dateTime, enumLabel as label, prose } from '../ui/format';
 import { useZone } from '../ui/zone';
 import { DataTable, type Col } from '../ui/DataTable';
 import { StatusBadge } from '../ui/StatusBadge';
@@ -36,7 +36,7 @@ export function CustomerPage({ id }: { id: string }) {
   const factorCols: Col<RiskFactor>[] = [
     { id: 'factor', header: 'Factor', rowHeader: true, cell: (f) => label(f.name), sort: (f) => f.name },
     { id: 'points', header: 'Points', cell: (f) => count(f.points), sort: (f) => f.points },
-    { id: 'detail', header: 'Detail', cell: (f) => f.detail },
+    { id: 'detail', header: 'Detail', cell: (f) => prose(f.detail) },
   ];
   const histCols: Col<Hist>[] = [
     { id: 'when', header: 'When', rowHeader: true, cell: (h) => dateTime(h.createdAt, zone), sort: (h) => secs(h.createdAt) },

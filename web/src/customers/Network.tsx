@@ -6,7 +6,7 @@ import { Link } from '../ui/router';
 import { Button, Group, List, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { useSession } from '../auth/session';
 import { Empty, ErrorText, Loading } from '../ui/parts';
-import { plural } from '../ui/format';
+import { plural, prose } from '../ui/format';
 import { NetworkGraph } from './NetworkGraph';
 
 // Network shows the counterparty graph of a customer (or, once an account is clicked, of that
@@ -52,7 +52,7 @@ export function Network({ customerId }: { customerId: string }) {
           {q.data.findings.length === 0 ? <Empty>No fan-in, fan-out or ring in this graph.</Empty> : (
             <List aria-label="Findings" spacing="xs">{q.data.findings.map((f) => (
               <List.Item key={f.kind + f.account}>
-                <strong>{kindName(f.kind)}</strong> at {f.account}: {f.description}{' '}
+                <strong>{kindName(f.kind)}</strong> at {f.account}: {prose(f.description)}{' '}
                 {canAct && <Button size="xs" variant="light" disabled={open.isPending} onClick={() => open.mutate({ account: account || undefined, customerId: account ? undefined : customerId,
                   query, kind: f.kind, findingAccount: f.account })}>Open a case for the {kindName(f.kind)} at {f.account}</Button>}
               </List.Item>))}

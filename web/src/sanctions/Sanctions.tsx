@@ -6,6 +6,7 @@ import { useSession } from '../auth/session';
 import { Empty, ErrorText } from '../ui/parts';
 import { DataTable, type Col } from '../ui/DataTable';
 import { StatusBadge } from '../ui/StatusBadge';
+import { prose } from '../ui/format';
 
 // Sanctions searches a name against the lists and shows each candidate with its score and the
 // matcher's explanation. Given a customer key (account or BVN), an officer can mark a hit a
@@ -25,7 +26,7 @@ export function Sanctions() {
     { id: 'list', header: 'List', cell: (m) => `${m.list} ${m.sourceId}`, sort: (m) => m.list },
     { id: 'score', header: 'Score', cell: (m) => m.score.toFixed(2), sort: (m) => m.score },
     { id: 'band', header: 'Band', cell: (m) => (m.band ? <StatusBadge value={m.band} /> : '—'), sort: (m) => m.band },
-    { id: 'why', header: 'Explanation', cell: (m) => m.explanation },
+    { id: 'why', header: 'Explanation', cell: (m) => prose(m.explanation) },
     ...(review && asked ? [{ id: 'review', header: 'Review', cell: (m: SanctionsMatch) => <FalsePositive m={m} subjectKey={asked.subjectKey} onDone={() => void q.refetch()} /> }] : []),
   ];
   return (

@@ -7,7 +7,7 @@ import { IconDownload } from '@tabler/icons-react';
 import { TransactionService, type TransactionListItem } from '../gen/complyd/v1/screening_pb';
 import { Link, useRouter } from '../ui/router';
 import { ErrorText, Loading, Pager } from '../ui/parts';
-import { count, dateTime, enumLabel, money, ruleLabel } from '../ui/format';
+import { count, dateTime, enumLabel, money, prose, ruleLabel } from '../ui/format';
 import { Facts } from '../ui/Facts';
 import { useZone } from '../ui/zone';
 import { DataTable, type Col } from '../ui/DataTable';
@@ -103,8 +103,8 @@ export function TransactionPage({ id }: { id: string }) {
   const engineCols: Col<EV>[] = [
     { id: 'engine', header: 'Engine', rowHeader: true, cell: (e) => enumLabel(e.engineName), sort: (e) => e.engineName },
     { id: 'score', header: 'Score', cell: (e) => (e.skipped ? 'Skipped' : String(e.score)), sort: (e) => e.score },
-    { id: 'outcome', header: 'Outcome', cell: (e) => (e.skipped ? e.skipReason || 'Skipped' : <StatusBadge value={e.outcome} />), sort: (e) => e.outcome },
-    { id: 'rules', header: 'Rules triggered', cell: (e) => e.rulesTriggered.join(', ') || 'None' },
+    { id: 'outcome', header: 'Outcome', cell: (e) => (e.skipped ? prose(e.skipReason) || 'Skipped' : <StatusBadge value={e.outcome} />), sort: (e) => e.outcome },
+    { id: 'rules', header: 'Rules triggered', cell: (e) => prose(e.rulesTriggered.join(', ')) || 'None' },
     { id: 'latency', header: 'Latency', cell: (e) => (e.latencyMs > 0 ? `${count(e.latencyMs)} ms` : 'under 1 ms'), sort: (e) => e.latencyMs },
   ];
   const ruleCols: Col<TR>[] = [
@@ -112,7 +112,7 @@ export function TransactionPage({ id }: { id: string }) {
     { id: 'category', header: 'Category', cell: (r) => enumLabel(r.category), sort: (r) => r.category },
     { id: 'score', header: 'Score', cell: (r) => String(r.riskScore), sort: (r) => r.riskScore },
     { id: 'outcome', header: 'Outcome', cell: (r) => <StatusBadge value={r.outcome} />, sort: (r) => r.outcome },
-    { id: 'details', header: 'Details', cell: (r) => r.details },
+    { id: 'details', header: 'Details', cell: (r) => prose(r.details) },
   ];
   const party = (name?: string, acct?: string, bank?: string) => [name, acct, bank ? `bank ${bank}` : ''].filter(Boolean).join(', ') || '—';
   return (

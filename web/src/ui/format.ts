@@ -101,3 +101,15 @@ export function ruleLabel(id: string, name: string): string {
   if (name.startsWith(id) || /^[A-Z][A-Z_]*$/.test(id)) return name;
   return `${id} ${name}`;
 }
+
+// prose makes a sentence the API wrote for logs readable on a screen: enum values inside it are
+// spelled like enumLabel ("KYC status DOCUMENT_UPLOADED at TIER_1" → "KYC status Document uploaded
+// at Tier 1") and "(s)" plurals take the number before them ("1 open case(s)" → "1 open case",
+// "2 screening alert(s)" → "2 screening alerts"; without a number, the plural).
+export function prose(text?: string): string {
+  if (!text) return '';
+  return text
+    .replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (v) => enumLabel(v))
+    .replace(/(\d[\d,]*)(\s(?:[A-Za-z-]+\s){0,2}?)([A-Za-z-]+)\(s\)/g, (_m, n: string, mid: string, w: string) => `${n}${mid}${Number(n.replace(/,/g, '')) === 1 ? w : w + 's'}`)
+    .replace(/([A-Za-z-]+)\(s\)/g, '$1s');
+}

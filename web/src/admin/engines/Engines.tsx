@@ -22,7 +22,7 @@ export function Engines() {
   const refetch = () => void q.refetch();
   // The first cells are plain cells (not a row header): the tests and people read them by position.
   const cols: Col<Engine>[] = [
-    { id: 'engine', header: 'Engine', cell: (e) => e.key, sort: (e) => e.key },
+    { id: 'engine', header: 'Engine', cell: (e) => enumLabel(e.key), sort: (e) => e.key },
     { id: 'category', header: 'Category', cell: (e) => enumLabel(e.category), sort: (e) => e.category },
     { id: 'weight', header: 'Weight', cell: (e) => String(e.weight), sort: (e) => e.weight },
     { id: 'default', header: 'Default', cell: (e) => String(e.defaultWeight) },
