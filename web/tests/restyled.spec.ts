@@ -14,7 +14,7 @@ const out = resolve(import.meta.dirname, '..', 'test-results', 'restyled');
 mkdirSync(out, { recursive: true });
 const widths = [390, 1366];
 
-type Ids = { kybId: string; customerId: string; appId: string };
+type Ids = { kybId: string; customerId: string; appId: string; pendingId: string };
 let ids: Ids;
 const emails: Record<string, string> = {};
 
@@ -36,7 +36,10 @@ test.beforeAll(async () => {
   const kyb = (await call('GET', '/kyc/kyb/applications?limit=1', { token: tok })).json;
   const kybItems = kyb.data?.items ?? kyb.data;
   expect(kybItems?.[0]?.id, JSON.stringify(kyb)).toBeTruthy();
-  ids = { kybId: kybItems[0].id, customerId: found.data.id, appId: app.data.id };
+  // A pending application of this spec's own (the seeded one may have been decided by kyc.spec).
+  const pending = (await call('POST', '/kyc/applications', { token: tok }, { entityType: 'INDIVIDUAL', firstName: 'Pending', lastName: 'Restyle' })).json;
+  expect(pending.success, JSON.stringify(pending)).toBe(true);
+  ids = { kybId: kybItems[0].id, customerId: found.data.id, appId: app.data.id, pendingId: pending.data.id };
   emails.admin = await newUser(tok, 'BANK_ADMIN', 'Ada', 'Restyle');
   emails.officer = f.users.officer1;
   emails.analyst = await newUser(tok, 'ANALYST', 'Ani', 'Analyst');
@@ -119,7 +122,7 @@ test('an analyst sees no KYC decision, no document review and no false-positive 
   const f = fixture();
   const analyst = await (await browser.newContext()).newPage();
   await signIn(analyst, emails.analyst);
-  await analyst.goto(`/kyc/${f.kycId}`);
+  await analyst.goto(`/kyc/${ids.pendingId}`);
   await expect(analyst.getByRole('heading', { name: /^KYC: / })).toBeVisible();
   await expect(analyst.getByRole('button', { name: 'Approve application' })).toHaveCount(0);
   await expect(analyst.getByRole('button', { name: 'Reject application' })).toHaveCount(0);
@@ -133,7 +136,7 @@ test('an analyst sees no KYC decision, no document review and no false-positive 
 
   const officer = await (await browser.newContext()).newPage();
   await signIn(officer, f.users.officer1);
-  await officer.goto(`/kyc/${f.kycId}`);
+  await officer.goto(`/kyc/${ids.pendingId}`);
   await expect(officer.getByRole('button', { name: 'Reject application' })).toBeVisible();
   await officer.goto('/sanctions');
   await officer.getByLabel('Name to search').fill('Emeka Okafor');
