@@ -21,7 +21,7 @@ test('countries: the FATF lists are shown with source; an override set in the br
     const table = page.getByRole('table', { name: 'Countries' });
     // A global default: North Korea is on the FATF call-for-action list, with its source.
     const kp = table.getByRole('row', { name: 'KP' });
-    await expect(kp).toContainText('CALL_FOR_ACTION');
+    await expect(kp).toContainText('Call for action');
     await expect(kp).toContainText(/FATF/);
 
     const form = page.getByRole('form', { name: 'Set a country override' });
@@ -32,7 +32,7 @@ test('countries: the FATF lists are shown with source; an override set in the br
     await expect(form.getByRole('status')).toHaveText('Saved.');
     const gh = table.getByRole('row', { name: 'GH' });
     await expect(gh).toContainText('internal risk assessment (browser)');
-    await expect(gh.getByRole('cell').nth(1)).toHaveText('CALL_FOR_ACTION');
+    await expect(gh.getByRole('cell').nth(1)).toHaveText('Call for action');
     await shot(page, 'admin-countries');
     // The override is in force for the tenant's next screening (the cache is notified at commit).
     await expect.poll(() => jurisdictionFired(tok, 'GH'), { timeout: 5000 }).toBe(true);

@@ -32,7 +32,7 @@ test('engines: a weight changed in the browser makes a new configuration version
     await form.getByLabel('Reason').fill('switch off for the test');
     await form.getByRole('button', { name: 'Disable' }).click();
     await expect(version).toContainText(`version ${before.version + 2}`);
-    await expect(row.getByRole('cell').nth(8)).toHaveText('no');
+    await expect(row.getByRole('cell').nth(8)).toHaveText('No');
     // A mandatory engine offers no Disable button.
     await expect(page.getByRole('form', { name: 'Change SANCTIONS' }).getByRole('button', { name: 'Disable' })).toHaveCount(0);
     await shot(page, 'admin-engines');

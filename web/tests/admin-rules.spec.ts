@@ -28,7 +28,7 @@ test('rules: write a rule checked as typed, back-test it over stored transaction
   const result = page.getByRole('region', { name: 'Back-test result' });
   await expect(result.getByTestId('backtest-summary')).toContainText('Would have triggered on 2 of');
   await expect(result.getByRole('table', { name: 'Example transactions' }).getByRole('row')).toHaveCount(3);
-  await expect(result).toContainText('150000.00 NGN');
+  await expect(result).toContainText('₦150,000.00');
   await shot(page, 'admin-rule-backtest');
   await page.getByLabel('Score (0 to 100)').fill('40');
   await page.getByLabel('Outcome when it fires').selectOption('REVIEW');

@@ -45,7 +45,7 @@ test('webhooks: set the endpoint, rotate the secret, see a delivery and replay i
     const row = page.getByRole('row', { name: new RegExp(deliveryId) });
     await expect(async () => {
       await page.getByRole('button', { name: 'Refresh log' }).click();
-      await expect(row.getByTestId('delivery-status')).toHaveText('DELIVERED', { timeout: 1000 });
+      await expect(row.getByTestId('delivery-status')).toHaveText('Delivered', { timeout: 1000 });
     }).toPass({ timeout: 20_000 });
     await expect(row).toContainText('200');
     await page.getByRole('button', { name: `Replay ${deliveryId}` }).click();
@@ -54,7 +54,7 @@ test('webhooks: set the endpoint, rotate the secret, see a delivery and replay i
     expect(got[1].headers['x-svc-signature']).toBe('sha256=' + createHmac('sha256', secret).update(got[1].body).digest('hex'));
     await expect(async () => {
       await page.getByRole('button', { name: 'Refresh log' }).click();
-      await expect(row.getByTestId('delivery-status')).toHaveText('DELIVERED', { timeout: 1000 });
+      await expect(row.getByTestId('delivery-status')).toHaveText('Delivered', { timeout: 1000 });
     }).toPass({ timeout: 20_000 });
     await page.getByRole('button', { name: `Attempts of ${deliveryId}` }).click();
     const attempts = page.getByRole('table', { name: `Attempts of ${deliveryId}` });

@@ -35,7 +35,7 @@ test('open a customer, see its risk, its history and its network with a fan-in',
 
   // The rating: no KYC application (25) and one alert (5) make 30, MEDIUM.
   await page.getByRole('button', { name: 'Recompute rating' }).click();
-  await expect(page.getByTestId('risk-rating')).toHaveText('MEDIUM');
+  await expect(page.getByTestId('risk-rating')).toHaveText('Medium');
   await expect(page.getByTestId('risk-score')).toHaveText('30 / 100');
   await expect(page.getByRole('table', { name: 'Risk factors' })).toContainText('Identity unverified');
   await expect(page.getByRole('table', { name: 'Risk history' }).getByRole('row')).not.toHaveCount(1);

@@ -27,3 +27,15 @@ test('a built-in rule is named without its key; a numbered rule with its number 
   expect(ruleLabel('AML-008', 'AML-008 KYC Tier Limit')).toBe('AML-008 KYC Tier Limit');
   expect(ruleLabel('AML-002', 'Structuring')).toBe('AML-002 Structuring');
 });
+
+test('enum values keep their acronyms; sentences from the API read as words', async () => {
+  const { prose } = await import('../src/ui/format');
+  expect(enumLabel('TIER_1')).toBe('Tier 1');
+  expect(enumLabel('VERIFIED_BVN_OR_NIN')).toBe('Verified BVN or NIN');
+  expect(enumLabel('CALL_FOR_ACTION')).toBe('Call for action');
+  expect(prose('KYC status DOCUMENT_UPLOADED at TIER_1')).toBe('KYC status Document uploaded at Tier 1');
+  expect(prose('1 open case(s)')).toBe('1 open case');
+  expect(prose('2 screening alert(s) in 90 days')).toBe('2 screening alerts in 90 days');
+  expect(prose('3 case(s) resolved as true positive')).toBe('3 cases resolved as true positive');
+  expect(prose('listed token(s) not in query')).toBe('listed tokens not in query');
+});

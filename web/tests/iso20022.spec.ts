@@ -28,8 +28,8 @@ test('a pacs.008 transaction shows its parties and which hit', async ({ page, re
   await expect(page.getByRole('heading', { name: 'Payment message' })).toBeVisible();
   const parties = page.getByRole('table', { name: 'Parties and agents' });
   await expect(parties.getByRole('row', { name: /Ultimate creditor.*Zainab Bello Trading.*List hit/ })).toBeVisible();
-  await expect(parties.getByRole('row', { name: /Debtor agent.*Sterling Crest Bank.*STCRNGLAXXX.*no hit/ })).toBeVisible();
-  await expect(parties.getByRole('row', { name: /^Debtor Chukwuemeka Adeyemi.*BVN 22212345678.*no hit/ })).toBeVisible();
+  await expect(parties.getByRole('row', { name: /Debtor agent.*Sterling Crest Bank.*STCRNGLAXXX.*No hit/ })).toBeVisible();
+  await expect(parties.getByRole('row', { name: /^Debtor Chukwuemeka Adeyemi.*BVN 22212345678.*No hit/ })).toBeVisible();
   await expect(parties.getByRole('row', { name: /Intermediary agent 1.*Meridian Clearing Bank/ })).toBeVisible();
   await expect(parties.getByText('List hit')).toHaveCount(1);
   await shot(page, 'transaction-iso20022');

@@ -3,7 +3,10 @@ import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { NetworkService } from '../gen/complyd/v1/network_pb';
 import { Link } from '../ui/router';
-import { Empty, ErrorText, Field, Loading } from '../ui/parts';
+import { Button, Group, List, NativeSelect, Text, TextInput, Title } from '@mantine/core';
+import { useSession } from '../auth/session';
+import { Empty, ErrorText, Loading } from '../ui/parts';
+import { plural, prose } from '../ui/format';
 import { NetworkGraph } from './NetworkGraph';
 
 // Network shows the counterparty graph of a customer (or, once an account is clicked, of that
@@ -24,31 +27,36 @@ export function Network({ customerId }: { customerId: string }) {
   const byCustomer = useQuery(NetworkService.method.getCustomerNetwork, { id: customerId, query }, { enabled: !account });
   const byAccount = useQuery(NetworkService.method.getAccountNetwork, { account, query }, { enabled: !!account });
   const q = account ? byAccount : byCustomer;
+  // Opening a case is for every role but the read-only auditor (the API's Writers).
+  const { canAct } = useSession();
   const open = useMutation(NetworkService.method.openNetworkCase);
+  const kindName = (k: string) => k.replace('_', '-').toLowerCase();
   const flagged = new Set((q.data?.findings ?? []).flatMap((f) => [f.account, ...(f.kind === 'RING' ? f.accounts : [])]));
   return (
     <section aria-labelledby="net-h">
-      <h2 id="net-h">Network {account ? `of account ${account}` : 'of the customer'}</h2>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <Field label="Hops"><select value={hops} onChange={(e) => setHops(Number(e.target.value))}>{[1, 2, 3, 4].map((h) => <option key={h}>{h}</option>)}</select></Field>
-        <Field label="Period (days)"><select value={days} onChange={(e) => setDays(Number(e.target.value))}>{[30, 90, 180, 365].map((d) => <option key={d}>{d}</option>)}</select></Field>
-        <Field label="Minimum transfer (NGN)"><input inputMode="decimal" value={minAmount} onChange={(e) => setMinAmount(e.target.value)} /></Field>
-        {account && <button type="button" onClick={() => setAccount('')}>Back to the customer</button>}
+      <Title order={2} size="h3" id="net-h" mb="xs">Network {account ? `of account ${account}` : 'of the customer'}</Title>
+      <form onSubmit={(e) => e.preventDefault()}>
+        <Group gap="sm" align="end" wrap="wrap" mb="sm">
+          <NativeSelect label="Hops" value={String(hops)} onChange={(e) => setHops(Number(e.currentTarget.value))} data={['1', '2', '3', '4']} />
+          <NativeSelect label="Period (days)" value={String(days)} onChange={(e) => setDays(Number(e.currentTarget.value))} data={['30', '90', '180', '365']} />
+          <TextInput label="Minimum transfer (NGN)" inputMode="decimal" w={180} value={minAmount} onChange={(e) => setMinAmount(e.currentTarget.value)} />
+          {account && <Button variant="default" onClick={() => setAccount('')}>Back to the customer</Button>}
+        </Group>
       </form>
       {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : (
         <>
-          <p className="muted">{q.data.nodes.length} accounts, {q.data.edges.length} links{q.data.truncated ? ' — truncated by the node or edge cap: narrow the period, hops or amount to see all of it' : ''}.</p>
+          <Text size="sm" c="gray.7" mb="xs">{plural(q.data.nodes.length, 'account')}, {plural(q.data.edges.length, 'link')}{q.data.truncated ? ' — truncated by the node or edge cap: narrow the period, hops or amount to see all of it' : ''}.</Text>
           {q.data.nodes.length === 0 ? <Empty>No account of this customer appears in screened transactions.</Empty>
             : <NetworkGraph graph={q.data} flagged={flagged} onSelect={setAccount} />}
-          <h3>Findings</h3>
+          <Title order={3} size="h4" mt="sm" mb="xs">Findings</Title>
           {q.data.findings.length === 0 ? <Empty>No fan-in, fan-out or ring in this graph.</Empty> : (
-            <ul aria-label="Findings">{q.data.findings.map((f) => (
-              <li key={f.kind + f.account}>
-                <strong>{f.kind.replace('_', '-').toLowerCase()}</strong> at {f.account}: {f.description}{' '}
-                <button type="button" disabled={open.isPending} onClick={() => open.mutate({ account: account || undefined, customerId: account ? undefined : customerId,
-                  query, kind: f.kind, findingAccount: f.account })}>Open a case for the {f.kind.replace('_', '-').toLowerCase()} at {f.account}</button>
-              </li>))}
-            </ul>
+            <List aria-label="Findings" spacing="xs">{q.data.findings.map((f) => (
+              <List.Item key={f.kind + f.account}>
+                <strong>{kindName(f.kind)}</strong> at {f.account}: {prose(f.description)}{' '}
+                {canAct && <Button size="xs" variant="light" disabled={open.isPending} onClick={() => open.mutate({ account: account || undefined, customerId: account ? undefined : customerId,
+                  query, kind: f.kind, findingAccount: f.account })}>Open a case for the {kindName(f.kind)} at {f.account}</Button>}
+              </List.Item>))}
+            </List>
           )}
           {open.data && <p role="status">Case <Link to={`/cases/${open.data.id}`}>{open.data.caseNumber}</Link> opened.</p>}
           <ErrorText error={open.error} />

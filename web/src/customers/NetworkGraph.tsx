@@ -1,4 +1,5 @@
 import type { NetworkGraph as Graph } from '../gen/complyd/v1/network_pb';
+import { money, plural } from '../ui/format';
 
 // layout places the seeds in the centre and each hop on a ring around it (concentric circles):
 // simple, stable from one render to the next, and readable up to the few hundred nodes the
@@ -43,7 +44,7 @@ export function NetworkGraph({ graph, flagged, onSelect }: { graph: Graph; flagg
           <line key={i} x1={a.x} y1={a.y} x2={b.x} y2={b.y} stroke={transfer ? '#555' : '#8a5cf6'} strokeOpacity={0.7}
             strokeWidth={transfer ? 1 + 3 * (Number(e.total) / max) : 1} strokeDasharray={transfer ? undefined : '4 3'}
             markerEnd={transfer ? 'url(#arrow)' : undefined}>
-            <title>{transfer ? `${e.from} → ${e.to}: ${e.count} transfer(s), NGN ${e.total}` : `${e.from} and ${e.to} share ${e.kind.replace('SHARED_', '').toLowerCase()} ${e.value}`}</title>
+            <title>{transfer ? `${e.from} → ${e.to}: ${plural(e.count, 'transfer')}, ${money(e.total)}` : `${e.from} and ${e.to} share ${e.kind.replace('SHARED_', '').toLowerCase()} ${e.value}`}</title>
           </line>
         );
       })}

@@ -3,7 +3,9 @@ import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { ApplicationAssignmentService } from '../gen/complyd/v1/application_assignment_pb';
 import { UserService } from '../gen/complyd/v1/user_pb';
 import { useSession } from '../auth/session';
-import { ErrorText, Field } from '../ui/parts';
+import { Button, Group, NativeSelect, Text } from '@mantine/core';
+import { ErrorText } from '../ui/parts';
+import { enumLabel } from '../ui/format';
 
 // useUsers is the tenant's active users when the caller may list them (an administrator's call;
 // for others the pickers offer only "me" and "unassigned").
@@ -31,10 +33,9 @@ export function useAssigneeName() {
 export function AssignedToFilter({ value, onChange }: { value: string; onChange: (v: string) => void }) {
   const users = useUsers();
   return (
-    <Field label="Assigned to"><select value={value} onChange={(e) => onChange(e.target.value)}>
-      <option value="">anyone</option><option value="me">me</option><option value="unassigned">unassigned</option>
-      {users.map((u) => <option key={u.id} value={u.id}>{u.firstName} {u.lastName}</option>)}
-    </select></Field>
+    <NativeSelect label="Assigned to" value={value} onChange={(e) => onChange(e.currentTarget.value)}
+      data={[{ value: '', label: 'Anyone' }, { value: 'me', label: 'Me' }, { value: 'unassigned', label: 'Unassigned' },
+        ...users.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName}` }))]} />
   );
 }
 
@@ -54,18 +55,18 @@ export function Assignment({ kind, id, assignedTo, onDone }: { kind: 'kyc' | 'ky
   const [assign, unassign] = kind === 'kyc' ? [kycAssign, kycUnassign] : [kybAssign, kybUnassign];
   const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
   return (
-    <div role="group" aria-label="Assignment" className="filters">
-      <p>Assigned to: <strong data-testid="assignee">{name(assignedTo)}</strong></p>
+    <Group role="group" aria-label="Assignment" gap="sm" align="end" wrap="wrap">
+      <Text size="sm">Assigned to: <strong data-testid="assignee">{name(assignedTo)}</strong></Text>
       {canAct && officer && <>
-        {assignedTo !== me.id && <button type="button" disabled={assign.isPending} onClick={() => assign.mutate({ id, assigneeId: me.id })}>Take it</button>}
+        {assignedTo !== me.id && <Button size="sm" variant="light" loading={assign.isPending} onClick={() => assign.mutate({ id, assigneeId: me.id })}>Take it</Button>}
         {users.length > 0 && <>
-          <Field label="Assign to"><select value={pick} onChange={(e) => setPick(e.target.value)}><option value="">choose…</option>
-            {users.map((u) => <option key={u.id} value={u.id}>{u.firstName} {u.lastName} ({u.role.toLowerCase()})</option>)}</select></Field>
-          <button type="button" disabled={!pick || assign.isPending} onClick={() => assign.mutate({ id, assigneeId: pick })}>Assign</button>
+          <NativeSelect label="Assign to" value={pick} onChange={(e) => setPick(e.currentTarget.value)}
+            data={[{ value: '', label: 'Choose…' }, ...users.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName} (${enumLabel(u.role).toLowerCase()})` }))]} />
+          <Button size="sm" variant="default" disabled={!pick || assign.isPending} onClick={() => assign.mutate({ id, assigneeId: pick })}>Assign</Button>
         </>}
-        {assignedTo && <button type="button" disabled={unassign.isPending} onClick={() => unassign.mutate({ id })}>Unassign</button>}
+        {assignedTo && <Button size="sm" variant="default" disabled={unassign.isPending} onClick={() => unassign.mutate({ id })}>Unassign</Button>}
       </>}
       <ErrorText error={assign.error ?? unassign.error} />
-    </div>
+    </Group>
   );
 }

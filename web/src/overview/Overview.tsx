@@ -27,6 +27,9 @@ const day = (t?: Timestamp) => (t ? timestampDate(t).toISOString().slice(0, 10) 
 const txList = (from: string, to: string, outcome?: string, extra: Record<string, string> = {}) =>
   `/transactions?${new URLSearchParams({ ...(outcome ? { outcome } : {}), from, to, ...extra })}`;
 
+// ageLabel spells the API's age buckets of open cases for people.
+const ageLabel: Record<string, string> = { '0-1d': 'Under 1 day', '1-7d': '1 to 7 days', '7-30d': '7 to 30 days', '30d+': 'Over 30 days' };
+
 export function Overview() {
   const [periodKey, setPeriodKey] = useState('7d');
   const period = periods.find((p) => p.key === periodKey)!;
@@ -92,7 +95,7 @@ export function Overview() {
               { key: 'closed', label: 'Closed', value: Number(b.closed), to: '/?scope=all&sort=NEWEST&status=CLOSED', name: `${count(b.closed)} closed on ${when(b.start)}` }] }))} />
             <div style={{ overflowX: 'auto' }}>
               <Table aria-label="Open cases by priority and age" withTableBorder fz="sm">
-                <Table.Thead><Table.Tr><Table.Th scope="col">Priority</Table.Th>{cases.data.openByPriority[0]?.byAge.map((a) => <Table.Th scope="col" key={a.key}>{a.key}</Table.Th>)}<Table.Th scope="col">Total</Table.Th></Table.Tr></Table.Thead>
+                <Table.Thead><Table.Tr><Table.Th scope="col">Priority</Table.Th>{cases.data.openByPriority[0]?.byAge.map((a) => <Table.Th scope="col" key={a.key}>{ageLabel[a.key] ?? a.key}</Table.Th>)}<Table.Th scope="col">Total</Table.Th></Table.Tr></Table.Thead>
                 <Table.Tbody>{cases.data.openByPriority.map((o) => (
                   <Table.Tr key={o.priority}><Table.Th scope="row"><Link to={`/?scope=all&status=OPEN&priority=${o.priority}`}>{label(o.priority)}</Link></Table.Th>
                     {o.byAge.map((a) => <Table.Td key={a.key}>{count(a.count)}</Table.Td>)}<Table.Td>{count(o.total)}</Table.Td></Table.Tr>))}</Table.Tbody>

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Anchor, Group, NativeSelect, TextInput, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Anchor, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { TransactionService, type TransactionListItem } from '../gen/complyd/v1/screening_pb';
 import { Link, useRouter } from '../ui/router';
-import { Empty, ErrorText, Loading, Pager, when } from '../ui/parts';
-import { enumLabel as label } from '../ui/format';
-import { dateTime, enumLabel, money } from '../ui/format';
+import { ErrorText, Loading, Pager } from '../ui/parts';
+import { count, dateTime, enumLabel, money, prose, ruleLabel } from '../ui/format';
+import { Facts } from '../ui/Facts';
 import { useZone } from '../ui/zone';
 import { DataTable, type Col } from '../ui/DataTable';
 import { StatusBadge } from '../ui/StatusBadge';
@@ -83,46 +84,61 @@ export function Transactions() {
   );
 }
 
+// ruleName names a triggered rule: a numbered or built-in rule with ruleLabel, a tenant's rule
+// (whose id is an opaque id) by its name alone.
+const ruleName = (id: string, name: string) => (/^[A-Z]{2,}-\d+$/.test(id) || /^[A-Z][A-Z_]*$/.test(id) ? ruleLabel(id, name) : name || id);
+
 // TransactionPage is what a regulator asks for: final score and outcome, every engine's verdict
 // with its rules, the triggered rules' details, FX, and the case screening opened.
 export function TransactionPage({ id }: { id: string }) {
+  const zone = useZone();
   const q = useQuery(TransactionService.method.getTransaction, { id }, { retry: false });
   if (q.isPending) return <Loading />;
-  if (q.isError) return <section><h1>Transaction not found</h1><ErrorText error={q.error} /></section>;
+  if (q.isError) return <section><Title order={1}>Transaction not found</Title><ErrorText error={q.error} /></section>;
   const t = q.data;
   const v = t.verdict;
   const fx = v?.engineVerdicts.find((e) => e.fx)?.fx;
+  type EV = NonNullable<typeof v>['engineVerdicts'][number];
+  type TR = NonNullable<typeof v>['triggeredRules'][number];
+  const engineCols: Col<EV>[] = [
+    { id: 'engine', header: 'Engine', rowHeader: true, cell: (e) => enumLabel(e.engineName), sort: (e) => e.engineName },
+    { id: 'score', header: 'Score', cell: (e) => (e.skipped ? 'Skipped' : String(e.score)), sort: (e) => e.score },
+    { id: 'outcome', header: 'Outcome', cell: (e) => (e.skipped ? prose(e.skipReason) || 'Skipped' : <StatusBadge value={e.outcome} />), sort: (e) => e.outcome },
+    { id: 'rules', header: 'Rules triggered', cell: (e) => prose(e.rulesTriggered.join(', ')) || 'None' },
+    { id: 'latency', header: 'Latency', cell: (e) => (e.latencyMs > 0 ? `${count(e.latencyMs)} ms` : 'under 1 ms'), sort: (e) => e.latencyMs },
+  ];
+  const ruleCols: Col<TR>[] = [
+    { id: 'rule', header: 'Rule', rowHeader: true, cell: (r) => `${ruleName(r.ruleId, r.name)}${r.ruleVersion > 0 ? `, rule version ${r.ruleVersion}` : ''}`, sort: (r) => r.ruleId || r.name },
+    { id: 'category', header: 'Category', cell: (r) => enumLabel(r.category), sort: (r) => r.category },
+    { id: 'score', header: 'Score', cell: (r) => String(r.riskScore), sort: (r) => r.riskScore },
+    { id: 'outcome', header: 'Outcome', cell: (r) => <StatusBadge value={r.outcome} />, sort: (r) => r.outcome },
+    { id: 'details', header: 'Details', cell: (r) => prose(r.details) },
+  ];
+  const party = (name?: string, acct?: string, bank?: string) => [name, acct, bank ? `bank ${bank}` : ''].filter(Boolean).join(', ') || '—';
   return (
-    <section aria-labelledby="txd-h">
-      <h1 id="txd-h">Transaction {t.externalId}</h1>
-      <dl className="facts">
-        <dt>Outcome</dt><dd data-testid="tx-outcome">{v ? label(v.outcome) : 'not screened'}</dd>
-        <dt>Final score</dt><dd data-testid="tx-score">{v?.aggregateScore ?? '—'}</dd>
-        <dt>Risk level</dt><dd>{v ? <StatusBadge value={v.riskLevel} /> : "—"}</dd>
-        <dt>Amount</dt><dd>{money(t.amount, t.currency)}</dd>
-        {fx && <><dt>FX conversion</dt><dd>{fx.amount} {fx.currency} × {fx.rateToNgn} = {fx.amountNgn} NGN (rate of {when(fx.rateUpdatedAt)})</dd></>}
-        <dt>Sender</dt><dd>{t.senderName ?? '—'} {t.senderAccountNumber ?? ''} {t.senderBankCode ? `(bank ${t.senderBankCode})` : ''}</dd>
-        <dt>Receiver</dt><dd>{t.receiverName ?? '—'} {t.receiverAccountNumber ?? ''} {t.receiverCountry ?? ''}</dd>
-        <dt>Narration</dt><dd>{t.narration ?? '—'}</dd>
-        <dt>Actions</dt><dd>{v?.actions.join(', ') || '—'}</dd>
-        <dt>Case</dt><dd>{v?.caseId ? <Link to={`/cases/${v.caseId}`}>Open the case</Link> : 'none opened'}</dd>
-      </dl>
+    <Stack component="section" aria-labelledby="txd-h" gap="md">
+      <Title order={1} id="txd-h" style={{ overflowWrap: 'anywhere' }}>Transaction {t.externalId}</Title>
+      <Facts items={[
+        ['Outcome', <span data-testid="tx-outcome">{v ? <StatusBadge value={v.outcome} /> : 'Not screened'}</span>],
+        ['Final score', <span data-testid="tx-score">{v ? String(v.aggregateScore) : '—'}</span>],
+        ['Risk level', v ? <StatusBadge value={v.riskLevel} /> : '—'],
+        ['Amount', money(t.amount, t.currency)],
+        ...(fx ? [['FX conversion', <>{money(fx.amount, fx.currency)} × {fx.rateToNgn} = {money(fx.amountNgn, 'NGN')} (rate of {dateTime(fx.rateUpdatedAt, zone)})</>] as [string, ReactNode]] : []),
+        ['When', dateTime(t.transactionTimestamp ?? t.createdAt, zone)],
+        ['Type', enumLabel(t.type)],
+        ['Channel', enumLabel(t.channel)],
+        ['Sender', party(t.senderName, t.senderAccountNumber, t.senderBankCode)],
+        ['Receiver', <>{party(t.receiverName, t.receiverAccountNumber, t.receiverBankCode)}{t.receiverCountry ? ` (${t.receiverCountry})` : ''}</>],
+        ['Narration', t.narration || '—'],
+        ['Actions', v?.actions.map((a) => enumLabel(a)).join(', ') || '—'],
+        ['Case', v?.caseId ? <Link to={`/cases/${v.caseId}`}>Open the case</Link> : 'None opened'],
+      ]} />
       {t.paymentMessage && <PaymentMessage m={t.paymentMessage} />}
       <CustomerLinks transactionId={t.id} />
-      <h2>Engine verdicts</h2>
-      {!v || v.engineVerdicts.length === 0 ? <Empty>No engine verdicts.</Empty> : (
-        <table aria-label="Engine verdicts">
-          <thead><tr><th>Engine</th><th>Score</th><th>Outcome</th><th>Rules triggered</th><th>Latency</th></tr></thead>
-          <tbody>{v.engineVerdicts.map((e) => (
-            <tr key={e.engineName}><td>{e.engineName}</td><td>{e.skipped ? 'skipped' : e.score}</td><td>{e.skipped ? e.skipReason : label(e.outcome)}</td>
-              <td>{e.rulesTriggered.join(', ') || 'none'}</td><td>{e.latencyMs} ms</td></tr>))}
-          </tbody>
-        </table>
-      )}
-      <h2>Triggered rules</h2>
-      {!v || v.triggeredRules.length === 0 ? <Empty>No rule triggered.</Empty> : (
-        <ul>{v.triggeredRules.map((r, i) => <li key={i}><strong>{r.name}</strong> ({r.category}, score {r.riskScore}, {label(r.outcome)}{r.ruleVersion > 0 && <>, rule version {r.ruleVersion}</>}): {r.details}</li>)}</ul>
-      )}
-    </section>
+      <Title order={2} size="h3">Engine verdicts</Title>
+      <DataTable label="Engine verdicts" rows={v?.engineVerdicts ?? []} cols={engineCols} rowKey={(e) => e.engineName} empty="No engine verdicts." />
+      <Title order={2} size="h3">Triggered rules</Title>
+      <DataTable label="Triggered rules" rows={v?.triggeredRules ?? []} cols={ruleCols} rowKey={(r) => `${r.ruleId}-${r.name}`} empty="No rule triggered." />
+    </Stack>
   );
 }

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { EvidenceCase, EvidenceCheck } from '../gen/complyd/v1/evidence_pb';
 import { checkText } from './ApplicationEvidence';
-import { ErrorText, Field } from './parts';
+import { Button, Group, NativeSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { ErrorText } from './parts';
+import { plural } from './format';
 
 // ApplicationDecision is the approve / reject form of a KYC or KYB application: a risk level and
 // a reason, then one of the two buttons. The screen passes what each button calls and the error
@@ -23,25 +25,35 @@ export function ApplicationDecision({ onApprove, onReject, error, checks, cases,
   const [why, setWhy] = useState('');
   const open = checks.length > 0 || cases.length > 0;
   return (
-    <div className="actions">
-      <h2>Decision</h2>
-      <Field label="Risk level"><select value={risk} onChange={(e) => setRisk(e.target.value)}><option>LOW</option><option>MEDIUM</option><option>HIGH</option></select></Field>
-      <Field label="Decision reason"><textarea value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-      {open && evidenceRequired
-        ? <p role="note">This tenant approves only with the evidence: {checks.length} check(s) and {cases.length} open case(s) stand in the way.</p>
-        : <button type="button" onClick={() => (open ? (setWhy(reason), setConfirming(true)) : onApprove(risk, reason))}>Approve application</button>}
-      <button type="button" onClick={() => onReject(risk, reason)}>Reject application</button>
-      {confirming && (
-        <div role="dialog" aria-modal="true" aria-labelledby="override-h" className="dialog">
-          <h3 id="override-h">Approve over open evidence</h3>
-          <p>The approval will record these as overridden, with your reason:</p>
-          <ul aria-label="Overridden">{checks.map((c, i) => <li key={i}>{checkText(c)}</li>)}{cases.map((c) => <li key={c.id}>{c.caseNumber}: {c.title}</li>)}</ul>
-          <Field label="Override reason"><textarea value={why} onChange={(e) => setWhy(e.target.value)} /></Field>
-          <button type="button" disabled={why.trim() === ''} onClick={() => { setConfirming(false); onApprove(risk, why.trim()); }}>Approve with override</button>
-          <button type="button" onClick={() => setConfirming(false)}>Cancel</button>
-        </div>
-      )}
-      <ErrorText error={error} />
-    </div>
+    <Paper withBorder p="md" component="section" aria-labelledby="decision-h">
+      <Stack gap="sm">
+        <Title order={2} size="h3" id="decision-h">Decision</Title>
+        <NativeSelect label="Risk level" value={risk} onChange={(e) => setRisk(e.currentTarget.value)} maw={240}
+          data={[{ value: 'LOW', label: 'Low' }, { value: 'MEDIUM', label: 'Medium' }, { value: 'HIGH', label: 'High' }]} />
+        <Textarea label="Decision reason" autosize minRows={2} value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+        {open && evidenceRequired && (
+          <Text role="note" size="sm">This tenant approves only with the evidence: {plural(checks.length, 'check')} and {plural(cases.length, 'open case')} stand in the way.</Text>
+        )}
+        <Group gap="sm">
+          {!(open && evidenceRequired) && <Button onClick={() => (open ? (setWhy(reason), setConfirming(true)) : onApprove(risk, reason))}>Approve application</Button>}
+          <Button color="red" variant="outline" onClick={() => onReject(risk, reason)}>Reject application</Button>
+        </Group>
+        {confirming && (
+          <Paper withBorder shadow="md" p="md" role="dialog" aria-modal="true" aria-labelledby="override-h" className="dialog">
+            <Stack gap="xs">
+              <Title order={3} size="h4" id="override-h">Approve over open evidence</Title>
+              <Text size="sm">The approval will record these as overridden, with your reason:</Text>
+              <ul aria-label="Overridden">{checks.map((c, i) => <li key={i}>{checkText(c)}</li>)}{cases.map((c) => <li key={c.id}>{c.caseNumber}: {c.title}</li>)}</ul>
+              <Textarea label="Override reason" autosize minRows={2} value={why} onChange={(e) => setWhy(e.currentTarget.value)} />
+              <Group gap="sm">
+                <Button disabled={why.trim() === ''} onClick={() => { setConfirming(false); onApprove(risk, why.trim()); }}>Approve with override</Button>
+                <Button variant="default" onClick={() => setConfirming(false)}>Cancel</Button>
+              </Group>
+            </Stack>
+          </Paper>
+        )}
+        <ErrorText error={error} />
+      </Stack>
+    </Paper>
   );
 }

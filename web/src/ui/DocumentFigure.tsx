@@ -15,9 +15,9 @@ export function DocumentFigure({ caption, fileName, mimeType, link }: {
     <figure className="doc">
       <figcaption>{caption}</figcaption>
       {link.isPending ? <Loading /> : link.isError ? <ErrorText error={link.error} /> : mimeType.startsWith('image/')
-        ? <img src={url} alt={`${fileName} preview`} style={{ maxWidth: 480 }} />
+        ? <img src={url} alt={`${fileName} preview`} style={{ maxWidth: 'min(480px, 100%)' }} />
         : mimeType === 'application/pdf'
-          ? <iframe title={`${fileName} preview`} src={url} width={480} height={600} />
+          ? <iframe title={`${fileName} preview`} src={url} width={480} height={600} style={{ maxWidth: '100%' }} />
           : null}
       {url && <p><a href={url} target="_blank" rel="noreferrer">Download {fileName}</a></p>}
     </figure>

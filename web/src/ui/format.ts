@@ -73,11 +73,24 @@ export function day(t?: Timestamp | Date, zone = defaultZone): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric' }).format(d);
 }
 
-// enumLabel spells a wire enum value ("POST_NO_DEBIT", "wallet_reserve") one way: "Post no debit".
+// acronyms stay in capitals inside a label ("VERIFIED_BVN_OR_NIN" → "Verified BVN or NIN").
+const acronyms = new Set(['BVN', 'NIN', 'CAC', 'KYC', 'KYB', 'PEP', 'FX', 'NGN', 'STR', 'CTR', 'SAR', 'FTR', 'ID', 'POS', 'ATM',
+  'USSD', 'API', 'URL', 'CEL', 'AML', 'FATF', 'UBO', 'TIN', 'RC', 'OFAC', 'UN', 'EU', 'UK', 'MFA', 'BYOL', 'ISO', 'NUBAN', 'CBN',
+  'NFIU', 'IP', 'SMS', 'OTP', 'TOTP', 'HTTP', 'JSON', 'CSV', 'SDN', 'HMT', 'ECOWAS', 'SWIFT', 'BIC', 'LEI', 'UETR']);
+
+// enumLabel spells a wire enum value ("POST_NO_DEBIT", "wallet_reserve") one way: "Post no debit";
+// acronyms keep their capitals ("TIER_1" → "Tier 1", "VERIFIED_BVN_OR_NIN" → "Verified BVN or NIN").
 export function enumLabel(v?: string): string {
   if (!v) return '—';
-  const s = v.replace(/_/g, ' ').toLowerCase();
+  const words = v.split(/[_\s]+/).filter(Boolean).map((w) => (acronyms.has(w.toUpperCase()) ? w.toUpperCase() : w.toLowerCase()));
+  if (words.length === 0) return '—';
+  const s = words.join(' ');
   return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+// yesNo spells a flag for people.
+export function yesNo(b: boolean | undefined): string {
+  return b ? 'Yes' : 'No';
 }
 
 // ruleLabel names a rule for people: "AML-008 KYC Tier Limit" for a numbered rule (its number
@@ -87,4 +100,16 @@ export function ruleLabel(id: string, name: string): string {
   if (!name) return id;
   if (name.startsWith(id) || /^[A-Z][A-Z_]*$/.test(id)) return name;
   return `${id} ${name}`;
+}
+
+// prose makes a sentence the API wrote for logs readable on a screen: enum values inside it are
+// spelled like enumLabel ("KYC status DOCUMENT_UPLOADED at TIER_1" → "KYC status Document uploaded
+// at Tier 1") and "(s)" plurals take the number before them ("1 open case(s)" → "1 open case",
+// "2 screening alert(s)" → "2 screening alerts"; without a number, the plural).
+export function prose(text?: string): string {
+  if (!text) return '';
+  return text
+    .replace(/\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g, (v) => enumLabel(v))
+    .replace(/(\d[\d,]*)(\s(?:[A-Za-z-]+\s){0,2}?)([A-Za-z-]+)\(s\)/g, (_m, n: string, mid: string, w: string) => `${n}${mid}${Number(n.replace(/,/g, '')) === 1 ? w : w + 's'}`)
+    .replace(/([A-Za-z-]+)\(s\)/g, '$1s');
 }

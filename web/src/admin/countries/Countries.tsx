@@ -1,48 +1,56 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
-import { timestampDate } from '@bufbuild/protobuf/wkt';
 import { CountryService, type CountryRisk } from '../../gen/complyd/v1/country_pb';
-import { Empty, ErrorText, Field, Loading, when } from '../../ui/parts';
+import { Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ErrorText } from '../../ui/parts';
+import { dateTime, day, enumLabel } from '../../ui/format';
+import { useZone } from '../../ui/zone';
+import { DataTable, type Col } from '../../ui/DataTable';
+import { StatusBadge } from '../../ui/StatusBadge';
 
 const levels = ['CALL_FOR_ACTION', 'MONITORED', 'NONE'];
+// A level's colour: the call-for-action list reads as a block, the monitored one as attention.
+const tone: Record<string, string> = { CALL_FOR_ACTION: 'BLOCK', MONITORED: 'REVIEW', NONE: 'CLOSED' };
+const Level = ({ v }: { v?: string }) => (v ? <StatusBadge value={tone[v] ?? v} label={enumLabel(v)} /> : <>—</>);
 
 // Countries is the tenant's country risk (docs/guide/countries.md): the global FATF lists with their
 // source and publication date, the tenant's overrides on top, and the form that sets one.
 // Screening reads the effective level ("Level") within a second of a change.
 export function Countries() {
+  const zone = useZone();
   const q = useQuery(CountryService.method.listCountries, {});
+  const refetch = () => void q.refetch();
+  // Country first as a plain cell: the level is the second cell of its row.
+  const cols: Col<CountryRisk>[] = [
+    { id: 'country', header: 'Country', cell: (c) => c.country, sort: (c) => c.country },
+    { id: 'level', header: 'Level', cell: (c) => <Level v={c.level} />, sort: (c) => c.level },
+    { id: 'default', header: 'FATF list', cell: (c) => <Level v={c.defaultLevel} />, sort: (c) => c.defaultLevel ?? '' },
+    { id: 'source', header: 'Source', cell: (c) => c.defaultSource || '—' },
+    { id: 'published', header: 'Published', cell: (c) => (c.defaultPublishedOn ? day(c.defaultPublishedOn, 'UTC') : '—') },
+    { id: 'override', header: 'Override', cell: (c) => <Level v={c.overrideLevel} />, sort: (c) => c.overrideLevel ?? '' },
+    { id: 'reason', header: 'Reason', cell: (c) => c.overrideReason || '—' },
+    { id: 'set', header: 'Set', cell: (c) => (c.overrideLevel ? dateTime(c.overrideUpdatedAt, zone) : '—') },
+    { id: 'action', header: 'Action', cell: (c) => <DeleteOverride c={c} onChange={refetch} /> },
+  ];
   return (
-    <section aria-labelledby="ctry-h">
-      <h1 id="ctry-h">Country risk</h1>
-      <OverrideForm onSaved={() => void q.refetch()} />
-      {q.isPending ? <Loading /> : q.isError ? <ErrorText error={q.error} /> : q.data.countries.length === 0 ? <Empty>No country is on a list.</Empty> : (
-        <table aria-label="Countries">
-          <thead><tr><th>Country</th><th>Level</th><th>FATF list</th><th>Source</th><th>Published</th><th>Override</th><th>Reason</th><th>Set</th><th /></tr></thead>
-          <tbody>{q.data.countries.map((c) => <CountryRow key={c.country} c={c} onChange={() => void q.refetch()} />)}</tbody>
-        </table>
+    <Stack component="section" aria-labelledby="ctry-h" gap="md">
+      <Title order={1} id="ctry-h">Country risk</Title>
+      <OverrideForm onSaved={refetch} />
+      {q.isError ? <ErrorText error={q.error} /> : (
+        <DataTable label="Countries" rows={q.data?.countries} loading={q.isPending} cols={cols} rowKey={(c) => c.country} rowLabel={(c) => c.country} empty="No country is on a list." />
       )}
-    </section>
+    </Stack>
   );
 }
 
-function CountryRow({ c, onChange }: { c: CountryRisk; onChange: () => void }) {
+function DeleteOverride({ c, onChange }: { c: CountryRisk; onChange: () => void }) {
   const del = useMutation(CountryService.method.deleteCountryOverride, { onSuccess: onChange });
-  const published = c.defaultPublishedOn ? timestampDate(c.defaultPublishedOn).toISOString().slice(0, 10) : '—';
+  if (!c.overrideLevel) return null;
   return (
-    <tr aria-label={c.country}>
-      <td>{c.country}</td>
-      <td><strong>{c.level}</strong></td>
-      <td>{c.defaultLevel ?? '—'}</td>
-      <td>{c.defaultSource ?? '—'}</td>
-      <td>{published}</td>
-      <td>{c.overrideLevel ?? '—'}</td>
-      <td>{c.overrideReason ?? ''}</td>
-      <td>{c.overrideLevel ? when(c.overrideUpdatedAt) : ''}</td>
-      <td>
-        {c.overrideLevel && <button type="button" disabled={del.isPending} onClick={() => del.mutate({ country: c.country })}>Delete override for {c.country}</button>}
-        <ErrorText error={del.error} />
-      </td>
-    </tr>
+    <>
+      <Button size="xs" variant="default" disabled={del.isPending} onClick={() => del.mutate({ country: c.country })}>Delete override for {c.country}</Button>
+      <ErrorText error={del.error} />
+    </>
   );
 }
 
@@ -52,13 +60,15 @@ function OverrideForm({ onSaved }: { onSaved: () => void }) {
   const [reason, setReason] = useState('');
   const save = useMutation(CountryService.method.setCountryOverride, { onSuccess: () => { setCountry(''); setReason(''); onSaved(); } });
   return (
-    <form aria-label="Set a country override" className="filters" onSubmit={(e) => { e.preventDefault(); save.mutate({ country: country.toUpperCase(), level, reason }); }}>
-      <h2>Set an override</h2>
-      <Field label="Country (ISO 3166 alpha-2)"><input required maxLength={2} value={country} onChange={(e) => setCountry(e.target.value)} /></Field>
-      <Field label="Level"><select value={level} onChange={(e) => setLevel(e.target.value)}>{levels.map((l) => <option key={l}>{l}</option>)}</select></Field>
-      <Field label="Reason"><input required size={40} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-      <button type="submit" disabled={save.isPending}>Save override</button>
-      {save.isSuccess && <span role="status">Saved.</span>}
+    <form aria-label="Set a country override" onSubmit={(e) => { e.preventDefault(); save.mutate({ country: country.toUpperCase(), level, reason }); }}>
+      <Title order={2} size="h3" mb="xs">Set an override</Title>
+      <Group gap="sm" align="end" wrap="wrap">
+        <TextInput label="Country (ISO 3166 alpha-2)" required maxLength={2} w={200} value={country} onChange={(e) => setCountry(e.currentTarget.value)} />
+        <NativeSelect label="Level" value={level} onChange={(e) => setLevel(e.currentTarget.value)} data={levels.map((l) => ({ value: l, label: enumLabel(l) }))} />
+        <TextInput label="Reason" required maxLength={500} w={320} maw="100%" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+        <Button type="submit" loading={save.isPending}>Save override</Button>
+        {save.isSuccess && <Text span size="sm" role="status">Saved.</Text>}
+      </Group>
       <ErrorText error={save.error} />
     </form>
   );

@@ -1,10 +1,12 @@
 import { Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import type { RuleComparison } from '../../gen/complyd/v1/rule_pb';
 import { count, dateTime, enumLabel, plural } from '../../ui/format';
+import { useZone } from '../../ui/zone';
 
 // Comparison shows a draft against the live rules, for its shadow (live screenings) or its
 // back-test (stored ones): the same shape from the API, the same table here.
 export function Comparison({ title, c }: { title: string; c: RuleComparison }) {
+  const zone = useZone();
   return (
     <Paper withBorder p="sm" role="region" aria-label={title}>
       <Stack gap="xs">
@@ -23,7 +25,7 @@ export function Comparison({ title, c }: { title: string; c: RuleComparison }) {
             <Table.Thead><Table.Tr><Table.Th>Transaction</Table.Th><Table.Th>When</Table.Th><Table.Th>Draft flagged</Table.Th><Table.Th>Live outcome</Table.Th><Table.Th>With the draft</Table.Th><Table.Th>Case</Table.Th></Table.Tr></Table.Thead>
             <Table.Tbody>{c.examples.map((e) => (
               <Table.Tr key={e.transactionId}>
-                <Table.Td>{e.externalId}</Table.Td><Table.Td>{dateTime(e.at)}</Table.Td>
+                <Table.Td>{e.externalId}</Table.Td><Table.Td>{dateTime(e.at, zone)}</Table.Td>
                 <Table.Td>{e.flagged ? <Badge color="orange">flagged</Badge> : 'no'}</Table.Td>
                 <Table.Td>{enumLabel(e.liveOutcome)}</Table.Td><Table.Td>{enumLabel(e.draftOutcome)}</Table.Td>
                 <Table.Td>{e.liveCase === e.draftCase ? (e.liveCase ? 'opened either way' : 'none') : e.draftCase ? 'would open' : 'would not open'}</Table.Td>

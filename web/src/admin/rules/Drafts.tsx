@@ -6,6 +6,7 @@ import { RuleService, type Rule, type RuleDraft } from '../../gen/complyd/v1/rul
 import { useSession } from '../../auth/session';
 import { dateTime, enumLabel } from '../../ui/format';
 import { ErrorText, Loading } from '../../ui/parts';
+import { useZone } from '../../ui/zone';
 import { Comparison } from './Comparison';
 import { DraftEditor } from './DraftEditor';
 
@@ -17,6 +18,7 @@ const officers = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'];
 // (never the author, unless the tenant allows a single person) publishes it with a reason.
 export function Drafts({ newDraftOf, onDrafted }: { newDraftOf: 'new' | Rule | null; onDrafted: () => void }) {
   const { me } = useSession();
+  const zone = useZone();
   const q = useQuery(RuleService.method.listRuleDrafts, { status: 'DRAFT' });
   const [open, setOpen] = useState<string | null>(null);
   if (q.isPending) return <Loading />;
@@ -37,7 +39,7 @@ export function Drafts({ newDraftOf, onDrafted }: { newDraftOf: 'new' | Rule | n
               <Table.Td><code>{d.expression}</code></Table.Td>
               <Table.Td>{enumLabel(d.outcome)} ({d.score})</Table.Td>
               <Table.Td>{d.shadowing ? <Badge color="grape">in shadow</Badge> : 'off'}</Table.Td>
-              <Table.Td>{dateTime(d.createdAt)}{d.createdBy === me.id && ' (you)'}</Table.Td>
+              <Table.Td>{dateTime(d.createdAt, zone)}{d.createdBy === me.id && ' (you)'}</Table.Td>
               <Table.Td><Button size="xs" variant="light" onClick={() => setOpen(d.id === open ? null : d.id)}>Open draft {d.name}</Button></Table.Td>
             </Table.Tr>))}
           </Table.Tbody>
@@ -59,6 +61,7 @@ function DraftPanel({ d, canAct, isAuthor, onDone }: { d: RuleDraft; canAct: boo
   const stop = useMutation(RuleService.method.stopRuleDraftShadow, after);
   const discard = useMutation(RuleService.method.discardRuleDraft, after);
   const publish = useMutation(RuleService.method.publishRuleDraft, after);
+  const zone = useZone();
   const [reason, setReason] = useState('');
   const mayPublish = canAct && (!isAuthor || !d.fourEyesRequired);
   return (
@@ -77,7 +80,7 @@ function DraftPanel({ d, canAct, isAuthor, onDone }: { d: RuleDraft; canAct: boo
             <Button variant="subtle" onClick={() => void report.refetch()}>Refresh comparison</Button>
           </Group>
         )}
-        {d.shadowing && <Text size="sm">In shadow since {dateTime(d.shadowStartedAt)}{d.shadowEndsAt && `, until ${dateTime(d.shadowEndsAt)}`}: evaluated on every live screening, never applied.</Text>}
+        {d.shadowing && <Text size="sm">In shadow since {dateTime(d.shadowStartedAt, zone)}{d.shadowEndsAt && `, until ${dateTime(d.shadowEndsAt, zone)}`}: evaluated on every live screening, never applied.</Text>}
         <ErrorText error={backtest.error ?? start.error ?? stop.error ?? discard.error} />
         {backtest.data?.comparison && <Comparison title="Back-test" c={backtest.data.comparison} />}
         {backtest.data?.truncated && <Text c="orange">The back-test stopped at its bound (100,000 transactions or 10 seconds).</Text>}

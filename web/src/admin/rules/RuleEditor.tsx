@@ -1,7 +1,9 @@
 import { useEffect, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { RuleService, type Rule } from '../../gen/complyd/v1/rule_pb';
-import { ErrorText, Field } from '../../ui/parts';
+import { Button, Checkbox, Group, NativeSelect, Paper, Stack, Text, TextInput, Textarea } from '@mantine/core';
+import { ErrorText } from '../../ui/parts';
+import { enumLabel } from '../../ui/format';
 import { Backtest } from './Backtest';
 
 const outcomes = ['APPROVE', 'REVIEW', 'ESCALATE', 'BLOCK'];
@@ -37,26 +39,29 @@ export function RuleEditor({ rule, onDone, onCancel }: { rule?: Rule; onDone: ()
   };
   const checking = draft !== expression || check.isFetching;
   return (
-    <form aria-label={rule ? `Edit rule ${rule.name}` : 'New rule'} className="notes" onSubmit={(e) => { e.preventDefault(); save(); }}>
-      <Field label="Rule name"><input required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} /></Field>
-      <Field label="Description"><input maxLength={2000} value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
-      <Field label="CEL expression">
-        <textarea required rows={3} cols={70} aria-describedby="expr-check" value={expression} onChange={(e) => setExpression(e.target.value)} />
-      </Field>
-      <p id="expr-check" role="status" data-testid="expr-check">
-        {expression.trim() === '' ? 'Write a bool expression over tx.* and ctx.*, e.g. ctx.amountNgnKobo > naira(1000000).'
-          : checking ? 'Checking…' : check.isError ? '' : check.data?.valid ? 'Expression compiles.' : `Does not compile: ${check.data?.message ?? ''}`}
-      </p>
-      <ErrorText error={check.error} />
-      <Field label="Score (0 to 100)"><input type="number" min={0} max={100} value={score} onChange={(e) => setScore(Number(e.target.value))} /></Field>
-      <Field label="Outcome when it fires"><select value={outcome} onChange={(e) => setOutcome(e.target.value)}>{outcomes.map((o) => <option key={o}>{o}</option>)}</select></Field>
-      <label><input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled</label>
-      <Backtest expression={expression} ready={!checking && !!check.data?.valid} />
-      <div>
-        <button type="submit" disabled={create.isPending || update.isPending}>Save rule</button>
-        <button type="button" onClick={onCancel}>Cancel</button>
-      </div>
-      <ErrorText error={create.error ?? update.error} />
-    </form>
+    <Paper withBorder p="md" component="form" aria-label={rule ? `Edit rule ${rule.name}` : 'New rule'} onSubmit={(e: React.FormEvent) => { e.preventDefault(); save(); }}>
+      <Stack gap="sm">
+        <TextInput label="Rule name" required maxLength={200} value={name} onChange={(e) => setName(e.currentTarget.value)} />
+        <TextInput label="Description" maxLength={2000} value={description} onChange={(e) => setDescription(e.currentTarget.value)} />
+        <Textarea label="CEL expression" required autosize minRows={3} aria-describedby="expr-check" styles={{ input: { fontFamily: 'monospace' } }}
+          value={expression} onChange={(e) => setExpression(e.currentTarget.value)} />
+        <Text size="sm" id="expr-check" role="status" data-testid="expr-check">
+          {expression.trim() === '' ? 'Write a bool expression over tx.* and ctx.*, e.g. ctx.amountNgnKobo > naira(1000000).'
+            : checking ? 'Checking…' : check.isError ? '' : check.data?.valid ? 'Expression compiles.' : `Does not compile: ${check.data?.message ?? ''}`}
+        </Text>
+        <ErrorText error={check.error} />
+        <Group gap="sm" align="end" wrap="wrap">
+          <TextInput label="Score (0 to 100)" type="number" min={0} max={100} w={140} value={String(score)} onChange={(e) => setScore(Number(e.currentTarget.value))} />
+          <NativeSelect label="Outcome when it fires" value={outcome} onChange={(e) => setOutcome(e.currentTarget.value)} data={outcomes.map((o) => ({ value: o, label: enumLabel(o) }))} />
+          <Checkbox label="Enabled" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} mb={8} />
+        </Group>
+        <Backtest expression={expression} ready={!checking && !!check.data?.valid} />
+        <Group gap="sm">
+          <Button type="submit" loading={create.isPending || update.isPending}>Save rule</Button>
+          <Button variant="default" onClick={onCancel}>Cancel</Button>
+        </Group>
+        <ErrorText error={create.error ?? update.error} />
+      </Stack>
+    </Paper>
   );
 }

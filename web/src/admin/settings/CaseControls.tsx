@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { CaseService } from '../../gen/complyd/v1/case_pb';
+import { Button, Checkbox, Group, Text, Title } from '@mantine/core';
 import { ErrorText, Loading } from '../../ui/parts';
 
 // CaseControls is the institution's four-eyes rule for case resolutions: when on, every
@@ -14,9 +15,12 @@ export function CaseControls() {
   const fe = fourEyes ?? q.data.fourEyesResolution;
   return (
     <form aria-label="Case controls" onSubmit={(e) => { e.preventDefault(); save.mutate({ fourEyesResolution: fe }); }}>
-      <h2>Case controls</h2>
-      <label><input type="checkbox" checked={fe} onChange={(e) => setFourEyes(e.target.checked)} /> Four eyes for every case resolution</label>
-      <div><button type="submit" disabled={save.isPending}>Save case controls</button>{save.isSuccess && <span role="status">Saved.</span>}</div>
+      <Title order={2} size="h3" mt="lg" mb="xs">Case controls</Title>
+      <Group gap="md" align="center" wrap="wrap">
+        <Checkbox label="Four eyes for every case resolution" checked={fe} onChange={(e) => setFourEyes(e.currentTarget.checked)} />
+        <Button type="submit" loading={save.isPending}>Save case controls</Button>
+      </Group>
+      {save.isSuccess && <Text role="status" size="sm" mt={4}>Saved.</Text>}
       <ErrorText error={save.error} />
     </form>
   );

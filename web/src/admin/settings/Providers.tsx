@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import type { JsonObject } from '@bufbuild/protobuf';
 import { IdentityProviderService } from '../../gen/complyd/v1/identity_provider_pb';
-import { ErrorText, Field, Loading } from '../../ui/parts';
+import { Button, Group, NativeSelect, Text, Textarea, Title } from '@mantine/core';
+import { ErrorText, Loading } from '../../ui/parts';
+import { enumLabel } from '../../ui/format';
 
 // Providers is the identity-provider chain: the embedded providers or the bank's own (BYOL, a
 // JSON configuration described in docs/guide/identity-providers.md), and the fallback mode.
@@ -28,13 +30,17 @@ export function Providers() {
   };
   return (
     <form aria-label="Identity providers" onSubmit={(e) => { e.preventDefault(); submit(); }}>
-      <h2>Identity providers</h2>
-      <Field label="Provider mode"><select value={m} onChange={(e) => setMode(e.target.value)}><option>EMBEDDED</option><option>BYOL</option></select></Field>
-      <Field label="Fallback mode"><select value={f} onChange={(e) => setFallback(e.target.value)}><option>WALLET_RESERVE</option><option>NONE</option></select></Field>
-      <Field label="BYOL configuration (JSON)"><textarea rows={6} cols={70} value={b} onChange={(e) => setByol(e.target.value)} /></Field>
-      <button type="submit" disabled={save.isPending}>Save providers</button>
-      {save.isSuccess && <span role="status">Saved.</span>}
-      {jsonErr && <p role="alert" className="error">{jsonErr}</p>}
+      <Title order={2} size="h3" mt="lg" mb="xs">Identity providers</Title>
+      <Group gap="sm" align="end" wrap="wrap" mb="xs">
+        <NativeSelect label="Provider mode" value={m} onChange={(e) => setMode(e.currentTarget.value)} data={['EMBEDDED', 'BYOL'].map((x) => ({ value: x, label: x === 'BYOL' ? 'Bring your own (BYOL)' : enumLabel(x) }))} />
+        <NativeSelect label="Fallback mode" value={f} onChange={(e) => setFallback(e.currentTarget.value)} data={['WALLET_RESERVE', 'NONE'].map((x) => ({ value: x, label: enumLabel(x) }))} />
+      </Group>
+      <Textarea label="BYOL configuration (JSON)" autosize minRows={4} styles={{ input: { fontFamily: 'monospace' } }} value={b} onChange={(e) => setByol(e.currentTarget.value)} />
+      <Group gap="sm" mt="xs">
+        <Button type="submit" loading={save.isPending}>Save providers</Button>
+        {save.isSuccess && <Text span role="status" size="sm">Saved.</Text>}
+      </Group>
+      {jsonErr && <Text role="alert" c="red.9" fw={600} size="sm">{jsonErr}</Text>}
       <ErrorText error={save.error} />
     </form>
   );

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { ReportService, type ReportSettings as Settings } from '../../gen/complyd/v1/report_pb';
-import { ErrorText, Field, Loading } from '../../ui/parts';
+import { Button, Checkbox, Fieldset, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ErrorText, Loading } from '../../ui/parts';
 
 type Form = {
   rentityId: string; rentityBranch: string; institutionName: string; institutionCode: string;
@@ -46,41 +47,43 @@ export function ReportSettings() {
   });
   return (
     <form aria-label="Report settings" onSubmit={(e) => { e.preventDefault(); submit(); }}>
-      <h2>Report settings (goAML)</h2>
-      <fieldset className="filters"><legend>Reporting entity</legend>
-        <Field label="Reporting entity id"><input inputMode="numeric" value={f.rentityId} onChange={set('rentityId')} /></Field>
-        <Field label="Branch"><input value={f.rentityBranch} onChange={set('rentityBranch')} /></Field>
-        <Field label="Institution name"><input value={f.institutionName} onChange={set('institutionName')} /></Field>
-        <Field label="Institution code"><input value={f.institutionCode} onChange={set('institutionCode')} /></Field>
-      </fieldset>
-      <fieldset className="filters"><legend>Address (goAML location)</legend>
-        <Field label="Address"><input value={f.address} onChange={set('address')} /></Field>
-        <Field label="City"><input value={f.city} onChange={set('city')} /></Field>
-        <Field label="State"><input value={f.state} onChange={set('state')} /></Field>
-        <Field label="Country code (empty: NG)"><input maxLength={2} value={f.country} onChange={set('country')} /></Field>
-        <Field label="goAML schema (empty: the deployment's default)"><input value={f.schemaName} onChange={set('schemaName')} /></Field>
-      </fieldset>
-      <fieldset className="filters"><legend>Reporting person</legend>
-        <Field label="First name"><input value={f.first} onChange={set('first')} /></Field>
-        <Field label="Last name"><input value={f.last} onChange={set('last')} /></Field>
-        <Field label="Email"><input type="email" value={f.email} onChange={set('email')} /></Field>
-        <Field label="Phone"><input value={f.phone} onChange={set('phone')} /></Field>
-        <Field label="Occupation"><input value={f.occupation} onChange={set('occupation')} /></Field>
-      </fieldset>
-      <fieldset className="filters"><legend>Filing</legend>
-        <Field label="Filing endpoint (empty: manual filing)"><input size={40} value={f.filingUrl} onChange={set('filingUrl')} /></Field>
-        <Field label={q.data.filingTokenSet ? 'Filing token (set; blank keeps it)' : 'Filing token'}><input type="password" autoComplete="off" value={f.token} onChange={set('token')} /></Field>
-        {q.data.filingTokenSet && <label><input type="checkbox" checked={f.clearToken} onChange={(e) => setEdit({ ...f, clearToken: e.target.checked })} /> Clear the token</label>}
-      </fieldset>
-      <fieldset className="filters"><legend>Deadlines (hours after the report's day; 0 = default)</legend>
-        <Field label="CTR hours"><input type="number" min={0} max={8760} value={f.ctr} onChange={set('ctr')} /></Field>
-        <Field label="STR hours"><input type="number" min={0} max={8760} value={f.str} onChange={set('str')} /></Field>
-        <Field label="SAR hours"><input type="number" min={0} max={8760} value={f.sar} onChange={set('sar')} /></Field>
-        <Field label="FTR hours"><input type="number" min={0} max={8760} value={f.ftr} onChange={set('ftr')} /></Field>
-        <Field label="Near-deadline window (hours)"><input type="number" min={0} max={720} value={f.near} onChange={set('near')} /></Field>
-      </fieldset>
-      <button type="submit" disabled={save.isPending}>Save report settings</button>
-      {save.isSuccess && <span role="status">Saved.</span>}
+      <Title order={2} size="h3" mt="lg" mb="xs">Report settings (goAML)</Title>
+      <Stack gap="sm">
+      <Fieldset legend="Reporting entity"><SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        <TextInput label="Reporting entity id" inputMode="numeric" value={f.rentityId} onChange={set('rentityId')} />
+        <TextInput label="Branch" value={f.rentityBranch} onChange={set('rentityBranch')} />
+        <TextInput label="Institution name" value={f.institutionName} onChange={set('institutionName')} />
+        <TextInput label="Institution code" value={f.institutionCode} onChange={set('institutionCode')} />
+      </SimpleGrid></Fieldset>
+      <Fieldset legend="Address (goAML location)"><SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        <TextInput label="Address" value={f.address} onChange={set('address')} />
+        <TextInput label="City" value={f.city} onChange={set('city')} />
+        <TextInput label="State" value={f.state} onChange={set('state')} />
+        <TextInput label="Country code (empty: NG)" maxLength={2} value={f.country} onChange={set('country')} />
+        <TextInput label="goAML schema (empty: the deployment's default)" value={f.schemaName} onChange={set('schemaName')} />
+      </SimpleGrid></Fieldset>
+      <Fieldset legend="Reporting person"><SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        <TextInput label="First name" value={f.first} onChange={set('first')} />
+        <TextInput label="Last name" value={f.last} onChange={set('last')} />
+        <TextInput label="Email" type="email" value={f.email} onChange={set('email')} />
+        <TextInput label="Phone" value={f.phone} onChange={set('phone')} />
+        <TextInput label="Occupation" value={f.occupation} onChange={set('occupation')} />
+      </SimpleGrid></Fieldset>
+      <Fieldset legend="Filing"><SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        <TextInput label="Filing endpoint (empty: manual filing)"  value={f.filingUrl} onChange={set('filingUrl')} />
+        <TextInput label={q.data.filingTokenSet ? 'Filing token (set; blank keeps it)' : 'Filing token'} type="password" autoComplete="off" value={f.token} onChange={set('token')} />
+        {q.data.filingTokenSet && <Checkbox label="Clear the token" checked={f.clearToken} onChange={(e) => setEdit({ ...f, clearToken: e.currentTarget.checked })} mt="lg" />}
+      </SimpleGrid></Fieldset>
+      <Fieldset legend="Deadlines (hours after the report's day; 0 = default)"><SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        <TextInput label="CTR hours" type="number" min={0} max={8760} value={f.ctr} onChange={set('ctr')} />
+        <TextInput label="STR hours" type="number" min={0} max={8760} value={f.str} onChange={set('str')} />
+        <TextInput label="SAR hours" type="number" min={0} max={8760} value={f.sar} onChange={set('sar')} />
+        <TextInput label="FTR hours" type="number" min={0} max={8760} value={f.ftr} onChange={set('ftr')} />
+        <TextInput label="Near-deadline window (hours)" type="number" min={0} max={720} value={f.near} onChange={set('near')} />
+      </SimpleGrid></Fieldset>
+      <div><Button type="submit" loading={save.isPending}>Save report settings</Button></div>
+      {save.isSuccess && <Text role="status" size="sm">Saved.</Text>}
+      </Stack>
       <ErrorText error={save.error} />
     </form>
   );

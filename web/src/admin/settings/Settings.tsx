@@ -1,3 +1,4 @@
+import { Title } from '@mantine/core';
 import { TrustMode } from './TrustMode';
 import { FxRates } from './FxRates';
 import { TierLimits } from './TierLimits';
@@ -11,7 +12,7 @@ import { CaseControls } from './CaseControls';
 export function Settings() {
   return (
     <section aria-labelledby="set-h">
-      <h1 id="set-h">Settings</h1>
+      <Title order={1} id="set-h">Settings</Title>
       <TrustMode />
       <TierLimits />
       <FxRates />

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { TenantConfigService } from '../../gen/complyd/v1/tenant_config_pb';
-import { ErrorText, Field, Loading } from '../../ui/parts';
+import { Button, Group, Text, TextInput, Title } from '@mantine/core';
+import { ErrorText, Loading } from '../../ui/parts';
+import { money } from '../../ui/format';
 
 // TierLimits are the single-transaction limits per KYC tier (NGN, AML-008/009) and the KYC
 // expiry. Amounts stay decimal strings end to end.
@@ -14,17 +16,19 @@ export function TierLimits() {
   const cur = edit ?? { t1: q.data.tierLimits?.tier1 ?? '', t2: q.data.tierLimits?.tier2 ?? '', t3: q.data.tierLimits?.tier3 ?? '', days: String(q.data.expiryDays) };
   const set = (k: keyof typeof cur) => (e: { target: { value: string } }) => setEdit({ ...cur, [k]: e.target.value });
   return (
-    <form aria-label="Tier limits" className="filters" onSubmit={(e) => {
+    <form aria-label="Tier limits" onSubmit={(e) => {
       e.preventDefault();
       save.mutate({ tierLimits: { tier1: cur.t1, tier2: cur.t2, tier3: cur.t3 }, expiryDays: Number(cur.days) });
     }}>
-      <h2>Tier limits (NGN)</h2>
-      <Field label="Tier 1 limit"><input inputMode="decimal" required value={cur.t1} onChange={set('t1')} /></Field>
-      <Field label="Tier 2 limit"><input inputMode="decimal" required value={cur.t2} onChange={set('t2')} /></Field>
-      <Field label="Tier 3 limit"><input inputMode="decimal" required value={cur.t3} onChange={set('t3')} /></Field>
-      <Field label="KYC expiry (days)"><input type="number" min={1} max={3650} required value={cur.days} onChange={set('days')} /></Field>
-      <button type="submit" disabled={save.isPending}>Save limits</button>
-      {save.isSuccess && <span role="status">Saved.</span>}
+      <Title order={2} size="h3" mt="lg" mb="xs">Tier limits (NGN)</Title>
+      <Group gap="sm" align="end" wrap="wrap">
+      <TextInput label="Tier 1 limit" inputMode="decimal" required value={cur.t1} onChange={set('t1')} description={money(cur.t1)} />
+      <TextInput label="Tier 2 limit" inputMode="decimal" required value={cur.t2} onChange={set('t2')} description={money(cur.t2)} />
+      <TextInput label="Tier 3 limit" inputMode="decimal" required value={cur.t3} onChange={set('t3')} description={money(cur.t3)} />
+      <TextInput label="KYC expiry (days)" type="number" min={1} max={3650} required value={cur.days} onChange={set('days')} />
+      <Button type="submit" loading={save.isPending}>Save limits</Button>
+      </Group>
+      {save.isSuccess && <Text role="status" size="sm" mt={4}>Saved.</Text>}
       <ErrorText error={save.error} />
     </form>
   );

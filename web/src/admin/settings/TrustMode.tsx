@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { IdentityProviderService } from '../../gen/complyd/v1/identity_provider_pb';
 import { TenantConfigService } from '../../gen/complyd/v1/tenant_config_pb';
-import { ErrorText, Field, Loading } from '../../ui/parts';
+import { Button, Checkbox, Group, NativeSelect, Text, Title } from '@mantine/core';
+import { ErrorText, Loading } from '../../ui/parts';
+import { enumLabel } from '../../ui/format';
 
 const modes = ['STRICT', 'HYBRID', 'EXTERNAL'];
 
@@ -19,10 +21,13 @@ export function TrustMode() {
   const fe = fourEyes ?? q.data.documentReviewFourEyes;
   return (
     <form aria-label="KYC trust mode" onSubmit={(e) => { e.preventDefault(); save.mutate({ kycTrustMode: m, documentReviewFourEyes: fe }); }}>
-      <h2>KYC trust mode</h2>
-      <Field label="Trust mode"><select value={m} onChange={(e) => setMode(e.target.value)}>{modes.map((x) => <option key={x}>{x}</option>)}</select></Field>
-      <label><input type="checkbox" checked={fe} onChange={(e) => setFourEyes(e.target.checked)} /> Four-eyes document review</label>
-      <div><button type="submit" disabled={save.isPending}>Save trust mode</button>{save.isSuccess && <span role="status">Saved.</span>}</div>
+      <Title order={2} size="h3" mt="lg" mb="xs">KYC trust mode</Title>
+      <Group gap="md" align="end" wrap="wrap">
+        <NativeSelect label="Trust mode" value={m} onChange={(e) => setMode(e.currentTarget.value)} data={modes.map((x) => ({ value: x, label: enumLabel(x) }))} />
+        <Checkbox label="Four-eyes document review" checked={fe} onChange={(e) => setFourEyes(e.currentTarget.checked)} mb={8} />
+        <Button type="submit" loading={save.isPending}>Save trust mode</Button>
+      </Group>
+      {save.isSuccess && <Text role="status" size="sm" mt={4}>Saved.</Text>}
       <ErrorText error={save.error} />
     </form>
   );

@@ -3,7 +3,9 @@ import { useMutation } from '@connectrpc/connect-query';
 import { useQueryClient } from '@tanstack/react-query';
 import { AccountService } from '../../gen/complyd/v1/account_pb';
 import { useSession } from '../../auth/session';
-import { ErrorText, Field } from '../../ui/parts';
+import { Button, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ErrorText } from '../../ui/parts';
+import { Facts } from '../../ui/Facts';
 import { enumLabel as label } from '../../ui/format';
 import { QrCode } from './QrCode';
 
@@ -12,17 +14,17 @@ import { QrCode } from './QrCode';
 export function Profile() {
   const { me } = useSession();
   return (
-    <section aria-labelledby="me-h">
-      <h1 id="me-h">My account</h1>
-      <dl className="facts">
-        <dt>Name</dt><dd>{me.firstName} {me.lastName}</dd>
-        <dt>Email</dt><dd>{me.email}</dd>
-        <dt>Role</dt><dd>{label(me.role)}</dd>
-        <dt>MFA</dt><dd data-testid="mfa-state">{me.mfaEnabled ? 'Enrolled' : 'Not enrolled'}</dd>
-      </dl>
+    <Stack component="section" aria-labelledby="me-h" gap="md">
+      <Title order={1} id="me-h">My account</Title>
+      <Facts items={[
+        ['Name', `${me.firstName} ${me.lastName}`],
+        ['Email', me.email],
+        ['Role', label(me.role)],
+        ['MFA', <span data-testid="mfa-state">{me.mfaEnabled ? 'Enrolled' : 'Not enrolled'}</span>],
+      ]} />
       <ChangePassword />
       {!me.mfaEnabled && <EnrolMfa />}
-    </section>
+    </Stack>
   );
 }
 
@@ -32,11 +34,13 @@ function ChangePassword() {
   const change = useMutation(AccountService.method.changePassword, { onSuccess: () => { setCur(''); setNext(''); } });
   return (
     <form aria-label="Change password" onSubmit={(e) => { e.preventDefault(); change.mutate({ currentPassword: cur, newPassword: next }); }}>
-      <h2>Change password</h2>
-      <Field label="Current password"><input type="password" required value={cur} onChange={(e) => setCur(e.target.value)} /></Field>
-      <Field label="New password (8 characters or more)"><input type="password" required minLength={8} value={next} onChange={(e) => setNext(e.target.value)} /></Field>
-      <button type="submit" disabled={change.isPending}>Change password</button>
-      {change.isSuccess && <p role="status">Password changed.</p>}
+      <Title order={2} size="h3" mb="xs">Change password</Title>
+      <Group gap="sm" align="end" wrap="wrap">
+        <TextInput label="Current password" type="password" required value={cur} onChange={(e) => setCur(e.currentTarget.value)} />
+        <TextInput label="New password (8 characters or more)" type="password" required minLength={8} value={next} onChange={(e) => setNext(e.currentTarget.value)} />
+        <Button type="submit" loading={change.isPending}>Change password</Button>
+      </Group>
+      {change.isSuccess && <Text role="status" size="sm" mt={4}>Password changed.</Text>}
       <ErrorText error={change.error} />
     </form>
   );
@@ -49,16 +53,18 @@ function EnrolMfa() {
   const confirm = useMutation(AccountService.method.confirmMfaEnrolment, { onSuccess: () => void qc.invalidateQueries() });
   return (
     <section aria-labelledby="mfa-h">
-      <h2 id="mfa-h">Two-factor authentication</h2>
+      <Title order={2} size="h3" id="mfa-h" mb="xs">Two-factor authentication</Title>
       {!start.data ? (
-        <button type="button" onClick={() => start.mutate({})} disabled={start.isPending}>Set up MFA</button>
+        <Button variant="light" onClick={() => start.mutate({})} loading={start.isPending}>Set up MFA</Button>
       ) : (
         <form aria-label="Confirm MFA" onSubmit={(e) => { e.preventDefault(); confirm.mutate({ secret: start.data.secret, code }); }}>
-          <p>Scan this code with an authenticator app, or type the key by hand.</p>
+          <Text size="sm">Scan this code with an authenticator app, or type the key by hand.</Text>
           <QrCode value={start.data.otpauthUrl} label="QR code for your authenticator app" />
-          <p>Key: <code data-testid="mfa-secret">{start.data.secret}</code></p>
-          <Field label="Code from the app"><input inputMode="numeric" pattern="[0-9]{6}" required value={code} onChange={(e) => setCode(e.target.value)} /></Field>
-          <button type="submit" disabled={confirm.isPending}>Confirm MFA</button>
+          <Text size="sm">Key: <Code data-testid="mfa-secret" style={{ overflowWrap: 'anywhere' }}>{start.data.secret}</Code></Text>
+          <Group gap="sm" align="end" wrap="wrap">
+            <TextInput label="Code from the app" inputMode="numeric" pattern="[0-9]{6}" required w={160} value={code} onChange={(e) => setCode(e.currentTarget.value)} />
+            <Button type="submit" loading={confirm.isPending}>Confirm MFA</Button>
+          </Group>
         </form>
       )}
       <ErrorText error={start.error ?? confirm.error} />

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { WebhookService } from '../../gen/complyd/v1/webhook_pb';
-import { ErrorText, Field, Loading } from '../../ui/parts';
+import { Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ErrorText, Loading } from '../../ui/parts';
+import { StatusBadge } from '../../ui/StatusBadge';
 import { CopySecret } from '../../ui/CopySecret';
 import { Deliveries } from './Deliveries';
 
@@ -24,23 +26,28 @@ export function Webhooks() {
   if (cfg.isError) return <ErrorText error={cfg.error} />;
   const shown = url ?? cfg.data.webhookUrl;
   return (
-    <section aria-labelledby="wh-h">
-      <h1 id="wh-h">Webhooks</h1>
-      <form aria-label="Webhook endpoint" className="filters" onSubmit={(e) => { e.preventDefault(); save.mutate({ webhookUrl: shown }); }}>
-        <Field label="Endpoint URL (empty turns webhooks off)"><input type="url" size={50} value={shown} onChange={(e) => setUrl(e.target.value)} /></Field>
-        <button type="submit" disabled={save.isPending}>Save endpoint</button>
-        {save.isSuccess && <span role="status">Saved.</span>}
+    <Stack component="section" aria-labelledby="wh-h" gap="md">
+      <Title order={1} id="wh-h">Webhooks</Title>
+      <form aria-label="Webhook endpoint" onSubmit={(e) => { e.preventDefault(); save.mutate({ webhookUrl: shown }); }}>
+        <Group gap="sm" align="end" wrap="wrap">
+          <TextInput label="Endpoint URL (empty turns webhooks off)" type="url" w={420} maw="100%" value={shown} onChange={(e) => setUrl(e.currentTarget.value)} />
+          <Button type="submit" loading={save.isPending}>Save endpoint</Button>
+          {save.isSuccess && <Text span size="sm" role="status">Saved.</Text>}
+        </Group>
       </form>
       <ErrorText error={save.error} />
-      <p>Signing secret: {cfg.data.secretSet ? 'set (deliveries are signed)' : 'not set (deliveries are unsigned)'}</p>
-      <button type="button" disabled={rotate.isPending} onClick={() => {
-        const s = newSecret();
-        setSecret(s);
-        rotate.mutate({ webhookSecret: s });
-      }}>{cfg.data.secretSet ? 'Rotate signing secret' : 'Create signing secret'}</button>
+      <Group gap="sm" align="center" wrap="wrap">
+        <Text size="sm">Signing secret: <StatusBadge value={cfg.data.secretSet ? 'ACTIVE' : 'PENDING'} label={cfg.data.secretSet ? 'Set' : 'Not set'} />{' '}
+          {cfg.data.secretSet ? '(deliveries are signed)' : '(deliveries are unsigned)'}</Text>
+        <Button variant="light" loading={rotate.isPending} onClick={() => {
+          const s = newSecret();
+          setSecret(s);
+          rotate.mutate({ webhookSecret: s });
+        }}>{cfg.data.secretSet ? 'Rotate signing secret' : 'Create signing secret'}</Button>
+      </Group>
       <ErrorText error={rotate.error} />
       {rotate.isSuccess && secret && <CopySecret what="signing secret" value={secret} />}
       <Deliveries />
-    </section>
+    </Stack>
   );
 }
