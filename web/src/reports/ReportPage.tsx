@@ -6,6 +6,7 @@ import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { statusLabel } from './Reports';
+import { who } from '../ui/people';
 
 // ReportPage is one report as its workflow reads: the facts, the goAML check, the draft's edit
 // form with the narrative suggestion (writers), the four-eyes review (officers) and filing,
@@ -35,6 +36,10 @@ export function ReportPage({ id }: { id: string }) {
           <ul>{r.sanctionsHits.map((h) => <li key={h.transactionId + h.entryId + h.party}>
             {h.party.toLowerCase()} matched list {h.list}, entry {h.entryId} ({h.name}) as “{h.matchedName}”, score {h.score.toFixed(2)}</li>)}</ul>)}</dd>
         <dt>Transactions</dt><dd>{r.transactionIds.map((t) => <Link key={t} to={`/transactions/${t}`}>{t} </Link>)}</dd>
+        <dt>Prepared by</dt><dd data-testid="report-prepared-by">{who(r.preparedBy, r.preparedByName)}</dd>
+        {r.submittedBy && <><dt>Submitted by</dt><dd data-testid="report-submitted-by">{who(r.submittedBy, r.submittedByName)}</dd></>}
+        {r.approvedBy && <><dt>Approved by</dt><dd data-testid="report-approved-by">{who(r.approvedBy, r.approvedByName)}</dd></>}
+        {r.filedBy && <><dt>Filed by</dt><dd data-testid="report-filed-by">{who(r.filedBy, r.filedByName)}</dd></>}
         {r.rejectionReason && <><dt>Rejected because</dt><dd>{r.rejectionReason}</dd></>}
         {r.filingReference && <><dt>Filing reference</dt><dd>{r.filingReference} ({r.filingMethod})</dd></>}
       </dl>
@@ -46,7 +51,7 @@ export function ReportPage({ id }: { id: string }) {
       <Downloads id={r.id} exportable={r.status === 'APPROVED' || r.status === 'FILED'} />
       <h2>Timeline</h2>
       {r.timeline.length === 0 ? <Empty>No events yet.</Empty> : (
-        <ol className="timeline">{r.timeline.map((e) => <li key={e.id}><time>{when(e.createdAt)}</time> <strong>{statusLabel(e.action)}</strong> {e.actorId ? `by ${e.actorId}` : 'by the system'} {e.note}</li>)}</ol>
+        <ol className="timeline">{r.timeline.map((e) => <li key={e.id}><time>{when(e.createdAt)}</time> <strong>{statusLabel(e.action)}</strong> by {who(e.actorId, e.actorName)} {e.note}</li>)}</ol>
       )}
     </section>
   );
