@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Badge, Button, Card, Grid, Group, NativeSelect, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
@@ -14,11 +14,14 @@ import { dateTime, enumLabel, money } from '../ui/format';
 import { enumLabel as label } from '../ui/format';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Evidence, TransactionFacts } from './Evidence';
-import { Activity } from './Activity';
 import { CustomerPanel, Linked } from './CustomerPanel';
 import { CaseNetwork } from './CaseNetwork';
 import { dueText } from './due';
 import './cases.css';
+
+// The activity chart draws with recharts (@mantine/charts): its own chunk, loaded when a case with
+// a transaction is opened, so that the queue and the sign-in page do not carry it.
+const Activity = lazy(() => import('./Activity').then((m) => ({ default: m.Activity })));
 
 // CasePage is a case built around the decision (issue 50 point 2): the evidence (the
 // transaction, the sanctions hits beside the list entries, the customer, 30 days of activity,
@@ -46,7 +49,7 @@ export function CasePage({ id }: { id: string }) {
             <Text>{c.description}</Text>
             {w.transaction && <TransactionFacts tx={w.transaction} />}
             <Evidence hits={w.hits} />
-            {w.transaction && <Activity days={w.activity} rules={w.transaction.rules} at={w.transaction.transactionTimestamp} />}
+            {w.transaction && <Suspense fallback={<Loading />}><Activity days={w.activity} rules={w.transaction.rules} at={w.transaction.transactionTimestamp} /></Suspense>}
             {w.transaction?.sender?.accountNumber && <CaseNetwork account={w.transaction.sender.accountNumber} customerId={w.customer?.id} />}
             <Timeline c={c} />
           </Stack>
