@@ -23,13 +23,14 @@ export function ReportPage({ id }: { id: string }) {
   const refetch = () => void q.refetch();
   return (
     <section aria-labelledby="report-h">
-      <h1 id="report-h">{r.type} {r.id}</h1>
+      <h1 id="report-h">{r.type} on {r.customerName || r.customerAccount}</h1>
+      <p className="report-id">Report <code>{r.id}</code></p>
       <dl className="facts">
         <dt>Status</dt><dd data-testid="report-status">{statusLabel(r.status)}</dd>
         <dt>Customer</dt><dd>{r.customerName} ({r.customerAccount})</dd>
         <dt>Day</dt><dd>{r.reportDay}</dd>
         <dt>Deadline</dt><dd>{when(r.deadlineAt)}</dd>
-        <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>{r.caseId}</Link> : 'none'}</dd>
+        <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>Open the case</Link> : 'none'}</dd>
         <dt>Rules</dt><dd data-testid="report-rules">{r.rules.join(', ') || (r.sanctionsHits.length > 0 ? 'no rule: raised by the sanctions match below' : 'none')}</dd>
         <dt>Indicators</dt><dd data-testid="report-indicators">{r.reportIndicators.join(', ') || 'none'}</dd>
         <dt>Sanctions hits</dt><dd data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
