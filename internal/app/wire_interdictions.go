@@ -28,9 +28,10 @@ func wireInterdictions(w *wiring) error {
 	w.closers = append(w.closers, stop)
 	w.interdictions = cache
 
-	svc := cases.NewService(postgres.NewCaseStore(w.db), postgres.NewCaseUsers(w.db), w.now)
+	caseStore := postgres.NewCaseStore(w.db)
+	svc := cases.NewService(caseStore, postgres.NewCaseUsers(w.db), w.now)
 	svc.OnInterdictionChange = cache.Invalidate
-	p, h := complydv1connect.NewInterdictionServiceHandler(connectapi.NewInterdictionHandler(svc, store, w.log), w.handlerOpts...)
+	p, h := complydv1connect.NewInterdictionServiceHandler(connectapi.NewInterdictionHandler(svc, store, caseStore, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.InterdictionServiceName, p, h)
 	return nil
 }

@@ -47,7 +47,7 @@ func wireReports(w *wiring) error {
 		// Without xmllint nothing is approved or filed (the API says why); the rest runs.
 		w.log.Error("goAML schema validation is unavailable: reports cannot be approved or filed", "err", err)
 	}
-	p, h := complydv1connect.NewReportServiceHandler(connectapi.NewReportHandler(svc, filer.CheckURL, w.log), w.handlerOpts...)
+	p, h := complydv1connect.NewReportServiceHandler(connectapi.NewReportHandler(svc, filer.CheckURL, w.log).WithPeople(postgres.NewCaseStore(w.db)), w.handlerOpts...)
 	w.addService(complydv1connect.ReportServiceName, p, h)
 	w.mux.Handle(restapi.ReportExportPattern, restapi.ReportExport(w.authn, svc, store, w.log))
 	river.AddWorker(w.workers, &jobs.ReportDeadlinesWorker{Store: store, NowFunc: w.now})

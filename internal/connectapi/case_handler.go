@@ -414,6 +414,15 @@ func interdictionToProto(in *cases.Interdiction) *complydv1.Interdiction {
 		LiftRequestedAt: tsPtr(in.LiftRequestedAt), LiftedBy: nullStringPtr(in.LiftedBy), LiftedAt: tsPtr(in.LiftedAt)}
 }
 
+// namedInterdiction renders one interdiction with its officers' names.
+func (h *CaseHandler) namedInterdiction(ctx context.Context, tenantID tenancy.TenantID, in *cases.Interdiction) (*connect.Response[complydv1.Interdiction], error) {
+	out := interdictionToProto(in)
+	if err := nameInterdictions(ctx, h.views, tenantID, []*complydv1.Interdiction{out}); err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(out), nil
+}
+
 // CreateInterdiction implements CaseService.CreateInterdiction.
 func (h *CaseHandler) CreateInterdiction(ctx context.Context, req *connect.Request[complydv1.CreateInterdictionRequest]) (*connect.Response[complydv1.Interdiction], error) {
 	c, err := caseCaller(ctx)
@@ -425,7 +434,7 @@ func (h *CaseHandler) CreateInterdiction(ctx context.Context, req *connect.Reque
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(interdictionToProto(in)), nil
+	return h.namedInterdiction(ctx, c.TenantID, in)
 }
 
 // ListInterdictions implements CaseService.ListInterdictions.
@@ -442,6 +451,9 @@ func (h *CaseHandler) ListInterdictions(ctx context.Context, req *connect.Reques
 	for i := range ins {
 		out.Items = append(out.Items, interdictionToProto(&ins[i]))
 	}
+	if err := nameInterdictions(ctx, h.views, c.TenantID, out.Items); err != nil {
+		return nil, h.fail(ctx, err)
+	}
 	return connect.NewResponse(out), nil
 }
 
@@ -455,5 +467,5 @@ func (h *CaseHandler) ConfirmInterdiction(ctx context.Context, req *connect.Requ
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(interdictionToProto(in)), nil
+	return h.namedInterdiction(ctx, c.TenantID, in)
 }

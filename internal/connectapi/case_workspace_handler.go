@@ -78,6 +78,9 @@ func (h *CaseWorkspaceHandler) GetCaseWorkspace(ctx context.Context, req *connec
 	for i := range ins {
 		out.Interdictions = append(out.Interdictions, interdictionToProto(&ins[i]))
 	}
+	if err := nameInterdictions(ctx, h.cases.views, t, out.Interdictions); err != nil {
+		return nil, h.fail(ctx, err)
+	}
 	var sender, receiver *complydv1.PartyFacts
 	if cs.RelatedTransactionId != nil {
 		ev, err := h.evidence.Evidence(ctx, t, cs.RelatedTransactionId.Value, h.now().Add(-30*24*time.Hour).UTC().Truncate(24*time.Hour))

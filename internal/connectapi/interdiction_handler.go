@@ -16,12 +16,14 @@ import (
 type InterdictionHandler struct {
 	svc   *cases.Service
 	queue cases.InterdictionQueue
-	log   *slog.Logger
+	// people names the officers on each interdiction (one query per answer).
+	people PeopleLookup
+	log    *slog.Logger
 }
 
 // NewInterdictionHandler returns the handler.
-func NewInterdictionHandler(svc *cases.Service, queue cases.InterdictionQueue, log *slog.Logger) *InterdictionHandler {
-	return &InterdictionHandler{svc: svc, queue: queue, log: log}
+func NewInterdictionHandler(svc *cases.Service, queue cases.InterdictionQueue, people PeopleLookup, log *slog.Logger) *InterdictionHandler {
+	return &InterdictionHandler{svc: svc, queue: queue, people: people, log: log}
 }
 
 func (h *InterdictionHandler) fail(ctx context.Context, err error) error {
@@ -49,6 +51,9 @@ func (h *InterdictionHandler) ListInterdictionQueue(ctx context.Context, req *co
 	for i := range res.Items {
 		out.Items = append(out.Items, interdictionToProto(&res.Items[i]))
 	}
+	if err := nameInterdictions(ctx, h.people, c.TenantID, out.Items); err != nil {
+		return nil, h.fail(ctx, err)
+	}
 	return connect.NewResponse(out), nil
 }
 
@@ -62,7 +67,7 @@ func (h *InterdictionHandler) GetInterdiction(ctx context.Context, req *connect.
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(interdictionToProto(in)), nil
+	return h.named(ctx, c, in)
 }
 
 // RequestInterdictionLift implements InterdictionService.RequestInterdictionLift.
@@ -95,5 +100,14 @@ func (h *InterdictionHandler) change(ctx context.Context, op func(cases.Caller) 
 	if err != nil {
 		return nil, h.fail(ctx, err)
 	}
-	return connect.NewResponse(interdictionToProto(in)), nil
+	return h.named(ctx, c, in)
+}
+
+// named renders one interdiction with its officers' names.
+func (h *InterdictionHandler) named(ctx context.Context, c cases.Caller, in *cases.Interdiction) (*connect.Response[complydv1.Interdiction], error) {
+	out := interdictionToProto(in)
+	if err := nameInterdictions(ctx, h.people, c.TenantID, []*complydv1.Interdiction{out}); err != nil {
+		return nil, h.fail(ctx, err)
+	}
+	return connect.NewResponse(out), nil
 }

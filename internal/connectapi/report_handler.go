@@ -21,12 +21,21 @@ type ReportHandler struct {
 	svc *reports.Service
 	// checkURL vets a filing URL with the outbound guard before it is saved (nil: no check).
 	checkURL func(string) error
-	log      *slog.Logger
+	// people names the report's officers and its timeline's actors (nil: no names).
+	people PeopleLookup
+	log    *slog.Logger
 }
 
 // NewReportHandler returns the handler. checkURL validates a tenant's filing endpoint.
 func NewReportHandler(svc *reports.Service, checkURL func(string) error, log *slog.Logger) *ReportHandler {
 	return &ReportHandler{svc: svc, checkURL: checkURL, log: log}
+}
+
+// WithPeople names the officers on a report's detail (prepared, submitted, approved and filed by,
+// and the timeline's actors) with one query per report.
+func (h *ReportHandler) WithPeople(p PeopleLookup) *ReportHandler {
+	h.people = p
+	return h
 }
 
 func (h *ReportHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
@@ -78,6 +87,9 @@ func (h *ReportHandler) one(ctx context.Context, r *reports.Report, err error) (
 		return nil, h.fail(ctx, err)
 	}
 	out := reportToProto(r, evs)
+	if err := nameReport(ctx, h.people, r.TenantID, out); err != nil {
+		return nil, h.fail(ctx, err)
+	}
 	out.ReportIndicators = nonNilStrings(ind)
 	out.SanctionsHits = []*complydv1.ReportSanctionsHit{}
 	for _, x := range hits {

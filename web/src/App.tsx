@@ -3,32 +3,44 @@ import { useSession } from './auth/session';
 import { Loading } from './ui/parts';
 import { Link, useRouter } from './ui/router';
 import { Shell } from './ui/Shell';
-import { Queue } from './cases/Queue';
-import { CasePage } from './cases/CasePage';
-import { Transactions, TransactionPage } from './transactions/Transactions';
-import { Sanctions } from './sanctions/Sanctions';
-import { Watchlists } from './watchlists/Watchlists';
-import { KycList, KycPage } from './kyc/Kyc';
-import { KybList, KybPage } from './kyc/Kyb';
-import { adminScreen } from './admin/routes';
-import { Customers } from './customers/Customers';
-import { CustomerPage } from './customers/CustomerPage';
-import { AuditLog } from './audit/AuditLog';
-import { Reports } from './reports/Reports';
-import { ReportPage } from './reports/ReportPage';
-import { Interdictions } from './interdictions/Interdictions';
 
-// The heavy screens load on first visit: the Overview brings the charts (recharts), the API
-// reference Swagger UI (docs/guide/dashboard.md "First load").
-const Overview = lazy(() => import('./overview/Overview').then((m) => ({ default: m.Overview })));
+// Every screen is its own chunk, loaded on its first visit (docs/guide/dashboard.md "First
+// load"): the queue does not carry the KYC review, the charts (the Overview and the case page's
+// activity) or Swagger UI (the API reference). Screens of one module share its chunk.
+const Queue = lazy(() => import('./cases/Queue').then((m) => ({ default: m.Queue })));
+const CasePage = lazy(() => import('./cases/CasePage').then((m) => ({ default: m.CasePage })));
+const Transactions = lazy(() => import('./transactions/Transactions').then((m) => ({ default: m.Transactions })));
+const TransactionPage = lazy(() => import('./transactions/Transactions').then((m) => ({ default: m.TransactionPage })));
+const Sanctions = lazy(() => import('./sanctions/Sanctions').then((m) => ({ default: m.Sanctions })));
+const Watchlists = lazy(() => import('./watchlists/Watchlists').then((m) => ({ default: m.Watchlists })));
+const KycList = lazy(() => import('./kyc/Kyc').then((m) => ({ default: m.KycList })));
+const KycPage = lazy(() => import('./kyc/Kyc').then((m) => ({ default: m.KycPage })));
+const KybList = lazy(() => import('./kyc/Kyb').then((m) => ({ default: m.KybList })));
+const KybPage = lazy(() => import('./kyc/Kyb').then((m) => ({ default: m.KybPage })));
+const Customers = lazy(() => import('./customers/Customers').then((m) => ({ default: m.Customers })));
+const CustomerPage = lazy(() => import('./customers/CustomerPage').then((m) => ({ default: m.CustomerPage })));
+const AuditLog = lazy(() => import('./audit/AuditLog').then((m) => ({ default: m.AuditLog })));
+const Reports = lazy(() => import('./reports/Reports').then((m) => ({ default: m.Reports })));
+const ReportPage = lazy(() => import('./reports/ReportPage').then((m) => ({ default: m.ReportPage })));
+const Interdictions = lazy(() => import('./interdictions/Interdictions').then((m) => ({ default: m.Interdictions })));
+// The Overview brings the charts (recharts) and their styles, the API reference Swagger UI.
+const Overview = lazy(() => Promise.all([import('./overview/Overview'), import('@mantine/charts/styles.css')])
+  .then(([m]) => ({ default: m.Overview })));
 const ApiReference = lazy(() => import('./api/ApiReference').then((m) => ({ default: m.ApiReference })));
+// The administration screens and "My account" (admin/routes.tsx decides the screen and the role).
+const Admin = lazy(() => import('./admin/routes').then((m) => ({
+  default: ({ path, role }: { path: string; role: string }) => <>{m.adminScreen(path, role) ?? <NotFound />}</>,
+})));
+
+function NotFound() {
+  return <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
+}
 
 // App lays out the workspace: navigation, the signed-in officer, and the screen for the path.
 export function App() {
   const { me } = useSession();
   const { loc } = useRouter();
   const m = loc.path.match(/^\/cases\/([^/]+)$/);
-  const admin = adminScreen(loc.path, me.role);
   let screen;
   if (loc.path === '/' || loc.path === '/cases') screen = <Queue />;
   else if (m) screen = <CasePage key={m[1]} id={decodeURIComponent(m[1])} />;
@@ -48,7 +60,7 @@ export function App() {
   else if (loc.path === '/kyb') screen = <KybList />;
   else if (loc.path.startsWith('/kyb/')) screen = <KybPage id={decodeURIComponent(loc.path.slice(5))} />;
   else if (loc.path.startsWith('/kyc/')) screen = <KycPage id={decodeURIComponent(loc.path.slice(5))} />;
-  else if (admin) screen = admin;
-  else screen = <section><h1>Page not found</h1><Link to="/">Back to my queue</Link></section>;
+  else if (loc.path === '/account' || loc.path.startsWith('/admin/')) screen = <Admin path={loc.path} role={me.role} />;
+  else screen = <NotFound />;
   return <Shell><Suspense fallback={<Loading />}>{screen}</Suspense></Shell>;
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync, openSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { totp } from './totp';
 
@@ -28,6 +28,9 @@ async function rest(path: string, token: string, body?: unknown) {
 
 export default async function globalSetup() {
   mkdirSync(art, { recursive: true });
+  // artifacts/screens holds this run's screenshots only (.ci/run lists and keeps them).
+  rmSync(join(art, 'screens'), { recursive: true, force: true });
+  mkdirSync(join(art, 'screens'), { recursive: true });
   const bin = join(art, 'complyd');
   execFileSync('go', ['build', '-o', bin, './cmd/complyd'], { cwd: root, stdio: 'inherit' });
   const db = `complyd_web_${Date.now()}`;

@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { fixture, signIn } from './fixture';
+import { call, token } from './adminapi';
 
 // Every screen of the workspace, walked by each role at a phone's, a tablet's and a laptop's width:
 // no serious or critical axe violation, no horizontal page scroll, no console error, and a
-// screenshot of each in test-results/screens/ (kept as CI artefacts; docs/guide/dashboard.md).
-const out = resolve(import.meta.dirname, '..', 'test-results', 'screens');
+// screenshot of each in web/artifacts/screens/ (.ci/run lists them as CI artefacts; Playwright
+// empties test-results/ at each run, so they are not kept there; docs/guide/dashboard.md).
+const out = resolve(import.meta.dirname, '..', 'artifacts', 'screens');
 mkdirSync(out, { recursive: true });
 const widths = [390, 768, 1366];
 
@@ -16,7 +18,11 @@ const widths = [390, 768, 1366];
 // offers it (the server refuses the others; no screen calls an RPC its role cannot).
 const everyone = ['/', '/overview', '/transactions', '/sanctions', '/interdictions', '/customers', '/kyc', '/kyb', '/reports',
   '/watchlists', '/account', '/api'];
-const details = () => [`/cases/${fixture().caseId}`, `/transactions/${fixture().txId}`, `/kyc/${fixture().kycId}`];
+const details = () => [`/cases/${fixture().caseId}`, `/transactions/${fixture().txId}`, `/kyc/${fixture().kycId}`, ...reportPage()];
+// reportPage is the first report's page, when the suite has drafted one by then (the walk runs
+// after the report specs in a full run; alone, there may be none).
+let reportPath: string[] | undefined;
+const reportPage = () => reportPath ?? [];
 const adminOnly = ['/admin/users', '/admin/api-keys', '/admin/webhooks', '/admin/settings', '/admin/countries', '/admin/engines'];
 const roles: { name: string; email: () => string; screens: () => string[] }[] = [
   { name: 'admin', email: () => fixture().admin, screens: () => [...everyone, '/audit', '/admin/rules', ...adminOnly, ...details()] },
@@ -25,7 +31,13 @@ const roles: { name: string; email: () => string; screens: () => string[] }[] = 
 ];
 
 // shotName names a screen's screenshot: its path, with an id replaced by what it is.
-const shotName = (path: string) => (path === '/' ? '-queue' : path.replace(/^\/(cases|transactions|kyc)\/.+$/, '/$1-page').replace(/\//g, '-'));
+const shotName = (path: string) => (path === '/' ? '-queue' : path.replace(/^\/(cases|transactions|kyc|reports)\/.+$/, '/$1-page').replace(/\//g, '-'));
+
+test.beforeAll(async () => {
+  const l = await call('GET', '/reports?limit=1', { token: await token(fixture().admin) });
+  const first = l.json.data?.items?.[0]?.id as string | undefined;
+  reportPath = first ? [`/reports/${first}`] : [];
+});
 
 async function check(page: Page, errors: string[], role: string, path: string, width: number) {
   await page.goto(path);

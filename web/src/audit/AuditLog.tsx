@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Anchor, Code, Group, NativeSelect, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, NativeSelect, TextInput, Title } from '@mantine/core';
 import { AuditService, type AuditEvent } from '../gen/complyd/v1/audit_pb';
 import { ErrorText, Pager } from '../ui/parts';
 import { DataTable, type Col } from '../ui/DataTable';
@@ -34,7 +34,7 @@ export function AuditLog() {
   const actors = q.data?.actors ?? [];
   const cols: Col<AuditEvent>[] = [
     { id: 'when', header: 'When', cell: (e) => dateTime(e.createdAt, zone) },
-    { id: 'actor', header: 'Actor', cell: (e) => e.actorName || (e.actorId ? <Code>{e.actorId}</Code> : enumLabel(e.actorType)), sort: (e) => e.actorName || e.actorType },
+    { id: 'actor', header: 'Actor', cell: (e) => e.actorName || (e.actorId && e.actorType === 'USER' ? 'Unknown user' : enumLabel(e.actorType)), sort: (e) => e.actorName || e.actorType },
     { id: 'action', header: 'Action', cell: (e) => e.action, sort: (e) => e.action },
     { id: 'resource', header: 'Resource', cell: (e) => `${e.resourceType}${e.resourceId ? ` ${e.resourceId}` : ''}`, sort: (e) => e.resourceType },
     { id: 'request', header: 'Request', cell: (e) => e.requestId ?? '—', hidden: true },

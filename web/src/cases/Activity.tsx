@@ -1,4 +1,5 @@
 import { BarChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
 import { Card, Text, Title } from '@mantine/core';
 import { timestampDate, type Timestamp } from '@bufbuild/protobuf/wkt';
 import type { ActivityDay, WorkspaceRule } from '../gen/complyd/v1/case_workspace_pb';

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
 import { Badge, Button, Card, Grid, Group, NativeSelect, Stack, Text, TextInput, Textarea, Title } from '@mantine/core';
@@ -8,16 +8,20 @@ import { CaseWorkspaceService, type CaseActions, type CaseWorkspace } from '../g
 import { ReportService } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
+import { who } from '../ui/people';
 import { ErrorText, Loading } from '../ui/parts';
 import { dateTime, enumLabel, money } from '../ui/format';
 import { enumLabel as label } from '../ui/format';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Evidence, TransactionFacts } from './Evidence';
-import { Activity } from './Activity';
 import { CustomerPanel, Linked } from './CustomerPanel';
 import { CaseNetwork } from './CaseNetwork';
 import { dueText } from './due';
 import './cases.css';
+
+// The activity chart draws with recharts (@mantine/charts): its own chunk, loaded when a case with
+// a transaction is opened, so that the queue and the sign-in page do not carry it.
+const Activity = lazy(() => import('./Activity').then((m) => ({ default: m.Activity })));
 
 // CasePage is a case built around the decision (issue 50 point 2): the evidence (the
 // transaction, the sanctions hits beside the list entries, the customer, 30 days of activity,
@@ -45,7 +49,7 @@ export function CasePage({ id }: { id: string }) {
             <Text>{c.description}</Text>
             {w.transaction && <TransactionFacts tx={w.transaction} />}
             <Evidence hits={w.hits} />
-            {w.transaction && <Activity days={w.activity} rules={w.transaction.rules} at={w.transaction.transactionTimestamp} />}
+            {w.transaction && <Suspense fallback={<Loading />}><Activity days={w.activity} rules={w.transaction.rules} at={w.transaction.transactionTimestamp} /></Suspense>}
             {w.transaction?.sender?.accountNumber && <CaseNetwork account={w.transaction.sender.accountNumber} customerId={w.customer?.id} />}
             <Timeline c={c} />
           </Stack>
@@ -88,8 +92,8 @@ function Timeline({ c }: { c: Case }) {
       <Title order={2} id="tl-h" size="h3">Timeline</Title>
       {c.timeline.length === 0 ? <Text>No events yet.</Text> : (
         <ol className="timeline">{c.timeline.map((e) => (
-          <li key={e.id}><time>{dateTime(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> {e.actor ? `by ${e.actor.firstName} ${e.actor.lastName}` : 'by the system'}: {e.description}
-            {e.eventType === 'ASSIGNED' ? ` (${e.previousValueName || 'unassigned'} → ${e.newValueName || e.newValue || '—'})`
+          <li key={e.id}><time>{dateTime(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> by {e.actor ? `${e.actor.firstName} ${e.actor.lastName}`.trim() || e.actor.email : who(e.actorId, '')}: {e.description}
+            {e.eventType === 'ASSIGNED' ? ` (${e.previousValue ? who(e.previousValue, e.previousValueName) : 'unassigned'} → ${e.newValue ? who(e.newValue, e.newValueName) : '—'})`
               : e.previousValue || e.newValue ? ` (${e.previousValue ? label(e.previousValue).toLowerCase() : '—'} → ${e.newValue ? label(e.newValue).toLowerCase() : '—'})` : ''}</li>))}
         </ol>
       )}
@@ -172,7 +176,7 @@ function Proposals({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
       <Title order={3} size="h4">Resolution (four eyes)</Title>
       {w.proposals.length === 0 ? <Text size="sm">No resolution proposed.</Text> : (
         <ul className="plain">{w.proposals.map((p: ResolutionProposal) => (
-          <li key={p.id}>{label(p.resolution)} — {label(p.status).toLowerCase()}: {p.note} (proposed {dateTime(p.proposedAt)} by {p.proposedBy === me.id ? 'you' : p.proposedByName || 'another user'}{p.decidedByName && `; decided by ${p.decidedByName}`})
+          <li key={p.id}>{label(p.resolution)} — {label(p.status).toLowerCase()}: {p.note} (proposed {dateTime(p.proposedAt)} by {who(p.proposedBy, p.proposedByName, me.id)}{p.decidedBy && `; decided by ${who(p.decidedBy, p.decidedByName, me.id)}`})
             {p.status === 'PENDING' && p.proposedBy === me.id && <em> A second officer must confirm it.</em>}
             {p.id === a.decideProposalId && (
               <Stack gap="xs" mt="xs">
@@ -226,6 +230,10 @@ function Interdictions({ caseId, items, actions, account, onDone }: { caseId: st
       {items.length === 0 ? <Text size="sm">No interdiction requested.</Text> : (
         <ul className="plain">{items.map((i) => (
           <li key={i.id}>{enumLabel(i.action)} on {i.accountNumber}: <strong data-testid={`interdiction-status-${i.id}`}>{label(i.status)}</strong>{i.reference ? ` (ref ${i.reference})` : ''} — {i.reason}
+            <Text size="xs" c="gray.7" data-testid={`interdiction-officers-${i.id}`}>requested by {who(i.requestedBy, i.requestedByName, me.id)}
+              {i.confirmedBy && `; confirmed by ${who(i.confirmedBy, i.confirmedByName, me.id)}`}
+              {i.liftRequestedBy && `; lift requested by ${who(i.liftRequestedBy, i.liftRequestedByName, me.id)}`}
+              {i.liftedBy && `; lift approved by ${who(i.liftedBy, i.liftedByName, me.id)}`}</Text>
             {i.status === 'REQUESTED' && (officer && i.requestedBy !== me.id
               ? <ConfirmInterdiction id={i.id} name={`${label(i.action)} on ${i.accountNumber}`} onDone={onDone} />
               : <Text span size="sm"> awaiting the bank&apos;s confirmation{i.requestedBy === me.id ? ' (another officer or the core confirms it)' : ''}</Text>)}

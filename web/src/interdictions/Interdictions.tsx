@@ -10,6 +10,7 @@ import { StatusBadge } from '../ui/StatusBadge';
 import { dateTime, enumLabel } from '../ui/format';
 import { useZone } from '../ui/zone';
 import { LiftActions } from './LiftActions';
+import { who } from '../ui/people';
 
 const statuses = ['REQUESTED', 'CONFIRMED', 'LIFT_REQUESTED', 'LIFTED'];
 const actions = ['FREEZE', 'BLOCK', 'POST_NO_DEBIT'];
@@ -40,7 +41,8 @@ export function Interdictions() {
     { id: 'account', header: 'Account', cell: (i) => i.accountNumber, sort: (i) => i.accountNumber },
     { id: 'status', header: 'Status', cell: (i) => <StatusBadge value={i.status} />, sort: (i) => i.status },
     { id: 'reason', header: 'Reason', cell: (i) => i.reason },
-    { id: 'requested', header: 'Requested', cell: (i) => dateTime(i.requestedAt, zone) },
+    { id: 'requested', header: 'Requested', cell: (i) => <>{dateTime(i.requestedAt, zone)}<Text size="xs" c="gray.7">by {who(i.requestedBy, i.requestedByName)}</Text></>, sort: (i) => i.requestedAt ? Number(i.requestedAt.seconds) : 0 },
+    { id: 'officers', header: 'Officers', cell: (i) => <Officers i={i} /> },
     { id: 'lift', header: 'Lift', cell: (i) => <LiftActions i={i} onChange={() => void q.refetch()} /> },
   ];
   return (
@@ -62,4 +64,14 @@ export function Interdictions() {
       {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
     </section>
   );
+}
+
+// Officers names who confirmed the interdiction and who asked for and approved its lift.
+function Officers({ i }: { i: Interdiction }) {
+  const lines = [
+    i.confirmedBy && `confirmed by ${who(i.confirmedBy, i.confirmedByName)}`,
+    i.liftRequestedBy && `lift requested by ${who(i.liftRequestedBy, i.liftRequestedByName)}`,
+    i.liftedBy && `lift approved by ${who(i.liftedBy, i.liftedByName)}`,
+  ].filter(Boolean);
+  return lines.length === 0 ? <Text size="sm" c="gray.7">—</Text> : <>{lines.map((l) => <Text key={l as string} size="sm">{l}</Text>)}</>;
 }

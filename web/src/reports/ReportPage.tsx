@@ -6,6 +6,7 @@ import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { statusLabel } from './Reports';
+import { who } from '../ui/people';
 
 // ReportPage is one report as its workflow reads: the facts, the goAML check, the draft's edit
 // form with the narrative suggestion (writers), the four-eyes review (officers) and filing,
@@ -22,19 +23,24 @@ export function ReportPage({ id }: { id: string }) {
   const refetch = () => void q.refetch();
   return (
     <section aria-labelledby="report-h">
-      <h1 id="report-h">{r.type} {r.id}</h1>
+      <h1 id="report-h">{r.type} on {r.customerName || r.customerAccount}</h1>
+      <p className="report-id">Report <code>{r.id}</code></p>
       <dl className="facts">
         <dt>Status</dt><dd data-testid="report-status">{statusLabel(r.status)}</dd>
         <dt>Customer</dt><dd>{r.customerName} ({r.customerAccount})</dd>
         <dt>Day</dt><dd>{r.reportDay}</dd>
         <dt>Deadline</dt><dd>{when(r.deadlineAt)}</dd>
-        <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>{r.caseId}</Link> : 'none'}</dd>
+        <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>Open the case</Link> : 'none'}</dd>
         <dt>Rules</dt><dd data-testid="report-rules">{r.rules.join(', ') || (r.sanctionsHits.length > 0 ? 'no rule: raised by the sanctions match below' : 'none')}</dd>
         <dt>Indicators</dt><dd data-testid="report-indicators">{r.reportIndicators.join(', ') || 'none'}</dd>
         <dt>Sanctions hits</dt><dd data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
           <ul>{r.sanctionsHits.map((h) => <li key={h.transactionId + h.entryId + h.party}>
             {h.party.toLowerCase()} matched list {h.list}, entry {h.entryId} ({h.name}) as “{h.matchedName}”, score {h.score.toFixed(2)}</li>)}</ul>)}</dd>
         <dt>Transactions</dt><dd>{r.transactionIds.map((t) => <Link key={t} to={`/transactions/${t}`}>{t} </Link>)}</dd>
+        <dt>Prepared by</dt><dd data-testid="report-prepared-by">{who(r.preparedBy, r.preparedByName)}</dd>
+        {r.submittedBy && <><dt>Submitted by</dt><dd data-testid="report-submitted-by">{who(r.submittedBy, r.submittedByName)}</dd></>}
+        {r.approvedBy && <><dt>Approved by</dt><dd data-testid="report-approved-by">{who(r.approvedBy, r.approvedByName)}</dd></>}
+        {r.filedBy && <><dt>Filed by</dt><dd data-testid="report-filed-by">{who(r.filedBy, r.filedByName)}</dd></>}
         {r.rejectionReason && <><dt>Rejected because</dt><dd>{r.rejectionReason}</dd></>}
         {r.filingReference && <><dt>Filing reference</dt><dd>{r.filingReference} ({r.filingMethod})</dd></>}
       </dl>
@@ -46,7 +52,7 @@ export function ReportPage({ id }: { id: string }) {
       <Downloads id={r.id} exportable={r.status === 'APPROVED' || r.status === 'FILED'} />
       <h2>Timeline</h2>
       {r.timeline.length === 0 ? <Empty>No events yet.</Empty> : (
-        <ol className="timeline">{r.timeline.map((e) => <li key={e.id}><time>{when(e.createdAt)}</time> <strong>{statusLabel(e.action)}</strong> {e.actorId ? `by ${e.actorId}` : 'by the system'} {e.note}</li>)}</ol>
+        <ol className="timeline">{r.timeline.map((e) => <li key={e.id}><time>{when(e.createdAt)}</time> <strong>{statusLabel(e.action)}</strong> by {who(e.actorId, e.actorName)} {e.note}</li>)}</ol>
       )}
     </section>
   );

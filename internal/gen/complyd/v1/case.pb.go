@@ -1679,7 +1679,17 @@ type Interdiction struct {
 	// lifted_by, the second officer who approved the lift, or null.
 	LiftedBy *wrapperspb.StringValue `protobuf:"bytes,16,opt,name=lifted_by,json=liftedBy,proto3" json:"lifted_by,omitempty"`
 	// lifted_at time, or null.
-	LiftedAt      *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=lifted_at,json=liftedAt,proto3" json:"lifted_at,omitempty"`
+	LiftedAt *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=lifted_at,json=liftedAt,proto3" json:"lifted_at,omitempty"`
+	// requested_by_name: the requester's name (first and last name, else the email); empty for a
+	// user the tenant does not have. The same holds for the three names below (also empty when
+	// their id is null or is not a user's, e.g. a core confirming with an API key).
+	RequestedByName string `protobuf:"bytes,18,opt,name=requested_by_name,json=requestedByName,proto3" json:"requested_by_name,omitempty"`
+	// confirmed_by_name: the confirmer's name.
+	ConfirmedByName string `protobuf:"bytes,19,opt,name=confirmed_by_name,json=confirmedByName,proto3" json:"confirmed_by_name,omitempty"`
+	// lift_requested_by_name: the name of the officer who asked for the lift.
+	LiftRequestedByName string `protobuf:"bytes,20,opt,name=lift_requested_by_name,json=liftRequestedByName,proto3" json:"lift_requested_by_name,omitempty"`
+	// lifted_by_name: the name of the second officer who approved the lift.
+	LiftedByName  string `protobuf:"bytes,21,opt,name=lifted_by_name,json=liftedByName,proto3" json:"lifted_by_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1831,6 +1841,34 @@ func (x *Interdiction) GetLiftedAt() *timestamppb.Timestamp {
 		return x.LiftedAt
 	}
 	return nil
+}
+
+func (x *Interdiction) GetRequestedByName() string {
+	if x != nil {
+		return x.RequestedByName
+	}
+	return ""
+}
+
+func (x *Interdiction) GetConfirmedByName() string {
+	if x != nil {
+		return x.ConfirmedByName
+	}
+	return ""
+}
+
+func (x *Interdiction) GetLiftRequestedByName() string {
+	if x != nil {
+		return x.LiftRequestedByName
+	}
+	return ""
+}
+
+func (x *Interdiction) GetLiftedByName() string {
+	if x != nil {
+		return x.LiftedByName
+	}
+	return ""
 }
 
 // CreateInterdictionRequest is the body of POST /cases/:id/interdictions.
@@ -2361,7 +2399,7 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\vproposal_id\x18\x02 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\n" +
 	"proposalId\x12\"\n" +
 	"\x06reason\x18\x03 \x01(\tB\n" +
-	"\xbaH\ar\x05\x10\x01\x18\x90NR\x06reason\"\xaa\x06\n" +
+	"\xbaH\ar\x05\x10\x01\x18\x90NR\x06reason\"\xdd\a\n" +
 	"\fInterdiction\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x17\n" +
 	"\acase_id\x18\x02 \x01(\tR\x06caseId\x12\x16\n" +
@@ -2382,7 +2420,11 @@ const file_complyd_v1_case_proto_rawDesc = "" +
 	"\x11lift_requested_by\x18\x0e \x01(\v2\x1c.google.protobuf.StringValueR\x0fliftRequestedBy\x12F\n" +
 	"\x11lift_requested_at\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\x0fliftRequestedAt\x129\n" +
 	"\tlifted_by\x18\x10 \x01(\v2\x1c.google.protobuf.StringValueR\bliftedBy\x127\n" +
-	"\tlifted_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\bliftedAt\"\xd2\x01\n" +
+	"\tlifted_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\bliftedAt\x12*\n" +
+	"\x11requested_by_name\x18\x12 \x01(\tR\x0frequestedByName\x12*\n" +
+	"\x11confirmed_by_name\x18\x13 \x01(\tR\x0fconfirmedByName\x123\n" +
+	"\x16lift_requested_by_name\x18\x14 \x01(\tR\x13liftRequestedByName\x12$\n" +
+	"\x0elifted_by_name\x18\x15 \x01(\tR\fliftedByName\"\xd2\x01\n" +
 	"\x19CreateInterdictionRequest\x12\x19\n" +
 	"\x02id\x18\x01 \x01(\tB\t\xbaH\x06r\x04\x10\x01\x18dR\x02id\x12;\n" +
 	"\x06action\x18\x02 \x01(\tB#\xbaH r\x1eR\x06FREEZER\x05BLOCKR\rPOST_NO_DEBITR\x06action\x129\n" +

@@ -37,7 +37,10 @@ type ReportEvent struct {
 	// note (the rejection reason, the filing reference).
 	Note string `protobuf:"bytes,4,opt,name=note,proto3" json:"note,omitempty"`
 	// created_at of the event.
-	CreatedAt     *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	CreatedAt *timestamppb.Timestamp `protobuf:"bytes,5,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// actor_name: the actor's name (first and last name, else the email); empty for the system
+	// or a user the tenant does not have.
+	ActorName     string `protobuf:"bytes,6,opt,name=actor_name,json=actorName,proto3" json:"actor_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -105,6 +108,13 @@ func (x *ReportEvent) GetCreatedAt() *timestamppb.Timestamp {
 		return x.CreatedAt
 	}
 	return nil
+}
+
+func (x *ReportEvent) GetActorName() string {
+	if x != nil {
+		return x.ActorName
+	}
+	return ""
 }
 
 // Report is a regulatory report.
@@ -181,6 +191,15 @@ type Report struct {
 	ReportIndicators []string `protobuf:"bytes,40,rep,name=report_indicators,json=reportIndicators,proto3" json:"report_indicators,omitempty"`
 	// sanctions_hits of the report's transactions (detail only).
 	SanctionsHits []*ReportSanctionsHit `protobuf:"bytes,41,rep,name=sanctions_hits,json=sanctionsHits,proto3" json:"sanctions_hits,omitempty"`
+	// prepared_by_name: the preparer's name (detail only); empty when prepared_by is null or a user
+	// the tenant does not have. The same holds for the three names below.
+	PreparedByName string `protobuf:"bytes,42,opt,name=prepared_by_name,json=preparedByName,proto3" json:"prepared_by_name,omitempty"`
+	// submitted_by_name: the submitter's name (detail only).
+	SubmittedByName string `protobuf:"bytes,43,opt,name=submitted_by_name,json=submittedByName,proto3" json:"submitted_by_name,omitempty"`
+	// approved_by_name: the approver's name (detail only).
+	ApprovedByName string `protobuf:"bytes,44,opt,name=approved_by_name,json=approvedByName,proto3" json:"approved_by_name,omitempty"`
+	// filed_by_name: the filer's name (detail only).
+	FiledByName   string `protobuf:"bytes,45,opt,name=filed_by_name,json=filedByName,proto3" json:"filed_by_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -451,6 +470,34 @@ func (x *Report) GetSanctionsHits() []*ReportSanctionsHit {
 		return x.SanctionsHits
 	}
 	return nil
+}
+
+func (x *Report) GetPreparedByName() string {
+	if x != nil {
+		return x.PreparedByName
+	}
+	return ""
+}
+
+func (x *Report) GetSubmittedByName() string {
+	if x != nil {
+		return x.SubmittedByName
+	}
+	return ""
+}
+
+func (x *Report) GetApprovedByName() string {
+	if x != nil {
+		return x.ApprovedByName
+	}
+	return ""
+}
+
+func (x *Report) GetFiledByName() string {
+	if x != nil {
+		return x.FiledByName
+	}
+	return ""
 }
 
 // FilingAnswer is what the tenant's filing endpoint answered to one submission.
@@ -2485,14 +2532,16 @@ var File_complyd_v1_report_proto protoreflect.FileDescriptor
 const file_complyd_v1_report_proto_rawDesc = "" +
 	"\n" +
 	"\x17complyd/v1/report.proto\x12\n" +
-	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xbd\x01\n" +
+	"complyd.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1cgoogle/api/annotations.proto\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x1egoogle/protobuf/wrappers.proto\"\xdc\x01\n" +
 	"\vReportEvent\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x16\n" +
 	"\x06action\x18\x02 \x01(\tR\x06action\x127\n" +
 	"\bactor_id\x18\x03 \x01(\v2\x1c.google.protobuf.StringValueR\aactorId\x12\x12\n" +
 	"\x04note\x18\x04 \x01(\tR\x04note\x129\n" +
 	"\n" +
-	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\"\xe1\f\n" +
+	"created_at\x18\x05 \x01(\v2\x1a.google.protobuf.TimestampR\tcreatedAt\x12\x1d\n" +
+	"\n" +
+	"actor_name\x18\x06 \x01(\tR\tactorName\"\x85\x0e\n" +
 	"\x06Report\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x16\n" +
@@ -2537,7 +2586,11 @@ const file_complyd_v1_report_proto_rawDesc = "" +
 	"\x0efiling_attempt\x18\x1f \x01(\x05R\rfilingAttempt\x12=\n" +
 	"\rfiling_answer\x18  \x01(\v2\x18.complyd.v1.FilingAnswerR\ffilingAnswer\x12+\n" +
 	"\x11report_indicators\x18( \x03(\tR\x10reportIndicators\x12E\n" +
-	"\x0esanctions_hits\x18) \x03(\v2\x1e.complyd.v1.ReportSanctionsHitR\rsanctionsHits\"\xbd\x01\n" +
+	"\x0esanctions_hits\x18) \x03(\v2\x1e.complyd.v1.ReportSanctionsHitR\rsanctionsHits\x12(\n" +
+	"\x10prepared_by_name\x18* \x01(\tR\x0epreparedByName\x12*\n" +
+	"\x11submitted_by_name\x18+ \x01(\tR\x0fsubmittedByName\x12(\n" +
+	"\x10approved_by_name\x18, \x01(\tR\x0eapprovedByName\x12\"\n" +
+	"\rfiled_by_name\x18- \x01(\tR\vfiledByName\"\xbd\x01\n" +
 	"\fFilingAnswer\x12'\n" +
 	"\x0fidempotency_key\x18\x01 \x01(\tR\x0eidempotencyKey\x12\x1f\n" +
 	"\vstatus_code\x18\x02 \x01(\x05R\n" +

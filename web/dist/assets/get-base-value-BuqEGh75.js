@@ -1,0 +1,1 @@
+function e(e){return typeof e==`object`&&e?`base`in e?e.base:void 0:e}export{e as t};

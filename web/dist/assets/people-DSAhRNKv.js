@@ -1,0 +1,1 @@
+function e(e,t,n){return e?n&&e===n?t?`you (${t})`:`you`:t||`Unknown user`:`the system`}export{e as t};

@@ -1,0 +1,2 @@
+// A stylesheet imported from TypeScript (a dynamic import() needs a type; Vite bundles it).
+declare module '*.css';
