@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/caseviewstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -183,12 +184,12 @@ func TestArchivePartitionDropRetainsAndRestores(t *testing.T) {
 
 	// The reads that must find retained rows do: the open case's evidence, a report's
 	// transactions, the audit log; another tenant's is not found.
-	ev, err := postgres.NewCaseEvidenceStore(db).Evidence(ctx, a, heldByCase, old)
+	ev, err := caseviewstore.NewCaseEvidenceStore(db).Evidence(ctx, a, heldByCase, old)
 	require.NoError(t, err)
 	require.NotNil(t, ev)
 	require.Equal(t, heldByCase, ev.Transaction.ID)
 	require.Equal(t, "12345.67", ev.Transaction.Amount)
-	ev, err = postgres.NewCaseEvidenceStore(db).Evidence(ctx, a, bRows[0], old)
+	ev, err = caseviewstore.NewCaseEvidenceStore(db).Evidence(ctx, a, bRows[0], old)
 	require.NoError(t, err)
 	require.Nil(t, ev, "another tenant's retained row")
 	rtx, err := postgres.NewReportStore(db).Transactions(ctx, b, bRows)
