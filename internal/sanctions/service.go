@@ -364,7 +364,7 @@ func (s *Service) ReloadTenant(ctx context.Context, tenantID tenancy.TenantID) e
 	if s.matcher.TenantEntriesEqual(tenantID, es) {
 		return nil
 	}
-	lowPriority(func() { s.matcher.SetTenantEntries(tenantID, es) }) // seconds for a large list: as an import's (lowPriority)
+	s.matcher.SetTenantEntries(tenantID, es)
 	return nil
 }
 

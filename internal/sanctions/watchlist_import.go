@@ -312,14 +312,7 @@ func (s *Service) ImportEntries(ctx context.Context, tenantID tenancy.TenantID, 
 		return WatchlistImport{}, err
 	}
 	t0 := time.Now()
-	var (
-		rows []ParsedRow
-		n    int
-		errs []RowError
-	)
-	// The parse and the rebuild are seconds of CPU: on a thread of lower priority, so that other
-	// tenants' screenings keep the processor while they want it (lowPriority).
-	lowPriority(func() { rows, n, errs = ParseRows(format, content) })
+	rows, n, errs := ParseRows(format, content)
 	parsed := time.Since(t0)
 	out := WatchlistImport{Rows: n, Errors: errs, EntryCount: w.EntryCount}
 	if len(errs) > 0 {
@@ -354,7 +347,7 @@ func (s *Service) ImportEntries(ctx context.Context, tenantID tenancy.TenantID, 
 		yieldEvery(i, 63)
 		mes[i] = e.MatcherEntry(w)
 	}
-	lowPriority(func() { s.matcher.UpsertTenantEntries(tenantID, mes) })
+	s.matcher.UpsertTenantEntries(tenantID, mes)
 	s.log.InfoContext(ctx, "watchlist import", "tenant", tenantID, "watchlist", watchlistID, "entries", len(entries),
 		"parse", parsed.Round(time.Millisecond), "store", (stored - parsed).Round(time.Millisecond),
 		"index", (time.Since(t0) - stored).Round(time.Millisecond))
