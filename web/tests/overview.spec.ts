@@ -84,6 +84,8 @@ test('the overview shows the screened figures and a bar opens the filtered list,
   const want = screened.filter((s) => s.outcome === outcome).map((s) => s.externalId);
   await page.getByRole('link', { name: `${label(outcome)}: ${screenings(want.length)}`, exact: true }).click();
   await expect(page).toHaveURL(new RegExp(`/transactions\\?outcome=${outcome}&from=`));
+  // The list's screen is loaded on first use (lazy route): the overview stays up until it is in.
+  await expect(page.getByRole('heading', { name: 'Transactions', level: 1 })).toBeVisible();
   await expect(page.getByLabel('Outcome')).toHaveValue(outcome);
   const rows = page.getByRole('row');
   await expect(rows).toHaveCount(1 + want.length);

@@ -180,7 +180,7 @@ function Proposals({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
             {p.status === 'PENDING' && p.proposedBy === me.id && <em> A second officer must confirm it.</em>}
             {p.id === a.decideProposalId && (
               <Stack gap="xs" mt="xs">
-                <Button color="green.9" onClick={() => approve.mutate({ id: c.id, proposalId: p.id })}>Confirm resolution</Button>
+                <Button color="#1e6b30" onClick={() => approve.mutate({ id: c.id, proposalId: p.id })}>Confirm resolution</Button>
                 <TextInput label="Rejection reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
                 <Button variant="default" onClick={() => reject.mutate({ id: c.id, proposalId: p.id, reason })}>Reject resolution</Button>
               </Stack>)}

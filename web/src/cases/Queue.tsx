@@ -112,9 +112,9 @@ export function Queue() {
                 <Table.Td data-label="Score">{c.score ? c.score.toFixed(0) : '—'}</Table.Td>
                 <Table.Td data-label="Priority"><StatusBadge value={c.priority} /></Table.Td>
                 <Table.Td data-label="Status"><StatusBadge value={c.status} /></Table.Td>
-                <Table.Td data-label="Assignee">{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'}</Table.Td>
+                <Table.Td data-label="Assignee">{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'Unassigned'}</Table.Td>
                 <Table.Td data-label="Age" title={dateTime(c.createdAt)}>{dueText(c.createdAt).replace(/^overdue by /, '').replace(/^due in /, '')}</Table.Td>
-                <Table.Td data-label="Due">{c.dueAt ? <Badge color={overdue(c.dueAt) ? 'red.9' : 'green.9'} variant="filled" tt="none">{dueText(c.dueAt)}</Badge> : '—'}</Table.Td>
+                <Table.Td data-label="Due">{c.dueAt ? <Badge color={overdue(c.dueAt) ? 'red.9' : '#1e6b30'} variant="filled" tt="none">{dueText(c.dueAt)}</Badge> : '—'}</Table.Td>
               </Table.Tr>))}
             </Table.Tbody>
           </Table>
