@@ -152,7 +152,7 @@ function DocumentReview({ appId, d, canReview, onDone }: { appId: string; d: Kyc
           <Group gap="xs">
             <Button size="sm" loading={review.isPending} aria-label={`Verify document ${name}`}
               onClick={() => review.mutate({ id: appId, docId: d.id, decision: 'VERIFY' })}>Verify document</Button>
-            <Button size="sm" color="red" variant="outline" disabled={review.isPending} aria-label={`Reject document ${name}`}
+            <Button size="sm" color="red.9" variant="outline" disabled={review.isPending} aria-label={`Reject document ${name}`}
               onClick={() => review.mutate({ id: appId, docId: d.id, decision: 'REJECT', reason: reason || undefined })}>Reject document</Button>
           </Group>
           <ErrorText error={review.error} />

@@ -36,7 +36,7 @@ export function ApplicationDecision({ onApprove, onReject, error, checks, cases,
         )}
         <Group gap="sm">
           {!(open && evidenceRequired) && <Button onClick={() => (open ? (setWhy(reason), setConfirming(true)) : onApprove(risk, reason))}>Approve application</Button>}
-          <Button color="red" variant="outline" onClick={() => onReject(risk, reason)}>Reject application</Button>
+          <Button color="red.9" variant="outline" onClick={() => onReject(risk, reason)}>Reject application</Button>
         </Group>
         {confirming && (
           <Paper withBorder shadow="md" p="md" role="dialog" aria-modal="true" aria-labelledby="override-h" className="dialog">

@@ -57,7 +57,7 @@ function Revoke({ k, onDone }: { k: ApiKey; onDone: () => void }) {
   if (k.revokedAt) return '—';
   return (
     <>
-      <Button size="xs" color="red" variant="outline" onClick={() => { if (window.confirm(`Revoke ${k.name}? Calls with it stop at once.`)) revoke.mutate({ id: k.id }); }}>Revoke {k.name}</Button>
+      <Button size="xs" color="red.9" variant="outline" onClick={() => { if (window.confirm(`Revoke ${k.name}? Calls with it stop at once.`)) revoke.mutate({ id: k.id }); }}>Revoke {k.name}</Button>
       <ErrorText error={revoke.error} />
     </>
   );

@@ -76,7 +76,7 @@ function DraftPanel({ d, canAct, isAuthor, onDone }: { d: RuleDraft; canAct: boo
             {d.shadowing
               ? <Button variant="light" color="grape" loading={stop.isPending} onClick={() => stop.mutate({ id: d.id })}>Stop shadow</Button>
               : <Button variant="light" color="grape" loading={start.isPending} onClick={() => start.mutate({ id: d.id })}>Start shadow</Button>}
-            <Button variant="subtle" color="red" loading={discard.isPending} onClick={() => discard.mutate({ id: d.id })}>Discard draft</Button>
+            <Button variant="subtle" color="red.9" loading={discard.isPending} onClick={() => discard.mutate({ id: d.id })}>Discard draft</Button>
             <Button variant="subtle" onClick={() => void report.refetch()}>Refresh comparison</Button>
           </Group>
         )}
