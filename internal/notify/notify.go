@@ -7,6 +7,7 @@ package notify
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -95,11 +96,12 @@ func htmlEscape(s string) string {
 // automatically (docs/reference/specification.md part 1: "Automatically created cases notify compliance officers
 // by email and on the dashboard").
 func CaseCreated(firstName, email, caseNumber, title, priority, caseType string) Message {
-	text := fmt.Sprintf("Hello %s,\n\nScreening opened case %s (%s, priority %s):\n\n  %s\n\n"+
-		"Sign in to complyd to review it.\n", firstName, caseNumber, caseType, priority, title)
-	html := fmt.Sprintf("<p>Hello %s,</p><p>Screening opened case <b>%s</b> (%s, priority %s):</p><p>%s</p>"+
+	kind := CaseKind(caseType, priority)
+	text := fmt.Sprintf("Hello %s,\n\nScreening opened case %s (%s):\n\n  %s\n\n"+
+		"Sign in to complyd to review it.\n", firstName, caseNumber, kind, title)
+	html := fmt.Sprintf("<p>Hello %s,</p><p>Screening opened case <b>%s</b> (%s):</p><p>%s</p>"+
 		"<p>Sign in to complyd to review it.</p>",
-		htmlEscape(firstName), htmlEscape(caseNumber), htmlEscape(caseType), htmlEscape(priority), htmlEscape(title))
+		htmlEscape(firstName), htmlEscape(caseNumber), htmlEscape(kind), htmlEscape(title))
 	return Message{Kind: "case_created", To: email, Subject: fmt.Sprintf("New case %s: %s", caseNumber, title), Text: text, HTML: html}
 }
 
@@ -113,4 +115,11 @@ func LowBalance(firstName, email, balance, threshold string) Message {
 		"<p>Paid identity checks and lookups are refused once the balance cannot pay for one. Top the wallet up to keep verifications running.</p>",
 		htmlEscape(firstName), htmlEscape(balance), htmlEscape(threshold))
 	return Message{Kind: "low_balance", To: email, Subject: "complyd wallet balance is low: " + balance + " NGN", Text: text, HTML: html}
+}
+
+// CaseKind says a case's type and priority as an officer reads them ("sanctions hit, critical
+// priority"), not as the API's enum strings: the mail and the dashboard notification use it.
+func CaseKind(caseType, priority string) string {
+	words := func(v string) string { return strings.ToLower(strings.ReplaceAll(v, "_", " ")) }
+	return words(caseType) + ", " + words(priority) + " priority"
 }

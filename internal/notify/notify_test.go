@@ -41,7 +41,8 @@ func TestTemplateContents(t *testing.T) {
 	m := notify.CaseCreated("Ada", "ada@example.com", "CASE-2026-000042", "Sanctions hit on TXN-1", "CRITICAL", "SANCTIONS_HIT")
 	require.Equal(t, "New case CASE-2026-000042: Sanctions hit on TXN-1", m.Subject)
 	require.Contains(t, m.Text, "Hello Ada,")
-	require.Contains(t, m.Text, "CASE-2026-000042 (SANCTIONS_HIT, priority CRITICAL)")
+	require.Contains(t, m.Text, "CASE-2026-000042 (sanctions hit, critical priority)")
+	require.Equal(t, "suspicious transaction, high priority", notify.CaseKind("SUSPICIOUS_TRANSACTION", "HIGH"))
 
 	lb := notify.LowBalance("Ada", "ada@example.com", "950.00", "1000.00")
 	require.Equal(t, "complyd wallet balance is low: 950.00 NGN", lb.Subject)

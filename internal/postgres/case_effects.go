@@ -103,7 +103,7 @@ func (db *DB) notifyComplianceOfficers(ctx context.Context, tx writer, tenantID 
 		return err
 	}
 	title := fmt.Sprintf("New case %s", c.CaseNumber)
-	message := fmt.Sprintf("Screening opened %s (%s, priority %s): %s", c.CaseNumber, c.Type, c.Priority, c.Title)
+	message := fmt.Sprintf("Screening opened %s (%s): %s", c.CaseNumber, notify.CaseKind(c.Type, c.Priority), c.Title)
 	for _, u := range rows {
 		m := notify.CaseCreated(u.FirstName, u.Email, c.CaseNumber, c.Title, c.Priority, c.Type)
 		m.TenantID = tenantID
