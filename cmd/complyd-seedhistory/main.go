@@ -5,9 +5,15 @@
 //   - transactions with their verdict fields (outcome, risk level, score, actions) and the
 //     triggered rules in engine_verdicts, spread over -days ending -end-ago before now, in time
 //     order (as a bank writes them), across every named tenant;
-//   - the per-account aggregates (account_activity_grains, account_versions) and the customer
-//     risk queue kept by the transactions triggers of migrations 0017 and 0022 as each COPY
-//     statement goes in, so they are consistent with the rows by construction;
+//   - the per-account aggregates (account_activity_grains, account_versions), the externalId
+//     keys (transaction_keys) and the customer risk queue that the transactions triggers of
+//     migrations 0017, 0022 and 0043 keep. By default the triggers are off for the seeder's
+//     session (session_replication_role = replica) and the aggregates are rebuilt set-based once
+//     per transaction of -agg-rows rows, with the triggers' own statements over the rows just
+//     written (aggregateSQL; TestFastPathMatchesTriggers holds the two equal); -triggers writes
+//     through the triggers instead, one firing per COPY of -chunk rows (slow);
+//   - the monthly partitions of the seeded span (ensure_monthly_partitions), so that the rows
+//     land in them and not in the catch-all partitions;
 //   - automatic cases for one in -case-every of the non-approved screenings, and an audit row
 //     for each case.
 //
