@@ -5,9 +5,15 @@
 //   - transactions with their verdict fields (outcome, risk level, score, actions) and the
 //     triggered rules in engine_verdicts, spread over -days ending -end-ago before now, in time
 //     order (as a bank writes them), across every named tenant;
-//   - the per-account aggregates (account_activity_grains, account_versions) and the customer
-//     risk queue kept by the transactions triggers of migrations 0017 and 0022 as each COPY
-//     statement goes in, so they are consistent with the rows by construction;
+//   - the per-account aggregates (account_activity_grains, account_versions), the externalId
+//     keys (transaction_keys) and the customer risk queue that the transactions triggers of
+//     migrations 0017, 0022 and 0043 keep. By default the triggers are off for the seeder's
+//     session (session_replication_role = replica) and the aggregates are rebuilt set-based once
+//     per transaction of -agg-rows rows, with the triggers' own statements over the rows just
+//     written (aggregateSQL; TestFastPathMatchesTriggers holds the two equal); -triggers writes
+//     through the triggers instead, one firing per COPY of -chunk rows (slow);
+//   - the monthly partitions of the seeded span (ensure_monthly_partitions), so that the rows
+//     land in them and not in the catch-all partitions;
 //   - automatic cases for one in -case-every of the non-approved screenings, and an audit row
 //     for each case.
 //
@@ -23,6 +29,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -47,6 +54,11 @@ type options struct {
 	chunk     int
 	caseEvery int
 	run       string
+	triggers  bool      // write row by row through the transactions triggers (the slow reference path)
+	aggRows   int       // fast path: rows per transaction whose aggregates are rebuilt set-based at once
+	rndSeed   uint64    // the generator's seed (0: from the clock)
+	end       time.Time // the newest transaction's time (zero: now - endAgo)
+	quiet     bool
 }
 
 func main() {
@@ -60,6 +72,9 @@ func main() {
 	flag.IntVar(&o.chunk, "chunk", 20_000, "rows per COPY statement (one statement, one firing of the statement triggers)")
 	flag.IntVar(&o.caseEvery, "case-every", 20, "one automatic case for every this many non-approved screenings (0: none)")
 	flag.StringVar(&o.run, "run", "h", "tag in the seeded external ids (a second run with another tag adds to the history)")
+	flag.BoolVar(&o.triggers, "triggers", false, "keep the transactions triggers on for every COPY (slow; the reference the fast path is tested against)")
+	flag.IntVar(&o.aggRows, "agg-rows", 500_000, "fast path: rows written per transaction, whose aggregates are then rebuilt set-based in it")
+	flag.Uint64Var(&o.rndSeed, "seed", 0, "seed of the generator (0: from the clock)")
 	flag.Parse()
 	if err := seed(context.Background(), o); err != nil {
 		log.Fatal(err)
@@ -110,45 +125,171 @@ func seed(ctx context.Context, o options) error {
 	if len(ts) == 0 {
 		return fmt.Errorf("no tenant to seed (create one with complyd tenant create)")
 	}
-	end := time.Now().Add(-o.endAgo).UTC()
+	end := o.end
+	if end.IsZero() {
+		end = time.Now().Add(-o.endAgo)
+	}
+	end = end.UTC()
 	start := end.Add(-time.Duration(o.days) * 24 * time.Hour)
 	span := end.Sub(start)
-	g := &generator{o: o, rnd: mrand.New(mrand.NewPCG(1, uint64(time.Now().UnixNano()))), tenants: ts}
+	// The seeded months get their partitions first, as a converted database has them (0043 made
+	// one for every month that held rows): otherwise the rows land in the _default partitions.
+	for _, parent := range []string{"transactions", "audit_events"} {
+		if _, err := conn.Exec(ctx, `select ensure_monthly_partitions($1::regclass, $2::date, $3::date)`, parent,
+			start.Format(time.DateOnly), end.AddDate(0, 0, 2).Format(time.DateOnly)); err != nil {
+			return fmt.Errorf("partitions of %s: %w", parent, err)
+		}
+	}
+	group := o.chunk // rows per transaction
+	if !o.triggers {
+		if o.aggRows <= 0 {
+			return fmt.Errorf("-agg-rows must be positive")
+		}
+		group = o.aggRows
+		// The fast path: the transactions triggers are off for this session (replica role), the
+		// rows also go to a narrow temporary table, and the aggregates the triggers keep are
+		// rebuilt from it set-based once per transaction (aggregateSQL: the triggers' own
+		// statements over it), before the commit.
+		if _, err := conn.Exec(ctx, `set session_replication_role = replica`); err != nil {
+			return fmt.Errorf("triggers off (session_replication_role needs a superuser): %w", err)
+		}
+		if _, err := conn.Exec(ctx, seedNewSQL); err != nil {
+			return fmt.Errorf("create seed_new: %w", err)
+		}
+	}
+	rs := o.rndSeed
+	if rs == 0 {
+		rs = uint64(time.Now().UnixNano())
+	}
+	g := &generator{o: o, rnd: mrand.New(mrand.NewPCG(1, rs)), tenants: ts}
 	t0 := time.Now()
-	var written, cases int64
+	var written, cases, reported int64
 	for written < o.rows {
-		n := min(int64(o.chunk), o.rows-written)
-		batch := make([][]any, 0, n)
+		gn := min(int64(group), o.rows-written)
 		var cs []caseRow
-		for i := range n {
-			// the k-th row of the whole run sits at start + k/rows of the span: time order
-			at := start.Add(time.Duration(float64(span) * float64(written+i) / float64(o.rows)))
-			r, c := g.row(at)
-			batch = append(batch, r)
-			if c != nil {
-				cs = append(cs, *c)
+		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+			for done := int64(0); done < gn; {
+				n := min(int64(o.chunk), gn-done)
+				batch := make([][]any, 0, n)
+				for i := range n {
+					// the k-th row of the whole run sits at start + k/rows of the span: time order
+					k := written + done + i
+					at := start.Add(time.Duration(float64(span) * float64(k) / float64(o.rows)))
+					r, c := g.row(at)
+					batch = append(batch, r)
+					if c != nil {
+						cs = append(cs, *c)
+					}
+				}
+				if _, err := tx.CopyFrom(ctx, pgx.Identifier{"transactions"}, txCopyColumns, pgx.CopyFromRows(batch)); err != nil {
+					return fmt.Errorf("copy transactions: %w", err)
+				}
+				if !o.triggers {
+					narrow := make([][]any, len(batch))
+					for i, r := range batch {
+						narrow[i] = []any{r[1], r[0], r[2], r[8], r[9], r[21], r[7], r[17], r[18], r[19]}
+					}
+					if _, err := tx.CopyFrom(ctx, pgx.Identifier{"seed_new"}, seedNewColumns, pgx.CopyFromRows(narrow)); err != nil {
+						return fmt.Errorf("copy seed_new: %w", err)
+					}
+				}
+				done += n
 			}
-		}
-		if _, err := conn.CopyFrom(ctx, pgx.Identifier{"transactions"}, txCopyColumns, pgx.CopyFromRows(batch)); err != nil {
-			return fmt.Errorf("copy transactions: %w", err)
-		}
-		if err := copyCases(ctx, conn, cs); err != nil {
+			if !o.triggers {
+				for _, q := range aggregateSQL {
+					if _, err := tx.Exec(ctx, q); err != nil {
+						return fmt.Errorf("aggregates: %w", err)
+					}
+				}
+				// the cases' own triggers (routing, the risk queue) stay on
+				if _, err := tx.Exec(ctx, `set local session_replication_role = origin`); err != nil {
+					return err
+				}
+			}
+			return copyCases(ctx, tx, cs)
+		})
+		if err != nil {
 			return err
 		}
-		written += n
+		written += gn
 		cases += int64(len(cs))
-		if written%(int64(o.chunk)*50) == 0 || written == o.rows {
+		if !o.quiet && (written-reported >= int64(o.chunk)*50 || written == o.rows) {
+			reported = written
 			el := time.Since(t0)
 			fmt.Printf("%d/%d transactions, %d cases, %s (%.0f rows/s)\n", written, o.rows, cases, el.Round(time.Second),
 				float64(written)/el.Seconds())
 		}
 	}
-	if _, err := conn.Exec(ctx, `analyze transactions; analyze account_activity_grains; analyze account_versions; analyze cases`); err != nil {
+	if !o.triggers {
+		if _, err := conn.Exec(ctx, `drop table seed_new; set session_replication_role = origin`); err != nil {
+			return err
+		}
+	}
+	if _, err := conn.Exec(ctx, `analyze transactions; analyze transaction_keys; analyze account_activity_grains; analyze account_versions; analyze cases`); err != nil {
 		return err
 	}
-	fmt.Printf("seeded %d transactions and %d cases for %d tenant(s) over %d days in %s\n", written, cases, len(ts), o.days,
-		time.Since(t0).Round(time.Second))
+	if !o.quiet {
+		fmt.Printf("seeded %d transactions and %d cases for %d tenant(s) over %d days in %s (%.0f rows/s, triggers %v)\n",
+			written, cases, len(ts), o.days, time.Since(t0).Round(time.Second), float64(written)/time.Since(t0).Seconds(), o.triggers)
+	}
 	return nil
+}
+
+// seed_new holds the fast path's rows of the current transaction: the columns the transactions
+// triggers read (latitude and longitude stay NULL, as the seeder writes none).
+const seedNewSQL = `create temporary table seed_new (tenant_id uuid, id uuid, external_id text, sender_account_number text,
+	sender_bvn text, outcome text, amount_ngn numeric, device_id text, ip_address text, latitude float8, longitude float8,
+	transaction_timestamp timestamptz) on commit delete rows`
+
+var seedNewColumns = []string{"tenant_id", "id", "external_id", "sender_account_number", "sender_bvn", "outcome",
+	"amount_ngn", "device_id", "ip_address", "transaction_timestamp"}
+
+// aggregateSQL are the bodies of the transactions triggers with seed_new for their transition
+// table new_rows: transaction_keys_add (0043), customer_risk_queue_alert (0017) and
+// account_activity_apply (0022). TestFastPathMatchesTriggers seeds the same history both ways
+// and compares every aggregate, so a change of a trigger that is not made here fails it.
+var aggregateSQL = []string{
+	`INSERT INTO transaction_keys (tenant_id, external_id, transaction_id, transaction_timestamp)
+	SELECT n.tenant_id, n.external_id, n.id, n.transaction_timestamp FROM seed_new n
+	WHERE NOT EXISTS (SELECT 1 FROM transaction_keys k WHERE k.tenant_id = n.tenant_id AND k.external_id = n.external_id
+		AND k.transaction_id = n.id)`,
+	`INSERT INTO customer_risk_queue (tenant_id, customer_id, reason)
+	SELECT DISTINCT p.tenant_id, p.id, 'SCREENING_ALERT' FROM seed_new n
+	JOIN customer_profiles p ON p.tenant_id = n.tenant_id AND p.bvn = n.sender_bvn AND p.bvn <> ''
+	WHERE n.outcome <> 'APPROVE' AND n.sender_bvn IS NOT NULL
+	ORDER BY 1, 2
+	ON CONFLICT (tenant_id, customer_id) DO NOTHING`,
+	`INSERT INTO account_activity_grains AS a (tenant_id, account, grain, bucket, n, sum_ngn, sum_sq_ngn, devices,
+    last_device, last_device_at, last_ip, last_ip_at, last_lat, last_lon, last_loc_at, last_at)
+  SELECT tenant_id, sender_account_number, g.grain, date_trunc(g.grain, transaction_timestamp, 'UTC') AS b, count(*),
+    sum(amount_ngn), sum(amount_ngn * amount_ngn),
+    coalesce(array_agg(DISTINCT device_id ORDER BY device_id) FILTER (WHERE device_id IS NOT NULL), '{}'),
+    (array_agg(device_id ORDER BY transaction_timestamp DESC) FILTER (WHERE device_id IS NOT NULL))[1],
+    max(transaction_timestamp) FILTER (WHERE device_id IS NOT NULL),
+    (array_agg(ip_address ORDER BY transaction_timestamp DESC) FILTER (WHERE ip_address IS NOT NULL))[1],
+    max(transaction_timestamp) FILTER (WHERE ip_address IS NOT NULL),
+    (array_agg(latitude ORDER BY transaction_timestamp DESC) FILTER (WHERE latitude IS NOT NULL))[1],
+    (array_agg(longitude ORDER BY transaction_timestamp DESC) FILTER (WHERE latitude IS NOT NULL))[1],
+    max(transaction_timestamp) FILTER (WHERE latitude IS NOT NULL), max(transaction_timestamp)
+  FROM seed_new CROSS JOIN (VALUES ('day'), ('hour'), ('minute')) AS g(grain)
+  GROUP BY tenant_id, sender_account_number, g.grain, b ORDER BY tenant_id, sender_account_number, g.grain, b
+  ON CONFLICT (tenant_id, account, grain, bucket) DO UPDATE SET n = a.n + excluded.n,
+    sum_ngn = a.sum_ngn + excluded.sum_ngn, sum_sq_ngn = a.sum_sq_ngn + excluded.sum_sq_ngn,
+    devices = CASE WHEN excluded.devices <@ a.devices THEN a.devices
+      ELSE ARRAY(SELECT DISTINCT x FROM unnest(a.devices || excluded.devices) x ORDER BY x) END,
+    last_device = CASE WHEN excluded.last_device_at >= coalesce(a.last_device_at, '-infinity') THEN excluded.last_device
+      ELSE a.last_device END,
+    last_device_at = greatest(a.last_device_at, excluded.last_device_at),
+    last_ip = CASE WHEN excluded.last_ip_at >= coalesce(a.last_ip_at, '-infinity') THEN excluded.last_ip ELSE a.last_ip END,
+    last_ip_at = greatest(a.last_ip_at, excluded.last_ip_at),
+    last_lat = CASE WHEN excluded.last_loc_at >= coalesce(a.last_loc_at, '-infinity') THEN excluded.last_lat ELSE a.last_lat END,
+    last_lon = CASE WHEN excluded.last_loc_at >= coalesce(a.last_loc_at, '-infinity') THEN excluded.last_lon ELSE a.last_lon END,
+    last_loc_at = greatest(a.last_loc_at, excluded.last_loc_at), last_at = greatest(a.last_at, excluded.last_at)`,
+	`INSERT INTO account_versions AS v (tenant_id, account, version, first_at, last_at)
+  SELECT tenant_id, sender_account_number, count(*), min(transaction_timestamp), max(transaction_timestamp)
+  FROM seed_new GROUP BY tenant_id, sender_account_number ORDER BY tenant_id, sender_account_number
+  ON CONFLICT (tenant_id, account) DO UPDATE SET version = v.version + excluded.version,
+    first_at = least(v.first_at, excluded.first_at), last_at = greatest(v.last_at, excluded.last_at)`,
 }
 
 // txCopyColumns are the columns the seeder writes; the others keep their defaults or NULL.
@@ -172,6 +313,7 @@ type caseRow struct {
 	priority string
 	typ      string
 	at       time.Time
+	resolved bool
 }
 
 // outcomes: 85% APPROVE, 8% REVIEW, 4% ESCALATE, 3% BLOCK (the distribution of the dashboard
@@ -214,8 +356,9 @@ func (g *generator) row(at time.Time) ([]any, *caseRow) {
 		engines = string(ev)
 		actions = append(actions, "CREATE_CASE")
 	}
-	var id [16]byte
-	_, _ = rand.Read(id[:])
+	var id [16]byte // from the generator, so that a -seed repeats the history exactly
+	binary.BigEndian.PutUint64(id[:8], r.Uint64())
+	binary.BigEndian.PutUint64(id[8:], r.Uint64())
 	id[6] = id[6]&0x0f | 0x40
 	id[8] = id[8]&0x3f | 0x80
 	acct := fmt.Sprintf("%010d", 1_000_000_000+a)
@@ -230,7 +373,7 @@ func (g *generator) row(at time.Time) ([]any, *caseRow) {
 	if o.outcome != "APPROVE" && g.o.caseEvery > 0 && r.IntN(g.o.caseEvery) == 0 {
 		c = &caseRow{tenant: t.id, id: fmt.Sprintf("case_%s_%x", g.o.run, id[:8]),
 			num: fmt.Sprintf("CASE-%s-%x", strings.ToUpper(g.o.run), id[:6]), txID: uuidString(id), priority: o.prio,
-			typ: "AML_ALERT", at: ts}
+			typ: "AML_ALERT", at: ts, resolved: r.IntN(2) == 1}
 	}
 	return row, c
 }
@@ -241,7 +384,7 @@ func uuidString(b [16]byte) string {
 
 // copyCases writes the batch's cases (half still open, the rest resolved a day later) and an
 // audit row for each, as the screening commit's automatic case would leave them.
-func copyCases(ctx context.Context, conn *pgx.Conn, cs []caseRow) error {
+func copyCases(ctx context.Context, conn pgx.Tx, cs []caseRow) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -249,7 +392,7 @@ func copyCases(ctx context.Context, conn *pgx.Conn, cs []caseRow) error {
 	audit := make([][]any, len(cs))
 	for i, c := range cs {
 		status, resolved := "OPEN", (*time.Time)(nil)
-		if i%2 == 1 {
+		if c.resolved {
 			r := c.at.Add(24 * time.Hour)
 			status, resolved = "RESOLVED_FALSE_POSITIVE", &r
 		}
