@@ -180,7 +180,8 @@ func watchlistEval(ctx context.Context, args []string, log *slog.Logger, out io.
 	return writeEvalReport(out, idx, cases)
 }
 
-// Default evaluation lists (shared/data/sanctions/README.md; the eval set was built from them).
+// Default evaluation lists (the README of ../shared/data/sanctions, beside the checkout; the eval
+// set was built from them).
 var sharedLists = struct{ sdn, alt, add, un string }{
 	"ofac_sdn/2023-12-28/sdn.csv", "ofac_sdn/2023-12-28/alt.csv", "ofac_sdn/2023-12-28/add.csv", "un_sc/2026-02-27/consolidated.xml",
 }

@@ -25,7 +25,7 @@ import (
 )
 
 // deriveKey derives a 32-byte key for purpose from the JWT secret (HMAC-SHA256), used when the
-// dedicated variable is unset. Changing COMPLYD_JWT_SECRET then changes it too (docs/README-env.md).
+// dedicated variable is unset. Changing COMPLYD_JWT_SECRET then changes it too (docs/reference/configuration.md).
 func deriveKey(secret, purpose string) []byte {
 	m := hmac.New(sha256.New, []byte(secret))
 	m.Write([]byte("complyd/" + purpose))

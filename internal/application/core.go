@@ -26,10 +26,6 @@ type Kind struct {
 	// ApprovedNotes are the notes an approval without notes records ("" keeps the application's
 	// notes as they are).
 	ApprovedNotes string
-	// ReviewsDocuments says that an upload is returned as stored for an officer's review: with
-	// its uploader and PENDING_REVIEW (KYC; the KYB upload answer has neither, though the store
-	// records both).
-	ReviewsDocuments bool
 }
 
 // Action is the audit action of verb on this kind ("kyc" and "approved" give kyc.approved).
@@ -170,10 +166,8 @@ func (c *Core[A, P, C]) UploadDocument(ctx context.Context, tenantID tenancy.Ten
 		return document.View{}, err
 	}
 	d := document.Document{ID: document.NewID(), TenantID: tenantID, OwnerKind: c.kind.Owner, ApplicationID: id,
-		DocumentType: dt, FileName: document.CleanFileName(u.FileName)}
-	if c.kind.ReviewsDocuments {
-		d.UploadedBy, d.VerificationStatus = actor.ID, document.StatusPendingReview
-	}
+		DocumentType: dt, FileName: document.CleanFileName(u.FileName), UploadedBy: actor.ID,
+		VerificationStatus: document.StatusPendingReview}
 	if d.StorageKey, err = document.Key(tenantID, c.kind.Owner, id, d.ID); err != nil {
 		return document.View{}, err
 	}

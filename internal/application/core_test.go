@@ -154,10 +154,8 @@ func documents[A any, P application.Record[A], D any](t *testing.T, b bundle, k 
 	require.Equal(t, k.kind.Owner, v.OwnerKind)
 	require.Equal(t, document.MIMEPDF, v.MimeType)
 	require.NotEmpty(t, v.URL)
-	if k.kind.ReviewsDocuments {
-		require.Equal(t, document.StatusPendingReview, v.VerificationStatus)
-		require.Equal(t, b.actor.ID, v.UploadedBy)
-	}
+	require.Equal(t, document.StatusPendingReview, v.VerificationStatus, "both kinds answer the upload as stored")
+	require.Equal(t, b.actor.ID, v.UploadedBy)
 	_, err = get(b.ctx, b.tenant, id)
 	require.NoError(t, err)
 	docs, err := k.svc.Documents(b.ctx, b.tenant, id)

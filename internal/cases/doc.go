@@ -5,7 +5,7 @@
 //
 // Operations are pure: they take the current case and an Actor and return the new case plus
 // Effects (timeline events, webhook effects, notifications) as values. The postgres adapter
-// writes those in the same transaction as the case (STYLE.md "Side effects"); nothing here makes
+// writes those in the same transaction as the case (docs/design/style.md "Side effects"); nothing here makes
 // a network call.
 //
 // cases imports only the standard library, apperr, paging and tenancy. It must not import pgx, squirrel,

@@ -47,10 +47,8 @@ type Service struct {
 }
 
 // Kind is what the shared steps differ in for KYC: audit actions kyc.*, resource type
-// kyc_application, approval notes "Approved" when none are given, uploads answered as
-// PENDING_REVIEW with their uploader.
-var Kind = application.Kind{Name: "kyc", Owner: document.OwnerKYC, Lifecycle: lifecycle, ApprovedNotes: "Approved",
-	ReviewsDocuments: true}
+// kyc_application, approval notes "Approved" when none are given.
+var Kind = application.Kind{Name: "kyc", Owner: document.OwnerKYC, Lifecycle: lifecycle, ApprovedNotes: "Approved"}
 
 // NewService returns the service; it panics on a missing dependency.
 func NewService(d Deps) *Service {

@@ -4,7 +4,7 @@
 // cluster started from the installed PostgreSQL binaries when no server answers. Tests isolate
 // themselves by creating their own tenant (see the factories).
 //
-// pgtest is test-only; it may import internal/postgres (STYLE.md's exception).
+// pgtest is test-only; it may import internal/postgres (docs/design/style.md's exception).
 package pgtest
 
 import (

@@ -101,7 +101,11 @@ func Open(ctx context.Context, url string, o Options) (*DB, error) {
 	}
 	db := &DB{Pool: pool, river: rc, now: o.Now, logger: o.Logger, seal: seal}
 	if o.ReplicaURL != "" {
-		if db.replica, err = openReplica(ctx, o.ReplicaURL, o); err != nil {
+		ro := replicaOptions{maxConns: o.ReplicaMaxConns, maxLag: o.ReplicaMaxLag, probeEvery: o.ReplicaProbeEvery, now: o.Now, role: AppRole}
+		if ro.maxConns <= 0 {
+			ro.maxConns = o.MaxConns
+		}
+		if db.replica, err = openReplica(ctx, o.ReplicaURL, ro); err != nil {
 			pool.Close()
 			return nil, err
 		}

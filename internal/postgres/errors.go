@@ -10,7 +10,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 )
 
-// uniqueViolations maps unique constraints to the error a caller sees (STYLE.md: by constraint
+// uniqueViolations maps unique constraints to the error a caller sees (docs/design/style.md: by constraint
 // name, never by message text).
 var uniqueViolations = map[string]*apperr.Error{
 	"user_emails_pkey": apperr.New(apperr.UserAlreadyExists, "a user with this email already exists"),

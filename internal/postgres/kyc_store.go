@@ -296,3 +296,17 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 	}
 	return total, nil
 }
+
+// Document returns one document of a KYC application. Errors: NOT_FOUND.
+func (s *KYCStore) Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error) {
+	return s.db.applicationDocument(ctx, kycTable, tenantID, applicationID, docID)
+}
+
+// Documents lists a KYC application's documents, oldest first. Errors: NOT_FOUND for an unknown
+// application.
+func (s *KYCStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
+	return s.db.applicationDocuments(ctx, kycTable, tenantID, applicationID, func(tx pgx.Tx) error {
+		_, err := s.db.getApplication(ctx, tx, tenantID, applicationID, false)
+		return err
+	})
+}

@@ -18,7 +18,7 @@ import (
 // and are checked against the tenant's code list (codelist.go). Both name each problem by the
 // element's path, report/transaction[0]/t_to/to_country.
 
-// PublicSchema is the public goAML 5.0.1 report schema (goaml/README.md: its provenance), used
+// PublicSchema is the public goAML 5.0.1 report schema (its provenance: docs/guide/reports.md "Which schema"), used
 // when the deployment configures no schema of its FIU.
 //
 //go:embed goaml/goAMLSchema-5.0.1.xsd

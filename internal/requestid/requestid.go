@@ -1,5 +1,5 @@
 // Package requestid carries the request id of a call in its context and stamps it on every log
-// line (STYLE.md: what rides in ctx).
+// line (docs/design/style.md: what rides in ctx).
 //
 // requestid is a leaf: it imports only the standard library.
 package requestid

@@ -3,5 +3,5 @@
 // the success and failure envelopes, HTTP status codes (docs/design/design-choices.md §2), 201 for creations, the
 // 404 envelope for unknown routes, and the health endpoints.
 //
-// restapi may import connectapi (STYLE.md's one allowed adapter-to-adapter import).
+// restapi may import connectapi (docs/design/style.md's one allowed adapter-to-adapter import).
 package restapi

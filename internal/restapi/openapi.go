@@ -49,12 +49,8 @@ func OpenAPIHandler() http.Handler {
 type obj = map[string]any
 
 func buildOpenAPI() ([]byte, error) {
-	// The proto comments cite the project's documents by their old names; the document
-	// points inside the repository only (docs/design/design-choices.md, docs/reference/specification.md).
-	raw := strings.NewReplacer("decisions.md §", "design choices §", "decisions.md", "docs/design/design-choices.md",
-		"service-spec.md", "docs/reference/specification.md").Replace(string(generatedOpenAPI))
 	var doc obj
-	if err := json.Unmarshal([]byte(raw), &doc); err != nil {
+	if err := json.Unmarshal(generatedOpenAPI, &doc); err != nil {
 		return nil, fmt.Errorf("parse generated openapi: %w", err)
 	}
 	services, _ := doc["info"].(obj)["description"].(string)

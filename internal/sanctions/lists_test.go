@@ -47,7 +47,7 @@ func openData(tb testing.TB, rel string) *os.File {
 	return f
 }
 
-// Default evaluation lists (shared/data/sanctions/README.md).
+// Default evaluation lists (the README of ../shared/data/sanctions, beside the checkout).
 const (
 	ofacSDNPath = "ofac_sdn/2023-12-28/sdn.csv"
 	ofacAltPath = "ofac_sdn/2023-12-28/alt.csv"

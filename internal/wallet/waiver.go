@@ -1,10 +1,10 @@
 package wallet
 
 // Charge says whether a paid call's answer is charged. The provider that answers decides: the
-// embedded sandbox outside `complyd dev`, whose registry is fictitious (docs/identity-
-// providers.md), answers Waived. Which provider answers is known only after the call (a chain
-// may fall back from one provider to another), so the call returns its Charge with its value
-// and Paid reads it once the call has returned. The zero value is Charged.
+// embedded sandbox outside `complyd dev`, whose registry is fictitious
+// (docs/guide/identity-providers.md), answers Waived. Which provider answers is known only after
+// the call (a chain may fall back from one provider to another), so the call returns its Charge
+// with its value and Paid reads it once the call has returned. The zero value is Charged.
 type Charge uint8
 
 // The two charges of a paid call.

@@ -273,3 +273,13 @@ cross join lateral (` + amountStatsSQL + `) s
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
 	order by a.created_at desc, a.id desc limit 1) k on true`
+
+// amountStatsSQL derives, from g's count n, sum s and sum of squares ss of the amounts, the
+// values avg and stddev_pop would give over the amounts themselves, digit for digit: avg is
+// numeric division of the sum by the count; stddev_pop divides n*ss - s*s (exact, at the sum's
+// scale doubled, 0 when not positive) by n*n at the division's scale and takes the square root
+// at that same scale. sqrt alone picks its own scale, so the root is taken 20 digits finer and
+// rounded to the variance's scale (both correctly rounded).
+const amountStatsSQL = `select g.n, (case when g.n > 0 then g.s / g.n::numeric else 0 end)::text as mean,
+	(case when g.n > 0 and g.n * g.ss - g.s * g.s > 0 then (select round(sqrt(round(q.v, scale(q.v) + 20)), scale(q.v))
+		from (select (g.n * g.ss - g.s * g.s) / (g.n::numeric * g.n) as v) q) else 0 end)::text as sd`

@@ -10,7 +10,7 @@ import (
 
 // TestListsParse decompresses the shipped snapshot and parses it: the public-domain OFAC SDN list
 // only (the UN list is not public domain), with the entry count of the files it was made from
-// (shared/data/sanctions/README.md).
+// (the README of ../shared/data/sanctions, beside the checkout).
 func TestListsParse(t *testing.T) {
 	t.Parallel()
 	ls, err := Lists()

@@ -32,7 +32,7 @@ type LoginRequest struct {
 	Email string `protobuf:"bytes,1,opt,name=email,proto3" json:"email,omitempty"`
 	// password of the user.
 	Password string `protobuf:"bytes,2,opt,name=password,proto3" json:"password,omitempty"`
-	// use_cookies asks for the dashboard cookie form (decisions.md §3).
+	// use_cookies asks for the dashboard cookie form (docs/design/design-choices.md §3).
 	UseCookies    bool `protobuf:"varint,3,opt,name=use_cookies,json=useCookies,proto3" json:"use_cookies,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -356,7 +356,7 @@ func (*MeRequest) Descriptor() ([]byte, []int) {
 	return file_complyd_v1_auth_proto_rawDescGZIP(), []int{5}
 }
 
-// Profile is the caller's own user record with its tenant (service-spec.md 2.1).
+// Profile is the caller's own user record with its tenant (docs/reference/specification.md 2.1).
 type Profile struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id of the user.

@@ -408,7 +408,7 @@ func (x *CaseEvent) GetNewValueName() string {
 	return ""
 }
 
-// Case is an investigation (service-spec.md 2.3).
+// Case is an investigation (docs/reference/specification.md 2.3).
 type Case struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id (case_…).
@@ -423,7 +423,7 @@ type Case struct {
 	Title string `protobuf:"bytes,5,opt,name=title,proto3" json:"title,omitempty"`
 	// description of the case.
 	Description string `protobuf:"bytes,6,opt,name=description,proto3" json:"description,omitempty"`
-	// status, see decisions.md §5.
+	// status, see docs/design/design-choices.md §5.
 	Status string `protobuf:"bytes,7,opt,name=status,proto3" json:"status,omitempty"`
 	// assigned_to, a user id or null.
 	AssignedTo *wrapperspb.StringValue `protobuf:"bytes,8,opt,name=assigned_to,json=assignedTo,proto3" json:"assigned_to,omitempty"`
@@ -448,7 +448,7 @@ type Case struct {
 	// timeline (detail only; empty in lists), oldest first.
 	Timeline []*CaseEvent `protobuf:"bytes,18,rep,name=timeline,proto3" json:"timeline,omitempty"`
 	// allowed_transitions (detail only; empty in lists) are the statuses the caller may move the
-	// case to directly now: decisions.md §5's moves from its status, without the resolutions and
+	// case to directly now: docs/design/design-choices.md §5's moves from its status, without the resolutions and
 	// closing a pending proposal blocks, without the resolutions the tenant's fourEyesResolution
 	// setting blocks, and empty for a role that may not change a case's status (docs/guide/cases.md).
 	AllowedTransitions []string `protobuf:"bytes,19,rep,name=allowed_transitions,json=allowedTransitions,proto3" json:"allowed_transitions,omitempty"`

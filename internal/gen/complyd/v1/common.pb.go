@@ -23,7 +23,7 @@ const (
 )
 
 // ErrorInfo is the typed error detail carried by every failed call over gRPC and Connect,
-// and rendered as the failure envelope's `error` object over /api/v1 (decisions.md §2).
+// and rendered as the failure envelope's `error` object over /api/v1 (docs/design/design-choices.md §2).
 type ErrorInfo struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// code is the spec's error code, for example VALIDATION_ERROR.

@@ -236,7 +236,7 @@ func (*GetKycConfigRequest) Descriptor() ([]byte, []int) {
 	return file_complyd_v1_identity_provider_proto_rawDescGZIP(), []int{3}
 }
 
-// KycConfig is the tenant's KYC configuration (decisions.md §11).
+// KycConfig is the tenant's KYC configuration (docs/design/design-choices.md §11).
 type KycConfig struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// kyc_trust_mode: STRICT, HYBRID or EXTERNAL.

@@ -26,7 +26,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// KybDirector is a director (service-spec.md 2.6) with our verification fact.
+// KybDirector is a director (docs/reference/specification.md 2.6) with our verification fact.
 type KybDirector struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// name of the director.
@@ -126,7 +126,7 @@ func (x *KybDirector) GetVerified() bool {
 	return false
 }
 
-// KybBeneficialOwner is a beneficial owner (service-spec.md 2.6) with its last screening.
+// KybBeneficialOwner is a beneficial owner (docs/reference/specification.md 2.6) with its last screening.
 type KybBeneficialOwner struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// name of the owner.
@@ -234,7 +234,7 @@ type KybHit struct {
 	MatchedName string `protobuf:"bytes,6,opt,name=matched_name,json=matchedName,proto3" json:"matched_name,omitempty"`
 	// score 0..1.
 	Score float64 `protobuf:"fixed64,7,opt,name=score,proto3" json:"score,omitempty"`
-	// band: BLOCK, ESCALATE or REVIEW (decisions.md §8).
+	// band: BLOCK, ESCALATE or REVIEW (docs/design/design-choices.md §8).
 	Band          string `protobuf:"bytes,8,opt,name=band,proto3" json:"band,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -672,7 +672,7 @@ func (x *KybRegistryOwner) GetPercentage() float64 {
 	return 0
 }
 
-// KybApplication is a business's KYB application (service-spec.md 2.6).
+// KybApplication is a business's KYB application (docs/reference/specification.md 2.6).
 type KybApplication struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id, kyb_ prefixed.
@@ -693,7 +693,7 @@ type KybApplication struct {
 	BusinessActivity *wrapperspb.StringValue `protobuf:"bytes,8,opt,name=business_activity,json=businessActivity,proto3" json:"business_activity,omitempty"`
 	// operating_country, or null.
 	OperatingCountry *wrapperspb.StringValue `protobuf:"bytes,9,opt,name=operating_country,json=operatingCountry,proto3" json:"operating_country,omitempty"`
-	// status (service-spec.md 3.3, decisions.md §5).
+	// status (docs/reference/specification.md 3.3, docs/design/design-choices.md §5).
 	Status string `protobuf:"bytes,10,opt,name=status,proto3" json:"status,omitempty"`
 	// risk_level set by approve or reject, or null.
 	RiskLevel *wrapperspb.StringValue `protobuf:"bytes,11,opt,name=risk_level,json=riskLevel,proto3" json:"risk_level,omitempty"`
@@ -962,7 +962,7 @@ func (x *KybApplication) GetEvidenceRequired() bool {
 	return false
 }
 
-// CreateKybApplicationRequest is the application form (service-spec.md 4.5).
+// CreateKybApplicationRequest is the application form (docs/reference/specification.md 4.5).
 type CreateKybApplicationRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// company_name, required.
@@ -1474,7 +1474,7 @@ func (x *VerifyCacRequest) GetRcNumber() string {
 	return ""
 }
 
-// VerifyCacResponse is the answer of verify-cac (service-spec.md 4.5) plus our verdict.
+// VerifyCacResponse is the answer of verify-cac (docs/reference/specification.md 4.5) plus our verdict.
 type VerifyCacResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// found: the registry knows the RC number.

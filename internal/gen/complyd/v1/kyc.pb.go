@@ -26,7 +26,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// KycApplication is an individual's KYC application (service-spec.md 2.5).
+// KycApplication is an individual's KYC application (docs/reference/specification.md 2.5).
 type KycApplication struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id, kyc_ prefixed.
@@ -53,7 +53,7 @@ type KycApplication struct {
 	DateOfBirth *timestamppb.Timestamp `protobuf:"bytes,11,opt,name=date_of_birth,json=dateOfBirth,proto3" json:"date_of_birth,omitempty"`
 	// tier: TIER_1, TIER_2 or TIER_3.
 	Tier string `protobuf:"bytes,12,opt,name=tier,proto3" json:"tier,omitempty"`
-	// status (service-spec.md 3.2).
+	// status (docs/reference/specification.md 3.2).
 	Status string `protobuf:"bytes,13,opt,name=status,proto3" json:"status,omitempty"`
 	// risk_level set by approve or reject, or null.
 	RiskLevel *wrapperspb.StringValue `protobuf:"bytes,14,opt,name=risk_level,json=riskLevel,proto3" json:"risk_level,omitempty"`
@@ -625,7 +625,7 @@ func (x *KycDocument) GetRejectionReason() *wrapperspb.StringValue {
 	return nil
 }
 
-// CreateApplicationRequest is the application form (service-spec.md 4.4).
+// CreateApplicationRequest is the application form (docs/reference/specification.md 4.4).
 type CreateApplicationRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// entity_type: INDIVIDUAL or BUSINESS.

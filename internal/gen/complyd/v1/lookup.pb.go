@@ -164,7 +164,7 @@ func (x *LookupCacRequest) GetRcNumber() string {
 	return ""
 }
 
-// LookupResponse is the answer of a lookup (decisions.md §6).
+// LookupResponse is the answer of a lookup (docs/design/design-choices.md §6).
 type LookupResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// found: the registry knows the identifier.

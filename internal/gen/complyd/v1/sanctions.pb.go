@@ -172,7 +172,7 @@ func (x *SearchResponse) GetMatches() []*SanctionsMatch {
 	return nil
 }
 
-// SanctionsMatch is one matched entry (decisions.md §10).
+// SanctionsMatch is one matched entry (docs/design/design-choices.md §10).
 type SanctionsMatch struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// list is the list's name, for example OFAC-SDN, UN-SC or a tenant watchlist's name.
@@ -192,7 +192,7 @@ type SanctionsMatch struct {
 	Score float64 `protobuf:"fixed64,7,opt,name=score,proto3" json:"score,omitempty"`
 	// explanation says why, token by token (also written to a verdict's triggeredRules.details).
 	Explanation string `protobuf:"bytes,8,opt,name=explanation,proto3" json:"explanation,omitempty"`
-	// band: BLOCK (≥ 0.95), ESCALATE (≥ 0.85) or REVIEW (≥ 0.75); empty below (decisions.md §8).
+	// band: BLOCK (≥ 0.95), ESCALATE (≥ 0.85) or REVIEW (≥ 0.75); empty below (docs/design/design-choices.md §8).
 	Band string `protobuf:"bytes,9,opt,name=band,proto3" json:"band,omitempty"`
 	// entity_type of the entry: INDIVIDUAL, BUSINESS, VESSEL, AIRCRAFT, or empty.
 	EntityType    string `protobuf:"bytes,10,opt,name=entity_type,json=entityType,proto3" json:"entity_type,omitempty"`

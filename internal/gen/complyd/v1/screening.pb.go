@@ -27,7 +27,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// ScreenTransactionRequest is the screening request body (service-spec.md 4.3).
+// ScreenTransactionRequest is the screening request body (docs/reference/specification.md 4.3).
 type ScreenTransactionRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// external_id is the bank's id of the transaction, unique per tenant (the idempotency key).
@@ -329,7 +329,7 @@ func (x *ScreenTransactionRequest) GetMetadata() *structpb.Struct {
 	return nil
 }
 
-// ScreeningResult is the screening response (service-spec.md 2.4).
+// ScreeningResult is the screening response (docs/reference/specification.md 2.4).
 type ScreeningResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// transaction_id of the stored transaction.
@@ -459,7 +459,7 @@ func (x *ScreeningResult) GetCaseId() *wrapperspb.StringValue {
 // RiskBreakdown is one engine's verdict.
 type RiskBreakdown struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// category: the engine's name (decisions.md §8).
+	// category: the engine's name (docs/design/design-choices.md §8).
 	Category string `protobuf:"bytes,1,opt,name=category,proto3" json:"category,omitempty"`
 	// score 0 to 100.
 	Score int32 `protobuf:"varint,2,opt,name=score,proto3" json:"score,omitempty"`
@@ -565,7 +565,7 @@ func (x *RiskBreakdown) GetSkipReason() *wrapperspb.StringValue {
 	return nil
 }
 
-// FxConversion is the applied conversion (decisions.md §11).
+// FxConversion is the applied conversion (docs/design/design-choices.md §11).
 type FxConversion struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// currency of the transaction.
@@ -1068,7 +1068,7 @@ func (x *ListTransactionsRequest) GetRuleId() string {
 	return ""
 }
 
-// TransactionListItem is the list subset (service-spec.md 2.4).
+// TransactionListItem is the list subset (docs/reference/specification.md 2.4).
 type TransactionListItem struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id of the transaction.
@@ -1350,7 +1350,7 @@ func (x *GetTransactionRequest) GetId() string {
 	return ""
 }
 
-// Transaction is a stored transaction with its verdict (service-spec.md 2.4).
+// Transaction is a stored transaction with its verdict (docs/reference/specification.md 2.4).
 type Transaction struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id (UUID).

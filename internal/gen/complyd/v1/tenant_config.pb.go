@@ -570,7 +570,7 @@ func (x *TierLimits) GetTier_3() string {
 	return ""
 }
 
-// Limits are the tenant's limits (decisions.md §7, §11).
+// Limits are the tenant's limits (docs/design/design-choices.md §7, §11).
 type Limits struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// tier_limits in NGN.

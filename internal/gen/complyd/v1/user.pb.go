@@ -24,7 +24,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// User is a person of a tenant (service-spec.md 2.1).
+// User is a person of a tenant (docs/reference/specification.md 2.1).
 type User struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id of the user.

@@ -25,7 +25,7 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// Watchlist is a tenant-managed list (decisions.md §10).
+// Watchlist is a tenant-managed list (docs/design/design-choices.md §10).
 type Watchlist struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// id of the watchlist (UUID).

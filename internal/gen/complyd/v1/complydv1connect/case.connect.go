@@ -83,7 +83,7 @@ type CaseServiceClient interface {
 	ListCases(context.Context, *connect.Request[v1.ListCasesRequest]) (*connect.Response[v1.ListCasesResponse], error)
 	// GetCase returns a case with assignee, relatedTransaction and timeline.
 	GetCase(context.Context, *connect.Request[v1.GetCaseRequest]) (*connect.Response[v1.Case], error)
-	// UpdateCaseStatus moves a case along decisions.md §5.
+	// UpdateCaseStatus moves a case along docs/design/design-choices.md §5.
 	UpdateCaseStatus(context.Context, *connect.Request[v1.UpdateCaseStatusRequest]) (*connect.Response[v1.Case], error)
 	// AssignCase assigns the case to an active user of the tenant.
 	AssignCase(context.Context, *connect.Request[v1.AssignCaseRequest]) (*connect.Response[v1.Case], error)
@@ -315,7 +315,7 @@ type CaseServiceHandler interface {
 	ListCases(context.Context, *connect.Request[v1.ListCasesRequest]) (*connect.Response[v1.ListCasesResponse], error)
 	// GetCase returns a case with assignee, relatedTransaction and timeline.
 	GetCase(context.Context, *connect.Request[v1.GetCaseRequest]) (*connect.Response[v1.Case], error)
-	// UpdateCaseStatus moves a case along decisions.md §5.
+	// UpdateCaseStatus moves a case along docs/design/design-choices.md §5.
 	UpdateCaseStatus(context.Context, *connect.Request[v1.UpdateCaseStatusRequest]) (*connect.Response[v1.Case], error)
 	// AssignCase assigns the case to an active user of the tenant.
 	AssignCase(context.Context, *connect.Request[v1.AssignCaseRequest]) (*connect.Response[v1.Case], error)

@@ -263,7 +263,7 @@ export const ListAuditEventsResponseSchema: GenMessage<ListAuditEventsResponse> 
   messageDesc(file_complyd_v1_audit, 3);
 
 /**
- * AuditService reads the tenant's audit log (decisions.md §10).
+ * AuditService reads the tenant's audit log (docs/design/design-choices.md §10).
  *
  * @generated from service complyd.v1.AuditService
  */

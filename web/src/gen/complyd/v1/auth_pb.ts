@@ -37,7 +37,7 @@ export type LoginRequest = Message<"complyd.v1.LoginRequest"> & {
   password: string;
 
   /**
-   * use_cookies asks for the dashboard cookie form (decisions.md §3).
+   * use_cookies asks for the dashboard cookie form (docs/design/design-choices.md §3).
    *
    * @generated from field: bool use_cookies = 3;
    */
@@ -187,7 +187,7 @@ export const MeRequestSchema: GenMessage<MeRequest> = /*@__PURE__*/
   messageDesc(file_complyd_v1_auth, 5);
 
 /**
- * Profile is the caller's own user record with its tenant (service-spec.md 2.1).
+ * Profile is the caller's own user record with its tenant (docs/reference/specification.md 2.1).
  *
  * @generated from message complyd.v1.Profile
  */
@@ -567,7 +567,7 @@ export const RevokeApiKeyRequestSchema: GenMessage<RevokeApiKeyRequest> = /*@__P
 
 /**
  * AuthService logs users in and out, rotates tokens, enrols MFA and manages API keys
- * (service-spec.md 4.1 and part 5, decisions.md §3).
+ * (docs/reference/specification.md 4.1 and part 5, docs/design/design-choices.md §3).
  *
  * @generated from service complyd.v1.AuthService
  */

@@ -101,7 +101,7 @@ export const UpdateBrandingRequestSchema: GenMessage<UpdateBrandingRequest> = /*
   messageDesc(file_complyd_v1_branding, 2);
 
 /**
- * BrandingService is the tenant's branding (service-spec.md 2.1: logoUrl, primaryColor), which
+ * BrandingService is the tenant's branding (docs/reference/specification.md 2.1: logoUrl, primaryColor), which
  * GET /auth/me returns in its tenant object.
  *
  * @generated from service complyd.v1.BrandingService

@@ -255,7 +255,7 @@ export const CaseEventSchema: GenMessage<CaseEvent> = /*@__PURE__*/
   messageDesc(file_complyd_v1_case, 3);
 
 /**
- * Case is an investigation (service-spec.md 2.3).
+ * Case is an investigation (docs/reference/specification.md 2.3).
  *
  * @generated from message complyd.v1.Case
  */
@@ -303,7 +303,7 @@ export type Case = Message<"complyd.v1.Case"> & {
   description: string;
 
   /**
-   * status, see decisions.md §5.
+   * status, see docs/design/design-choices.md §5.
    *
    * @generated from field: string status = 7;
    */
@@ -388,7 +388,7 @@ export type Case = Message<"complyd.v1.Case"> & {
 
   /**
    * allowed_transitions (detail only; empty in lists) are the statuses the caller may move the
-   * case to directly now: decisions.md §5's moves from its status, without the resolutions and
+   * case to directly now: docs/design/design-choices.md §5's moves from its status, without the resolutions and
    * closing a pending proposal blocks, without the resolutions the tenant's fourEyesResolution
    * setting blocks, and empty for a role that may not change a case's status (docs/guide/cases.md).
    *
@@ -1344,7 +1344,7 @@ export const UpdateCaseSettingsRequestSchema: GenMessage<UpdateCaseSettingsReque
   messageDesc(file_complyd_v1_case, 25);
 
 /**
- * CaseService is case management (service-spec.md 2.3, 3.1, 4.2; decisions.md §4, §5).
+ * CaseService is case management (docs/reference/specification.md 2.3, 3.1, 4.2; docs/design/design-choices.md §4, §5).
  *
  * @generated from service complyd.v1.CaseService
  */
@@ -1380,7 +1380,7 @@ export const CaseService: GenService<{
     output: typeof CaseSchema;
   },
   /**
-   * UpdateCaseStatus moves a case along decisions.md §5.
+   * UpdateCaseStatus moves a case along docs/design/design-choices.md §5.
    *
    * @generated from rpc complyd.v1.CaseService.UpdateCaseStatus
    */

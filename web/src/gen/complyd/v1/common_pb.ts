@@ -15,7 +15,7 @@ export const file_complyd_v1_common: GenFile = /*@__PURE__*/
 
 /**
  * ErrorInfo is the typed error detail carried by every failed call over gRPC and Connect,
- * and rendered as the failure envelope's `error` object over /api/v1 (decisions.md §2).
+ * and rendered as the failure envelope's `error` object over /api/v1 (docs/design/design-choices.md §2).
  *
  * @generated from message complyd.v1.ErrorInfo
  */

@@ -124,7 +124,7 @@ export const GetKycConfigRequestSchema: GenMessage<GetKycConfigRequest> = /*@__P
   messageDesc(file_complyd_v1_identity_provider, 3);
 
 /**
- * KycConfig is the tenant's KYC configuration (decisions.md §11).
+ * KycConfig is the tenant's KYC configuration (docs/design/design-choices.md §11).
  *
  * @generated from message complyd.v1.KycConfig
  */
@@ -189,7 +189,7 @@ export const KycConfigSchema: GenMessage<KycConfig> = /*@__PURE__*/
   messageDesc(file_complyd_v1_identity_provider, 4);
 
 /**
- * IdentityProviderService configures the tenant's identity-provider chain (decisions.md §6,
+ * IdentityProviderService configures the tenant's identity-provider chain (docs/design/design-choices.md §6,
  * docs/guide/identity-providers.md) and reports the tenant's KYC configuration.
  *
  * @generated from service complyd.v1.IdentityProviderService

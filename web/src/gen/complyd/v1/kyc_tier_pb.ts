@@ -219,7 +219,7 @@ export const ApplicationTierRequirementsSchema: GenMessage<ApplicationTierRequir
   messageDesc(file_complyd_v1_kyc_tier, 6);
 
 /**
- * KycTierService publishes the KYC tier requirements (service-spec.md 3.2 rules 1–3) and says
+ * KycTierService publishes the KYC tier requirements (docs/reference/specification.md 3.2 rules 1–3) and says
  * what one application lacks for the next tier (docs/guide/kyc-tiers.md). Read-only, every role.
  *
  * @generated from service complyd.v1.KycTierService

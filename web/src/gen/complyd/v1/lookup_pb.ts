@@ -84,7 +84,7 @@ export const LookupCacRequestSchema: GenMessage<LookupCacRequest> = /*@__PURE__*
   messageDesc(file_complyd_v1_lookup, 2);
 
 /**
- * LookupResponse is the answer of a lookup (decisions.md §6).
+ * LookupResponse is the answer of a lookup (docs/design/design-choices.md §6).
  *
  * @generated from message complyd.v1.LookupResponse
  */
@@ -618,7 +618,7 @@ export const CreateKybApplicationFromCustomerRequestSchema: GenMessage<CreateKyb
 /**
  * LookupService runs direct BVN, NIN and CAC lookups charged from the wallet, keeps their
  * history and the customer profiles they save, and creates applications from profiles
- * (service-spec.md 4.6; decisions.md §6; docs/guide/lookups.md).
+ * (docs/reference/specification.md 4.6; docs/design/design-choices.md §6; docs/guide/lookups.md).
  *
  * @generated from service complyd.v1.LookupService
  */

@@ -192,7 +192,7 @@ export const MarkNotificationReadRequestSchema: GenMessage<MarkNotificationReadR
   messageDesc(file_complyd_v1_notification, 3);
 
 /**
- * NotificationService is the caller's dashboard notifications (service-spec.md part 1).
+ * NotificationService is the caller's dashboard notifications (docs/reference/specification.md part 1).
  *
  * @generated from service complyd.v1.NotificationService
  */

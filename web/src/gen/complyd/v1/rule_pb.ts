@@ -1527,7 +1527,7 @@ export const UpdateRuleControlsRequestSchema: GenMessage<UpdateRuleControlsReque
 
 /**
  * RuleService manages the tenant's custom screening rules (CEL) and lists the mandatory
- * AML-001..AML-009 rules (decisions.md §10, docs/guide/screening.md).
+ * AML-001..AML-009 rules (docs/design/design-choices.md §10, docs/guide/screening.md).
  *
  * @generated from service complyd.v1.RuleService
  */

@@ -102,7 +102,7 @@ export const SearchResponseSchema: GenMessage<SearchResponse> = /*@__PURE__*/
   messageDesc(file_complyd_v1_sanctions, 1);
 
 /**
- * SanctionsMatch is one matched entry (decisions.md §10).
+ * SanctionsMatch is one matched entry (docs/design/design-choices.md §10).
  *
  * @generated from message complyd.v1.SanctionsMatch
  */
@@ -165,7 +165,7 @@ export type SanctionsMatch = Message<"complyd.v1.SanctionsMatch"> & {
   explanation: string;
 
   /**
-   * band: BLOCK (≥ 0.95), ESCALATE (≥ 0.85) or REVIEW (≥ 0.75); empty below (decisions.md §8).
+   * band: BLOCK (≥ 0.95), ESCALATE (≥ 0.85) or REVIEW (≥ 0.75); empty below (docs/design/design-choices.md §8).
    *
    * @generated from field: string band = 9;
    */
@@ -405,7 +405,7 @@ export const RevokeFalsePositiveRequestSchema: GenMessage<RevokeFalsePositiveReq
 
 /**
  * SanctionsService is the analyst's ad-hoc name search over the global lists and the tenant's
- * watchlists (decisions.md §10), and the tenant's reviewed false positives (docs/guide/sanctions.md).
+ * watchlists (docs/design/design-choices.md §10), and the tenant's reviewed false positives (docs/guide/sanctions.md).
  *
  * @generated from service complyd.v1.SanctionsService
  */

@@ -285,7 +285,7 @@ export const TierLimitsSchema: GenMessage<TierLimits> = /*@__PURE__*/
   messageDesc(file_complyd_v1_tenant_config, 10);
 
 /**
- * Limits are the tenant's limits (decisions.md §7, §11).
+ * Limits are the tenant's limits (docs/design/design-choices.md §7, §11).
  *
  * @generated from message complyd.v1.Limits
  */
@@ -377,7 +377,7 @@ export const UpdateLimitsRequestSchema: GenMessage<UpdateLimitsRequest> = /*@__P
 
 /**
  * TenantConfigService is the screening part of the tenant's self-service configuration
- * (service-spec.md 4.7, decisions.md §11): the KYC trust mode, FX rates and limits. The GET of
+ * (docs/reference/specification.md 4.7, docs/design/design-choices.md §11): the KYC trust mode, FX rates and limits. The GET of
  * kyc-config is IdentityProviderService.GetKycConfig.
  *
  * @generated from service complyd.v1.TenantConfigService

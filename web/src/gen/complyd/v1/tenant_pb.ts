@@ -71,7 +71,7 @@ export const UpdateSecurityRequestSchema: GenMessage<UpdateSecurityRequest> = /*
   messageDesc(file_complyd_v1_tenant, 2);
 
 /**
- * TenantService is the tenant's self-service configuration (service-spec.md 4.7, decisions.md §11).
+ * TenantService is the tenant's self-service configuration (docs/reference/specification.md 4.7, docs/design/design-choices.md §11).
  *
  * @generated from service complyd.v1.TenantService
  */

@@ -221,7 +221,7 @@ export const ListWalletTransactionsResponseSchema: GenMessage<ListWalletTransact
   messageDesc(file_complyd_v1_wallet, 4);
 
 /**
- * WalletService reads the tenant's prepaid NGN wallet (decisions.md §6, docs/guide/wallet.md). Top-ups
+ * WalletService reads the tenant's prepaid NGN wallet (docs/design/design-choices.md §6, docs/guide/wallet.md). Top-ups
  * are an operator action (`complyd wallet credit`), not an API call.
  *
  * @generated from service complyd.v1.WalletService

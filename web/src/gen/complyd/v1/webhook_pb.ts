@@ -403,8 +403,8 @@ export const ListWebhookAttemptsResponseSchema: GenMessage<ListWebhookAttemptsRe
   messageDesc(file_complyd_v1_webhook, 10);
 
 /**
- * WebhookService is the tenant's webhook configuration and delivery log (service-spec.md part 6,
- * decisions.md §9, §11).
+ * WebhookService is the tenant's webhook configuration and delivery log (docs/reference/specification.md part 6,
+ * docs/design/design-choices.md §9, §11).
  *
  * @generated from service complyd.v1.WebhookService
  */
