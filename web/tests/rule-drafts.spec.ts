@@ -21,7 +21,7 @@ test('rule drafts: the author drafts, back-tests and shadows; only a second offi
   await form.getByLabel('Draft outcome').selectOption('REVIEW');
   await form.getByRole('button', { name: 'Save draft' }).click();
   const row = page.getByRole('table', { name: 'Open drafts' }).getByRole('row', { name: new RegExp(name) });
-  await expect(row).toContainText('new rule');
+  await expect(row).toContainText('New rule');
   await row.getByRole('button', { name: `Open draft ${name}` }).click();
   const panel = page.getByRole('region', { name: `Draft ${name}` });
   await panel.getByRole('button', { name: 'Start shadow' }).click();
