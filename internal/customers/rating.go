@@ -125,10 +125,10 @@ func Rate(in Inputs) Rating {
 		}
 	}
 	if openCases > 0 {
-		add("OPEN_CASES", min(10*openCases, 20), fmt.Sprintf("%d open case(s)", openCases))
+		add("OPEN_CASES", min(10*openCases, 20), countOf(openCases, "open case", "open cases"))
 	}
 	if truePositives > 0 {
-		add("CONFIRMED_CASES", min(25*truePositives, 50), fmt.Sprintf("%d case(s) resolved as true positive", truePositives))
+		add("CONFIRMED_CASES", min(25*truePositives, 50), countOf(truePositives, "case", "cases")+" resolved as true positive")
 	}
 
 	// Screening alerts.
@@ -138,7 +138,7 @@ func Rate(in Inputs) Rating {
 	case a >= 5:
 		add("ALERTS", 10, fmt.Sprintf("%d screening alerts in 90 days", a))
 	case a >= 1:
-		add("ALERTS", 5, fmt.Sprintf("%d screening alert(s) in 90 days", a))
+		add("ALERTS", 5, countOf(a, "screening alert", "screening alerts")+" in 90 days")
 	}
 
 	// Countries (the FATF lists screening uses).
@@ -221,4 +221,12 @@ func NextReview(rating string, lastReviewed *time.Time, firstRated time.Time) ti
 		from = *lastReviewed
 	}
 	return from.Add(ReviewInterval(rating))
+}
+
+// countOf writes a count with its noun in the right number: "1 open case", "2 open cases".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -65,3 +65,25 @@ func TestNextReview(t *testing.T) {
 	require.Equal(t, first.AddDate(0, 0, 1095), NextReview(RatingLow, nil, first))
 	require.Equal(t, reviewed.AddDate(0, 0, 365), NextReview(RatingHigh, &reviewed, first))
 }
+
+// TestRateReasonsPlurals: the factor details a customer page shows read "1 open case", "2 open cases".
+func TestRateReasonsPlurals(t *testing.T) {
+	t.Parallel()
+	reasons := func(in Inputs) map[string]string {
+		out := map[string]string{}
+		for _, f := range Rate(in).Factors {
+			out[f.Name] = f.Detail
+		}
+		return out
+	}
+	one := reasons(Inputs{Type: "INDIVIDUAL", KYCStatus: "APPROVED", KYCTier: "TIER_3", Alerts90d: 1,
+		Cases: []CaseFact{{"AML_ALERT", "OPEN"}, {"AML_ALERT", "RESOLVED_TRUE_POSITIVE"}}})
+	require.Equal(t, "1 open case", one["OPEN_CASES"])
+	require.Equal(t, "1 case resolved as true positive", one["CONFIRMED_CASES"])
+	require.Equal(t, "1 screening alert in 90 days", one["ALERTS"])
+	two := reasons(Inputs{Type: "INDIVIDUAL", KYCStatus: "APPROVED", KYCTier: "TIER_3", Alerts90d: 2,
+		Cases: []CaseFact{{"AML_ALERT", "OPEN"}, {"AML_ALERT", "ESCALATED"}, {"AML_ALERT", "RESOLVED_TRUE_POSITIVE"}, {"AML_ALERT", "RESOLVED_TRUE_POSITIVE"}}})
+	require.Equal(t, "2 open cases", two["OPEN_CASES"])
+	require.Equal(t, "2 cases resolved as true positive", two["CONFIRMED_CASES"])
+	require.Equal(t, "2 screening alerts in 90 days", two["ALERTS"])
+}

@@ -184,7 +184,7 @@ func TestParseValidatesAsTheSchema(t *testing.T) {
 		"bad UETR":           {"8a562c67-ca16-48ba-b074-65581be6f011", "not-a-uuid", "CdtTrfTxInf[1]/PmtId/UETR:"},
 		"bad date-time":      {"2026-12-01T09:30:00.000+01:00", "yesterday", "GrpHdr/CreDtTm:"},
 		"two choices":        {"<Purp><Cd>GDDS</Cd></Purp>", "<Purp><Cd>GDDS</Cd><Prtry>X</Prtry></Purp>", "CdtTrfTxInf[1]/Purp: must hold exactly one of Cd, Prtry"},
-		"repeated singleton": {"<ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", "<ChrgBr>SLEV</ChrgBr><ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", tx2 + "/ChrgBr[2]: occurs more than 1 time"},
+		"repeated singleton": {"<ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", "<ChrgBr>SLEV</ChrgBr><ChrgBr>SLEV</ChrgBr>\n      <Dbtr>", tx2 + "/ChrgBr[2]: occurs more than once"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -282,11 +282,11 @@ func TestParseFollowsEachVersionsSchema(t *testing.T) {
 		"pain.001 mandate related information": {"pain001_10_batch.xml", `<Amt><InstdAmt Ccy="NGN">2000.00</InstdAmt></Amt>`,
 			`<Amt><InstdAmt Ccy="NGN">2000.00</InstdAmt></Amt>` + mandate, ""},
 		"pain.001 at most two authorisations": {"pain001_10_batch.xml", "<NbOfTxs>2</NbOfTxs>\n      <CtrlSum>",
-			strings.Repeat("<Authstn><Prtry>AUTH</Prtry></Authstn>", 3) + "<NbOfTxs>2</NbOfTxs><CtrlSum>", "GrpHdr/Authstn[3]: occurs more than 2 time(s)"},
+			strings.Repeat("<Authstn><Prtry>AUTH</Prtry></Authstn>", 3) + "<NbOfTxs>2</NbOfTxs><CtrlSum>", "GrpHdr/Authstn[3]: occurs more than 2 times"},
 		"ten regulatory reports": {"pacs008_09_batch.xml", "<Purp><Cd>GDDS</Cd></Purp>", "<Purp><Cd>GDDS</Cd></Purp>" + rgltry, ""},
 		"eleven regulatory reports": {"pacs008_09_batch.xml", "<Purp><Cd>GDDS</Cd></Purp>",
 			"<Purp><Cd>GDDS</Cd></Purp>" + rgltry + "<RgltryRptg><DbtCdtRptgInd>DEBT</DbtCdtRptgInd></RgltryRptg>",
-			"CdtTrfTxInf[1]/RgltryRptg[11]: occurs more than 10 time(s)"},
+			"CdtTrfTxInf[1]/RgltryRptg[11]: occurs more than 10 times"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -301,4 +301,11 @@ func TestParseFollowsEachVersionsSchema(t *testing.T) {
 			require.Contains(t, strings.Join(fieldErrors(t, err), "\n"), c.want)
 		})
 	}
+}
+
+// TestOccursMoreThan: a limit of one reads "once", others "N times".
+func TestOccursMoreThan(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "occurs more than once", occursMoreThan(1))
+	require.Equal(t, "occurs more than 2 times", occursMoreThan(2))
 }

@@ -224,7 +224,7 @@ func validate(n *node, t *ctype, errs *[]apperr.FieldError) {
 			c := n.children[i]
 			count++
 			if f.max >= 0 && count > f.max {
-				add(c.path, fmt.Sprintf("occurs more than %d time(s)", f.max))
+				add(c.path, occursMoreThan(f.max))
 			} else {
 				check(c, f, errs)
 			}
@@ -340,4 +340,12 @@ func checkDateTime(n *node) string {
 		return fmt.Sprintf("%q is not an ISODateTime (YYYY-MM-DDThh:mm:ss[.sss][zone])", clip(n.text))
 	}
 	return ""
+}
+
+// occursMoreThan is "occurs more than once" or "occurs more than 10 times".
+func occursMoreThan(n int) string {
+	if n == 1 {
+		return "occurs more than once"
+	}
+	return fmt.Sprintf("occurs more than %d times", n)
 }

@@ -49,7 +49,7 @@ func TestTemplateContents(t *testing.T) {
 	require.Contains(t, lb.Text, "950.00 NGN, below your warning threshold of 1000.00 NGN")
 
 	r := notify.CustomerReviewDue("Ada", "ada@example.com", []string{"Bola Ade", "Chidi Eze", "Lagos Foods Ltd"})
-	require.Equal(t, "3 customer review(s) due", r.Subject)
+	require.Equal(t, "3 customer reviews due", r.Subject)
 	require.Equal(t, 3, strings.Count(r.HTML, "<li>"))
 	require.Contains(t, r.Text, "  Bola Ade\n  Chidi Eze\n  Lagos Foods Ltd")
 
@@ -74,4 +74,16 @@ func TestNotificationID(t *testing.T) {
 	require.True(t, strings.HasPrefix(a, "ntf_"), a)
 	require.Len(t, a, len("ntf_")+26)
 	require.NotEqual(t, a, b)
+}
+
+// TestCustomerReviewDuePlurals: one customer reads "review of 1 customer is", more "reviews of N customers are".
+func TestCustomerReviewDuePlurals(t *testing.T) {
+	t.Parallel()
+	one := notify.CustomerReviewDue("Ada", "ada@example.com", []string{"Musa Bello"})
+	require.Equal(t, "1 customer review due", one.Subject)
+	require.Contains(t, one.Text, "The periodic review of 1 customer is due:")
+	require.Contains(t, one.HTML, "The periodic review of 1 customer is due:")
+	two := notify.CustomerReviewDue("Ada", "ada@example.com", []string{"Musa Bello", "Ngozi Eze"})
+	require.Equal(t, "2 customer reviews due", two.Subject)
+	require.Contains(t, two.Text, "The periodic reviews of 2 customers are due:")
 }

@@ -56,7 +56,7 @@ type Explanation struct {
 }
 
 // String renders the explanation as one sentence, e.g.
-// `Matched alias "Mohamed Ali HASSAN" of OFAC-SDN entry ofac-sdn:123 with score 0.940: "muhammad"="mohamed" (transliteration), "hasan"~"hassan" (transliteration), "ali"="ali" (exact); listed token(s) not in query: salim; DOB 1961 matches year (+0.02).`
+// `Matched alias "Mohamed Ali HASSAN" of OFAC-SDN entry ofac-sdn:123 with score 0.940: "muhammad"="mohamed" (transliteration), "hasan"~"hassan" (transliteration), "ali"="ali" (exact); listed token not in query: salim; DOB 1961 matches year (+0.02).`
 func (ex Explanation) String() string {
 	var b strings.Builder
 	what := "name"
@@ -104,13 +104,13 @@ func (ex Explanation) String() string {
 		b.WriteString("; query written with lookalike characters (letters of another script imitating Latin ones, read as the letters they imitate)")
 	}
 	if len(ex.UnmatchedQuery) > 0 {
-		fmt.Fprintf(&b, "; query token(s) not in listed name: %s", strings.Join(ex.UnmatchedQuery, " "))
+		fmt.Fprintf(&b, "; query %s not in listed name: %s", tokenWord(len(ex.UnmatchedQuery)), strings.Join(ex.UnmatchedQuery, " "))
 	}
 	if len(ex.UnmatchedName) > 0 {
-		fmt.Fprintf(&b, "; listed token(s) not in query: %s", strings.Join(ex.UnmatchedName, " "))
+		fmt.Fprintf(&b, "; listed %s not in query: %s", tokenWord(len(ex.UnmatchedName)), strings.Join(ex.UnmatchedName, " "))
 	}
 	if len(ex.IgnoredWeak) > 0 {
-		fmt.Fprintf(&b, "; weak token(s) ignored: %s", strings.Join(ex.IgnoredWeak, " "))
+		fmt.Fprintf(&b, "; weak %s ignored: %s", tokenWord(len(ex.IgnoredWeak)), strings.Join(ex.IgnoredWeak, " "))
 	}
 	if ex.WeakAlias {
 		b.WriteString("; weak alias capped below BLOCK")
@@ -229,4 +229,12 @@ func countryName(s string) string {
 		return c
 	}
 	return n
+}
+
+// tokenWord is "token" for one token and "tokens" for more.
+func tokenWord(n int) string {
+	if n == 1 {
+		return "token"
+	}
+	return "tokens"
 }

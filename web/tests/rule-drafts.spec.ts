@@ -21,11 +21,11 @@ test('rule drafts: the author drafts, back-tests and shadows; only a second offi
   await form.getByLabel('Draft outcome').selectOption('REVIEW');
   await form.getByRole('button', { name: 'Save draft' }).click();
   const row = page.getByRole('table', { name: 'Open drafts' }).getByRole('row', { name: new RegExp(name) });
-  await expect(row).toContainText('new rule');
+  await expect(row).toContainText('New rule');
   await row.getByRole('button', { name: `Open draft ${name}` }).click();
   const panel = page.getByRole('region', { name: `Draft ${name}` });
   await panel.getByRole('button', { name: 'Start shadow' }).click();
-  await expect(row).toContainText('in shadow');
+  await expect(row).toContainText('In shadow');
 
   // Live screenings: the shadow flags one and the verdict is the live rules' alone (this
   // tenant's strict KYC mode blocks an unknown sender whatever the custom rules say).
@@ -44,7 +44,7 @@ test('rule drafts: the author drafts, back-tests and shadows; only a second offi
   await expect(panel.getByTestId('Shadow-cases')).toContainText(/\d+ would have opened, 0 would not have opened/);
   const examples = panel.getByRole('table', { name: 'Shadow examples' }).getByRole('row');
   await expect(examples).toHaveCount(2);
-  await expect(examples.nth(1)).toContainText('flagged');
+  await expect(examples.nth(1)).toContainText('Flagged');
   await expect(examples.nth(1)).toContainText(liveOutcomes[0].charAt(0) + liveOutcomes[0].slice(1).toLowerCase());
   // The stored verdict names no shadow rule either.
   const stored = (await call('GET', '/transactions?limit=5', { token: adminTok })).json.data.items as { verdict?: { triggeredRules?: { name: string }[] } }[];

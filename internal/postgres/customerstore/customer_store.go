@@ -591,7 +591,7 @@ returning r.customer_id, p.display_name, r.rating, r.next_review_at`, string(ten
 				return err
 			}
 			if err := postgres.InsertNotification(ctx, tx, notify.Notification{ID: notify.NewNotificationID(), TenantID: tenantID, UserID: u.ID,
-				Kind: notify.KindCustomerReviewDue, Title: fmt.Sprintf("%d customer review(s) due", len(due)),
+				Kind: notify.KindCustomerReviewDue, Title: notify.CustomerReviewsDueTitle(len(due)),
 				Message: strings.Join(names, "; "), CreatedAt: now}); err != nil {
 				return err
 			}

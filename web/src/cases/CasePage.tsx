@@ -10,7 +10,7 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
 import { who } from '../ui/people';
 import { ErrorText, Loading } from '../ui/parts';
-import { dateTime, enumLabel, money } from '../ui/format';
+import { dateTime, enumLabel, money, prose, sentence } from '../ui/format';
 import { enumLabel as label } from '../ui/format';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Evidence, TransactionFacts } from './Evidence';
@@ -77,7 +77,7 @@ function CaseHeader({ c }: { c: Case }) {
         {c.inboxName && <Badge variant="outline" color="dark">Inbox {c.inboxName}</Badge>}
       </Group>
       <Text size="sm">
-        Assignee: {c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'unassigned'} · Opened {dateTime(c.createdAt)}
+        Assignee: {c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'Unassigned'} · Opened {dateTime(c.createdAt)}
         {c.dueAt && <> · <span>{dueText(c.dueAt)}</span></>}
         {c.amount && <> · {money(c.amount, c.currency)}</>}
       </Text>
@@ -92,9 +92,9 @@ function Timeline({ c }: { c: Case }) {
       <Title order={2} id="tl-h" size="h3">Timeline</Title>
       {c.timeline.length === 0 ? <Text>No events yet.</Text> : (
         <ol className="timeline">{c.timeline.map((e) => (
-          <li key={e.id}><time>{dateTime(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> by {e.actor ? `${e.actor.firstName} ${e.actor.lastName}`.trim() || e.actor.email : who(e.actorId, '')}: {e.description}
-            {e.eventType === 'ASSIGNED' ? ` (${e.previousValue ? who(e.previousValue, e.previousValueName) : 'unassigned'} → ${e.newValue ? who(e.newValue, e.newValueName) : '—'})`
-              : e.previousValue || e.newValue ? ` (${e.previousValue ? label(e.previousValue).toLowerCase() : '—'} → ${e.newValue ? label(e.newValue).toLowerCase() : '—'})` : ''}</li>))}
+          <li key={e.id}><time>{dateTime(e.createdAt)}</time> <strong>{label(e.eventType)}</strong> by {e.actor ? `${e.actor.firstName} ${e.actor.lastName}`.trim() || e.actor.email : who(e.actorId, '')}: {sentence(prose(e.description))}
+            {e.eventType === 'ASSIGNED' ? ` (${e.previousValue ? who(e.previousValue, e.previousValueName) : 'Unassigned'} → ${e.newValue ? who(e.newValue, e.newValueName) : '—'})`
+              : e.previousValue || e.newValue ? ` (${e.previousValue ? label(e.previousValue) : '—'} → ${e.newValue ? label(e.newValue) : '—'})` : ''}</li>))}
         </ol>
       )}
     </Card>
@@ -192,7 +192,7 @@ function Proposals({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
         <form onSubmit={(e) => { e.preventDefault(); propose.mutate({ id: c.id, resolution, note }); }}>
           <Stack gap="xs">
             <NativeSelect label="Proposed resolution" value={resolution} onChange={(e) => setResolution(e.currentTarget.value)}
-              data={[{ value: 'TRUE_POSITIVE', label: 'true positive' }, { value: 'FALSE_POSITIVE', label: 'false positive' }]} />
+              data={[{ value: 'TRUE_POSITIVE', label: 'True positive' }, { value: 'FALSE_POSITIVE', label: 'False positive' }]} />
             <Textarea label="Resolution rationale" value={note} onChange={(e) => setNote(e.currentTarget.value)} />
             <ErrorText error={propose.error} />
             <Button type="submit" loading={propose.isPending}>Propose resolution</Button>

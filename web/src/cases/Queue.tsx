@@ -62,7 +62,7 @@ export function Queue() {
     nextPage: () => q.data && page < q.data.totalPages && setPage(page + 1),
     prevPage: () => page > 1 && setPage(page - 1),
   });
-  const inboxOptions = [{ value: '', label: 'any' }, ...(inboxes.data?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${plural(i.breachedCases, 'breach', 'breaches')})` }))];
+  const inboxOptions = [{ value: '', label: 'Any' }, ...(inboxes.data?.items ?? []).map((i) => ({ value: i.id, label: `${i.name} (${plural(i.breachedCases, 'breach', 'breaches')})` }))];
   return (
     <Stack component="section" aria-labelledby="queue-h" gap="sm">
       <Group justify="space-between" wrap="wrap">
@@ -72,14 +72,14 @@ export function Queue() {
       <Notifications />
       <form className="filters queue-filters" onSubmit={(e) => e.preventDefault()} aria-label="Queue filters">
         <NativeSelect label="Show" value={scope} onChange={(e) => set({ scope: e.currentTarget.value })} data={[
-          { value: 'queue', label: 'me and unassigned' }, { value: 'mine', label: 'me only' }, { value: 'unassigned', label: 'unassigned only' },
-          { value: 'all', label: 'anyone' }, { value: 'confirm', label: 'needs my confirmation' }]} />
+          { value: 'queue', label: 'Me and unassigned' }, { value: 'mine', label: 'Me only' }, { value: 'unassigned', label: 'Unassigned only' },
+          { value: 'all', label: 'Anyone' }, { value: 'confirm', label: 'Needs my confirmation' }]} />
         <NativeSelect label="Status" value={f.status} disabled={scope === 'confirm'} onChange={(e) => set({ status: e.currentTarget.value })}
-          data={[{ value: '', label: 'any' }, ...statuses.map((s) => ({ value: s, label: enumLabel(s) }))]} />
+          data={[{ value: '', label: 'Any' }, ...statuses.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Type" value={f.type} onChange={(e) => set({ type: e.currentTarget.value })}
-          data={[{ value: '', label: 'any' }, ...types.map((s) => ({ value: s, label: enumLabel(s) }))]} />
+          data={[{ value: '', label: 'Any' }, ...types.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Priority" value={f.priority} onChange={(e) => set({ priority: e.currentTarget.value })}
-          data={[{ value: '', label: 'any' }, ...priorities.map((s) => ({ value: s, label: enumLabel(s) }))]} />
+          data={[{ value: '', label: 'Any' }, ...priorities.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Inbox" value={f.inboxId} onChange={(e) => set({ inboxId: e.currentTarget.value })} data={inboxOptions} />
         <NativeSelect label="Sort by" value={f.sort} onChange={(e) => set({ sort: e.currentTarget.value })} data={[
           { value: 'DUE', label: 'due time (breached first)' }, { value: 'PRIORITY', label: 'priority' },
@@ -155,7 +155,7 @@ function Bulk({ ids, onDone }: { ids: string[]; onDone: () => void }) {
       )}
       <Group align="end" gap="xs" wrap="wrap">
         <NativeSelect label="Propose for selected" value={resolution} onChange={(e) => setResolution(e.currentTarget.value)}
-          data={[{ value: 'FALSE_POSITIVE', label: 'false positive' }, { value: 'TRUE_POSITIVE', label: 'true positive' }]} />
+          data={[{ value: 'FALSE_POSITIVE', label: 'False positive' }, { value: 'TRUE_POSITIVE', label: 'True positive' }]} />
         <TextInput label="Rationale for selected" value={note} onChange={(e) => setNote(e.currentTarget.value)} />
         <Button variant="default" disabled={!note.trim()} onClick={() => propose.mutate({ caseIds: ids, resolution, note })} loading={propose.isPending}>Propose for selected</Button>
       </Group>

@@ -113,3 +113,9 @@ export function prose(text?: string): string {
     .replace(/(\d[\d,]*)(\s(?:[A-Za-z-]+\s){0,2}?)([A-Za-z-]+)\(s\)/g, (_m, n: string, mid: string, w: string) => `${n}${mid}${Number(n.replace(/,/g, '')) === 1 ? w : w + 's'}`)
     .replace(/([A-Za-z-]+)\(s\)/g, '$1s');
 }
+
+// sentence starts a server-written phrase with a capital ("created" → "Created").
+export function sentence(text?: string): string {
+  if (!text) return '';
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,5 +1,7 @@
-import { Badge, Paper, Stack, Table, Text, Title } from '@mantine/core';
-import type { RuleComparison } from '../../gen/complyd/v1/rule_pb';
+import { Paper, Stack, Text, Title } from '@mantine/core';
+import type { RuleComparison, RuleComparisonExample } from '../../gen/complyd/v1/rule_pb';
+import { DataTable } from '../../ui/DataTable';
+import { StatusBadge } from '../../ui/StatusBadge';
 import { count, dateTime, enumLabel, plural } from '../../ui/format';
 import { useZone } from '../../ui/zone';
 
@@ -21,17 +23,14 @@ export function Comparison({ title, c }: { title: string; c: RuleComparison }) {
           {c.errors > 0 && ` ${plural(c.errors, 'evaluation')} failed.`}
         </Text>
         {c.examples.length > 0 && (
-          <Table aria-label={`${title} examples`} striped>
-            <Table.Thead><Table.Tr><Table.Th>Transaction</Table.Th><Table.Th>When</Table.Th><Table.Th>Draft flagged</Table.Th><Table.Th>Live outcome</Table.Th><Table.Th>With the draft</Table.Th><Table.Th>Case</Table.Th></Table.Tr></Table.Thead>
-            <Table.Tbody>{c.examples.map((e) => (
-              <Table.Tr key={e.transactionId}>
-                <Table.Td>{e.externalId}</Table.Td><Table.Td>{dateTime(e.at, zone)}</Table.Td>
-                <Table.Td>{e.flagged ? <Badge color="orange">flagged</Badge> : 'no'}</Table.Td>
-                <Table.Td>{enumLabel(e.liveOutcome)}</Table.Td><Table.Td>{enumLabel(e.draftOutcome)}</Table.Td>
-                <Table.Td>{e.liveCase === e.draftCase ? (e.liveCase ? 'opened either way' : 'none') : e.draftCase ? 'would open' : 'would not open'}</Table.Td>
-              </Table.Tr>))}
-            </Table.Tbody>
-          </Table>
+          <DataTable<RuleComparisonExample> label={`${title} examples`} rows={c.examples} rowKey={(e) => e.transactionId} rowLabel={(e) => `Transaction ${e.externalId}`} cols={[
+            { id: 'tx', header: 'Transaction', rowHeader: true, cell: (e) => e.externalId, sort: (e) => e.externalId },
+            { id: 'at', header: 'When', cell: (e) => dateTime(e.at, zone), sort: (e) => Number(e.at?.seconds ?? 0) },
+            { id: 'flagged', header: 'Draft flagged', cell: (e) => (e.flagged ? <StatusBadge value="REVIEW" label="Flagged" /> : 'No'), sort: (e) => (e.flagged ? 1 : 0) },
+            { id: 'live', header: 'Live outcome', cell: (e) => <StatusBadge value={e.liveOutcome} />, sort: (e) => e.liveOutcome },
+            { id: 'draft', header: 'With the draft', cell: (e) => <StatusBadge value={e.draftOutcome} />, sort: (e) => e.draftOutcome },
+            { id: 'case', header: 'Case', cell: (e) => (e.liveCase === e.draftCase ? (e.liveCase ? 'Opened either way' : 'None') : e.draftCase ? 'Would open' : 'Would not open') },
+          ]} />
         )}
       </Stack>
     </Paper>

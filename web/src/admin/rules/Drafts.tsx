@@ -1,11 +1,13 @@
 import { useState } from 'react';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
-import { Alert, Badge, Button, Group, Paper, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { RuleService, type Rule, type RuleDraft } from '../../gen/complyd/v1/rule_pb';
 import { useSession } from '../../auth/session';
 import { dateTime, enumLabel } from '../../ui/format';
 import { ErrorText, Loading } from '../../ui/parts';
+import { DataTable } from '../../ui/DataTable';
+import { StatusBadge } from '../../ui/StatusBadge';
 import { useZone } from '../../ui/zone';
 import { Comparison } from './Comparison';
 import { DraftEditor } from './DraftEditor';
@@ -30,20 +32,16 @@ export function Drafts({ newDraftOf, onDrafted }: { newDraftOf: 'new' | Rule | n
       <Title order={2} id="drafts-h">Drafts</Title>
       {newDraftOf && <DraftEditor rule={newDraftOf === 'new' ? undefined : newDraftOf} onDone={done} onCancel={onDrafted} />}
       {q.data.items.length === 0 ? <Text c="gray.7">No open drafts.</Text> : (
-        <Table aria-label="Open drafts" striped>
-          <Table.Thead><Table.Tr><Table.Th>Name</Table.Th><Table.Th>Change</Table.Th><Table.Th>Expression</Table.Th><Table.Th>Outcome</Table.Th><Table.Th>Shadow</Table.Th><Table.Th>Drafted</Table.Th><Table.Th /></Table.Tr></Table.Thead>
-          <Table.Tbody>{q.data.items.map((d) => (
-            <Table.Tr key={d.id}>
-              <Table.Td>{d.name}</Table.Td>
-              <Table.Td>{d.ruleId ? `new version of v${d.baseVersion}` : 'new rule'}</Table.Td>
-              <Table.Td><code>{d.expression}</code></Table.Td>
-              <Table.Td>{enumLabel(d.outcome)} ({d.score})</Table.Td>
-              <Table.Td>{d.shadowing ? <Badge color="grape">in shadow</Badge> : 'off'}</Table.Td>
-              <Table.Td>{dateTime(d.createdAt, zone)}{d.createdBy === me.id && ' (you)'}</Table.Td>
-              <Table.Td><Button size="xs" variant="light" onClick={() => setOpen(d.id === open ? null : d.id)}>Open draft {d.name}</Button></Table.Td>
-            </Table.Tr>))}
-          </Table.Tbody>
-        </Table>
+        <DataTable<RuleDraft> label="Open drafts" rows={q.data.items} rowKey={(d) => d.id} rowLabel={(d) => d.name}
+          onOpen={(d) => setOpen(d.id === open ? null : d.id)} cols={[
+            { id: 'name', header: 'Name', rowHeader: true, cell: (d) => d.name, sort: (d) => d.name.toLowerCase() },
+            { id: 'change', header: 'Change', cell: (d) => (d.ruleId ? `New version of v${d.baseVersion}` : 'New rule'), sort: (d) => (d.ruleId ? 1 : 0) },
+            { id: 'expression', header: 'Expression', cell: (d) => <code>{d.expression}</code> },
+            { id: 'outcome', header: 'Outcome', cell: (d) => <><StatusBadge value={d.outcome} /> score {d.score}</>, sort: (d) => d.score },
+            { id: 'shadow', header: 'Shadow', cell: (d) => (d.shadowing ? <StatusBadge value="IN_PROGRESS" label="In shadow" /> : 'Off'), sort: (d) => (d.shadowing ? 1 : 0) },
+            { id: 'drafted', header: 'Drafted', cell: (d) => <>{dateTime(d.createdAt, zone)}{d.createdBy === me.id && ' (you)'}</>, sort: (d) => Number(d.createdAt?.seconds ?? 0) },
+            { id: 'open', header: 'Open', cell: (d) => <Button size="xs" variant="light" onClick={() => setOpen(d.id === open ? null : d.id)}>Open draft {d.name}</Button> },
+          ]} />
       )}
       {current && <DraftPanel key={current.id} d={current} canAct={officers.includes(me.role)} isAuthor={current.createdBy === me.id} onDone={done} />}
     </Stack>
