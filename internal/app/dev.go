@@ -120,7 +120,7 @@ func runDev(ctx context.Context, log *slog.Logger, p devParams) error {
 		// The demo shows the controls a bank should run with: four eyes on every case
 		// resolution (docs/guide/cases.md "Four eyes"; a new tenant's default is off).
 		if _, err := cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now).SaveSettings(ctx,
-			cases.Caller{TenantID: t.ID}, audit.System, cases.Settings{FourEyesResolution: true}); err != nil {
+			audit.Caller{TenantID: t.ID}, audit.System, cases.Settings{FourEyesResolution: true}); err != nil {
 			return fmt.Errorf("seed demo tenant's case settings: %w", err)
 		}
 		// Demo data once, with the tenant: a restarted dev keeps what it has (and what you did).

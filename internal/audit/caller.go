@@ -3,7 +3,7 @@ package audit
 import "github.com/complyd/complyd/internal/tenancy"
 
 // Caller is who calls a core service: the one caller type of the cases, network, interdiction
-// and report services (cases.Caller and reports.Caller are this type under their old names).
+// and report services; the old aliases cases.Caller and reports.Caller are gone).
 // The transport builds it once from the authenticated principal (auth.Principal.Caller); the
 // system builds its own (automatic case creation: a TenantID and nothing else).
 type Caller struct {

@@ -7,14 +7,11 @@ import (
 
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
-	"github.com/complyd/complyd/internal/cases"
-	"github.com/complyd/complyd/internal/reports"
 )
 
 // TestPrincipalCaller: the core's one caller type is built from the principal at the edge: a
 // user's session is a person with a user actor, an API key an integration with an API-key actor;
-// the cases and reports services take that very type (their Caller names are aliases of
-// audit.Caller, so one value serves both).
+// the cases and reports services take that very type (audit.Caller).
 func TestPrincipalCaller(t *testing.T) {
 	user := auth.Principal{UserID: "u1", TenantID: "t1", Role: auth.RoleAnalyst, Method: auth.MethodSession}
 	require.Equal(t, audit.Caller{TenantID: "t1", UserID: "u1",
@@ -25,8 +22,4 @@ func TestPrincipalCaller(t *testing.T) {
 	require.True(t, c.APIKey)
 	require.Equal(t, audit.ActorAPIKey, c.Actor.Type)
 	require.Equal(t, "req-2", c.Actor.RequestID)
-
-	var forCases cases.Caller = c
-	var forReports reports.Caller = forCases
-	require.Equal(t, c, forReports)
 }

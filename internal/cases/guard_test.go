@@ -2,6 +2,7 @@ package cases
 
 import (
 	"context"
+	"github.com/complyd/complyd/internal/audit"
 	"slices"
 	"testing"
 
@@ -68,11 +69,11 @@ func TestServiceDirectResolutionWhileProposed(t *testing.T) {
 	t.Parallel()
 	b := setup(t, StatusEscalated)
 	ctx := context.Background()
-	alice := Caller{TenantID: "t1", UserID: "alice"}
-	bob := Caller{TenantID: "t1", UserID: "bob"}
+	alice := audit.Caller{TenantID: "t1", UserID: "alice"}
+	bob := audit.Caller{TenantID: "t1", UserID: "bob"}
 	prop, err := b.svc.Propose(ctx, alice, "case_x", ProposeParams{Resolution: ResolutionFalsePositive, Note: "salary"})
 	require.NoError(t, err)
-	for _, who := range []Caller{alice, bob} {
+	for _, who := range []audit.Caller{alice, bob} {
 		_, err = b.svc.ChangeStatus(ctx, who, "case_x", StatusResolvedFalsePositive, "me alone")
 		require.Equal(t, apperr.Conflict, apperr.CodeOf(err), who.UserID)
 	}

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"context"
+	"github.com/complyd/complyd/internal/audit"
 	"strings"
 	"time"
 
@@ -65,7 +66,7 @@ func (s *InboxService) Assignable(ctx context.Context, tenantID tenancy.TenantID
 }
 
 // CreateView saves the caller's view. Errors: VALIDATION_ERROR; CONFLICT on a duplicate name.
-func (s *InboxService) CreateView(ctx context.Context, c Caller, name string, f ViewFilters) (*SavedView, error) {
+func (s *InboxService) CreateView(ctx context.Context, c audit.Caller, name string, f ViewFilters) (*SavedView, error) {
 	if c.UserID == "" {
 		return nil, apperr.New(apperr.Forbidden, "saved views belong to a user; an API key has none")
 	}
@@ -80,7 +81,7 @@ func (s *InboxService) CreateView(ctx context.Context, c Caller, name string, f 
 }
 
 // Views lists the caller's views (none for an API key). Errors: INTERNAL.
-func (s *InboxService) Views(ctx context.Context, c Caller) ([]SavedView, error) {
+func (s *InboxService) Views(ctx context.Context, c audit.Caller) ([]SavedView, error) {
 	if c.UserID == "" {
 		return []SavedView{}, nil
 	}
@@ -88,7 +89,7 @@ func (s *InboxService) Views(ctx context.Context, c Caller) ([]SavedView, error)
 }
 
 // DeleteView deletes one of the caller's views. Errors: NOT_FOUND (also another user's).
-func (s *InboxService) DeleteView(ctx context.Context, c Caller, id string) error {
+func (s *InboxService) DeleteView(ctx context.Context, c audit.Caller, id string) error {
 	if c.UserID == "" {
 		return apperr.NotFoundf("view not found")
 	}
@@ -102,7 +103,7 @@ type BulkResult struct {
 }
 
 // BulkAssign assigns each case in its own transaction (a failure of one leaves the others).
-func (s *Service) BulkAssign(ctx context.Context, c Caller, ids []string, assigneeID string) []BulkResult {
+func (s *Service) BulkAssign(ctx context.Context, c audit.Caller, ids []string, assigneeID string) []BulkResult {
 	out := make([]BulkResult, 0, len(ids))
 	for _, id := range ids {
 		_, err := s.Assign(ctx, c, id, assigneeID)
@@ -112,7 +113,7 @@ func (s *Service) BulkAssign(ctx context.Context, c Caller, ids []string, assign
 }
 
 // BulkPropose proposes p for each case in its own transaction.
-func (s *Service) BulkPropose(ctx context.Context, c Caller, ids []string, p ProposeParams) []BulkResult {
+func (s *Service) BulkPropose(ctx context.Context, c audit.Caller, ids []string, p ProposeParams) []BulkResult {
 	out := make([]BulkResult, 0, len(ids))
 	for _, id := range ids {
 		_, err := s.Propose(ctx, c, id, p)

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"context"
+	"github.com/complyd/complyd/internal/audit"
 
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -36,7 +37,7 @@ const (
 
 // LiftInterdiction asks for an interdiction to be lifted (the first pair of eyes).
 // Errors: NOT_FOUND; VALIDATION_ERROR; CONFLICT.
-func (s *Service) LiftInterdiction(ctx context.Context, c Caller, interdictionID, reason string) (*Interdiction, error) {
+func (s *Service) LiftInterdiction(ctx context.Context, c audit.Caller, interdictionID, reason string) (*Interdiction, error) {
 	return s.updateInterdictionByID(ctx, c, interdictionID, func(cs Case, in Interdiction, a Actor) (Case, Interdiction, Effects, error) {
 		return RequestLift(cs, in, a, reason)
 	})
@@ -44,7 +45,7 @@ func (s *Service) LiftInterdiction(ctx context.Context, c Caller, interdictionID
 
 // ApproveInterdictionLift lifts an interdiction (the second pair of eyes).
 // Errors: NOT_FOUND; VALIDATION_ERROR; CONFLICT; FORBIDDEN for the requester.
-func (s *Service) ApproveInterdictionLift(ctx context.Context, c Caller, interdictionID, note string) (*Interdiction, error) {
+func (s *Service) ApproveInterdictionLift(ctx context.Context, c audit.Caller, interdictionID, note string) (*Interdiction, error) {
 	return s.updateInterdictionByID(ctx, c, interdictionID, func(cs Case, in Interdiction, a Actor) (Case, Interdiction, Effects, error) {
 		return ApproveLift(cs, in, a, note)
 	})
@@ -52,13 +53,13 @@ func (s *Service) ApproveInterdictionLift(ctx context.Context, c Caller, interdi
 
 // RejectInterdictionLift refuses a lift; the interdiction stays in force.
 // Errors: NOT_FOUND; VALIDATION_ERROR; CONFLICT; FORBIDDEN for the requester.
-func (s *Service) RejectInterdictionLift(ctx context.Context, c Caller, interdictionID, reason string) (*Interdiction, error) {
+func (s *Service) RejectInterdictionLift(ctx context.Context, c audit.Caller, interdictionID, reason string) (*Interdiction, error) {
 	return s.updateInterdictionByID(ctx, c, interdictionID, func(cs Case, in Interdiction, a Actor) (Case, Interdiction, Effects, error) {
 		return RejectLift(cs, in, a, reason)
 	})
 }
 
-func (s *Service) updateInterdictionByID(ctx context.Context, c Caller, id string,
+func (s *Service) updateInterdictionByID(ctx context.Context, c audit.Caller, id string,
 	op func(Case, Interdiction, Actor) (Case, Interdiction, Effects, error)) (*Interdiction, error) {
 	in, err := s.store.GetInterdiction(ctx, c.TenantID, id)
 	if err != nil {

@@ -10,13 +10,6 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Caller is the authenticated user on whose behalf the Service acts. The transport has already
-// checked the caller's role (docs/reference/specification.md part 5, docs/design/design-choices.md §4); the Service enforces the
-// rules that do not depend on roles (the four-eyes rule, assignee checks, the status machine).
-// It is audit.Caller, the one caller type of the core services, under the name the cases code
-// has always used; UserID is "" for the system (automatic case creation).
-type Caller = audit.Caller
-
 // Service is the cases capability: it runs the pure operations inside Store transactions.
 type Service struct {
 	// OnInterdictionChange, when set, runs after an interdiction was confirmed or lifted (after
@@ -37,13 +30,13 @@ func NewService(store Store, users Users, now func() time.Time) *Service {
 	return &Service{store: store, users: users, now: now}
 }
 
-func (s *Service) actor(c Caller) Actor {
+func (s *Service) actor(c audit.Caller) Actor {
 	return Actor{UserID: c.UserID, APIKey: c.APIKey, At: s.now().UTC()}
 }
 
 // Create creates a case, manual or automatic (p.Automatic), numbered in the year of its creation.
 // Errors: VALIDATION_ERROR; INTERNAL.
-func (s *Service) Create(ctx context.Context, c Caller, p NewParams) (*Case, error) {
+func (s *Service) Create(ctx context.Context, c audit.Caller, p NewParams) (*Case, error) {
 	a := s.actor(c)
 	p.TenantID = c.TenantID
 	// Validate before taking a number, so that a bad body never touches the counter row.
@@ -82,7 +75,7 @@ func (s *Service) Timeline(ctx context.Context, tenantID tenancy.TenantID, caseI
 // same transaction (ChangeStatusGuarded). Errors: NOT_FOUND; VALIDATION_ERROR;
 // INVALID_STATUS_TRANSITION with data {from, to, allowed}; CONFLICT when a proposal is pending
 // or the tenant requires four eyes for every resolution.
-func (s *Service) ChangeStatus(ctx context.Context, c Caller, id, to, resolutionNote string) (*Case, error) {
+func (s *Service) ChangeStatus(ctx context.Context, c audit.Caller, id, to, resolutionNote string) (*Case, error) {
 	a := s.actor(c)
 	return s.store.UpdateStatus(ctx, c.TenantID, id, func(cs *Case, g Guard) (Effects, error) {
 		next, eff, err := ChangeStatusGuarded(*cs, a, g, to, resolutionNote)
@@ -112,7 +105,7 @@ func (s *Service) Settings(ctx context.Context, tenantID tenancy.TenantID) (Sett
 
 // SaveSettings changes the tenant's case controls, audited as case_settings.updated with the
 // values before and after. Errors: NOT_FOUND for an unknown tenant.
-func (s *Service) SaveSettings(ctx context.Context, c Caller, actor audit.Actor, set Settings) (Settings, error) {
+func (s *Service) SaveSettings(ctx context.Context, c audit.Caller, actor audit.Actor, set Settings) (Settings, error) {
 	before, err := s.store.Settings(ctx, c.TenantID)
 	if err != nil {
 		return Settings{}, err
@@ -130,7 +123,7 @@ func (s *Service) SaveSettings(ctx context.Context, c Caller, actor audit.Actor,
 // deactivation racing with it may let one assignment through (it is then visible and reversible).
 // Errors: VALIDATION_ERROR on assigneeId (blank or deactivated); NOT_FOUND for the case and for
 // an assignee that is not a user of the caller's tenant (unknown, or of another tenant).
-func (s *Service) Assign(ctx context.Context, c Caller, id, assigneeID string) (*Case, error) {
+func (s *Service) Assign(ctx context.Context, c audit.Caller, id, assigneeID string) (*Case, error) {
 	if assigneeID == "" {
 		return nil, apperr.Invalid("assigneeId", "is required")
 	}
@@ -158,7 +151,7 @@ func (s *Service) Assign(ctx context.Context, c Caller, id, assigneeID string) (
 
 // AddNote adds a note to the case timeline (POST /cases/:id/notes) and returns the NOTE_ADDED
 // event. Errors: NOT_FOUND; VALIDATION_ERROR on content.
-func (s *Service) AddNote(ctx context.Context, c Caller, id, content string) (*Event, error) {
+func (s *Service) AddNote(ctx context.Context, c audit.Caller, id, content string) (*Event, error) {
 	cs, err := s.store.Get(ctx, c.TenantID, id)
 	if err != nil {
 		return nil, err
@@ -176,7 +169,7 @@ func (s *Service) AddNote(ctx context.Context, c Caller, id, content string) (*E
 // Propose proposes a resolution (POST /cases/:id/resolution-proposals) and moves the case to
 // PENDING_REVIEW (see Propose). Errors: NOT_FOUND; VALIDATION_ERROR; INVALID_STATUS_TRANSITION;
 // CONFLICT when a proposal is already pending.
-func (s *Service) Propose(ctx context.Context, c Caller, caseID string, p ProposeParams) (*Proposal, error) {
+func (s *Service) Propose(ctx context.Context, c audit.Caller, caseID string, p ProposeParams) (*Proposal, error) {
 	if c.UserID == "" {
 		return nil, errors.New("propose: a proposal needs a user")
 	}
@@ -194,7 +187,7 @@ func (s *Service) Propose(ctx context.Context, c Caller, caseID string, p Propos
 
 // ApproveProposal approves a pending proposal and resolves the case; the approver is never the
 // proposer (docs/design/design-choices.md §4). Errors: NOT_FOUND; FORBIDDEN; CONFLICT; INVALID_STATUS_TRANSITION.
-func (s *Service) ApproveProposal(ctx context.Context, c Caller, caseID, proposalID string) (*Case, error) {
+func (s *Service) ApproveProposal(ctx context.Context, c audit.Caller, caseID, proposalID string) (*Case, error) {
 	a := s.actor(c)
 	cs, _, err := s.store.DecideProposal(ctx, c.TenantID, caseID, proposalID, func(cs *Case, p *Proposal) (Effects, error) {
 		nextCase, nextProp, eff, err := ApproveProposal(*cs, *p, a)
@@ -209,7 +202,7 @@ func (s *Service) ApproveProposal(ctx context.Context, c Caller, caseID, proposa
 
 // RejectProposal rejects a pending proposal with a reason and returns the case to IN_PROGRESS.
 // Errors: VALIDATION_ERROR on reason; NOT_FOUND; FORBIDDEN; CONFLICT; INVALID_STATUS_TRANSITION.
-func (s *Service) RejectProposal(ctx context.Context, c Caller, caseID, proposalID, reason string) (*Case, error) {
+func (s *Service) RejectProposal(ctx context.Context, c audit.Caller, caseID, proposalID, reason string) (*Case, error) {
 	a := s.actor(c)
 	cs, _, err := s.store.DecideProposal(ctx, c.TenantID, caseID, proposalID, func(cs *Case, p *Proposal) (Effects, error) {
 		nextCase, nextProp, eff, err := RejectProposal(*cs, *p, a, reason)
@@ -229,7 +222,7 @@ func (s *Service) Proposals(ctx context.Context, tenantID tenancy.TenantID, case
 
 // RequestInterdiction queues an interdiction from the case. Errors: NOT_FOUND; VALIDATION_ERROR;
 // CONFLICT when the case is CLOSED.
-func (s *Service) RequestInterdiction(ctx context.Context, c Caller, caseID string, p InterdictionParams) (*Interdiction, error) {
+func (s *Service) RequestInterdiction(ctx context.Context, c audit.Caller, caseID string, p InterdictionParams) (*Interdiction, error) {
 	a := s.actor(c)
 	return s.store.CreateInterdiction(ctx, c.TenantID, caseID, func(cs *Case) (Interdiction, Effects, error) {
 		next, in, eff, err := RequestInterdiction(*cs, a, p)
@@ -242,7 +235,7 @@ func (s *Service) RequestInterdiction(ctx context.Context, c Caller, caseID stri
 }
 
 // ConfirmInterdiction records that the bank executed an interdiction. Errors: NOT_FOUND; CONFLICT.
-func (s *Service) ConfirmInterdiction(ctx context.Context, c Caller, caseID, interdictionID, reference string) (*Interdiction, error) {
+func (s *Service) ConfirmInterdiction(ctx context.Context, c audit.Caller, caseID, interdictionID, reference string) (*Interdiction, error) {
 	a := s.actor(c)
 	out, err := s.store.UpdateInterdiction(ctx, c.TenantID, caseID, interdictionID, func(cs *Case, in *Interdiction) (Effects, error) {
 		nextCase, nextIn, eff, err := ConfirmInterdiction(*cs, *in, a, reference)
@@ -260,7 +253,7 @@ func (s *Service) ConfirmInterdiction(ctx context.Context, c Caller, caseID, int
 
 // ConfirmInterdictionByID is ConfirmInterdiction for POST /interdictions/:id/confirm, where the
 // bank names only the interdiction. Errors: NOT_FOUND; CONFLICT.
-func (s *Service) ConfirmInterdictionByID(ctx context.Context, c Caller, interdictionID, reference string) (*Interdiction, error) {
+func (s *Service) ConfirmInterdictionByID(ctx context.Context, c audit.Caller, interdictionID, reference string) (*Interdiction, error) {
 	in, err := s.store.GetInterdiction(ctx, c.TenantID, interdictionID)
 	if err != nil {
 		return nil, err

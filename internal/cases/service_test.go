@@ -3,6 +3,7 @@ package cases
 import (
 	"context"
 	"errors"
+	"github.com/complyd/complyd/internal/audit"
 	"testing"
 	"time"
 
@@ -87,7 +88,7 @@ func TestServiceCreate(t *testing.T) {
 			require.Equal(t, "CASE-2026-00042", eff.Notifications[0].Case.CaseNumber)
 			return &c, nil
 		}
-		c, err := b.svc.Create(context.Background(), Caller{TenantID: "t9"}, NewParams{
+		c, err := b.svc.Create(context.Background(), audit.Caller{TenantID: "t9"}, NewParams{
 			Type: TypeAMLAlert, Priority: PriorityLow, Title: "t", Description: "d", Automatic: true,
 			TenantID: "ignored: the caller's tenant wins",
 		})
@@ -99,7 +100,7 @@ func TestServiceCreate(t *testing.T) {
 	t.Run("invalid body never takes a number", func(t *testing.T) {
 		t.Parallel()
 		b := setup(t, StatusOpen)
-		_, err := b.svc.Create(context.Background(), Caller{TenantID: "t1", UserID: "u"}, NewParams{})
+		_, err := b.svc.Create(context.Background(), audit.Caller{TenantID: "t1", UserID: "u"}, NewParams{})
 		require.Equal(t, apperr.Validation, apperr.CodeOf(err)) // CreateFunc is nil: calling it would fail differently
 	})
 }
@@ -108,7 +109,7 @@ func TestServiceChangeStatus(t *testing.T) {
 	t.Parallel()
 	b := setup(t, StatusOpen)
 	ctx := context.Background()
-	caller := Caller{TenantID: "t1", UserID: "officer"}
+	caller := audit.Caller{TenantID: "t1", UserID: "officer"}
 
 	_, err := b.svc.ChangeStatus(ctx, caller, "case_x", StatusClosed, "done")
 	require.Equal(t, apperr.InvalidStatusTransition, apperr.CodeOf(err))
@@ -120,7 +121,7 @@ func TestServiceChangeStatus(t *testing.T) {
 	require.Equal(t, t0.Add(time.Minute), c.UpdatedAt)
 	require.Len(t, b.effects, 1)
 
-	_, err = b.svc.ChangeStatus(ctx, Caller{TenantID: "t2", UserID: "officer"}, "case_x", StatusInProgress, "")
+	_, err = b.svc.ChangeStatus(ctx, audit.Caller{TenantID: "t2", UserID: "officer"}, "case_x", StatusInProgress, "")
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
 }
 
@@ -148,7 +149,7 @@ func TestServiceAssign(t *testing.T) {
 				require.Equal(t, "u2", userID)
 				return tt.user, tt.userErr
 			}
-			c, err := b.svc.Assign(context.Background(), Caller{TenantID: "t1", UserID: "officer"}, "case_x", "u2")
+			c, err := b.svc.Assign(context.Background(), audit.Caller{TenantID: "t1", UserID: "officer"}, "case_x", "u2")
 			switch {
 			case tt.wantError != nil:
 				require.ErrorIs(t, err, tt.wantError)
@@ -172,8 +173,8 @@ func TestServiceAssign(t *testing.T) {
 func TestServiceFourEyes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	analyst := Caller{TenantID: "t1", UserID: "analyst"}
-	officer := Caller{TenantID: "t1", UserID: "officer"}
+	analyst := audit.Caller{TenantID: "t1", UserID: "analyst"}
+	officer := audit.Caller{TenantID: "t1", UserID: "officer"}
 
 	t.Run("propose then approve by another user", func(t *testing.T) {
 		t.Parallel()
@@ -236,7 +237,7 @@ func TestServiceAddNote(t *testing.T) {
 		written = ev
 		return nil
 	}
-	ev, err := b.svc.AddNote(context.Background(), Caller{TenantID: "t1", UserID: "u"}, "case_x", "hello")
+	ev, err := b.svc.AddNote(context.Background(), audit.Caller{TenantID: "t1", UserID: "u"}, "case_x", "hello")
 	require.NoError(t, err)
 	require.Equal(t, written, *ev)
 	require.Equal(t, "hello", ev.Description)

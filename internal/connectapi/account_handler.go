@@ -25,18 +25,14 @@ func NewAccountHandler(account *auth.Account, me func(context.Context, auth.Prin
 	return &AccountHandler{account: account, me: me, log: log}
 }
 
-func (h *AccountHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
-}
-
 // ChangePassword implements AccountService.ChangePassword.
 func (h *AccountHandler) ChangePassword(ctx context.Context, req *connect.Request[complydv1.ChangePasswordRequest]) (*connect.Response[complydv1.ChangePasswordResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if err := h.account.ChangePassword(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.CurrentPassword, req.Msg.NewPassword); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.ChangePasswordResponse{Changed: true}), nil
 }
@@ -45,11 +41,11 @@ func (h *AccountHandler) ChangePassword(ctx context.Context, req *connect.Reques
 func (h *AccountHandler) StartMfaEnrolment(ctx context.Context, _ *connect.Request[complydv1.StartMfaEnrolmentRequest]) (*connect.Response[complydv1.SetupMfaResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	secret, url, err := h.account.StartEnrolment(ctx, p)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.SetupMfaResponse{Secret: secret, OtpauthUrl: url}), nil
 }
@@ -58,14 +54,14 @@ func (h *AccountHandler) StartMfaEnrolment(ctx context.Context, _ *connect.Reque
 func (h *AccountHandler) ConfirmMfaEnrolment(ctx context.Context, req *connect.Request[complydv1.ConfirmMfaEnrolmentRequest]) (*connect.Response[complydv1.Profile], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if _, err := h.account.ConfirmEnrolment(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.Secret, req.Msg.Code); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	u, t, err := h.me(ctx, p)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(profileToProto(u, t)), nil
 }
@@ -74,11 +70,11 @@ func (h *AccountHandler) ConfirmMfaEnrolment(ctx context.Context, req *connect.R
 func (h *AccountHandler) ResetUserMfa(ctx context.Context, req *connect.Request[complydv1.ResetUserMfaRequest]) (*connect.Response[complydv1.User], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	u, err := h.account.ResetMFA(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(userToProto(u)), nil
 }
@@ -112,11 +108,11 @@ func NewBrandingHandler(store BrandingStore, log *slog.Logger) *BrandingHandler 
 func (h *BrandingHandler) GetBranding(ctx context.Context, _ *connect.Request[complydv1.GetBrandingRequest]) (*connect.Response[complydv1.Branding], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	b, err := h.store.Branding(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(brandingToProto(b)), nil
 }
@@ -125,17 +121,17 @@ func (h *BrandingHandler) GetBranding(ctx context.Context, _ *connect.Request[co
 func (h *BrandingHandler) UpdateBranding(ctx context.Context, req *connect.Request[complydv1.UpdateBrandingRequest]) (*connect.Response[complydv1.Branding], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	patch := tenancy.BrandingPatch{LogoURL: req.Msg.LogoUrl, PrimaryColor: req.Msg.PrimaryColor, TimeZone: req.Msg.TimeZone}
 	if err := patch.Validate(); err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	ev := audit.Event{TenantID: p.TenantID, Actor: callActor(ctx, p, req.Peer().Addr), Action: "tenant.branding_updated",
 		ResourceType: "tenant", ResourceID: string(p.TenantID)}
 	b, err := h.store.UpdateBranding(ctx, p.TenantID, patch, ev)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(brandingToProto(b)), nil
 }

@@ -3,7 +3,6 @@ package connectapi
 import (
 	"bytes"
 	"context"
-	"log/slog"
 
 	"connectrpc.com/connect"
 
@@ -57,9 +56,9 @@ func listApplications[A, M any](ctx context.Context, c caller, svc applicationSe
 
 // decide approves application id (approve true) or rejects it with d (a rejection's reason is
 // d.Notes) and answers the decision with the override an approval recorded, if any.
-func decide[A, M any](ctx context.Context, log *slog.Logger, svc applicationService[A], peerAddr, id string, d application.Decision,
+func decide[A, M any](ctx context.Context, svc applicationService[A], peerAddr, id string, d application.Decision,
 	approve bool, conv func(A, *complydv1.EvidenceOverride) *M) (*connect.Response[M], error) {
-	return answer(ctx, log, peerAddr, func(c caller) (*M, error) {
+	return answer(ctx, peerAddr, func(c caller) (*M, error) {
 		if !approve {
 			a, err := svc.Reject(ctx, c.tenantID, c.actor, id, d)
 			return conv(a, nil), err
@@ -78,8 +77,8 @@ type uploadRequest interface {
 }
 
 // uploadDocument stores an upload and answers the document as recorded.
-func uploadDocument[A any](ctx context.Context, log *slog.Logger, svc applicationService[A], peerAddr string, m uploadRequest) (*connect.Response[complydv1.KycDocument], error) {
-	return answer(ctx, log, peerAddr, func(c caller) (*complydv1.KycDocument, error) {
+func uploadDocument[A any](ctx context.Context, svc applicationService[A], peerAddr string, m uploadRequest) (*connect.Response[complydv1.KycDocument], error) {
+	return answer(ctx, peerAddr, func(c caller) (*complydv1.KycDocument, error) {
 		v, err := svc.UploadDocument(ctx, c.tenantID, c.actor, m.GetId(),
 			application.Upload{DocumentType: m.GetDocumentType(), FileName: m.GetFileName(), Body: bytes.NewReader(m.GetContent())})
 		if err != nil {
@@ -110,16 +109,16 @@ type caller struct {
 }
 
 // answer runs fn for the authenticated caller (peerAddr is its address for the audit record)
-// and answers fn's message; an error is mapped once, here (ToConnect), and the message beside
+// and answers fn's message; an error is returned as it is (the error interceptor maps it), the message beside
 // it dropped, so fn may return its mapping of a zero value with the error.
-func answer[M any](ctx context.Context, log *slog.Logger, peerAddr string, fn func(c caller) (*M, error)) (*connect.Response[M], error) {
+func answer[M any](ctx context.Context, peerAddr string, fn func(c caller) (*M, error)) (*connect.Response[M], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	m, err := fn(caller{tenantID: p.TenantID, userID: p.UserID, actor: callActor(ctx, p, peerAddr)})
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	return connect.NewResponse(m), nil
 }

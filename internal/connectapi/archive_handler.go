@@ -73,11 +73,11 @@ func (h *ArchiveHandler) retentionOf(ctx context.Context, tenantID tenancy.Tenan
 func (h *ArchiveHandler) GetRetention(ctx context.Context, _ *connect.Request[complydv1.GetRetentionRequest]) (*connect.Response[complydv1.Retention], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out, err := h.retentionOf(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -86,22 +86,22 @@ func (h *ArchiveHandler) GetRetention(ctx context.Context, _ *connect.Request[co
 func (h *ArchiveHandler) UpdateRetention(ctx context.Context, req *connect.Request[complydv1.UpdateRetentionRequest]) (*connect.Response[complydv1.Retention], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	before, err := h.svc.RetentionYears(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	years := int(req.Msg.RetentionYears)
 	ev := audit.Event{TenantID: p.TenantID, Actor: callActor(ctx, p, req.Peer().Addr), Action: "tenant.retention_updated",
 		ResourceType: "tenant", ResourceID: string(p.TenantID),
 		Before: map[string]any{"retentionYears": before}, After: map[string]any{"retentionYears": years}}
 	if err := h.retention.SetRetentionYears(ctx, p.TenantID, years, ev); err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out, err := h.retentionOf(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -110,15 +110,15 @@ func (h *ArchiveHandler) UpdateRetention(ctx context.Context, req *connect.Reque
 func (h *ArchiveHandler) ListArchives(ctx context.Context, req *connect.Request[complydv1.ListArchivesRequest]) (*connect.Response[complydv1.ListArchivesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, 20, 100)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	res, err := h.svc.List(ctx, p.TenantID, pg)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ListArchivesResponse{Items: make([]*complydv1.ArchiveInfo, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -132,11 +132,11 @@ func (h *ArchiveHandler) ListArchives(ctx context.Context, req *connect.Request[
 func (h *ArchiveHandler) GetArchive(ctx context.Context, req *connect.Request[complydv1.GetArchiveRequest]) (*connect.Response[complydv1.ArchiveInfo], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	a, err := h.svc.Get(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(archiveProto(a)), nil
 }
@@ -145,11 +145,11 @@ func (h *ArchiveHandler) GetArchive(ctx context.Context, req *connect.Request[co
 func (h *ArchiveHandler) RestoreArchive(ctx context.Context, req *connect.Request[complydv1.RestoreArchiveRequest]) (*connect.Response[complydv1.ArchiveInfo], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	a, err := h.svc.Restore(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(archiveProto(a)), nil
 }
@@ -158,15 +158,15 @@ func (h *ArchiveHandler) RestoreArchive(ctx context.Context, req *connect.Reques
 func (h *ArchiveHandler) ListArchiveRows(ctx context.Context, req *connect.Request[complydv1.ListArchiveRowsRequest]) (*connect.Response[complydv1.ListArchiveRowsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, 100, 1000)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	res, err := h.svc.RestoredRows(ctx, p.TenantID, req.Msg.Id, pg)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ListArchiveRowsResponse{Rows: make([]string, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -180,15 +180,15 @@ func (h *ArchiveHandler) ListArchiveRows(ctx context.Context, req *connect.Reque
 func (h *ArchiveHandler) ListLegalHolds(ctx context.Context, req *connect.Request[complydv1.ListLegalHoldsRequest]) (*connect.Response[complydv1.ListLegalHoldsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, 20, 100)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	res, err := h.svc.ListHolds(ctx, p.TenantID, req.Msg.ActiveOnly, pg)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ListLegalHoldsResponse{Items: make([]*complydv1.LegalHold, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -202,11 +202,11 @@ func (h *ArchiveHandler) ListLegalHolds(ctx context.Context, req *connect.Reques
 func (h *ArchiveHandler) PlaceLegalHold(ctx context.Context, req *connect.Request[complydv1.PlaceLegalHoldRequest]) (*connect.Response[complydv1.LegalHold], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	x, err := h.svc.PlaceHold(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.SubjectType, req.Msg.SubjectId, req.Msg.Reason)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(holdProto(x)), nil
 }
@@ -215,11 +215,11 @@ func (h *ArchiveHandler) PlaceLegalHold(ctx context.Context, req *connect.Reques
 func (h *ArchiveHandler) LiftLegalHold(ctx context.Context, req *connect.Request[complydv1.LiftLegalHoldRequest]) (*connect.Response[complydv1.LegalHold], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	x, err := h.svc.LiftHold(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.GetReason())
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(holdProto(x)), nil
 }

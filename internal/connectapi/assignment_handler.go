@@ -25,11 +25,11 @@ func NewAssignmentHandler(svc *review.Service, log *slog.Logger) *AssignmentHand
 func (h *AssignmentHandler) AssignKycApplication(ctx context.Context, req *connect.Request[complydv1.AssignKycApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	a, err := h.svc.AssignKYC(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.AssigneeId)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(KYCApplicationProto(a)), nil
 }
@@ -38,11 +38,11 @@ func (h *AssignmentHandler) AssignKycApplication(ctx context.Context, req *conne
 func (h *AssignmentHandler) UnassignKycApplication(ctx context.Context, req *connect.Request[complydv1.UnassignKycApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	a, err := h.svc.UnassignKYC(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(KYCApplicationProto(a)), nil
 }
@@ -51,11 +51,11 @@ func (h *AssignmentHandler) UnassignKycApplication(ctx context.Context, req *con
 func (h *AssignmentHandler) AssignKybApplication(ctx context.Context, req *connect.Request[complydv1.AssignKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	a, err := h.svc.AssignKYB(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id, req.Msg.AssigneeId)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(KYBApplicationProto(a)), nil
 }
@@ -64,11 +64,11 @@ func (h *AssignmentHandler) AssignKybApplication(ctx context.Context, req *conne
 func (h *AssignmentHandler) UnassignKybApplication(ctx context.Context, req *connect.Request[complydv1.UnassignKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	a, err := h.svc.UnassignKYB(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(KYBApplicationProto(a)), nil
 }

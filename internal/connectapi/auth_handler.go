@@ -35,14 +35,12 @@ func NewAuthHandler(svc *auth.Service, sessions *scs.SessionManager, cookieSecur
 	return &AuthHandler{svc: svc, sessions: sessions, cookieSecure: cookieSecure, log: log}
 }
 
-func (h *AuthHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
-
 // Login implements AuthService.Login.
 func (h *AuthHandler) Login(ctx context.Context, req *connect.Request[complydv1.LoginRequest]) (*connect.Response[complydv1.LoginResponse], error) {
 	res, err := h.svc.Login(ctx, auth.LoginParams{Email: req.Msg.Email, Password: req.Msg.Password, UseCookies: req.Msg.UseCookies,
 		IP: clientIP(req.Peer().Addr), RequestID: requestid.From(ctx)})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if res.Tokens == nil {
 		return connect.NewResponse(&complydv1.LoginResponse{MfaRequired: res.MFARequired, MfaSetupRequired: res.MFASetupRequired,
@@ -58,10 +56,10 @@ func (h *AuthHandler) tokens(ctx context.Context, t auth.Tokens, useCookies bool
 		return connect.NewResponse(&complydv1.LoginResponse{AccessToken: &t.AccessToken, RefreshToken: &t.RefreshToken, ExpiresIn: &exp}), nil
 	}
 	if h.sessions == nil || !sessionLoaded(ctx) {
-		return nil, h.fail(ctx, errNoSessions)
+		return nil, errNoSessions
 	}
 	if err := h.sessions.RenewToken(ctx); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	h.sessions.Put(ctx, sessUser, t.User.ID)
 	h.sessions.Put(ctx, sessTenant, string(t.User.TenantID))
@@ -99,7 +97,7 @@ func (h *AuthHandler) Refresh(ctx context.Context, req *connect.Request[complydv
 	}
 	t, err := h.svc.Refresh(ctx, token)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.tokens(ctx, t, useCookies)
 }
@@ -117,7 +115,7 @@ func (h *AuthHandler) Logout(ctx context.Context, req *connect.Request[complydv1
 		act = callActor(ctx, p, req.Peer().Addr)
 	}
 	if err := h.svc.Logout(ctx, token, pp, act); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if h.sessions != nil && sessionLoaded(ctx) {
 		if err := h.sessions.Destroy(ctx); err != nil {
@@ -133,11 +131,11 @@ func (h *AuthHandler) Logout(ctx context.Context, req *connect.Request[complydv1
 func (h *AuthHandler) Me(ctx context.Context, _ *connect.Request[complydv1.MeRequest]) (*connect.Response[complydv1.Profile], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	u, t, err := h.svc.Me(ctx, p)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.Profile{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName,
 		Role: string(u.Role), IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt), MfaEnabled: u.MFAEnabled,
@@ -148,7 +146,7 @@ func (h *AuthHandler) Me(ctx context.Context, _ *connect.Request[complydv1.MeReq
 func (h *AuthHandler) SetupMfa(ctx context.Context, req *connect.Request[complydv1.SetupMfaRequest]) (*connect.Response[complydv1.SetupMfaResponse], error) {
 	secret, url, err := h.svc.SetupMFA(ctx, req.Msg.TempToken)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.SetupMfaResponse{Secret: secret, OtpauthUrl: url}), nil
 }
@@ -158,7 +156,7 @@ func (h *AuthHandler) VerifyMfa(ctx context.Context, req *connect.Request[comply
 	t, useCookies, err := h.svc.VerifyMFA(ctx, auth.VerifyMFAParams{TempToken: req.Msg.TempToken, Code: req.Msg.Code,
 		IP: clientIP(req.Peer().Addr), RequestID: requestid.From(ctx)})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.tokens(ctx, t, useCookies)
 }
@@ -167,11 +165,11 @@ func (h *AuthHandler) VerifyMfa(ctx context.Context, req *connect.Request[comply
 func (h *AuthHandler) CreateApiKey(ctx context.Context, req *connect.Request[complydv1.CreateApiKeyRequest]) (*connect.Response[complydv1.ApiKey], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	k, err := h.svc.CreateAPIKey(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.Name, timePtr(req.Msg.ExpiresAt))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(apiKeyToProto(k)), nil
 }
@@ -180,11 +178,11 @@ func (h *AuthHandler) CreateApiKey(ctx context.Context, req *connect.Request[com
 func (h *AuthHandler) ListApiKeys(ctx context.Context, _ *connect.Request[complydv1.ListApiKeysRequest]) (*connect.Response[complydv1.ListApiKeysResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	keys, err := h.svc.ListAPIKeys(ctx, p)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListApiKeysResponse{Items: make([]*complydv1.ApiKey, 0, len(keys))}
 	for _, k := range keys {
@@ -197,11 +195,11 @@ func (h *AuthHandler) ListApiKeys(ctx context.Context, _ *connect.Request[comply
 func (h *AuthHandler) RevokeApiKey(ctx context.Context, req *connect.Request[complydv1.RevokeApiKeyRequest]) (*connect.Response[complydv1.ApiKey], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	k, err := h.svc.RevokeAPIKey(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(apiKeyToProto(k)), nil
 }

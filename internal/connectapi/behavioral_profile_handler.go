@@ -26,11 +26,11 @@ func NewBehavioralProfileHandler(svc *screening.BaselineService, log *slog.Logge
 func (h *BehavioralProfileHandler) GetBehavioralProfile(ctx context.Context, req *connect.Request[complydv1.GetBehavioralProfileRequest]) (*connect.Response[complydv1.BehavioralProfile], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	b, err := h.svc.Get(ctx, p.TenantID, req.Msg.AccountNumber)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	hi, pr := b.History, b.Profile
 	out := &complydv1.BehavioralProfile{AccountNumber: b.AccountNumber, AsOf: timestamppb.New(b.AsOf),

@@ -7,6 +7,7 @@ import (
 
 	"connectrpc.com/connect"
 
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
@@ -25,11 +26,9 @@ func NewCaseHandler(svc *cases.Service, views cases.Views, log *slog.Logger) *Ca
 	return &CaseHandler{svc: svc, views: views, log: log}
 }
 
-func (h *CaseHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
-
 // caseCaller returns the caller of the authenticated principal (callerOf; the case handlers
 // pass no peer address, and the cases service records no IP).
-func caseCaller(ctx context.Context) (cases.Caller, error) {
+func caseCaller(ctx context.Context) (audit.Caller, error) {
 	c, _, err := callerOf(ctx, "")
 	return c, err
 }
@@ -131,7 +130,7 @@ func (h *CaseHandler) withPeople(ctx context.Context, tenantID tenancy.TenantID,
 func (h *CaseHandler) one(ctx context.Context, tenantID tenancy.TenantID, c *cases.Case) (*connect.Response[complydv1.Case], error) {
 	out, _, err := h.withPeople(ctx, tenantID, []cases.Case{*c})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(out[0]), nil
 }
@@ -140,13 +139,13 @@ func (h *CaseHandler) one(ctx context.Context, tenantID tenancy.TenantID, c *cas
 func (h *CaseHandler) CreateCase(ctx context.Context, req *connect.Request[complydv1.CreateCaseRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	cs, err := h.svc.Create(ctx, c, cases.NewParams{Type: m.Type, Priority: m.Priority, Title: m.Title, Description: m.Description,
 		RelatedTransactionID: m.RelatedTransactionId, RelatedKYCApplicationID: m.RelatedKycApplicationId, Tags: m.Tags})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.one(ctx, c.TenantID, cs)
 }
@@ -155,7 +154,7 @@ func (h *CaseHandler) CreateCase(ctx context.Context, req *connect.Request[compl
 func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[complydv1.ListCasesRequest]) (*connect.Response[complydv1.ListCasesResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	lp := cases.ListParams{Status: m.GetStatus(), Type: m.GetType(), Priority: m.GetPriority(),
@@ -170,11 +169,11 @@ func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[comply
 	}
 	page, err := h.svc.List(ctx, c.TenantID, lp)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	items, _, err := h.withPeople(ctx, c.TenantID, page.Items)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.ListCasesResponse{Items: items, Total: int32(page.Total), Page: int32(page.Page),
 		Limit: int32(page.Limit), TotalPages: int32(page.TotalPages)}), nil
@@ -184,19 +183,19 @@ func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[comply
 func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv1.GetCaseRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cs, err := h.svc.Get(ctx, c.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	events, err := h.svc.Timeline(ctx, c.TenantID, cs.ID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	items, people, err := h.withPeople(ctx, c.TenantID, []cases.Case{*cs}, eventPeople(events)...)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := items[0]
 	for _, e := range events {
@@ -205,7 +204,7 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 	if cs.RelatedTransactionID != nil {
 		tx, err := h.views.RelatedTransaction(ctx, c.TenantID, *cs.RelatedTransactionID)
 		if err != nil {
-			return nil, h.fail(ctx, err)
+			return nil, err
 		}
 		if tx != nil {
 			rt := &complydv1.RelatedTransaction{Id: tx.ID, ExternalId: tx.ExternalID, Amount: tx.Amount, Currency: tx.Currency,
@@ -230,7 +229,7 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 	out.AllowedTransitions = []string{}
 	if p, err := principalOf(ctx); err == nil && permissions[complydv1connect.CaseServiceUpdateCaseStatusProcedure].roles.Has(p.Role) {
 		if out.AllowedTransitions, err = h.svc.AllowedTransitions(ctx, c.TenantID, cs); err != nil {
-			return nil, h.fail(ctx, err)
+			return nil, err
 		}
 	}
 	return connect.NewResponse(out), nil
@@ -240,11 +239,11 @@ func (h *CaseHandler) GetCase(ctx context.Context, req *connect.Request[complydv
 func (h *CaseHandler) GetCaseSettings(ctx context.Context, _ *connect.Request[complydv1.GetCaseSettingsRequest]) (*connect.Response[complydv1.CaseSettings], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	set, err := h.svc.Settings(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.CaseSettings{FourEyesResolution: set.FourEyesResolution}), nil
 }
@@ -253,18 +252,18 @@ func (h *CaseHandler) GetCaseSettings(ctx context.Context, _ *connect.Request[co
 func (h *CaseHandler) UpdateCaseSettings(ctx context.Context, req *connect.Request[complydv1.UpdateCaseSettingsRequest]) (*connect.Response[complydv1.CaseSettings], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
-	c := cases.Caller{TenantID: p.TenantID, UserID: p.UserID}
+	c := audit.Caller{TenantID: p.TenantID, UserID: p.UserID}
 	set, err := h.svc.Settings(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if req.Msg.FourEyesResolution != nil {
 		set.FourEyesResolution = *req.Msg.FourEyesResolution
 	}
 	if set, err = h.svc.SaveSettings(ctx, c, callActor(ctx, p, req.Peer().Addr), set); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.CaseSettings{FourEyesResolution: set.FourEyesResolution}), nil
 }
@@ -273,11 +272,11 @@ func (h *CaseHandler) UpdateCaseSettings(ctx context.Context, req *connect.Reque
 func (h *CaseHandler) UpdateCaseStatus(ctx context.Context, req *connect.Request[complydv1.UpdateCaseStatusRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cs, err := h.svc.ChangeStatus(ctx, c, req.Msg.Id, req.Msg.Status, req.Msg.GetResolutionNote())
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.one(ctx, c.TenantID, cs)
 }
@@ -286,11 +285,11 @@ func (h *CaseHandler) UpdateCaseStatus(ctx context.Context, req *connect.Request
 func (h *CaseHandler) AssignCase(ctx context.Context, req *connect.Request[complydv1.AssignCaseRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cs, err := h.svc.Assign(ctx, c, req.Msg.Id, req.Msg.AssigneeId)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.one(ctx, c.TenantID, cs)
 }
@@ -299,15 +298,15 @@ func (h *CaseHandler) AssignCase(ctx context.Context, req *connect.Request[compl
 func (h *CaseHandler) AddCaseNote(ctx context.Context, req *connect.Request[complydv1.AddCaseNoteRequest]) (*connect.Response[complydv1.CaseEvent], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	ev, err := h.svc.AddNote(ctx, c, req.Msg.Id, req.Msg.Content)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	people, err := h.views.People(ctx, c.TenantID, []string{ev.ActorID})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(eventToProto(*ev, people)), nil
 }
@@ -351,11 +350,11 @@ func (h *CaseHandler) nameProposals(ctx context.Context, tenantID tenancy.Tenant
 func (h *CaseHandler) ProposeResolution(ctx context.Context, req *connect.Request[complydv1.ProposeResolutionRequest]) (*connect.Response[complydv1.ResolutionProposal], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	p, err := h.svc.Propose(ctx, c, req.Msg.Id, cases.ProposeParams{Resolution: req.Msg.Resolution, Note: req.Msg.Note})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(proposalToProto(p)), nil
 }
@@ -364,18 +363,18 @@ func (h *CaseHandler) ProposeResolution(ctx context.Context, req *connect.Reques
 func (h *CaseHandler) ListResolutionProposals(ctx context.Context, req *connect.Request[complydv1.ListResolutionProposalsRequest]) (*connect.Response[complydv1.ListResolutionProposalsResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	ps, err := h.svc.Proposals(ctx, c.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListResolutionProposalsResponse{Items: make([]*complydv1.ResolutionProposal, 0, len(ps))}
 	for i := range ps {
 		out.Items = append(out.Items, proposalToProto(&ps[i]))
 	}
 	if err := h.nameProposals(ctx, c.TenantID, out.Items); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -384,11 +383,11 @@ func (h *CaseHandler) ListResolutionProposals(ctx context.Context, req *connect.
 func (h *CaseHandler) ApproveResolution(ctx context.Context, req *connect.Request[complydv1.ApproveResolutionRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cs, err := h.svc.ApproveProposal(ctx, c, req.Msg.Id, req.Msg.ProposalId)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.one(ctx, c.TenantID, cs)
 }
@@ -397,11 +396,11 @@ func (h *CaseHandler) ApproveResolution(ctx context.Context, req *connect.Reques
 func (h *CaseHandler) RejectResolution(ctx context.Context, req *connect.Request[complydv1.RejectResolutionRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cs, err := h.svc.RejectProposal(ctx, c, req.Msg.Id, req.Msg.ProposalId, req.Msg.Reason)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.one(ctx, c.TenantID, cs)
 }
@@ -418,7 +417,7 @@ func interdictionToProto(in *cases.Interdiction) *complydv1.Interdiction {
 func (h *CaseHandler) namedInterdiction(ctx context.Context, tenantID tenancy.TenantID, in *cases.Interdiction) (*connect.Response[complydv1.Interdiction], error) {
 	out := interdictionToProto(in)
 	if err := nameInterdictions(ctx, h.views, tenantID, []*complydv1.Interdiction{out}); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -427,12 +426,12 @@ func (h *CaseHandler) namedInterdiction(ctx context.Context, tenantID tenancy.Te
 func (h *CaseHandler) CreateInterdiction(ctx context.Context, req *connect.Request[complydv1.CreateInterdictionRequest]) (*connect.Response[complydv1.Interdiction], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	in, err := h.svc.RequestInterdiction(ctx, c, m.Id, cases.InterdictionParams{Action: m.Action, AccountNumber: m.AccountNumber, Reason: m.Reason})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.namedInterdiction(ctx, c.TenantID, in)
 }
@@ -441,18 +440,18 @@ func (h *CaseHandler) CreateInterdiction(ctx context.Context, req *connect.Reque
 func (h *CaseHandler) ListInterdictions(ctx context.Context, req *connect.Request[complydv1.ListInterdictionsRequest]) (*connect.Response[complydv1.ListInterdictionsResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	ins, err := h.svc.Interdictions(ctx, c.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListInterdictionsResponse{Items: make([]*complydv1.Interdiction, 0, len(ins))}
 	for i := range ins {
 		out.Items = append(out.Items, interdictionToProto(&ins[i]))
 	}
 	if err := nameInterdictions(ctx, h.views, c.TenantID, out.Items); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -461,11 +460,11 @@ func (h *CaseHandler) ListInterdictions(ctx context.Context, req *connect.Reques
 func (h *CaseHandler) ConfirmInterdiction(ctx context.Context, req *connect.Request[complydv1.ConfirmInterdictionRequest]) (*connect.Response[complydv1.Interdiction], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	in, err := h.svc.ConfirmInterdictionByID(ctx, c, req.Msg.Id, req.Msg.GetReference())
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.namedInterdiction(ctx, c.TenantID, in)
 }

@@ -40,10 +40,6 @@ func NewCaseWorkspaceHandler(ch *CaseHandler, inboxes *cases.InboxService, evide
 	return &CaseWorkspaceHandler{cases: ch, inboxes: inboxes, evidence: evidence, customers: cf, now: now, log: log}
 }
 
-func (h *CaseWorkspaceHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
-}
-
 // may says whether the caller's role may call procedure (the permissions table decides).
 func may(p auth.Principal, procedure string) bool { return permissions[procedure].roles.Has(p.Role) }
 
@@ -51,7 +47,7 @@ func may(p auth.Principal, procedure string) bool { return permissions[procedure
 func (h *CaseWorkspaceHandler) GetCaseWorkspace(ctx context.Context, req *connect.Request[complydv1.GetCaseWorkspaceRequest]) (*connect.Response[complydv1.CaseWorkspace], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	// The case as GetCase renders it: names, timeline, allowedTransitions.
 	got, err := h.cases.GetCase(ctx, connect.NewRequest(&complydv1.GetCaseRequest{Id: req.Msg.Id}))
@@ -63,29 +59,29 @@ func (h *CaseWorkspaceHandler) GetCaseWorkspace(ctx context.Context, req *connec
 	t := p.TenantID
 	props, err := h.cases.svc.Proposals(ctx, t, cs.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	for i := range props {
 		out.Proposals = append(out.Proposals, proposalToProto(&props[i]))
 	}
 	if err := h.cases.nameProposals(ctx, t, out.Proposals); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	ins, err := h.cases.svc.Interdictions(ctx, t, cs.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	for i := range ins {
 		out.Interdictions = append(out.Interdictions, interdictionToProto(&ins[i]))
 	}
 	if err := nameInterdictions(ctx, h.cases.views, t, out.Interdictions); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	var sender, receiver *complydv1.PartyFacts
 	if cs.RelatedTransactionId != nil {
 		ev, err := h.evidence.Evidence(ctx, t, cs.RelatedTransactionId.Value, h.now().Add(-30*24*time.Hour).UTC().Truncate(24*time.Hour))
 		if err != nil {
-			return nil, h.fail(ctx, err)
+			return nil, err
 		}
 		if ev != nil {
 			out.Transaction, out.Hits, out.Activity = evidenceToProto(ev)
@@ -97,11 +93,11 @@ func (h *CaseWorkspaceHandler) GetCaseWorkspace(ctx context.Context, req *connec
 	}
 	if cs.InboxId != nil {
 		if cs.InboxName, err = h.inboxes.Name(ctx, t, cs.InboxId.Value); err != nil {
-			return nil, h.fail(ctx, err)
+			return nil, err
 		}
 	}
 	if err := h.customer(ctx, t, cs, out); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	for _, hit := range out.Hits {
 		// The customer profile's facts are our party's, for the sender.
@@ -278,11 +274,11 @@ func band(score float64) string {
 func (h *CaseWorkspaceHandler) ListAssignableUsers(ctx context.Context, req *connect.Request[complydv1.ListAssignableUsersRequest]) (*connect.Response[complydv1.ListAssignableUsersResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	people, err := h.inboxes.Assignable(ctx, c.TenantID, req.Msg.GetInboxId())
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListAssignableUsersResponse{Items: []*complydv1.Person{}}
 	for _, p := range people {
@@ -316,13 +312,13 @@ func slaFromProto(s *complydv1.SlaMinutes) *cases.SLA {
 func (h *CaseWorkspaceHandler) CreateCaseInbox(ctx context.Context, req *connect.Request[complydv1.CreateCaseInboxRequest]) (*connect.Response[complydv1.CaseInbox], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	in, err := h.inboxes.CreateInbox(ctx, c.TenantID, cases.InboxParams{Name: &m.Name, CaseTypes: m.CaseTypes, Assignment: m.Assignment,
 		SLA: slaFromProto(m.Sla), MemberIDs: m.MemberIds})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(inboxToProto(in)), nil
 }
@@ -331,11 +327,11 @@ func (h *CaseWorkspaceHandler) CreateCaseInbox(ctx context.Context, req *connect
 func (h *CaseWorkspaceHandler) ListCaseInboxes(ctx context.Context, _ *connect.Request[complydv1.ListCaseInboxesRequest]) (*connect.Response[complydv1.ListCaseInboxesResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	ins, err := h.inboxes.Inboxes(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListCaseInboxesResponse{Items: []*complydv1.CaseInbox{}}
 	for i := range ins {
@@ -348,13 +344,13 @@ func (h *CaseWorkspaceHandler) ListCaseInboxes(ctx context.Context, _ *connect.R
 func (h *CaseWorkspaceHandler) UpdateCaseInbox(ctx context.Context, req *connect.Request[complydv1.UpdateCaseInboxRequest]) (*connect.Response[complydv1.CaseInbox], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	in, err := h.inboxes.UpdateInbox(ctx, c.TenantID, m.Id, cases.InboxParams{Name: m.Name, Assignment: m.Assignment,
 		SLA: slaFromProto(m.Sla), SetMembers: m.SetMembers, MemberIDs: m.MemberIds})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(inboxToProto(in)), nil
 }
@@ -369,13 +365,13 @@ func viewToProto(v *cases.SavedView) *complydv1.SavedCaseView {
 func (h *CaseWorkspaceHandler) CreateSavedCaseView(ctx context.Context, req *connect.Request[complydv1.CreateSavedCaseViewRequest]) (*connect.Response[complydv1.SavedCaseView], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	f := req.Msg.GetFilters()
 	v, err := h.inboxes.CreateView(ctx, c, req.Msg.Name, cases.ViewFilters{Status: f.GetStatus(), Type: f.GetType(), Priority: f.GetPriority(),
 		Scope: f.GetScope(), InboxID: f.GetInboxId(), Sort: f.GetSort()})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(viewToProto(v)), nil
 }
@@ -384,11 +380,11 @@ func (h *CaseWorkspaceHandler) CreateSavedCaseView(ctx context.Context, req *con
 func (h *CaseWorkspaceHandler) ListSavedCaseViews(ctx context.Context, _ *connect.Request[complydv1.ListSavedCaseViewsRequest]) (*connect.Response[complydv1.ListSavedCaseViewsResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	vs, err := h.inboxes.Views(ctx, c)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListSavedCaseViewsResponse{Items: []*complydv1.SavedCaseView{}}
 	for i := range vs {
@@ -401,10 +397,10 @@ func (h *CaseWorkspaceHandler) ListSavedCaseViews(ctx context.Context, _ *connec
 func (h *CaseWorkspaceHandler) DeleteSavedCaseView(ctx context.Context, req *connect.Request[complydv1.DeleteSavedCaseViewRequest]) (*connect.Response[complydv1.DeleteSavedCaseViewResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if err := h.inboxes.DeleteView(ctx, c, req.Msg.Id); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.DeleteSavedCaseViewResponse{}), nil
 }
@@ -432,7 +428,7 @@ func bulkToProto(rs []cases.BulkResult) *complydv1.BulkCasesResponse {
 func (h *CaseWorkspaceHandler) BulkAssignCases(ctx context.Context, req *connect.Request[complydv1.BulkAssignCasesRequest]) (*connect.Response[complydv1.BulkCasesResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(bulkToProto(h.cases.svc.BulkAssign(ctx, c, req.Msg.CaseIds, req.Msg.AssigneeId))), nil
 }
@@ -441,7 +437,7 @@ func (h *CaseWorkspaceHandler) BulkAssignCases(ctx context.Context, req *connect
 func (h *CaseWorkspaceHandler) BulkProposeResolution(ctx context.Context, req *connect.Request[complydv1.BulkProposeResolutionRequest]) (*connect.Response[complydv1.BulkCasesResponse], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(bulkToProto(h.cases.svc.BulkPropose(ctx, c, req.Msg.CaseIds,
 		cases.ProposeParams{Resolution: req.Msg.Resolution, Note: req.Msg.Note}))), nil

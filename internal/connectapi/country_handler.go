@@ -39,11 +39,11 @@ func countryProto(c screening.Country) *complydv1.CountryRisk {
 func (h *CountryHandler) ListCountries(ctx context.Context, _ *connect.Request[complydv1.ListCountriesRequest]) (*connect.Response[complydv1.ListCountriesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	cs, err := h.svc.List(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ListCountriesResponse{Countries: make([]*complydv1.CountryRisk, 0, len(cs))}
 	for _, c := range cs {
@@ -56,11 +56,11 @@ func (h *CountryHandler) ListCountries(ctx context.Context, _ *connect.Request[c
 func (h *CountryHandler) SetCountryOverride(ctx context.Context, req *connect.Request[complydv1.SetCountryOverrideRequest]) (*connect.Response[complydv1.CountryRisk], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	c, err := h.svc.Set(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Country, req.Msg.Level, req.Msg.Reason)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(countryProto(c)), nil
 }
@@ -69,11 +69,11 @@ func (h *CountryHandler) SetCountryOverride(ctx context.Context, req *connect.Re
 func (h *CountryHandler) DeleteCountryOverride(ctx context.Context, req *connect.Request[complydv1.DeleteCountryOverrideRequest]) (*connect.Response[complydv1.CountryRisk], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	c, err := h.svc.Reset(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Country)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(countryProto(c)), nil
 }

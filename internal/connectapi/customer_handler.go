@@ -23,10 +23,6 @@ func NewCustomerHandler(svc *customers.Service, log *slog.Logger) *CustomerHandl
 	return &CustomerHandler{svc: svc, log: log}
 }
 
-func (h *CustomerHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
-}
-
 // Page sizes of the customer lists (docs/design/design-choices.md §7's list default and maximum).
 const (
 	customerPageDefault = 20
@@ -63,15 +59,15 @@ func listProto(res paging.Result[customers.ListItem]) *complydv1.SearchCustomers
 func (h *CustomerHandler) SearchCustomers(ctx context.Context, req *connect.Request[complydv1.SearchCustomersRequest]) (*connect.Response[complydv1.SearchCustomersResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, customerPageDefault, customerPageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.Search(ctx, p.TenantID, customers.SearchParams{Query: req.Msg.GetQ(), Rating: req.Msg.GetRating()}, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(listProto(res)), nil
 }
@@ -80,15 +76,15 @@ func (h *CustomerHandler) SearchCustomers(ctx context.Context, req *connect.Requ
 func (h *CustomerHandler) ListDueReviews(ctx context.Context, req *connect.Request[complydv1.ListDueReviewsRequest]) (*connect.Response[complydv1.SearchCustomersResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, customerPageDefault, customerPageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.DueReviews(ctx, p.TenantID, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(listProto(res)), nil
 }
@@ -97,11 +93,11 @@ func (h *CustomerHandler) ListDueReviews(ctx context.Context, req *connect.Reque
 func (h *CustomerHandler) GetCustomerOverview(ctx context.Context, req *connect.Request[complydv1.GetCustomerOverviewRequest]) (*connect.Response[complydv1.CustomerOverview], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	o, err := h.svc.Overview(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.CustomerOverview{Customer: profileProto(o.Profile), AccountsTruncated: o.AccountsTruncated, CasesTruncated: o.CasesTruncated,
 		Applications: []*complydv1.CustomerApplication{}, Accounts: []*complydv1.CustomerAccount{}, Cases: []*complydv1.CustomerCase{},
@@ -136,11 +132,11 @@ func (h *CustomerHandler) GetCustomerOverview(ctx context.Context, req *connect.
 func (h *CustomerHandler) GetCustomerRisk(ctx context.Context, req *connect.Request[complydv1.GetCustomerRiskRequest]) (*connect.Response[complydv1.CustomerRisk], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.Risk(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(riskProto(r)), nil
 }
@@ -149,11 +145,11 @@ func (h *CustomerHandler) GetCustomerRisk(ctx context.Context, req *connect.Requ
 func (h *CustomerHandler) ListCustomerRiskHistory(ctx context.Context, req *connect.Request[complydv1.ListCustomerRiskHistoryRequest]) (*connect.Response[complydv1.ListCustomerRiskHistoryResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	hs, err := h.svc.History(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListCustomerRiskHistoryResponse{Items: make([]*complydv1.RiskHistoryEntry, 0, len(hs))}
 	for _, e := range hs {
@@ -167,12 +163,12 @@ func (h *CustomerHandler) ListCustomerRiskHistory(ctx context.Context, req *conn
 func (h *CustomerHandler) RecomputeCustomerRisk(ctx context.Context, req *connect.Request[complydv1.RecomputeCustomerRiskRequest]) (*connect.Response[complydv1.CustomerRisk], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.Recompute(ctx, p.TenantID, req.Msg.Id, customers.RecomputeParams{Reason: customers.ReasonManual,
 		Actor: callActor(ctx, p, req.Peer().Addr)})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(riskProto(r)), nil
 }
@@ -181,11 +177,11 @@ func (h *CustomerHandler) RecomputeCustomerRisk(ctx context.Context, req *connec
 func (h *CustomerHandler) CompleteCustomerReview(ctx context.Context, req *connect.Request[complydv1.CompleteCustomerReviewRequest]) (*connect.Response[complydv1.CustomerRisk], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.CompleteReview(ctx, p.TenantID, req.Msg.Id, callActor(ctx, p, req.Peer().Addr), req.Msg.Note)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(riskProto(r)), nil
 }
@@ -194,12 +190,12 @@ func (h *CustomerHandler) CompleteCustomerReview(ctx context.Context, req *conne
 func (h *CustomerHandler) FindCustomer(ctx context.Context, req *connect.Request[complydv1.FindCustomerRequest]) (*connect.Response[complydv1.FoundCustomer], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	it, err := h.svc.Find(ctx, p.TenantID, customers.FindParams{CaseID: req.Msg.CaseId, TransactionID: req.Msg.TransactionId,
 		ApplicationID: req.Msg.ApplicationId})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.FoundCustomer{Id: it.ID, DisplayName: it.Name, ProfileType: it.Type}), nil
 }

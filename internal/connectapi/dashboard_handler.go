@@ -36,7 +36,7 @@ func (h *DashboardHandler) WithFreshness(f func() dashboard.Freshness, now func(
 // GetDataFreshness implements DashboardService.GetDataFreshness.
 func (h *DashboardHandler) GetDataFreshness(ctx context.Context, _ *connect.Request[complydv1.GetDataFreshnessRequest]) (*connect.Response[complydv1.GetDataFreshnessResponse], error) {
 	if _, err := principalOf(ctx); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	f := h.freshnessFunc()
 	out := &complydv1.GetDataFreshnessResponse{Source: "PRIMARY", ReplicaStatus: f.ReplicaStatus, MaxLagSeconds: f.MaxLag.Seconds(),
@@ -45,10 +45,6 @@ func (h *DashboardHandler) GetDataFreshness(ctx context.Context, _ *connect.Requ
 		out.Source, out.LagSeconds, out.AsOf = "REPLICA", f.Lag.Seconds(), timestamppb.New(h.now().Add(-f.Lag))
 	}
 	return connect.NewResponse(out), nil
-}
-
-func (h *DashboardHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
 }
 
 // periodRequest is what every dashboard request carries.
@@ -73,11 +69,11 @@ func query(r periodRequest, g string) dashboard.Query {
 func (h *DashboardHandler) GetScreeningStats(ctx context.Context, req *connect.Request[complydv1.GetScreeningStatsRequest]) (*connect.Response[complydv1.GetScreeningStatsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	st, err := h.svc.Screenings(ctx, p.TenantID, query(req.Msg, req.Msg.GetGranularity()))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.GetScreeningStatsResponse{From: ts(st.Period.From), To: ts(st.Period.To), Granularity: string(st.Period.Granularity),
 		Total: st.Outcomes.Total(), ByOutcome: counts(st.Outcomes), ByRiskLevel: counts(st.RiskLevel),
@@ -93,11 +89,11 @@ func (h *DashboardHandler) GetScreeningStats(ctx context.Context, req *connect.R
 func (h *DashboardHandler) GetTopRules(ctx context.Context, req *connect.Request[complydv1.GetTopRulesRequest]) (*connect.Response[complydv1.GetTopRulesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	period, rules, err := h.svc.TopRules(ctx, p.TenantID, query(req.Msg, ""), int(req.Msg.GetLimit()))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.GetTopRulesResponse{From: ts(period.From), To: ts(period.To), Items: make([]*complydv1.RuleHits, 0, len(rules))}
 	for _, r := range rules {
@@ -110,11 +106,11 @@ func (h *DashboardHandler) GetTopRules(ctx context.Context, req *connect.Request
 func (h *DashboardHandler) GetCaseStats(ctx context.Context, req *connect.Request[complydv1.GetCaseStatsRequest]) (*connect.Response[complydv1.GetCaseStatsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	st, err := h.svc.Cases(ctx, p.TenantID, query(req.Msg, req.Msg.GetGranularity()))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.GetCaseStatsResponse{From: ts(st.Period.From), To: ts(st.Period.To), Granularity: string(st.Period.Granularity),
 		Buckets: make([]*complydv1.CaseBucket, 0, len(st.Buckets)), Oldest: make([]*complydv1.OldestCase, 0, len(st.Oldest))}
@@ -138,11 +134,11 @@ func (h *DashboardHandler) GetCaseStats(ctx context.Context, req *connect.Reques
 func (h *DashboardHandler) GetApplicationFunnel(ctx context.Context, req *connect.Request[complydv1.GetApplicationFunnelRequest]) (*connect.Response[complydv1.GetApplicationFunnelResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	f, err := h.svc.Applications(ctx, p.TenantID, query(req.Msg, ""))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.GetApplicationFunnelResponse{From: ts(f.Period.From), To: ts(f.Period.To),
 		Kyc: counts(f.KYC), KycTotal: f.KYC.Total(), Kyb: counts(f.KYB), KybTotal: f.KYB.Total()}), nil
@@ -152,11 +148,11 @@ func (h *DashboardHandler) GetApplicationFunnel(ctx context.Context, req *connec
 func (h *DashboardHandler) GetSanctionsStats(ctx context.Context, req *connect.Request[complydv1.GetSanctionsStatsRequest]) (*connect.Response[complydv1.GetSanctionsStatsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	st, err := h.svc.Sanctions(ctx, p.TenantID, query(req.Msg, req.Msg.GetGranularity()))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.GetSanctionsStatsResponse{From: ts(st.Period.From), To: ts(st.Period.To), Granularity: string(st.Period.Granularity),
 		Hits: st.Reviews.Total(), ByReview: counts(st.Reviews), Buckets: make([]*complydv1.DashboardCountBucket, 0, len(st.Buckets))}
@@ -170,11 +166,11 @@ func (h *DashboardHandler) GetSanctionsStats(ctx context.Context, req *connect.R
 func (h *DashboardHandler) GetWebhookStats(ctx context.Context, req *connect.Request[complydv1.GetWebhookStatsRequest]) (*connect.Response[complydv1.GetWebhookStatsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	st, err := h.svc.Webhooks(ctx, p.TenantID, query(req.Msg, ""))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.GetWebhookStatsResponse{From: ts(st.Period.From), To: ts(st.Period.To),
 		Total: st.ByStatus.Total(), ByStatus: counts(st.ByStatus), SuccessRate: st.SuccessRate()}), nil
@@ -184,11 +180,11 @@ func (h *DashboardHandler) GetWebhookStats(ctx context.Context, req *connect.Req
 func (h *DashboardHandler) GetWalletStats(ctx context.Context, req *connect.Request[complydv1.GetWalletStatsRequest]) (*connect.Response[complydv1.GetWalletStatsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	st, err := h.svc.Wallet(ctx, p.TenantID, query(req.Msg, req.Msg.GetGranularity()))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.GetWalletStatsResponse{From: ts(st.Period.From), To: ts(st.Period.To), Granularity: string(st.Period.Granularity),
 		Balance: st.Balance.StringFixed(2), Held: st.Held.StringFixed(2), Currency: "NGN", Spend: st.Spend.StringFixed(2),

@@ -2,7 +2,6 @@ package connectapi
 
 import (
 	"context"
-	"log/slog"
 
 	"connectrpc.com/connect"
 
@@ -21,14 +20,14 @@ type documentService interface {
 }
 
 // listDocuments answers the documents of application id.
-func listDocuments(ctx context.Context, log *slog.Logger, svc documentService, id string) (*connect.Response[complydv1.ListDocumentsResponse], error) {
+func listDocuments(ctx context.Context, svc documentService, id string) (*connect.Response[complydv1.ListDocumentsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	views, err := svc.Documents(ctx, p.TenantID, id)
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	out := &complydv1.ListDocumentsResponse{Items: make([]*complydv1.KycDocument, 0, len(views))}
 	for _, v := range views {
@@ -38,14 +37,14 @@ func listDocuments(ctx context.Context, log *slog.Logger, svc documentService, i
 }
 
 // documentDownload answers a short-lived download link for document docID of application id.
-func documentDownload(ctx context.Context, log *slog.Logger, svc documentService, id, docID string) (*connect.Response[complydv1.DocumentDownload], error) {
+func documentDownload(ctx context.Context, svc documentService, id, docID string) (*connect.Response[complydv1.DocumentDownload], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	v, err := svc.Download(ctx, p.TenantID, id, docID)
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.DocumentDownload{Url: v.URL, ExpiresAt: ts(v.ExpiresAt), FileName: v.FileName,
 		MimeType: v.MimeType}), nil
@@ -53,13 +52,13 @@ func documentDownload(ctx context.Context, log *slog.Logger, svc documentService
 
 // deleteDocument deletes document docID of application id; peerAddr is the caller's address
 // for the audit record.
-func deleteDocument(ctx context.Context, log *slog.Logger, svc documentService, peerAddr, id, docID string) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
+func deleteDocument(ctx context.Context, svc documentService, peerAddr, id, docID string) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	if err := svc.DeleteDocument(ctx, p.TenantID, callActor(ctx, p, peerAddr), id, docID); err != nil {
-		return nil, ToConnect(ctx, log, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.DeleteDocumentResponse{Id: docID, Deleted: true}), nil
 }

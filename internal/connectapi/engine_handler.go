@@ -39,11 +39,11 @@ func (h *EngineHandler) configProto(c *screening.EngineConfig) *complydv1.Engine
 func (h *EngineHandler) ListEngines(ctx context.Context, _ *connect.Request[complydv1.ListEnginesRequest]) (*connect.Response[complydv1.EngineConfiguration], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	c, err := h.svc.Current(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(h.configProto(c)), nil
 }
@@ -52,12 +52,12 @@ func (h *EngineHandler) ListEngines(ctx context.Context, _ *connect.Request[comp
 func (h *EngineHandler) UpdateEngine(ctx context.Context, req *connect.Request[complydv1.UpdateEngineRequest]) (*connect.Response[complydv1.EngineConfiguration], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	c, err := h.svc.Update(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), screening.EngineChange{Key: req.Msg.Key,
 		Enabled: req.Msg.Enabled, Weight: req.Msg.Weight, Reason: req.Msg.Reason})
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(h.configProto(c)), nil
 }

@@ -112,15 +112,36 @@ func normalizeData(m map[string]any) map[string]any {
 }
 
 // errorInterceptor is the single place where handler and interceptor errors become Connect
-// errors with the typed ErrorInfo detail.
-func errorInterceptor(log *slog.Logger) connect.UnaryInterceptorFunc {
-	return func(next connect.UnaryFunc) connect.UnaryFunc {
-		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
-			res, err := next(ctx, req)
-			if err != nil {
-				return nil, ToConnect(ctx, log, err)
-			}
-			return res, nil
+// errors with the typed ErrorInfo detail: handlers return their errors as they are (apperr or
+// not) and every unary and streaming call maps them here, once, through ToConnect.
+type errorInterceptor struct{ log *slog.Logger }
+
+var _ connect.Interceptor = errorInterceptor{}
+
+func newErrorInterceptor(log *slog.Logger) errorInterceptor { return errorInterceptor{log: log} }
+
+// WrapUnary maps the error of a unary call.
+func (i errorInterceptor) WrapUnary(next connect.UnaryFunc) connect.UnaryFunc {
+	return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+		res, err := next(ctx, req)
+		if err != nil {
+			return nil, ToConnect(ctx, i.log, err)
 		}
+		return res, nil
+	}
+}
+
+// WrapStreamingClient passes client streams through: the mapping is the handler side's.
+func (errorInterceptor) WrapStreamingClient(next connect.StreamingClientFunc) connect.StreamingClientFunc {
+	return next
+}
+
+// WrapStreamingHandler maps the error a streaming handler returns.
+func (i errorInterceptor) WrapStreamingHandler(next connect.StreamingHandlerFunc) connect.StreamingHandlerFunc {
+	return func(ctx context.Context, conn connect.StreamingHandlerConn) error {
+		if err := next(ctx, conn); err != nil {
+			return ToConnect(ctx, i.log, err)
+		}
+		return nil
 	}
 }

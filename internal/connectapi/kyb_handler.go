@@ -111,7 +111,7 @@ func ownersIn(os []*complydv1.KybBeneficialOwner) []kyb.Owner {
 
 // CreateKybApplication implements KybService.CreateKybApplication.
 func (h *KYBHandler) CreateKybApplication(ctx context.Context, req *connect.Request[complydv1.CreateKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
 		m := req.Msg
 		a, err := h.svc.Create(ctx, c.tenantID, c.actor, kyb.NewApplication{CompanyName: m.CompanyName,
 			RCNumber: m.GetRcNumber(), TIN: m.GetTin(), Address: m.GetAddress(), IncorporationDate: m.GetIncorporationDate(),
@@ -123,7 +123,7 @@ func (h *KYBHandler) CreateKybApplication(ctx context.Context, req *connect.Requ
 
 // ListKybApplications implements KybService.ListKybApplications.
 func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Request[complydv1.ListKybApplicationsRequest]) (*connect.Response[complydv1.ListKybApplicationsResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ListKybApplicationsResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.ListKybApplicationsResponse, error) {
 		items, pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYBApplicationProto)
 		return &complydv1.ListKybApplicationsResponse{Items: items, Total: pg.total, Page: pg.page, Limit: pg.limit, TotalPages: pg.totalPages}, err
 	})
@@ -131,7 +131,7 @@ func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Reque
 
 // GetKybApplication implements KybService.GetKybApplication.
 func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request[complydv1.GetKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
 		d, err := h.svc.Get(ctx, c.tenantID, req.Msg.Id)
 		if err != nil {
 			return nil, err
@@ -153,7 +153,7 @@ func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request
 
 // UpdateKybApplication implements KybService.UpdateKybApplication.
 func (h *KYBHandler) UpdateKybApplication(ctx context.Context, req *connect.Request[complydv1.UpdateKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
 		m := req.Msg
 		patch := kyb.Patch{CompanyName: m.CompanyName, RCNumber: m.RcNumber, TIN: m.Tin, Address: m.Address, IncorporationDate: m.IncorporationDate,
 			BusinessActivity: m.BusinessActivity, OperatingCountry: m.OperatingCountry, Notes: m.Notes}
@@ -195,7 +195,7 @@ func ownersProto(o kyb.OwnersOutcome) *complydv1.ScreenBeneficialOwnersResponse 
 
 // VerifyCac implements KybService.VerifyCac.
 func (h *KYBHandler) VerifyCac(ctx context.Context, req *connect.Request[complydv1.VerifyCacRequest]) (*connect.Response[complydv1.VerifyCacResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyCacResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.VerifyCacResponse, error) {
 		o, err := h.svc.VerifyCAC(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.RcNumber)
 		return cacProto(o), err
 	})
@@ -203,7 +203,7 @@ func (h *KYBHandler) VerifyCac(ctx context.Context, req *connect.Request[complyd
 
 // VerifyDirectors implements KybService.VerifyDirectors.
 func (h *KYBHandler) VerifyDirectors(ctx context.Context, req *connect.Request[complydv1.VerifyDirectorsRequest]) (*connect.Response[complydv1.VerifyDirectorsResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyDirectorsResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.VerifyDirectorsResponse, error) {
 		o, err := h.svc.VerifyDirectors(ctx, c.tenantID, c.actor, req.Msg.Id, directorsIn(req.Msg.Directors))
 		return directorsProto(o), err
 	})
@@ -211,7 +211,7 @@ func (h *KYBHandler) VerifyDirectors(ctx context.Context, req *connect.Request[c
 
 // ScreenBeneficialOwners implements KybService.ScreenBeneficialOwners.
 func (h *KYBHandler) ScreenBeneficialOwners(ctx context.Context, req *connect.Request[complydv1.ScreenBeneficialOwnersRequest]) (*connect.Response[complydv1.ScreenBeneficialOwnersResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ScreenBeneficialOwnersResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.ScreenBeneficialOwnersResponse, error) {
 		names := make([]string, 0, len(req.Msg.BeneficialOwners))
 		for _, o := range req.Msg.BeneficialOwners {
 			names = append(names, o.Name)
@@ -223,7 +223,7 @@ func (h *KYBHandler) ScreenBeneficialOwners(ctx context.Context, req *connect.Re
 
 // RunScreening implements KybService.RunScreening.
 func (h *KYBHandler) RunScreening(ctx context.Context, req *connect.Request[complydv1.RunScreeningRequest]) (*connect.Response[complydv1.RunScreeningResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.RunScreeningResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.RunScreeningResponse, error) {
 		o, err := h.svc.RunScreening(ctx, c.tenantID, c.actor, req.Msg.Id)
 		if err != nil {
 			return nil, err
@@ -241,32 +241,32 @@ func kybDecisionProto(a kyb.Application, ov *complydv1.EvidenceOverride) *comply
 
 // ApproveKybApplication implements KybService.ApproveKybApplication.
 func (h *KYBHandler) ApproveKybApplication(ctx context.Context, req *connect.Request[complydv1.ApproveKybApplicationRequest]) (*connect.Response[complydv1.KybDecision], error) {
-	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+	return decide(ctx, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
 		Notes: req.Msg.GetNotes()}, true, kybDecisionProto)
 }
 
 // RejectKybApplication implements KybService.RejectKybApplication.
 func (h *KYBHandler) RejectKybApplication(ctx context.Context, req *connect.Request[complydv1.RejectKybApplicationRequest]) (*connect.Response[complydv1.KybDecision], error) {
-	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+	return decide(ctx, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
 		Notes: req.Msg.Reason}, false, kybDecisionProto)
 }
 
 // ListKybDocuments implements KybService.ListKybDocuments.
 func (h *KYBHandler) ListKybDocuments(ctx context.Context, req *connect.Request[complydv1.ListKybDocumentsRequest]) (*connect.Response[complydv1.ListDocumentsResponse], error) {
-	return listDocuments(ctx, h.log, h.svc, req.Msg.Id)
+	return listDocuments(ctx, h.svc, req.Msg.Id)
 }
 
 // GetKybDocumentDownload implements KybService.GetKybDocumentDownload.
 func (h *KYBHandler) GetKybDocumentDownload(ctx context.Context, req *connect.Request[complydv1.GetKybDocumentDownloadRequest]) (*connect.Response[complydv1.DocumentDownload], error) {
-	return documentDownload(ctx, h.log, h.svc, req.Msg.Id, req.Msg.DocId)
+	return documentDownload(ctx, h.svc, req.Msg.Id, req.Msg.DocId)
 }
 
 // DeleteKybDocument implements KybService.DeleteKybDocument.
 func (h *KYBHandler) DeleteKybDocument(ctx context.Context, req *connect.Request[complydv1.DeleteKybDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
-	return deleteDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
+	return deleteDocument(ctx, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
 }
 
 // UploadKybDocument implements KybService.UploadKybDocument (bytes in the message).
 func (h *KYBHandler) UploadKybDocument(ctx context.Context, req *connect.Request[complydv1.UploadKybDocumentRequest]) (*connect.Response[complydv1.KycDocument], error) {
-	return uploadDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg)
+	return uploadDocument(ctx, h.svc, req.Peer().Addr, req.Msg)
 }

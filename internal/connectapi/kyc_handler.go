@@ -86,7 +86,7 @@ func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycAp
 
 // CreateApplication implements KycService.CreateApplication.
 func (h *KYCHandler) CreateApplication(ctx context.Context, req *connect.Request[complydv1.CreateApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
 		m := req.Msg
 		a, err := h.svc.Create(ctx, c.tenantID, c.actor, kyc.NewApplication{EntityType: m.EntityType,
 			FirstName: m.FirstName, LastName: m.LastName, BVN: m.GetBvn(), NIN: m.GetNin(), Phone: m.GetPhone(), Email: m.GetEmail(),
@@ -97,7 +97,7 @@ func (h *KYCHandler) CreateApplication(ctx context.Context, req *connect.Request
 
 // ListApplications implements KycService.ListApplications.
 func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[complydv1.ListApplicationsRequest]) (*connect.Response[complydv1.ListApplicationsResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ListApplicationsResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.ListApplicationsResponse, error) {
 		items, pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYCApplicationProto)
 		return &complydv1.ListApplicationsResponse{Items: items, Total: pg.total, Page: pg.page, Limit: pg.limit, TotalPages: pg.totalPages}, err
 	})
@@ -105,7 +105,7 @@ func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[
 
 // GetApplication implements KycService.GetApplication.
 func (h *KYCHandler) GetApplication(ctx context.Context, req *connect.Request[complydv1.GetApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
 		d, err := h.svc.Get(ctx, c.tenantID, req.Msg.Id)
 		if err != nil {
 			return nil, err
@@ -116,7 +116,7 @@ func (h *KYCHandler) GetApplication(ctx context.Context, req *connect.Request[co
 
 // UpdateApplication implements KycService.UpdateApplication.
 func (h *KYCHandler) UpdateApplication(ctx context.Context, req *connect.Request[complydv1.UpdateApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
 		m := req.Msg
 		a, err := h.svc.Update(ctx, c.tenantID, c.actor, m.Id, kyc.Patch{NIN: m.Nin, BVN: m.Bvn, Email: m.Email,
 			Phone: m.Phone, DateOfBirth: m.DateOfBirth})
@@ -131,19 +131,19 @@ func decisionProto(a kyc.Application, ov *complydv1.EvidenceOverride) *complydv1
 
 // ApproveApplication implements KycService.ApproveApplication.
 func (h *KYCHandler) ApproveApplication(ctx context.Context, req *connect.Request[complydv1.ApproveApplicationRequest]) (*connect.Response[complydv1.KycDecision], error) {
-	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+	return decide(ctx, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
 		Notes: req.Msg.GetNotes()}, true, decisionProto)
 }
 
 // RejectApplication implements KycService.RejectApplication.
 func (h *KYCHandler) RejectApplication(ctx context.Context, req *connect.Request[complydv1.RejectApplicationRequest]) (*connect.Response[complydv1.KycDecision], error) {
-	return decide(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
+	return decide(ctx, h.svc, req.Peer().Addr, req.Msg.Id, application.Decision{RiskLevel: req.Msg.GetRiskLevel(),
 		Notes: req.Msg.Reason}, false, decisionProto)
 }
 
 // UpgradeTier implements KycService.UpgradeTier.
 func (h *KYCHandler) UpgradeTier(ctx context.Context, req *connect.Request[complydv1.UpgradeTierRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
 		a, err := h.svc.UpgradeTier(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.Bvn)
 		return KYCApplicationProto(a), err
 	})
@@ -157,7 +157,7 @@ func verifyProto(o kyc.VerifyOutcome) *complydv1.VerifyIdentityResponse {
 
 // VerifyBvn implements KycService.VerifyBvn.
 func (h *KYCHandler) VerifyBvn(ctx context.Context, req *connect.Request[complydv1.VerifyBvnRequest]) (*connect.Response[complydv1.VerifyIdentityResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyIdentityResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.VerifyIdentityResponse, error) {
 		m := req.Msg
 		o, err := h.svc.VerifyBVN(ctx, c.tenantID, c.actor, m.Id,
 			identity.PersonCheck{Number: m.Bvn, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
@@ -167,7 +167,7 @@ func (h *KYCHandler) VerifyBvn(ctx context.Context, req *connect.Request[complyd
 
 // VerifyNin implements KycService.VerifyNin.
 func (h *KYCHandler) VerifyNin(ctx context.Context, req *connect.Request[complydv1.VerifyNinRequest]) (*connect.Response[complydv1.VerifyIdentityResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.VerifyIdentityResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.VerifyIdentityResponse, error) {
 		m := req.Msg
 		o, err := h.svc.VerifyNIN(ctx, c.tenantID, c.actor, m.Id,
 			identity.PersonCheck{Number: m.Nin, FirstName: m.FirstName, LastName: m.LastName, DateOfBirth: m.DateOfBirth})
@@ -184,7 +184,7 @@ func faceMatchFields(m *identity.FaceMatchResult) (*wrapperspb.BoolValue, *wrapp
 
 // LivenessCheck implements KycService.LivenessCheck.
 func (h *KYCHandler) LivenessCheck(ctx context.Context, req *connect.Request[complydv1.LivenessCheckRequest]) (*connect.Response[complydv1.LivenessCheckResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.LivenessCheckResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.LivenessCheckResponse, error) {
 		o, err := h.svc.LivenessCheck(ctx, c.tenantID, c.actor, req.Msg.Id,
 			kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
 		if err != nil {
@@ -203,7 +203,7 @@ func (h *KYCHandler) LivenessCheck(ctx context.Context, req *connect.Request[com
 
 // BiometricVerify implements KycService.BiometricVerify.
 func (h *KYCHandler) BiometricVerify(ctx context.Context, req *connect.Request[complydv1.BiometricVerifyRequest]) (*connect.Response[complydv1.BiometricVerifyResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.BiometricVerifyResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.BiometricVerifyResponse, error) {
 		o, err := h.svc.BiometricVerify(ctx, c.tenantID, c.actor, req.Msg.Id,
 			kyc.BiometricInput{Selfie: req.Msg.SelfieImageBase64, Document: req.Msg.GetDocumentImageBase64()})
 		if err != nil {
@@ -218,7 +218,7 @@ func (h *KYCHandler) BiometricVerify(ctx context.Context, req *connect.Request[c
 
 // FaceMatch implements KycService.FaceMatch.
 func (h *KYCHandler) FaceMatch(ctx context.Context, req *connect.Request[complydv1.FaceMatchRequest]) (*connect.Response[complydv1.FaceMatchResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.FaceMatchResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.FaceMatchResponse, error) {
 		o, err := h.svc.FaceMatch(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.SelfieImageBase64)
 		if err != nil {
 			return nil, err
@@ -231,22 +231,22 @@ func (h *KYCHandler) FaceMatch(ctx context.Context, req *connect.Request[complyd
 
 // ListDocuments implements KycService.ListDocuments.
 func (h *KYCHandler) ListDocuments(ctx context.Context, req *connect.Request[complydv1.ListDocumentsRequest]) (*connect.Response[complydv1.ListDocumentsResponse], error) {
-	return listDocuments(ctx, h.log, h.svc, req.Msg.Id)
+	return listDocuments(ctx, h.svc, req.Msg.Id)
 }
 
 // GetDocumentDownload implements KycService.GetDocumentDownload.
 func (h *KYCHandler) GetDocumentDownload(ctx context.Context, req *connect.Request[complydv1.GetDocumentDownloadRequest]) (*connect.Response[complydv1.DocumentDownload], error) {
-	return documentDownload(ctx, h.log, h.svc, req.Msg.Id, req.Msg.DocId)
+	return documentDownload(ctx, h.svc, req.Msg.Id, req.Msg.DocId)
 }
 
 // DeleteDocument implements KycService.DeleteDocument.
 func (h *KYCHandler) DeleteDocument(ctx context.Context, req *connect.Request[complydv1.DeleteDocumentRequest]) (*connect.Response[complydv1.DeleteDocumentResponse], error) {
-	return deleteDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
+	return deleteDocument(ctx, h.svc, req.Peer().Addr, req.Msg.Id, req.Msg.DocId)
 }
 
 // ReviewDocument implements KycService.ReviewDocument.
 func (h *KYCHandler) ReviewDocument(ctx context.Context, req *connect.Request[complydv1.ReviewDocumentRequest]) (*connect.Response[complydv1.ReviewDocumentResponse], error) {
-	return answer(ctx, h.log, req.Peer().Addr, func(c caller) (*complydv1.ReviewDocumentResponse, error) {
+	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.ReviewDocumentResponse, error) {
 		a, v, err := h.svc.ReviewDocument(ctx, c.tenantID, c.actor, req.Msg.Id, req.Msg.DocId,
 			kyc.DocumentReview{Decision: req.Msg.Decision, Reason: req.Msg.GetReason()})
 		if err != nil {
@@ -258,5 +258,5 @@ func (h *KYCHandler) ReviewDocument(ctx context.Context, req *connect.Request[co
 
 // UploadDocument implements KycService.UploadDocument (bytes in the message; gRPC and Connect).
 func (h *KYCHandler) UploadDocument(ctx context.Context, req *connect.Request[complydv1.UploadDocumentRequest]) (*connect.Response[complydv1.KycDocument], error) {
-	return uploadDocument(ctx, h.log, h.svc, req.Peer().Addr, req.Msg)
+	return uploadDocument(ctx, h.svc, req.Peer().Addr, req.Msg)
 }

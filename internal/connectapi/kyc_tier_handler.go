@@ -42,11 +42,11 @@ func (h *KYCTierHandler) ListTierRequirements(context.Context, *connect.Request[
 func (h *KYCTierHandler) GetApplicationTierRequirements(ctx context.Context, req *connect.Request[complydv1.GetApplicationTierRequirementsRequest]) (*connect.Response[complydv1.ApplicationTierRequirements], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	g, err := h.svc.TierGap(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ApplicationTierRequirements{ApplicationId: g.ApplicationID, CurrentTier: g.Tier,
 		QualifiedTier: optStr(g.QualifiedTier), NextTier: optStr(g.NextTier), MissingForNextTier: requirementsProto(g.MissingForNext)}

@@ -23,8 +23,6 @@ func NewLookupHandler(svc *lookup.Service, log *slog.Logger) *LookupHandler {
 	return &LookupHandler{svc: svc, log: log}
 }
 
-func (h *LookupHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
-
 func mapStruct(m map[string]any) *structpb.Struct {
 	if m == nil {
 		return nil
@@ -48,11 +46,11 @@ func profileProto(p lookup.Profile) *complydv1.CustomerProfile {
 func (h *LookupHandler) LookupBvn(ctx context.Context, req *connect.Request[complydv1.LookupBvnRequest]) (*connect.Response[complydv1.LookupResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.LookupBVN(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Bvn)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(lookupProto(r)), nil
 }
@@ -61,11 +59,11 @@ func (h *LookupHandler) LookupBvn(ctx context.Context, req *connect.Request[comp
 func (h *LookupHandler) LookupNin(ctx context.Context, req *connect.Request[complydv1.LookupNinRequest]) (*connect.Response[complydv1.LookupResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.LookupNIN(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Nin)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(lookupProto(r)), nil
 }
@@ -74,11 +72,11 @@ func (h *LookupHandler) LookupNin(ctx context.Context, req *connect.Request[comp
 func (h *LookupHandler) LookupCac(ctx context.Context, req *connect.Request[complydv1.LookupCacRequest]) (*connect.Response[complydv1.LookupResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.LookupCAC(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.RcNumber)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(lookupProto(r)), nil
 }
@@ -87,15 +85,15 @@ func (h *LookupHandler) LookupCac(ctx context.Context, req *connect.Request[comp
 func (h *LookupHandler) ListLookups(ctx context.Context, req *connect.Request[complydv1.ListLookupsRequest]) (*connect.Response[complydv1.ListLookupsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, lookup.PageDefault, lookup.PageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.History(ctx, p.TenantID, lookup.ListParams{Type: req.Msg.GetType()}, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListLookupsResponse{Items: make([]*complydv1.LookupRecord, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -111,15 +109,15 @@ func (h *LookupHandler) ListLookups(ctx context.Context, req *connect.Request[co
 func (h *LookupHandler) ListCustomers(ctx context.Context, req *connect.Request[complydv1.ListCustomersRequest]) (*connect.Response[complydv1.ListCustomersResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, lookup.PageDefault, lookup.PageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.Profiles(ctx, p.TenantID, lookup.ListParams{Type: req.Msg.GetType()}, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListCustomersResponse{Items: make([]*complydv1.CustomerProfile, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -133,11 +131,11 @@ func (h *LookupHandler) ListCustomers(ctx context.Context, req *connect.Request[
 func (h *LookupHandler) GetCustomer(ctx context.Context, req *connect.Request[complydv1.GetCustomerRequest]) (*connect.Response[complydv1.CustomerProfile], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pr, err := h.svc.Profile(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(profileProto(pr)), nil
 }
@@ -146,13 +144,13 @@ func (h *LookupHandler) GetCustomer(ctx context.Context, req *connect.Request[co
 func (h *LookupHandler) CreateKycApplicationFromCustomer(ctx context.Context, req *connect.Request[complydv1.CreateKycApplicationFromCustomerRequest]) (*connect.Response[complydv1.KycApplication], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	a, err := h.svc.CreateKYCApplication(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
 		lookup.KYCFromProfile{Email: m.GetEmail(), Phone: m.GetPhone(), Address: m.GetAddress(), Tier: m.GetTier()})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(KYCApplicationProto(a)), nil
 }
@@ -161,13 +159,13 @@ func (h *LookupHandler) CreateKycApplicationFromCustomer(ctx context.Context, re
 func (h *LookupHandler) CreateKybApplicationFromCustomer(ctx context.Context, req *connect.Request[complydv1.CreateKybApplicationFromCustomerRequest]) (*connect.Response[complydv1.KybApplication], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	a, err := h.svc.CreateKYBApplication(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.Id,
 		lookup.KYBFromProfile{TIN: m.GetTin(), BusinessActivity: m.GetBusinessActivity(), OperatingCountry: m.GetOperatingCountry()})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(KYBApplicationProto(a)), nil
 }

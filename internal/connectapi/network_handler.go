@@ -23,10 +23,6 @@ func NewNetworkHandler(svc *network.Service, log *slog.Logger) *NetworkHandler {
 	return &NetworkHandler{svc: svc, log: log}
 }
 
-func (h *NetworkHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
-}
-
 // networkParams maps the optional bounds; absent fields take network.Normalize's defaults and
 // shared identifiers are on unless turned off.
 func networkParams(q *complydv1.NetworkQuery) (network.Params, error) {
@@ -91,16 +87,16 @@ func (h *NetworkHandler) GetCustomerNetwork(ctx context.Context, req *connect.Re
 func (h *NetworkHandler) graph(ctx context.Context, q *complydv1.NetworkQuery, account, customerID string) (*connect.Response[complydv1.NetworkGraph], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	params, err := networkParams(q)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	params.Account, params.CustomerID = account, customerID
 	g, err := h.svc.Graph(ctx, p.TenantID, params)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(graphToProto(g)), nil
 }
@@ -109,16 +105,16 @@ func (h *NetworkHandler) graph(ctx context.Context, q *complydv1.NetworkQuery, a
 func (h *NetworkHandler) OpenNetworkCase(ctx context.Context, req *connect.Request[complydv1.OpenNetworkCaseRequest]) (*connect.Response[complydv1.Case], error) {
 	c, err := caseCaller(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	params, err := networkParams(req.Msg.Query)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	params.Account, params.CustomerID = req.Msg.GetAccount(), req.Msg.GetCustomerId()
 	cs, _, err := h.svc.OpenCase(ctx, c, params, req.Msg.Kind, req.Msg.FindingAccount)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(caseToProto(cs, nil)), nil
 }

@@ -50,15 +50,15 @@ func providerProto(s kyc.ProviderSettings) (*complydv1.ProviderConfig, error) {
 func (h *ProviderHandler) GetProviderConfig(ctx context.Context, _ *connect.Request[complydv1.GetProviderConfigRequest]) (*connect.Response[complydv1.ProviderConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	s, err := h.svc.Get(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out, err := providerProto(s)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -67,21 +67,21 @@ func (h *ProviderHandler) GetProviderConfig(ctx context.Context, _ *connect.Requ
 func (h *ProviderHandler) UpdateProviderConfig(ctx context.Context, req *connect.Request[complydv1.UpdateProviderConfigRequest]) (*connect.Response[complydv1.ProviderConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	patch := kyc.ProviderPatch{ProviderMode: req.Msg.ProviderMode, FallbackMode: req.Msg.KycFallbackMode}
 	if req.Msg.Byol != nil {
 		if patch.BYOL, err = protojson.Marshal(req.Msg.Byol); err != nil {
-			return nil, ToConnect(ctx, h.log, err)
+			return nil, err
 		}
 	}
 	s, err := h.svc.Update(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), patch)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out, err := providerProto(s)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(out), nil
 }
@@ -90,11 +90,11 @@ func (h *ProviderHandler) UpdateProviderConfig(ctx context.Context, req *connect
 func (h *ProviderHandler) GetKycConfig(ctx context.Context, _ *connect.Request[complydv1.GetKycConfigRequest]) (*connect.Response[complydv1.KycConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	s, err := h.svc.Get(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.KycConfig{KycTrustMode: s.TrustMode, KycFallbackMode: s.FallbackMode, ProviderMode: s.ProviderMode,
 		DocumentReviewFourEyes: s.DocumentReviewFourEyes, ApprovalEvidenceRequired: s.ApprovalEvidenceRequired}

@@ -10,6 +10,7 @@ import (
 	"connectrpc.com/connect"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/paging"
@@ -38,9 +39,7 @@ func (h *ReportHandler) WithPeople(p PeopleLookup) *ReportHandler {
 	return h
 }
 
-func (h *ReportHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
-
-func reportCaller(ctx context.Context, peer string) (reports.Caller, auth.Principal, error) {
+func reportCaller(ctx context.Context, peer string) (audit.Caller, auth.Principal, error) {
 	return callerOf(ctx, peer)
 }
 
@@ -76,19 +75,19 @@ func nonNilStrings(s []string) []string {
 // one renders a report with its timeline.
 func (h *ReportHandler) one(ctx context.Context, r *reports.Report, err error) (*connect.Response[complydv1.Report], error) {
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	evs, err := h.svc.Events(ctx, r.TenantID, r.ID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	ind, hits, err := h.svc.Grounding(ctx, r)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := reportToProto(r, evs)
 	if err := nameReport(ctx, h.people, r.TenantID, out); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out.ReportIndicators = nonNilStrings(ind)
 	out.SanctionsHits = []*complydv1.ReportSanctionsHit{}
@@ -103,7 +102,7 @@ func (h *ReportHandler) one(ctx context.Context, r *reports.Report, err error) (
 func (h *ReportHandler) CreateReport(ctx context.Context, req *connect.Request[complydv1.CreateReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	r, err := h.svc.Create(ctx, c, reports.CreateParams{Type: m.Type, CaseID: m.GetCaseId(), TransactionIDs: m.TransactionIds,
@@ -136,25 +135,25 @@ func (h *ReportHandler) page(ctx context.Context, items []reports.Report, total 
 func (h *ReportHandler) ListReports(ctx context.Context, req *connect.Request[complydv1.ListReportsRequest]) (*connect.Response[complydv1.ListReportsResponse], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	p, err := paging.New(m.Page, m.Limit, 20, 100)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	from, err := parseDay("from", m.GetFrom())
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	to, err := parseDay("to", m.GetTo())
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	items, total, err := h.svc.List(ctx, c.TenantID, reports.ListParams{Type: m.GetType(), Status: m.GetStatus(), CaseID: m.GetCaseId(),
 		Customer: m.GetCustomerAccount(), From: from, To: to, Page: p.Page, Limit: p.Limit})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.page(ctx, items, total, p), nil
 }
@@ -163,15 +162,15 @@ func (h *ReportHandler) ListReports(ctx context.Context, req *connect.Request[co
 func (h *ReportHandler) ListReportDeadlines(ctx context.Context, req *connect.Request[complydv1.ListReportDeadlinesRequest]) (*connect.Response[complydv1.ListReportsResponse], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	p, err := paging.New(req.Msg.Page, req.Msg.Limit, 20, 100)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	items, total, err := h.svc.Deadlines(ctx, c.TenantID, reports.ListParams{Page: p.Page, Limit: p.Limit})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return h.page(ctx, items, total, p), nil
 }
@@ -180,7 +179,7 @@ func (h *ReportHandler) ListReportDeadlines(ctx context.Context, req *connect.Re
 func (h *ReportHandler) GetReport(ctx context.Context, req *connect.Request[complydv1.GetReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.Get(ctx, c.TenantID, req.Msg.Id)
 	return h.one(ctx, r, err)
@@ -190,7 +189,7 @@ func (h *ReportHandler) GetReport(ctx context.Context, req *connect.Request[comp
 func (h *ReportHandler) UpdateReport(ctx context.Context, req *connect.Request[complydv1.UpdateReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	p := reports.UpdateParams{Reason: m.Reason, Action: m.Action, Narrative: m.Narrative}
@@ -205,7 +204,7 @@ func (h *ReportHandler) UpdateReport(ctx context.Context, req *connect.Request[c
 func (h *ReportHandler) SubmitReport(ctx context.Context, req *connect.Request[complydv1.SubmitReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.Submit(ctx, c, req.Msg.Id)
 	return h.one(ctx, r, err)
@@ -215,7 +214,7 @@ func (h *ReportHandler) SubmitReport(ctx context.Context, req *connect.Request[c
 func (h *ReportHandler) ApproveReport(ctx context.Context, req *connect.Request[complydv1.ApproveReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.Approve(ctx, c, req.Msg.Id)
 	return h.one(ctx, r, err)
@@ -225,7 +224,7 @@ func (h *ReportHandler) ApproveReport(ctx context.Context, req *connect.Request[
 func (h *ReportHandler) RejectReport(ctx context.Context, req *connect.Request[complydv1.RejectReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.Reject(ctx, c, req.Msg.Id, req.Msg.Reason)
 	return h.one(ctx, r, err)
@@ -235,7 +234,7 @@ func (h *ReportHandler) RejectReport(ctx context.Context, req *connect.Request[c
 func (h *ReportHandler) FileReport(ctx context.Context, req *connect.Request[complydv1.FileReportRequest]) (*connect.Response[complydv1.Report], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	r, err := h.svc.File(ctx, c, req.Msg.Id, req.Msg.GetReference())
 	return h.one(ctx, r, err)
@@ -245,7 +244,7 @@ func (h *ReportHandler) FileReport(ctx context.Context, req *connect.Request[com
 func (h *ReportHandler) DownloadReport(ctx context.Context, req *connect.Request[complydv1.DownloadReportRequest]) (*connect.Response[complydv1.DownloadReportResponse], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	var buf bytes.Buffer
 	out := &complydv1.DownloadReportResponse{}
@@ -257,7 +256,7 @@ func (h *ReportHandler) DownloadReport(ctx context.Context, req *connect.Request
 		out.Filename, out.ContentType = req.Msg.Id+".xml", "application/xml"
 	}
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out.Content = buf.String()
 	return connect.NewResponse(out), nil
@@ -267,11 +266,11 @@ func (h *ReportHandler) DownloadReport(ctx context.Context, req *connect.Request
 func (h *ReportHandler) ValidateReport(ctx context.Context, req *connect.Request[complydv1.ValidateReportRequest]) (*connect.Response[complydv1.ValidateReportResponse], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	xml, problems, err := h.svc.Preview(ctx, c.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ValidateReportResponse{Valid: len(problems) == 0, Xml: string(xml), Problems: []*complydv1.ReportProblem{}}
 	for _, p := range problems {
@@ -284,11 +283,11 @@ func (h *ReportHandler) ValidateReport(ctx context.Context, req *connect.Request
 func (h *ReportHandler) SuggestNarrative(ctx context.Context, req *connect.Request[complydv1.SuggestNarrativeRequest]) (*connect.Response[complydv1.SuggestNarrativeResponse], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	s, err := h.svc.SuggestNarrative(ctx, c.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.SuggestNarrativeResponse{Narrative: s.Narrative, Source: s.Source, Warning: nullString(s.Warning)}), nil
 }
@@ -322,15 +321,15 @@ func codeListToProto(cl reports.CodeList, loaded reports.CodeList) *complydv1.Re
 func (h *ReportHandler) GetReportCodeList(ctx context.Context, req *connect.Request[complydv1.GetReportCodeListRequest]) (*connect.Response[complydv1.ReportCodeList], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	set, err := h.svc.Settings(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cl, err := h.svc.EffectiveCodeList(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(codeListToProto(cl, set.CodeList)), nil
 }
@@ -339,15 +338,15 @@ func (h *ReportHandler) GetReportCodeList(ctx context.Context, req *connect.Requ
 func (h *ReportHandler) LoadReportCodeList(ctx context.Context, req *connect.Request[complydv1.LoadReportCodeListRequest]) (*connect.Response[complydv1.ReportCodeList], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	loaded, err := h.svc.LoadCodeList(ctx, c, strings.NewReader(req.Msg.Content))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	cl, err := h.svc.EffectiveCodeList(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(codeListToProto(cl, loaded)), nil
 }
@@ -356,11 +355,11 @@ func (h *ReportHandler) LoadReportCodeList(ctx context.Context, req *connect.Req
 func (h *ReportHandler) GetReportSettings(ctx context.Context, req *connect.Request[complydv1.GetReportSettingsRequest]) (*connect.Response[complydv1.ReportSettings], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	s, err := h.svc.Settings(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(settingsToProto(s)), nil
 }
@@ -369,17 +368,17 @@ func (h *ReportHandler) GetReportSettings(ctx context.Context, req *connect.Requ
 func (h *ReportHandler) UpdateReportSettings(ctx context.Context, req *connect.Request[complydv1.UpdateReportSettingsRequest]) (*connect.Response[complydv1.ReportSettings], error) {
 	c, _, err := reportCaller(ctx, req.Peer().Addr)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	if m.FilingUrl != "" && h.checkURL != nil {
 		if err := h.checkURL(m.FilingUrl); err != nil {
-			return nil, h.fail(ctx, apperr.Invalid("filingUrl", err.Error()))
+			return nil, apperr.Invalid("filingUrl", err.Error())
 		}
 	}
 	cur, err := h.svc.Settings(ctx, c.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	s := reports.Settings{RentityID: m.RentityId, RentityBranch: m.RentityBranch, InstitutionName: m.InstitutionName,
 		InstitutionCode: m.InstitutionCode, FilingURL: m.FilingUrl, FilingToken: cur.FilingToken, NearHours: int(m.NearDeadlineHours),
@@ -402,7 +401,7 @@ func (h *ReportHandler) UpdateReportSettings(ctx context.Context, req *connect.R
 	}
 	saved, err := h.svc.SaveSettings(ctx, c, s)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(settingsToProto(saved)), nil
 }

@@ -14,7 +14,7 @@ import (
 func (h *WatchlistHandler) Search(ctx context.Context, req *connect.Request[complydv1.SearchRequest]) (*connect.Response[complydv1.SearchResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	sp := sanctions.ScreenParams{Name: m.Name, EntityType: sanctions.EntityType(m.GetEntityType()), DateOfBirth: m.GetDateOfBirth(),
@@ -27,7 +27,7 @@ func (h *WatchlistHandler) Search(ctx context.Context, req *connect.Request[comp
 	}
 	ms, err := h.svc.Screen(ctx, p.TenantID, sp)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.SearchResponse{Matches: make([]*complydv1.SanctionsMatch, 0, len(ms))}
 	for _, x := range ms {
@@ -50,11 +50,11 @@ func falsePositiveToProto(f sanctions.FalsePositive) *complydv1.FalsePositive {
 func (h *WatchlistHandler) CreateFalsePositive(ctx context.Context, req *connect.Request[complydv1.CreateFalsePositiveRequest]) (*connect.Response[complydv1.FalsePositive], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	f, err := h.svc.CreateFalsePositive(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.SubjectKey, req.Msg.EntryId, req.Msg.Reason)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(falsePositiveToProto(f)), nil
 }
@@ -63,15 +63,15 @@ func (h *WatchlistHandler) CreateFalsePositive(ctx context.Context, req *connect
 func (h *WatchlistHandler) ListFalsePositives(ctx context.Context, req *connect.Request[complydv1.ListFalsePositivesRequest]) (*connect.Response[complydv1.ListFalsePositivesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, sanctions.PageDefault, sanctions.PageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.ListFalsePositives(ctx, p.TenantID, req.Msg.GetActiveOnly(), pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListFalsePositivesResponse{Items: make([]*complydv1.FalsePositive, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -85,11 +85,11 @@ func (h *WatchlistHandler) ListFalsePositives(ctx context.Context, req *connect.
 func (h *WatchlistHandler) RevokeFalsePositive(ctx context.Context, req *connect.Request[complydv1.RevokeFalsePositiveRequest]) (*connect.Response[complydv1.FalsePositive], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	f, err := h.svc.RevokeFalsePositive(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(falsePositiveToProto(f)), nil
 }

@@ -160,7 +160,7 @@ const streamInFlight = admission.StreamInFlight
 func (h *ScreeningHandler) ScreenTransactionStream(ctx context.Context, stream *connect.BidiStream[complydv1.ScreenTransactionRequest, complydv1.ScreenTransactionsItem]) error {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return ToConnect(ctx, h.log, err)
+		return err
 	}
 	s := &screeningStream{h: h, ctx: ctx, tenant: p.TenantID, stream: stream, slots: make(chan struct{}, streamInFlight),
 		work: make(chan *complydv1.ScreenTransactionRequest, streamInFlight)}
@@ -176,7 +176,7 @@ func (h *ScreeningHandler) ScreenTransactionStream(ctx context.Context, stream *
 		s.mu.Unlock()
 	}
 	if err != nil {
-		return ToConnect(ctx, h.log, err)
+		return err
 	}
 	return nil
 }

@@ -41,7 +41,7 @@ type Deps struct {
 // HTTP body limits of restapi.LimitBodies bound the unary requests' bodies per route class before
 // this.
 func Options(m *Metrics, v protovalidate.Validator, log *slog.Logger, readMaxBytes int) []connect.HandlerOption {
-	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), errorInterceptor(log), validationInterceptor(v)),
+	return []connect.HandlerOption{connect.WithInterceptors(m.interceptor(), accessLog(log), newErrorInterceptor(log), validationInterceptor(v)),
 		connect.WithReadMaxBytes(readMaxBytes), connect.WithCodec(JSONCodec{})}
 }
 

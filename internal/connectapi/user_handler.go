@@ -28,8 +28,6 @@ func NewUserHandler(svc *auth.Service, log *slog.Logger) *UserHandler {
 	return &UserHandler{svc: svc, log: log}
 }
 
-func (h *UserHandler) fail(ctx context.Context, err error) error { return ToConnect(ctx, h.log, err) }
-
 func userToProto(u auth.User) *complydv1.User {
 	return &complydv1.User{Id: u.ID, Email: u.Email, FirstName: u.FirstName, LastName: u.LastName, Role: string(u.Role),
 		IsActive: u.IsActive, LastLoginAt: tsPtr(u.LastLoginAt), CreatedAt: ts(u.CreatedAt), MfaEnabled: u.MFAEnabled}
@@ -39,15 +37,15 @@ func userToProto(u auth.User) *complydv1.User {
 func (h *UserHandler) ListUsers(ctx context.Context, req *connect.Request[complydv1.ListUsersRequest]) (*connect.Response[complydv1.ListUsersResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, auth.UserPageDefault, auth.UserPageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.ListUsers(ctx, p, auth.Role(req.Msg.GetRole()), pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListUsersResponse{Items: make([]*complydv1.User, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -61,13 +59,13 @@ func (h *UserHandler) ListUsers(ctx context.Context, req *connect.Request[comply
 func (h *UserHandler) CreateUser(ctx context.Context, req *connect.Request[complydv1.CreateUserRequest]) (*connect.Response[complydv1.User], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	u, err := h.svc.CreateUser(ctx, p, callActor(ctx, p, req.Peer().Addr), auth.NewUser{Email: m.Email, Password: m.Password,
 		FirstName: m.FirstName, LastName: m.LastName, Role: auth.Role(m.Role)})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(userToProto(u)), nil
 }
@@ -76,7 +74,7 @@ func (h *UserHandler) CreateUser(ctx context.Context, req *connect.Request[compl
 func (h *UserHandler) UpdateUser(ctx context.Context, req *connect.Request[complydv1.UpdateUserRequest]) (*connect.Response[complydv1.User], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	patch := auth.UserPatch{FirstName: m.FirstName, LastName: m.LastName, IsActive: m.IsActive}
@@ -86,7 +84,7 @@ func (h *UserHandler) UpdateUser(ctx context.Context, req *connect.Request[compl
 	}
 	u, err := h.svc.UpdateUser(ctx, p, callActor(ctx, p, req.Peer().Addr), m.Id, patch)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(userToProto(u)), nil
 }
@@ -95,11 +93,11 @@ func (h *UserHandler) UpdateUser(ctx context.Context, req *connect.Request[compl
 func (h *UserHandler) DeactivateUser(ctx context.Context, req *connect.Request[complydv1.DeactivateUserRequest]) (*connect.Response[complydv1.User], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	u, err := h.svc.DeactivateUser(ctx, p, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(userToProto(u)), nil
 }
@@ -108,22 +106,22 @@ func (h *UserHandler) DeactivateUser(ctx context.Context, req *connect.Request[c
 func (h *UserHandler) ListAuditEvents(ctx context.Context, req *connect.Request[complydv1.ListAuditEventsRequest]) (*connect.Response[complydv1.ListAuditEventsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, 20, 100)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.ListAudit(ctx, p, audit.ListParams{ActorID: req.Msg.GetActorId(), Action: req.Msg.GetAction(), ResourceType: req.Msg.GetResourceType(),
 		From: timePtr(req.Msg.From), To: timePtr(req.Msg.To)}, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListAuditEventsResponse{Items: make([]*complydv1.AuditEvent, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
 	names, err := h.userNames(ctx, p)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	for _, u := range names {
 		out.Actors = append(out.Actors, &complydv1.AuditActor{Id: u.id, Name: u.name})
@@ -178,11 +176,11 @@ func (h *UserHandler) userNames(ctx context.Context, p auth.Principal) ([]userNa
 func (h *UserHandler) GetSecurity(ctx context.Context, _ *connect.Request[complydv1.GetSecurityRequest]) (*connect.Response[complydv1.SecurityConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	req, err := h.svc.MFARequired(ctx, p)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.SecurityConfig{MfaRequired: req}), nil
 }
@@ -191,11 +189,11 @@ func (h *UserHandler) GetSecurity(ctx context.Context, _ *connect.Request[comply
 func (h *UserHandler) UpdateSecurity(ctx context.Context, req *connect.Request[complydv1.UpdateSecurityRequest]) (*connect.Response[complydv1.SecurityConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if req.Msg.MfaRequired != nil {
 		if err := h.svc.SetMFARequired(ctx, p, callActor(ctx, p, req.Peer().Addr), *req.Msg.MfaRequired); err != nil {
-			return nil, h.fail(ctx, err)
+			return nil, err
 		}
 	}
 	return h.GetSecurity(ctx, connect.NewRequest(&complydv1.GetSecurityRequest{}))

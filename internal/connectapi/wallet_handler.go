@@ -26,11 +26,11 @@ func NewWalletHandler(svc *wallet.Service, log *slog.Logger) *WalletHandler {
 func (h *WalletHandler) GetWallet(ctx context.Context, _ *connect.Request[complydv1.GetWalletRequest]) (*connect.Response[complydv1.Wallet], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	w, err := h.svc.Wallet(ctx, p.TenantID)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.Wallet{Balance: w.Balance.StringFixed(2), Currency: wallet.Currency,
 		Held: w.Held.StringFixed(2), Available: w.Available().StringFixed(2), Price: h.svc.Price().StringFixed(2)}), nil
@@ -40,15 +40,15 @@ func (h *WalletHandler) GetWallet(ctx context.Context, _ *connect.Request[comply
 func (h *WalletHandler) ListWalletTransactions(ctx context.Context, req *connect.Request[complydv1.ListWalletTransactionsRequest]) (*connect.Response[complydv1.ListWalletTransactionsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, wallet.PageDefault, wallet.PageMax)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	res, err := h.svc.Entries(ctx, p.TenantID, pg)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ListWalletTransactionsResponse{Items: make([]*complydv1.WalletTransaction, 0, len(res.Items)),
 		Total: int32(res.Total), Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}

@@ -23,10 +23,6 @@ func NewWatchlistHandler(svc *sanctions.Service, log *slog.Logger) *WatchlistHan
 	return &WatchlistHandler{svc: svc, log: log}
 }
 
-func (h *WatchlistHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
-}
-
 func watchlistToProto(w sanctions.Watchlist) *complydv1.Watchlist {
 	return &complydv1.Watchlist{Id: w.ID, Name: w.Name, Type: string(w.Type), EntryCount: int32(w.EntryCount),
 		CreatedBy: nullString(w.CreatedBy), CreatedAt: ts(w.CreatedAt)}
@@ -49,11 +45,11 @@ func watchlistEntryToProto(e sanctions.WatchlistEntry) *complydv1.WatchlistEntry
 func (h *WatchlistHandler) CreateWatchlist(ctx context.Context, req *connect.Request[complydv1.CreateWatchlistRequest]) (*connect.Response[complydv1.Watchlist], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	w, err := h.svc.CreateWatchlist(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Name, sanctions.ListType(req.Msg.Type))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(watchlistToProto(w)), nil
 }
@@ -62,15 +58,15 @@ func (h *WatchlistHandler) CreateWatchlist(ctx context.Context, req *connect.Req
 func (h *WatchlistHandler) ListWatchlists(ctx context.Context, req *connect.Request[complydv1.ListWatchlistsRequest]) (*connect.Response[complydv1.ListWatchlistsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, sanctions.PageDefault, sanctions.PageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.ListWatchlists(ctx, p.TenantID, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListWatchlistsResponse{Items: make([]*complydv1.Watchlist, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -84,11 +80,11 @@ func (h *WatchlistHandler) ListWatchlists(ctx context.Context, req *connect.Requ
 func (h *WatchlistHandler) GetWatchlist(ctx context.Context, req *connect.Request[complydv1.GetWatchlistRequest]) (*connect.Response[complydv1.Watchlist], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	w, err := h.svc.GetWatchlist(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(watchlistToProto(w)), nil
 }
@@ -97,11 +93,11 @@ func (h *WatchlistHandler) GetWatchlist(ctx context.Context, req *connect.Reques
 func (h *WatchlistHandler) DeleteWatchlist(ctx context.Context, req *connect.Request[complydv1.DeleteWatchlistRequest]) (*connect.Response[complydv1.Watchlist], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	w, err := h.svc.DeleteWatchlist(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(watchlistToProto(w)), nil
 }
@@ -110,14 +106,14 @@ func (h *WatchlistHandler) DeleteWatchlist(ctx context.Context, req *connect.Req
 func (h *WatchlistHandler) AddWatchlistEntry(ctx context.Context, req *connect.Request[complydv1.AddWatchlistEntryRequest]) (*connect.Response[complydv1.WatchlistEntry], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	e, err := h.svc.AddEntry(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.WatchlistId, sanctions.NewWatchlistEntry{
 		Name: m.Name, Aliases: m.Aliases, EntityType: sanctions.EntityType(m.GetEntityType()), DateOfBirth: m.GetDateOfBirth(),
 		Country: m.GetCountry(), Reference: m.GetReference()})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(watchlistEntryToProto(e)), nil
 }
@@ -126,15 +122,15 @@ func (h *WatchlistHandler) AddWatchlistEntry(ctx context.Context, req *connect.R
 func (h *WatchlistHandler) ListWatchlistEntries(ctx context.Context, req *connect.Request[complydv1.ListWatchlistEntriesRequest]) (*connect.Response[complydv1.ListWatchlistEntriesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, sanctions.PageDefault, sanctions.PageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.ListEntries(ctx, p.TenantID, req.Msg.WatchlistId, pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListWatchlistEntriesResponse{Items: make([]*complydv1.WatchlistEntry, 0, len(res.Items)), Total: int32(res.Total),
 		Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -148,10 +144,10 @@ func (h *WatchlistHandler) ListWatchlistEntries(ctx context.Context, req *connec
 func (h *WatchlistHandler) DeleteWatchlistEntry(ctx context.Context, req *connect.Request[complydv1.DeleteWatchlistEntryRequest]) (*connect.Response[complydv1.DeleteWatchlistEntryResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if err := h.svc.DeleteEntry(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.WatchlistId, req.Msg.EntryId); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(&complydv1.DeleteWatchlistEntryResponse{Deleted: true}), nil
 }

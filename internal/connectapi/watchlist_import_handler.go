@@ -15,12 +15,12 @@ import (
 func (h *WatchlistHandler) ImportWatchlistEntries(ctx context.Context, req *connect.Request[complydv1.ImportWatchlistEntriesRequest]) (*connect.Response[complydv1.ImportWatchlistEntriesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	m := req.Msg
 	res, err := h.svc.ImportEntries(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), m.WatchlistId, m.Format, []byte(m.Content))
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ImportWatchlistEntriesResponse{Rows: int32(res.Rows), Imported: int32(res.Imported), EntryCount: int32(res.EntryCount),
 		Errors: make([]*complydv1.ImportRowError, 0, len(res.Errors))}
@@ -34,11 +34,11 @@ func (h *WatchlistHandler) ImportWatchlistEntries(ctx context.Context, req *conn
 func (h *WatchlistHandler) ListGlobalLists(ctx context.Context, _ *connect.Request[complydv1.ListGlobalListsRequest]) (*connect.Response[complydv1.ListGlobalListsResponse], error) {
 	vs, err := h.svc.GlobalVersions(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	rep, err := h.svc.ListsReport(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	health := map[string]sanctions.ListHealth{}
 	for _, l := range rep.Lists {

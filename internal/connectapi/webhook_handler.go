@@ -26,10 +26,6 @@ func NewWebhookHandler(svc *webhook.Service, log *slog.Logger) *WebhookHandler {
 	return &WebhookHandler{svc: svc, log: log}
 }
 
-func (h *WebhookHandler) fail(ctx context.Context, err error) error {
-	return ToConnect(ctx, h.log, err)
-}
-
 func webhookConfigToProto(v webhook.EndpointView) *complydv1.WebhookConfig {
 	return &complydv1.WebhookConfig{WebhookUrl: v.URL, SecretSet: v.SecretSet}
 }
@@ -38,11 +34,11 @@ func webhookConfigToProto(v webhook.EndpointView) *complydv1.WebhookConfig {
 func (h *WebhookHandler) GetWebhookConfig(ctx context.Context, _ *connect.Request[complydv1.GetWebhookConfigRequest]) (*connect.Response[complydv1.WebhookConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	v, err := h.svc.Endpoint(ctx, p.TenantID)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(webhookConfigToProto(v)), nil
 }
@@ -51,12 +47,12 @@ func (h *WebhookHandler) GetWebhookConfig(ctx context.Context, _ *connect.Reques
 func (h *WebhookHandler) UpdateWebhookConfig(ctx context.Context, req *connect.Request[complydv1.UpdateWebhookConfigRequest]) (*connect.Response[complydv1.WebhookConfig], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	v, err := h.svc.SetEndpoint(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr),
 		webhook.EndpointPatch{URL: req.Msg.WebhookUrl, Secret: req.Msg.WebhookSecret})
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(webhookConfigToProto(v)), nil
 }
@@ -75,15 +71,15 @@ func deliveryToProto(d *webhook.Delivery) *complydv1.WebhookDelivery {
 func (h *WebhookHandler) ListWebhookDeliveries(ctx context.Context, req *connect.Request[complydv1.ListWebhookDeliveriesRequest]) (*connect.Response[complydv1.ListWebhookDeliveriesResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, webhook.DeliveryPageDefault, webhook.DeliveryPageMax)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	res, err := h.svc.Deliveries(ctx, p.TenantID, req.Msg.GetStatus(), pg)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListWebhookDeliveriesResponse{Items: make([]*complydv1.WebhookDelivery, 0, len(res.Items)),
 		Total: int32(res.Total), Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -97,11 +93,11 @@ func (h *WebhookHandler) ListWebhookDeliveries(ctx context.Context, req *connect
 func (h *WebhookHandler) RetryWebhookDelivery(ctx context.Context, req *connect.Request[complydv1.RetryWebhookDeliveryRequest]) (*connect.Response[complydv1.WebhookDelivery], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	d, err := h.svc.Retry(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(deliveryToProto(&d)), nil
 }
@@ -132,15 +128,15 @@ func notificationToProto(n notify.Notification) *complydv1.Notification {
 func (h *NotificationHandler) ListNotifications(ctx context.Context, req *connect.Request[complydv1.ListNotificationsRequest]) (*connect.Response[complydv1.ListNotificationsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	pg, err := paging.New(req.Msg.Page, req.Msg.Limit, notify.NotificationPageDefault, notify.NotificationPageMax)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	res, err := h.store.List(ctx, p.TenantID, p.UserID, req.Msg.GetUnread(), pg)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	out := &complydv1.ListNotificationsResponse{Items: make([]*complydv1.Notification, 0, len(res.Items)),
 		Total: int32(res.Total), Page: int32(res.Page), Limit: int32(res.Limit), TotalPages: int32(res.TotalPages())}
@@ -154,11 +150,11 @@ func (h *NotificationHandler) ListNotifications(ctx context.Context, req *connec
 func (h *NotificationHandler) MarkNotificationRead(ctx context.Context, req *connect.Request[complydv1.MarkNotificationReadRequest]) (*connect.Response[complydv1.Notification], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	n, err := h.store.MarkRead(ctx, p.TenantID, p.UserID, req.Msg.Id)
 	if err != nil {
-		return nil, ToConnect(ctx, h.log, err)
+		return nil, err
 	}
 	return connect.NewResponse(notificationToProto(n)), nil
 }

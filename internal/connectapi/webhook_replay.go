@@ -22,11 +22,11 @@ func (h *WebhookHandler) WithAttempts(store webhook.AttemptStore) *WebhookHandle
 func (h *WebhookHandler) ReplayWebhookDelivery(ctx context.Context, req *connect.Request[complydv1.ReplayWebhookDeliveryRequest]) (*connect.Response[complydv1.WebhookDelivery], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	d, err := h.svc.Replay(ctx, p.TenantID, callActor(ctx, p, req.Peer().Addr), req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	return connect.NewResponse(deliveryToProto(&d)), nil
 }
@@ -36,17 +36,17 @@ func (h *WebhookHandler) ReplayWebhookDelivery(ctx context.Context, req *connect
 func (h *WebhookHandler) ListWebhookAttempts(ctx context.Context, req *connect.Request[complydv1.ListWebhookAttemptsRequest]) (*connect.Response[complydv1.ListWebhookAttemptsResponse], error) {
 	p, err := principalOf(ctx)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	if h.attempts == nil {
-		return nil, h.fail(ctx, apperr.New(apperr.Internal, "webhook attempts are not configured"))
+		return nil, apperr.New(apperr.Internal, "webhook attempts are not configured")
 	}
 	if _, err := h.svc.Delivery(ctx, p.TenantID, req.Msg.Id); err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	as, err := h.attempts.Attempts(ctx, p.TenantID, req.Msg.Id)
 	if err != nil {
-		return nil, h.fail(ctx, err)
+		return nil, err
 	}
 	out := &complydv1.ListWebhookAttemptsResponse{Items: make([]*complydv1.WebhookAttempt, 0, len(as))}
 	for _, a := range as {

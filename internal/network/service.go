@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -22,7 +23,7 @@ type Store interface {
 
 // CaseCreator opens a case (cases.Service satisfies it).
 type CaseCreator interface {
-	Create(ctx context.Context, c cases.Caller, p cases.NewParams) (*cases.Case, error)
+	Create(ctx context.Context, c audit.Caller, p cases.NewParams) (*cases.Case, error)
 }
 
 // Service answers network queries and turns findings into cases.
@@ -123,7 +124,7 @@ func (s *Service) graph(ctx context.Context, store Store, tenantID tenancy.Tenan
 // OpenCase recomputes the graph of p and opens an AML_ALERT case for its finding of kind on
 // account (the client's copy of a finding is never trusted).
 // Errors: VALIDATION_ERROR; NOT_FOUND (no such finding in the graph now); INTERNAL.
-func (s *Service) OpenCase(ctx context.Context, c cases.Caller, p Params, kind, account string) (*cases.Case, Finding, error) {
+func (s *Service) OpenCase(ctx context.Context, c audit.Caller, p Params, kind, account string) (*cases.Case, Finding, error) {
 	g, err := s.graph(ctx, s.store, c.TenantID, p)
 	if err != nil {
 		return nil, Finding{}, err

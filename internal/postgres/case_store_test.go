@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/paging"
@@ -27,8 +28,8 @@ type caseBundle struct {
 	store   *postgres.CaseStore
 	svc     *cases.Service
 	tenant  pgtest.TenantFixture
-	officer cases.Caller
-	analyst cases.Caller
+	officer audit.Caller
+	analyst audit.Caller
 }
 
 func setupCases(t *testing.T) *caseBundle {
@@ -41,8 +42,8 @@ func setupCases(t *testing.T) *caseBundle {
 	store := postgres.NewCaseStore(db)
 	return &caseBundle{ctx: ctx, db: db, store: store, tenant: f,
 		svc:     cases.NewService(store, postgres.NewCaseUsers(db), func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }),
-		officer: cases.Caller{TenantID: f.ID, UserID: officer.ID},
-		analyst: cases.Caller{TenantID: f.ID, UserID: analyst.ID}}
+		officer: audit.Caller{TenantID: f.ID, UserID: officer.ID},
+		analyst: audit.Caller{TenantID: f.ID, UserID: analyst.ID}}
 }
 
 func newCaseParams(title string) cases.NewParams {
@@ -214,7 +215,7 @@ func TestCaseFourEyes(t *testing.T) {
 	require.Equal(t, apperr.Forbidden, apperr.CodeOf(err))
 
 	second := pgtest.User(b.ctx, t, b.db, b.tenant.ID, &pgtest.UserOpts{Role: auth.RoleBankAdmin})
-	approver := cases.Caller{TenantID: b.tenant.ID, UserID: second.ID}
+	approver := audit.Caller{TenantID: b.tenant.ID, UserID: second.ID}
 	got, err := b.svc.ApproveProposal(b.ctx, approver, c.ID, p.ID)
 	require.NoError(t, err)
 	require.Equal(t, cases.StatusResolvedTruePositive, got.Status)
@@ -266,7 +267,7 @@ func TestCaseAssignAndTenancy(t *testing.T) {
 
 	_, err = b.svc.Get(b.ctx, other.ID, c.ID)
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
-	_, err = b.svc.ChangeStatus(b.ctx, cases.Caller{TenantID: other.ID, UserID: other.AdminID}, c.ID, cases.StatusInProgress, "")
+	_, err = b.svc.ChangeStatus(b.ctx, audit.Caller{TenantID: other.ID, UserID: other.AdminID}, c.ID, cases.StatusInProgress, "")
 	require.Equal(t, apperr.NotFound, apperr.CodeOf(err))
 
 	page, err := b.svc.List(b.ctx, b.tenant.ID, cases.ListParams{AssigneeID: b.analyst.UserID})

@@ -275,7 +275,7 @@ var codeElements = map[string]string{
 // LoadCodeList replaces the tenant's code list with the file's (ParseCodeList's format); an
 // empty file (the header alone) returns the tenant to DefaultCodes. VALIDATION_ERROR naming
 // each bad line.
-func (s *Service) LoadCodeList(ctx context.Context, c Caller, file io.Reader) (CodeList, error) {
+func (s *Service) LoadCodeList(ctx context.Context, c audit.Caller, file io.Reader) (CodeList, error) {
 	cl, err := ParseCodeList(file)
 	if err != nil {
 		return CodeList{}, err

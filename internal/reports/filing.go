@@ -135,7 +135,7 @@ func judge(res FilingResponse, err error) (ref, why string, newKey bool) {
 // Errors: VALIDATION_ERROR without a reference and no endpoint, or a reference over 255
 // characters; INVALID_STATUS_TRANSITION from DRAFT, PENDING_APPROVAL and FILED; CONFLICT while
 // another call files it, or when the endpoint already accepted it (ErrAcceptedByEndpoint); PROVIDER_UNAVAILABLE when the endpoint's answer is unusable.
-func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Report, error) {
+func (s *Service) File(ctx context.Context, c audit.Caller, id, reference string) (*Report, error) {
 	cur, err := s.store.Get(ctx, c.TenantID, id)
 	if err != nil {
 		return nil, err
@@ -223,7 +223,7 @@ func (s *Service) File(ctx context.Context, c Caller, id, reference string) (*Re
 }
 
 // fileManually records the NFIU's reference of a manual upload.
-func (s *Service) fileManually(ctx context.Context, c Caller, id, reference string) (*Report, error) {
+func (s *Service) fileManually(ctx context.Context, c audit.Caller, id, reference string) (*Report, error) {
 	if len(reference) > MaxReferenceLen {
 		return nil, apperr.Invalid("reference", "at most 255 characters")
 	}

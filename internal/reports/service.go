@@ -14,10 +14,6 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// Caller is who acts on a report: audit.Caller, the one caller type of the core services
-// (its Actor is recorded on the report's events).
-type Caller = audit.Caller
-
 // Service holds the report rules: drafting, editing, the four-eyes status machine, export,
 // filing and narratives.
 type Service struct {
@@ -57,7 +53,7 @@ type CreateParams struct {
 	CorrectsReportID string
 }
 
-func auditEvent(c Caller, action string, r *Report, before any) audit.Event {
+func auditEvent(c audit.Caller, action string, r *Report, before any) audit.Event {
 	return audit.Event{TenantID: c.TenantID, Actor: c.Actor, Action: action, ResourceType: "report", ResourceID: r.ID,
 		Before: before, After: Summary(r)}
 }
@@ -76,14 +72,14 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-func (s *Service) event(r *Report, c Caller, action, note string) Event {
+func (s *Service) event(r *Report, c audit.Caller, action, note string) Event {
 	return Event{ID: NewID("revt_"), ReportID: r.ID, Action: action, ActorID: c.UserID, Note: note, CreatedAt: s.now().UTC()}
 }
 
 // Create drafts a report (status DRAFT, origin CASE or MANUAL) with the deterministic
 // narrative when none is given. VALIDATION_ERROR, NOT_FOUND (case, transaction or corrected
 // report), CONFLICT when the corrected report is not filed.
-func (s *Service) Create(ctx context.Context, c Caller, p CreateParams) (*Report, error) {
+func (s *Service) Create(ctx context.Context, c audit.Caller, p CreateParams) (*Report, error) {
 	if !ValidType(p.Type) {
 		return nil, apperr.Invalid("type", "must be one of CTR, STR, SAR, FTR")
 	}
@@ -184,7 +180,7 @@ func errNotDraft(r *Report) error {
 }
 
 // Update edits a draft. CONFLICT when it is not a draft (a filed report is immutable).
-func (s *Service) Update(ctx context.Context, c Caller, id string, p UpdateParams) (*Report, error) {
+func (s *Service) Update(ctx context.Context, c audit.Caller, id string, p UpdateParams) (*Report, error) {
 	for _, ind := range p.Indicators {
 		if ind == "" || len(ind) > 25 {
 			return nil, apperr.Invalid("indicators", "each indicator is 1 to 25 characters")
@@ -217,7 +213,7 @@ func (s *Service) Update(ctx context.Context, c Caller, id string, p UpdateParam
 }
 
 // Submit sends a draft for approval; its submitter counts as a preparer (four eyes).
-func (s *Service) Submit(ctx context.Context, c Caller, id string) (*Report, error) {
+func (s *Service) Submit(ctx context.Context, c audit.Caller, id string) (*Report, error) {
 	return s.store.Update(ctx, c.TenantID, id, func(r *Report) (Effects, error) {
 		before := Summary(r)
 		if err := r.move(StatusPendingApproval); err != nil {
@@ -237,7 +233,7 @@ func (s *Service) Submit(ctx context.Context, c Caller, id string) (*Report, err
 // field or submitted it (docs/design/design-choices.md §4 in the same spirit as case resolutions; docs/guide/reports.md
 // "Four eyes"). Counting only the preparer and the submitter let an officer rewrite a narrative
 // and then approve it himself. FORBIDDEN.
-func fourEyes(r *Report, c Caller) error {
+func fourEyes(r *Report, c audit.Caller) error {
 	if r.contributor(c.UserID) {
 		return apperr.New(apperr.Forbidden, "four eyes: whoever drafted, edited or submitted a report cannot approve or reject it")
 	}
@@ -246,7 +242,7 @@ func fourEyes(r *Report, c Caller) error {
 
 // Approve approves a report pending approval, after checking that its goAML XML would pass
 // (VALIDATION_ERROR naming the fields otherwise). FORBIDDEN for its preparer.
-func (s *Service) Approve(ctx context.Context, c Caller, id string) (*Report, error) {
+func (s *Service) Approve(ctx context.Context, c audit.Caller, id string) (*Report, error) {
 	// Four eyes first: a contributor is refused whatever the report's state of completion, and
 	// no schema validation is spent on a caller who may not decide.
 	cur, err := s.store.Get(ctx, c.TenantID, id)
@@ -275,7 +271,7 @@ func (s *Service) Approve(ctx context.Context, c Caller, id string) (*Report, er
 }
 
 // Reject returns a report pending approval to DRAFT with the reason. FORBIDDEN for its preparer.
-func (s *Service) Reject(ctx context.Context, c Caller, id, reason string) (*Report, error) {
+func (s *Service) Reject(ctx context.Context, c audit.Caller, id, reason string) (*Report, error) {
 	if strings.TrimSpace(reason) == "" {
 		return nil, apperr.Invalid("reason", "is required")
 	}
@@ -401,7 +397,7 @@ func (s *Service) Settings(ctx context.Context, tenantID tenancy.TenantID) (Sett
 }
 
 // SaveSettings validates and writes the tenant's settings.
-func (s *Service) SaveSettings(ctx context.Context, c Caller, set Settings) (Settings, error) {
+func (s *Service) SaveSettings(ctx context.Context, c audit.Caller, set Settings) (Settings, error) {
 	if err := set.Validate(); err != nil {
 		return Settings{}, err
 	}

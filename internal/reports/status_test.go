@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/audit"
 )
 
 // TestStatusMachine covers every from × to pair (docs/guide/reports.md "Statuses").
@@ -41,12 +42,12 @@ func TestStatusMachine(t *testing.T) {
 func TestFourEyes(t *testing.T) {
 	t.Parallel()
 	r := &Report{PreparedBy: "u1", SubmittedBy: "u2"}
-	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u1"})))
-	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u2"})))
-	require.NoError(t, fourEyes(r, Caller{UserID: "u3"}))
+	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, audit.Caller{UserID: "u1"})))
+	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, audit.Caller{UserID: "u2"})))
+	require.NoError(t, fourEyes(r, audit.Caller{UserID: "u3"}))
 
 	// Issue 48 point 2: an editor who is neither the preparer nor the submitter counts too.
 	r.Contributors = []string{"u1", "u4"}
-	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, Caller{UserID: "u4"})))
-	require.NoError(t, fourEyes(r, Caller{UserID: "u3"}))
+	require.Equal(t, apperr.Forbidden, apperr.CodeOf(fourEyes(r, audit.Caller{UserID: "u4"})))
+	require.NoError(t, fourEyes(r, audit.Caller{UserID: "u3"}))
 }

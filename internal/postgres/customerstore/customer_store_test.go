@@ -109,7 +109,7 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	cs := cases.NewService(postgres.NewCaseStore(db), postgres.NewCaseUsers(db), time.Now)
 	_, err = admin.Exec(ctx, `delete from customer_risk_queue where customer_id = $1`, cid)
 	require.NoError(t, err)
-	c, err := cs.Create(ctx, cases.Caller{TenantID: f.ID, UserID: officer.ID}, cases.NewParams{Type: cases.TypePEPMatch,
+	c, err := cs.Create(ctx, audit.Caller{TenantID: f.ID, UserID: officer.ID}, cases.NewParams{Type: cases.TypePEPMatch,
 		Priority: cases.PriorityHigh, Title: "PEP", Description: "match", RelatedTransactionID: &txID})
 	require.NoError(t, err)
 	require.Equal(t, "CASE_OPEN", queued(ctx, t, admin, cid))
@@ -133,7 +133,7 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	require.WithinDuration(t, hist[1].CreatedAt.Add(365*24*time.Hour), r.NextReviewAt, time.Second)
 
 	// The case resolved as a false positive queues it again.
-	_, err = cs.ChangeStatus(ctx, cases.Caller{TenantID: f.ID, UserID: officer.ID}, c.ID, cases.StatusEscalated, "")
+	_, err = cs.ChangeStatus(ctx, audit.Caller{TenantID: f.ID, UserID: officer.ID}, c.ID, cases.StatusEscalated, "")
 	require.NoError(t, err)
 	require.Equal(t, "CASE_ESCALATED", queued(ctx, t, admin, cid))
 

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/network"
 	"github.com/complyd/complyd/internal/pgtest"
@@ -137,11 +138,11 @@ func TestNetworkFindsPlantedFanInRing(t *testing.T) {
 	require.Nil(t, findingOf(big, network.FindingFanIn, collector))
 
 	// The finding opens a case; a finding that is not in the graph is NOT_FOUND.
-	c, fnd, err := svc.OpenCase(ctx, cases.Caller{TenantID: f.ID, UserID: f.AdminID}, p, network.FindingFanIn, collector)
+	c, fnd, err := svc.OpenCase(ctx, audit.Caller{TenantID: f.ID, UserID: f.AdminID}, p, network.FindingFanIn, collector)
 	require.NoError(t, err)
 	require.Equal(t, cases.TypeAMLAlert, c.Type)
 	require.Contains(t, c.Description, mules[9])
 	require.Equal(t, mules, fnd.Accounts)
-	_, _, err = svc.OpenCase(ctx, cases.Caller{TenantID: f.ID, UserID: f.AdminID}, p, network.FindingFanOut, collector)
+	_, _, err = svc.OpenCase(ctx, audit.Caller{TenantID: f.ID, UserID: f.AdminID}, p, network.FindingFanOut, collector)
 	require.ErrorContains(t, err, "NOT_FOUND")
 }
