@@ -326,12 +326,11 @@ func (idx *Index) buildPostings(memo *tokenMemo) {
 	}
 }
 
-// buildYield lets the goroutines waiting for this one's processor run every eight names or
-// entries (some tens of microseconds of work): an index build is seconds of CPU, and other
-// tenants' screenings queued behind it would otherwise wait for the scheduler's 10 ms
-// preemption. Every 64 names (about 0.6 ms, and several on a loaded machine) was too coarse:
-// a screening hands its work from goroutine to goroutine several times, and waited at each.
-func buildYield(i int) { yieldEvery(i, 7) }
+// The build and the parse yield every eight names, entries or rows (pace.every(i, 7): some
+// tens of microseconds of work): an index build is seconds of CPU, and other tenants'
+// screenings queued behind it would otherwise wait for the scheduler's 10 ms preemption. Every
+// 64 names (about 0.6 ms, and several on a loaded machine) was too coarse: a screening hands its
+// work from goroutine to goroutine several times, and waited at each.
 
 // yieldEvery lets the goroutines waiting for this one's processor run at every mask+1-th
 // iteration i of a loop (mask: a power of two less one, chosen so that mask+1 iterations are
