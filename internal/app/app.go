@@ -164,10 +164,15 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 	if err != nil {
 		return nil, err
 	}
+	// Foreground counts the screenings and searches in flight; a tenant's watchlist import and
+	// the builds of the matcher's indexes give way to them (door.Foreground).
+	foreground := &door.Foreground{}
+	matcher := sanctions.NewMatcher()
+	matcher.SetForeground(foreground.Busy)
 	w := &wiring{ctx: ctx, opts: o, closers: []func(){stopAuth}, cfg: cfg, db: db, log: log, now: o.Now, mailer: o.Mailer, reg: reg,
 		authn: authn, limits: limits, validator: validator, handlerOpts: connectapi.Options(metrics, validator, log, int(httpLimits.Bodies.FileBodyBytes)),
 		workers: river.NewWorkers(), mux: http.NewServeMux(),
-		health: restapi.HealthChecks{Database: db.Ping, ReadReplica: replicaCheck(db)}, webhookBackoff: o.WebhookBackoff, matcher: sanctions.NewMatcher(),
+		health: restapi.HealthChecks{Database: db.Ping, ReadReplica: replicaCheck(db)}, webhookBackoff: o.WebhookBackoff, matcher: matcher,
 		wrapEmbedded: o.WrapEmbedded, screeningTimeouts: o.ScreeningTimeouts, screener: o.Screener}
 	// Each capability wires itself in its own wire_<capability>.go file. wireSanctions comes
 	// first: capabilities that screen names use w.sanctions.
@@ -225,8 +230,8 @@ func buildApp(ctx context.Context, cfg config, db *postgres.DB, log *slog.Logger
 		Help: "Unary screenings in progress behind the door (COMPLYD_SCREENING_MAX_IN_FLIGHT bounds them; 0 when that is 0)."},
 		func() float64 { return float64(gate.InFlight()) })
 	reg.MustRegister(gateShed, gateInFlight)
-	handler := restapi.CanonicalPaths(gate.Wrap(
-		restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies)))
+	handler := restapi.CanonicalPaths(foreground.Wrap(gate.Wrap(
+		restapi.LimitBodies(connectapi.WithSessions(sessions, mux), httpLimits.Bodies))))
 	return &app{Handler: connectapi.RequestID(withCORS(cfg.CORSOrigins, handler)), Runner: runner, Auth: authSvc, DB: db,
 		Sanctions: w.sanctions, Matcher: w.matcher, Background: w.background, closers: w.closers}, nil
 }

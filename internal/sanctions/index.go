@@ -51,6 +51,8 @@ type indexedName struct {
 // Index is an immutable, searchable set of entries. Build it with NewIndex;
 // it is safe for concurrent Search calls.
 type Index struct {
+	// pace paces the build (nil once built, and for a build nobody paces: pace.go).
+	pace    *pacer
 	entries []Entry
 	names   []indexedName
 	// hot[i] holds what the search's bound reads of names[i], packed so that
@@ -158,11 +160,15 @@ const (
 
 // NewIndex builds an index over entries (primary names and every alias).
 // The entries are copied; names that normalise to nothing are skipped.
-func NewIndex(entries []Entry) *Index { return buildIndex(entries, maphash.MakeSeed(), newTokenMemo()) }
+func NewIndex(entries []Entry) *Index {
+	return buildIndex(entries, maphash.MakeSeed(), newTokenMemo(), nil)
+}
 
-// buildIndex is NewIndex with its hash seed, and memo (nil: every name worked out afresh).
-func buildIndex(entries []Entry, seed maphash.Seed, memo *tokenMemo) *Index {
-	idx := &Index{entries: copyYielding(entries), seed: seed, cache: newSearchCache()}
+// buildIndex is NewIndex with its hash seed, memo (nil: every name worked out afresh) and
+// pacer (nil: the build only yields).
+func buildIndex(entries []Entry, seed maphash.Seed, memo *tokenMemo, pace *pacer) *Index {
+	idx := &Index{pace: pace, entries: copyYielding(entries), seed: seed, cache: newSearchCache()}
+	defer func() { idx.pace = nil }()
 	names := len(entries)
 	for i := range entries {
 		names += len(entries[i].Aliases)
@@ -176,7 +182,7 @@ func buildIndex(entries []Entry, seed maphash.Seed, memo *tokenMemo) *Index {
 		for ai, a := range e.Aliases {
 			idx.addName(int32(ei), int32(ai), a.Quality == AliasWeak, a.Name, memo)
 		}
-		buildYield(ei)
+		idx.pace.every(ei, 7)
 	}
 	idx.weigh()
 	idx.packHot()
@@ -193,7 +199,7 @@ func (idx *Index) weigh() {
 	df := map[string]int32{}
 	last := map[string]int32{} // the last entry counted per token
 	for i := range idx.names {
-		buildYield(i)
+		idx.pace.every(i, 7)
 		nm := &idx.names[i]
 		for _, t := range nm.tokens {
 			if e, ok := last[t.canon]; ok && e == nm.entry {
@@ -209,7 +215,7 @@ func (idx *Index) weigh() {
 		full := math.Log(float64(n) / rareDF)
 		k := 0
 		for c, d := range df {
-			yieldEvery(k, 255)
+			idx.pace.every(k, 255)
 			k++
 			if d > rareDF {
 				w := max(math.Log(float64(n)/float64(d))/full, minTokenWeight)
@@ -218,7 +224,7 @@ func (idx *Index) weigh() {
 		}
 	}
 	for i := range idx.names {
-		buildYield(i)
+		idx.pace.every(i, 7)
 		nm := &idx.names[i]
 		nm.weight, nm.maxW, nm.nWeak, nm.weakW, nm.longW, nm.weakLongW = 0, 0, 0, 0, 0, 0
 		for ti := range nm.tokens {
@@ -280,12 +286,12 @@ func (idx *Index) buildPostings(memo *tokenMemo) {
 				s.last = p
 			}
 		})
-		buildYield(id)
+		idx.pace.every(id, 7)
 	}
 	total := uint32(0)
 	idx.del = newKeyTable(keys.count)
 	for i := range keys.slots {
-		yieldEvery(i, 1023)
+		idx.pace.every(i, 1023)
 		s := &keys.slots[i]
 		if !s.used {
 			continue
@@ -304,28 +310,27 @@ func (idx *Index) buildPostings(memo *tokenMemo) {
 				s.last = p
 			}
 		})
-		buildYield(id)
+		idx.pace.every(id, 7)
 	}
 	idx.postW = make([]float32, total)
 	for i, p := range idx.postings {
-		yieldEvery(i, 1023)
+		idx.pace.every(i, 1023)
 		idx.postW[i] = float32(idx.names[p>>slotBits].spanWeight(p & slotMask))
 	}
 	idx.heaviest = map[uint32]float32{}
 	for i, sl := range idx.del.slots {
-		yieldEvery(i, 1023)
+		idx.pace.every(i, 1023)
 		if sl.sp.n >= commonPostings {
 			idx.heaviest[sl.sp.off] = slices.Max(idx.postW[sl.sp.off : sl.sp.off+sl.sp.n])
 		}
 	}
 }
 
-// buildYield lets the goroutines waiting for this one's processor run every eight names or
-// entries (some tens of microseconds of work): an index build is seconds of CPU, and other
-// tenants' screenings queued behind it would otherwise wait for the scheduler's 10 ms
-// preemption. Every 64 names (about 0.6 ms, and several on a loaded machine) was too coarse:
-// a screening hands its work from goroutine to goroutine several times, and waited at each.
-func buildYield(i int) { yieldEvery(i, 7) }
+// The build and the parse yield every eight names, entries or rows (pace.every(i, 7): some
+// tens of microseconds of work): an index build is seconds of CPU, and other tenants'
+// screenings queued behind it would otherwise wait for the scheduler's 10 ms preemption. Every
+// 64 names (about 0.6 ms, and several on a loaded machine) was too coarse: a screening hands its
+// work from goroutine to goroutine several times, and waited at each.
 
 // yieldEvery lets the goroutines waiting for this one's processor run at every mask+1-th
 // iteration i of a loop (mask: a power of two less one, chosen so that mask+1 iterations are
@@ -777,7 +782,7 @@ func (idx *Index) packHot() {
 	idx.hot = make([]nameHot, len(idx.names))
 	idx.initials = make([]uint32, len(idx.names))
 	for i := range idx.names {
-		buildYield(i)
+		idx.pace.every(i, 7)
 		nm := &idx.names[i]
 		idx.hot[i] = nameHot{weight: float32(nm.weight), maxW: float32(nm.maxW), weakW: float32(nm.weakW),
 			longW: float32(nm.longW), weakLongW: float32(nm.weakLongW), firsts: nm.firsts,

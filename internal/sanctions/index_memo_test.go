@@ -71,11 +71,11 @@ func TestIndexMemoSameIndex(t *testing.T) {
 	t.Run("repeated words", func(t *testing.T) {
 		t.Parallel()
 		es := memoTestEntries(3000)
-		requireSameIndex(t, buildIndex(es, seed, nil), buildIndex(es, seed, newTokenMemo()))
+		requireSameIndex(t, buildIndex(es, seed, nil, nil), buildIndex(es, seed, newTokenMemo(), nil))
 	})
 	t.Run("OFAC and UN", func(t *testing.T) {
 		t.Parallel()
 		es, _ := realLists(t)
-		requireSameIndex(t, buildIndex(es, seed, nil), buildIndex(es, seed, newTokenMemo()))
+		requireSameIndex(t, buildIndex(es, seed, nil, nil), buildIndex(es, seed, newTokenMemo(), nil))
 	})
 }

@@ -1,6 +1,7 @@
 package sanctions
 
 import (
+	"hash/maphash"
 	"runtime"
 	"slices"
 	"sort"
@@ -28,7 +29,18 @@ type Matcher struct {
 	// tenantsMu guards creating and dropping entries of tenants (never held during a build).
 	tenantsMu sync.Mutex
 	tenants   sync.Map // tenancy.TenantID → *tenantIndex
+	// busy reports whether foreground requests (screenings, searches) are in flight; the
+	// builds of tenant indexes and the parse of an import give way to them (pace.go). Set once,
+	// before the matcher is used (SetForeground).
+	busy func() bool
 }
+
+// SetForeground makes the tenants' index builds and imports give way to the foreground work
+// busy reports (pace.go; nil: they only yield). Call it before the matcher is in use.
+func (m *Matcher) SetForeground(busy func() bool) { m.busy = busy }
+
+// pacer returns a new pacer for one build or parse.
+func (m *Matcher) pacer() *pacer { return newPacer(m.busy) }
 
 // globalIndex is the global lists' entries and index.
 type globalIndex struct {
@@ -71,7 +83,7 @@ func (m *Matcher) Replace(list string, entries []Entry) {
 	}
 	all, gen := g.snapshotLocked()
 	g.mu.Unlock()
-	g.swap(NewIndex(all), gen)
+	g.swap(buildIndex(all, maphash.MakeSeed(), newTokenMemo(), m.pacer()), gen)
 }
 
 // SetGlobal replaces every global list at once, keyed by list name.
@@ -86,7 +98,7 @@ func (m *Matcher) SetGlobal(lists map[string][]Entry) {
 	}
 	all, gen := g.snapshotLocked()
 	g.mu.Unlock()
-	g.swap(NewIndex(all), gen)
+	g.swap(buildIndex(all, maphash.MakeSeed(), newTokenMemo(), m.pacer()), gen)
 }
 
 // snapshotLocked returns every global entry, lists in name order, and the snapshot's number.
@@ -129,7 +141,7 @@ func (m *Matcher) UpsertTenantEntry(tenantID tenancy.TenantID, e Entry) {
 // UpsertTenantEntries adds or replaces (by ID) many tenant entries with one rebuild of the
 // tenant's index (a bulk import: one build, however many rows).
 func (m *Matcher) UpsertTenantEntries(tenantID tenancy.TenantID, es []Entry) {
-	m.tenant(tenantID).change(func(entries map[string]Entry) {
+	m.tenant(tenantID).change(m.pacer(), func(entries map[string]Entry) {
 		for i, e := range es {
 			yieldEvery(i, 63)
 			entries[e.ID] = e
@@ -150,13 +162,13 @@ func (m *Matcher) RemoveTenantEntry(tenantID tenancy.TenantID, entryID string) {
 	if !ok {
 		return
 	}
-	t.change(func(entries map[string]Entry) { delete(entries, entryID) })
+	t.change(m.pacer(), func(entries map[string]Entry) { delete(entries, entryID) })
 }
 
 // SetTenantEntries replaces all of a tenant's entries (for loading from the
 // store at start-up, or after a watchlist is deleted).
 func (m *Matcher) SetTenantEntries(tenantID tenancy.TenantID, entries []Entry) {
-	m.tenant(tenantID).change(func(cur map[string]Entry) {
+	m.tenant(tenantID).change(m.pacer(), func(cur map[string]Entry) {
 		clear(cur)
 		for _, e := range entries {
 			cur[e.ID] = e
@@ -219,7 +231,7 @@ func (m *Matcher) tenant(id tenancy.TenantID) *tenantIndex {
 
 // change applies fn to the entries under the tenant's lock, then builds the index of that
 // snapshot with no lock held and swaps it in unless a later snapshot's index already is.
-func (t *tenantIndex) change(fn func(map[string]Entry)) {
+func (t *tenantIndex) change(pace *pacer, fn func(map[string]Entry)) {
 	t.mu.Lock()
 	fn(t.entries)
 	es := make([]Entry, 0, len(t.entries))
@@ -231,7 +243,7 @@ func (t *tenantIndex) change(fn func(map[string]Entry)) {
 	gen := t.gen
 	t.mu.Unlock()
 
-	idx := NewIndex(sortByIDYielding(es))
+	idx := buildIndex(sortByIDYielding(es), maphash.MakeSeed(), newTokenMemo(), pace)
 
 	t.mu.Lock()
 	defer t.mu.Unlock()

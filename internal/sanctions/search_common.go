@@ -37,7 +37,7 @@ const (
 func (idx *Index) packBriefs() {
 	idx.briefs = make([]uint64, len(idx.hot))
 	for i := range idx.hot {
-		yieldEvery(i, 1023)
+		idx.pace.every(i, 1023)
 		h := &idx.hot[i]
 		b := uint64(h.firsts&(1<<26-1)) | uint64(h.longLens)<<briefLens
 		if h.strong >= 2 {

@@ -71,20 +71,25 @@ func canonicalField(s string) (string, bool) {
 // ParseRows reads a CSV or JSON Lines list. It returns the valid rows, the number of data rows
 // and every row error (up to MaxImportErrors); the caller keeps nothing when errs is not empty.
 func ParseRows(format string, content []byte) (rows []ParsedRow, n int, errs []RowError) {
+	return parseRows(format, content, nil)
+}
+
+// parseRows is ParseRows paced by pace (nil: it only yields).
+func parseRows(format string, content []byte, pace *pacer) (rows []ParsedRow, n int, errs []RowError) {
 	if len(content) > MaxImportBytes {
 		return nil, 0, []RowError{{Line: 0, Message: fmt.Sprintf("the file is larger than %d bytes", MaxImportBytes)}}
 	}
 	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")) // a UTF-8 BOM, as spreadsheets write it
 	switch strings.ToUpper(format) {
 	case RowFormatCSV:
-		return parseCSVRows(content, newTokenMemo())
+		return parseCSVRows(content, newTokenMemo(), pace)
 	case RowFormatJSONL:
-		return parseJSONLRows(content, newTokenMemo())
+		return parseJSONLRows(content, newTokenMemo(), pace)
 	}
 	return nil, 0, []RowError{{Field: "format", Message: "must be CSV or JSONL"}}
 }
 
-func parseCSVRows(content []byte, memo *tokenMemo) (rows []ParsedRow, n int, errs []RowError) {
+func parseCSVRows(content []byte, memo *tokenMemo, pace *pacer) (rows []ParsedRow, n int, errs []RowError) {
 	r := csv.NewReader(bytes.NewReader(content))
 	r.FieldsPerRecord = -1
 	head, err := r.Read()
@@ -152,7 +157,7 @@ func parseCSVRows(content []byte, memo *tokenMemo) (rows []ParsedRow, n int, err
 			}
 		}
 		bad = append(bad, checkRow(line, &e, memo)...)
-		buildYield(n)
+		pace.every(n, 7)
 		errs, rows = collectRow(errs, rows, bad, line, e)
 		if n > MaxImportRows {
 			return nil, n, append(errs, RowError{Line: line, Message: fmt.Sprintf("more than %d rows; split the file", MaxImportRows)})
@@ -175,7 +180,7 @@ func splitAliases(v string) []string {
 	return out
 }
 
-func parseJSONLRows(content []byte, memo *tokenMemo) (rows []ParsedRow, n int, errs []RowError) {
+func parseJSONLRows(content []byte, memo *tokenMemo, pace *pacer) (rows []ParsedRow, n int, errs []RowError) {
 	for i, raw := range bytes.Split(content, []byte("\n")) {
 		line := i + 1
 		raw = bytes.TrimSpace(raw)
@@ -227,7 +232,7 @@ func parseJSONLRows(content []byte, memo *tokenMemo) (rows []ParsedRow, n int, e
 				e.Reference = strings.TrimSpace(*s)
 			}
 		}
-		buildYield(n)
+		pace.every(n, 7)
 		for _, b := range checkRow(line, &e, memo) {
 			if !slices.ContainsFunc(bad, func(x RowError) bool { return x.Field == b.Field }) { // one error a field
 				bad = append(bad, b)
@@ -312,7 +317,7 @@ func (s *Service) ImportEntries(ctx context.Context, tenantID tenancy.TenantID, 
 		return WatchlistImport{}, err
 	}
 	t0 := time.Now()
-	rows, n, errs := ParseRows(format, content)
+	rows, n, errs := parseRows(format, content, s.matcher.pacer())
 	parsed := time.Since(t0)
 	out := WatchlistImport{Rows: n, Errors: errs, EntryCount: w.EntryCount}
 	if len(errs) > 0 {
