@@ -33,7 +33,11 @@ import (
 // five monthly partitions.
 func TestScreeningHistoryMatchesScan(t *testing.T) {
 	t.Parallel()
-	ctx, db, st := newScreeningStore(t, screenstore.ScreeningStoreOptions{})
+	// A database of its own: creating partitions locks the parents and then tenants (their
+	// foreign key), while a parallel test's tenant insert holds tenants and then writes
+	// audit_events: on the shared database the two deadlocked (40P01 in another test's
+	// pgtest.Tenant).
+	ctx, db, _, st := freshScreeningStore(t, screenstore.ScreeningStoreOptions{})
 	ten := pgtest.Tenant(ctx, t, db)
 	other := pgtest.Tenant(ctx, t, db)
 	rng := rand.New(rand.NewPCG(15, 20)) //nolint:gosec // reproducible test data
