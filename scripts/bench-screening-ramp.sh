@@ -278,6 +278,13 @@ statements() {
       calls, round((total_exec_time * 1000 / greatest(calls, 1))::numeric, 1), plans, left(regexp_replace(query, '\s+', ' ', 'g'), 160))
     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
     order by total_exec_time desc limit ${STATEMENTS_LIMIT:-30}" >"$OUT/$1.statements.txt"
+  # The same statements by shared-buffer hits per screening (what grows with the stored history:
+  # docs/performance-at-scale.md "Extrapolating"), into NAME.buffers.txt.
+  psql "$DB_URL" -Atc "select format('%8s hits/screening %7s reads/screening %9s calls %7s hits/call  %s',
+      round((shared_blks_hit::numeric / $answered), 2), round((shared_blks_read::numeric / $answered), 3), calls,
+      round(shared_blks_hit::numeric / greatest(calls, 1), 1), left(regexp_replace(query, '\s+', ' ', 'g'), 200))
+    from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+    order by shared_blks_hit desc limit ${STATEMENTS_LIMIT:-30}" >"$OUT/$1.buffers.txt"
   psql "$DB_URL" -qAtc "select pg_stat_statements_reset()" >/dev/null
 }
 
