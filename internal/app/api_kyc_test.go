@@ -118,19 +118,32 @@ func TestKYCCreateListDetail(t *testing.T) {
 
 	// Another tenant's application is NOT_FOUND on every protocol.
 	_, other := s.tenant()
-	requireRESTError(t, s.rest("GET", "/api/v1/kyc/applications/"+b.ID, cred{Bearer: other}, nil), 404, "NOT_FOUND")
+	requireOwnTenantOnly(t, s, "/api/v1/kyc/applications/"+b.ID, admin, other,
+		func(hc connect.HTTPClient, opts []connect.ClientOption) (*connect.Response[complydv1.KycApplication], error) {
+			return complydv1connect.NewKycServiceClient(hc, s.URL, opts...).GetApplication(context.Background(),
+				connect.NewRequest(&complydv1.GetApplicationRequest{Id: b.ID}))
+		},
+		func(m *complydv1.KycApplication) { require.Equal(t, "TIER_2", m.Tier) })
+}
+
+// requireOwnTenantOnly checks an application detail on every protocol, KYC or KYB alike: for a
+// caller of another tenant (other) it is NOT_FOUND over REST (GET path), Connect and gRPC (get,
+// with the protocol's client and options), with the NOT_FOUND error detail; for a caller of
+// the owner's tenant (owner) get answers the application, which check asserts.
+func requireOwnTenantOnly[M any](t *testing.T, s *testServer, path, owner, other string,
+	get func(hc connect.HTTPClient, opts []connect.ClientOption) (*connect.Response[M], error), check func(*M)) {
+	t.Helper()
+	requireRESTError(t, s.rest("GET", path, cred{Bearer: other}, nil), 404, "NOT_FOUND")
 	for _, proto := range []string{"connect", "grpc"} {
 		hc, opts := s.clientOpts(proto, cred{Bearer: other})
-		c := complydv1connect.NewKycServiceClient(hc, s.URL, opts...)
-		_, err := c.GetApplication(context.Background(), connect.NewRequest(&complydv1.GetApplicationRequest{Id: b.ID}))
+		_, err := get(hc, opts)
 		code, info := errorInfo(t, err)
-		require.Equal(t, connect.CodeNotFound, code)
-		require.Equal(t, "NOT_FOUND", info.Code)
-		hc, opts = s.clientOpts(proto, cred{Bearer: admin})
-		c = complydv1connect.NewKycServiceClient(hc, s.URL, opts...)
-		res, err := c.GetApplication(context.Background(), connect.NewRequest(&complydv1.GetApplicationRequest{Id: b.ID}))
-		require.NoError(t, err)
-		require.Equal(t, "TIER_2", res.Msg.Tier)
+		require.Equal(t, connect.CodeNotFound, code, proto)
+		require.Equal(t, "NOT_FOUND", info.Code, proto)
+		hc, opts = s.clientOpts(proto, cred{Bearer: owner})
+		res, err := get(hc, opts)
+		require.NoError(t, err, proto)
+		check(res.Msg)
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/s3"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -138,7 +139,7 @@ func wireKYC(w *wiring) error {
 		}
 		return ps, s.ProviderConfig(), nil
 	}
-	store := postgres.NewKYCStore(w.db)
+	store := applicationstore.NewKYCStore(w.db)
 	svc := kyc.NewService(kyc.Deps{Store: store, Wallet: w.wallet, Providers: providers, Biometrics: bio, Blobs: blobs,
 		Now: w.now, Logger: w.log, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second), Matcher: w.matcher})
 

@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -57,9 +58,9 @@ func New(t testing.TB, db *postgres.DB, o Options) Services {
 			return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
 		}}
 	log := slog.New(slog.DiscardHandler)
-	s.KYC = kyc.NewService(kyc.Deps{Store: postgres.NewKYCStore(db), Wallet: s.Wallet, Providers: s.Providers, Biometrics: bio,
+	s.KYC = kyc.NewService(kyc.Deps{Store: applicationstore.NewKYCStore(db), Wallet: s.Wallet, Providers: s.Providers, Biometrics: bio,
 		Blobs: blobs, Matcher: s.Matcher, Now: time.Now, Logger: log})
-	s.KYB = kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: s.Wallet, Providers: s.Providers, Matcher: s.Matcher,
+	s.KYB = kyb.NewService(kyb.Deps{Store: applicationstore.NewKYBStore(db), Wallet: s.Wallet, Providers: s.Providers, Matcher: s.Matcher,
 		Blobs: blobs, Now: time.Now, Logger: log})
 	return s
 }
