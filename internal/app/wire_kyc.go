@@ -10,6 +10,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/fsblob"
@@ -140,8 +141,8 @@ func wireKYC(w *wiring) error {
 		return ps, s.ProviderConfig(), nil
 	}
 	store := applicationstore.NewKYCStore(w.db)
-	svc := kyc.NewService(kyc.Deps{Store: store, Wallet: w.wallet, Providers: providers, Biometrics: bio, Blobs: blobs,
-		Now: w.now, Logger: w.log, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second), Matcher: w.matcher})
+	svc := kyc.NewService(kyc.Deps{Store: store, Biometrics: bio, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second),
+		Deps: application.Deps{Wallet: w.wallet, Providers: providers, Matcher: w.matcher, Blobs: blobs, Now: w.now, Logger: w.log}})
 
 	p, h := complydv1connect.NewKycServiceHandler(connectapi.NewKYCHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.KycServiceName, p, h)
