@@ -47,17 +47,44 @@ var adebayo = map[string]any{"bvn": "22234567801", "nin": "70123456781", "firstN
 
 func (s *testServer) createKYC(tok string, body map[string]any) kycApp {
 	s.t.Helper()
-	env := s.rest("POST", "/api/v1/kyc/applications", cred{Bearer: tok}, body)
-	require.Equal(s.t, 201, env.Status, "%s", env.Raw)
-	var a kycApp
-	env.decode(s.t, &a)
-	return a
+	return createApplication[kycApp](s, "/api/v1/kyc/applications", tok, body)
 }
 
 func (s *testServer) getKYC(tok, id string) kycApp {
 	s.t.Helper()
-	var a kycApp
-	s.rest("GET", "/api/v1/kyc/applications/"+id, cred{Bearer: tok}, nil).decode(s.t, &a)
+	return getApplication[kycApp](s, "/api/v1/kyc/applications/"+id, tok)
+}
+
+// requireDecided checks the refusal of a step on a decided KYC or KYB application: 409
+// INVALID_STATUS_TRANSITION with the data from, to and no allowed status.
+func requireDecided(t *testing.T, env envelope, from, to string) {
+	t.Helper()
+	requireRESTError(t, env, 409, "INVALID_STATUS_TRANSITION")
+	var data struct {
+		From, To string
+		Allowed  []string
+	}
+	require.NoError(t, json.Unmarshal(env.Error.Data, &data))
+	require.Equal(t, from, data.From)
+	require.Equal(t, to, data.To)
+	require.Empty(t, data.Allowed)
+}
+
+// createApplication posts a KYC or KYB create body to path and decodes the 201's application.
+func createApplication[A any](s *testServer, path, tok string, body map[string]any) A {
+	s.t.Helper()
+	env := s.rest("POST", path, cred{Bearer: tok}, body)
+	require.Equal(s.t, 201, env.Status, "%s", env.Raw)
+	var a A
+	env.decode(s.t, &a)
+	return a
+}
+
+// getApplication reads a KYC or KYB application at path.
+func getApplication[A any](s *testServer, path, tok string) A {
+	s.t.Helper()
+	var a A
+	s.rest("GET", path, cred{Bearer: tok}, nil).decode(s.t, &a)
 	return a
 }
 
@@ -207,15 +234,7 @@ func TestKYCDecisionsAndRoles(t *testing.T) {
 	require.Equal(t, "HIGH", *d.RiskLevel)
 	require.Equal(t, "forged passport", *d.Notes)
 	env := s.rest("PATCH", "/api/v1/kyc/applications/"+a.ID+"/approve", cred{Bearer: admin}, map[string]any{})
-	requireRESTError(t, env, 409, "INVALID_STATUS_TRANSITION")
-	var data struct {
-		From, To string
-		Allowed  []string
-	}
-	require.NoError(t, json.Unmarshal(env.Error.Data, &data))
-	require.Equal(t, "REJECTED", data.From)
-	require.Equal(t, "APPROVED", data.To)
-	require.Empty(t, data.Allowed)
+	requireDecided(t, env, "REJECTED", "APPROVED")
 
 	// Approve and reject act from every non-terminal state; each terminal state refuses both.
 	b := s.createKYC(admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Ada", "lastName": "Obi"})
