@@ -11,6 +11,7 @@ import (
 
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 )
 
 // Issue 48 points 4 and 6: an approval shows its evidence (failed and missing checks, open
@@ -368,7 +369,7 @@ func TestApprovedApplicationsAreCustomers(t *testing.T) {
 		_, err = db.Exec(ctx, q, cid)
 		require.NoError(t, err, q)
 	}
-	n, err := s.DB.LinkApprovedCustomers(ctx)
+	n, err := applicationstore.LinkApprovedCustomers(ctx, s.DB)
 	require.NoError(t, err)
 	require.GreaterOrEqual(t, n, 1)
 	a = s.getEvidence(admin, "/api/v1/kyc/applications/"+id)
@@ -376,7 +377,7 @@ func TestApprovedApplicationsAreCustomers(t *testing.T) {
 	s.rest("GET", "/api/v1/customers", cred{Bearer: admin}, nil).decode(t, &list)
 	require.Len(t, list.Items, 1)
 	require.Equal(t, *a.CustomerID, list.Items[0].ID)
-	n, err = s.DB.LinkApprovedCustomers(ctx)
+	n, err = applicationstore.LinkApprovedCustomers(ctx, s.DB)
 	require.NoError(t, err)
 	require.Zero(t, n, "idempotent")
 }

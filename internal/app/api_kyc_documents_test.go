@@ -3,10 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"mime/multipart"
 	"net/http"
 	"strings"
 	"testing"
@@ -23,30 +21,10 @@ import (
 	"github.com/complyd/complyd/internal/s3/s3test"
 )
 
-// upload posts a multipart document; fields are written in order (documentType first).
+// upload posts a multipart document to a KYC application (uploadTo).
 func (s *testServer) upload(tok, appID, docType, name string, content []byte) envelope {
 	s.t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	if docType != "" {
-		require.NoError(s.t, mw.WriteField("documentType", docType))
-	}
-	fw, err := mw.CreateFormFile("file", name)
-	require.NoError(s.t, err)
-	_, _ = fw.Write(content)
-	require.NoError(s.t, mw.Close())
-	req, err := http.NewRequest("POST", s.URL+"/api/v1/kyc/applications/"+appID+"/documents", &body)
-	require.NoError(s.t, err)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	cred{Bearer: tok}.apply(req.Header)
-	res, err := http.DefaultClient.Do(req)
-	require.NoError(s.t, err)
-	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	var env envelope
-	require.NoError(s.t, json.Unmarshal(raw, &env), "%s", raw)
-	env.Status, env.Raw = res.StatusCode, raw
-	return env
+	return s.uploadTo("/api/v1/kyc/applications/"+appID+"/documents", tok, docType, name, content)
 }
 
 var (

@@ -47,17 +47,44 @@ var adebayo = map[string]any{"bvn": "22234567801", "nin": "70123456781", "firstN
 
 func (s *testServer) createKYC(tok string, body map[string]any) kycApp {
 	s.t.Helper()
-	env := s.rest("POST", "/api/v1/kyc/applications", cred{Bearer: tok}, body)
-	require.Equal(s.t, 201, env.Status, "%s", env.Raw)
-	var a kycApp
-	env.decode(s.t, &a)
-	return a
+	return createApplication[kycApp](s, "/api/v1/kyc/applications", tok, body)
 }
 
 func (s *testServer) getKYC(tok, id string) kycApp {
 	s.t.Helper()
-	var a kycApp
-	s.rest("GET", "/api/v1/kyc/applications/"+id, cred{Bearer: tok}, nil).decode(s.t, &a)
+	return getApplication[kycApp](s, "/api/v1/kyc/applications/"+id, tok)
+}
+
+// requireDecided checks the refusal of a step on a decided KYC or KYB application: 409
+// INVALID_STATUS_TRANSITION with the data from, to and no allowed status.
+func requireDecided(t *testing.T, env envelope, from, to string) {
+	t.Helper()
+	requireRESTError(t, env, 409, "INVALID_STATUS_TRANSITION")
+	var data struct {
+		From, To string
+		Allowed  []string
+	}
+	require.NoError(t, json.Unmarshal(env.Error.Data, &data))
+	require.Equal(t, from, data.From)
+	require.Equal(t, to, data.To)
+	require.Empty(t, data.Allowed)
+}
+
+// createApplication posts a KYC or KYB create body to path and decodes the 201's application.
+func createApplication[A any](s *testServer, path, tok string, body map[string]any) A {
+	s.t.Helper()
+	env := s.rest("POST", path, cred{Bearer: tok}, body)
+	require.Equal(s.t, 201, env.Status, "%s", env.Raw)
+	var a A
+	env.decode(s.t, &a)
+	return a
+}
+
+// getApplication reads a KYC or KYB application at path.
+func getApplication[A any](s *testServer, path, tok string) A {
+	s.t.Helper()
+	var a A
+	s.rest("GET", path, cred{Bearer: tok}, nil).decode(s.t, &a)
 	return a
 }
 
@@ -118,19 +145,32 @@ func TestKYCCreateListDetail(t *testing.T) {
 
 	// Another tenant's application is NOT_FOUND on every protocol.
 	_, other := s.tenant()
-	requireRESTError(t, s.rest("GET", "/api/v1/kyc/applications/"+b.ID, cred{Bearer: other}, nil), 404, "NOT_FOUND")
+	requireOwnTenantOnly(t, s, "/api/v1/kyc/applications/"+b.ID, admin, other,
+		func(hc connect.HTTPClient, opts []connect.ClientOption) (*connect.Response[complydv1.KycApplication], error) {
+			return complydv1connect.NewKycServiceClient(hc, s.URL, opts...).GetApplication(context.Background(),
+				connect.NewRequest(&complydv1.GetApplicationRequest{Id: b.ID}))
+		},
+		func(m *complydv1.KycApplication) { require.Equal(t, "TIER_2", m.Tier) })
+}
+
+// requireOwnTenantOnly checks an application detail on every protocol, KYC or KYB alike: for a
+// caller of another tenant (other) it is NOT_FOUND over REST (GET path), Connect and gRPC (get,
+// with the protocol's client and options), with the NOT_FOUND error detail; for a caller of
+// the owner's tenant (owner) get answers the application, which check asserts.
+func requireOwnTenantOnly[M any](t *testing.T, s *testServer, path, owner, other string,
+	get func(hc connect.HTTPClient, opts []connect.ClientOption) (*connect.Response[M], error), check func(*M)) {
+	t.Helper()
+	requireRESTError(t, s.rest("GET", path, cred{Bearer: other}, nil), 404, "NOT_FOUND")
 	for _, proto := range []string{"connect", "grpc"} {
 		hc, opts := s.clientOpts(proto, cred{Bearer: other})
-		c := complydv1connect.NewKycServiceClient(hc, s.URL, opts...)
-		_, err := c.GetApplication(context.Background(), connect.NewRequest(&complydv1.GetApplicationRequest{Id: b.ID}))
+		_, err := get(hc, opts)
 		code, info := errorInfo(t, err)
-		require.Equal(t, connect.CodeNotFound, code)
-		require.Equal(t, "NOT_FOUND", info.Code)
-		hc, opts = s.clientOpts(proto, cred{Bearer: admin})
-		c = complydv1connect.NewKycServiceClient(hc, s.URL, opts...)
-		res, err := c.GetApplication(context.Background(), connect.NewRequest(&complydv1.GetApplicationRequest{Id: b.ID}))
-		require.NoError(t, err)
-		require.Equal(t, "TIER_2", res.Msg.Tier)
+		require.Equal(t, connect.CodeNotFound, code, proto)
+		require.Equal(t, "NOT_FOUND", info.Code, proto)
+		hc, opts = s.clientOpts(proto, cred{Bearer: owner})
+		res, err := get(hc, opts)
+		require.NoError(t, err, proto)
+		check(res.Msg)
 	}
 }
 
@@ -194,15 +234,7 @@ func TestKYCDecisionsAndRoles(t *testing.T) {
 	require.Equal(t, "HIGH", *d.RiskLevel)
 	require.Equal(t, "forged passport", *d.Notes)
 	env := s.rest("PATCH", "/api/v1/kyc/applications/"+a.ID+"/approve", cred{Bearer: admin}, map[string]any{})
-	requireRESTError(t, env, 409, "INVALID_STATUS_TRANSITION")
-	var data struct {
-		From, To string
-		Allowed  []string
-	}
-	require.NoError(t, json.Unmarshal(env.Error.Data, &data))
-	require.Equal(t, "REJECTED", data.From)
-	require.Equal(t, "APPROVED", data.To)
-	require.Empty(t, data.Allowed)
+	requireDecided(t, env, "REJECTED", "APPROVED")
 
 	// Approve and reject act from every non-terminal state; each terminal state refuses both.
 	b := s.createKYC(admin, map[string]any{"entityType": "INDIVIDUAL", "firstName": "Ada", "lastName": "Obi"})

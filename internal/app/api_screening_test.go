@@ -17,6 +17,7 @@ import (
 	complydv1 "github.com/complyd/complyd/internal/gen/complyd/v1"
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/pgtest"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -45,7 +46,7 @@ func (s *testServer) kycFixture(tenantID tenancy.TenantID, bvn, status, tier str
 	_, err := s.admin().Exec(context.Background(), `insert into kyc_applications (id, tenant_id, entity_type, first_name, last_name,
 		bvn, tier, status) values ($1, $2, 'INDIVIDUAL', 'Ada', 'Obi', $3, $4, $5)`, id, string(tenantID), bvn, tier, status)
 	require.NoError(s.t, err)
-	_, err = s.DB.SealTenantKYCIdentifiers(context.Background(), tenantID)
+	_, err = applicationstore.SealTenantKYCIdentifiers(context.Background(), s.DB, tenantID)
 	require.NoError(s.t, err)
 	return id
 }

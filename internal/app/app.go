@@ -26,6 +26,7 @@ import (
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/notify"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/screening"
@@ -356,7 +357,7 @@ func openDB(ctx context.Context, cfg config, log *slog.Logger) (*postgres.DB, er
 // applications not yet linked become customers (docs/guide/customers.md). It runs before anything
 // serves, and is a cheap no-op once done.
 func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) error {
-	n, err := db.SealKYCIdentifiers(ctx)
+	n, err := applicationstore.SealKYCIdentifiers(ctx, db)
 	if err != nil {
 		return fmt.Errorf("seal KYC identifiers (migration 0011): %w", err)
 	}
@@ -364,7 +365,7 @@ func sealPersonalData(ctx context.Context, db *postgres.DB, log *slog.Logger) er
 		log.InfoContext(ctx, "sealed KYC identifiers stored in clear", "applications", n)
 	}
 	// The Go half of migration 0027: applications approved before it become customers (docs/guide/customers.md).
-	n, err = db.LinkApprovedCustomers(ctx)
+	n, err = applicationstore.LinkApprovedCustomers(ctx, db)
 	if err != nil {
 		return fmt.Errorf("link approved applications to customers (migration 0027): %w", err)
 	}

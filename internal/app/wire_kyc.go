@@ -10,6 +10,7 @@ import (
 
 	"github.com/riverqueue/river"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/connectapi"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/fsblob"
@@ -19,6 +20,7 @@ import (
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/restapi"
 	"github.com/complyd/complyd/internal/s3"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -138,9 +140,9 @@ func wireKYC(w *wiring) error {
 		}
 		return ps, s.ProviderConfig(), nil
 	}
-	store := postgres.NewKYCStore(w.db)
-	svc := kyc.NewService(kyc.Deps{Store: store, Wallet: w.wallet, Providers: providers, Biometrics: bio, Blobs: blobs,
-		Now: w.now, Logger: w.log, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second), Matcher: w.matcher})
+	store := applicationstore.NewKYCStore(w.db)
+	svc := kyc.NewService(kyc.Deps{Store: store, Biometrics: bio, Images: identity.NewDecodeBudget(w.cfg.HTTP.ImageDecodeBytes, 2*time.Second),
+		Deps: application.Deps{Wallet: w.wallet, Providers: providers, Matcher: w.matcher, Blobs: blobs, Now: w.now, Logger: w.log}})
 
 	p, h := complydv1connect.NewKycServiceHandler(connectapi.NewKYCHandler(svc, w.log), w.handlerOpts...)
 	w.addService(complydv1connect.KycServiceName, p, h)

@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/gen/complyd/v1/complydv1connect"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -80,7 +81,7 @@ func wireScreening(w *wiring) error {
 		Help: "Shadow results of rule drafts dropped because the writer's queue was full (the live screening never waits for them)."},
 		func() float64 { return float64(shadows.Dropped()) }), prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "complyd_rule_shadow_written_total",
 		Help: "Shadow results of rule drafts stored."}, func() float64 { return float64(shadows.Written()) }))
-	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: benchfloor.Store(store), KYB: postgres.NewKYBStore(w.db), Pipeline: pipeline,
+	svc := screening.NewService(screening.ServiceDeps{Settings: cache, Store: benchfloor.Store(store), KYB: applicationstore.NewKYBStore(w.db), Pipeline: pipeline,
 		Now: w.now, Interdictions: w.interdictions, PacedAccountWait: w.cfg.ScreeningStreamMaxQueueWait, OnAccountShed: accountShed.Inc,
 		Shadows: shadows})
 	w.reg.MustRegister(accountShed, prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "complyd_screening_account_wait_length",

@@ -3,6 +3,7 @@ package application
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"log/slog"
 	"slices"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
+	"github.com/complyd/complyd/internal/identity"
+	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/wallet"
 )
 
@@ -27,6 +30,27 @@ const (
 	PageDefault = 20
 	PageMax     = 100
 )
+
+// Deps are the collaborators every kind's service has beside its store; kyc.Deps and kyb.Deps
+// embed them. All are required (Complete).
+type Deps struct {
+	// Wallet pays for the verifications (docs/guide/wallet.md).
+	Wallet *wallet.Service
+	// Providers returns the tenant's identity providers and their selection.
+	Providers identity.ProvidersFunc
+	// Matcher screens names (applicants, directors, owners) against the global sanctions/PEP
+	// lists and the tenant's watchlists; a hit opens a KYC_REVIEW case.
+	Matcher *sanctions.Matcher
+	// Blobs stores the documents' objects.
+	Blobs  document.Blobs
+	Now    func() time.Time
+	Logger *slog.Logger
+}
+
+// Complete reports whether every dependency is set.
+func (d Deps) Complete() bool {
+	return d.Wallet != nil && d.Providers != nil && d.Matcher != nil && d.Blobs != nil && d.Now != nil && d.Logger != nil
+}
 
 // Base is what every application has; kyc.Application and kyb.Application embed it. Empty
 // strings are absent values (rendered as null).

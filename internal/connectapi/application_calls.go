@@ -101,6 +101,34 @@ func detailDocuments[A any](ctx context.Context, svc applicationService[A], docs
 	return out, nil
 }
 
+// detailOf is an application detail's answer as the kind maps it: the message (the application
+// and the kind's own trail), the detail's evidence record and its documents; setShared sets the
+// fields both kinds' messages have (the evidence's and the documents with their links).
+type detailOf[M any] struct {
+	msg       *M
+	evidence  evidence.Record
+	documents []document.Document
+	setShared func(ev evidenceFields, docs []*complydv1.KycDocument)
+}
+
+// getDetail answers the detail of application id: get is the kind's read, conv its mapping.
+func getDetail[A, D, M any](ctx context.Context, svc applicationService[A], peerAddr, id string,
+	get func(context.Context, tenancy.TenantID, string) (D, error), conv func(D) detailOf[M]) (*connect.Response[M], error) {
+	return answer(ctx, peerAddr, func(c caller) (*M, error) {
+		d, err := get(ctx, c.tenantID, id)
+		if err != nil {
+			return nil, err
+		}
+		out := conv(d)
+		docs, err := detailDocuments(ctx, svc, out.documents)
+		if err != nil {
+			return nil, err
+		}
+		out.setShared(evidenceProto(out.evidence), docs)
+		return out.msg, nil
+	})
+}
+
 // caller is who calls a KYC or KYB method: the tenant, the user and the actor of the audit record.
 type caller struct {
 	tenantID tenancy.TenantID

@@ -131,24 +131,22 @@ func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Reque
 
 // GetKybApplication implements KybService.GetKybApplication.
 func (h *KYBHandler) GetKybApplication(ctx context.Context, req *connect.Request[complydv1.GetKybApplicationRequest]) (*connect.Response[complydv1.KybApplication], error) {
-	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KybApplication, error) {
-		d, err := h.svc.Get(ctx, c.tenantID, req.Msg.Id)
-		if err != nil {
-			return nil, err
-		}
-		out := KYBApplicationProto(d.Application)
-		ev := evidenceProto(d.Evidence)
-		out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
-		for _, c := range d.Checks {
-			out.Checks = append(out.Checks, &complydv1.KybCheck{Id: c.ID, CheckType: c.Type, Subject: c.Subject, Passed: c.Passed,
-				Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
-				Charged: c.Charged.StringFixed(2), CheckedAt: ts(c.CheckedAt)})
-		}
-		if out.Documents, err = detailDocuments(ctx, h.svc, d.Documents); err != nil {
-			return nil, err
-		}
-		return out, nil
-	})
+	return getDetail(ctx, h.svc, req.Peer().Addr, req.Msg.Id, h.svc.Get, kybDetail)
+}
+
+// kybDetail maps an application with its checks.
+func kybDetail(d kyb.Detail) detailOf[complydv1.KybApplication] {
+	out := KYBApplicationProto(d.Application)
+	for _, c := range d.Checks {
+		out.Checks = append(out.Checks, &complydv1.KybCheck{Id: c.ID, CheckType: c.Type, Subject: c.Subject, Passed: c.Passed,
+			Confidence: c.Confidence, Provider: c.Provider, ProviderSource: c.ProviderSource, Detail: anyStruct(c.Detail),
+			Charged: c.Charged.StringFixed(2), CheckedAt: ts(c.CheckedAt)})
+	}
+	return detailOf[complydv1.KybApplication]{msg: out, evidence: d.Evidence, documents: d.Documents,
+		setShared: func(ev evidenceFields, docs []*complydv1.KycDocument) {
+			out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
+			out.Documents = docs
+		}}
 }
 
 // UpdateKybApplication implements KybService.UpdateKybApplication.

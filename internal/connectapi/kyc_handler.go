@@ -69,19 +69,17 @@ func resultProto(r kyc.Result) *complydv1.KycVerificationResult {
 	return out
 }
 
-func (h *KYCHandler) detail(ctx context.Context, d kyc.Detail) (*complydv1.KycApplication, error) {
+// kycDetail maps an application with its verification results.
+func kycDetail(d kyc.Detail) detailOf[complydv1.KycApplication] {
 	out := KYCApplicationProto(d.Application)
-	ev := evidenceProto(d.Evidence)
-	out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
 	for _, r := range d.Results {
 		out.VerificationResults = append(out.VerificationResults, resultProto(r))
 	}
-	docs, err := detailDocuments(ctx, h.svc, d.Documents)
-	if err != nil {
-		return nil, err
-	}
-	out.Documents = docs
-	return out, nil
+	return detailOf[complydv1.KycApplication]{msg: out, evidence: d.Evidence, documents: d.Documents,
+		setShared: func(ev evidenceFields, docs []*complydv1.KycDocument) {
+			out.OpenChecks, out.OpenCases, out.Overrides, out.EvidenceRequired = ev.OpenChecks, ev.OpenCases, ev.Overrides, ev.Required
+			out.Documents = docs
+		}}
 }
 
 // CreateApplication implements KycService.CreateApplication.
@@ -105,13 +103,7 @@ func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[
 
 // GetApplication implements KycService.GetApplication.
 func (h *KYCHandler) GetApplication(ctx context.Context, req *connect.Request[complydv1.GetApplicationRequest]) (*connect.Response[complydv1.KycApplication], error) {
-	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.KycApplication, error) {
-		d, err := h.svc.Get(ctx, c.tenantID, req.Msg.Id)
-		if err != nil {
-			return nil, err
-		}
-		return h.detail(ctx, d)
-	})
+	return getDetail(ctx, h.svc, req.Peer().Addr, req.Msg.Id, h.svc.Get, kycDetail)
 }
 
 // UpdateApplication implements KycService.UpdateApplication.

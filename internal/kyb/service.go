@@ -2,7 +2,6 @@ package kyb
 
 import (
 	"context"
-	"log/slog"
 	"net/mail"
 	"strconv"
 	"strings"
@@ -14,24 +13,15 @@ import (
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
-	"github.com/complyd/complyd/internal/wallet"
 )
-
-// ProvidersFunc returns the tenant's providers and their selection (identity.ProvidersFunc).
-type ProvidersFunc = identity.ProvidersFunc
 
 // Deps are the service's collaborators; all are required.
 type Deps struct {
-	Store     Store
-	Wallet    *wallet.Service
-	Providers ProvidersFunc
-	// Matcher is the shared sanctions/PEP matcher (global lists and tenant watchlists).
-	Matcher *sanctions.Matcher
-	Blobs   document.Blobs
-	Now     func() time.Time
-	Logger  *slog.Logger
+	Store Store
+	// Deps are the shared ones (wallet, providers, matcher, blobs, clock, logger); the matcher
+	// screens directors and beneficial owners.
+	application.Deps
 }
 
 // Service applies the KYB rules. The steps KYB shares with KYC (List, SetAssignee, the
@@ -47,7 +37,7 @@ var Kind = application.Kind{Name: "kyb", Owner: document.OwnerKYB, Lifecycle: li
 
 // NewService returns the service; it panics on a missing dependency.
 func NewService(d Deps) *Service {
-	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Matcher == nil || d.Blobs == nil || d.Now == nil || d.Logger == nil {
+	if d.Store == nil || !d.Complete() {
 		panic("kyb: NewService needs every dependency")
 	}
 	s := &Service{Deps: d}

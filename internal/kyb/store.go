@@ -24,7 +24,7 @@ type Change struct {
 // change wraps the shared change (application.Core's steps).
 func change(c application.Change) Change { return Change{Change: c} }
 
-// Store is the persistence port of KYB applications (internal/postgres.KYBStore): the shared
+// Store is the persistence port of KYB applications (internal/postgres/applicationstore.KYBStore): the shared
 // port (application.Store: Create, Get, List, Update, Document, Documents) and KYB's own. Every
 // method is one transaction scoped to the tenant; another tenant's application is NOT_FOUND.
 type Store interface {

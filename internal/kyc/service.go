@@ -2,7 +2,6 @@ package kyc
 
 import (
 	"context"
-	"log/slog"
 	"net/mail"
 	"strings"
 	"time"
@@ -13,30 +12,20 @@ import (
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/identity"
-	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
-	"github.com/complyd/complyd/internal/wallet"
 )
 
-// ProvidersFunc returns the tenant's providers and their selection (identity.ProvidersFunc).
-type ProvidersFunc = identity.ProvidersFunc
-
-// Deps are the service's collaborators; all are required.
+// Deps are the service's collaborators; all are required but Images.
 type Deps struct {
-	Store      Store
-	Wallet     *wallet.Service
-	Providers  ProvidersFunc
+	Store Store
+	// Deps are the shared ones (wallet, providers, matcher, blobs, clock, logger); the matcher
+	// screens the applicant's name once a BVN or NIN has tied the application to a registry
+	// identity (watchlist.go).
+	application.Deps
 	Biometrics *identity.Biometrics
-	Blobs      document.Blobs
-	Now        func() time.Time
-	Logger     *slog.Logger
 	// Images bounds the memory of the selfie and document images being decoded at once
 	// (nil: identity.DefaultDecodeBudget, waiting at most 2 s for room).
 	Images *identity.DecodeBudget
-	// Matcher screens the applicant's name against the global sanctions/PEP lists and the
-	// tenant's watchlists once a BVN or NIN has tied the application to a registry identity
-	// (watchlist.go); a hit opens a KYC_REVIEW case.
-	Matcher *sanctions.Matcher
 }
 
 // Service applies the KYC rules. The steps KYC shares with KYB (List, SetAssignee, the
@@ -52,7 +41,7 @@ var Kind = application.Kind{Name: "kyc", Owner: document.OwnerKYC, Lifecycle: li
 
 // NewService returns the service; it panics on a missing dependency.
 func NewService(d Deps) *Service {
-	if d.Store == nil || d.Wallet == nil || d.Providers == nil || d.Biometrics == nil || d.Blobs == nil || d.Matcher == nil || d.Now == nil || d.Logger == nil {
+	if d.Store == nil || !d.Complete() || d.Biometrics == nil {
 		panic("kyc: NewService needs every dependency")
 	}
 	if d.Images == nil {

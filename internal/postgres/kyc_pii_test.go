@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -53,7 +54,7 @@ func adminConn(ctx context.Context, t *testing.T, url string) *pgx.Conn {
 func TestKYCIdentifiersSealedAtRest(t *testing.T) {
 	t.Parallel()
 	ctx, db, sst := newScreeningStore(t, screenstore.ScreeningStoreOptions{})
-	st := postgres.NewKYCStore(db)
+	st := applicationstore.NewKYCStore(db)
 	conn := adminConn(ctx, t, pgtest.URL(t))
 	a, b := pgtest.Tenant(ctx, t, db), pgtest.Tenant(ctx, t, db)
 	now := time.Now().UTC().Truncate(time.Microsecond)
@@ -208,14 +209,14 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	db, err := postgres.Open(ctx, url, postgres.Options{MaxConns: 4, Logger: slog.New(slog.DiscardHandler), CredentialsKey: pgtest.CredentialsKey})
 	require.NoError(t, err)
 	t.Cleanup(db.Close)
-	st := postgres.NewKYCStore(db)
+	st := applicationstore.NewKYCStore(db)
 	// Between the migration and the Go step, a legacy row still reads correctly.
 	got, err := st.Get(ctx, tenant, "kyc_legacy_1")
 	require.NoError(t, err)
 	require.Equal(t, "22211112222", got.BVN)
 
 	// The Go half.
-	n, err := db.SealKYCIdentifiers(ctx)
+	n, err := applicationstore.SealKYCIdentifiers(ctx, db)
 	require.NoError(t, err)
 	require.Equal(t, 2+1500, n, "every application with a number")
 	var left int
@@ -255,7 +256,7 @@ func TestKYCMigrationSealsLegacyRows(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "kyc_bulk_1234", p.KYC.ExternalRef)
 
-	n, err = db.SealKYCIdentifiers(ctx)
+	n, err = applicationstore.SealKYCIdentifiers(ctx, db)
 	require.NoError(t, err)
 	require.Zero(t, n, "idempotent")
 

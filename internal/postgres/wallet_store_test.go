@@ -152,8 +152,6 @@ func TestWalletConcurrentCharges(t *testing.T) {
 	require.Equal(t, ok+1, res.Total, "one credit plus one charge per paid call; outages leave no entry")
 }
 
-func pagingAll() paging.Params { return paging.Params{Page: 1, Limit: 100} }
-
 // BenchmarkWalletCharge measures the cost of the charge itself: Reserve (one transaction) plus
 // the settle of the hold (one transaction: close the hold, conditional debit, ledger entry,
 // low-balance check), with no provider call. Run: just bench-lookups

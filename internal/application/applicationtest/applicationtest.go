@@ -12,11 +12,13 @@ import (
 	"github.com/shopspring/decimal"
 	"github.com/stretchr/testify/require"
 
+	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/fsblob"
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/sanctions"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -57,9 +59,8 @@ func New(t testing.TB, db *postgres.DB, o Options) Services {
 			return identity.Providers{Embedded: sandbox}, identity.ProviderConfig{Mode: identity.SourceEmbedded}, nil
 		}}
 	log := slog.New(slog.DiscardHandler)
-	s.KYC = kyc.NewService(kyc.Deps{Store: postgres.NewKYCStore(db), Wallet: s.Wallet, Providers: s.Providers, Biometrics: bio,
-		Blobs: blobs, Matcher: s.Matcher, Now: time.Now, Logger: log})
-	s.KYB = kyb.NewService(kyb.Deps{Store: postgres.NewKYBStore(db), Wallet: s.Wallet, Providers: s.Providers, Matcher: s.Matcher,
-		Blobs: blobs, Now: time.Now, Logger: log})
+	shared := application.Deps{Wallet: s.Wallet, Providers: s.Providers, Matcher: s.Matcher, Blobs: blobs, Now: time.Now, Logger: log}
+	s.KYC = kyc.NewService(kyc.Deps{Store: applicationstore.NewKYCStore(db), Biometrics: bio, Deps: shared})
+	s.KYB = kyb.NewService(kyb.Deps{Store: applicationstore.NewKYBStore(db), Deps: shared})
 	return s
 }

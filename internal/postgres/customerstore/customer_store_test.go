@@ -18,6 +18,7 @@ import (
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/postgres/customerstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -140,7 +141,7 @@ func TestCustomerRiskLifecycle(t *testing.T) {
 	// An approved KYC application with the BVN queues KYC_APPROVED (matched by the keyed hash).
 	_, err = admin.Exec(ctx, `delete from customer_risk_queue where customer_id = $1`, cid)
 	require.NoError(t, err)
-	insertApp(t, postgres.NewKYCStore(db), f.ID, "kyc_"+uuid.NewString()[:8], bvn, kyc.StatusApproved, now)
+	insertApp(t, applicationstore.NewKYCStore(db), f.ID, "kyc_"+uuid.NewString()[:8], bvn, kyc.StatusApproved, now)
 	require.Equal(t, "KYC_APPROVED", queued(ctx, t, admin, cid))
 
 	// The review falls due: notified once (officer's mail and notification), listed as due.

@@ -10,13 +10,13 @@ import (
 	"github.com/complyd/complyd/internal/application"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/kyc"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
 // insertApp creates a KYC application of tenantID in status (as in internal/postgres's KYC
 // tests).
-func insertApp(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, id, bvn, status string, created time.Time) {
+func insertApp(t *testing.T, st *applicationstore.KYCStore, tenantID tenancy.TenantID, id, bvn, status string, created time.Time) {
 	t.Helper()
 	a := kyc.Application{Base: application.Base{ID: id, TenantID: string(tenantID), Status: kyc.StatusPending, CreatedAt: created,
 		UpdatedAt: created}, EntityType: kyc.EntityIndividual, FirstName: "A", LastName: "B", BVN: bvn, Tier: "TIER_1"}

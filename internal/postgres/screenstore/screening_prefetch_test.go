@@ -17,6 +17,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -87,7 +88,7 @@ func TestScreeningPrefetchBatched(t *testing.T) {
 	for i := range accounts {
 		seedTx(ctx, t, db, b.ID, fmt.Sprintf("b-%d", i), acct(i), "777777", now.Add(-2*time.Hour))
 	}
-	insertApp(t, postgres.NewKYCStore(db), a.ID, "kyc_prefetch_a", "22200000001", "APPROVED", now.Add(-time.Hour))
+	insertApp(t, applicationstore.NewKYCStore(db), a.ID, "kyc_prefetch_a", "22200000001", "APPROVED", now.Add(-time.Hour))
 
 	type probe struct {
 		tx      *screening.Transaction

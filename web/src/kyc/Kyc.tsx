@@ -1,78 +1,41 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
-import { Button, Group, NativeSelect, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
-import { KycService, type KycApplication, type KycDocument } from '../gen/complyd/v1/kyc_pb';
-import { useSession } from '../auth/session';
-import { Link, useRouter } from '../ui/router';
-import { Assignment, AssignedToFilter, useAssigneeName } from './Assignment';
-import { ErrorText, Loading, Pager } from '../ui/parts';
+import { Button, Group, Paper, Stack, Text, Textarea, Title } from '@mantine/core';
+import { KycService, type KycApplication, type KycDocument, type KycVerificationResult } from '../gen/complyd/v1/kyc_pb';
+import { Link } from '../ui/router';
+import { ApplicationFile, ApplicationQueue, useQueue } from './Application';
+import { ErrorText } from '../ui/parts';
 import { count, dateTime, enumLabel as label, plural } from '../ui/format';
 import { useZone } from '../ui/zone';
 import { DataTable, type Col } from '../ui/DataTable';
 import { StatusBadge } from '../ui/StatusBadge';
-import { ApplicationDecision } from '../ui/ApplicationDecision';
-import { ApplicationEvidence } from '../ui/ApplicationEvidence';
-import { CustomerLinks } from '../ui/CustomerLinks';
 import { DocumentFigure } from '../ui/DocumentFigure';
-import { Facts, Verified } from '../ui/Facts';
+import { Verified } from '../ui/Facts';
 
 const kycStatuses = ['PENDING', 'DOCUMENT_UPLOADED', 'NIN_VERIFIED', 'BVN_VERIFIED', 'LIVENESS_PASSED', 'APPROVED', 'REJECTED', 'EXPIRED'];
-export const officerRoles = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'];
 
 // KycList is the review queue of KYC applications, filtered and paged by the server.
 export function KycList() {
-  const { search } = useRouter().loc; // a link (an Overview funnel bar) opens a filtered list
-  const { navigate } = useRouter();
-  const zone = useZone();
-  const [status, setStatus] = useState(search.get('status') ?? '');
-  const [assignedTo, setAssignedTo] = useState(search.get('assignedTo') ?? '');
-  const [page, setPage] = useState(1);
-  const who = useAssigneeName();
-  const q = useQuery(KycService.method.listApplications, { page, limit: 20, status: status || undefined, assignedTo: assignedTo || undefined });
+  const queue = useQueue();
+  const q = useQuery(KycService.method.listApplications, queue.request);
   const cols: Col<KycApplication>[] = [
     { id: 'applicant', header: 'Applicant', rowHeader: true, cell: (a) => <Link to={`/kyc/${a.id}`}>{a.firstName} {a.lastName}</Link>, sort: (a) => `${a.lastName} ${a.firstName}` },
     { id: 'type', header: 'Type', cell: (a) => label(a.entityType), sort: (a) => a.entityType },
     { id: 'tier', header: 'Tier', cell: (a) => label(a.tier), sort: (a) => a.tier },
-    { id: 'status', header: 'Status', cell: (a) => <StatusBadge value={a.status} />, sort: (a) => a.status },
-    { id: 'assignee', header: 'Assigned to', cell: (a) => who(a.assignedTo), sort: (a) => who(a.assignedTo) },
-    { id: 'created', header: 'Created', cell: (a) => <Text span size="sm" style={{ whiteSpace: 'nowrap' }}>{dateTime(a.createdAt, zone)}</Text>, sort: (a) => Number(a.createdAt?.seconds ?? 0) },
   ];
-  return (
-    <section aria-labelledby="kyc-h">
-      <Title order={1} id="kyc-h" mb="sm">KYC review</Title>
-      <form onSubmit={(e) => e.preventDefault()}>
-        <Group gap="sm" align="end" wrap="wrap" mb="sm">
-          <NativeSelect label="Application status" value={status} onChange={(e) => { setStatus(e.currentTarget.value); setPage(1); }}
-            data={[{ value: '', label: 'Any' }, ...kycStatuses.map((s) => ({ value: s, label: label(s) }))]} />
-          <AssignedToFilter value={assignedTo} onChange={(v) => { setAssignedTo(v); setPage(1); }} />
-        </Group>
-      </form>
-      {q.isError ? <ErrorText error={q.error} /> : (
-        <DataTable label="KYC applications" rows={q.data?.items} cols={cols} rowKey={(a) => a.id} loading={q.isPending}
-          empty="No applications." onOpen={(a) => navigate(`/kyc/${a.id}`)} />
-      )}
-      {q.data && <Pager page={q.data.page} totalPages={q.data.totalPages} total={q.data.total} onPage={setPage} />}
-    </section>
-  );
+  return <ApplicationQueue kind="kyc" title="KYC review" statusLabel="Application status" statuses={kycStatuses} tableLabel="KYC applications"
+    empty="No applications." queue={queue} q={q} cols={cols} />;
 }
 
 // KycPage is one application: identity, verification results (BVN, NIN, liveness, face match),
 // documents previewed through the API's signed download links, and the decision.
 export function KycPage({ id }: { id: string }) {
-  const { me } = useSession();
   const zone = useZone();
-  // Only officers review documents and decide (the API refuses analysts and the auditor).
-  const officer = officerRoles.includes(me.role);
   const q = useQuery(KycService.method.getApplication, { id }, { retry: false });
   const done = () => void q.refetch();
   const approve = useMutation(KycService.method.approveApplication, { onSuccess: done });
   const reject = useMutation(KycService.method.rejectApplication, { onSuccess: done });
-  if (q.isPending) return <Loading />;
-  if (q.isError) return <section><Title order={1}>Application not found</Title><ErrorText error={q.error} /></section>;
-  const a = q.data;
-  const terminal = ['APPROVED', 'REJECTED', 'EXPIRED'].includes(a.status);
-  type Result = (typeof a.verificationResults)[number];
-  const resultCols: Col<Result>[] = [
+  const resultCols: Col<KycVerificationResult>[] = [
     { id: 'check', header: 'Check', rowHeader: true, cell: (r) => label(r.identityType), sort: (r) => r.identityType },
     { id: 'provider', header: 'Provider', cell: (r) => label(r.provider), sort: (r) => r.provider },
     { id: 'match', header: 'Match', cell: (r) => <StatusBadge value={r.isMatch ? 'PASSED' : 'FAILED'} label={r.isMatch ? 'Match' : 'No match'} />, sort: (r) => Number(r.isMatch) },
@@ -81,9 +44,9 @@ export function KycPage({ id }: { id: string }) {
     { id: 'error', header: 'Error', cell: (r) => r.errorMessage || '—' },
   ];
   return (
-    <Stack component="section" aria-labelledby="kycd-h" gap="md">
-      <Title order={1} id="kycd-h">KYC: {a.firstName} {a.lastName}</Title>
-      <Facts items={[
+    <ApplicationFile kind="kyc" q={q} refetch={done} approve={approve} reject={reject}
+      title={(a) => <>KYC: {a.firstName} {a.lastName}</>}
+      facts={(a) => [
         ['Status', <span data-testid="kyc-status"><StatusBadge value={a.status} /></span>],
         ['Tier', label(a.tier)],
         ['BVN', <>{a.bvn ?? '—'} <Verified ok={a.bvnVerified} /></>],
@@ -91,26 +54,20 @@ export function KycPage({ id }: { id: string }) {
         ['Liveness', a.livenessPassed ? 'Passed' : 'Not passed'],
         ['Risk level', a.riskLevel ? <StatusBadge value={a.riskLevel} /> : '—'],
         ['Notes', a.notes || '—'],
-      ]} />
-      <Assignment kind="kyc" id={a.id} assignedTo={a.assignedTo} onDone={done} />
-      {a.customerId && <CustomerLinks applicationId={a.id} />}
-      <ApplicationEvidence checks={a.openChecks} cases={a.openCases} overrides={a.overrides} />
-      <Title order={2} size="h3">Verification results</Title>
-      <DataTable label="Verification results" rows={a.verificationResults} cols={resultCols} rowKey={(r) => r.id} empty="No verification run yet." />
-      <Title order={2} size="h3">Documents</Title>
-      <Text size="sm">An ID or proof of address counts for a tier only once an officer has verified it.</Text>
-      {a.documents.length === 0 ? <Text c="gray.7" size="sm">No documents uploaded.</Text> : a.documents.map((d) => (
-        <Paper key={d.id} withBorder p="sm" className="doc-review">
-          <DocumentPreview appId={a.id} d={d} />
-          <DocumentReview appId={a.id} d={d} canReview={officer && !terminal} onDone={done} />
-        </Paper>
-      ))}
-      {officer && !terminal && (
-        <ApplicationDecision error={approve.error ?? reject.error} checks={a.openChecks} cases={a.openCases} evidenceRequired={a.evidenceRequired}
-          onApprove={(riskLevel, reason) => approve.mutate({ id: a.id, riskLevel, notes: reason || undefined })}
-          onReject={(riskLevel, reason) => reject.mutate({ id: a.id, reason, riskLevel })} />
-      )}
-    </Stack>
+      ]}>
+      {(a, r) => <>
+        <Title order={2} size="h3">Verification results</Title>
+        <DataTable label="Verification results" rows={a.verificationResults} cols={resultCols} rowKey={(x) => x.id} empty="No verification run yet." />
+        <Title order={2} size="h3">Documents</Title>
+        <Text size="sm">An ID or proof of address counts for a tier only once an officer has verified it.</Text>
+        {a.documents.length === 0 ? <Text c="gray.7" size="sm">No documents uploaded.</Text> : a.documents.map((d) => (
+          <Paper key={d.id} withBorder p="sm" className="doc-review">
+            <DocumentPreview appId={a.id} d={d} />
+            <DocumentReview appId={a.id} d={d} canReview={r.officer && !r.terminal} onDone={r.done} />
+          </Paper>
+        ))}
+      </>}
+    </ApplicationFile>
   );
 }
 

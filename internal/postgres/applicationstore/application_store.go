@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/evidence"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 )
@@ -40,15 +41,15 @@ var (
 
 // insertApplication inserts a new application (vals, setBaseValues with insert) with its status
 // webhook (data) and its audit event, in one transaction.
-func (db *DB) insertApplication(ctx context.Context, t applicationTable, tenantID tenancy.TenantID, vals, data map[string]any, ev audit.Event) error {
-	return db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		if err := exec(ctx, tx, psql.Insert(t.name).SetMap(vals)); err != nil {
-			return mapErr(err, t.what)
+func insertApplication(ctx context.Context, db *postgres.DB, t applicationTable, tenantID tenancy.TenantID, vals, data map[string]any, ev audit.Event) error {
+	return db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		if err := postgres.Exec(ctx, tx, postgres.Psql.Insert(t.name).SetMap(vals)); err != nil {
+			return postgres.MapErr(err, t.what)
 		}
-		if err := db.queueWebhook(ctx, tx, tenantID, t.event, data); err != nil {
+		if err := db.QueueWebhook(ctx, tx, tenantID, t.event, data); err != nil {
 			return err
 		}
-		return insertAudit(ctx, tx, ev, db.now())
+		return postgres.InsertAudit(ctx, tx, ev, db.Now())
 	})
 }
 
@@ -56,11 +57,11 @@ func (db *DB) insertApplication(ctx context.Context, t applicationTable, tenantI
 // its row. Errors: NOT_FOUND.
 func selectApplication[R, A any](ctx context.Context, tx pgx.Tx, t applicationTable, columns string, tenantID tenancy.TenantID, id string,
 	lock bool, convert func(R) (A, error)) (A, error) {
-	b := psql.Select(columns).From(t.from).Where(sq.Eq{t.col + "tenant_id": string(tenantID), t.col + "id": id})
+	b := postgres.Psql.Select(columns).From(t.from).Where(sq.Eq{t.col + "tenant_id": string(tenantID), t.col + "id": id})
 	if lock {
 		b = b.Suffix(t.lock)
 	}
-	r, err := one[R](ctx, tx, b, t.what)
+	r, err := postgres.One[R](ctx, tx, b, t.what)
 	if err != nil {
 		var none A
 		return none, err
@@ -71,10 +72,10 @@ func selectApplication[R, A any](ctx context.Context, tx pgx.Tx, t applicationTa
 // updateApplication is an application update in one transaction of the tenant: lockRow reads the
 // row FOR UPDATE, fn is the domain transition, write stores the row and the change (prev is
 // the status before fn; write may replace *a with the row as stored).
-func updateApplication[A any, P application.Record[A], C any](ctx context.Context, db *DB, tenantID tenancy.TenantID,
+func updateApplication[A any, P application.Record[A], C any](ctx context.Context, db *postgres.DB, tenantID tenancy.TenantID,
 	lockRow func(pgx.Tx) (A, error), fn func(*A) (C, error), write func(tx pgx.Tx, prev string, a *A, ch C) error) (A, error) {
 	var a A
-	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
 		if a, err = lockRow(tx); err != nil {
 			return err
@@ -93,10 +94,10 @@ func updateApplication[A any, P application.Record[A], C any](ctx context.Contex
 // prev (data is its payload), the customer link of a first approval (link: an approved
 // applicant or company is a customer from the approval's transaction on, customer_link.go) and
 // the audit event.
-func (db *DB) finishChange(ctx context.Context, tx pgx.Tx, t applicationTable, tenantID tenancy.TenantID, prev, status string,
+func finishChange(ctx context.Context, db *postgres.DB, tx pgx.Tx, t applicationTable, tenantID tenancy.TenantID, prev, status string,
 	data func() map[string]any, link func() error, ev audit.Event) error {
 	if status != prev {
-		if err := db.queueWebhook(ctx, tx, tenantID, t.event, data()); err != nil {
+		if err := db.QueueWebhook(ctx, tx, tenantID, t.event, data()); err != nil {
 			return err
 		}
 	}
@@ -105,13 +106,13 @@ func (db *DB) finishChange(ctx context.Context, tx pgx.Tx, t applicationTable, t
 			return err
 		}
 	}
-	return insertAudit(ctx, tx, ev, db.now())
+	return postgres.InsertAudit(ctx, tx, ev, db.Now())
 }
 
 // readApplication runs get in a transaction of the tenant.
-func readApplication[A any](ctx context.Context, db *DB, tenantID tenancy.TenantID, get func(pgx.Tx) (A, error)) (A, error) {
+func readApplication[A any](ctx context.Context, db *postgres.DB, tenantID tenancy.TenantID, get func(pgx.Tx) (A, error)) (A, error) {
 	var a A
-	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
+	err := db.InTenant(ctx, tenantID, func(tx pgx.Tx) (err error) {
 		a, err = get(tx)
 		return err
 	})
@@ -133,18 +134,18 @@ type baseRow struct {
 }
 
 func (r baseRow) base() application.Base {
-	return application.Base{ID: r.ID, TenantID: r.TenantID, Status: r.Status, RiskLevel: deref(r.RiskLevel),
-		AssignedTo: deref(r.AssignedTo), Notes: deref(r.Notes), CreatedBy: deref(r.CreatedBy), CreatedAt: r.CreatedAt,
-		UpdatedAt: r.UpdatedAt, CustomerID: deref(r.CustomerID)}
+	return application.Base{ID: r.ID, TenantID: r.TenantID, Status: r.Status, RiskLevel: postgres.Deref(r.RiskLevel),
+		AssignedTo: postgres.Deref(r.AssignedTo), Notes: postgres.Deref(r.Notes), CreatedBy: postgres.Deref(r.CreatedBy), CreatedAt: r.CreatedAt,
+		UpdatedAt: r.UpdatedAt, CustomerID: postgres.Deref(r.CustomerID)}
 }
 
 // setBaseValues adds b's updatable columns to vals (an UPDATE's SET); with insert also the
 // columns written once (an INSERT's).
 func setBaseValues(vals map[string]any, b application.Base, insert bool) map[string]any {
-	vals["status"], vals["risk_level"], vals["assigned_to"] = b.Status, nullIfEmpty(b.RiskLevel), nullIfEmpty(b.AssignedTo)
-	vals["notes"], vals["updated_at"] = nullIfEmpty(b.Notes), b.UpdatedAt
+	vals["status"], vals["risk_level"], vals["assigned_to"] = b.Status, postgres.NullIfEmpty(b.RiskLevel), postgres.NullIfEmpty(b.AssignedTo)
+	vals["notes"], vals["updated_at"] = postgres.NullIfEmpty(b.Notes), b.UpdatedAt
 	if insert {
-		vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = b.ID, b.TenantID, nullIfEmpty(b.CreatedBy), b.CreatedAt
+		vals["id"], vals["tenant_id"], vals["created_by"], vals["created_at"] = b.ID, b.TenantID, postgres.NullIfEmpty(b.CreatedBy), b.CreatedAt
 	}
 	return vals
 }
@@ -168,11 +169,11 @@ func listApplications[R, A any](ctx context.Context, tx pgx.Tx, t applicationTab
 	case f.Unassigned:
 		cond = append(cond, sq.Expr(t.col+"assigned_to IS NULL"))
 	}
-	n, err := count(ctx, tx, psql.Select("count(*)").From(t.from).Where(cond))
+	n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From(t.from).Where(cond))
 	if err != nil {
 		return res, err
 	}
-	rows, err := collect[R](ctx, tx, psql.Select(columns).From(t.from).Where(cond).
+	rows, err := postgres.Collect[R](ctx, tx, postgres.Psql.Select(columns).From(t.from).Where(cond).
 		OrderBy(t.col+"created_at DESC", t.col+"id DESC").Limit(uint64(p.Limit)).Offset(uint64(p.Offset())))
 	if err != nil {
 		return res, err
@@ -200,19 +201,19 @@ func detailRecords(ctx context.Context, tx pgx.Tx, t applicationTable, tenantID 
 }
 
 // settleChange books the change's charge, when it has one, in tx (before the row is written).
-func (db *DB) settleChange(ctx context.Context, tx pgx.Tx, ch application.Change) error {
+func settleChange(ctx context.Context, db *postgres.DB, tx pgx.Tx, ch application.Change) error {
 	if ch.Hold == nil {
 		return nil
 	}
-	_, err := db.settleHold(ctx, tx, *ch.Hold, ch.ChargeDescription)
+	_, err := db.SettleHold(ctx, tx, *ch.Hold, ch.ChargeDescription)
 	return err
 }
 
 // writeChange writes the shared records of an application change in tx: the automatic review
 // case, the approval override, the added or deleted document.
-func (db *DB) writeChange(ctx context.Context, tx pgx.Tx, t applicationTable, tenantID tenancy.TenantID, id string, ch application.Change) error {
+func writeChange(ctx context.Context, db *postgres.DB, tx pgx.Tx, t applicationTable, tenantID tenancy.TenantID, id string, ch application.Change) error {
 	if ch.OpenCase != nil {
-		if _, err := db.openReviewCase(ctx, tx, tenantID, *ch.OpenCase); err != nil {
+		if _, err := openReviewCase(ctx, db, tx, tenantID, *ch.OpenCase); err != nil {
 			return err
 		}
 	}
@@ -233,17 +234,17 @@ func (db *DB) writeChange(ctx context.Context, tx pgx.Tx, t applicationTable, te
 			return fmt.Errorf("delete document: %w", err)
 		}
 		if tag.RowsAffected() == 0 {
-			return mapErr(pgx.ErrNoRows, "document")
+			return postgres.MapErr(pgx.ErrNoRows, "document")
 		}
 	}
 	return nil
 }
 
 // applicationDocument returns one document of t's application appID. Errors: NOT_FOUND.
-func (db *DB) applicationDocument(ctx context.Context, t applicationTable, tenantID tenancy.TenantID, appID, docID string) (document.Document, error) {
+func applicationDocument(ctx context.Context, db *postgres.DB, t applicationTable, tenantID tenancy.TenantID, appID, docID string) (document.Document, error) {
 	var d document.Document
-	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		r, err := one[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
+	err := db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		r, err := postgres.One[documentRow](ctx, tx, postgres.Psql.Select(documentColumns).From("documents").
 			Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": string(t.owner), "application_id": appID, "id": docID}), "document")
 		d = toDocument(r)
 		return err
@@ -253,10 +254,10 @@ func (db *DB) applicationDocument(ctx context.Context, t applicationTable, tenan
 
 // applicationDocuments lists the documents of t's application appID, oldest first; exists
 // reads the application first, so that an unknown one is NOT_FOUND rather than an empty list.
-func (db *DB) applicationDocuments(ctx context.Context, t applicationTable, tenantID tenancy.TenantID, appID string,
+func applicationDocuments(ctx context.Context, db *postgres.DB, t applicationTable, tenantID tenancy.TenantID, appID string,
 	exists func(pgx.Tx) error) ([]document.Document, error) {
 	var out []document.Document
-	err := db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		if err := exists(tx); err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package postgres_test
+package applicationstore_test
 
 import (
 	"context"
@@ -16,15 +16,17 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/kyc"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/pgtest"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-func insertApp(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, id, bvn, status string, created time.Time) {
+func insertApp(t *testing.T, st *applicationstore.KYCStore, tenantID tenancy.TenantID, id, bvn, status string, created time.Time) {
 	t.Helper()
 	a := kyc.Application{Base: application.Base{ID: id, TenantID: string(tenantID), Status: kyc.StatusPending, CreatedAt: created,
 		UpdatedAt: created}, EntityType: kyc.EntityIndividual, FirstName: "A", LastName: "B", BVN: bvn, Tier: "TIER_1"}
@@ -44,7 +46,7 @@ func TestKYCExpiryJob(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
-	st := postgres.NewKYCStore(db)
+	st := applicationstore.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
 	short := pgtest.Tenant(ctx, t, db)
 	require.NoError(t, pgx.BeginFunc(ctx, db.Pool, func(tx pgx.Tx) error {
@@ -81,7 +83,7 @@ func TestKYCExpiryJob(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, n, "idempotent")
 
-	res, err := postgres.NewAuthStore(db).ListAudit(ctx, ten.ID, audit.ListParams{Action: "kyc.expired"}, pagingAll())
+	res, err := postgres.NewAuthStore(db).ListAudit(ctx, ten.ID, audit.ListParams{Action: "kyc.expired"}, paging.Params{Page: 1, Limit: 100})
 	require.NoError(t, err)
 	require.Equal(t, 2, res.Total)
 }
@@ -93,7 +95,7 @@ func TestStoredKYC(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
-	st := postgres.NewKYCStore(db)
+	st := applicationstore.NewKYCStore(db)
 	sst := screenstore.NewScreeningStore(db, screenstore.ScreeningStoreOptions{})
 	t.Cleanup(sst.Close)
 	ten := pgtest.Tenant(ctx, t, db)

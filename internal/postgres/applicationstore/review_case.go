@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -16,7 +17,7 @@ import (
 // are on the application's evidence trail. The case is created like screening's automatic cases
 // (createCaseTx: unassigned, CASE_CREATED timeline, audit, case.created webhook, the compliance
 // officers' email and dashboard notification). It returns the case id, "" when none was opened.
-func (db *DB) openReviewCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, p cases.NewParams) (string, error) {
+func openReviewCase(ctx context.Context, db *postgres.DB, tx pgx.Tx, tenantID tenancy.TenantID, p cases.NewParams) (string, error) {
 	if p.RelatedKYCApplicationID == nil {
 		return "", fmt.Errorf("review case without an application")
 	}
@@ -31,7 +32,7 @@ func (db *DB) openReviewCase(ctx context.Context, tx pgx.Tx, tenantID tenancy.Te
 	if open {
 		return "", nil
 	}
-	c, err := db.createCaseTx(ctx, tx, tenantID, p)
+	c, err := db.CreateCaseTx(ctx, tx, tenantID, p)
 	if err != nil {
 		return "", fmt.Errorf("open review case: %w", err)
 	}

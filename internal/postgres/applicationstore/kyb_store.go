@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/wallet"
@@ -22,10 +23,10 @@ import (
 
 // KYBStore implements kyb.Store, screening's KYBStore port (StoredKYB) and the
 // KYB half of the re-screening subjects (KYBSubjects).
-type KYBStore struct{ db *DB }
+type KYBStore struct{ db *postgres.DB }
 
 // NewKYBStore returns the KYB store over db.
-func NewKYBStore(db *DB) *KYBStore { return &KYBStore{db: db} }
+func NewKYBStore(db *postgres.DB) *KYBStore { return &KYBStore{db: db} }
 
 var _ kyb.Store = (*KYBStore)(nil)
 
@@ -55,7 +56,7 @@ func toKYB(r kybRow) (kyb.Application, error) {
 	a := kyb.Application{Base: r.base(), CompanyName: r.CompanyName, RCNumber: r.RCNumber, TIN: r.TIN,
 		Address: r.Address, IncorporationDate: r.IncorporationDate, BusinessActivity: r.BusinessActivity,
 		OperatingCountry: r.OperatingCountry, CACVerified: r.CACVerified,
-		DirectorsVerified: r.DirectorsVerified, OwnersClean: r.OwnersClean, ProfileID: deref(r.ProfileID),
+		DirectorsVerified: r.DirectorsVerified, OwnersClean: r.OwnersClean, ProfileID: postgres.Deref(r.ProfileID),
 		Directors: []kyb.Director{}, Owners: []kyb.Owner{}}
 	if err := json.Unmarshal(r.Directors, &a.Directors); err != nil {
 		return a, fmt.Errorf("decode directors: %w", err)
@@ -93,8 +94,8 @@ func kybValues(a kyb.Application, insert bool) (map[string]any, error) {
 		"address": a.Address, "incorporation_date": a.IncorporationDate, "business_activity": a.BusinessActivity,
 		"operating_country": a.OperatingCountry,
 		"directors":         string(dirs), "beneficial_owners": string(owners), "cac_verified": a.CACVerified,
-		"directors_verified": a.DirectorsVerified, "owners_clean": a.OwnersClean, "company": nullIfEmpty(string(company)),
-		"profile_id": nullIfEmpty(a.ProfileID),
+		"directors_verified": a.DirectorsVerified, "owners_clean": a.OwnersClean, "company": postgres.NullIfEmpty(string(company)),
+		"profile_id": postgres.NullIfEmpty(a.ProfileID),
 	}, a.Base, insert), nil
 }
 
@@ -115,7 +116,7 @@ func (s *KYBStore) Create(ctx context.Context, a kyb.Application, ev audit.Event
 	if err != nil {
 		return err
 	}
-	return s.db.insertApplication(ctx, kybTable, tenancy.TenantID(a.TenantID), vals, kyb.StatusChangedData("", a), ev)
+	return insertApplication(ctx, s.db, kybTable, tenancy.TenantID(a.TenantID), vals, kyb.StatusChangedData("", a), ev)
 }
 
 // Get implements kyb.Store.
@@ -142,13 +143,13 @@ type kybCheckRow struct {
 // Detail implements kyb.Store.
 func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (kyb.Detail, error) {
 	var d kyb.Detail
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		a, err := getKYB(ctx, tx, tenantID, id, false)
 		if err != nil {
 			return err
 		}
 		d.Application = a
-		rows, err := collect[kybCheckRow](ctx, tx, psql.Select("id", "application_id", "check_type", "subject", "passed", "confidence",
+		rows, err := postgres.Collect[kybCheckRow](ctx, tx, postgres.Psql.Select("id", "application_id", "check_type", "subject", "passed", "confidence",
 			"provider", "provider_source", "detail", "charged::text AS charged", "checked_at").From("kyb_checks").
 			Where(sq.Eq{"tenant_id": string(tenantID), "application_id": id}).OrderBy("checked_at", "id"))
 		if err != nil {
@@ -157,7 +158,7 @@ func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 		d.Checks = make([]kyb.Check, 0, len(rows))
 		for _, r := range rows {
 			c := kyb.Check{ID: r.ID, ApplicationID: r.ApplicationID, Type: r.CheckType, Subject: r.Subject, Passed: r.Passed,
-				Confidence: r.Confidence, Provider: r.Provider, ProviderSource: r.ProviderSource, Charged: dec(r.Charged), CheckedAt: r.CheckedAt}
+				Confidence: r.Confidence, Provider: r.Provider, ProviderSource: r.ProviderSource, Charged: postgres.Dec(r.Charged), CheckedAt: r.CheckedAt}
 			if len(r.Detail) > 0 {
 				_ = json.Unmarshal(r.Detail, &c.Detail)
 			}
@@ -171,7 +172,7 @@ func (s *KYBStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 
 // List implements kyb.Store.
 func (s *KYBStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyb.ListParams, p paging.Params) (res paging.Result[kyb.Application], err error) {
-	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err = s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		res, err = listApplications(ctx, tx, kybTable, kybColumns, tenantID, f, p, toKYB)
 		return err
 	})
@@ -200,14 +201,14 @@ func insertKYBCheck(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, c
 func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyb.Application) (kyb.Change, error)) (kyb.Application, error) {
 	lockRow := func(tx pgx.Tx) (kyb.Application, error) { return getKYB(ctx, tx, tenantID, id, true) }
 	return updateApplication(ctx, s.db, tenantID, lockRow, fn, func(tx pgx.Tx, prev string, a *kyb.Application, ch kyb.Change) error {
-		if err := s.db.settleChange(ctx, tx, ch.Change); err != nil {
+		if err := settleChange(ctx, s.db, tx, ch.Change); err != nil {
 			return err
 		}
 		vals, err := kybValues(*a, false)
 		if err != nil {
 			return err
 		}
-		if err := exec(ctx, tx, psql.Update("kyb_applications").SetMap(vals).Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
+		if err := postgres.Exec(ctx, tx, postgres.Psql.Update("kyb_applications").SetMap(vals).Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
 			return err
 		}
 		for _, c := range ch.Checks {
@@ -215,23 +216,23 @@ func (s *KYBStore) Update(ctx context.Context, tenantID tenancy.TenantID, id str
 				return err
 			}
 		}
-		if err := s.db.writeChange(ctx, tx, kybTable, tenantID, id, ch.Change); err != nil {
+		if err := writeChange(ctx, s.db, tx, kybTable, tenantID, id, ch.Change); err != nil {
 			return err
 		}
-		return s.db.finishChange(ctx, tx, kybTable, tenantID, prev, a.Status,
+		return finishChange(ctx, s.db, tx, kybTable, tenantID, prev, a.Status,
 			func() map[string]any { return kyb.StatusChangedData(prev, *a) },
-			func() (err error) { a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, *a, s.db.now()); return err },
+			func() (err error) { a.CustomerID, err = linkKYBCustomer(ctx, tx, tenantID, *a, s.db.Now()); return err },
 			ch.Audit)
 	})
 }
 
 // AddCheck implements kyb.Store: the paid check and its charge commit together.
 func (s *KYBStore) AddCheck(ctx context.Context, tenantID tenancy.TenantID, c kyb.Check, h wallet.Hold, description string) error {
-	return s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	return s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		if _, err := getKYB(ctx, tx, tenantID, c.ApplicationID, false); err != nil {
 			return err
 		}
-		if _, err := s.db.settleHold(ctx, tx, h, description); err != nil {
+		if _, err := s.db.SettleHold(ctx, tx, h, description); err != nil {
 			return err
 		}
 		return insertKYBCheck(ctx, tx, tenantID, c)
@@ -240,12 +241,12 @@ func (s *KYBStore) AddCheck(ctx context.Context, tenantID tenancy.TenantID, c ky
 
 // Document implements kyb.Store.
 func (s *KYBStore) Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error) {
-	return s.db.applicationDocument(ctx, kybTable, tenantID, applicationID, docID)
+	return applicationDocument(ctx, s.db, kybTable, tenantID, applicationID, docID)
 }
 
 // Documents implements kyb.Store.
 func (s *KYBStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
-	return s.db.applicationDocuments(ctx, kybTable, tenantID, applicationID, func(tx pgx.Tx) error {
+	return applicationDocuments(ctx, s.db, kybTable, tenantID, applicationID, func(tx pgx.Tx) error {
 		_, err := getKYB(ctx, tx, tenantID, applicationID, false)
 		return err
 	})
@@ -260,7 +261,7 @@ func (s *KYBStore) StoredKYB(ctx context.Context, tenantID tenancy.TenantID, rcN
 	if key == "" {
 		return out, nil
 	}
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var owners []byte
 		err := tx.QueryRow(ctx, `select status, beneficial_owners from kyb_applications where tenant_id = $1 and rc_key = $2
 			order by created_at desc, id desc limit 1`, string(tenantID), key).Scan(&out.Status, &owners)

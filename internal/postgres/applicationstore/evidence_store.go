@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/evidence"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -43,7 +44,7 @@ func openApplicationCases(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenan
 func evidenceRequired(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID) (bool, error) {
 	var on bool
 	err := tx.QueryRow(ctx, `select approval_evidence_required from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&on)
-	return on, mapErr(err, "tenant")
+	return on, postgres.MapErr(err, "tenant")
 }
 
 // insertOverride records an approval's override in the approval's transaction.
@@ -58,7 +59,7 @@ func insertOverride(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, k
 	}
 	if _, err := tx.Exec(ctx, `insert into approval_overrides (id, tenant_id, application_kind, application_id, checks, open_cases,
 			notes, actor_id, created_at) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		o.ID, string(tenantID), kind, applicationID, checks, cases, o.Notes, nullIfEmpty(o.ActorID), o.CreatedAt); err != nil {
+		o.ID, string(tenantID), kind, applicationID, checks, cases, o.Notes, postgres.NullIfEmpty(o.ActorID), o.CreatedAt); err != nil {
 		return fmt.Errorf("insert approval override: %w", err)
 	}
 	return nil
@@ -91,7 +92,7 @@ func applicationOverrides(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenan
 	}
 	out := make([]evidence.Override, 0, len(rs))
 	for _, r := range rs {
-		o := evidence.Override{ID: r.ID, Notes: r.Notes, ActorID: deref(r.ActorID), ActorName: deref(r.ActorName), CreatedAt: r.CreatedAt}
+		o := evidence.Override{ID: r.ID, Notes: r.Notes, ActorID: postgres.Deref(r.ActorID), ActorName: postgres.Deref(r.ActorName), CreatedAt: r.CreatedAt}
 		if err := json.Unmarshal(r.Checks, &o.Checks); err != nil {
 			return nil, fmt.Errorf("decode override %s: %w", r.ID, err)
 		}

@@ -1,10 +1,12 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/complyd/complyd/internal/postgres"
 )
 
 // The backfill of the customers of applications approved before migration 0027 (customer_link.go
@@ -19,8 +21,9 @@ const linkChunk = 500
 // it (a KYC applicant's BVN is sealed, kyc_pii.go), so `complyd migrate`, `serve` and `dev` run
 // it after the migrations. Tenant by tenant, in chunks of one transaction each (rows locked FOR
 // UPDATE); idempotent, and a run with nothing left reads two empty partial indexes per tenant.
-func (db *DB) LinkApprovedCustomers(ctx context.Context) (int, error) {
-	tenants, err := db.tenantIDs(ctx)
+func LinkApprovedCustomers(ctx context.Context, db *postgres.DB) (int, error) {
+	ks := NewKYCStore(db)
+	tenants, err := db.TenantIDs(ctx)
 	if err != nil {
 		return 0, err
 	}
@@ -28,16 +31,16 @@ func (db *DB) LinkApprovedCustomers(ctx context.Context) (int, error) {
 	for _, t := range tenants {
 		for {
 			n := 0
-			err := db.inTenant(ctx, t, func(tx pgx.Tx) error {
-				now := db.now()
-				rows, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").
+			err := db.InTenant(ctx, t, func(tx pgx.Tx) error {
+				now := db.Now()
+				rows, err := postgres.Collect[kycRow](ctx, tx, postgres.Psql.Select(kycColumns).From("kyc_applications a").
 					Where("a.tenant_id = ? and a.status = 'APPROVED' and a.customer_id is null", string(t)).
 					Limit(linkChunk).Suffix("FOR UPDATE OF a"))
 				if err != nil {
 					return err
 				}
 				for _, r := range rows {
-					a, err := db.toApplication(r)
+					a, err := ks.toApplication(r)
 					if err != nil {
 						return err
 					}
@@ -45,7 +48,7 @@ func (db *DB) LinkApprovedCustomers(ctx context.Context) (int, error) {
 						return err
 					}
 				}
-				krows, err := collect[kybRow](ctx, tx, psql.Select(kybColumns).From("kyb_applications").
+				krows, err := postgres.Collect[kybRow](ctx, tx, postgres.Psql.Select(kybColumns).From("kyb_applications").
 					Where("tenant_id = ? and status = 'APPROVED' and customer_id is null", string(t)).
 					Limit(linkChunk).Suffix("FOR UPDATE"))
 				if err != nil {

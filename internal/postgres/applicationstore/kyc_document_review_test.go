@@ -1,4 +1,4 @@
-package postgres_test
+package applicationstore_test
 
 import (
 	"context"
@@ -16,11 +16,11 @@ import (
 	"github.com/complyd/complyd/internal/document"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/pgtest"
-	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/applicationstore"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-func addDoc(t *testing.T, st *postgres.KYCStore, tenantID tenancy.TenantID, appID string, dt document.DocumentType, status string) document.Document {
+func addDoc(t *testing.T, st *applicationstore.KYCStore, tenantID tenancy.TenantID, appID string, dt document.DocumentType, status string) document.Document {
 	t.Helper()
 	d := document.Document{ID: document.NewID(), TenantID: tenantID, OwnerKind: document.OwnerKYC, ApplicationID: appID,
 		DocumentType: dt, FileName: "f.png", StorageKey: "k", SizeBytes: 1, MimeType: document.MIMEPNG, SHA256: "00",
@@ -44,7 +44,7 @@ func TestKYCDocumentFactsCountOnlyVerified(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
-	st := postgres.NewKYCStore(db)
+	st := applicationstore.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
 	statuses := []string{document.StatusPendingReview, document.StatusPendingSecondReview, document.StatusVerified}
 	for _, dt := range document.Types() {
@@ -68,7 +68,7 @@ func TestKYCStoreReviewDocument(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := pgtest.Fresh(t) // rows of fixed ids, or a database-wide state: a database of its own
-	st := postgres.NewKYCStore(db)
+	st := applicationstore.NewKYCStore(db)
 	ten := pgtest.Tenant(ctx, t, db)
 	insertApp(t, st, ten.ID, "kyc_review_a", "", kyc.StatusApproved, time.Now().UTC())
 	insertApp(t, st, ten.ID, "kyc_review_b", "", kyc.StatusApproved, time.Now().UTC())

@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -14,16 +14,17 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyc"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 	"github.com/complyd/complyd/internal/webhook"
 )
 
 // KYCStore implements kyc.Store and kyc.Expirer (screening reads the stored KYC in its batched
 // prefetch, ScreeningStore.Prefetch).
-type KYCStore struct{ db *DB }
+type KYCStore struct{ db *postgres.DB }
 
 // NewKYCStore returns the KYC store over db.
-func NewKYCStore(db *DB) *KYCStore { return &KYCStore{db: db} }
+func NewKYCStore(db *postgres.DB) *KYCStore { return &KYCStore{db: db} }
 
 var (
 	_ kyc.Store   = (*KYCStore)(nil)
@@ -48,7 +49,7 @@ type kycRow struct {
 	EntityType        string     `db:"entity_type"`
 	FirstName         string     `db:"first_name"`
 	LastName          string     `db:"last_name"`
-	BVN               string     `db:"bvn"` // legacy plaintext (kyc_pii.go)
+	BVN               string     `db:"bvn"` // legacy plaintext (internal/postgres kyc_pii.go)
 	NIN               string     `db:"nin"`
 	BVNSealed         []byte     `db:"bvn_sealed"`
 	NINSealed         []byte     `db:"nin_sealed"`
@@ -64,13 +65,13 @@ type kycRow struct {
 	HasProofOfAddress bool       `db:"has_proof_of_address"`
 }
 
-// toApplication converts r, opening its sealed BVN and NIN (kyc_pii.go).
-func (db *DB) toApplication(r kycRow) (kyc.Application, error) {
-	bvn, err := db.openKYCIdentifier(r.TenantID, r.ID, "bvn", r.BVNSealed, r.BVN)
+// toApplication converts r, opening its sealed BVN and NIN (internal/postgres kyc_pii.go).
+func (s *KYCStore) toApplication(r kycRow) (kyc.Application, error) {
+	bvn, err := s.db.OpenKYCIdentifier(r.TenantID, r.ID, "bvn", r.BVNSealed, r.BVN)
 	if err != nil {
 		return kyc.Application{}, err
 	}
-	nin, err := db.openKYCIdentifier(r.TenantID, r.ID, "nin", r.NINSealed, r.NIN)
+	nin, err := s.db.OpenKYCIdentifier(r.TenantID, r.ID, "nin", r.NINSealed, r.NIN)
 	if err != nil {
 		return kyc.Application{}, err
 	}
@@ -80,31 +81,31 @@ func (db *DB) toApplication(r kycRow) (kyc.Application, error) {
 		HasIDDocument: r.HasIDDocument, HasProofOfAddress: r.HasProofOfAddress}, nil
 }
 
-func (db *DB) getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
-	return selectApplication(ctx, tx, kycTable, kycColumns, tenantID, id, lock, db.toApplication)
+func (s *KYCStore) getApplication(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id string, lock bool) (kyc.Application, error) {
+	return selectApplication(ctx, tx, kycTable, kycColumns, tenantID, id, lock, s.toApplication)
 }
 
 // applicationValues are a's columns (with insert also those written once), its BVN and NIN
-// sealed and hashed (kyc_pii.go).
-func (db *DB) applicationValues(a kyc.Application, insert bool) map[string]any {
+// sealed and hashed (internal/postgres kyc_pii.go).
+func (s *KYCStore) applicationValues(a kyc.Application, insert bool) map[string]any {
 	vals := setBaseValues(map[string]any{
 		"entity_type": a.EntityType, "first_name": a.FirstName, "last_name": a.LastName,
 		"phone": a.Phone, "email": a.Email, "address": a.Address, "date_of_birth": a.DateOfBirth, "tier": a.Tier,
 		"bvn_verified": a.BVNVerified, "nin_verified": a.NINVerified, "liveness_passed": a.LivenessPassed,
 	}, a.Base, insert)
-	db.sealKYCIdentifiers(vals, a)
+	s.db.SealKYCColumns(vals, a)
 	return vals
 }
 
 // Create implements kyc.Store.
 func (s *KYCStore) Create(ctx context.Context, a kyc.Application, ev audit.Event) error {
-	return s.db.insertApplication(ctx, kycTable, tenancy.TenantID(a.TenantID), s.db.applicationValues(a, true), kyc.StatusChangedData("", a), ev)
+	return insertApplication(ctx, s.db, kycTable, tenancy.TenantID(a.TenantID), s.applicationValues(a, true), kyc.StatusChangedData("", a), ev)
 }
 
 // Get implements kyc.Store.
 func (s *KYCStore) Get(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Application, error) {
 	return readApplication(ctx, s.db, tenantID, func(tx pgx.Tx) (kyc.Application, error) {
-		return s.db.getApplication(ctx, tx, tenantID, id, false)
+		return s.getApplication(ctx, tx, tenantID, id, false)
 	})
 }
 
@@ -125,13 +126,13 @@ type resultRow struct {
 // Detail implements kyc.Store.
 func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id string) (kyc.Detail, error) {
 	var d kyc.Detail
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		a, err := s.db.getApplication(ctx, tx, tenantID, id, false)
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		a, err := s.getApplication(ctx, tx, tenantID, id, false)
 		if err != nil {
 			return err
 		}
 		d.Application = a
-		rows, err := collect[resultRow](ctx, tx, psql.Select("id", "application_id", "identity_type", "provider", "provider_source",
+		rows, err := postgres.Collect[resultRow](ctx, tx, postgres.Psql.Select("id", "application_id", "identity_type", "provider", "provider_source",
 			"is_match", "confidence", "raw_response", "error_message", "charged::text AS charged", "verified_at").
 			From("kyc_verification_results").Where(sq.Eq{"tenant_id": string(tenantID), "application_id": id}).OrderBy("verified_at", "id"))
 		if err != nil {
@@ -141,7 +142,7 @@ func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 		for _, r := range rows {
 			d.Results = append(d.Results, kyc.Result{ID: r.ID, ApplicationID: r.ApplicationID, IdentityType: identity.VerificationType(r.IdentityType),
 				Provider: r.Provider, ProviderSource: r.ProviderSource, IsMatch: r.IsMatch, Confidence: r.Confidence, Raw: r.Raw,
-				ErrorMessage: deref(r.ErrorMessage), Charged: dec(r.Charged), VerifiedAt: r.VerifiedAt})
+				ErrorMessage: postgres.Deref(r.ErrorMessage), Charged: postgres.Dec(r.Charged), VerifiedAt: r.VerifiedAt})
 		}
 		d.Documents, d.Evidence, err = detailRecords(ctx, tx, kycTable, tenantID, id)
 		return err
@@ -151,8 +152,8 @@ func (s *KYCStore) Detail(ctx context.Context, tenantID tenancy.TenantID, id str
 
 // List implements kyc.Store.
 func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.ListParams, p paging.Params) (res paging.Result[kyc.Application], err error) {
-	err = s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		res, err = listApplications(ctx, tx, kycTable, kycColumns, tenantID, f, p, s.db.toApplication)
+	err = s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		res, err = listApplications(ctx, tx, kycTable, kycColumns, tenantID, f, p, s.toApplication)
 		return err
 	})
 	return res, err
@@ -160,7 +161,7 @@ func (s *KYCStore) List(ctx context.Context, tenantID tenancy.TenantID, f kyc.Li
 
 // Update implements kyc.Store.
 func (s *KYCStore) Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*kyc.Application) (kyc.Change, error)) (kyc.Application, error) {
-	lockRow := func(tx pgx.Tx) (kyc.Application, error) { return s.db.getApplication(ctx, tx, tenantID, id, true) }
+	lockRow := func(tx pgx.Tx) (kyc.Application, error) { return s.getApplication(ctx, tx, tenantID, id, true) }
 	return updateApplication(ctx, s.db, tenantID, lockRow, fn, func(tx pgx.Tx, prev string, a *kyc.Application, ch kyc.Change) (err error) {
 		*a, err = s.write(ctx, tx, tenantID, id, prev, *a, ch)
 		return err
@@ -172,12 +173,12 @@ func (s *KYCStore) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID
 	fn func(*kyc.Application, *document.Document, bool) (kyc.Change, error)) (kyc.Application, document.Document, error) {
 	var a kyc.Application
 	var d document.Document
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
-		if a, err = s.db.getApplication(ctx, tx, tenantID, id, true); err != nil {
+		if a, err = s.getApplication(ctx, tx, tenantID, id, true); err != nil {
 			return err
 		}
-		r, err := one[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
+		r, err := postgres.One[documentRow](ctx, tx, postgres.Psql.Select(documentColumns).From("documents").
 			Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": "KYC", "application_id": id, "id": docID}).Suffix("FOR UPDATE"), "document")
 		if err != nil {
 			return err
@@ -186,7 +187,7 @@ func (s *KYCStore) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID
 		var fourEyes bool
 		if err := tx.QueryRow(ctx, `select document_review_four_eyes from tenant_settings where tenant_id = $1`, string(tenantID)).
 			Scan(&fourEyes); err != nil {
-			return mapErr(err, "tenant")
+			return postgres.MapErr(err, "tenant")
 		}
 		prev := a.Status
 		ch, err := fn(&a, &d, fourEyes)
@@ -205,10 +206,10 @@ func (s *KYCStore) ReviewDocument(ctx context.Context, tenantID tenancy.TenantID
 // write stores an updated application and its change in tx (Update, ReviewDocument) and
 // re-reads the application so its document facts reflect the change.
 func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, id, prev string, a kyc.Application, ch kyc.Change) (kyc.Application, error) {
-	if err := s.db.settleChange(ctx, tx, ch.Change); err != nil {
+	if err := settleChange(ctx, s.db, tx, ch.Change); err != nil {
 		return a, err
 	}
-	if err := exec(ctx, tx, psql.Update("kyc_applications").SetMap(s.db.applicationValues(a, false)).
+	if err := postgres.Exec(ctx, tx, postgres.Psql.Update("kyc_applications").SetMap(s.applicationValues(a, false)).
 		Where(sq.Eq{"tenant_id": string(tenantID), "id": id})); err != nil {
 		return a, err
 	}
@@ -221,28 +222,28 @@ func (s *KYCStore) write(ctx context.Context, tx pgx.Tx, tenantID tenancy.Tenant
 			provider_source, is_match, confidence, raw_response, error_message, charged, verified_at)
 			values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::numeric, $12)`,
 			r.ID, string(tenantID), id, string(r.IdentityType), r.Provider, r.ProviderSource, r.IsMatch, r.Confidence,
-			raw, nullIfEmpty(r.ErrorMessage), r.Charged.String(), r.VerifiedAt); err != nil {
+			raw, postgres.NullIfEmpty(r.ErrorMessage), r.Charged.String(), r.VerifiedAt); err != nil {
 			return a, fmt.Errorf("insert verification result: %w", err)
 		}
 	}
-	if err := s.db.writeChange(ctx, tx, kycTable, tenantID, id, ch.Change); err != nil {
+	if err := writeChange(ctx, s.db, tx, kycTable, tenantID, id, ch.Change); err != nil {
 		return a, err
 	}
-	if err := s.db.finishChange(ctx, tx, kycTable, tenantID, prev, a.Status,
+	if err := finishChange(ctx, s.db, tx, kycTable, tenantID, prev, a.Status,
 		func() map[string]any { return kyc.StatusChangedData(prev, a) },
-		func() error { _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.now()); return err },
+		func() error { _, err := linkKYCCustomer(ctx, tx, tenantID, a, s.db.Now()); return err },
 		ch.Audit); err != nil {
 		return a, err
 	}
 	// Re-read so the document facts reflect this change.
-	return s.db.getApplication(ctx, tx, tenantID, id, false)
+	return s.getApplication(ctx, tx, tenantID, id, false)
 }
 
 // ExpiryDays implements kyc.Store.
 func (s *KYCStore) ExpiryDays(ctx context.Context, tenantID tenancy.TenantID) (int, error) {
 	n := kyc.DefaultExpiryDays
-	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		return mapErr(tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&n), "tenant")
+	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		return postgres.MapErr(tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&n), "tenant")
 	})
 	return n, err
 }
@@ -251,39 +252,39 @@ func (s *KYCStore) ExpiryDays(ctx context.Context, tenantID tenancy.TenantID) (i
 // RLS applies), the applications created more than expiry_days before now and still
 // non-terminal become EXPIRED, each audited with kyc.status_changed queued.
 func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, error) {
-	tenants, err := s.db.tenantIDs(ctx)
+	tenants, err := s.db.TenantIDs(ctx)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
 	for _, tenantID := range tenants {
-		err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
+		err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
 			days := kyc.DefaultExpiryDays
 			if err := tx.QueryRow(ctx, `select expiry_days from tenant_settings where tenant_id = $1`, string(tenantID)).Scan(&days); err != nil && err != pgx.ErrNoRows {
 				return err
 			}
 			cutoff := now.Add(-time.Duration(days) * 24 * time.Hour)
-			apps, err := collect[kycRow](ctx, tx, psql.Select(kycColumns).From("kyc_applications a").
+			apps, err := postgres.Collect[kycRow](ctx, tx, postgres.Psql.Select(kycColumns).From("kyc_applications a").
 				Where(sq.And{sq.Eq{"a.tenant_id": string(tenantID)}, sq.NotEq{"a.status": []string{kyc.StatusApproved, kyc.StatusRejected, kyc.StatusExpired}},
 					sq.Lt{"a.created_at": cutoff}}).OrderBy("a.created_at").Suffix("FOR UPDATE OF a SKIP LOCKED"))
 			if err != nil {
 				return err
 			}
 			for _, r := range apps {
-				a, err := s.db.toApplication(r)
+				a, err := s.toApplication(r)
 				if err != nil {
 					return err
 				}
 				prev := a.Status
 				a.Status, a.UpdatedAt = kyc.StatusExpired, now
-				if err := exec(ctx, tx, psql.Update("kyc_applications").Set("status", a.Status).Set("updated_at", now).
+				if err := postgres.Exec(ctx, tx, postgres.Psql.Update("kyc_applications").Set("status", a.Status).Set("updated_at", now).
 					Where(sq.Eq{"tenant_id": string(tenantID), "id": a.ID})); err != nil {
 					return err
 				}
-				if err := s.db.queueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
+				if err := s.db.QueueWebhook(ctx, tx, tenantID, webhook.EventKYCStatusChanged, kyc.StatusChangedData(prev, a)); err != nil {
 					return err
 				}
-				if err := insertAudit(ctx, tx, kyc.ExpireAudit(tenantID, a, prev), now); err != nil {
+				if err := postgres.InsertAudit(ctx, tx, kyc.ExpireAudit(tenantID, a, prev), now); err != nil {
 					return err
 				}
 				total++
@@ -299,14 +300,14 @@ func (s *KYCStore) ExpireApplications(ctx context.Context, now time.Time) (int, 
 
 // Document returns one document of a KYC application. Errors: NOT_FOUND.
 func (s *KYCStore) Document(ctx context.Context, tenantID tenancy.TenantID, applicationID, docID string) (document.Document, error) {
-	return s.db.applicationDocument(ctx, kycTable, tenantID, applicationID, docID)
+	return applicationDocument(ctx, s.db, kycTable, tenantID, applicationID, docID)
 }
 
 // Documents lists a KYC application's documents, oldest first. Errors: NOT_FOUND for an unknown
 // application.
 func (s *KYCStore) Documents(ctx context.Context, tenantID tenancy.TenantID, applicationID string) ([]document.Document, error) {
-	return s.db.applicationDocuments(ctx, kycTable, tenantID, applicationID, func(tx pgx.Tx) error {
-		_, err := s.db.getApplication(ctx, tx, tenantID, applicationID, false)
+	return applicationDocuments(ctx, s.db, kycTable, tenantID, applicationID, func(tx pgx.Tx) error {
+		_, err := s.getApplication(ctx, tx, tenantID, applicationID, false)
 		return err
 	})
 }

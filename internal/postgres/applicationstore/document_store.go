@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/complyd/complyd/internal/document"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -41,8 +42,8 @@ func toDocument(r documentRow) document.Document {
 	return document.Document{ID: r.ID, TenantID: tenancy.TenantID(r.TenantID), OwnerKind: document.OwnerKind(r.OwnerKind),
 		ApplicationID: r.ApplicationID, DocumentType: document.DocumentType(r.DocumentType), FileName: r.FileName,
 		StorageKey: r.StorageKey, SizeBytes: r.SizeBytes, MimeType: r.MimeType, SHA256: r.SHA256, UploadedAt: r.UploadedAt,
-		UploadedBy: deref(r.UploadedBy), VerificationStatus: r.Verification, FirstReviewedBy: deref(r.FirstBy),
-		FirstReviewedAt: r.FirstAt, ReviewedBy: deref(r.ReviewedBy), ReviewedAt: r.ReviewedAt, RejectionReason: deref(r.Rejection)}
+		UploadedBy: postgres.Deref(r.UploadedBy), VerificationStatus: r.Verification, FirstReviewedBy: postgres.Deref(r.FirstBy),
+		FirstReviewedAt: r.FirstAt, ReviewedBy: postgres.Deref(r.ReviewedBy), ReviewedAt: r.ReviewedAt, RejectionReason: postgres.Deref(r.Rejection)}
 }
 
 // updateDocumentReview writes d's review fields in tx (KYC documents).
@@ -50,13 +51,13 @@ func updateDocumentReview(ctx context.Context, tx pgx.Tx, d document.Document) e
 	tag, err := tx.Exec(ctx, `update documents set verification_status = $4, first_reviewed_by = $5, first_reviewed_at = $6,
 		reviewed_by = $7, reviewed_at = $8, rejection_reason = $9
 		where tenant_id = $1 and owner_kind = 'KYC' and application_id = $2 and id = $3`,
-		string(d.TenantID), d.ApplicationID, d.ID, d.VerificationStatus, nullIfEmpty(d.FirstReviewedBy), d.FirstReviewedAt,
-		nullIfEmpty(d.ReviewedBy), d.ReviewedAt, nullIfEmpty(d.RejectionReason))
+		string(d.TenantID), d.ApplicationID, d.ID, d.VerificationStatus, postgres.NullIfEmpty(d.FirstReviewedBy), d.FirstReviewedAt,
+		postgres.NullIfEmpty(d.ReviewedBy), d.ReviewedAt, postgres.NullIfEmpty(d.RejectionReason))
 	if err != nil {
 		return fmt.Errorf("update document review: %w", err)
 	}
 	if tag.RowsAffected() == 0 {
-		return mapErr(pgx.ErrNoRows, "document")
+		return postgres.MapErr(pgx.ErrNoRows, "document")
 	}
 	return nil
 }
@@ -71,7 +72,7 @@ func insertDocument(ctx context.Context, tx pgx.Tx, d document.Document, uploade
 		size_bytes, mime_type, sha256, uploaded_by, uploaded_at, verification_status)
 		values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 		d.ID, string(d.TenantID), string(d.OwnerKind), d.ApplicationID, string(d.DocumentType), d.FileName, d.StorageKey,
-		d.SizeBytes, d.MimeType, d.SHA256, nullIfEmpty(uploadedBy), d.UploadedAt, status)
+		d.SizeBytes, d.MimeType, d.SHA256, postgres.NullIfEmpty(uploadedBy), d.UploadedAt, status)
 	if err != nil {
 		return fmt.Errorf("insert document: %w", err)
 	}
@@ -79,7 +80,7 @@ func insertDocument(ctx context.Context, tx pgx.Tx, d document.Document, uploade
 }
 
 func listDocuments(ctx context.Context, tx pgx.Tx, tenantID tenancy.TenantID, owner document.OwnerKind, appID string) ([]document.Document, error) {
-	rows, err := collect[documentRow](ctx, tx, psql.Select(documentColumns).From("documents").
+	rows, err := postgres.Collect[documentRow](ctx, tx, postgres.Psql.Select(documentColumns).From("documents").
 		Where(sq.Eq{"tenant_id": string(tenantID), "owner_kind": string(owner), "application_id": appID}).OrderBy("uploaded_at", "id"))
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package postgres
+package applicationstore
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/identity"
 	"github.com/complyd/complyd/internal/kyb"
 	"github.com/complyd/complyd/internal/kyc"
+	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -33,7 +34,7 @@ const (
 // customerProfile is the profile row an approval upserts.
 type customerProfile struct {
 	Type, Key, DisplayName, BVN, NIN, RCNumber, Source string
-	Data                                               profileData
+	Data                                               postgres.ProfileData
 }
 
 // kycCustomer is the profile of an approved KYC applicant.
