@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -14,7 +15,7 @@ var errNotStubbed = errors.New("fake: not stubbed")
 type fakeStore struct {
 	CreateFunc             func(ctx context.Context, tenantID tenancy.TenantID, year int, build func(string) (Case, Effects, error)) (*Case, error)
 	GetFunc                func(ctx context.Context, tenantID tenancy.TenantID, id string) (*Case, error)
-	ListFunc               func(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Case, int, error)
+	ListFunc               func(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Case], error)
 	UpdateFunc             func(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case) (Effects, error)) (*Case, error)
 	UpdateStatusFunc       func(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Case, Guard) (Effects, error)) (*Case, error)
 	GuardFunc              func(ctx context.Context, tenantID tenancy.TenantID, caseID string) (Guard, error)
@@ -47,9 +48,9 @@ func (f *fakeStore) Get(ctx context.Context, tenantID tenancy.TenantID, id strin
 	return f.GetFunc(ctx, tenantID, id)
 }
 
-func (f *fakeStore) List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Case, int, error) {
+func (f *fakeStore) List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Case], error) {
 	if f.ListFunc == nil {
-		return nil, 0, errNotStubbed
+		return paging.Result[Case]{}, errNotStubbed
 	}
 	return f.ListFunc(ctx, tenantID, p)
 }

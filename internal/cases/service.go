@@ -7,6 +7,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -53,17 +54,14 @@ func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string)
 	return s.store.Get(ctx, tenantID, id)
 }
 
-// List returns one page of cases. Errors: VALIDATION_ERROR on the filters or paging.
-func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (*Page, error) {
+// List returns one page of cases (docs/reference/specification.md Conventions 4). Errors:
+// VALIDATION_ERROR on the filters or paging.
+func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Case], error) {
 	p, err := p.Normalize()
 	if err != nil {
-		return nil, err
+		return paging.Result[Case]{}, err
 	}
-	items, total, err := s.store.List(ctx, tenantID, p)
-	if err != nil {
-		return nil, err
-	}
-	return &Page{Items: items, Total: total, Page: p.Page, Limit: p.Limit, TotalPages: (total + p.Limit - 1) / p.Limit}, nil
+	return s.store.List(ctx, tenantID, p)
 }
 
 // Timeline returns the case's events, oldest first. Errors: NOT_FOUND.

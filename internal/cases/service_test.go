@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -212,13 +213,13 @@ func TestServiceFourEyes(t *testing.T) {
 func TestServiceList(t *testing.T) {
 	t.Parallel()
 	b := setup(t, StatusOpen)
-	b.store.ListFunc = func(_ context.Context, _ tenancy.TenantID, p ListParams) ([]Case, int, error) {
+	b.store.ListFunc = func(_ context.Context, _ tenancy.TenantID, p ListParams) (paging.Result[Case], error) {
 		require.Equal(t, ListParams{Page: 2, Limit: 100}, p)
-		return []Case{b.current}, 201, nil
+		return paging.Result[Case]{Items: []Case{b.current}, Total: 201, Page: p.Page, Limit: p.Limit}, nil
 	}
 	page, err := b.svc.List(context.Background(), "t1", ListParams{Page: 2, Limit: 1000})
 	require.NoError(t, err)
-	require.Equal(t, 3, page.TotalPages)
+	require.Equal(t, 3, page.TotalPages())
 	require.Equal(t, 100, page.Limit)
 
 	_, err = b.svc.List(context.Background(), "t1", ListParams{Status: "NOPE"})

@@ -5,6 +5,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -23,9 +24,9 @@ type Store interface {
 	// Get returns one case. Errors: NOT_FOUND.
 	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (*Case, error)
 
-	// List returns one page of cases, newest first, and the total count matching the filters.
-	// p is already normalized (ListParams.Normalize). Errors: INTERNAL.
-	List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Case, int, error)
+	// List returns one page of cases, newest first, with the total count matching the filters
+	// and p's page and limit. p is already normalized (ListParams.Normalize). Errors: INTERNAL.
+	List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Case], error)
 
 	// Update locks the case (SELECT … FOR UPDATE), calls fn with it, and when fn succeeds writes
 	// the changed case and fn's effects. When fn fails nothing is written and its error is
@@ -152,13 +153,4 @@ func (p ListParams) Normalize() (ListParams, error) {
 		return p, apperr.InvalidFields(bad...)
 	}
 	return p, nil
-}
-
-// Page is one page of cases (docs/reference/specification.md Conventions 4).
-type Page struct {
-	Items      []Case
-	Total      int
-	Page       int
-	Limit      int
-	TotalPages int
 }

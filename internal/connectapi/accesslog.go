@@ -22,7 +22,9 @@ const okLinesPerSecond = 10
 // ends. Every failure is logged; successes up to okLinesPerSecond a second per procedure, the
 // next logged line of the procedure saying how many were left out (unlogged_ok). Payloads and
 // credentials are never logged. Failures of the caller's making log at INFO, server failures
-// at ERROR (with the cause already logged by ToConnect).
+// at ERROR. The error it sees is already a *connect.Error: the error interceptor, installed
+// inside this one (Options), maps every handler's error once, and logs the cause of an
+// internal one with the request id, so this line names the code only.
 func accessLog(log *slog.Logger) connect.Interceptor {
 	s := &okSampler{perSecond: okLinesPerSecond, now: time.Now}
 	return observer(func(ctx context.Context, spec connect.Spec, peer connect.Peer, start time.Time, err error) {

@@ -32,26 +32,23 @@ type queueRequest interface {
 	GetAssignedTo() string
 }
 
-// listPage is the paging of a list answer.
-type listPage struct{ total, page, limit, totalPages int32 }
-
 // listApplications pages the caller's applications filtered by q (the review queue resolved for
 // the caller) and maps each with conv.
 func listApplications[A, M any](ctx context.Context, c caller, svc applicationService[A], page, limit *int32, q queueRequest,
-	conv func(A) *M) ([]*M, listPage, error) {
+	conv func(A) *M) (paging.Result[*M], error) {
 	pg, err := paging.New(page, limit, application.PageDefault, application.PageMax)
 	if err != nil {
-		return nil, listPage{}, err
+		return paging.Result[*M]{}, err
 	}
 	res, err := svc.List(ctx, c.tenantID, application.Queue(q.GetStatus(), q.GetAssignedTo(), c.userID), pg)
 	if err != nil {
-		return nil, listPage{}, err
+		return paging.Result[*M]{}, err
 	}
-	items := make([]*M, 0, len(res.Items))
+	out := paging.Result[*M]{Items: make([]*M, 0, len(res.Items)), Total: res.Total, Page: res.Page, Limit: res.Limit}
 	for _, a := range res.Items {
-		items = append(items, conv(a))
+		out.Items = append(out.Items, conv(a))
 	}
-	return items, listPage{total: int32(res.Total), page: int32(res.Page), limit: int32(res.Limit), totalPages: int32(res.TotalPages())}, nil
+	return out, nil
 }
 
 // decide approves application id (approve true) or rejects it with d (a rejection's reason is

@@ -176,7 +176,7 @@ func (h *CaseHandler) ListCases(ctx context.Context, req *connect.Request[comply
 		return nil, err
 	}
 	return connect.NewResponse(&complydv1.ListCasesResponse{Items: items, Total: int32(page.Total), Page: int32(page.Page),
-		Limit: int32(page.Limit), TotalPages: int32(page.TotalPages)}), nil
+		Limit: int32(page.Limit), TotalPages: int32(page.TotalPages())}), nil
 }
 
 // GetCase implements CaseService.GetCase: the case with assignee, relatedTransaction and timeline.

@@ -42,6 +42,10 @@ const internalMessage = "internal error; quote the request id to support"
 
 // ToConnect converts any error into a *connect.Error carrying ErrorInfo. Errors that are not
 // *apperr.Error become INTERNAL: the cause is logged with the request id, never returned.
+// Handlers do not call it: they return their errors as they are and the error interceptor
+// (errorInterceptor) maps them, once per call. It is called directly only where no handler
+// runs: authentication's refusals (Authenticator.fail), the REST facade's own refusals
+// (restapi/refusals.go) and the per-item results of a screening batch or stream (errorInfoOf).
 func ToConnect(ctx context.Context, log *slog.Logger, err error) *connect.Error {
 	if err == nil {
 		return nil

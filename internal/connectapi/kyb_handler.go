@@ -124,8 +124,9 @@ func (h *KYBHandler) CreateKybApplication(ctx context.Context, req *connect.Requ
 // ListKybApplications implements KybService.ListKybApplications.
 func (h *KYBHandler) ListKybApplications(ctx context.Context, req *connect.Request[complydv1.ListKybApplicationsRequest]) (*connect.Response[complydv1.ListKybApplicationsResponse], error) {
 	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.ListKybApplicationsResponse, error) {
-		items, pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYBApplicationProto)
-		return &complydv1.ListKybApplicationsResponse{Items: items, Total: pg.total, Page: pg.page, Limit: pg.limit, TotalPages: pg.totalPages}, err
+		pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYBApplicationProto)
+		return &complydv1.ListKybApplicationsResponse{Items: pg.Items, Total: int32(pg.Total), Page: int32(pg.Page), Limit: int32(pg.Limit),
+			TotalPages: int32(pg.TotalPages())}, err
 	})
 }
 

@@ -96,8 +96,9 @@ func (h *KYCHandler) CreateApplication(ctx context.Context, req *connect.Request
 // ListApplications implements KycService.ListApplications.
 func (h *KYCHandler) ListApplications(ctx context.Context, req *connect.Request[complydv1.ListApplicationsRequest]) (*connect.Response[complydv1.ListApplicationsResponse], error) {
 	return answer(ctx, req.Peer().Addr, func(c caller) (*complydv1.ListApplicationsResponse, error) {
-		items, pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYCApplicationProto)
-		return &complydv1.ListApplicationsResponse{Items: items, Total: pg.total, Page: pg.page, Limit: pg.limit, TotalPages: pg.totalPages}, err
+		pg, err := listApplications(ctx, c, h.svc, req.Msg.Page, req.Msg.Limit, req.Msg, KYCApplicationProto)
+		return &complydv1.ListApplicationsResponse{Items: pg.Items, Total: int32(pg.Total), Page: int32(pg.Page), Limit: int32(pg.Limit),
+			TotalPages: int32(pg.TotalPages())}, err
 	})
 }
 

@@ -122,11 +122,11 @@ func parseDay(field, s string) (*time.Time, error) {
 	return &t, nil
 }
 
-func (h *ReportHandler) page(ctx context.Context, items []reports.Report, total int, p paging.Params) *connect.Response[complydv1.ListReportsResponse] {
-	out := &complydv1.ListReportsResponse{Items: []*complydv1.Report{}, Total: int32(total), Page: int32(p.Page), Limit: int32(p.Limit),
-		TotalPages: int32(paging.Result[reports.Report]{Total: total, Limit: p.Limit}.TotalPages())}
-	for i := range items {
-		out.Items = append(out.Items, reportToProto(&items[i], nil))
+func (h *ReportHandler) page(res paging.Result[reports.Report]) *connect.Response[complydv1.ListReportsResponse] {
+	out := &complydv1.ListReportsResponse{Items: []*complydv1.Report{}, Total: int32(res.Total), Page: int32(res.Page), Limit: int32(res.Limit),
+		TotalPages: int32(res.TotalPages())}
+	for i := range res.Items {
+		out.Items = append(out.Items, reportToProto(&res.Items[i], nil))
 	}
 	return connect.NewResponse(out)
 }
@@ -150,12 +150,12 @@ func (h *ReportHandler) ListReports(ctx context.Context, req *connect.Request[co
 	if err != nil {
 		return nil, err
 	}
-	items, total, err := h.svc.List(ctx, c.TenantID, reports.ListParams{Type: m.GetType(), Status: m.GetStatus(), CaseID: m.GetCaseId(),
+	res, err := h.svc.List(ctx, c.TenantID, reports.ListParams{Type: m.GetType(), Status: m.GetStatus(), CaseID: m.GetCaseId(),
 		Customer: m.GetCustomerAccount(), From: from, To: to, Page: p.Page, Limit: p.Limit})
 	if err != nil {
 		return nil, err
 	}
-	return h.page(ctx, items, total, p), nil
+	return h.page(res), nil
 }
 
 // ListReportDeadlines implements ReportService.ListReportDeadlines.
@@ -168,11 +168,11 @@ func (h *ReportHandler) ListReportDeadlines(ctx context.Context, req *connect.Re
 	if err != nil {
 		return nil, err
 	}
-	items, total, err := h.svc.Deadlines(ctx, c.TenantID, reports.ListParams{Page: p.Page, Limit: p.Limit})
+	res, err := h.svc.Deadlines(ctx, c.TenantID, reports.ListParams{Page: p.Page, Limit: p.Limit})
 	if err != nil {
 		return nil, err
 	}
-	return h.page(ctx, items, total, p), nil
+	return h.page(res), nil
 }
 
 // GetReport implements ReportService.GetReport.

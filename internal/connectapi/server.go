@@ -36,6 +36,9 @@ type Deps struct {
 
 // Options returns the handler options every service shares: protovalidate (v) before any unary
 // handler, metrics, the error mapping, and the JSON codec of the /api/v1 facade (JSONCodec).
+// The interceptors nest in that list's order: metrics and the access log outermost see the
+// error as the error interceptor mapped it (once, for every handler and for validation's
+// refusals, which it wraps).
 // Streaming handlers validate each message with the same v themselves (the interceptor sees no
 // stream messages). readMaxBytes bounds each request message (resource_exhausted beyond it); the
 // HTTP body limits of restapi.LimitBodies bound the unary requests' bodies per route class before

@@ -12,6 +12,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/cases"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -256,7 +257,7 @@ func (s *CaseStore) Get(ctx context.Context, tenantID tenancy.TenantID, id strin
 }
 
 // List implements cases.Store: newest first.
-func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases.ListParams) ([]cases.Case, int, error) {
+func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases.ListParams) (paging.Result[cases.Case], error) {
 	where := sq.Eq{"tenant_id": string(tenantID)}
 	if p.Status != "" {
 		where["status"] = p.Status
@@ -296,8 +297,7 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 		// Soonest due first puts the breached (due in the past) ahead of the rest.
 		order = []string{"due_at ASC NULLS LAST", "id ASC"}
 	}
-	out := []cases.Case{}
-	var total int
+	res := paging.Result[cases.Case]{Items: []cases.Case{}, Page: p.Page, Limit: p.Limit}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		n, err := count(ctx, tx, psql.Select("count(*)").From("cases").Where(filters))
 		if err != nil {
@@ -308,13 +308,13 @@ func (s *CaseStore) List(ctx context.Context, tenantID tenancy.TenantID, p cases
 		if err != nil {
 			return err
 		}
-		total = n
+		res.Total = n
 		for _, r := range rows {
-			out = append(out, toCase(r))
+			res.Items = append(res.Items, toCase(r))
 		}
-		return queueFacts(ctx, tx, tenantID, out)
+		return queueFacts(ctx, tx, tenantID, res.Items)
 	})
-	return out, total, err
+	return res, err
 }
 
 // Update implements cases.Store.

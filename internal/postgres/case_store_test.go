@@ -322,3 +322,32 @@ func countEmails(t *testing.T, db *postgres.DB, tenantID tenancy.TenantID, kind 
 }
 
 func pagingParams() paging.Params { return paging.Params{Page: 1, Limit: 20} }
+
+// TestCaseListIsOnePage: the case list answers paging.Result with the page it read, the limit it
+// used (a limit above 100 clamped), the total of the tenant's matching cases and their number
+// of pages; a page past the end is empty with the same totals.
+func TestCaseListIsOnePage(t *testing.T) {
+	t.Parallel()
+	b := setupCases(t)
+	var ids []string
+	for i := range 5 {
+		c, err := b.svc.Create(b.ctx, b.analyst, newCaseParams(fmt.Sprint("page ", i)))
+		require.NoError(t, err)
+		ids = append(ids, c.ID)
+	}
+	other := setupCases(t) // another tenant's case is not counted
+	_, err := other.svc.Create(other.ctx, other.analyst, newCaseParams("elsewhere"))
+	require.NoError(t, err)
+
+	res, err := b.svc.List(b.ctx, b.tenant.ID, cases.ListParams{Sort: "OLDEST", Page: 2, Limit: 2})
+	require.NoError(t, err)
+	require.Equal(t, 5, res.Total)
+	require.Equal(t, 2, res.Page)
+	require.Equal(t, 2, res.Limit)
+	require.Equal(t, 3, res.TotalPages())
+	require.Equal(t, ids[2:4], []string{res.Items[0].ID, res.Items[1].ID})
+
+	res, err = b.svc.List(b.ctx, b.tenant.ID, cases.ListParams{Page: 4, Limit: 1000})
+	require.NoError(t, err)
+	require.Equal(t, paging.Result[cases.Case]{Items: []cases.Case{}, Total: 5, Page: 4, Limit: cases.MaxLimit}, res)
+}

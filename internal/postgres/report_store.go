@@ -13,6 +13,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/reports"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -185,7 +186,7 @@ func (s *ReportStore) Get(ctx context.Context, tenantID tenancy.TenantID, id str
 }
 
 // List implements reports.Store.
-func (s *ReportStore) List(ctx context.Context, tenantID tenancy.TenantID, p reports.ListParams) ([]reports.Report, int, error) {
+func (s *ReportStore) List(ctx context.Context, tenantID tenancy.TenantID, p reports.ListParams) (paging.Result[reports.Report], error) {
 	where := sq.And{sq.Eq{"r.tenant_id": string(tenantID)}}
 	if p.Type != "" {
 		where = append(where, sq.Eq{"r.type": p.Type})
@@ -216,11 +217,10 @@ func (s *ReportStore) List(ctx context.Context, tenantID tenancy.TenantID, p rep
 	if p.Page <= 0 {
 		p.Page = 1
 	}
-	var out []reports.Report
-	var total int
+	res := paging.Result[reports.Report]{Items: []reports.Report{}, Page: p.Page, Limit: p.Limit}
 	err := s.db.inTenant(ctx, tenantID, func(tx pgx.Tx) error {
 		var err error
-		if total, err = count(ctx, tx, psql.Select("count(*)").From("reports r").Where(where)); err != nil {
+		if res.Total, err = count(ctx, tx, psql.Select("count(*)").From("reports r").Where(where)); err != nil {
 			return err
 		}
 		rows, err := collect[reportRow](ctx, tx, psql.Select(reportColumns).From("reports r").Where(where).OrderBy(order).
@@ -229,11 +229,11 @@ func (s *ReportStore) List(ctx context.Context, tenantID tenancy.TenantID, p rep
 			return err
 		}
 		for _, r := range rows {
-			out = append(out, toReport(r))
+			res.Items = append(res.Items, toReport(r))
 		}
 		return nil
 	})
-	return out, total, err
+	return res, err
 }
 
 // Update implements reports.Store. A report that leaves DRAFT leaves the screening's

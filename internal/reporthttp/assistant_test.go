@@ -16,6 +16,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/reporthttp"
 	"github.com/complyd/complyd/internal/reports"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -32,8 +33,8 @@ func (f *fakeStore) Get(context.Context, tenancy.TenantID, string) (*reports.Rep
 	r := f.r
 	return &r, nil
 }
-func (f *fakeStore) List(context.Context, tenancy.TenantID, reports.ListParams) ([]reports.Report, int, error) {
-	return nil, 0, nil
+func (f *fakeStore) List(context.Context, tenancy.TenantID, reports.ListParams) (paging.Result[reports.Report], error) {
+	return paging.Result[reports.Report]{}, nil
 }
 func (f *fakeStore) Update(context.Context, tenancy.TenantID, string, func(*reports.Report) (reports.Effects, error)) (*reports.Report, error) {
 	return nil, nil

@@ -4,7 +4,7 @@
 // four-eyes approval; the goAML XML they are filed as, with the structural checks that run
 // before export; the deterministic narrative; deadlines.
 //
-// reports depends on tenancy, auth, audit, apperr, rules and webhook only; it must not import
+// reports depends on tenancy, audit, apperr, ids and paging only; it must not import
 // adapters (postgres, connectapi, net/http). Filing over HTTP and the optional narrative
 // assistant are adapters behind the Filer and Assistant ports.
 package reports

@@ -11,6 +11,7 @@ import (
 
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -367,16 +368,16 @@ func (s *Service) Get(ctx context.Context, tenantID tenancy.TenantID, id string)
 }
 
 // List pages reports.
-func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Report, int, error) {
+func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Report], error) {
 	return s.store.List(ctx, tenantID, p)
 }
 
 // Deadlines lists the unfiled reports whose deadline is past or within the tenant's
 // near-deadline window.
-func (s *Service) Deadlines(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Report, int, error) {
+func (s *Service) Deadlines(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Report], error) {
 	set, err := s.store.Settings(ctx, tenantID)
 	if err != nil {
-		return nil, 0, err
+		return paging.Result[Report]{}, err
 	}
 	before := s.now().Add(set.Near())
 	p.DeadlineBefore = &before

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/audit"
+	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -58,8 +59,10 @@ type Store interface {
 	Create(ctx context.Context, r *Report, eff Effects) error
 	// Get returns a report with its transaction ids. NOT_FOUND.
 	Get(ctx context.Context, tenantID tenancy.TenantID, id string) (*Report, error)
-	// List pages reports, newest first (deadline first with DeadlineBefore).
-	List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) ([]Report, int, error)
+	// List pages reports, newest first (deadline first with DeadlineBefore), with the total
+	// count matching the filters and the page and limit it used (page 1 and limit 20 when p has
+	// none).
+	List(ctx context.Context, tenantID tenancy.TenantID, p ListParams) (paging.Result[Report], error)
 	// Update locks the report, runs fn and writes the report and fn's effects. NOT_FOUND, or
 	// fn's error.
 	Update(ctx context.Context, tenantID tenancy.TenantID, id string, fn func(*Report) (Effects, error)) (*Report, error)

@@ -81,11 +81,12 @@ func (r *recorder) WriteHeader(st int) {
 	}
 }
 
-// failureFrom reads a transcoded google.rpc.Status body and recovers the ErrorInfo detail the
-// Connect handler attached; failures that never reached a handler are named by their status.
 // unknownParam is the transcoder's message for a query parameter that is no field of the request.
 var unknownParam = regexp.MustCompile(`^unknown field in field path "([^"]+)"`)
 
+// failureFrom reads a transcoded google.rpc.Status body and recovers the ErrorInfo detail that
+// connectapi's error interceptor attached (the one mapping of a handler's error); failures that
+// never reached a handler are named by their status.
 func failureFrom(st int, body []byte) (*apperr.Error, json.RawMessage) {
 	var s status.Status
 	if err := (protojson.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(body, &s); err == nil {
