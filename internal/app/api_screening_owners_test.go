@@ -51,7 +51,7 @@ func TestScreeningBeneficialOwners(t *testing.T) {
 	out, env := s.screen(admin, business("RC810001", nil))
 	require.True(t, env.Success, "%s", env.Raw)
 	require.Equal(t, "BLOCK", out.Outcome, "%s", env.Raw)
-	require.Contains(t, ownerRule(out), "BENEFICIAL_OWNER name \"Babatunde Olamide Fashola\"")
+	require.Contains(t, ownerRule(out), "Beneficial owner name \"Babatunde Olamide Fashola\"")
 	require.Contains(t, ownerRule(out), entry.ID)
 
 	// Lookalike letters in the stored owner's name: caught all the same.
