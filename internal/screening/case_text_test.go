@@ -40,6 +40,7 @@ func TestCaseRequestDescription(t *testing.T) {
 			}
 			got := caseRequest(rec)
 			require.Equal(t, tc.want, got.Description)
+			require.Equal(t, "Review on transaction TX-1", got.Title)
 			require.Equal(t, CaseAMLAlert, got.Type)
 		})
 	}

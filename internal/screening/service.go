@@ -331,7 +331,7 @@ func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListPar
 // DecideCase, a title naming the transaction and a description listing the triggered rules.
 func caseRequest(rec *Record) *CaseRequest {
 	r, tx := rec.Result, rec.Tx
-	title := fmt.Sprintf("%s on transaction %s", r.Outcome, tx.ExternalID)
+	title := fmt.Sprintf("%s on transaction %s", prose.Capital(prose.Enum(string(r.Outcome))), tx.ExternalID)
 	var b strings.Builder
 	// In words, as the case page shows it (issue 50 point 4): "Screening of the transfer of
 	// ₦12,500,000.00 from Ada Obi (account 0123456789): outcome review, high risk, score 0.87."

@@ -397,7 +397,7 @@ func (s *ScreeningStore) RecordRetro(ctx context.Context, st screening.Stored, v
 					}
 				}
 				c, err := s.db.CreateCaseTx(ctx, tx, tenant, cases.NewParams{Type: decision.Type, Priority: decision.Priority,
-					Title:       fmt.Sprintf("Retro-screening %s on transaction %s", agg.Outcome, st.Tx.ExternalID),
+					Title:       fmt.Sprintf("Retro-screening: %s on transaction %s", prose.Enum(string(agg.Outcome)), st.Tx.ExternalID),
 					Description: b.String(), RelatedTransactionID: &id, Tags: []string{"screening", "retro-screening"}})
 				if err != nil {
 					return err
