@@ -94,7 +94,7 @@ func TestInterdictionsBite(t *testing.T) {
 	require.Equal(t, "CRITICAL", out.RiskLevel)
 	d := interdictionRule(out)
 	require.Contains(t, d, fz.ID)
-	require.Contains(t, d, "FREEZE")
+	require.Contains(t, d, "freeze")
 	require.Contains(t, d, "sender account "+frozen)
 	require.NotNil(t, out.CaseID, "a BLOCK opens a case")
 

@@ -235,7 +235,7 @@ func TestISO20022UltimateCreditorAloneBlocks(t *testing.T) {
 			for _, r := range out.Items[0].Result.TriggeredRules {
 				details += r.Details + "\n"
 			}
-			require.Contains(t, details, `ULTIMATE_CREDITOR name "Zainab Bello Trading"`)
+			require.Contains(t, details, `Ultimate creditor name "Zainab Bello Trading"`)
 			tx, parties := s.storedParties(t, admin, out.Items[0].Result.TransactionId)
 			require.True(t, parties["ULTIMATE_CREDITOR"].Hit)
 			require.False(t, parties["CREDITOR"].Hit)
@@ -443,10 +443,10 @@ func TestISO20022RulesReadTheMessage(t *testing.T) {
 			}
 			names, details := fired(out.Items[0])
 			require.Contains(t, names, "Cocoa supply", "tx.purpose and tx.remittance")
-			require.Contains(t, details, "type INTERNATIONAL_TRANSFER", "AML-005: the intermediary agent is in GB")
+			require.Contains(t, details, "international transfer, ", "AML-005: the intermediary agent is in GB")
 			names, details = fired(out.Items[1])
 			require.NotContains(t, names, "Cocoa supply")
-			require.NotContains(t, details, "INTERNATIONAL_TRANSFER")
+			require.NotContains(t, details, "international transfer")
 		})
 	}
 }

@@ -137,7 +137,7 @@ func TestScreeningEvasionVariantsAllProtocols(t *testing.T) {
 			details = sanctionsDetails(rs)
 		}
 		require.Contains(t, []string{"BLOCK", "ESCALATE", "REVIEW"}, outcome, "%s %s %+q", proto, c.Kind, c.Query)
-		require.Contains(t, details, "RECEIVER name", "%s %s %+q", proto, c.Kind, c.Query)
+		require.Contains(t, details, "Receiver name", "%s %s %+q", proto, c.Kind, c.Query)
 		require.Contains(t, details, "entry "+c.ExpectEntryID+",", "%s %s %+q: %s", proto, c.Kind, c.Query, details)
 		if c.Query == "Vladimir Put\u0456n" {
 			require.Contains(t, details, "written with lookalike characters", proto)

@@ -51,14 +51,14 @@ func TestScreeningBeneficialOwners(t *testing.T) {
 	out, env := s.screen(admin, business("RC810001", nil))
 	require.True(t, env.Success, "%s", env.Raw)
 	require.Equal(t, "BLOCK", out.Outcome, "%s", env.Raw)
-	require.Contains(t, ownerRule(out), "BENEFICIAL_OWNER name \"Babatunde Olamide Fashola\"")
+	require.Contains(t, ownerRule(out), "Beneficial owner name \"Babatunde Olamide Fashola\"")
 	require.Contains(t, ownerRule(out), entry.ID)
 
 	// Lookalike letters in the stored owner's name: caught all the same.
 	newKYB("RC 810002", "Babatunde Olam\u0456de Fa\u200bshola")
 	out, env = s.screen(admin, business("RC810002", nil))
 	require.True(t, env.Success, "%s", env.Raw)
-	require.Contains(t, ownerRule(out), "BENEFICIAL_OWNER", "%s", env.Raw)
+	require.Contains(t, ownerRule(out), "Beneficial owner name", "%s", env.Raw)
 	require.Contains(t, ownerRule(out), entry.ID)
 
 	// An owner that matches nothing: the sanctions engine has nothing to say.
@@ -72,7 +72,7 @@ func TestScreeningBeneficialOwners(t *testing.T) {
 	require.Equal(t, 200, env.Status, "%s", env.Raw)
 	out, env = s.screen(admin, business("RC810001", map[string]any{"senderKybStatus": "VERIFIED"}))
 	require.True(t, env.Success, "%s", env.Raw)
-	require.Contains(t, ownerRule(out), "BENEFICIAL_OWNER", "%s", env.Raw)
+	require.Contains(t, ownerRule(out), "Beneficial owner name", "%s", env.Raw)
 
 	// A reviewed false positive of the owner (keyed by the owner's BVN) clears the alert.
 	env = s.rest("POST", "/api/v1/sanctions/false-positives", cred{Bearer: admin}, map[string]any{"subjectKey": "22299988877",

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/prose"
 )
 
 // Interdiction is an account freeze, block or post-no-debit order queued from a case
@@ -92,7 +93,7 @@ func RequestInterdiction(c Case, a Actor, p InterdictionParams) (Case, Interdict
 		RequestedAt:   a.At,
 	}
 	ev := newEvent(&c, a, EventInterdictionRequested,
-		fmt.Sprintf("%s requested on account %s", p.Action, p.AccountNumber))
+		prose.Capital(fmt.Sprintf("%s requested on account %s", prose.Enum(p.Action), p.AccountNumber)))
 	ev.NewValue = ptr(InterdictionRequested)
 	ev.Metadata = map[string]any{"interdictionId": in.ID, "action": in.Action, "accountNumber": in.AccountNumber, "reason": reason}
 	c.UpdatedAt = a.At
@@ -135,7 +136,7 @@ func ConfirmInterdiction(c Case, in Interdiction, a Actor, reference string) (Ca
 	in.ConfirmedAt = ptr(a.At)
 	in.Reference = reference
 	ev := newEvent(&c, a, EventInterdictionConfirmed,
-		fmt.Sprintf("%s confirmed on account %s", in.Action, in.AccountNumber))
+		prose.Capital(fmt.Sprintf("%s confirmed on account %s", prose.Enum(in.Action), in.AccountNumber)))
 	ev.PreviousValue = ptr(InterdictionRequested)
 	ev.NewValue = ptr(InterdictionConfirmed)
 	ev.Metadata = map[string]any{"interdictionId": in.ID, "reference": reference}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/prose"
 )
 
 // Lifting an interdiction takes two people (docs/guide/interdictions.md): one officer asks for it with
@@ -35,7 +36,7 @@ func RequestLift(c Case, in Interdiction, a Actor, reason string) (Case, Interdi
 	in.LiftRequestedBy = ptr(a.UserID)
 	in.LiftRequestedAt = ptr(a.At)
 	ev := newEvent(&c, a, EventInterdictionLiftRequested,
-		fmt.Sprintf("lift of %s on account %s requested", in.Action, in.AccountNumber))
+		fmt.Sprintf("Lift of %s on account %s requested", prose.Enum(in.Action), in.AccountNumber))
 	ev.PreviousValue = ptr(InterdictionConfirmed)
 	ev.NewValue = ptr(InterdictionLiftRequested)
 	ev.Metadata = map[string]any{"interdictionId": in.ID, "reason": reason}
@@ -58,7 +59,7 @@ func ApproveLift(c Case, in Interdiction, a Actor, note string) (Case, Interdict
 	in.Status = InterdictionLifted
 	in.LiftedBy = ptr(a.UserID)
 	in.LiftedAt = ptr(a.At)
-	ev := newEvent(&c, a, EventInterdictionLifted, fmt.Sprintf("%s on account %s lifted", in.Action, in.AccountNumber))
+	ev := newEvent(&c, a, EventInterdictionLifted, prose.Capital(fmt.Sprintf("%s on account %s lifted", prose.Enum(in.Action), in.AccountNumber)))
 	ev.PreviousValue = ptr(InterdictionLiftRequested)
 	ev.NewValue = ptr(InterdictionLifted)
 	ev.Metadata = map[string]any{"interdictionId": in.ID, "reason": in.LiftReason, "requestedBy": deref(in.LiftRequestedBy), "note": note}
@@ -92,7 +93,7 @@ func RejectLift(c Case, in Interdiction, a Actor, reason string) (Case, Interdic
 		return c, in, Effects{}, apperr.InvalidFields(*fe)
 	}
 	ev := newEvent(&c, a, EventInterdictionLiftRejected,
-		fmt.Sprintf("lift of %s on account %s rejected", in.Action, in.AccountNumber))
+		fmt.Sprintf("Lift of %s on account %s rejected", prose.Enum(in.Action), in.AccountNumber))
 	ev.PreviousValue = ptr(InterdictionLiftRequested)
 	ev.NewValue = ptr(InterdictionConfirmed)
 	ev.Metadata = map[string]any{"interdictionId": in.ID, "liftReason": in.LiftReason, "requestedBy": deref(in.LiftRequestedBy), "reason": reason}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
@@ -158,7 +159,7 @@ func moveStatus(c Case, a Actor, to, note string) Case {
 
 func effectsOfMove(before Case, a Actor, to, note string) Effects {
 	after := moveStatus(before, a, to, note)
-	ev := newEvent(&after, a, EventStatusChanged, fmt.Sprintf("Status changed from %s to %s", before.Status, to))
+	ev := newEvent(&after, a, EventStatusChanged, fmt.Sprintf("Status changed from %s to %s", prose.Enum(before.Status), prose.Enum(to)))
 	ev.PreviousValue = ptr(before.Status)
 	ev.NewValue = ptr(to)
 	if note != "" {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/complyd/complyd/internal/apperr"
+	"github.com/complyd/complyd/internal/prose"
 )
 
 // Proposal is a proposed resolution of a case awaiting a second person's decision (the four-eyes
@@ -141,7 +142,7 @@ func ApproveProposal(c Case, p Proposal, a Actor) (Case, Proposal, Effects, erro
 	p.DecidedBy = ptr(a.UserID)
 	p.DecidedAt = ptr(a.At)
 
-	ev := newEvent(&c, a, EventResolutionApproved, fmt.Sprintf("Resolution %s approved", p.Resolution))
+	ev := newEvent(&c, a, EventResolutionApproved, fmt.Sprintf("Resolution %s approved", prose.Enum(p.Resolution)))
 	ev.NewValue = ptr(p.Resolution)
 	ev.Metadata = map[string]any{"proposalId": p.ID, "proposedBy": p.ProposedBy}
 	eff := Effects{Events: []Event{ev}}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 )
 
@@ -120,8 +121,8 @@ func (d *DecisionEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enric
 		multiple := st.Mean.Mul(decimal.NewFromInt(d.cfg.AnomalyMultiple))
 		if amt.GreaterThan(bound) && amt.GreaterThan(multiple) {
 			b.trigger(TriggeredRule{ID: "HEUR-AMOUNT", Name: "Amount Anomaly", RiskScore: 45, Outcome: rules.Review,
-				Details: fmt.Sprintf("%s NGN is above mean %s + %dσ (σ %s) and %d× the mean over %d transactions",
-					amt.StringFixed(2), st.Mean.StringFixed(2), d.cfg.AnomalySigmas, st.StdDev.StringFixed(2), d.cfg.AnomalyMultiple, st.Count)},
+				Details: fmt.Sprintf("%s is above mean %s + %dσ (σ %s) and %d× the mean over %d transactions",
+					prose.Naira(amt), prose.Naira(st.Mean), d.cfg.AnomalySigmas, prose.Naira(st.StdDev), d.cfg.AnomalyMultiple, st.Count)},
 				rules.ActionNotifyOfficer)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 )
 
@@ -47,7 +48,7 @@ func (IdentityEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichme
 			status = StatusNone
 		}
 		b.trigger(TriggeredRule{ID: "KYC_STATUS", Name: "KYC Not Verified", RiskScore: 100, Outcome: rules.Block,
-			Details:   fmt.Sprintf("sender KYC status %s (source %s)", status, e.KYC.Source),
+			Details:   fmt.Sprintf("sender KYC status %s (source %s)", prose.Enum(status), prose.Enum(e.KYC.Source)),
 			KYCSource: e.KYC.Source, KYCExternalRef: e.KYC.ExternalRef},
 			rules.ActionVerifyKYC, rules.ActionNotifyCompliance, rules.ActionCreateCase)
 	}
@@ -57,7 +58,7 @@ func (IdentityEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enrichme
 			status = StatusNone
 		}
 		b.trigger(TriggeredRule{ID: "KYB_STATUS", Name: "KYB Not Verified", RiskScore: 100, Outcome: rules.Block,
-			Details:   fmt.Sprintf("business %s KYB status %s (source %s)", tx.SenderRCNumber, status, e.KYB.Source),
+			Details:   fmt.Sprintf("business %s KYB status %s (source %s)", tx.SenderRCNumber, prose.Enum(status), prose.Enum(e.KYB.Source)),
 			KYCSource: e.KYB.Source},
 			rules.ActionVerifyKYB, rules.ActionNotifyCompliance, rules.ActionCreateCase)
 	}

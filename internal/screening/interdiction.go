@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -112,7 +113,7 @@ func applyInterdictions(tx *Transaction, in Restrictions, res *Result) {
 		if r.AccountNumber != tx.SenderAccountNumber {
 			side = "receiver"
 		}
-		d := fmt.Sprintf("%s %s on %s account %s (case %s)", r.Action, r.InterdictionID, side, r.AccountNumber, caseLabel(r))
+		d := fmt.Sprintf("%s %s on %s account %s (case %s)", prose.Enum(r.Action), r.InterdictionID, side, r.AccountNumber, caseLabel(r))
 		if r.Reference != "" {
 			d += "; bank reference " + r.Reference
 		}

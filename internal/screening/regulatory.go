@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -54,7 +55,10 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 		b.trigger(TriggeredRule{ID: rule.ID, Name: rule.Name, RiskScore: rule.Score, Outcome: rule.Outcome,
 			Details: details, CreatedBy: rules.MandatoryCreatedBy}, rule.Actions...)
 	}
-	ngn := func(d decimal.Decimal) string { return d.StringFixed(2) + " NGN" }
+	// Amounts and wire values in words, as the case page shows them (issue 50 point 4); spelled
+	// only when a rule fires, off the path of the screenings that fire none.
+	ngn := prose.Naira
+	kind := func() string { return prose.Enum(tx.Type) }
 
 	cash := rules.IsCashType(tx.Type)
 	threshold := transferThreshold
@@ -63,10 +67,10 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 	}
 	// AML-001, AML-002: at or above the reporting threshold.
 	if cash && amt.GreaterThanOrEqual(cashThreshold) {
-		fire(rules.AML001, fmt.Sprintf("cash %s %s is at or above %s", tx.Type, ngn(amt), ngn(cashThreshold)))
+		fire(rules.AML001, fmt.Sprintf("%s of %s is at or above the %s threshold", kind(), ngn(amt), ngn(cashThreshold)))
 	}
 	if !cash && amt.GreaterThanOrEqual(transferThreshold) {
-		fire(rules.AML002, fmt.Sprintf("transfer %s %s is at or above %s", tx.Type, ngn(amt), ngn(transferThreshold)))
+		fire(rules.AML002, fmt.Sprintf("%s of %s is at or above the %s threshold", kind(), ngn(amt), ngn(transferThreshold)))
 	}
 	// AML-003: one transaction at or above 80 % of its threshold, or 3+ in 24 h (this one
 	// included) whose NGN sum exceeds the threshold.
@@ -85,10 +89,10 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 	}
 	// AML-005: foreign transfer.
 	if tx.Type == "INTERNATIONAL_TRANSFER" || (tx.ReceiverCountry != "" && tx.ReceiverCountry != "NG") {
-		fire(rules.AML005, fmt.Sprintf("type %s, receiver country %q", tx.Type, tx.ReceiverCountry))
+		fire(rules.AML005, fmt.Sprintf("%s, receiver country %q", kind(), tx.ReceiverCountry))
 	} else if c := foreignCountry(tx); c != "" {
 		// A payment message's other parties and agents count too (an ultimate creditor abroad).
-		fire(rules.AML005, fmt.Sprintf("type %s, a party of the payment message is in %q", tx.Type, c))
+		fire(rules.AML005, fmt.Sprintf("%s, a party of the payment message is in %q", kind(), c))
 	}
 	// AML-006: dormant for 180 days or more before this transaction.
 	if days, ok := dormantDays(e.History.LastActivityAt, tx.Timestamp); ok && days >= rules.DormancyDays {
@@ -102,9 +106,9 @@ func (r *RegulatoryEngine) Evaluate(ctx context.Context, tx *Transaction, e *Enr
 	if limit, ok := TierLimit(e.Config, e.KYC.Tier); ok {
 		switch {
 		case amt.GreaterThan(limit):
-			fire(rules.AML008, fmt.Sprintf("%s exceeds the %s limit of %s", ngn(amt), e.KYC.Tier, ngn(limit)))
+			fire(rules.AML008, fmt.Sprintf("%s exceeds the %s limit of %s", ngn(amt), prose.Enum(e.KYC.Tier), ngn(limit)))
 		case amt.Mul(hundred).GreaterThanOrEqual(limit.Mul(decimal.NewFromInt(rules.NearTierPercent))):
-			fire(rules.AML009, fmt.Sprintf("%s is at or above %d%% of the %s limit of %s", ngn(amt), rules.NearTierPercent, e.KYC.Tier, ngn(limit)))
+			fire(rules.AML009, fmt.Sprintf("%s is at or above %d%% of the %s limit of %s", ngn(amt), rules.NearTierPercent, prose.Enum(e.KYC.Tier), ngn(limit)))
 		}
 	}
 	if missing {

@@ -192,3 +192,57 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestRegulatoryReasons: the reasons the mandatory rules give, which the case page and the
+// transaction page show as they come, read as people write (issue 50 point 4): amounts as
+// "₦12,500,000.00" from the decimal, tiers and transaction types in words ("12500000.00 NGN
+// exceeds the TIER_1 limit of 50000.00 NGN" before).
+func TestRegulatoryReasons(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, txType, amount, tier, country string
+		edit                                func(e *screening.Enrichment)
+		want                                map[string]string
+	}{
+		{name: "tier 1 exceeded", txType: "TRANSFER", amount: "12500000", tier: "TIER_1", want: map[string]string{
+			"AML-002": "transfer of ₦12,500,000.00 is at or above the ₦10,000,000.00 threshold",
+			"AML-003": "₦12,500,000.00 is at or above 80% of the ₦10,000,000.00 threshold",
+			"AML-008": "₦12,500,000.00 exceeds the tier 1 limit of ₦50,000.00",
+		}},
+		{name: "cash near tier 3", txType: "CASH_DEPOSIT", amount: "5000000", tier: "TIER_3", want: map[string]string{
+			"AML-001": "cash deposit of ₦5,000,000.00 is at or above the ₦5,000,000.00 threshold",
+			"AML-003": "₦5,000,000.00 is at or above 80% of the ₦5,000,000.00 threshold",
+			"AML-009": "₦5,000,000.00 is at or above 80% of the tier 3 limit of ₦5,000,000.00",
+		}},
+		{name: "structuring over 24 hours", txType: "TRANSFER", amount: "1000000.01",
+			edit: func(e *screening.Enrichment) { e.History.Count24h = 2; e.History.Sum24hNGN = dec("9000000") },
+			want: map[string]string{"AML-003": "3 transactions in 24 hours total ₦10,000,000.01, above the ₦10,000,000.00 threshold"}},
+		{name: "foreign", txType: "INTERNATIONAL_TRANSFER", amount: "1000", country: "GB", want: map[string]string{
+			"AML-005": `international transfer, receiver country "GB"`,
+		}},
+	}
+	eng := screening.NewRegulatoryEngine()
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tx := baseTx()
+			tx.Type, tx.Amount = tc.txType, dec(tc.amount)
+			if tc.country != "" {
+				tx.ReceiverCountry = tc.country
+			}
+			tx.Normalize()
+			e := baseEnrichment()
+			e.KYC.Tier = tc.tier
+			if tc.edit != nil {
+				tc.edit(e)
+			}
+			v, err := eng.Evaluate(context.Background(), tx, e)
+			require.NoError(t, err)
+			got := map[string]string{}
+			for _, r := range v.RulesTriggered {
+				got[r.ID] = r.Details
+			}
+			require.Equal(t, tc.want, got)
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -206,8 +207,9 @@ func senderPEPHits(v EngineVerdict) []NameHit {
 // details is a triggered sanctions rule's explanation: who matched which list entry, and why
 // (the matcher's token-by-token account), for the regulator reading the verdict.
 func details(party, name string, h NameHit) string {
+	// The party and the list type in words (issue 50 point 4): "Ultimate creditor name …", "sanctions entry".
 	d := fmt.Sprintf("%s name %q matched %q on %s (%s entry %s, source id %s, score %.2f)",
-		party, name, h.MatchedName, h.List, h.ListType, h.EntryID, h.SourceID, h.Score)
+		prose.Capital(prose.Enum(party)), name, h.MatchedName, h.List, prose.Enum(h.ListType), h.EntryID, h.SourceID, h.Score)
 	if h.Explanation != "" {
 		d += ": " + h.Explanation
 	}

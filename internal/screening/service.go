@@ -14,6 +14,7 @@ import (
 	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/ids"
 	"github.com/complyd/complyd/internal/paging"
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/tenancy"
 )
@@ -330,10 +331,13 @@ func (s *Service) List(ctx context.Context, tenantID tenancy.TenantID, f ListPar
 // DecideCase, a title naming the transaction and a description listing the triggered rules.
 func caseRequest(rec *Record) *CaseRequest {
 	r, tx := rec.Result, rec.Tx
-	title := fmt.Sprintf("%s on transaction %s", r.Outcome, tx.ExternalID)
+	title := fmt.Sprintf("%s on transaction %s", prose.Capital(prose.Enum(string(r.Outcome))), tx.ExternalID)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Screening of %s %s %s from %s (account %s): outcome %s, risk %s, score %.2f.",
-		tx.Type, tx.Amount.String(), tx.Currency, tx.SenderName, tx.SenderAccountNumber, r.Outcome, r.RiskLevel, r.Score)
+	// In words, as the case page shows it (issue 50 point 4): "Screening of the transfer of
+	// ₦12,500,000.00 from Ada Obi (account 0123456789): outcome review, high risk, score 0.87."
+	fmt.Fprintf(&b, "Screening of the %s of %s from %s (account %s): outcome %s, %s risk, score %.2f.",
+		prose.Enum(tx.Type), prose.Money(tx.Amount, tx.Currency), tx.SenderName, tx.SenderAccountNumber,
+		prose.Enum(string(r.Outcome)), prose.Enum(r.RiskLevel), r.Score)
 	if len(r.TriggeredRules) > 0 {
 		b.WriteString(" Triggered:")
 		for i, t := range r.TriggeredRules {

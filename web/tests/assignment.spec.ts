@@ -16,7 +16,7 @@ test('assignment: a KYC application assigned in the browser is found by the list
   await signIn(page, await newUser(tok, 'BANK_ADMIN', 'Ada', 'Admin'));
   await page.goto(`/kyc/${app.data.id}`);
   const group = page.getByRole('group', { name: 'Assignment' });
-  await expect(group.getByTestId('assignee')).toHaveText('unassigned');
+  await expect(group.getByTestId('assignee')).toHaveText('Unassigned');
   await group.getByLabel('Assign to').selectOption(officer.id);
   await group.getByRole('button', { name: 'Assign', exact: true }).click();
   await expect(group.getByTestId('assignee')).toHaveText('Olu officer1');
@@ -44,7 +44,7 @@ test('assignment: a KYC application assigned in the browser is found by the list
   await expect(page.getByRole('row').filter({ hasText: last })).toHaveCount(1);
   await page.goto(`/kyc/${app.data.id}`);
   await group.getByRole('button', { name: 'Unassign' }).click();
-  await expect(group.getByTestId('assignee')).toHaveText('unassigned');
+  await expect(group.getByTestId('assignee')).toHaveText('Unassigned');
   await page.getByRole('link', { name: 'KYC review' }).click();
   await page.getByLabel('Assigned to').selectOption('unassigned');
   await expect(page.getByRole('row').filter({ hasText: last })).toHaveCount(1);

@@ -106,6 +106,10 @@ for (const width of [390, 768, 1366]) {
     await expect(match).toContainText('OKAFOR');
     await expect(match).toContainText('SDGT');
     await expect(one.getByTestId('tx-amount')).toHaveText(/₦12,500,000.00/);
+    // The server's sentences and the badges in words (issue 50 point 4): the description names the
+    // amount as people write it, and the case type reads as everywhere, not in a badge's capitals.
+    await expect(one.getByText(/^Screening of the transfer of ₦12,500,000\.00 from Emeka Johnson Okafor \(account 0555000111\): outcome block, critical risk/)).toBeVisible();
+    expect(await one.locator('.mantine-Badge-root').filter({ hasText: /^Sanctions hit$/ }).first().evaluate((e) => (e as HTMLElement).innerText)).toBe('Sanctions hit');
     await expect(one.getByRole('heading', { name: 'Account activity, last 30 days' })).toBeVisible();
     await expect(one.getByText(/Case assigned by the Sanctions desk inbox/)).toBeVisible();
     await expect(one.getByRole('button', { name: 'Assign to me' })).toHaveCount(0);
@@ -114,6 +118,7 @@ for (const width of [390, 768, 1366]) {
     await one.getByRole('button', { name: 'Propose resolution' }).click();
     await expect(one.getByTestId('case-status')).toHaveText('Pending review');
     await expect(one.getByText('A second officer must confirm it.')).toBeVisible();
+    await expect(one.locator('ol.timeline')).toContainText('Status changed from open to in progress');
     await expect(one.getByRole('region', { name: 'Timeline' }).or(one.locator('section[aria-labelledby="tl-h"]'))).not.toContainText(uuid);
     await expect(one.getByRole('button', { name: 'Confirm resolution' })).toHaveCount(0);
     await check(one, 'case-proposed', width);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { dateTime, enumLabel, money, plural, ruleLabel } from '../src/ui/format';
+import { dateTime, enumLabel, enumWords, money, plural, ruleLabel } from '../src/ui/format';
 
 // The formatting every screen uses (web/src/ui/format.ts), checked on its own: no browser needed.
 const t = new Date('2026-11-30T23:34:00Z');
@@ -38,4 +38,12 @@ test('enum values keep their acronyms; sentences from the API read as words', as
   expect(prose('2 screening alert(s) in 90 days')).toBe('2 screening alerts in 90 days');
   expect(prose('3 case(s) resolved as true positive')).toBe('3 cases resolved as true positive');
   expect(prose('listed token(s) not in query')).toBe('listed tokens not in query');
+});
+
+test('inside a sentence an enum value is in lower-case words, its acronyms kept', () => {
+  expect(enumWords('IN_PROGRESS')).toBe('in progress');
+  expect(enumWords('RESOLVED_TRUE_POSITIVE')).toBe('resolved true positive');
+  expect(enumWords('KYC_REVIEW')).toBe('KYC review');
+  expect(enumWords('COMPLIANCE_OFFICER')).toBe('compliance officer');
+  expect(enumWords('')).toBe('—');
 });

@@ -13,6 +13,7 @@ import (
 
 	"github.com/complyd/complyd/internal/cases"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/prose"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
 	"github.com/complyd/complyd/internal/tenancy"
@@ -389,14 +390,14 @@ func (s *ScreeningStore) RecordRetro(ctx context.Context, st screening.Stored, v
 				id := st.ID
 				var b strings.Builder
 				fmt.Fprintf(&b, "Retro-screening of transaction %s (%s skipped at screening time) found: outcome %s, score %.2f.",
-					st.Tx.ExternalID, strings.Join(engines, ", "), agg.Outcome, agg.Score)
+					st.Tx.ExternalID, strings.Join(engines, ", "), prose.Enum(string(agg.Outcome)), agg.Score)
 				for _, v := range verdicts {
 					for _, r := range v.RulesTriggered {
 						fmt.Fprintf(&b, " %s (%s, %d).", r.Name, r.Category, r.RiskScore)
 					}
 				}
 				c, err := s.db.CreateCaseTx(ctx, tx, tenant, cases.NewParams{Type: decision.Type, Priority: decision.Priority,
-					Title:       fmt.Sprintf("Retro-screening %s on transaction %s", agg.Outcome, st.Tx.ExternalID),
+					Title:       fmt.Sprintf("Retro-screening: %s on transaction %s", prose.Enum(string(agg.Outcome)), st.Tx.ExternalID),
 					Description: b.String(), RelatedTransactionID: &id, Tags: []string{"screening", "retro-screening"}})
 				if err != nil {
 					return err

@@ -45,7 +45,7 @@ export function AuditLog() {
       <form onSubmit={(e) => e.preventDefault()}>
         <Group gap="sm" align="end" wrap="wrap" mb="sm">
           <NativeSelect label="Actor" value={actor} onChange={(e) => reset(() => setActor(e.currentTarget.value))}
-            data={[{ value: '', label: 'anyone' }, ...actors.map((a) => ({ value: a.id, label: a.name }))]} />
+            data={[{ value: '', label: 'Anyone' }, ...actors.map((a) => ({ value: a.id, label: a.name }))]} />
           <TextInput label="Action" value={action} placeholder="e.g. user.created" onChange={(e) => reset(() => setAction(e.currentTarget.value))} />
           <TextInput label="Resource type" value={resourceType} placeholder="e.g. case" onChange={(e) => reset(() => setResourceType(e.currentTarget.value))} />
           <TextInput label="From date" type="date" value={from} onChange={(e) => reset(() => setFrom(e.currentTarget.value))} />

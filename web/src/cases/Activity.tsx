@@ -7,6 +7,8 @@ import { count, day, money, plural } from '../ui/format';
 
 // Activity is the sender account's last 30 days, one bar a day (NGN sent), with the windows of
 // the rules that fired marked: a 24-hour rule looked at the transaction's day and the one before.
+// A window's label sits left of its line (insideTopRight): the line is near the chart's right
+// edge, where a label to its right was cut off ("24 h wi").
 export function Activity({ days, rules, at }: { days: ActivityDay[]; rules: WorkspaceRule[]; at?: Timestamp }) {
   const end = at ? timestampDate(at) : new Date();
   const byDay = new Map(days.map((d) => [day(d.day), d]));
@@ -25,7 +27,7 @@ export function Activity({ days, rules, at }: { days: ActivityDay[]; rules: Work
       <div role="img" aria-label="NGN sent per day, last 30 days">
       <BarChart h={180} data={data} dataKey="day" series={[{ name: 'ngn', label: 'NGN sent', color: 'blue.8' }]}
         valueFormatter={(v) => money(v.toFixed(2))} tickLine="xy" withTooltip textColor="dark.9"
-        referenceLines={windows.map((h) => ({ x: data[Math.max(0, 29 - Math.ceil(h / 24))].day, label: `${h} h window`, color: 'red.9' }))}
+        referenceLines={windows.map((h) => ({ x: data[Math.max(0, 29 - Math.ceil(h / 24))].day, label: `${h} h window`, color: 'red.9', labelPosition: 'insideTopRight' as const }))}
         yAxisProps={{ width: 80, tickFormatter: (v: number) => count(v) }} />
       </div>
     </Card>

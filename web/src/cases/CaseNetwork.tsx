@@ -15,7 +15,7 @@ export function CaseNetwork({ account, customerId }: { account: string; customer
       {q.isPending ? <Text size="sm">Loading the network…</Text> : q.isError ? <Text size="sm">The network could not be read.</Text> : (
         <>
           <Text size="sm">{plural(q.data.nodes.length, 'account')}, {plural(q.data.edges.length, 'link')}{q.data.findings.length > 0 && `, ${plural(q.data.findings.length, 'finding')}`}.</Text>
-          {q.data.nodes.length > 1 && <NetworkGraph graph={q.data} flagged={new Set(q.data.findings.flatMap((f) => f.accounts))} onSelect={() => {}} />}
+          {q.data.nodes.length > 1 && <NetworkGraph graph={q.data} flagged={new Set(q.data.findings.flatMap((f) => f.accounts))} onSelect={() => {}} size={360} />}
         </>
       )}
       {customerId && <Link to={`/customers/${customerId}#net-h`}>Open the full network</Link>}

@@ -10,7 +10,7 @@ import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
 import { who } from '../ui/people';
 import { ErrorText, Loading } from '../ui/parts';
-import { dateTime, enumLabel, money, prose, sentence } from '../ui/format';
+import { dateTime, enumLabel, enumWords, money, prose, sentence } from '../ui/format';
 import { enumLabel as label } from '../ui/format';
 import { StatusBadge } from '../ui/StatusBadge';
 import { Evidence, TransactionFacts } from './Evidence';
@@ -125,7 +125,7 @@ function Actions({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
           <Group role="group" aria-label="Change status" gap="xs">
             {allowed.map((to) => (
               <Button key={to} variant="default" onClick={() => move.mutate({ id: c.id, status: to, resolutionNote: needsNote(to) ? note || undefined : undefined })}>
-                Move to {label(to).toLowerCase()}
+                Move to {enumWords(to)}
               </Button>))}
           </Group>
         )}
@@ -153,7 +153,7 @@ function Reassign({ w, onPick }: { w: CaseWorkspace; onPick: (id: string) => voi
   return (
     <Group align="end" gap="xs" wrap="wrap">
       <NativeSelect label="Reassign to" value={pick} onChange={(e) => setPick(e.currentTarget.value)}
-        data={[{ value: '', label: 'choose…' }, ...others.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName}` }))]} />
+        data={[{ value: '', label: 'Choose…' }, ...others.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName}` }))]} />
       <Button variant="default" disabled={!pick} onClick={() => onPick(pick)}>Reassign</Button>
     </Group>
   );
@@ -176,7 +176,7 @@ function Proposals({ w, onDone }: { w: CaseWorkspace; onDone: () => void }) {
       <Title order={3} size="h4">Resolution (four eyes)</Title>
       {w.proposals.length === 0 ? <Text size="sm">No resolution proposed.</Text> : (
         <ul className="plain">{w.proposals.map((p: ResolutionProposal) => (
-          <li key={p.id}>{label(p.resolution)} — {label(p.status).toLowerCase()}: {p.note} (proposed {dateTime(p.proposedAt)} by {who(p.proposedBy, p.proposedByName, me.id)}{p.decidedBy && `; decided by ${who(p.decidedBy, p.decidedByName, me.id)}`})
+          <li key={p.id}>{label(p.resolution)} — {enumWords(p.status)}: {p.note} (proposed {dateTime(p.proposedAt)} by {who(p.proposedBy, p.proposedByName, me.id)}{p.decidedBy && `; decided by ${who(p.decidedBy, p.decidedByName, me.id)}`})
             {p.status === 'PENDING' && p.proposedBy === me.id && <em> A second officer must confirm it.</em>}
             {p.id === a.decideProposalId && (
               <Stack gap="xs" mt="xs">
@@ -244,7 +244,7 @@ function Interdictions({ caseId, items, actions, account, onDone }: { caseId: st
         <form onSubmit={(e) => { e.preventDefault(); create.mutate({ id: caseId, action, accountNumber: accountValue, reason }); }}>
           <Stack gap="xs">
             <NativeSelect label="Interdiction action" value={action} onChange={(e) => setAction(e.currentTarget.value)}
-              data={[{ value: 'FREEZE', label: 'freeze' }, { value: 'BLOCK', label: 'block' }, { value: 'POST_NO_DEBIT', label: 'post no debit' }]} />
+              data={['FREEZE', 'BLOCK', 'POST_NO_DEBIT'].map((v) => ({ value: v, label: enumLabel(v) }))} />
             <TextInput label="Account number" value={accountValue} onChange={(e) => setAcct(e.currentTarget.value)} />
             <TextInput label="Interdiction reason" value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
             <ErrorText error={create.error} />

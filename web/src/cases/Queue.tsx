@@ -82,8 +82,8 @@ export function Queue() {
           data={[{ value: '', label: 'Any' }, ...priorities.map((s) => ({ value: s, label: enumLabel(s) }))]} />
         <NativeSelect label="Inbox" value={f.inboxId} onChange={(e) => set({ inboxId: e.currentTarget.value })} data={inboxOptions} />
         <NativeSelect label="Sort by" value={f.sort} onChange={(e) => set({ sort: e.currentTarget.value })} data={[
-          { value: 'DUE', label: 'due time (breached first)' }, { value: 'PRIORITY', label: 'priority' },
-          { value: 'OLDEST', label: 'age (oldest first)' }, { value: 'NEWEST', label: 'newest first' }]} />
+          { value: 'DUE', label: 'Due time (breached first)' }, { value: 'PRIORITY', label: 'Priority' },
+          { value: 'OLDEST', label: 'Age (oldest first)' }, { value: 'NEWEST', label: 'Newest first' }]} />
       </form>
       <Group gap="md" wrap="wrap" align="end">
         <SavedViews current={f} onApply={(v) => { setF(v); setPage(1); }} />

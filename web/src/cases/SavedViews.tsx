@@ -24,7 +24,7 @@ export function SavedViews({ current, onApply }: { current: Filters; onApply: (f
   return (
     <Group align="end" gap="xs" wrap="wrap" role="group" aria-label="Saved views">
       <NativeSelect label="Saved view" value={pick} onChange={(e) => apply(e.currentTarget.value)}
-        data={[{ value: '', label: views.length ? 'choose…' : 'none saved' }, ...views.map((v) => ({ value: v.id, label: v.name }))]} />
+        data={[{ value: '', label: views.length ? 'Choose…' : 'None saved' }, ...views.map((v) => ({ value: v.id, label: v.name }))]} />
       {pick && <Button variant="subtle" onClick={() => del.mutate({ id: pick })}>Delete view</Button>}
       <form onSubmit={(e) => { e.preventDefault(); save.mutate({ name, filters: current }); }}>
         <Group align="end" gap="xs">

@@ -39,7 +39,7 @@ export function Customers() {
         <Group gap="sm" align="end" wrap="wrap" mb="sm">
           <TextInput label="Search customers" value={q} disabled={due} onChange={(e) => reset(() => setQ(e.currentTarget.value))} placeholder="name, BVN, NIN or RC number" />
           <NativeSelect label="Risk rating" value={rating} disabled={due} onChange={(e) => reset(() => setRating(e.currentTarget.value))}
-            data={[{ value: '', label: 'any' }, ...ratings.map((r) => ({ value: r, label: enumLabel(r) }))]} />
+            data={[{ value: '', label: 'Any' }, ...ratings.map((r) => ({ value: r, label: enumLabel(r) }))]} />
           <Checkbox label="Reviews due only" checked={due} onChange={(e) => reset(() => setDue(e.currentTarget.checked))} mb={8} />
         </Group>
       </form>

@@ -24,8 +24,9 @@ export function layout(g: Graph, size: number): Map<string, { x: number; y: numb
 // NetworkGraph draws the graph as plain SVG: transfers as arrows (thicker for more money),
 // shared identifiers as dashed lines, seeds in blue, the accounts of findings in red. Clicking
 // an account (or pressing Enter on it) asks to re-centre the graph there.
-export function NetworkGraph({ graph, flagged, onSelect }: { graph: Graph; flagged: Set<string>; onSelect: (account: string) => void }) {
-  const size = 640;
+// size is the drawing's side in px (its viewBox): the case page's small graph draws at 360 so that
+// its 10 px labels stay 10 px in a column capped at 360 px (at 640 they shrank to about 5 px).
+export function NetworkGraph({ graph, flagged, onSelect, size = 640 }: { graph: Graph; flagged: Set<string>; onSelect: (account: string) => void; size?: number }) {
   const pos = layout(graph, size);
   const max = Math.max(1, ...graph.edges.map((e) => Number(e.total)));
   const showLabels = graph.nodes.length <= 60;
@@ -55,7 +56,7 @@ export function NetworkGraph({ graph, flagged, onSelect }: { graph: Graph; flagg
           <g key={n.account} role="button" tabIndex={0} aria-label={`Account ${n.account}`} onClick={() => onSelect(n.account)}
             onKeyDown={(e) => { if (e.key === 'Enter') onSelect(n.account); }} style={{ cursor: 'pointer' }}>
             <circle cx={p.x} cy={p.y} r={n.seed ? 9 : 6} fill={fill}><title>{`${n.account} (hop ${n.hop})`}</title></circle>
-            {(showLabels || n.seed || flagged.has(n.account)) && <text x={p.x + 9} y={p.y - 8} fontSize="10">{n.account}</text>}
+            {(showLabels || n.seed || flagged.has(n.account)) && <text x={p.x > size * 0.6 ? p.x - 9 : p.x + 9} y={p.y - 8} fontSize="10" textAnchor={p.x > size * 0.6 ? 'end' : 'start'}>{n.account}</text>}
           </g>
         );
       })}

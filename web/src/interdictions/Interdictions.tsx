@@ -33,7 +33,7 @@ export function Interdictions() {
   });
   const reset = (f: () => void) => { f(); setPage(1); };
   const zone = useZone();
-  const any = (vs: string[]) => [{ value: '', label: 'any' }, ...vs.map((v) => ({ value: v, label: enumLabel(v) }))];
+  const any = (vs: string[]) => [{ value: '', label: 'Any' }, ...vs.map((v) => ({ value: v, label: enumLabel(v) }))];
   const cols: Col<Interdiction>[] = [
     { id: 'id', header: 'Interdiction', cell: (i) => <><Code>{i.id}</Code>{i.reference && <Text size="xs" c="gray.7">bank ref {i.reference}</Text>}</> },
     { id: 'case', header: 'Case', cell: (i) => <Link to={`/cases/${i.caseId}`}>{i.caseNumber}</Link>, sort: (i) => i.caseNumber },
@@ -54,7 +54,7 @@ export function Interdictions() {
           <NativeSelect label="Action" value={action} onChange={(e) => reset(() => setAction(e.currentTarget.value))} data={any(actions)} />
           <TextInput label="Account number" w={150} inputMode="numeric" maxLength={10} value={account} onChange={(e) => reset(() => setAccount(e.currentTarget.value))} />
           <NativeSelect label="In force" value={inForce} onChange={(e) => reset(() => setInForce(e.currentTarget.value))}
-            data={[{ value: '', label: 'any' }, { value: 'yes', label: 'in force' }, { value: 'no', label: 'not in force' }]} />
+            data={[{ value: '', label: 'Any' }, { value: 'yes', label: 'In force' }, { value: 'no', label: 'Not in force' }]} />
         </Group>
       </form>
       {q.isError ? <ErrorText error={q.error} /> : (

@@ -5,7 +5,7 @@ import { UserService } from '../gen/complyd/v1/user_pb';
 import { useSession } from '../auth/session';
 import { Button, Group, NativeSelect, Text } from '@mantine/core';
 import { ErrorText } from '../ui/parts';
-import { enumLabel } from '../ui/format';
+import { enumWords } from '../ui/format';
 
 // useUsers is the tenant's active users when the caller may list them (an administrator's call;
 // for others the pickers offer only "me" and "unassigned").
@@ -16,15 +16,17 @@ function useUsers() {
   return (q.data?.items ?? []).filter((u) => u.isActive);
 }
 
-// useAssigneeName names an assignee id: "you", the user's name when listed, else the id.
+// useAssigneeName names an assignee id: "Unassigned" (as the case page and the filter spell it),
+// "you", the user's name when listed, else "Another user" (only an administrator lists the users;
+// an id is no name for people).
 export function useAssigneeName() {
   const { me } = useSession();
   const users = useUsers();
   return (id?: string) => {
-    if (!id) return 'unassigned';
+    if (!id) return 'Unassigned';
     if (id === me.id) return `${me.firstName} ${me.lastName} (you)`;
     const u = users.find((x) => x.id === id);
-    return u ? `${u.firstName} ${u.lastName}` : id;
+    return u ? `${u.firstName} ${u.lastName}` : 'Another user';
   };
 }
 
@@ -61,7 +63,7 @@ export function Assignment({ kind, id, assignedTo, onDone }: { kind: 'kyc' | 'ky
         {assignedTo !== me.id && <Button size="sm" variant="light" loading={assign.isPending} onClick={() => assign.mutate({ id, assigneeId: me.id })}>Take it</Button>}
         {users.length > 0 && <>
           <NativeSelect label="Assign to" value={pick} onChange={(e) => setPick(e.currentTarget.value)}
-            data={[{ value: '', label: 'Choose…' }, ...users.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName} (${enumLabel(u.role).toLowerCase()})` }))]} />
+            data={[{ value: '', label: 'Choose…' }, ...users.map((u) => ({ value: u.id, label: `${u.firstName} ${u.lastName} (${enumWords(u.role)})` }))]} />
           <Button size="sm" variant="default" disabled={!pick || assign.isPending} onClick={() => assign.mutate({ id, assigneeId: pick })}>Assign</Button>
         </>}
         {assignedTo && <Button size="sm" variant="default" disabled={unassign.isPending} onClick={() => unassign.mutate({ id })}>Unassign</Button>}

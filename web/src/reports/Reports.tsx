@@ -45,9 +45,9 @@ export function Reports() {
       <form onSubmit={(e) => e.preventDefault()}>
         <Group gap="sm" align="end" wrap="wrap" mb="sm">
           <NativeSelect label="Report type" value={type} onChange={(e) => { setType(e.currentTarget.value); setPage(1); }}
-            data={[{ value: '', label: 'any' }, ...reportTypes]} />
+            data={[{ value: '', label: 'Any' }, ...reportTypes]} />
           <NativeSelect label="Report status" value={status} onChange={(e) => { setStatus(e.currentTarget.value); setPage(1); }}
-            data={[{ value: '', label: 'any' }, ...reportStatuses.map((s) => ({ value: s, label: statusLabel(s) }))]} />
+            data={[{ value: '', label: 'Any' }, ...reportStatuses.map((s) => ({ value: s, label: statusLabel(s) }))]} />
         </Group>
       </form>
       {q.isError ? <ErrorText error={q.error} /> : (

@@ -1,6 +1,6 @@
 import type { EvidenceCase, EvidenceCheck, EvidenceOverride } from '../gen/complyd/v1/evidence_pb';
 import { Title } from '@mantine/core';
-import { enumLabel as label, plural, prose } from './format';
+import { enumLabel as label, enumWords, plural, prose } from './format';
 import { StatusBadge } from './StatusBadge';
 import { Link } from './router';
 import { Empty, When } from './parts';
@@ -10,7 +10,7 @@ import { Empty, When } from './parts';
 // computes all three; the screen shows them.
 
 export function checkText(c: EvidenceCheck): string {
-  return `${label(c.kind)}${c.subject ? ` (${c.subject})` : ''}: ${label(c.status).toLowerCase()} — ${prose(c.detail)}`;
+  return `${label(c.kind)}${c.subject ? ` (${c.subject})` : ''}: ${enumWords(c.status)} — ${prose(c.detail)}`;
 }
 
 export function ApplicationEvidence({ checks, cases, overrides }: { checks: EvidenceCheck[]; cases: EvidenceCase[]; overrides: EvidenceOverride[] }) {

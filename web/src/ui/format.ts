@@ -88,6 +88,15 @@ export function enumLabel(v?: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
+// enumWords spells a wire enum value inside a sentence: enumLabel's words in lower case, acronyms
+// kept ("IN_PROGRESS" → "in progress", "KYC_REVIEW" → "KYC review"), the way the server writes
+// them in its own sentences (internal/prose Enum: "Status changed from open to in progress").
+// enumLabel(v).toLowerCase() lost the acronyms ("kyc review").
+export function enumWords(v?: string): string {
+  if (!v) return '—';
+  return v.split(/[_\s]+/).filter(Boolean).map((w) => (acronyms.has(w.toUpperCase()) ? w.toUpperCase() : w.toLowerCase())).join(' ') || '—';
+}
+
 // yesNo spells a flag for people.
 export function yesNo(b: boolean | undefined): string {
   return b ? 'Yes' : 'No';

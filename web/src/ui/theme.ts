@@ -1,4 +1,4 @@
-import { createTheme, Input } from '@mantine/core';
+import { Badge, createTheme, Input } from '@mantine/core';
 
 // theme is the workspace's one design: Mantine's components with the bank-blue primary, the
 // system's Liberation Sans (installed with Chromium on Debian) and contrast that passes WCAG AA
@@ -13,5 +13,8 @@ export const theme = createTheme({
   // color-contrast on the settings' time zone description).
   components: {
     InputWrapper: Input.Wrapper.extend({ styles: { description: { color: 'var(--mantine-color-gray-7)' } } }),
+    // Mantine's badges print their text in capitals: a case type read "SANCTIONS HIT" beside the
+    // "Sanctions hit" of every other screen. Badges show the one spelling (enumLabel) as written.
+    Badge: Badge.extend({ defaultProps: { tt: 'none' } }),
   },
 });
