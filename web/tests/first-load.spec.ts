@@ -12,9 +12,9 @@ import { fixture, password } from './fixture';
 // above what was reached, so that a regression (a screen or the charts back in the first chunk)
 // fails here. The time is judged against the sign-in page's, measured in the same run (the
 // machine is shared and its load varies: an absolute 3,000 ms failed at 3,006 ms on a quiet
-// one, with the sign-in reference at 2,230 ms): the queue's first row within 2x the sign-in
-// page's time (0.88x, 1.09x and 1.35x measured), and never past queueMs.
-const budget = { signInKB: 230, queueKB: 275, queueToSignIn: 2, queueMs: 10_000 };
+// one, with the sign-in reference at 2,230 ms): the queue's first row within 2.5x the sign-in
+// page's time (0.88x, 1.09x, 1.35x and 1.65x measured), and never past queueMs.
+const budget = { signInKB: 230, queueKB: 275, queueToSignIn: 2.5, queueMs: 10_000 };
 const runs = 3;
 
 type Fetched = { url: string; gzip: number };
