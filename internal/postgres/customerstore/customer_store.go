@@ -59,9 +59,9 @@ func (s *CustomerStore) links(tenantID tenancy.TenantID, bvn, rc string) custome
 // the two IN lists OR'ed, PostgreSQL walked every case of the tenant and tested each against
 // hashed subplans: at 1,000,000 stored transactions and 7,400 cases that was 394 buffer hits a
 // call, half of a screening's (docs/performance-at-scale.md "The statement behind the buffer
-// hits"). The keys are collected into arrays (ARRAY(subquery), run once) because a join on
-// t.id::text is not pushed into the index under row-level security (the cast is not
-// leakproof): PostgreSQL scanned cases once per transaction instead.
+// hits"). The keys are collected into arrays (ARRAY(subquery), run once) because a LATERAL
+// join on t.id::text, tried first, scanned cases once per transaction as the application role
+// (probably row-level security: the cast is not leakproof; not isolated).
 const linkedCasesSQL = `select c.id, c.case_number, c.title, c.status, c.priority, c.type, c.created_at from cases c
 where c.tenant_id = $1 and c.related_transaction_id = any (array(
   select t.id::text from transactions t where $2 <> '' and t.tenant_id = $1 and t.sender_bvn = $2))
