@@ -105,6 +105,8 @@ for (const width of [390, 768, 1366]) {
     await expect(match.getByRole('columnheader', { name: 'List entry' }).first()).toBeVisible();
     await expect(match).toContainText('OKAFOR');
     await expect(match).toContainText('SDGT');
+    // Dates of birth read as people write them ("31 Jan 1970"), not as ISO (issue 50 point 4).
+    await expect(match.getByRole('row', { name: /Date of birth/ }).first()).not.toContainText(/\d{4}-\d{2}-\d{2}/);
     await expect(one.getByTestId('tx-amount')).toHaveText(/₦12,500,000.00/);
     // The server's sentences and the badges in words (issue 50 point 4): the description names the
     // amount as people write it, and the case type reads as everywhere, not in a badge's capitals.

@@ -109,6 +109,10 @@ test('the audit log filters by action and exports the filtered events as CSV', a
   await page.getByLabel('Action').fill('user.created');
   await expect(page.getByText(`(${expected.total} in all)`)).toBeVisible();
   await expect(page.getByRole('table', { name: 'Audit events' }).getByRole('row')).toHaveCount(1 + Math.min(20, expected.total));
+  // The action reads in words, its code on hover; the raw code is not the cell's text.
+  const firstAction = page.getByRole('table', { name: 'Audit events' }).getByRole('row').nth(1).getByRole('cell').nth(2);
+  await expect(firstAction).toHaveText('User created');
+  await expect(firstAction.locator('[title="user.created"]')).toHaveCount(1);
   await shot(page, 'audit-log');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^audit-events-.*\.csv$/);

@@ -5,10 +5,11 @@ import { Anchor, Group, NativeSelect, TextInput, Title } from '@mantine/core';
 import { AuditService, type AuditEvent } from '../gen/complyd/v1/audit_pb';
 import { ErrorText, Pager } from '../ui/parts';
 import { DataTable, type Col } from '../ui/DataTable';
-import { dateTime, enumLabel } from '../ui/format';
+import { auditAction, dateTime, enumLabel } from '../ui/format';
 import { useZone } from '../ui/zone';
 
-// AuditLog is the tenant's audit trail (BANK_ADMIN and AUDITOR): who changed what and when,
+// AuditLog is the tenant's audit trail (BANK_ADMIN and AUDITOR): who changed what and when, the
+// action in words (its code on hover, the code is what the Action filter takes),
 // filtered by actor, action, resource type and period, paged on the server, and exported whole
 // as CSV with the same filters (docs/guide/dashboard.md "Audit log").
 export function AuditLog() {
@@ -35,8 +36,8 @@ export function AuditLog() {
   const cols: Col<AuditEvent>[] = [
     { id: 'when', header: 'When', cell: (e) => dateTime(e.createdAt, zone) },
     { id: 'actor', header: 'Actor', cell: (e) => e.actorName || (e.actorId && e.actorType === 'USER' ? 'Unknown user' : enumLabel(e.actorType)), sort: (e) => e.actorName || e.actorType },
-    { id: 'action', header: 'Action', cell: (e) => e.action, sort: (e) => e.action },
-    { id: 'resource', header: 'Resource', cell: (e) => `${e.resourceType}${e.resourceId ? ` ${e.resourceId}` : ''}`, sort: (e) => e.resourceType },
+    { id: 'action', header: 'Action', cell: (e) => <span title={e.action}>{auditAction(e.action)}</span>, sort: (e) => e.action },
+    { id: 'resource', header: 'Resource', cell: (e) => <>{enumLabel(e.resourceType)}{e.resourceId ? <> <code className="rid">{e.resourceId}</code></> : null}</>, sort: (e) => e.resourceType },
     { id: 'request', header: 'Request', cell: (e) => e.requestId ?? '—', hidden: true },
   ];
   return (

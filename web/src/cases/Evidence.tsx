@@ -1,6 +1,6 @@
 import { Badge, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import type { SanctionsEvidence, WorkspaceTransaction } from '../gen/complyd/v1/case_workspace_pb';
-import { dateTime, day, enumLabel, money } from '../ui/format';
+import { calendarDate, dateTime, day, enumLabel, money } from '../ui/format';
 import { StatusBadge } from '../ui/StatusBadge';
 
 // Evidence shows each sanctions hit as a comparison: our party beside the list entry, every
@@ -45,7 +45,7 @@ function Hit({ hit }: { hit: SanctionsEvidence }) {
             {row('Name', p?.name ?? '', e?.name ?? '', 'name')}
             {row('Matched name', '', hit.matchedName)}
             {row('Aliases', '', (e?.aliases ?? []).join('; '))}
-            {row('Date of birth', p?.dateOfBirth ?? '', (e?.datesOfBirth ?? []).join('; '), 'dateOfBirth')}
+            {row('Date of birth', calendarDate(p?.dateOfBirth), (e?.datesOfBirth ?? []).map(calendarDate).join('; '), 'dateOfBirth')}
             {row('Nationality', p?.nationality ?? '', (e?.nationalities ?? []).join('; '), 'nationality')}
             {row('Entity type', enumLabel(p?.entityType || undefined), enumLabel(e?.entityType || undefined), 'entityType')}
             {row('Account / BVN', [p?.accountNumber, p?.bvn].filter(Boolean).join(' / '), '')}

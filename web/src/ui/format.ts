@@ -73,6 +73,21 @@ export function day(t?: Timestamp | Date, zone = defaultZone): string {
   return new Intl.DateTimeFormat('en-GB', { timeZone: zone, day: 'numeric', month: 'short', year: 'numeric' }).format(d);
 }
 
+// calendarDate spells a date that has no time of day and no zone (a date of birth, a list's
+// publication day) as people write it, to the precision it is stated: "1970-01-31" → "31 Jan
+// 1970", "1970-01" → "Jan 1970", "1970" stays. Anything else (a list's free text: "circa 1965")
+// is shown as given rather than guessed at.
+export function calendarDate(s?: string): string {
+  if (!s) return '';
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/.exec(s.trim());
+  if (!m) return s;
+  if (!m[2]) return m[1];
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, m[3] ? Number(m[3]) : 1));
+  if (Number.isNaN(d.getTime())) return s;
+  const opts: Intl.DateTimeFormatOptions = m[3] ? { timeZone: 'UTC', day: 'numeric', month: 'short', year: 'numeric' } : { timeZone: 'UTC', month: 'short', year: 'numeric' };
+  return new Intl.DateTimeFormat('en-GB', opts).format(d);
+}
+
 // acronyms stay in capitals inside a label ("VERIFIED_BVN_OR_NIN" → "Verified BVN or NIN").
 const acronyms = new Set(['BVN', 'NIN', 'CAC', 'KYC', 'KYB', 'PEP', 'FX', 'NGN', 'STR', 'CTR', 'SAR', 'FTR', 'ID', 'POS', 'ATM',
   'USSD', 'API', 'URL', 'CEL', 'AML', 'FATF', 'UBO', 'TIN', 'RC', 'OFAC', 'UN', 'EU', 'UK', 'MFA', 'BYOL', 'ISO', 'NUBAN', 'CBN',
@@ -95,6 +110,15 @@ export function enumLabel(v?: string): string {
 export function enumWords(v?: string): string {
   if (!v) return '—';
   return v.split(/[_\s]+/).filter(Boolean).map((w) => (acronyms.has(w.toUpperCase()) ? w.toUpperCase() : w.toLowerCase())).join(' ') || '—';
+}
+
+// auditAction spells an audit event's action code for people: its dotted parts as enum words,
+// the first letter capitalised ("kyc.status_changed" → "KYC status changed", "api_key.revoked" →
+// "API key revoked"). The code itself stays what the filter and the CSV export use.
+export function auditAction(code?: string): string {
+  if (!code) return '—';
+  const s = code.split('.').filter(Boolean).map((p) => enumWords(p)).join(' ');
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 // yesNo spells a flag for people.

@@ -6,7 +6,7 @@ import { Alert, Button, Group, NativeSelect, Stack, Text, TextInput, Title } fro
 import { WatchlistService, type GlobalList, type Watchlist, type WatchlistEntry, type ImportWatchlistEntriesResponse } from '../gen/complyd/v1/watchlist_pb';
 import { ErrorText, Field, Loading, Pager } from '../ui/parts';
 import { DataTable, type Col } from '../ui/DataTable';
-import { count, dateTime, enumLabel, plural } from '../ui/format';
+import { calendarDate, count, dateTime, enumLabel, plural } from '../ui/format';
 import { useZone } from '../ui/zone';
 
 // Watchlists: the tenant's own lists (screened alongside the global ones from the moment an
@@ -68,7 +68,7 @@ function ListDetail({ list, admin, onChange }: { list: Watchlist; admin: boolean
     { id: 'name', header: 'Name', cell: (e) => e.name, sort: (e) => e.name },
     { id: 'aliases', header: 'Aliases', cell: (e) => e.aliases.join('; ') },
     { id: 'type', header: 'Type', cell: (e) => e.entityType ?? '—', sort: (e) => e.entityType ?? '' },
-    { id: 'dob', header: 'Date of birth', cell: (e) => (e.dateOfBirth ? publishedOn(e.dateOfBirth) : '—') },
+    { id: 'dob', header: 'Date of birth', cell: (e) => (e.dateOfBirth ? calendarDate(publishedOn(e.dateOfBirth)) : '—') },
     { id: 'country', header: 'Country', cell: (e) => e.country ?? '—', sort: (e) => e.country ?? '' },
     { id: 'reference', header: 'Reference', cell: (e) => e.reference ?? '—' },
     ...(admin ? [{ id: 'delete', header: 'Delete', cell: (e: WatchlistEntry) => (
