@@ -88,6 +88,13 @@ test('an approved KYC applicant is a customer: from its application to the custo
     description: 'a transfer of the customer', relatedTransactionId: scr.data.transactionId })).json;
   expect(kase.success, JSON.stringify(kase)).toBe(true);
   await page.goto(`/cases/${kase.data.id}`);
+  // The case's small graph: a click on the counterparty opens the customer's full network
+  // centred on that account (it did nothing before), scrolled to.
+  const small = page.locator('.case-network').getByRole('group', { name: 'Network graph' });
+  await small.getByRole('button', { name: 'Account 3440000002' }).locator('circle').click();
+  await expect(page).toHaveURL(/\/customers\/[^?]+\?account=3440000002#net-h$/);
+  await expect(page.getByRole('heading', { name: 'Network of account 3440000002' })).toBeInViewport();
+  await page.goto(`/cases/${kase.data.id}`);
   await page.getByRole('link', { name: 'Network of Chiamaka Obi' }).click();
   await expect(page.getByRole('heading', { name: 'Chiamaka Obi' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Network of the customer' })).toBeVisible();

@@ -1,8 +1,8 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery } from '@connectrpc/connect-query';
 import { timestampFromDate } from '@bufbuild/protobuf/wkt';
 import { NetworkService } from '../gen/complyd/v1/network_pb';
-import { Link } from '../ui/router';
+import { Link, useRouter } from '../ui/router';
 import { Button, Group, List, NativeSelect, Text, TextInput, Title } from '@mantine/core';
 import { useSession } from '../auth/session';
 import { Empty, ErrorText, Loading } from '../ui/parts';
@@ -10,9 +10,14 @@ import { plural, prose } from '../ui/format';
 import { NetworkGraph } from './NetworkGraph';
 
 // Network shows the counterparty graph of a customer (or, once an account is clicked, of that
-// account) with its bounds, its findings and a button that opens a case for a finding.
+// account) with its bounds, its findings and a button that opens a case for a finding. A link
+// may open it centred on an account (?account=, from a click on the case page's small graph) and
+// scrolled to (#net-h: a pushed URL's fragment does not scroll by itself).
 export function Network({ customerId }: { customerId: string }) {
-  const [account, setAccount] = useState('');
+  const { loc } = useRouter();
+  const [account, setAccount] = useState(loc.search.get('account') ?? '');
+  const section = useRef<HTMLElement>(null);
+  useEffect(() => { if (window.location.hash === '#net-h') section.current?.scrollIntoView(); }, []);
   const [hops, setHops] = useState(2);
   const [days, setDays] = useState(90);
   const [minAmount, setMinAmount] = useState('');
@@ -33,7 +38,7 @@ export function Network({ customerId }: { customerId: string }) {
   const kindName = (k: string) => k.replace('_', '-').toLowerCase();
   const flagged = new Set((q.data?.findings ?? []).flatMap((f) => [f.account, ...(f.kind === 'RING' ? f.accounts : [])]));
   return (
-    <section aria-labelledby="net-h">
+    <section aria-labelledby="net-h" ref={section}>
       <Title order={2} size="h3" id="net-h" mb="xs">Network {account ? `of account ${account}` : 'of the customer'}</Title>
       <form onSubmit={(e) => e.preventDefault()}>
         <Group gap="sm" align="end" wrap="wrap" mb="sm">
