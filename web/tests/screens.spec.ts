@@ -47,6 +47,10 @@ async function check(page: Page, errors: string[], role: string, path: string, w
   if (path === '/api') await expect(page.locator('.swagger-ui').first()).toBeVisible({ timeout: 20_000 });
   const scroll = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, iw: window.innerWidth }));
   expect.soft(scroll.sw, `${role} ${path} at ${width}px scrolls sideways`).toBeLessThanOrEqual(scroll.iw);
+  // A status badge in a table shows its whole word (the KYC list cut "Pending" to "Pe…" at 390 px).
+  const cut = await page.evaluate(() => [...document.querySelectorAll('td .mantine-Badge-label')]
+    .filter((l) => l.scrollWidth > l.clientWidth).map((l) => l.textContent));
+  expect.soft(cut, `${role} ${path} at ${width}px cuts badges`).toEqual([]);
   const axe = await new AxeBuilder({ page }).analyze();
   const bad = axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect.soft(bad.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')})`), `${role} ${path} at ${width}px`).toEqual([]);
