@@ -23,6 +23,8 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await one.getByLabel('Transaction ids').fill(f.txId);
   await one.getByRole('button', { name: 'Draft report' }).click();
   await expect(one.getByTestId('report-status')).toHaveText('Draft');
+  // The report's day as people write it ("1 Dec 2026"), as everywhere else, not 2026-12-01.
+  await expect(one.getByTestId('report-day')).toHaveText(/^\d{1,2} [A-Z][a-z]{2,3} \d{4}$/);
   await one.getByRole('button', { name: 'Suggest a narrative' }).click();
   await expect(one.getByText('Drafted from the facts.')).toBeVisible();
   await expect(one.getByLabel('Narrative')).toHaveValue(/This currency transaction report concerns/);

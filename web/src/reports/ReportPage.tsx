@@ -7,6 +7,7 @@ import { Link } from '../ui/router';
 import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
 import { statusLabel } from './Reports';
 import { who } from '../ui/people';
+import { calendarDate } from '../ui/format';
 
 // ReportPage is one report as its workflow reads: the facts, the goAML check, the draft's edit
 // form with the narrative suggestion (writers), the four-eyes review (officers) and filing,
@@ -28,7 +29,7 @@ export function ReportPage({ id }: { id: string }) {
       <dl className="facts">
         <dt>Status</dt><dd data-testid="report-status">{statusLabel(r.status)}</dd>
         <dt>Customer</dt><dd>{r.customerName} ({r.customerAccount})</dd>
-        <dt>Day</dt><dd>{r.reportDay}</dd>
+        <dt>Day</dt><dd data-testid="report-day">{calendarDate(r.reportDay)}</dd>
         <dt>Deadline</dt><dd>{when(r.deadlineAt)}</dd>
         <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>Open the case</Link> : 'none'}</dd>
         <dt>Rules</dt><dd data-testid="report-rules">{r.rules.join(', ') || (r.sanctionsHits.length > 0 ? 'no rule: raised by the sanctions match below' : 'none')}</dd>

@@ -7,7 +7,7 @@ import { Link, useRouter } from '../ui/router';
 import { ErrorText, Field, Pager, when } from '../ui/parts';
 import { DataTable, type Col } from '../ui/DataTable';
 import { StatusBadge } from '../ui/StatusBadge';
-import { dateTime, enumLabel } from '../ui/format';
+import { calendarDate, dateTime, enumLabel } from '../ui/format';
 import { useZone } from '../ui/zone';
 
 export const reportTypes = ['CTR', 'STR', 'SAR', 'FTR'];
@@ -26,10 +26,10 @@ export function Reports() {
   const zone = useZone();
   const { navigate } = useRouter();
   const cols: Col<Report>[] = [
-    { id: 'report', header: 'Report', cell: (r) => <Link to={`/reports/${r.id}`}>{r.type} {r.customerName || r.customerAccount} {r.reportDay}</Link>, sort: (r) => r.id },
+    { id: 'report', header: 'Report', cell: (r) => <Link to={`/reports/${r.id}`}>{r.type} {r.customerName || r.customerAccount}, {calendarDate(r.reportDay)}</Link>, sort: (r) => r.id },
     { id: 'type', header: 'Type', cell: (r) => r.type, sort: (r) => r.type },
     { id: 'customer', header: 'Customer', cell: (r) => `${r.customerName} ${r.customerAccount}`, sort: (r) => r.customerName },
-    { id: 'day', header: 'Day', cell: (r) => r.reportDay, sort: (r) => r.reportDay },
+    { id: 'day', header: 'Day', cell: (r) => calendarDate(r.reportDay), sort: (r) => r.reportDay },
     { id: 'status', header: 'Status', cell: (r) => <StatusBadge value={r.status} />, sort: (r) => r.status },
     { id: 'deadline', header: 'Deadline', cell: (r) => dateTime(r.deadlineAt, zone), sort: (r) => Number(r.deadlineAt?.seconds ?? 0) },
   ];

@@ -68,7 +68,7 @@ function ListDetail({ list, admin, onChange }: { list: Watchlist; admin: boolean
     { id: 'name', header: 'Name', cell: (e) => e.name, sort: (e) => e.name },
     { id: 'aliases', header: 'Aliases', cell: (e) => e.aliases.join('; ') },
     { id: 'type', header: 'Type', cell: (e) => e.entityType ?? '—', sort: (e) => e.entityType ?? '' },
-    { id: 'dob', header: 'Date of birth', cell: (e) => (e.dateOfBirth ? calendarDate(publishedOn(e.dateOfBirth)) : '—') },
+    { id: 'dob', header: 'Date of birth', cell: (e) => (e.dateOfBirth ? calendarDate(isoDay(e.dateOfBirth)) : '—') },
     { id: 'country', header: 'Country', cell: (e) => e.country ?? '—', sort: (e) => e.country ?? '' },
     { id: 'reference', header: 'Reference', cell: (e) => e.reference ?? '—' },
     ...(admin ? [{ id: 'delete', header: 'Delete', cell: (e: WatchlistEntry) => (
@@ -143,9 +143,15 @@ function ImportFile({ list, onDone }: { list: Watchlist; onDone: () => void }) {
   );
 }
 
-// publishedOn is a list's publication date as its files state it (YYYY-MM-DD), or says they do not.
+// isoDay is a date-only timestamp's day (YYYY-MM-DD): lists state days, stored at UTC midnight.
+function isoDay(t: Timestamp): string {
+  return timestampDate(t).toISOString().slice(0, 10);
+}
+
+// publishedOn is a list's publication date as its files state it, written as people read it
+// ("27 May 2024"), or says they do not.
 function publishedOn(t?: Timestamp): string {
-  return t ? timestampDate(t).toISOString().slice(0, 10) : 'not stated';
+  return t ? calendarDate(isoDay(t)) : 'not stated';
 }
 
 function GlobalLists() {
