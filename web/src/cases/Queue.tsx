@@ -187,7 +187,7 @@ function Notifications() {
           <strong>{n.title}</strong> {n.message}
           {/* The visible label stays short (a report id in it ran past a phone's width); the
               accessible name says which notification. */}
-          {!n.readAt && <Button size="compact-xs" variant="default" aria-label={`Mark read: ${n.title}`} onClick={() => read.mutate({ id: n.id })}>Mark read</Button>}
+          {!n.readAt && <Button size="compact-xs" variant="default" ml="xs" aria-label={`Mark read: ${n.title}`} onClick={() => read.mutate({ id: n.id })}>Mark read</Button>}
         </li>))}
       </ul>
     </aside>

@@ -57,7 +57,7 @@ export function Assignment({ kind, id, assignedTo, onDone }: { kind: 'kyc' | 'ky
   const [assign, unassign] = kind === 'kyc' ? [kycAssign, kycUnassign] : [kybAssign, kybUnassign];
   const officer = ['BANK_ADMIN', 'COMPLIANCE_OFFICER'].includes(me.role);
   return (
-    <Group role="group" aria-label="Assignment" gap="sm" align="end" wrap="wrap">
+    <Group role="group" aria-label="Assignment" gap="sm" align={canAct && officer && users.length > 0 ? 'end' : 'center'} wrap="wrap" mb="md">
       <Text size="sm">Assigned to: <strong data-testid="assignee">{name(assignedTo)}</strong></Text>
       {canAct && officer && <>
         {assignedTo !== me.id && <Button size="sm" variant="light" loading={assign.isPending} onClick={() => assign.mutate({ id, assigneeId: me.id })}>Take it</Button>}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
-import { Badge, Group, NativeSelect, Title } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, TextInput, Title } from '@mantine/core';
 import { ReportService, type Report } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
 import { Link, useRouter } from '../ui/router';
-import { ErrorText, Field, Pager, when } from '../ui/parts';
+import { ErrorText, Pager, when } from '../ui/parts';
 import { DataTable, type Col } from '../ui/DataTable';
 import { StatusBadge } from '../ui/StatusBadge';
 import { calendarDate, dateTime, enumLabel } from '../ui/format';
@@ -26,7 +26,7 @@ export function Reports() {
   const zone = useZone();
   const { navigate } = useRouter();
   const cols: Col<Report>[] = [
-    { id: 'report', header: 'Report', cell: (r) => <Link to={`/reports/${r.id}`}>{r.type} {r.customerName || r.customerAccount}, {calendarDate(r.reportDay)}</Link>, sort: (r) => r.id },
+    { id: 'report', header: 'Report', cell: (r) => <Link to={`/reports/${r.id}`}>{[r.type, r.customerName || r.customerAccount].filter(Boolean).join(' ')}, {calendarDate(r.reportDay)}</Link>, sort: (r) => r.id },
     { id: 'type', header: 'Type', cell: (r) => r.type, sort: (r) => r.type },
     { id: 'customer', header: 'Customer', cell: (r) => `${r.customerName} ${r.customerAccount}`, sort: (r) => r.customerName },
     { id: 'day', header: 'Day', cell: (r) => calendarDate(r.reportDay), sort: (r) => r.reportDay },
@@ -68,11 +68,14 @@ function NewReport() {
   const create = useMutation(ReportService.method.createReport, { onSuccess: (r) => navigate(`/reports/${r.id}`) });
   return (
     <form aria-label="Draft a report" onSubmit={(e) => { e.preventDefault(); create.mutate({ type, transactionIds: ids.split(/[\s,]+/).filter(Boolean) }); }}>
-      <h2>Draft a report</h2>
-      <Field label="Type of the new report"><select value={type} onChange={(e) => setType(e.target.value)}>{reportTypes.map((t) => <option key={t} value={t}>{t}</option>)}</select></Field>
-      <Field label="Transaction ids"><input value={ids} onChange={(e) => setIds(e.target.value)} /></Field>
-      <button type="submit">Draft report</button>
-      <ErrorText error={create.error} />
+      <Title order={2} size="h3" mt="lg" mb="xs">Draft a report</Title>
+      <Stack gap="sm" maw={520}>
+        <NativeSelect label="Type of the new report" value={type} onChange={(e) => setType(e.currentTarget.value)} data={reportTypes} w={160} />
+        <TextInput label="Transaction ids" description="The transactions the report is about, separated by spaces or commas."
+          value={ids} onChange={(e) => setIds(e.currentTarget.value)} />
+        <Group><Button type="submit" loading={create.isPending}>Draft report</Button></Group>
+        <ErrorText error={create.error} />
+      </Stack>
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import type { EvidenceCase, EvidenceCheck, EvidenceOverride } from '../gen/complyd/v1/evidence_pb';
-import { Title } from '@mantine/core';
+import { Text, Title } from '@mantine/core';
 import { enumLabel as label, enumWords, plural, prose } from './format';
 import { StatusBadge } from './StatusBadge';
 import { Link } from './router';
-import { Empty, When } from './parts';
+import { When } from './parts';
 
 // What a KYC or KYB approval rests on (docs/guide/kyc.md "Evidence and overrides"): the checks the
 // application failed or is missing, its open cases, and the approvals given over them. The API
@@ -17,10 +17,10 @@ export function ApplicationEvidence({ checks, cases, overrides }: { checks: Evid
   return (
     <section aria-labelledby="evidence-h">
       <Title order={2} size="h3" id="evidence-h">Evidence</Title>
-      {checks.length === 0 ? <Empty>Every check its tier needs has passed.</Empty> : (
+      {checks.length === 0 ? <Text size="sm">Every check its tier needs has passed.</Text> : (
         <ul aria-label="Failed and missing checks">{checks.map((c, i) => <li key={i}>{checkText(c)}</li>)}</ul>
       )}
-      {cases.length === 0 ? <Empty>No open case.</Empty> : (
+      {cases.length === 0 ? <Text size="sm" mb="sm">No open case on this application.</Text> : (
         <ul aria-label="Open cases">{cases.map((c) => <li key={c.id}><Link to={`/cases/${c.id}`}>{c.caseNumber}</Link> {label(c.type)} <StatusBadge value={c.status} />: {c.title}</li>)}</ul>
       )}
       {overrides.length > 0 && (
