@@ -42,6 +42,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/complyd/complyd/internal/postgres/screenstore"
 )
 
 type options struct {
@@ -54,11 +56,14 @@ type options struct {
 	chunk     int
 	caseEvery int
 	run       string
-	triggers  bool      // write row by row through the transactions triggers (the slow reference path)
-	aggRows   int       // fast path: rows per transaction whose aggregates are rebuilt set-based at once
-	rndSeed   uint64    // the generator's seed (0: from the clock)
-	end       time.Time // the newest transaction's time (zero: now - endAgo)
-	quiet     bool
+	triggers  bool // write row by row through the transactions triggers (the slow reference path)
+	// grainsCutoff: no grain bucket before it is left (screenstore.GrainsCutoff of now unless
+	// -keep-grains): the database as the nightly prune leaves it. Zero: every bucket is kept.
+	grainsCutoff time.Time
+	aggRows      int       // fast path: rows per transaction whose aggregates are rebuilt set-based at once
+	rndSeed      uint64    // the generator's seed (0: from the clock)
+	end          time.Time // the newest transaction's time (zero: now - endAgo)
+	quiet        bool
 }
 
 func main() {
@@ -75,7 +80,11 @@ func main() {
 	flag.BoolVar(&o.triggers, "triggers", false, "keep the transactions triggers on for every COPY (slow; the reference the fast path is tested against)")
 	flag.IntVar(&o.aggRows, "agg-rows", 500_000, "fast path: rows written per transaction, whose aggregates are then rebuilt set-based in it")
 	flag.Uint64Var(&o.rndSeed, "seed", 0, "seed of the generator (0: from the clock)")
+	keepGrains := flag.Bool("keep-grains", false, "keep the per-account grains older than the prefetch reads (by default they are left out, as the nightly prune leaves a database)")
 	flag.Parse()
+	if !*keepGrains {
+		o.grainsCutoff = screenstore.GrainsCutoff(time.Now())
+	}
 	if err := seed(context.Background(), o); err != nil {
 		log.Fatal(err)
 	}
@@ -196,8 +205,12 @@ func seed(ctx context.Context, o options) error {
 				done += n
 			}
 			if !o.triggers {
-				for _, q := range aggregateSQL {
-					if _, err := tx.Exec(ctx, q); err != nil {
+				for i, q := range aggregateSQL {
+					var args []any
+					if i == grainsStatement {
+						args = append(args, grainsFrom(o))
+					}
+					if _, err := tx.Exec(ctx, q, args...); err != nil {
 						return fmt.Errorf("aggregates: %w", err)
 					}
 				}
@@ -223,6 +236,12 @@ func seed(ctx context.Context, o options) error {
 	if !o.triggers {
 		if _, err := conn.Exec(ctx, `drop table seed_new; set session_replication_role = origin`); err != nil {
 			return err
+		}
+	}
+	if o.triggers && !o.grainsCutoff.IsZero() {
+		// The triggers wrote every bucket; the fast path never wrote those before the cutoff.
+		if _, err := conn.Exec(ctx, `delete from account_activity_grains where bucket < $1`, o.grainsCutoff); err != nil {
+			return fmt.Errorf("prune grains: %w", err)
 		}
 	}
 	if _, err := conn.Exec(ctx, `analyze transactions; analyze transaction_keys; analyze account_activity_grains; analyze account_versions; analyze cases`); err != nil {
@@ -271,7 +290,7 @@ var aggregateSQL = []string{
     (array_agg(latitude ORDER BY transaction_timestamp DESC) FILTER (WHERE latitude IS NOT NULL))[1],
     (array_agg(longitude ORDER BY transaction_timestamp DESC) FILTER (WHERE latitude IS NOT NULL))[1],
     max(transaction_timestamp) FILTER (WHERE latitude IS NOT NULL), max(transaction_timestamp)
-  FROM seed_new CROSS JOIN (VALUES ('day'), ('hour'), ('minute')) AS g(grain)
+  FROM seed_new CROSS JOIN (VALUES ('day'), ('hour'), ('minute')) AS g(grain) WHERE transaction_timestamp >= $1
   GROUP BY tenant_id, sender_account_number, g.grain, b ORDER BY tenant_id, sender_account_number, g.grain, b
   ON CONFLICT (tenant_id, account, grain, bucket) DO UPDATE SET n = a.n + excluded.n,
     sum_ngn = a.sum_ngn + excluded.sum_ngn, sum_sq_ngn = a.sum_sq_ngn + excluded.sum_sq_ngn,
@@ -290,6 +309,19 @@ var aggregateSQL = []string{
   FROM seed_new GROUP BY tenant_id, sender_account_number ORDER BY tenant_id, sender_account_number
   ON CONFLICT (tenant_id, account) DO UPDATE SET version = v.version + excluded.version,
     first_at = least(v.first_at, excluded.first_at), last_at = greatest(v.last_at, excluded.last_at)`,
+}
+
+// grainsStatement is aggregateSQL's grains upsert, whose $1 is the first transaction_timestamp
+// whose buckets are written (grainsFrom): a bucket starts at or after a day boundary exactly
+// when its transactions do.
+const grainsStatement = 2
+
+// grainsFrom is the grains upsert's bound: the cutoff, or -infinity to keep every bucket.
+func grainsFrom(o options) any {
+	if o.grainsCutoff.IsZero() {
+		return pgtype.Timestamptz{InfinityModifier: pgtype.NegativeInfinity, Valid: true}
+	}
+	return o.grainsCutoff
 }
 
 // txCopyColumns are the columns the seeder writes; the others keep their defaults or NULL.

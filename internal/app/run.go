@@ -35,6 +35,9 @@ Usage:
   complyd archive list|run|restore --tenant SLUG [--id ARCHIVE_ID]
                                 retention and archive (docs/guide/retention.md): list a tenant's archives,
                                 archive, verify and drop its months past retention, restore one for an examiner
+  complyd archive partitions | grains
+                                drop the months every tenant has archived; prune the per-account grains
+                                older than screening reads (both nightly passes, on demand)
 
 Configuration is by environment variables; see README.md. Without DATABASE_URL, migrate, tenant,
 wallet and watchlist use the database of the running "complyd dev" (.complyd/env).

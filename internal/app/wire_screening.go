@@ -49,6 +49,12 @@ func wireScreening(w *wiring) error {
 	w.closers = append(w.closers, stopListen, store.Close)
 	w.invalidateSettings = cache.Invalidate
 	w.screeningBusy = store.Busy
+	// The nightly prune of the grains older than the prefetch reads (grains_horizon.go); it
+	// gives way to screening between its transactions.
+	pruner := screenstore.NewGrainsPruner(w.db)
+	pruner.Pause = func(ctx context.Context) error { return giveWay(ctx, store.Busy, time.Second) }
+	river.AddWorker(w.workers, &jobs.GrainsWorker{Pruner: pruner, Cutoff: screenstore.GrainsCutoff, NowFunc: w.now, Logger: w.log})
+	w.periodic = append(w.periodic, jobs.GrainsJob())
 
 	startPprof(w.cfg.PprofAddr)
 	screener := screening.NameScreener(newNameScreener(w.sanctions))
@@ -141,4 +147,18 @@ func ruleErrorLogger(w *wiring) func(context.Context, tenancy.TenantID, string, 
 				"rule", ruleID, "error", err.Error())
 		}
 	}
+}
+
+// giveWay waits while busy reports screenings waiting behind a backlog, in steps of 20 ms, up
+// to most: a maintenance pass that would otherwise take the CPU they need, but must go on under
+// a load that never lets up.
+func giveWay(ctx context.Context, busy func() bool, most time.Duration) error {
+	for end := time.Now().Add(most); busy() && time.Now().Before(end); {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return ctx.Err()
 }

@@ -36,7 +36,11 @@ func (s *BehavioralProfileStore) Baseline(ctx context.Context, tenantID tenancy.
 		if out.LastUpdatedAt == nil {
 			return apperr.NotFoundf("no screened transaction from this account")
 		}
-		rows, err := tx.Query(ctx, prefetchSQL, prefetchArgs(string(tenantID), []string{""}, []string{account}, []time.Time{asOf}, [][]byte{nil})...)
+		q := prefetchSQL
+		if late(asOf, time.Now()) {
+			q = prefetchLateSQL // grains_horizon.go
+		}
+		rows, err := tx.Query(ctx, q, prefetchArgs(string(tenantID), []string{""}, []string{account}, []time.Time{asOf}, [][]byte{nil})...)
 		if err != nil {
 			return fmt.Errorf("read baseline: %w", err)
 		}

@@ -52,6 +52,9 @@ type ScreeningStoreOptions struct {
 	// (512 finishing at once) waits its turn, and only a backlog that keeps growing, a stream
 	// offered more than the service can screen, is refused instead of waiting for ever.
 	PacedMaxQueueWait time.Duration
+	// Now is the clock that decides which screenings are late (grains_horizon.go); default
+	// time.Now.
+	Now func() time.Time
 }
 
 // batchMetrics are the histograms of the screening store's batches, by stage; nil without a

@@ -33,6 +33,7 @@ type ScreeningStore struct {
 	admit  *admission.Shed
 	waited atomic.Int64
 	young  *youngTable
+	now    func() time.Time
 }
 
 // Close stops the readers and the committers after the queued screenings are stored.
@@ -136,33 +137,64 @@ func (s *ScreeningStore) prefetch(conn *tenantConn, batch []*prefetchReq) {
 		byTenant[t] = append(byTenant[t], r)
 	}
 	b := &pgx.Batch{}
+	now := s.now()
 	for _, t := range tenants {
-		reqs := byTenant[t]
-		n := len(reqs)
-		ext, acct, bvnHash := make(postgres.TextArray, n), make(postgres.TextArray, n), make([][]byte, n)
-		ts := make(postgres.TimeArray, n)
-		for i, r := range reqs {
-			ext[i], acct[i], ts[i] = r.tx.ExternalID, r.tx.SenderAccountNumber, r.tx.Timestamp
-			if r.withKYC && r.tx.SenderBVN != "" {
-				// Applications keep BVNs sealed; the keyed hash finds them by index (kyc_pii.go).
-				bvnHash[i] = s.db.KycBVNHash(t, r.tx.SenderBVN)
-			}
-		}
 		conn.setTenant(b, t)
-		b.Queue(prefetchSQL, prefetchArgs(string(t), ext, acct, ts, bvnHash)...).Query(func(rows pgx.Rows) error {
-			for rows.Next() {
-				if err := scanPrefetch(rows, reqs); err != nil {
-					return err
-				}
-			}
-			return rows.Err()
-		})
+		recent, old := splitLate(byTenant[t], now)
+		s.queuePrefetch(b, prefetchSQL, t, recent)
+		s.queuePrefetch(b, prefetchLateSQL, t, old)
 	}
 	err = c.SendBatch(ctx, b).Close()
 	conn.settled(err)
 	if err != nil {
 		fail(err)
 	}
+}
+
+// splitLate splits one tenant's requests into those whose windows the grains hold at now and
+// the late ones, read from raw rows (grains_horizon.go); almost always all are recent, and the
+// slice is returned as it is.
+func splitLate(reqs []*prefetchReq, now time.Time) (recent, old []*prefetchReq) {
+	for i, r := range reqs {
+		if late(r.tx.Timestamp, now) {
+			if old == nil {
+				recent = append(make([]*prefetchReq, 0, len(reqs)), reqs[:i]...)
+			}
+			old = append(old, r)
+		} else if old != nil {
+			recent = append(recent, r)
+		}
+	}
+	if old == nil {
+		return reqs, nil
+	}
+	return recent, old
+}
+
+// queuePrefetch queues q (prefetchSQL or prefetchLateSQL) for tenant t's requests reqs, none
+// when there are none.
+func (s *ScreeningStore) queuePrefetch(b *pgx.Batch, q string, t tenancy.TenantID, reqs []*prefetchReq) {
+	n := len(reqs)
+	if n == 0 {
+		return
+	}
+	ext, acct, bvnHash := make(postgres.TextArray, n), make(postgres.TextArray, n), make([][]byte, n)
+	ts := make(postgres.TimeArray, n)
+	for i, r := range reqs {
+		ext[i], acct[i], ts[i] = r.tx.ExternalID, r.tx.SenderAccountNumber, r.tx.Timestamp
+		if r.withKYC && r.tx.SenderBVN != "" {
+			// Applications keep BVNs sealed; the keyed hash finds them by index (kyc_pii.go).
+			bvnHash[i] = s.db.KycBVNHash(t, r.tx.SenderBVN)
+		}
+	}
+	b.Queue(q, prefetchArgs(string(t), ext, acct, ts, bvnHash)...).Query(func(rows pgx.Rows) error {
+		for rows.Next() {
+			if err := scanPrefetch(rows, reqs); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
 }
 
 // scanPrefetch reads one prefetchSQL row into the request it answers (column i, 1-based).

@@ -22,7 +22,10 @@ func NewScreeningStore(db *postgres.DB, o ScreeningStoreOptions) *ScreeningStore
 	if o.MaxQueue <= 0 {
 		o.MaxQueue = admission.DefaultMaxQueue
 	}
-	s := &ScreeningStore{db: db, young: newYoungTable(db)}
+	s := &ScreeningStore{db: db, young: newYoungTable(db), now: o.Now}
+	if s.now == nil {
+		s.now = time.Now
+	}
 	m := newBatchMetrics(o.Metrics)
 	s.gc = newGroupCommitter(o, db, m, func(ctx context.Context, conn *tenantConn, batch []*saveReq) error {
 		err := s.commit(ctx, conn, batch)

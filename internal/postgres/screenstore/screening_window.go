@@ -54,7 +54,7 @@ var windowParams = func() string {
 // days would move the window's start by an hour for a window that spans a change.
 func boundsAt(ts time.Time) [len(windowColumns)]time.Time {
 	ts = ts.UTC().Truncate(time.Microsecond)
-	lo, a24, a60 := ts.Add(-90*24*time.Hour), ts.Add(-24*time.Hour), ts.Add(-time.Hour)
+	lo, a24, a60 := ts.Add(-historyWindow), ts.Add(-24*time.Hour), ts.Add(-time.Hour)
 	lom, am := ceilTo(lo, time.Minute), ceilTo(a24, time.Minute)
 	return [...]time.Time{lo, a24, a60, utcDay(ts), ts.Truncate(time.Hour), ts.Truncate(time.Minute),
 		utcDay(lo).Add(24 * time.Hour), lom, am, ceilTo(a60, time.Minute), ceilTo(lom, time.Hour), ceilTo(am, time.Hour)}
@@ -254,7 +254,33 @@ var readerPlanSettings = []string{"set enable_seqscan = off", "set enable_bitmap
 //
 // The mean is sum/n as avg computes it, and the standard deviation is stddev_pop's formula on the
 // same exact numerics (amountStatsSQL).
-var prefetchSQL = `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
+var prefetchSQL = prefetchWith(currentMinuteSQL + "\n" + historySQL)
+
+// prefetchLateSQL is prefetchSQL for screenings whose timestamp is older than the grains kept
+// (late, grains_horizon.go): the history as g from the account's raw rows of [ts - 90 days, ts]
+// (lateHistorySQL), the rest the same.
+var prefetchLateSQL = prefetchWith(lateHistorySQL)
+
+// lateHistorySQL is historySQL's g over the raw rows: the same columns, each the aggregate the
+// grains add up to (TestLateScreeningHistoryFromRawRows compares both with the raw scan).
+var lateHistorySQL = `cross join lateral (select count(*) as n, coalesce(sum(t.amount_ngn), 0) as s,
+	coalesce(sum(t.amount_ngn * t.amount_ngn), 0) as ss, array_agg(t.device_id) filter (where t.device_id is not null) as devs,
+	(array_agg(t.device_id order by t.transaction_timestamp desc) filter (where t.device_id is not null))[1] as dev,
+	max(t.transaction_timestamp) filter (where t.device_id is not null) as dev_at,
+	(array_agg(t.ip_address order by t.transaction_timestamp desc) filter (where t.ip_address is not null))[1] as ip,
+	max(t.transaction_timestamp) filter (where t.ip_address is not null) as ip_at,
+	(array_agg(t.latitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lat,
+	(array_agg(t.longitude order by t.transaction_timestamp desc) filter (where t.latitude is not null))[1] as lon,
+	max(t.transaction_timestamp) filter (where t.latitude is not null) as loc_at,
+	count(*) filter (where t.transaction_timestamp >= u.a24) as n24,
+	coalesce(sum(t.amount_ngn) filter (where t.transaction_timestamp >= u.a24), 0) as s24,
+	count(*) filter (where t.transaction_timestamp >= u.a60) as n60
+	from transactions t where t.tenant_id = $1 and t.sender_account_number = u.acct
+	  and t.transaction_timestamp >= u.lo and t.transaction_timestamp <= u.ts) g`
+
+// prefetchWith is the prefetch statement with history as the lateral that yields g.
+func prefetchWith(history string) string {
+	return `select u.i, d.id::text, d.outcome, d.risk_level, d.aggregate_score::float8, d.total_latency_ms::int8,
 	g.n24::int8, g.s24::text, g.n60::int8, s.n::int8, s.mean, s.sd,
 	(select coalesce(array_agg(distinct x order by x), '{}') from unnest(g.devs) x), g.dev, g.ip, g.lat, g.lon, g.loc_at,
 	case when v.last_at <= u.ts then v.last_at else (select max(l.transaction_timestamp) from transactions l
@@ -267,12 +293,12 @@ left join lateral (select v.version, v.first_at, v.last_at from account_versions
 left join lateral (select t.id, t.outcome, t.risk_level, t.aggregate_score, t.total_latency_ms from transaction_keys dk
 	join transactions t on t.id = dk.transaction_id and t.transaction_timestamp = dk.transaction_timestamp and t.tenant_id = $1
 	where dk.tenant_id = $1 and dk.external_id = u.ext offset 0) d on true
-` + currentMinuteSQL + `
-` + historySQL + `
+` + history + `
 cross join lateral (` + amountStatsSQL + `) s
 left join lateral (select a.id, a.status, a.tier from kyc_applications a
 	where a.tenant_id = $1 and a.bvn_hash = u.bvn_hash and a.bvn_hash is not null
 	order by a.created_at desc, a.id desc limit 1) k on true`
+}
 
 // amountStatsSQL derives, from g's count n, sum s and sum of squares ss of the amounts, the
 // values avg and stddev_pop would give over the amounts themselves, digit for digit: avg is
