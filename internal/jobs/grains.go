@@ -14,7 +14,7 @@ type GrainsPruner interface {
 }
 
 // GrainsArgs is the nightly pass that prunes the grains older than the prefetch reads
-// (screenstore.GrainsCutoff, docs/guide/screening.md "How history is kept").
+// (screenstore.GrainsCutoff, docs/design/screening-performance.md "How long the grains are kept").
 type GrainsArgs struct{}
 
 // Kind names the job.

@@ -11,7 +11,7 @@ import (
 	"github.com/complyd/complyd/internal/tenancy"
 )
 
-// How long the grains are kept (docs/guide/screening.md "How history is kept", issue 54).
+// How long the grains are kept (docs/design/screening-performance.md, issue 54).
 //
 // account_activity_grains holds every account's days, hours and minutes since its first
 // transaction: about 820 bytes a stored screening, the largest structure of a database with a
