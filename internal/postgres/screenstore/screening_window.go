@@ -35,8 +35,8 @@ import (
 // cost for a batch of a few screenings (docs/guide/screening.md "How history is kept"). lo, a24 and
 // a60 start the three windows; fd, fh and fm are ts's UTC day, hour and minute; mid is the first
 // whole day after lo; lom, am and am60 round the starts up to the minute, loh and ah up to the
-// hour.
-var windowColumns = [...]string{"lo", "a24", "a60", "fd", "fh", "fm", "mid", "lom", "am", "am60", "loh", "ah"}
+// hour; lod is lo's UTC day (the day bucket that gates the 90 days' first partial day).
+var windowColumns = [...]string{"lo", "a24", "a60", "fd", "fh", "fm", "mid", "lom", "am", "am60", "loh", "ah", "lod"}
 
 var windowParams = func() string {
 	ps := make([]string, len(windowColumns))
@@ -57,7 +57,7 @@ func boundsAt(ts time.Time) [len(windowColumns)]time.Time {
 	lo, a24, a60 := ts.Add(-historyWindow), ts.Add(-24*time.Hour), ts.Add(-time.Hour)
 	lom, am := ceilTo(lo, time.Minute), ceilTo(a24, time.Minute)
 	return [...]time.Time{lo, a24, a60, utcDay(ts), ts.Truncate(time.Hour), ts.Truncate(time.Minute),
-		utcDay(lo).Add(24 * time.Hour), lom, am, ceilTo(a60, time.Minute), ceilTo(lom, time.Hour), ceilTo(am, time.Hour)}
+		utcDay(lo).Add(24 * time.Hour), lom, am, ceilTo(a60, time.Minute), ceilTo(lom, time.Hour), ceilTo(am, time.Hour), utcDay(lo)}
 }
 
 // windowArgs appends to args the bounds of screenings at ts as windowColumns' arrays.
@@ -124,7 +124,9 @@ func active(lo, hi string) string {
 //	         minutes [am60, fm] 60, and 90 and 24 from fh (the bucket fm only when cm.last_at <= ts)
 //	raw:     [lo, lom) 90 · [a24, am) 24 · [a60, am60) 60 · [fm, ts] all three, when cm.last_at > ts
 //
-// (ah <= fd since ts - 24 hours < fd; am60 <= fh since ts - 60 minutes < fh.)
+// (ah <= fd since ts - 24 hours < fd; am60 <= fh since ts - 60 minutes < fh.) The three ranges
+// of the first partial day ([lo, lom) raw, minutes [lom, loh), hours [loh, mid)) are read only
+// when the day bucket of lo's day (firstDaySQL, as d0) holds a transaction at or after lo.
 
 // currentMinuteSQL looks up the bucket of ts's minute (as cm). A screening is mostly the
 // account's latest transaction: when the bucket holds nothing after ts it serves the minute, one
@@ -135,6 +137,19 @@ func active(lo, hi string) string {
 // minute bucket of the account.
 var currentMinuteSQL = `left join lateral (select a.last_at from account_activity_grains a where a.tenant_id = $1
 	and a.account = u.acct and a.grain = 'minute' and a.bucket = u.fm and ` + active("u.fm", "u.ts") + ` offset 0) cm on true`
+
+// firstDaySQL looks up the day bucket of lo's UTC day (as d0), the day the 90-day window starts
+// in. The window's first partial day [lo, mid) is read in three ranges (raw rows up to the next
+// minute, minutes up to the next hour, hours up to midnight), each an index descent, and for an
+// account with a history they are all inside its activity (active), so all three were probed
+// for every screening of it, mostly to find nothing: an account that transacts every few days
+// has nothing on most days. The day bucket holds its day's latest timestamp (last_at), and
+// [lo, mid) holds a transaction exactly when that is at or after lo, so one probe, next to the
+// whole days' range in the index, gates the three (measured in docs/performance-at-scale.md:
+// the prefetch of a seeded account's history was most of the growth of a screening's buffer
+// reads with the stored history).
+var firstDaySQL = `left join lateral (select a.last_at from account_activity_grains a where a.tenant_id = $1
+	and a.account = u.acct and a.grain = 'day' and a.bucket = u.lod and ` + active("u.lo", "u.mid") + ` offset 0) d0 on true`
 
 // historySQL aggregates the pieces (as g): per window, count, sum and (90 days) sum of squares
 // of the NGN amounts, devices, and the latest device, IP and location with their timestamps.
@@ -170,8 +185,8 @@ var grainRows = `select a.n, a.sum_ngn, a.sum_sq_ngn, a.devices, a.last_device, 
 		a.last_lat, a.last_lon, a.last_loc_at, a.bucket >= r.f90 as p90, a.bucket >= r.f24 as p24, a.bucket >= r.f60 as p60
 	from (values ` + strings.Join([]string{
 	grainRange("day", "u.mid", "u.fd", false, fromStart, fromNowhere, fromNowhere),
-	grainRange("hour", "u.loh", "u.mid", false, fromStart, fromNowhere, fromNowhere),
-	grainRange("minute", "u.lom", "u.loh", false, fromStart, fromNowhere, fromNowhere),
+	grainRange("hour", "u.loh", "u.mid", false, fromStart, fromNowhere, fromNowhere, firstDayGate),
+	grainRange("minute", "u.lom", "u.loh", false, fromStart, fromNowhere, fromNowhere, firstDayGate),
 	grainRange("hour", "u.ah", "u.fh", false, "u.fd", fromStart, fromNowhere),
 	grainRange("minute", "u.am", "u.ah", false, fromNowhere, fromStart, fromNowhere),
 	grainRange("minute", "u.am60", "u.fm", true, "u.fh", "u.fh", fromStart),
@@ -181,13 +196,20 @@ var grainRows = `select a.n, a.sum_ngn, a.sum_sq_ngn, a.devices, a.last_device, 
 	  offset 0) a
 	where r.act`
 
+// firstDayGate is the condition that the 90 days' first partial day [lo, mid) holds a
+// transaction (firstDaySQL).
+const firstDayGate = "d0.last_at >= u.lo"
+
 // The window flags of a grain range: counts from the range's start, counts nowhere.
 const fromStart, fromNowhere = "'-infinity'::timestamptz", "'infinity'::timestamptz"
 
-func grainRange(grain, lo, hi string, closed bool, f90, f24, f60 string) string {
+func grainRange(grain, lo, hi string, closed bool, f90, f24, f60 string, gate ...string) string {
 	act := active(lo, hi)
 	if closed {
 		act = active(lo, "u.ts")
+	}
+	for _, g := range gate {
+		act += " and " + g
 	}
 	return "('" + grain + "', " + lo + ", " + hi + ", " + fmt.Sprint(closed) + ", " + act + ", " + f90 + ", " + f24 + ", " + f60 + ")"
 }
@@ -201,7 +223,7 @@ var rawRows = `select 1::int8, t.amount_ngn, t.amount_ngn * t.amount_ngn,
 		t.ip_address, case when t.ip_address is not null then t.transaction_timestamp end,
 		t.latitude, t.longitude, case when t.latitude is not null then t.transaction_timestamp end, r.p90, r.p24, r.p60
 	from (values ` + strings.Join([]string{
-	rawRange("u.lo", "u.lom", false, true, false, false),
+	rawRange("u.lo", "u.lom", false, true, false, false, firstDayGate),
 	rawRange("u.a24", "u.am", false, false, true, false),
 	rawRange("u.a60", "u.am60", false, false, false, true),
 	rawRange("u.fm", "u.ts", true, true, true, true, "cm.last_at > u.ts"),
@@ -254,7 +276,7 @@ var readerPlanSettings = []string{"set enable_seqscan = off", "set enable_bitmap
 //
 // The mean is sum/n as avg computes it, and the standard deviation is stddev_pop's formula on the
 // same exact numerics (amountStatsSQL).
-var prefetchSQL = prefetchWith(currentMinuteSQL + "\n" + historySQL)
+var prefetchSQL = prefetchWith(currentMinuteSQL + "\n" + firstDaySQL + "\n" + historySQL)
 
 // prefetchLateSQL is prefetchSQL for screenings whose timestamp is older than the grains kept
 // (late, grains_horizon.go): the history as g from the account's raw rows of [ts - 90 days, ts]

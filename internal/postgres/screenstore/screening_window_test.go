@@ -33,7 +33,8 @@ func TestWindowBoundsMatchPostgres(t *testing.T) {
 	// The bounds as the statement computed them (windowBoundsSQL, until the eleventh session).
 	const q = `select lo, a24, a60, fd, fh, fm, mid, lom, am, am60,
 		date_trunc('hour', lom, 'UTC') + case when date_trunc('hour', lom, 'UTC') < lom then interval '1 hour' else interval '0' end,
-		date_trunc('hour', am, 'UTC') + case when date_trunc('hour', am, 'UTC') < am then interval '1 hour' else interval '0' end
+		date_trunc('hour', am, 'UTC') + case when date_trunc('hour', am, 'UTC') < am then interval '1 hour' else interval '0' end,
+		date_trunc('day', lo, 'UTC')
 	from (select *, date_trunc('minute', lo, 'UTC') + case when date_trunc('minute', lo, 'UTC') < lo then interval '1 minute' else interval '0' end as lom,
 		date_trunc('minute', a24, 'UTC') + case when date_trunc('minute', a24, 'UTC') < a24 then interval '1 minute' else interval '0' end as am,
 		date_trunc('minute', a60, 'UTC') + case when date_trunc('minute', a60, 'UTC') < a60 then interval '1 minute' else interval '0' end as am60
@@ -41,8 +42,8 @@ func TestWindowBoundsMatchPostgres(t *testing.T) {
 		date_trunc('day', ts, 'UTC') as fd, date_trunc('hour', ts, 'UTC') as fh, date_trunc('minute', ts, 'UTC') as fm,
 		date_trunc('day', ts - interval '90 days', 'UTC') + interval '24 hours' as mid from (select $1::timestamptz as ts) x) y) z`
 	for _, at := range ts {
-		var w [12]time.Time
-		require.NoError(t, db.Pool.QueryRow(ctx, q, at).Scan(&w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7], &w[8], &w[9], &w[10], &w[11]))
+		var w [13]time.Time
+		require.NoError(t, db.Pool.QueryRow(ctx, q, at).Scan(&w[0], &w[1], &w[2], &w[3], &w[4], &w[5], &w[6], &w[7], &w[8], &w[9], &w[10], &w[11], &w[12]))
 		got := screenstore.WindowBoundsForTest(at)
 		require.Len(t, got, len(w))
 		for i := range w {
