@@ -27,7 +27,9 @@ func TestGrainsJobNightly(t *testing.T) {
 
 type prunerFunc func(context.Context, time.Time) (int64, error)
 
-func (f prunerFunc) Prune(ctx context.Context, before time.Time) (int64, error) { return f(ctx, before) }
+func (f prunerFunc) Prune(ctx context.Context, before time.Time) (int64, error) {
+	return f(ctx, before)
+}
 
 // TestGrainsWorkerPrunesBeforeCutoff: the pass prunes before the cutoff of the worker's clock.
 func TestGrainsWorkerPrunesBeforeCutoff(t *testing.T) {
