@@ -1,13 +1,23 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery, useMutation } from '@connectrpc/connect-query';
 import { Code, ConnectError } from '@connectrpc/connect';
-import { ReportService } from '../gen/complyd/v1/report_pb';
+import { Alert, Button, Group, List, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { ReportService, type Report } from '../gen/complyd/v1/report_pb';
 import { useSession } from '../auth/session';
 import { Link } from '../ui/router';
-import { Empty, ErrorText, Field, Loading, when } from '../ui/parts';
+import { Empty, ErrorText, Loading, when } from '../ui/parts';
+import { Facts } from '../ui/Facts';
+import { StatusBadge } from '../ui/StatusBadge';
 import { statusLabel } from './Reports';
 import { who } from '../ui/people';
 import { calendarDate } from '../ui/format';
+
+// reportTitle names a report as the list does: its type and customer, or its type and day
+// when it has no customer.
+export function reportTitle(r: Report): string {
+  const party = r.customerName || r.customerAccount;
+  return party ? `${r.type} on ${party}` : `${r.type}, ${calendarDate(r.reportDay)}`;
+}
 
 // ReportPage is one report as its workflow reads: the facts, the goAML check, the draft's edit
 // form with the narrative suggestion (writers), the four-eyes review (officers) and filing,
@@ -18,40 +28,43 @@ export function ReportPage({ id }: { id: string }) {
   if (q.isPending) return <Loading />;
   if (q.isError) {
     const code = ConnectError.from(q.error).code;
-    return code === Code.NotFound ? <section><h1>Report not found</h1><Link to="/reports">Back to the reports</Link></section> : <ErrorText error={q.error} />;
+    return code === Code.NotFound ? <section><Title order={1}>Report not found</Title><Link to="/reports">Back to the reports</Link></section> : <ErrorText error={q.error} />;
   }
   const r = q.data;
   const refetch = () => void q.refetch();
+  const customer = [r.customerName, r.customerAccount && (r.customerName ? `(${r.customerAccount})` : r.customerAccount)].filter(Boolean).join(' ');
+  const people: [string, ReactNode][] = [['Prepared by', <span data-testid="report-prepared-by">{who(r.preparedBy, r.preparedByName)}</span>]];
+  if (r.submittedBy) people.push(['Submitted by', <span data-testid="report-submitted-by">{who(r.submittedBy, r.submittedByName)}</span>]);
+  if (r.approvedBy) people.push(['Approved by', <span data-testid="report-approved-by">{who(r.approvedBy, r.approvedByName)}</span>]);
+  if (r.filedBy) people.push(['Filed by', <span data-testid="report-filed-by">{who(r.filedBy, r.filedByName)}</span>]);
+  if (r.rejectionReason) people.push(['Rejected because', r.rejectionReason]);
+  if (r.filingReference) people.push(['Filing reference', `${r.filingReference} (${r.filingMethod})`]);
   return (
     <section aria-labelledby="report-h">
-      <h1 id="report-h">{r.type} on {r.customerName || r.customerAccount}</h1>
-      <p className="report-id">Report <code>{r.id}</code></p>
-      <dl className="facts">
-        <dt>Status</dt><dd data-testid="report-status">{statusLabel(r.status)}</dd>
-        <dt>Customer</dt><dd>{r.customerName} ({r.customerAccount})</dd>
-        <dt>Day</dt><dd data-testid="report-day">{calendarDate(r.reportDay)}</dd>
-        <dt>Deadline</dt><dd>{when(r.deadlineAt)}</dd>
-        <dt>Case</dt><dd>{r.caseId ? <Link to={`/cases/${r.caseId}`}>Open the case</Link> : 'none'}</dd>
-        <dt>Rules</dt><dd data-testid="report-rules">{r.rules.join(', ') || (r.sanctionsHits.length > 0 ? 'no rule: raised by the sanctions match below' : 'none')}</dd>
-        <dt>Indicators</dt><dd data-testid="report-indicators">{r.reportIndicators.join(', ') || 'none'}</dd>
-        <dt>Sanctions hits</dt><dd data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
-          <ul>{r.sanctionsHits.map((h) => <li key={h.transactionId + h.entryId + h.party}>
-            {h.party.toLowerCase()} matched list {h.list}, entry {h.entryId} ({h.name}) as “{h.matchedName}”, score {h.score.toFixed(2)}</li>)}</ul>)}</dd>
-        <dt>Transactions</dt><dd>{r.transactionIds.map((t) => <Link key={t} to={`/transactions/${t}`}>{t} </Link>)}</dd>
-        <dt>Prepared by</dt><dd data-testid="report-prepared-by">{who(r.preparedBy, r.preparedByName)}</dd>
-        {r.submittedBy && <><dt>Submitted by</dt><dd data-testid="report-submitted-by">{who(r.submittedBy, r.submittedByName)}</dd></>}
-        {r.approvedBy && <><dt>Approved by</dt><dd data-testid="report-approved-by">{who(r.approvedBy, r.approvedByName)}</dd></>}
-        {r.filedBy && <><dt>Filed by</dt><dd data-testid="report-filed-by">{who(r.filedBy, r.filedByName)}</dd></>}
-        {r.rejectionReason && <><dt>Rejected because</dt><dd>{r.rejectionReason}</dd></>}
-        {r.filingReference && <><dt>Filing reference</dt><dd>{r.filingReference} ({r.filingMethod})</dd></>}
-      </dl>
+      <Title order={1} id="report-h" mb={4}>{reportTitle(r)}</Title>
+      <Text size="sm" c="gray.7" mb="sm" className="report-id">Reference <code>{r.id}</code></Text>
+      <Facts label="Report" items={[
+        ['Status', <span data-testid="report-status"><StatusBadge value={r.status} /></span>],
+        ['Customer', customer || 'none'],
+        ['Day', <span data-testid="report-day">{calendarDate(r.reportDay)}</span>],
+        ['Deadline', when(r.deadlineAt)],
+        ['Case', r.caseId ? <Link to={`/cases/${r.caseId}`}>Open the case</Link> : 'none'],
+        ['Rules', <span data-testid="report-rules">{r.rules.join(', ') || (r.sanctionsHits.length > 0 ? 'no rule: raised by the sanctions match below' : 'none')}</span>],
+        ['Indicators', <span data-testid="report-indicators">{r.reportIndicators.join(', ') || 'none'}</span>],
+        ['Sanctions hits', <div data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
+          <List size="sm" spacing={2}>{r.sanctionsHits.map((h) => <List.Item key={h.transactionId + h.entryId + h.party}>
+            {h.party.toLowerCase()} matched list {h.list}, entry {h.entryId} ({h.name}) as “{h.matchedName}”, score {h.score.toFixed(2)}</List.Item>)}</List>)}</div>],
+        ['Transactions', r.transactionIds.length === 0 ? 'none' : (
+          <Group gap="xs">{r.transactionIds.map((t, i) => <Link key={t} to={`/transactions/${t}`}>Transaction {i + 1}</Link>)}</Group>)],
+        ...people,
+      ]} />
       <Validation key={`${r.status}-${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} />
       {canAct && r.status === 'DRAFT' && <EditDraft key={`${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} reason={r.reason} action={r.action} narrative={r.narrative} indicators={r.indicators.join(', ')} onDone={refetch} />}
       {(r.status !== 'DRAFT' || !canAct) && <ReportText narrative={r.narrative} action={r.action} reason={r.reason} />}
       {canAct && r.status === 'PENDING_APPROVAL' && <Review id={r.id} contributed={r.contributors.includes(me.id)} onDone={refetch} />}
       {canAct && r.status === 'APPROVED' && <File id={r.id} onDone={refetch} />}
       <Downloads id={r.id} exportable={r.status === 'APPROVED' || r.status === 'FILED'} />
-      <h2>Timeline</h2>
+      <Title order={2} size="h3" mt="lg" mb="xs">Timeline</Title>
       {r.timeline.length === 0 ? <Empty>No events yet.</Empty> : (
         <ol className="timeline">{r.timeline.map((e) => <li key={e.id}><time>{when(e.createdAt)}</time> <strong>{statusLabel(e.action)}</strong> by {who(e.actorId, e.actorName)} {e.note}</li>)}</ol>
       )}
@@ -64,9 +77,11 @@ export function ReportPage({ id }: { id: string }) {
 function ReportText({ narrative, action, reason }: { narrative: string; action: string; reason: string }) {
   return (
     <section aria-label="Report text">
-      <h2>Narrative (the grounds, goAML reason)</h2><p data-testid="report-narrative">{narrative || reason || 'none written'}</p>
-      <h2>Action taken (goAML action)</h2><p data-testid="report-action">{action || 'none written'}</p>
-      {reason && narrative && <><h2>Drafting note</h2><p>{reason}</p></>}
+      <Title order={2} size="h3" mt="lg" mb={4}>Narrative (the grounds, goAML reason)</Title>
+      <Text data-testid="report-narrative" style={{ whiteSpace: 'pre-wrap' }}>{narrative || reason || 'none written'}</Text>
+      <Title order={2} size="h3" mt="md" mb={4}>Action taken (goAML action)</Title>
+      <Text data-testid="report-action" style={{ whiteSpace: 'pre-wrap' }}>{action || 'none written'}</Text>
+      {reason && narrative && <><Title order={2} size="h3" mt="md" mb={4}>Drafting note</Title><Text style={{ whiteSpace: 'pre-wrap' }}>{reason}</Text></>}
     </section>
   );
 }
@@ -75,13 +90,15 @@ function Validation({ id }: { id: string }) {
   const { me } = useSession();
   const q = useQuery(ReportService.method.validateReport, { id });
   if (!q.data) return q.isError ? <ErrorText error={q.error} /> : null;
-  return q.data.valid ? <p role="status">goAML checks: the XML would be accepted.</p> : (
-    <div role="alert" aria-label="goAML problems"><h2>goAML would reject this report</h2>
-      <ul>{q.data.problems.map((p) => <li key={p.field + p.message}><code>{p.field}</code>: {p.message}</li>)}</ul>
+  return q.data.valid ? (
+    <Alert role="status" color="green" variant="light" p="xs" mt="sm"><Text size="sm" c="#1e6b30" fw={600}>goAML checks: the XML would be accepted.</Text></Alert>
+  ) : (
+    <Alert role="alert" aria-label="goAML problems" color="red" variant="light" mt="sm" title="goAML would reject this report">
+      <List size="sm" spacing={2} c="red.9">{q.data.problems.map((p) => <List.Item key={p.field + p.message}><code>{p.field}</code>: {p.message}</List.Item>)}</List>
       {me.role === 'BANK_ADMIN'
-        ? <p>The reporting entity's identity, address and reporting person come from the <Link to="/admin/settings">report settings</Link>.</p>
-        : <p>The reporting entity's identity, address and reporting person come from the report settings (an administrator's).</p>}
-    </div>
+        ? <Text size="sm" mt="xs" c="red.9">The reporting entity's identity, address and reporting person come from the <Link to="/admin/settings">report settings</Link>.</Text>
+        : <Text size="sm" mt="xs" c="red.9">The reporting entity's identity, address and reporting person come from the report settings (an administrator's).</Text>}
+    </Alert>
   );
 }
 
@@ -99,18 +116,24 @@ function EditDraft({ id, reason, action, narrative, indicators, onDone }: { id: 
       e.preventDefault();
       save.mutate({ id, ...fields, indicators: extra.split(',').map((x) => x.trim()).filter(Boolean), setIndicators: true });
     }}>
-      <h2>Draft</h2>
-      <Field label="Narrative (the grounds, goAML reason)"><textarea rows={6} value={fields.narrative} onChange={(e) => setFields({ ...fields, narrative: e.target.value })} /></Field>
-      <Field label="Action taken (goAML action)"><textarea value={fields.action} onChange={(e) => setFields({ ...fields, action: e.target.value })} /></Field>
-      <Field label="Indicators added by hand (comma-separated codes of the code list)"><input value={extra} onChange={(e) => setExtra(e.target.value)} /></Field>
-      <Field label="Drafting note (sent only when the grounds are empty)"><textarea value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.target.value })} /></Field>
-      <button type="button" onClick={() => suggest.mutate({ id })}>Suggest a narrative</button>
-      {hint && <p role="status">{hint}</p>}
-      <ErrorText error={suggest.error} />
-      <button type="submit">Save draft</button>
-      <ErrorText error={save.error} />
-      <button type="button" onClick={() => submit.mutate({ id })}>Submit for approval</button>
-      <ErrorText error={submit.error} />
+      <Title order={2} size="h3" mt="lg" mb="xs">Draft</Title>
+      <Stack gap="sm" maw={720}>
+        <Textarea label="Narrative (the grounds, goAML reason)" autosize minRows={6} value={fields.narrative} onChange={(e) => setFields({ ...fields, narrative: e.currentTarget.value })} />
+        <Group gap="sm">
+          <Button type="button" variant="default" loading={suggest.isPending} onClick={() => suggest.mutate({ id })}>Suggest a narrative</Button>
+          {hint && <Text role="status" size="sm" c="gray.8">{hint}</Text>}
+        </Group>
+        <ErrorText error={suggest.error} />
+        <Textarea label="Action taken (goAML action)" autosize minRows={2} value={fields.action} onChange={(e) => setFields({ ...fields, action: e.currentTarget.value })} />
+        <TextInput label="Indicators added by hand (comma-separated codes of the code list)" value={extra} onChange={(e) => setExtra(e.currentTarget.value)} />
+        <Textarea label="Drafting note (sent only when the grounds are empty)" autosize minRows={2} value={fields.reason} onChange={(e) => setFields({ ...fields, reason: e.currentTarget.value })} />
+        <Group gap="sm">
+          <Button type="submit" loading={save.isPending}>Save draft</Button>
+          <Button type="button" variant="light" loading={submit.isPending} onClick={() => submit.mutate({ id })}>Submit for approval</Button>
+        </Group>
+        <ErrorText error={save.error} />
+        <ErrorText error={submit.error} />
+      </Stack>
     </form>
   );
 }
@@ -122,19 +145,21 @@ function Review({ id, contributed, onDone }: { id: string; contributed: boolean;
   const approve = useMutation(ReportService.method.approveReport, { onSuccess: onDone });
   const reject = useMutation(ReportService.method.rejectReport, { onSuccess: onDone });
   if (contributed) return (
-    <div className="actions" role="group" aria-label="Review">
-      <h2>Review (four eyes)</h2>
-      <p role="note" className="muted">Four eyes: you contributed to this report, so another officer approves or rejects it.</p>
+    <div role="group" aria-label="Review">
+      <Title order={2} size="h3" mt="lg" mb="xs">Review (four eyes)</Title>
+      <Text role="note" size="sm" c="gray.7">Four eyes: you contributed to this report, so another officer approves or rejects it.</Text>
     </div>
   );
   return (
-    <div className="actions" role="group" aria-label="Review">
-      <h2>Review (four eyes)</h2>
-      <button type="button" onClick={() => approve.mutate({ id })}>Approve report</button>
-      <ErrorText error={approve.error} />
-      <Field label="Rejection reason"><textarea value={reason} onChange={(e) => setReason(e.target.value)} /></Field>
-      <button type="button" onClick={() => reject.mutate({ id, reason })}>Reject report</button>
-      <ErrorText error={reject.error} />
+    <div role="group" aria-label="Review">
+      <Title order={2} size="h3" mt="lg" mb="xs">Review (four eyes)</Title>
+      <Stack gap="sm" maw={720}>
+        <Group><Button type="button" color="green.9" loading={approve.isPending} onClick={() => approve.mutate({ id })}>Approve report</Button></Group>
+        <ErrorText error={approve.error} />
+        <Textarea label="Rejection reason" autosize minRows={2} value={reason} onChange={(e) => setReason(e.currentTarget.value)} />
+        <Group><Button type="button" color="red.9" variant="outline" loading={reject.isPending} onClick={() => reject.mutate({ id, reason })}>Reject report</Button></Group>
+        <ErrorText error={reject.error} />
+      </Stack>
     </div>
   );
 }
@@ -144,9 +169,11 @@ function File({ id, onDone }: { id: string; onDone: () => void }) {
   const file = useMutation(ReportService.method.fileReport, { onSuccess: onDone });
   return (
     <form aria-label="File" onSubmit={(e) => { e.preventDefault(); file.mutate({ id, reference: reference || undefined }); }}>
-      <h2>File with the NFIU</h2>
-      <Field label="NFIU reference"><input value={reference} onChange={(e) => setReference(e.target.value)} /></Field>
-      <button type="submit">Mark as filed</button>
+      <Title order={2} size="h3" mt="lg" mb="xs">File with the NFIU</Title>
+      <Group gap="sm" align="end">
+        <TextInput label="NFIU reference" value={reference} onChange={(e) => setReference(e.currentTarget.value)} />
+        <Button type="submit" loading={file.isPending}>Mark as filed</Button>
+      </Group>
       <ErrorText error={file.error} />
     </form>
   );
@@ -162,10 +189,12 @@ function Downloads({ id, exportable }: { id: string; exportable: boolean }) {
     },
   });
   return (
-    <div className="actions">
-      <h2>Downloads</h2>
-      {exportable && <button type="button" onClick={() => dl.mutate({ id, format: 'XML' })}>Download goAML XML</button>}
-      <button type="button" onClick={() => dl.mutate({ id, format: 'HTML' })}>Download HTML</button>
+    <div>
+      <Title order={2} size="h3" mt="lg" mb="xs">Downloads</Title>
+      <Group gap="sm">
+        {exportable && <Button type="button" variant="default" onClick={() => dl.mutate({ id, format: 'XML' })}>Download goAML XML</Button>}
+        <Button type="button" variant="default" onClick={() => dl.mutate({ id, format: 'HTML' })}>Download HTML</Button>
+      </Group>
       <ErrorText error={dl.error} />
     </div>
   );
