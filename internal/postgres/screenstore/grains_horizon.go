@@ -47,7 +47,7 @@ func GrainsCutoff(now time.Time) time.Time { return utcDay(now).Add(-GrainsKept)
 // late reports whether a screening at ts, at now, reads its windows from the raw rows.
 func late(ts, now time.Time) bool { return ts.Before(now.Add(-lateAfter)) }
 
-// GrainsPruner deletes the grains before the cutoff (GrainsPruneJob's store).
+// GrainsPruner deletes the grains before the cutoff (the store of jobs.GrainsWorker).
 type GrainsPruner struct {
 	db *postgres.DB
 	// Batch is how many accounts one transaction prunes (default 500).
