@@ -252,6 +252,13 @@ type word struct {
 
 // foldUnicode is foldRaw for input that is not ASCII.
 func foldUnicode(s string, wholly bool) (string, bool) {
+	if !utf8.ValidString(s) {
+		// norm leaves the text after a broken sequence undecomposed (a stray
+		// byte before ϰ kept it from becoming κ, so the name folded differently
+		// a second time); the range loop below reads such bytes as U+FFFD, a
+		// word break, so replacing them first changes nothing else.
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	s = norm.NFKD.String(s)
 	var words []word
 	cur := word{allLook: true}

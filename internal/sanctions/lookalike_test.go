@@ -95,3 +95,12 @@ func FuzzFoldName(f *testing.F) {
 		require.False(t, strings.ContainsAny(n, "@$\u200b\u00ad"), "%+q", n)
 	})
 }
+
+// TestFoldNameBrokenBytes: a stray byte of broken UTF-8 is a word break and does not stop what
+// follows from being decomposed (CI's fuzzing found "\xf2ϰ" folding to ϰ, then to κ).
+func TestFoldNameBrokenBytes(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "κ", foldName("\xf2\u03f0"))
+	require.Equal(t, "ab κ", foldName("ab\xf2\u03f0"))
+	require.Equal(t, foldName("Vladimir Putin"), foldName("Vladimir\xff Put\u0456n"))
+}
