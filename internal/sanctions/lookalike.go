@@ -248,6 +248,12 @@ type word struct {
 	// latin: some letter is Latin; other: some letter is of another script;
 	// allLook: every letter of another script has a Latin lookalike.
 	latin, other, allLook bool
+	// glued: the word follows the previous one with only @ or $ (at the
+	// front of runes) between them. It is one written word for leet (Pu$in),
+	// but its own word for the choice of script, because plain makes @ and $
+	// spaces: deciding on "ы$е" as one word kept the Cyrillic е, and folding
+	// the result "ы е" again read it as e.
+	glued bool
 }
 
 // foldUnicode is foldRaw for input that is not ASCII.
@@ -274,7 +280,11 @@ func foldUnicode(s string, wholly bool) (string, bool) {
 			// Removed without splitting the word.
 		case r < utf8.RuneSelf && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'):
 			cur.runes, cur.latin = append(cur.runes, r), true
-		case r < utf8.RuneSelf && (r >= '0' && r <= '9' || r == '@' || r == '$'):
+		case r == '@' || r == '$':
+			flush()
+			cur.glued = true
+			cur.runes = append(cur.runes, r)
+		case r < utf8.RuneSelf && r >= '0' && r <= '9':
 			cur.runes = append(cur.runes, r)
 		case unicode.IsLetter(r):
 			cur.runes = append(cur.runes, r)
@@ -312,7 +322,7 @@ func foldUnicode(s string, wholly bool) (string, bool) {
 	b := make([]byte, 0, len(s))
 	lookalike := false
 	for i, w := range words {
-		if i > 0 {
+		if i > 0 && !w.glued {
 			b = append(b, ' ')
 		}
 		// Lookalikes are read as Latin in a word mixing scripts, in a

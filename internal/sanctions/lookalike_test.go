@@ -104,3 +104,16 @@ func TestFoldNameBrokenBytes(t *testing.T) {
 	require.Equal(t, "ab κ", foldName("ab\xf2\u03f0"))
 	require.Equal(t, foldName("Vladimir Putin"), foldName("Vladimir\xff Put\u0456n"))
 }
+
+// TestFoldNameGluedSigns: @ and $ split words for the choice of script as they
+// do in the folded name (CI-length fuzzing found "A ӹ$ӗ" folding to "a ы е",
+// then to "a ы e"); inside a Latin word they are still read as leet.
+func TestFoldNameGluedSigns(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "a ы e", foldName("A \u04f9$\u04d7"))
+	require.Equal(t, foldName("a ы e"), foldName("A \u04f9$\u04d7"))
+	rs := foldQuery("Pu$\u0456n")
+	require.Equal(t, "pu in", rs[0].text)
+	require.True(t, rs[0].lookalike)
+	require.Equal(t, "pusin", rs[1].text)
+}
