@@ -15,7 +15,11 @@
 //   - the monthly partitions of the seeded span (ensure_monthly_partitions), so that the rows
 //     land in them and not in the catch-all partitions;
 //   - automatic cases for one in -case-every of the non-approved screenings, and an audit row
-//     for each case.
+//     for each case;
+//   - the dashboard's screening rollups (screening_rollups per UTC hour, outcome and risk level;
+//     screening_rule_rollups per UTC day and triggered rule), counted while the rows are
+//     generated and added in the transaction that writes them, as the screening commit adds them
+//     (screenstore's rollupInsertSQL): without them the overview of a seeded database read empty.
 //
 // Senders are the accounts the screening load generator uses (lpad(1000000000 + a, 10)), so a
 // benchmark that follows screens accounts that have a history.
@@ -219,6 +223,9 @@ func seed(ctx context.Context, o options) error {
 					return err
 				}
 			}
+			if err := g.flushRollups(ctx, tx); err != nil {
+				return err
+			}
 			return copyCases(ctx, tx, cs)
 		})
 		if err != nil {
@@ -244,7 +251,7 @@ func seed(ctx context.Context, o options) error {
 			return fmt.Errorf("prune grains: %w", err)
 		}
 	}
-	if _, err := conn.Exec(ctx, `analyze transactions; analyze transaction_keys; analyze account_activity_grains; analyze account_versions; analyze cases`); err != nil {
+	if _, err := conn.Exec(ctx, `analyze transactions; analyze transaction_keys; analyze account_activity_grains; analyze account_versions; analyze cases; analyze screening_rollups; analyze screening_rule_rollups`); err != nil {
 		return err
 	}
 	if !o.quiet {
@@ -336,6 +343,25 @@ type generator struct {
 	rnd     *mrand.Rand
 	tenants []*tenant
 	next    int
+	// the rollups of the rows generated since the last flushRollups
+	outcomes map[outcomeKey]int64
+	hits     map[ruleKey]int64
+}
+
+// outcomeKey is one screening_rollups row; ruleKey one screening_rule_rollups row (rule is the
+// index into ruleNames).
+type outcomeKey struct {
+	tenant        [16]byte
+	hour          time.Time
+	shard         int16
+	outcome, risk string
+}
+
+type ruleKey struct {
+	tenant [16]byte
+	day    time.Time
+	shard  int16
+	rule   int
 }
 
 type caseRow struct {
@@ -380,8 +406,10 @@ func (g *generator) row(at time.Time) ([]any, *caseRow) {
 	}
 	engines := `[{"category":"Regulatory Compliance","score":0,"latencyMs":1},{"category":"Sanctions","score":0,"latencyMs":1}]`
 	actions := []string{"GENERATE_FTR"}
+	rule := -1
 	if o.outcome != "APPROVE" {
 		k := r.IntN(len(ruleNames))
+		rule = k
 		ev, _ := json.Marshal([]map[string]any{{"category": "Regulatory Compliance", "score": o.score / 100, "outcome": o.outcome,
 			"latencyMs": 1, "rules": []map[string]any{{"id": fmt.Sprintf("AML-%03d", k+1), "name": ruleNames[k],
 				"riskScore": o.score / 100, "outcome": o.outcome}}}, {"category": "Sanctions", "score": 0, "latencyMs": 1}})
@@ -395,6 +423,7 @@ func (g *generator) row(at time.Time) ([]any, *caseRow) {
 	id[8] = id[8]&0x3f | 0x80
 	acct := fmt.Sprintf("%010d", 1_000_000_000+a)
 	ts := at.Add(-time.Duration(r.IntN(1000)) * time.Millisecond)
+	g.count(t, ts, o.outcome, o.risk, rule)
 	row := []any{id, t.id, fmt.Sprintf("%s-%s-%d", g.o.run, t.slug, t.n), "TRANSFER", "MOBILE_APP", amount, "NGN", amount,
 		acct, fmt.Sprintf("%011d", 20_000_000_000+int64(a)), fmt.Sprintf("Customer %d Adeyemi", a), "APPROVED", "TIER_3",
 		fmt.Sprintf("%010d", 2_000_000_000+r.IntN(1_000_000)), "Receiver Okafor", "058", "transfer",
@@ -408,6 +437,66 @@ func (g *generator) row(at time.Time) ([]any, *caseRow) {
 			typ: "AML_ALERT", at: ts, resolved: r.IntN(2) == 1}
 	}
 	return row, c
+}
+
+// count adds a generated row to the rollups; the shard (the service picks one of four at random
+// per statement) follows the tenant's row number, so the generator's sequence is unchanged.
+func (g *generator) count(t *tenant, ts time.Time, outcome, risk string, rule int) {
+	if g.outcomes == nil {
+		g.outcomes, g.hits = map[outcomeKey]int64{}, map[ruleKey]int64{}
+	}
+	shard := int16(t.n % rollupShards)
+	g.outcomes[outcomeKey{t.id, ts.UTC().Truncate(time.Hour), shard, outcome, risk}]++
+	if rule >= 0 {
+		day := time.Date(ts.UTC().Year(), ts.UTC().Month(), ts.UTC().Day(), 0, 0, 0, 0, time.UTC)
+		g.hits[ruleKey{t.id, day, shard, rule}]++
+	}
+}
+
+// rollupShards is screenstore's: the rows one tenant's hour is spread over.
+const rollupShards = 4
+
+// flushRollups adds the counted rollups to their tables in tx (the upserts of the screening
+// commit, from arrays) and forgets them.
+func (g *generator) flushRollups(ctx context.Context, tx pgx.Tx) error {
+	if len(g.outcomes) > 0 {
+		var tenants []pgtype.UUID
+		var hours []time.Time
+		var shards []int16
+		var outs, risks []string
+		var ns []int64
+		for k, n := range g.outcomes {
+			tenants, hours, shards = append(tenants, pgtype.UUID{Bytes: k.tenant, Valid: true}), append(hours, k.hour), append(shards, k.shard)
+			outs, risks, ns = append(outs, k.outcome), append(risks, k.risk), append(ns, n)
+		}
+		if _, err := tx.Exec(ctx, `insert into screening_rollups (tenant_id, bucket, shard, outcome, risk_level, screenings)
+			select * from unnest($1::uuid[], $2::timestamptz[], $3::int2[], $4::text[], $5::text[], $6::bigint[]) order by 1, 2, 4, 5, 3
+			on conflict (tenant_id, bucket, outcome, risk_level, shard)
+			do update set screenings = screening_rollups.screenings + excluded.screenings`,
+			tenants, hours, shards, outs, risks, ns); err != nil {
+			return fmt.Errorf("screening rollups: %w", err)
+		}
+	}
+	if len(g.hits) > 0 {
+		var tenants []pgtype.UUID
+		var days []time.Time
+		var shards []int16
+		var ids, names []string
+		var ns []int64
+		for k, n := range g.hits {
+			tenants, days, shards = append(tenants, pgtype.UUID{Bytes: k.tenant, Valid: true}), append(days, k.day), append(shards, k.shard)
+			ids, names, ns = append(ids, fmt.Sprintf("AML-%03d", k.rule+1)), append(names, ruleNames[k.rule]), append(ns, n)
+		}
+		if _, err := tx.Exec(ctx, `insert into screening_rule_rollups (tenant_id, bucket, shard, rule_id, rule_name, hits)
+			select * from unnest($1::uuid[], $2::timestamptz[], $3::int2[], $4::text[], $5::text[], $6::bigint[]) order by 1, 2, 4, 3
+			on conflict (tenant_id, bucket, rule_id, shard)
+			do update set hits = screening_rule_rollups.hits + excluded.hits, rule_name = excluded.rule_name`,
+			tenants, days, shards, ids, names, ns); err != nil {
+			return fmt.Errorf("rule rollups: %w", err)
+		}
+	}
+	g.outcomes, g.hits = nil, nil
+	return nil
 }
 
 func uuidString(b [16]byte) string {
