@@ -86,6 +86,11 @@ for (const width of [390, 768, 1366]) {
     await expect(row).toContainText('₦12,500,000.00');
     await expect(row).toContainText('Emeka Johnson Okafor');
     await expect(row).toContainText(/due in|overdue by/);
+    // A tablet keeps the table (columns in a row, the headers shown); a phone gets one card per case.
+    expect(await row.evaluate((e) => getComputedStyle(e).display)).toBe(width >= 768 ? 'table-row' : 'block');
+    // The time to due, what the officer sorts by, is in view without scrolling the table.
+    const due = (await row.locator('td[data-label="Due"]').boundingBox())!;
+    expect(due.x + due.width, 'the due time is in view').toBeLessThanOrEqual(width);
     await check(one, 'queue', width);
     await one.getByRole('button', { name: 'Keyboard shortcuts (?)' }).click();
     await expect(one.getByRole('table', { name: 'Keyboard shortcuts' })).toBeVisible();

@@ -60,7 +60,7 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await two.getByLabel('NFIU reference').fill('NFIU-WEB-0001');
   await two.getByRole('button', { name: 'Mark as filed' }).click();
   await expect(two.getByTestId('report-status')).toHaveText('Filed');
-  await expect(two.getByText('NFIU-WEB-0001 (MANUAL)')).toBeVisible();
+  await expect(two.getByText('NFIU-WEB-0001 (filed by hand on goAML)')).toBeVisible();
   await shot(two, 'report-filed');
 });
 

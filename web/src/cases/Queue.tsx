@@ -22,7 +22,8 @@ const priorities = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'];
 
 type Scope = 'queue' | 'mine' | 'unassigned' | 'all' | 'confirm';
 
-// Queue triages (issue 50 point 3): amount, party, top rule, score, age and time to due; the
+// Queue triages (issue 50 point 3): time to due beside the case (what the officer sorts by, kept
+// in view on a tablet), amount, party, top rule, score and age; the
 // inboxes and their service level (sort "due": breached first); "needs my confirmation" (the
 // pending proposals of others, four eyes); bulk assign and propose; saved views; keyboard
 // shortcuts (Shortcuts.tsx). Filters, sort and paging are the server's.
@@ -97,15 +98,16 @@ export function Queue() {
           <Table highlightOnHover fz="sm" aria-label="Cases">
             <Table.Thead><Table.Tr>
               {canAct && <Table.Th scope="col"><span className="sr-only">Select</span></Table.Th>}
-              <Table.Th scope="col">Case</Table.Th><Table.Th scope="col">Party</Table.Th><Table.Th scope="col">Amount</Table.Th>
+              <Table.Th scope="col">Case</Table.Th><Table.Th scope="col">Due</Table.Th><Table.Th scope="col">Party</Table.Th><Table.Th scope="col">Amount</Table.Th>
               <Table.Th scope="col">Top rule</Table.Th><Table.Th scope="col">Score</Table.Th><Table.Th scope="col">Priority</Table.Th>
-              <Table.Th scope="col">Status</Table.Th><Table.Th scope="col">Assignee</Table.Th><Table.Th scope="col">Age</Table.Th><Table.Th scope="col">Due</Table.Th>
+              <Table.Th scope="col">Status</Table.Th><Table.Th scope="col">Assignee</Table.Th><Table.Th scope="col">Age</Table.Th>
             </Table.Tr></Table.Thead>
             <Table.Tbody>{items.map((c, i) => (
               <Table.Tr key={c.id} ref={(el) => { rows.current[i] = el; }} tabIndex={-1} data-cursor={i === cursor || undefined}
                 aria-selected={selected.has(c.id)} onFocus={() => setCursor(i)}>
                 {canAct && <Table.Td><Checkbox aria-label={`Select ${c.caseNumber}`} checked={selected.has(c.id)} onChange={() => setSelected((s) => toggled(s, c.id))} /></Table.Td>}
                 <Table.Td data-label="Case"><Link to={`/cases/${c.id}`}>{c.caseNumber}</Link><Text size="xs">{c.title}</Text></Table.Td>
+                <Table.Td data-label="Due">{c.dueAt ? <Badge color={overdue(c.dueAt) ? 'red.9' : '#1e6b30'} variant="filled" tt="none">{dueText(c.dueAt)}</Badge> : '—'}</Table.Td>
                 <Table.Td data-label="Party">{c.party || '—'}</Table.Td>
                 <Table.Td data-label="Amount">{c.amount ? money(c.amount, c.currency) : '—'}</Table.Td>
                 <Table.Td data-label="Top rule">{c.topRule || enumLabel(c.type)}</Table.Td>
@@ -114,7 +116,6 @@ export function Queue() {
                 <Table.Td data-label="Status"><StatusBadge value={c.status} /></Table.Td>
                 <Table.Td data-label="Assignee">{c.assignee ? `${c.assignee.firstName} ${c.assignee.lastName}` : 'Unassigned'}</Table.Td>
                 <Table.Td data-label="Age" title={dateTime(c.createdAt)}>{dueText(c.createdAt).replace(/^overdue by /, '').replace(/^due in /, '')}</Table.Td>
-                <Table.Td data-label="Due">{c.dueAt ? <Badge color={overdue(c.dueAt) ? 'red.9' : '#1e6b30'} variant="filled" tt="none">{dueText(c.dueAt)}</Badge> : '—'}</Table.Td>
               </Table.Tr>))}
             </Table.Tbody>
           </Table>

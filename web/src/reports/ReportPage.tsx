@@ -38,7 +38,7 @@ export function ReportPage({ id }: { id: string }) {
   if (r.approvedBy) people.push(['Approved by', <span data-testid="report-approved-by">{who(r.approvedBy, r.approvedByName)}</span>]);
   if (r.filedBy) people.push(['Filed by', <span data-testid="report-filed-by">{who(r.filedBy, r.filedByName)}</span>]);
   if (r.rejectionReason) people.push(['Rejected because', r.rejectionReason]);
-  if (r.filingReference) people.push(['Filing reference', `${r.filingReference} (${r.filingMethod})`]);
+  if (r.filingReference) people.push(['Filing reference', `${r.filingReference} (${r.filingMethod === 'HTTP' ? 'sent to goAML over HTTP' : 'filed by hand on goAML'})`]);
   return (
     <section aria-labelledby="report-h">
       <Title order={1} id="report-h" mb={4}>{reportTitle(r)}</Title>
