@@ -102,7 +102,13 @@ web-test:
 seed-transactions url tenant count="10000000" accounts="500000":
     psql "{{url}}" -v tenant={{tenant}} -v count={{count}} -v accounts={{accounts}} -f scripts/seed/transactions.sql
 
+# The dashboard's and the network's reads (queue, case page, transactions, overview, account
+# network) at growing sizes of history on a throwaway cluster (docs/performance-at-scale.md):
+# `SIZES="0 10000000" just bench-reads-sizes`.
+bench-reads-sizes:
+    bash scripts/bench-reads-sizes.sh
+
 # The network and customer queries on a seeded tenant (COMPLYD_BENCH_SEEDED_URL, COMPLYD_BENCH_SEEDED_TENANT):
 # p50/p99 per query (docs/guide/network.md "Benchmark").
 bench-network:
-    go test ./internal/postgres -run '^$' -bench 'BenchmarkNetworkSeeded|BenchmarkCustomerSeeded' -benchtime 200x
+    go test ./internal/postgres/networkstore -run '^$' -bench 'BenchmarkNetworkSeeded|BenchmarkCustomerSeeded' -benchtime 200x
