@@ -445,16 +445,12 @@ func (g *generator) count(t *tenant, ts time.Time, outcome, risk string, rule in
 	if g.outcomes == nil {
 		g.outcomes, g.hits = map[outcomeKey]int64{}, map[ruleKey]int64{}
 	}
-	shard := int16(t.n % rollupShards)
+	shard := int16(t.n % screenstore.RollupShards)
 	g.outcomes[outcomeKey{t.id, ts.UTC().Truncate(time.Hour), shard, outcome, risk}]++
 	if rule >= 0 {
-		day := time.Date(ts.UTC().Year(), ts.UTC().Month(), ts.UTC().Day(), 0, 0, 0, 0, time.UTC)
-		g.hits[ruleKey{t.id, day, shard, rule}]++
+		g.hits[ruleKey{t.id, ts.UTC().Truncate(24 * time.Hour), shard, rule}]++
 	}
 }
-
-// rollupShards is screenstore's: the rows one tenant's hour is spread over.
-const rollupShards = 4
 
 // flushRollups adds the counted rollups to their tables in tx (the upserts of the screening
 // commit, from arrays) and forgets them.

@@ -18,10 +18,10 @@ import (
 // committed atomically with the rows they count, also on the one-statement fast path that has no
 // explicit transaction.
 
-// rollupShards is the number of rows one tenant's hour is spread over (the shard column): each
+// RollupShards is the number of rows one tenant's hour is spread over (the shard column): each
 // statement picks one at random, so concurrent group commits of one tenant rarely wait for each
 // other's row locks; readers sum the shards.
-const rollupShards = 4
+const RollupShards = 4
 
 // rollupInsertSQL is insertSQL with the rollups. It returns what insertSQL returns (external_id
 // of the inserted rows). $47..$49 are the batch's triggered rules (rollupArgs), $50 the shard
@@ -58,5 +58,5 @@ func rollupArgs(args []any, recs []*screening.Record) []any {
 			}
 		}
 	}
-	return append(args, ext, ids, names, int16(rand.IntN(rollupShards))) //nolint:gosec // spreading load, not a secret
+	return append(args, ext, ids, names, int16(rand.IntN(RollupShards))) //nolint:gosec // spreading load, not a secret
 }
