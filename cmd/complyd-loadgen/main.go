@@ -590,7 +590,9 @@ func seed(ctx context.Context, o options, token string) error {
 		_, err := conn.Exec(ctx, `analyze kyc_applications`)
 		return err
 	}
-	if _, err := conn.Exec(ctx, `insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
+	// The dashboard's rollups (migration 0018) count the seeded rows in the same statement, as the
+	// screening commit does, so the overview and the transactions list's total agree with them.
+	if _, err := conn.Exec(ctx, `with ins as (insert into transactions (id, tenant_id, external_id, type, channel, amount, currency, amount_ngn,
 		sender_account_number, sender_name, device_id, ip_address, transaction_timestamp, verdict_id, outcome, risk_level,
 		aggregate_score, actions, engine_verdicts, total_latency_ms, processed_at, created_at)
 		select gen_random_uuid(), $1, 'seed-' || a || '-' || k, 'TRANSFER', 'MOBILE_APP', amt, 'NGN', amt,
@@ -599,7 +601,12 @@ func seed(ctx context.Context, o options, token string) error {
 		from generate_series(0, $2 - 1) a, generate_series(1, 5) k,
 		  lateral (select round((5000 + random() * 40000)::numeric, 2) as amt,
 		                  now() - (k * 15 + random() * 10) * interval '1 day' as ts) x
-		on conflict do nothing`, tenant, o.accounts); err != nil {
+		on conflict do nothing returning outcome, risk_level, transaction_timestamp)
+		insert into screening_rollups (tenant_id, bucket, shard, outcome, risk_level, screenings)
+		select $1::uuid, date_trunc('hour', transaction_timestamp, 'UTC') as b, 0, outcome, risk_level, count(*)
+		from ins group by b, outcome, risk_level
+		on conflict (tenant_id, bucket, outcome, risk_level, shard)
+		do update set screenings = screening_rollups.screenings + excluded.screenings`, tenant, o.accounts); err != nil {
 		return fmt.Errorf("seed history: %w", err)
 	}
 	if _, err := conn.Exec(ctx, `analyze transactions; analyze kyc_applications`); err != nil {

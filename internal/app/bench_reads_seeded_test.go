@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,9 +24,17 @@ import (
 type seededBench struct {
 	s      *testServer
 	token  string
+	auths  []benchAuth
 	conn   *pgx.Conn
 	tenant string
 	user   string
+}
+
+// benchAuth is one way users authenticate the calls: the dashboard's bearer token, or the API key
+// a bank's integration sends (X-API-Key, acting with its creator's role).
+type benchAuth struct {
+	name string
+	cred cred
 }
 
 func openSeededBench(b *testing.B) *seededBench {
@@ -49,12 +58,41 @@ func openSeededBench(b *testing.B) *seededBench {
 	sb := &seededBench{s: &testServer{t: b, URL: srv.URL}}
 	email := os.Getenv("COMPLYD_BENCH_EMAIL")
 	sb.token = sb.s.login(email, os.Getenv("COMPLYD_BENCH_PASSWORD"))
+	sb.auths = sb.benchAuths(b, os.Getenv("COMPLYD_BENCH_AUTH"))
 	sb.conn, err = pgx.Connect(ctx, dbURL)
 	require.NoError(b, err)
 	b.Cleanup(func() { _ = sb.conn.Close(ctx) })
 	require.NoError(b, sb.conn.QueryRow(ctx, `select tenant_id::text, user_id::text from user_emails where email = $1`, email).
 		Scan(&sb.tenant, &sb.user))
 	return sb
+}
+
+// benchAuths are the authentication modes of modes ("bearer,apikey" when empty). The API key is
+// created for the run through the API and revoked after it.
+func (sb *seededBench) benchAuths(b *testing.B, modes string) []benchAuth {
+	b.Helper()
+	if modes == "" {
+		modes = "bearer,apikey"
+	}
+	var out []benchAuth
+	for _, m := range strings.Split(modes, ",") {
+		switch strings.TrimSpace(m) {
+		case "bearer":
+			out = append(out, benchAuth{"bearer", cred{Bearer: sb.token}})
+		case "apikey":
+			var k struct {
+				ID  string `json:"id"`
+				Key string `json:"key"`
+			}
+			sb.s.rest("POST", "/api/v1/auth/api-keys", cred{Bearer: sb.token}, map[string]any{"name": "bench-reads-" + time.Now().UTC().Format("20060102T150405")}).decode(b, &k)
+			require.NotEmpty(b, k.Key)
+			b.Cleanup(func() { sb.s.rest("DELETE", "/api/v1/auth/api-keys/"+k.ID, cred{Bearer: sb.token}, nil) })
+			out = append(out, benchAuth{"apikey", cred{APIKey: k.Key}})
+		default:
+			b.Fatalf("COMPLYD_BENCH_AUTH: %q is neither bearer nor apikey", m)
+		}
+	}
+	return out
 }
 
 // sample returns up to n values of the one-column query q (with the tenant as $1).
@@ -67,28 +105,36 @@ func (sb *seededBench) sample(b *testing.B, n int, q string) []string {
 	return out
 }
 
-// timeCalls runs each call b.N times over /api/v1 with the bearer token and reports p50, p95 and
-// p99 in milliseconds; a call that is not 200 fails the benchmark.
+// timeCalls runs each call b.N times over /api/v1 in each authentication mode (sub-benchmarks
+// <mode>/<call>) and reports p50, p95 and p99 in milliseconds; a call that is not 200 fails the
+// benchmark.
 func (sb *seededBench) timeCalls(b *testing.B, calls []seededCall) {
-	for _, c := range calls {
-		b.Run(c.name, func(b *testing.B) {
-			lat := make([]time.Duration, 0, b.N)
-			i := 0
-			for b.Loop() {
-				path := c.path(i)
-				t0 := time.Now()
-				env := sb.s.rest("GET", path, cred{Bearer: sb.token}, nil)
-				lat = append(lat, time.Since(t0))
-				require.Equal(b, http.StatusOK, env.Status, "%s: %s", path, env.Raw)
-				i++
-			}
-			slices.Sort(lat)
-			pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
-			b.ReportMetric(pct(0.5), "p50-ms")
-			b.ReportMetric(pct(0.95), "p95-ms")
-			b.ReportMetric(pct(0.99), "p99-ms")
-		})
+	for _, a := range sb.auths {
+		for _, c := range calls {
+			sb.timeCall(b, a, c)
+		}
 	}
+}
+
+// timeCall times one call in one authentication mode.
+func (sb *seededBench) timeCall(b *testing.B, a benchAuth, c seededCall) {
+	b.Run(a.name+"/"+c.name, func(b *testing.B) {
+		lat := make([]time.Duration, 0, b.N)
+		i := 0
+		for b.Loop() {
+			path := c.path(i)
+			t0 := time.Now()
+			env := sb.s.rest("GET", path, a.cred, nil)
+			lat = append(lat, time.Since(t0))
+			require.Equal(b, http.StatusOK, env.Status, "%s: %s", path, env.Raw)
+			i++
+		}
+		slices.Sort(lat)
+		pct := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) / 1000 }
+		b.ReportMetric(pct(0.5), "p50-ms")
+		b.ReportMetric(pct(0.95), "p95-ms")
+		b.ReportMetric(pct(0.99), "p99-ms")
+	})
 }
 
 type seededCall struct {

@@ -570,7 +570,7 @@ func (s *ScreeningStore) List(ctx context.Context, tenantID tenancy.TenantID, f 
 	out := paging.Result[screening.Stored]{Items: []screening.Stored{}, Page: p.Page, Limit: p.Limit}
 	where := transactionFilter(tenantID, f)
 	err := s.db.InTenant(ctx, tenantID, func(tx pgx.Tx) error {
-		n, err := postgres.Count(ctx, tx, postgres.Psql.Select("count(*)").From("transactions t").Where(where))
+		n, err := listTotal(ctx, tx, tenantID, f, where)
 		if err != nil {
 			return err
 		}
