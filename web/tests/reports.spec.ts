@@ -25,10 +25,11 @@ test('draft a CTR, four-eyes review, file it with the NFIU reference and downloa
   await expect(one.getByTestId('report-status')).toHaveText('Draft');
   // The report's day as people write it ("1 Dec 2026"), as everywhere else, not 2026-12-01.
   await expect(one.getByTestId('report-day')).toHaveText(/^\d{1,2} [A-Z][a-z]{2,3} \d{4}$/);
-  // The status is the one badge of its colour, as in every list; the transactions are named,
-  // not their UUIDs (which stay in the link's address).
+  // The status is the one badge of its colour, as in every list; the transactions are named by
+  // the bank's reference, amount and time, not their UUIDs (which stay in the link's address).
   await expect(one.getByTestId('report-status').locator('.mantine-Badge-root')).toHaveText('Draft');
-  await expect(one.getByRole('link', { name: 'Transaction 1' })).toHaveAttribute('href', `/transactions/${f.txId}`);
+  await expect(one.getByRole('link', { name: /^WEB-TX-1, ₦2,500,000\.00, \d{1,2} [A-Z][a-z]{2,3} \d{4}, \d\d:\d\d [A-Z]+$/ }))
+    .toHaveAttribute('href', `/transactions/${f.txId}`);
   await expect(one.getByRole('main')).not.toContainText(f.txId);
   await one.getByRole('button', { name: 'Suggest a narrative' }).click();
   await expect(one.getByText('Drafted from the facts.')).toBeVisible();

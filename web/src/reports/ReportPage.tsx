@@ -11,6 +11,7 @@ import { StatusBadge } from '../ui/StatusBadge';
 import { statusLabel } from './Reports';
 import { who } from '../ui/people';
 import { calendarDate } from '../ui/format';
+import { ReportTransactions } from './ReportTransactions';
 
 // reportTitle names a report as the list does: its type and customer, or its type and day
 // when it has no customer.
@@ -54,8 +55,7 @@ export function ReportPage({ id }: { id: string }) {
         ['Sanctions hits', <div data-testid="report-hits">{r.sanctionsHits.length === 0 ? 'none' : (
           <List size="sm" spacing={2}>{r.sanctionsHits.map((h) => <List.Item key={h.transactionId + h.entryId + h.party}>
             {h.party.toLowerCase()} matched list {h.list}, entry {h.entryId} ({h.name}) as “{h.matchedName}”, score {h.score.toFixed(2)}</List.Item>)}</List>)}</div>],
-        ['Transactions', r.transactionIds.length === 0 ? 'none' : (
-          <Group gap="xs">{r.transactionIds.map((t, i) => <Link key={t} to={`/transactions/${t}`}>Transaction {i + 1}</Link>)}</Group>)],
+        ['Transactions', <ReportTransactions ids={r.transactionIds} />],
         ...people,
       ]} />
       <Validation key={`${r.status}-${r.updatedAt?.seconds}-${r.updatedAt?.nanos}`} id={r.id} />
