@@ -15,13 +15,15 @@ import (
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/paging"
 	"github.com/complyd/complyd/internal/postgres"
+	"github.com/complyd/complyd/internal/postgres/dashboardstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 )
 
 const archiveUsage = "usage: complyd archive list|run|restore --tenant SLUG [--id ARCHIVE_ID] | complyd archive partitions " +
 	"(run: archive, verify and drop the months past the tenant's retention; restore: load an archive for an examiner; " +
 	"partitions: drop the month partitions whose every tenant's rows are archived or retained; " +
-	"grains: prune the per-account grains older than screening reads, the nightly pass on demand)"
+	"grains: prune the per-account grains older than screening reads, the nightly pass on demand; " +
+	"rollups: fold the dashboard rollups' shards of past hours, the nightly pass on demand)"
 
 // archiveCmd is `complyd archive list|run|restore|partitions` (docs/guide/retention.md): the
 // operator's view of a tenant's archives, a retention pass on demand, the restore of one archive
@@ -37,7 +39,7 @@ func archiveCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	if (*slug == "" && args[0] != "partitions" && args[0] != "grains") || (args[0] == "restore" && *id == "") {
+	if (*slug == "" && args[0] != "partitions" && args[0] != "grains" && args[0] != "rollups") || (args[0] == "restore" && *id == "") {
 		return fmt.Errorf("%s", archiveUsage)
 	}
 	cfg, err := loadCLIConfig(false)
@@ -51,6 +53,9 @@ func archiveCmd(ctx context.Context, args []string, log *slog.Logger) error {
 	defer db.Close()
 	if args[0] == "grains" {
 		return pruneGrains(ctx, db, os.Stdout, time.Now())
+	}
+	if args[0] == "rollups" {
+		return foldRollups(ctx, db, os.Stdout, time.Now())
 	}
 	w := &wiring{ctx: ctx, cfg: cfg, db: db, log: log, now: time.Now, mux: http.NewServeMux()}
 	blobs, err := newBlobs(w)
@@ -109,5 +114,18 @@ func pruneGrains(ctx context.Context, db *postgres.DB, out io.Writer, now time.T
 		return err
 	}
 	return json.NewEncoder(out).Encode(map[string]any{"cutoff": cutoff.Format(time.RFC3339), "deleted": n,
+		"seconds": time.Since(start).Seconds()})
+}
+
+// foldRollups is `complyd archive rollups`: the nightly fold of the rollups' shards
+// (dashboardstore.RollupFolder) at once, for an upgraded database's first pass or a
+// measurement; it prints the cutoff, the rows removed and the time taken as JSON.
+func foldRollups(ctx context.Context, db *postgres.DB, out io.Writer, now time.Time) error {
+	start, cutoff := time.Now(), dashboardstore.FoldCutoff(now)
+	n, err := dashboardstore.NewRollupFolder(db).Fold(ctx, cutoff)
+	if err != nil {
+		return err
+	}
+	return json.NewEncoder(out).Encode(map[string]any{"cutoff": cutoff.Format(time.RFC3339), "removed": n,
 		"seconds": time.Since(start).Seconds()})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
 	"github.com/complyd/complyd/internal/pgtest"
@@ -41,4 +42,41 @@ func TestArchiveGrainsCommand(t *testing.T) {
 	var left time.Time
 	require.NoError(t, admin.QueryRow(ctx, `select bucket from account_activity_grains where tenant_id = $1`, string(f.ID)).Scan(&left))
 	require.Equal(t, now.AddDate(0, 0, -1).Truncate(24*time.Hour), left.UTC())
+}
+
+// TestArchiveRollupsCommand: `complyd archive rollups` folds the shards of the hours before the
+// cutoff of its clock into shard 0, keeps the sums and the recent hours' shards, and says so.
+func TestArchiveRollupsCommand(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, url := pgtest.Fresh(t)
+	f := pgtest.Tenant(ctx, t, db)
+	admin := pgtest.AdminOf(ctx, t, url)
+	now := time.Date(2026, 12, 3, 2, 0, 0, 0, time.UTC)
+	old, recent := now.Add(-72*time.Hour), now.Add(-time.Hour)
+	_, err := admin.Exec(ctx, `insert into screening_rollups (tenant_id, bucket, shard, outcome, risk_level, screenings)
+		values ($1, $2, 0, 'APPROVE', 'LOW', 5), ($1, $2, 2, 'APPROVE', 'LOW', 7), ($1, $2, 3, 'BLOCK', 'CRITICAL', 1),
+			($1, $3, 1, 'APPROVE', 'LOW', 4), ($1, $3, 2, 'APPROVE', 'LOW', 6)`, string(f.ID), old, recent)
+	require.NoError(t, err)
+	var out bytes.Buffer
+	require.NoError(t, foldRollups(ctx, db, &out, now))
+	var got struct {
+		Cutoff  string
+		Removed int64
+	}
+	require.NoError(t, json.Unmarshal(out.Bytes(), &got))
+	require.Equal(t, "2026-12-01T02:00:00Z", got.Cutoff)
+	require.EqualValues(t, 1, got.Removed, "two rows deleted, one shard-0 row created")
+	rows, err := admin.Query(ctx, `select bucket = $2, shard, outcome, screenings from screening_rollups where tenant_id = $1
+		order by bucket, outcome, shard`, string(f.ID), old)
+	require.NoError(t, err)
+	type row struct {
+		Old        bool
+		Shard      int16
+		Outcome    string
+		Screenings int64
+	}
+	left, err := pgx.CollectRows(rows, pgx.RowToStructByPos[row])
+	require.NoError(t, err)
+	require.Equal(t, []row{{true, 0, "APPROVE", 12}, {true, 0, "BLOCK", 1}, {false, 1, "APPROVE", 4}, {false, 2, "APPROVE", 6}}, left)
 }

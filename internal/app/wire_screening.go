@@ -18,6 +18,7 @@ import (
 	"github.com/complyd/complyd/internal/jobs"
 	"github.com/complyd/complyd/internal/postgres"
 	"github.com/complyd/complyd/internal/postgres/applicationstore"
+	"github.com/complyd/complyd/internal/postgres/dashboardstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 	"github.com/complyd/complyd/internal/rules"
 	"github.com/complyd/complyd/internal/screening"
@@ -55,6 +56,12 @@ func wireScreening(w *wiring) error {
 	pruner.Pause = func(ctx context.Context) error { return giveWay(ctx, store.Busy, time.Second) }
 	river.AddWorker(w.workers, &jobs.GrainsWorker{Pruner: pruner, Cutoff: screenstore.GrainsCutoff, NowFunc: w.now, Logger: w.log})
 	w.periodic = append(w.periodic, jobs.GrainsJob())
+	// The nightly fold of the dashboard rollups' shards of past hours (rollup_fold.go), which
+	// the transactions list's total and the overview sum.
+	folder := dashboardstore.NewRollupFolder(w.db)
+	folder.Pause = pruner.Pause
+	river.AddWorker(w.workers, &jobs.RollupsWorker{Folder: folder, Cutoff: dashboardstore.FoldCutoff, NowFunc: w.now, Logger: w.log})
+	w.periodic = append(w.periodic, jobs.RollupsJob())
 
 	startPprof(w.cfg.PprofAddr)
 	screener := screening.NameScreener(newNameScreener(w.sanctions))

@@ -40,3 +40,19 @@ func TestGrainsWorkerPrunesBeforeCutoff(t *testing.T) {
 	require.NoError(t, w.Work(context.Background(), nil))
 	require.Equal(t, now.AddDate(0, 0, -120), got)
 }
+
+type folderFunc func(context.Context, time.Time) (int64, error)
+
+func (f folderFunc) Fold(ctx context.Context, before time.Time) (int64, error) { return f(ctx, before) }
+
+// TestRollupsWorkerFoldsBeforeCutoff: the fold runs an hour after the grains' pass and folds
+// before the cutoff of the worker's clock.
+func TestRollupsWorkerFoldsBeforeCutoff(t *testing.T) {
+	now := time.Date(2026, 12, 3, 2, 0, 0, 0, time.UTC)
+	var got time.Time
+	w := &RollupsWorker{NowFunc: func() time.Time { return now }, Cutoff: func(n time.Time) time.Time { return n.Add(-48 * time.Hour) },
+		Folder: folderFunc(func(_ context.Context, before time.Time) (int64, error) { got = before; return 3, nil })}
+	require.NoError(t, w.Work(context.Background(), nil))
+	require.Equal(t, now.Add(-48*time.Hour), got)
+	require.Equal(t, time.Date(2026, 12, 4, 2, 0, 0, 0, time.UTC), dailyAt{hour: GrainsHourUTC + 1}.Next(now))
+}
