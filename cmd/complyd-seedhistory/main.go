@@ -20,6 +20,8 @@
 //     screening_rule_rollups per UTC day and triggered rule), counted while the rows are
 //     generated and added in the transaction that writes them, as the screening commit adds them
 //     (screenstore's rollupInsertSQL): without them the overview of a seeded database read empty.
+//     The hours before the nightly fold's cutoff (dashboardstore.FoldCutoff) are on shard 0, as
+//     the fold leaves them (-keep-shards: on four, as before the fold);
 //
 // Senders are the accounts the screening load generator uses (lpad(1000000000 + a, 10)), so a
 // benchmark that follows screens accounts that have a history.
@@ -47,6 +49,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/complyd/complyd/internal/postgres/dashboardstore"
 	"github.com/complyd/complyd/internal/postgres/screenstore"
 )
 
@@ -64,6 +67,10 @@ type options struct {
 	// grainsCutoff: no grain bucket before it is left (screenstore.GrainsCutoff of now unless
 	// -keep-grains): the database as the nightly prune leaves it. Zero: every bucket is kept.
 	grainsCutoff time.Time
+	// foldCutoff: the rollups of hours (days, for the rule rollups) before it are written on
+	// shard 0 (dashboardstore.FoldCutoff of now unless -keep-shards): the database as the
+	// nightly fold leaves it. Zero: every hour keeps its four shards.
+	foldCutoff time.Time
 	aggRows      int       // fast path: rows per transaction whose aggregates are rebuilt set-based at once
 	rndSeed      uint64    // the generator's seed (0: from the clock)
 	end          time.Time // the newest transaction's time (zero: now - endAgo)
@@ -85,9 +92,13 @@ func main() {
 	flag.IntVar(&o.aggRows, "agg-rows", 500_000, "fast path: rows written per transaction, whose aggregates are then rebuilt set-based in it")
 	flag.Uint64Var(&o.rndSeed, "seed", 0, "seed of the generator (0: from the clock)")
 	keepGrains := flag.Bool("keep-grains", false, "keep the per-account grains older than the prefetch reads (by default they are left out, as the nightly prune leaves a database)")
+	keepShards := flag.Bool("keep-shards", false, "keep every past hour's rollups on four shards (by default they are on one, as the nightly fold leaves a database)")
 	flag.Parse()
 	if !*keepGrains {
 		o.grainsCutoff = screenstore.GrainsCutoff(time.Now())
+	}
+	if !*keepShards {
+		o.foldCutoff = dashboardstore.FoldCutoff(time.Now())
 	}
 	if err := seed(context.Background(), o); err != nil {
 		log.Fatal(err)
@@ -440,15 +451,22 @@ func (g *generator) row(at time.Time) ([]any, *caseRow) {
 }
 
 // count adds a generated row to the rollups; the shard (the service picks one of four at random
-// per statement) follows the tenant's row number, so the generator's sequence is unchanged.
+// per statement) follows the tenant's row number, so the generator's sequence is unchanged, and
+// is 0 for a bucket before the fold's cutoff (the nightly fold leaves one shard).
 func (g *generator) count(t *tenant, ts time.Time, outcome, risk string, rule int) {
 	if g.outcomes == nil {
 		g.outcomes, g.hits = map[outcomeKey]int64{}, map[ruleKey]int64{}
 	}
-	shard := int16(t.n % screenstore.RollupShards)
-	g.outcomes[outcomeKey{t.id, ts.UTC().Truncate(time.Hour), shard, outcome, risk}]++
+	shardOf := func(bucket time.Time) int16 {
+		if bucket.Before(g.o.foldCutoff) {
+			return 0
+		}
+		return int16(t.n % screenstore.RollupShards)
+	}
+	hour, day := ts.UTC().Truncate(time.Hour), ts.UTC().Truncate(24*time.Hour)
+	g.outcomes[outcomeKey{t.id, hour, shardOf(hour), outcome, risk}]++
 	if rule >= 0 {
-		g.hits[ruleKey{t.id, ts.UTC().Truncate(24 * time.Hour), shard, rule}]++
+		g.hits[ruleKey{t.id, day, shardOf(day), rule}]++
 	}
 }
 
