@@ -71,10 +71,10 @@ type options struct {
 	// shard 0 (dashboardstore.FoldCutoff of now unless -keep-shards): the database as the
 	// nightly fold leaves it. Zero: every hour keeps its four shards.
 	foldCutoff time.Time
-	aggRows      int       // fast path: rows per transaction whose aggregates are rebuilt set-based at once
-	rndSeed      uint64    // the generator's seed (0: from the clock)
-	end          time.Time // the newest transaction's time (zero: now - endAgo)
-	quiet        bool
+	aggRows    int       // fast path: rows per transaction whose aggregates are rebuilt set-based at once
+	rndSeed    uint64    // the generator's seed (0: from the clock)
+	end        time.Time // the newest transaction's time (zero: now - endAgo)
+	quiet      bool
 }
 
 func main() {
