@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/complyd/complyd/internal/apperr"
 	"github.com/complyd/complyd/internal/audit"
 	"github.com/complyd/complyd/internal/auth"
 	"github.com/complyd/complyd/internal/flight"
@@ -27,11 +28,23 @@ const AuthChannel = "complyd_auth"
 // the change on AuthChannel so other replicas drop theirs; TTL bounds what a lost announcement
 // could leave behind. Expiry is checked against the cached key on every use; failed lookups
 // are never cached.
+//
+// An entry is read again ahead of its expiry (refreshAhead), in the background, while callers
+// go on being served from it: with a plain TTL every key expired under load at once, each 30 s,
+// and the callers of that second all waited on the one lookup, which itself waited for a pool
+// connection behind the screenings; the ramp's per-second p99 rose to 150-300 ms in those
+// seconds (docs/performance-at-scale.md, "The seconds of every half minute"). A refresh that
+// finds the key revoked or its user deactivated drops the entry at once.
 type PrincipalCache struct {
 	auth.Store
 	db  *DB
 	ttl time.Duration
 	log *slog.Logger
+	now func() time.Time
+
+	// refreshing holds the flight keys of the background refreshes under way, so that the
+	// callers of an entry due for a refresh start one, not one each.
+	refreshing sync.Map
 
 	gen      atomic.Uint64
 	mu       sync.RWMutex
@@ -58,8 +71,35 @@ type principalEntry struct {
 
 // NewPrincipalCache wraps store.
 func NewPrincipalCache(store auth.Store, db *DB, ttl time.Duration, log *slog.Logger) *PrincipalCache {
-	return &PrincipalCache{Store: store, db: db, ttl: ttl, log: log, entries: map[string]principalEntry{},
+	return &PrincipalCache{Store: store, db: db, ttl: ttl, log: log, now: time.Now, entries: map[string]principalEntry{},
 		sessions: map[sessionKey]sessionEntry{}}
+}
+
+// refreshAhead is the share of the TTL after which an entry in use is read again in the
+// background: a quarter of the TTL is left for that read, far more than it takes.
+func (c *PrincipalCache) refreshAhead() time.Duration { return c.ttl * 3 / 4 }
+
+// refresh runs fetch under key in the background unless a refresh of key is already under
+// way. The caller that started it has been answered from the entry; fetch runs on its own
+// context (flight.Group's budget), not the request's, which ends with the answer.
+func refresh[V any](c *PrincipalCache, g *flight.Group[V], key string, fetch func(context.Context) (V, error)) {
+	if _, busy := c.refreshing.LoadOrStore(key, struct{}{}); busy {
+		return
+	}
+	go func() {
+		defer c.refreshing.Delete(key)
+		_, _ = g.Do(context.Background(), key, fetch)
+	}()
+}
+
+// denied reports whether a lookup's error says the credential is no longer good (revoked,
+// expired, its user deactivated), as opposed to the database failing to answer.
+func denied(err error) bool {
+	switch apperr.CodeOf(err) {
+	case apperr.Unauthenticated, apperr.NotFound, apperr.Forbidden, apperr.AccountDisabled, apperr.InvalidRefreshToken:
+		return true
+	}
+	return false
 }
 
 // ResolveSession implements auth.Store from the cache when it can: the user of a live token
@@ -70,24 +110,30 @@ func (c *PrincipalCache) ResolveSession(ctx context.Context, tenantID tenancy.Te
 	c.mu.RLock()
 	e, ok := c.sessions[k]
 	c.mu.RUnlock()
-	if ok && time.Since(e.at) < c.ttl {
+	age := c.now().Sub(e.at)
+	gen := c.gen.Load()
+	key := k.tenant + "/" + k.user + "/" + k.family + "/" + strconv.FormatUint(gen, 10)
+	read := func(ctx context.Context) (auth.User, error) {
+		u, err := c.Store.ResolveSession(ctx, tenantID, userID, familyID)
+		c.mu.Lock()
+		if c.gen.Load() == gen {
+			switch {
+			case err == nil:
+				c.sessions[k] = sessionEntry{user: u, at: c.now()}
+			case denied(err):
+				delete(c.sessions, k)
+			}
+		}
+		c.mu.Unlock()
+		return u, err
+	}
+	if ok && age < c.ttl {
+		if age >= c.refreshAhead() {
+			refresh(c, &c.sessionReads, key, read)
+		}
 		return e.user, nil
 	}
-	gen := c.gen.Load()
-	u, err := c.sessionReads.Do(ctx, k.tenant+"/"+k.user+"/"+k.family+"/"+strconv.FormatUint(gen, 10),
-		func(ctx context.Context) (auth.User, error) {
-			u, err := c.Store.ResolveSession(ctx, tenantID, userID, familyID)
-			if err != nil {
-				return u, err
-			}
-			c.mu.Lock()
-			if c.gen.Load() == gen {
-				c.sessions[k] = sessionEntry{user: u, at: time.Now()}
-			}
-			c.mu.Unlock()
-			return u, nil
-		})
-	return u, err
+	return c.sessionReads.Do(ctx, key, read)
 }
 
 // RotateRefresh implements auth.Store; a reused refresh token revokes its family, so the
@@ -119,24 +165,31 @@ func (c *PrincipalCache) ResolveAPIKey(ctx context.Context, tenantID tenancy.Ten
 	c.mu.RLock()
 	e, ok := c.entries[string(hash)]
 	c.mu.RUnlock()
-	if ok && e.key.TenantID == tenantID && time.Since(e.at) < c.ttl && (e.key.ExpiresAt == nil || now.Before(*e.key.ExpiresAt)) {
+	age := c.now().Sub(e.at)
+	gen := c.gen.Load()
+	key := string(tenantID) + "/" + string(hash) + "/" + strconv.FormatUint(gen, 10)
+	read := func(ctx context.Context) (principalEntry, error) {
+		u, k, err := c.Store.ResolveAPIKey(ctx, tenantID, hash, now)
+		e := principalEntry{user: u, key: k, at: c.now()}
+		c.mu.Lock()
+		if c.gen.Load() == gen {
+			switch {
+			case err == nil:
+				c.entries[string(hash)] = e
+			case denied(err):
+				delete(c.entries, string(hash))
+			}
+		}
+		c.mu.Unlock()
+		return e, err
+	}
+	if ok && e.key.TenantID == tenantID && age < c.ttl && (e.key.ExpiresAt == nil || now.Before(*e.key.ExpiresAt)) {
+		if age >= c.refreshAhead() {
+			refresh(c, &c.keyReads, key, read)
+		}
 		return e.user, e.key, nil
 	}
-	gen := c.gen.Load()
-	e, err := c.keyReads.Do(ctx, string(tenantID)+"/"+string(hash)+"/"+strconv.FormatUint(gen, 10),
-		func(ctx context.Context) (principalEntry, error) {
-			u, k, err := c.Store.ResolveAPIKey(ctx, tenantID, hash, now)
-			if err != nil {
-				return principalEntry{user: u, key: k}, err
-			}
-			e := principalEntry{user: u, key: k, at: time.Now()}
-			c.mu.Lock()
-			if c.gen.Load() == gen {
-				c.entries[string(hash)] = e
-			}
-			c.mu.Unlock()
-			return e, nil
-		})
+	e, err := c.keyReads.Do(ctx, key, read)
 	return e.user, e.key, err
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -319,6 +320,8 @@ type SettingsCache struct {
 	warm func(expr string)
 
 	entries *tenantEntries[settingsEntry]
+	// refreshing marks the tenants whose entry is being read again ahead of its TTL.
+	refreshing sync.Map
 }
 
 type settingsEntry struct {
@@ -338,9 +341,25 @@ func NewSettingsCache(store *SettingsStore, ttl time.Duration, cache *rules.Cach
 // Settings implements screening.SettingsSource.
 func (c *SettingsCache) Settings(ctx context.Context, tenant tenancy.TenantID) (screening.Settings, error) {
 	e, ok := c.entries.get(tenant)
-	if ok && c.now().Sub(e.at) < c.ttl {
+	if age := c.now().Sub(e.at); ok && age < c.ttl {
+		// Read again in the background once three quarters of the TTL have passed, so that
+		// the screenings of the second the entry would expire in never wait on the read (as
+		// the API keys' entries, PrincipalCache).
+		if age >= c.ttl*3/4 {
+			if _, busy := c.refreshing.LoadOrStore(tenant, struct{}{}); !busy {
+				go func() {
+					defer c.refreshing.Delete(tenant)
+					_, _ = c.read(context.Background(), tenant)
+				}()
+			}
+		}
 		return e.s, nil
 	}
+	return c.read(ctx, tenant)
+}
+
+// read loads tenant's settings (one read for all the callers that miss at once) and keeps them.
+func (c *SettingsCache) read(ctx context.Context, tenant tenancy.TenantID) (screening.Settings, error) {
 	e, err := c.entries.load(ctx, tenant, func(ctx context.Context) (settingsEntry, error) {
 		s, err := c.load(ctx, tenant)
 		if err != nil {
